@@ -1,0 +1,151 @@
+// The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
+
+/** Log formats of spec §1. `unknown` when nothing matched. */
+export type FormatId =
+  | 'miles-sample'
+  | 'miles-trajectory'
+  | 'miles-eval-trials'
+  | 'miles-metrics'
+  | 'verl-rollout'
+  | 'verl-validation'
+  | 'generic'
+  | 'unknown';
+
+export type FileKind = 'rollout' | 'eval' | 'metrics' | 'unknown';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export type SampleStatus = 'pending' | 'completed' | 'truncated' | 'aborted' | 'failed';
+
+/**
+ * One sample (one attempt) reduced to what the analysis needs. Kept small on purpose: a run can
+ * hold millions of them, and anything else is re-read from disk by `offset`/`byteLength`.
+ */
+export interface SampleRecord {
+  /** 1-based line number in its file. */
+  line: number;
+  /** Byte offset of the line's first byte (after a BOM on line 1). */
+  offset: number;
+  /** Bytes of the line, without its end-of-line. */
+  byteLength: number;
+  /** Group key as text (`group_index`, prompt uid, `instance_id`, ...); null when the format has none. */
+  groupKey: string | null;
+  /** Sample index (`index`, `sample_index`, `trial_idx`); null when absent. */
+  index: number | null;
+  /** Dataset name as recorded (spec §1 order); null when the log does not say. */
+  dataset: string | null;
+  /** Identity of the prompt (a hash of its text, `instance_id` or label); null when absent. */
+  promptKey: string | null;
+  status: SampleStatus | null;
+  /** True when the sample counts as aborted for this format (miles `status`, verl empty output, ...). */
+  aborted: boolean;
+  /** Reward value per spec §2.3 (reward key resolved). NaN and ±Infinity are kept. Null: no reward. */
+  reward: number | null;
+  /** The reward's JSON text was an integer literal (`1`, not `1.0`): Python keeps it an int. */
+  rewardIsInt: boolean;
+  /** Failure cause: `metadata.exit_status` (miles), `exit_status` (trials); null when absent or empty. */
+  cause: string | null;
+  responseLength: number | null;
+  /** Training or eval step when the record says (`rollout_id`, `step`). */
+  step: number | null;
+  /** Other numeric per-sample variables a framework averages (verl `acc`, `score`, ...). */
+  vars?: Record<string, number>;
+}
+
+/** One line of a metrics log (miles dashboard `metrics.jsonl`). */
+export interface MetricsRecord {
+  line: number;
+  offset: number;
+  byteLength: number;
+  step: number | null;
+  stepKey: string | null;
+  metrics: Record<string, number>;
+}
+
+/** A fix a client can apply without re-analysis (spec: quick-fix data). */
+export interface SetNSamplesFix {
+  kind: 'set-n-samples-per-eval-prompt';
+  dataset: string;
+  value: number;
+  /** The eval config to edit; null when there is none (then the fix names the flag to set). */
+  configFile: string | null;
+}
+export type Fix = SetNSamplesFix;
+
+export interface Location {
+  file: string;
+  line: number;
+}
+
+export interface Finding {
+  code: string;
+  severity: Severity;
+  file: string;
+  /** 1-based. */
+  line: number;
+  message: string;
+  group: string | null;
+  dataset: string | null;
+  fix: Fix | null;
+  related?: Location[];
+}
+
+export interface GroupCounts {
+  total: number;
+  kept: number;
+  dropped: number;
+}
+
+/** What the filters did to one group. */
+export interface GroupOutcome {
+  key: string;
+  /** Lines of the members in group order. */
+  lines: number[];
+  kept: boolean;
+  /** `group_has_aborted_<cause>` or `zero_std_<r>`; null when kept. */
+  reason: string | null;
+  /** Metric the drop counted in, e.g. `rollout/dynamic_filter/drop_group_has_aborted_X`. */
+  metric: string | null;
+}
+
+/** Per-dataset evaluation summary (spec §3). */
+export interface DatasetSummary {
+  name: string;
+  samples: number;
+  /** Samples per prompt the metrics were grouped by (the dataset's own n). */
+  n: number;
+  /** Where n came from: dataset entry, eval.defaults, the global flag, or inferred from the log. */
+  nSource: 'dataset' | 'defaults' | 'global' | 'inferred' | 'default';
+  metrics: Record<string, number>;
+  /** pass@k as older miles computes it when grouping by the global n differs; absent otherwise. */
+  wrongPassAtK?: { groupSize: number; metrics: Record<string, number> } | { groupSize: number; crash: string };
+}
+
+export interface FileReport {
+  /** As given, or relative to the folder given. */
+  path: string;
+  format: FormatId;
+  kind: FileKind;
+  records: number;
+  invalidLines: number;
+  groups: GroupCounts;
+  /** Metric name exactly as the framework logs it → value. */
+  metrics: Record<string, number>;
+  /** Not part of the JSON contract: detail for editors and the text report. */
+  detail?: FileDetail;
+}
+
+export interface FileDetail {
+  samples: SampleRecord[];
+  groups: GroupOutcome[];
+  datasets: DatasetSummary[];
+  metricsRecords: MetricsRecord[];
+  /** Absolute path (or URI-path) of the file, for re-reading lines. */
+  source: string;
+}
+
+export interface RunReport {
+  version: 1;
+  files: FileReport[];
+  findings: Finding[];
+}

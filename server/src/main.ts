@@ -1,0 +1,2 @@
+// PLACEHOLDER: language server entry (issue 5).
+export {};

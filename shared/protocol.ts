@@ -1,0 +1,151 @@
+// The one file both sides import: settings and the custom requests/notifications between the
+// VS Code client and the language server. Type-only plus constants, so it adds nothing to bundles.
+
+/** Settings, per resource (section `rolloutLens`). The CLI's `--config` file takes the same keys. */
+export interface RolloutLensSettings {
+  /** Key of an object reward to score with (spec §2.3). */
+  rewardKey: string | null;
+  /** Key for eval rewards; falls back to `rewardKey`. */
+  evalRewardKey: string | null;
+  /** Training `--n-samples-per-prompt`; enables the incomplete-group check. */
+  nSamplesPerPrompt: number | null;
+  /** Global `--n-samples-per-eval-prompt` (miles defaults it to 1). */
+  nSamplesPerEvalPrompt: number | null;
+  dynamicFilter: 'none' | 'check_reward_nonzero_std';
+  framework: 'auto' | 'miles' | 'verl';
+  /** miles eval config (YAML or JSON); else one found beside the log or at the workspace root. */
+  evalConfig: string | null;
+  /** Extra infrastructure causes (added to spec §2.4's list). */
+  infraCauses: string[];
+  /** Extra policy causes (added to spec §2.4's list). */
+  policyCauses: string[];
+  /** Field mapping for the `generic` format: JSON pointers such as `/meta/group`. */
+  fields: GenericFieldMap;
+  /** Most diagnostics per file; one summary diagnostic says how many more there are. */
+  maxProblems: number;
+}
+
+export interface GenericFieldMap {
+  groupKey?: string;
+  index?: string;
+  status?: string;
+  reward?: string;
+  cause?: string;
+  dataset?: string;
+  prompt?: string;
+  responseLength?: string;
+}
+
+export const DEFAULT_SETTINGS: RolloutLensSettings = {
+  rewardKey: null,
+  evalRewardKey: null,
+  nSamplesPerPrompt: null,
+  nSamplesPerEvalPrompt: null,
+  dynamicFilter: 'none',
+  framework: 'auto',
+  evalConfig: null,
+  infraCauses: [],
+  policyCauses: [],
+  fields: {},
+  maxProblems: 1000,
+};
+
+export const SETTINGS_SECTION = 'rolloutLens';
+export const LANGUAGE_ID = 'jsonl';
+export const DOCS_BASE = 'https://github.com/rollout-lens/rollout-lens/blob/main/docs/diagnostics.md';
+
+// ---- custom requests and notifications ----
+
+export interface AnalyzeFileParams {
+  uri: string;
+  /** Token for `$/progress` reports while the file streams from disk. */
+  workDoneToken?: string | number;
+}
+export interface AnalyzeFileResult {
+  uri: string;
+  records: number;
+  invalidLines: number;
+  findings: number;
+}
+export const AnalyzeFileRequest = 'rolloutLens/analyzeFile';
+
+export interface SamplesRef {
+  uri: string;
+  line: number;
+  status: string | null;
+  reward: number | null;
+  cause: string | null;
+}
+export interface GroupItem {
+  key: string;
+  uri: string;
+  line: number;
+  kept: boolean;
+  reason: string | null;
+  metric: string | null;
+  samples: SamplesRef[];
+}
+export interface CauseBucket {
+  /** `group_has_aborted_<cause>`, `zero_std_<r>`, or `kept`. */
+  reason: string;
+  metric: string | null;
+  /** How older charts named it (sync, fully async), when they did. */
+  formerly: string[];
+  groups: GroupItem[];
+}
+export interface GroupsByCauseParams {
+  /** A log file, or a folder (a run: one entry per step file). Omitted: every analysed file. */
+  uri?: string;
+}
+export interface FileGroups {
+  uri: string;
+  step: number | null;
+  dropped: number;
+  kept: number;
+  buckets: CauseBucket[];
+}
+export interface GroupsByCauseResult {
+  files: FileGroups[];
+}
+export const GroupsByCauseRequest = 'rolloutLens/groupsByCause';
+
+export interface DatasetItem {
+  uri: string;
+  line: number;
+  name: string;
+  samples: number;
+  n: number;
+  nSource: string;
+  metrics: Record<string, number>;
+  wrongPassAtK?: { groupSize: number; metrics?: Record<string, number>; crash?: string };
+  findings: { code: string; severity: string; message: string; line: number }[];
+}
+export interface EvalDatasetsParams {
+  uri?: string;
+}
+export interface EvalDatasetsResult {
+  datasets: DatasetItem[];
+}
+export const EvalDatasetsRequest = 'rolloutLens/evalDatasets';
+
+export interface StepDrops {
+  uri: string;
+  step: number | null;
+  drops: Record<string, number>;
+}
+export interface RunStepsParams {
+  folderUri: string;
+}
+export interface RunStepsResult {
+  steps: StepDrops[];
+}
+export const RunStepsRequest = 'rolloutLens/runSteps';
+
+/** Sent by the server whenever an analysis result changed. */
+export interface AnalysisChangedParams {
+  uri: string;
+  dropped: number;
+  causes: number;
+  findings: number;
+}
+export const AnalysisChangedNotification = 'rolloutLens/analysisChanged';

@@ -1,0 +1,32 @@
+// `npm test`: builds the bundles, compiles the tests (which also type-checks everything), then runs
+// every ring in one node test runner process, so one summary closes the run.
+//   node test/run.mjs               all rings
+//   node test/run.mjs unit lsp      only these rings (folders under test/)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const RINGS = ['unit', 'lsp', 'stdio', 'reliability', 'nvim', 'vscode'];
+const root = new URL('..', import.meta.url).pathname;
+const rings = process.argv.slice(2).length ? process.argv.slice(2) : RINGS;
+
+execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+rmSync(join(root, 'out'), { recursive: true, force: true });
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+
+function testFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return testFiles(p);
+    return name.endsWith('.test.js') ? [p] : [];
+  });
+}
+
+const files = rings.flatMap((ring) => testFiles(join(root, 'out/test', ring))).sort();
+if (files.length === 0) {
+  console.error(`no test files found for rings: ${rings.join(', ')}`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], { cwd: root, stdio: 'inherit' });
+process.exit(result.status ?? 1);
