@@ -1,7 +1,7 @@
 // PLACEHOLDER contract, filled in by the foundation work (issue 2): reader → format detection →
 // normalisation → rollout / eval / metrics analyses → one RunReport.
 import type { RolloutLensSettings } from '../../../shared/protocol';
-import type { EvalConfig } from './eval/analyze';
+import type { EvalConfig } from './eval/config';
 import type { FileAccess } from './fileAccess';
 import type { RunReport } from './types';
 

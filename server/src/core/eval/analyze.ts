@@ -2,12 +2,7 @@
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import type { DatasetSummary, FormatId, Finding, SampleRecord } from '../types';
 
-/** The parsed miles eval config (spec §3.1), with where each value sits for quick fixes. */
-export interface EvalConfig {
-  path: string;
-  defaults: { nSamplesPerEvalPrompt: number | null };
-  datasets: { name: string; nSamplesPerEvalPrompt: number | null; line: number }[];
-}
+import type { EvalConfig } from './config';
 
 export interface EvalResult {
   datasets: DatasetSummary[];

@@ -1,0 +1,37 @@
+// The findings catalog: every code the engine emits, its default severity and a one-line summary.
+// `docs/diagnostics.md` documents each code under an anchor of the same name (the diagnostics'
+// `codeDescription.href`).
+import type { Severity } from './types';
+
+export interface CatalogEntry {
+  severity: Severity;
+  summary: string;
+}
+
+export const CATALOG = {
+  'invalid-json': { severity: 'error', summary: 'A line is not valid JSON (Python NaN/Infinity are accepted).' },
+  'invalid-record': { severity: 'warning', summary: 'A record has a field of the wrong type for its format.' },
+  'truncated-line': { severity: 'information', summary: 'The last line has no end yet (the file may still be written).' },
+  'unknown-format': { severity: 'warning', summary: 'No known log format matched the file.' },
+  'group-dropped': { severity: 'warning', summary: 'A group was dropped by the aborted-group filter.' },
+  'zero-std-group': { severity: 'information', summary: 'A group was dropped by check_reward_nonzero_std.' },
+  'abort-cause-unknown': { severity: 'information', summary: 'An aborted sample records no exit_status.' },
+  'infra-failure-scored': { severity: 'warning', summary: 'An infrastructure failure was kept and scored (trained as a policy failure).' },
+  'policy-failure-discarded': { severity: 'warning', summary: 'A failure the policy can cause was aborted (hidden from training).' },
+  'incomplete-group': { severity: 'warning', summary: 'A group has another size than n_samples_per_prompt.' },
+  'misgrouped': { severity: 'warning', summary: 'A group holds different prompts, or a prompt is spread over groups.' },
+  'group-size-inferred': { severity: 'information', summary: 'Samples per eval prompt were inferred from the log.' },
+  'passk-group-size-mismatch': { severity: 'warning', summary: 'pass@k is grouped by the global n, not the dataset\'s own.' },
+  'misgrouped-dataset': { severity: 'error', summary: 'Prompts repeat m times but the dataset\'s n is not m.' },
+  'eval-all-aborted': { severity: 'error', summary: 'Every attempt of a dataset aborted.' },
+  'none-reward': { severity: 'warning', summary: 'Attempts without a reward are scored 0.' },
+  'denominator-inflation': { severity: 'warning', summary: 'A mean leaves failed attempts out of its denominator.' },
+  'metric-mismatch': { severity: 'warning', summary: 'A logged metric differs from the recomputed value.' },
+  'too-many-problems': { severity: 'information', summary: 'More findings than maxProblems; the rest are summarised.' },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type FindingCode = keyof typeof CATALOG;
+
+export function severityOf(code: FindingCode): Severity {
+  return CATALOG[code].severity;
+}
