@@ -1,0 +1,83 @@
+// The text report's table of dropped groups by cause for one rollout file: reason, how many
+// groups, the metric miles counts them in, the groups' keys, and the older chart names.
+import { DROP_METRIC_PREFIX, FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
+import type { FileReport } from '../core/types';
+
+interface Row {
+  reason: string;
+  metric: string;
+  count: number;
+  keys: string[];
+}
+
+/** Longest text a cell shows; causes come from the log and may be arbitrarily long. */
+const MAX_CELL = 72;
+const MAX_KEYS = 6;
+
+/** The table, or '' when the file is not a rollout log. Ends without a newline. */
+export function renderRolloutTable(file: FileReport): string {
+  if (file.kind !== 'rollout') return '';
+  const rows = file.detail ? rowsFromDetail(file) : rowsFromMetrics(file);
+  const { total, kept, dropped } = file.groups;
+  const head = `Dropped groups by cause: ${total} groups, ${kept} kept, ${dropped} dropped`;
+  if (rows.length === 0) return `${head}\n  (no group dropped)`;
+
+  const withKeys = file.detail !== undefined;
+  const header = ['groups', 'reason', 'metric', ...(withKeys ? ['group keys'] : [])];
+  const cells = rows.map((r) => [
+    String(r.count), cell(r.reason), cell(r.metric),
+    ...(withKeys ? [cell(r.keys.slice(0, MAX_KEYS).join(', ') + (r.keys.length > MAX_KEYS ? ', …' : ''))] : []),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]): string =>
+    '  ' + c.map((text, i) => (i === 0 ? text.padStart(widths[i]) : text.padEnd(widths[i]))).join('  ').trimEnd();
+  const out = [head, line(header), ...cells.map(line)];
+
+  const aborted = rows.filter((r) => isAbortedReason(r.reason)).reduce((n, r) => n + r.count, 0);
+  if (aborted > 0) {
+    out.push(
+      `  formerly (one counter for every aborted group, whatever its cause): ${FORMERLY_ABORTED.sync} = ${aborted} (sync),` +
+        ` ${FORMERLY_ABORTED.fullyAsync} = ${aborted} (fully async)`,
+    );
+  }
+  return out.join('\n');
+}
+
+/** Rows from the per-group outcomes: aborted causes first, then dynamic-filter reasons; larger first. */
+function rowsFromDetail(file: FileReport): Row[] {
+  const byReason = new Map<string, Row>();
+  for (const g of file.detail?.groups ?? []) {
+    if (g.kept || g.reason === null) continue;
+    let row = byReason.get(g.reason);
+    if (!row) byReason.set(g.reason, (row = { reason: g.reason, metric: g.metric ?? '', count: 0, keys: [] }));
+    row.count += 1;
+    row.keys.push(g.key);
+  }
+  return sortRows([...byReason.values()]);
+}
+
+/** Without detail (JSON-only runs), the drop metrics still name every reason and its count. */
+function rowsFromMetrics(file: FileReport): Row[] {
+  const rows = Object.entries(file.metrics)
+    .filter(([name]) => name.startsWith(DROP_METRIC_PREFIX))
+    .map(([metric, count]) => ({ reason: metric.slice(DROP_METRIC_PREFIX.length), metric, count, keys: [] }));
+  return sortRows(rows);
+}
+
+function sortRows(rows: Row[]): Row[] {
+  const rank = (r: Row): number => (isAbortedReason(r.reason) ? 0 : 1);
+  return rows.sort((a, b) => rank(a) - rank(b) || b.count - a.count || (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
+}
+
+/**
+ * Log text made safe for a terminal: control characters (ESC sequences could rewrite the screen)
+ * and bidirectional overrides (they reorder what is shown) as `\xNN`/`\uNNNN`; cut to MAX_CELL.
+ */
+export function cell(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const safe = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return safe.length > MAX_CELL ? `${safe.slice(0, MAX_CELL - 1)}…` : safe;
+}

@@ -1,0 +1,65 @@
+// The two filters miles runs on a finished group, re-run on the log (spec §2.1, §2.2).
+import { abortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { pyRoundRepr } from '../python';
+import type { SampleRecord } from '../types';
+
+/** Threshold of `check_reward_nonzero_std`: keep iff std > 1e-8. */
+export const ZERO_STD_THRESHOLD = 1e-8;
+
+export interface AbortedVerdict {
+  /** The first aborted member in group order: it names the cause. */
+  namer: SampleRecord;
+  reason: string;
+}
+
+/**
+ * Spec §2.1: a group with any aborted member is dropped; the FIRST aborted member in group order
+ * names the cause (`members` must already be in group order). Null when nothing aborted.
+ */
+export function abortedFilter(members: readonly SampleRecord[]): AbortedVerdict | null {
+  const namer = members.find((s) => s.aborted);
+  if (!namer) return null;
+  return { namer, reason: abortedReason(namer.cause) };
+}
+
+export type ZeroStdVerdict =
+  | { kind: 'kept'; std: number }
+  /** A member has no reward: never zero-std (see `zeroStdFilter`). */
+  | { kind: 'kept-null-reward' }
+  | { kind: 'dropped'; std: number; reason: string };
+
+/**
+ * Spec §2.2 `check_reward_nonzero_std`: keep iff the unbiased std of the rewards, in float64, is
+ * > 1e-8. NaN std (one sample, a NaN reward, ±inf) fails the comparison, so the group is dropped,
+ * as `torch.tensor(...).std() > 1e-8` is False for NaN. The reason is `zero_std_<repr(round(r, 1))>`
+ * of the first member's reward, keeping its JSON int/float type.
+ *
+ * A null reward: miles calls `torch.tensor(rewards)`, which raises on None, so the unfixed filter
+ * crashes the rollout. The re-run follows the fixed behaviour spec §3.3 states for eval ("a group
+ * holding a null reward is never zero-std"): such a group is kept, and the caller can say why.
+ */
+export function zeroStdFilter(members: readonly SampleRecord[]): ZeroStdVerdict {
+  if (members.some((s) => s.reward === null)) return { kind: 'kept-null-reward' };
+  const std = unbiasedStd(members.map((s) => s.reward as number));
+  if (std > ZERO_STD_THRESHOLD) return { kind: 'kept', std };
+  const first = members[0];
+  const r = pyRoundRepr(first.reward as number, first.rewardIsInt, 1);
+  return { kind: 'dropped', std, reason: `${ZERO_STD_REASON_PREFIX}${r}` };
+}
+
+/**
+ * Unbiased (n−1) standard deviation in float64, as `torch.std` computes it by default. Welford's
+ * update gives exactly 0 for equal values (a naive mean can leave 1e-17 residues) and propagates
+ * NaN for NaN or ±inf inputs, like torch. n < 2 → NaN.
+ */
+export function unbiasedStd(values: readonly number[]): number {
+  if (values.length < 2) return NaN;
+  let mean = 0;
+  let m2 = 0;
+  values.forEach((x, i) => {
+    const delta = x - mean;
+    mean += delta / (i + 1);
+    m2 += delta * (x - mean);
+  });
+  return Math.sqrt(m2 / (values.length - 1));
+}

@@ -1,0 +1,124 @@
+// Finding messages of the rollout analysis. Each starts with the exact text the issue fixes (the
+// part before ` — `), then says why it matters and what to do. Text from the log (causes, group
+// keys) is inserted as data; escaping is the job of whoever renders it (hover, terminal).
+import { classifyCause, dropMetricName, FORMERLY_ABORTED, type CauseSettings } from '../causes';
+import { pyFloatRepr, pyIntRepr } from '../python';
+import type { SampleRecord } from '../types';
+import { ZERO_STD_THRESHOLD } from './filters';
+
+/** A reward as Python prints it: `1` for an int, `1.0` for a float, `None` for null. */
+export function rewardRepr(s: SampleRecord): string {
+  if (s.reward === null) return 'None';
+  if (s.rewardIsInt && Number.isSafeInteger(s.reward)) return pyIntRepr(s.reward);
+  return pyFloatRepr(s.reward);
+}
+
+const FORMERLY = `formerly ${FORMERLY_ABORTED.sync} (sync) / ${FORMERLY_ABORTED.fullyAsync} (fully async)`;
+
+export function groupDroppedMessage(
+  reason: string, key: string, members: readonly SampleRecord[], namer: SampleRecord, settings: CauseSettings,
+): string {
+  const aborted = members.filter((s) => s.aborted);
+  const parts = [
+    `${aborted.length} of ${members.length} samples of group ${key} aborted, so the whole group is` +
+      ` discarded before any dynamic filter; counted in ${dropMetricName(reason)} (${FORMERLY}).`,
+    causeAdvice(namer.cause, settings),
+  ];
+  const others = aborted.filter((s) => s !== namer && s.cause !== namer.cause);
+  if (others.length > 0) {
+    const list = others.map((s) => `${s.cause ?? 'no exit_status'} (line ${s.line})`).join(', ');
+    parts.push(`The first aborted sample in group order names the cause; other aborted samples record: ${list}.`);
+  }
+  return `group dropped: ${reason} — ${parts.join(' ')}`;
+}
+
+function causeAdvice(cause: string | null, settings: CauseSettings): string {
+  if (cause === null || cause === '') {
+    return 'The first aborted sample records no metadata.exit_status, so the cause is unknown.';
+  }
+  switch (classifyCause(cause, settings)) {
+    case 'infrastructure':
+      return `${cause} is an infrastructure failure: discarding it is right; if it recurs, fix the service, not the policy.`;
+    case 'policy':
+      return `${cause} is a failure the policy can cause: it should be kept and scored 0, not aborted (see policy-failure-discarded).`;
+    case 'scored':
+      return `${cause} marks a normal finish: an abort with it is unexpected; check the agent's status handling.`;
+    default:
+      return `${cause} is in neither cause list; add it to the setting infraCauses or policyCauses so its handling is checked.`;
+  }
+}
+
+export function zeroStdMessage(reason: string, key: string, members: readonly SampleRecord[], std: number): string {
+  const shown = members.slice(0, 8).map(rewardRepr).join(', ') + (members.length > 8 ? ', …' : '');
+  let why: string;
+  if (members.length === 1) {
+    why = `group ${key} has a single sample: its unbiased std is NaN (n−1 = 0), which is not > ${ZERO_STD_THRESHOLD}`;
+  } else if (Number.isNaN(std)) {
+    why = `the std of group ${key}'s rewards [${shown}] is NaN (a NaN or infinite reward), which is not > ${ZERO_STD_THRESHOLD}`;
+  } else {
+    why = `group ${key}'s ${members.length} rewards [${shown}] have unbiased std ${pyFloatRepr(std)} ≤ ${ZERO_STD_THRESHOLD}`;
+  }
+  return (
+    `group dropped: ${reason} — ${why}, so check_reward_nonzero_std drops it: every GRPO advantage would be 0 and` +
+    ` the group would teach nothing. Counted in ${dropMetricName(reason)}. Many such drops mean prompts are` +
+    ' too easy or too hard for the policy (or the reward function is constant).'
+  );
+}
+
+export function abortCauseUnknownMessage(s: SampleRecord, namer: SampleRecord | null, trajectory: boolean): string {
+  const counted = namer === null
+    ? 'this sample has no group key, so no group can be credited with it.'
+    : namer === s
+      ? `its group ${s.groupKey} counts as group_has_aborted_unknown.`
+      : `its group ${s.groupKey} counts under the first aborted sample (line ${namer.line}), but this abort's own cause is lost.`;
+  const where = trajectory
+    ? ' Trajectory dumps carry no metadata: the Sample itself may have held a cause.'
+    : '';
+  return (
+    `aborted sample records no exit_status — ${counted}${where} Record why it aborted: when the agent aborts for an` +
+    ' infrastructure failure, set metadata.exit_status to its cause (e.g. ServerUnreachable, SandboxUnavailable),' +
+    ' so the drop metric and this check can tell infrastructure from policy failures.'
+  );
+}
+
+export function infraScoredMessage(s: SampleRecord, groupDropReason: string | null): string {
+  const fate = groupDropReason === null
+    ? 'its group was kept, so the policy was trained as if it had failed'
+    : `its group happened to be dropped (${groupDropReason}), but the same handling trains other such failures as policy failures`;
+  return (
+    `infrastructure failure ${s.cause} was kept and scored (status ${s.status ?? 'unknown'}, reward ${rewardRepr(s)}) — ` +
+    `${fate}. ${s.cause} is not caused by the policy (spec §2.4): the agent should abort the sample` +
+    ` (status aborted, metadata.exit_status = ${s.cause}) so the whole group is discarded.`
+  );
+}
+
+export function policyDiscardedMessage(s: SampleRecord): string {
+  return (
+    `policy failure ${s.cause} was aborted — the policy can cause ${s.cause}, so aborting hides this failure from` +
+    ' training and its whole group is discarded; the policy is never taught to avoid it. Keep the sample and score' +
+    ` it 0 (or add ${s.cause} to the setting infraCauses if your stack causes it, not the policy).`
+  );
+}
+
+export function incompleteGroupMessage(key: string, size: number, n: number): string {
+  return (
+    `group ${key} has ${size} samples, expected n_samples_per_prompt = ${n} — miles' sync rollout asserts that every` +
+    ` group holds n samples, and GRPO's baseline for this prompt is taken over ${size}. Samples were lost or` +
+    ' duplicated while writing, or the setting nSamplesPerPrompt does not match the run.'
+  );
+}
+
+export function mixedPromptsMessage(key: string, distinct: number): string {
+  return (
+    `misgrouped: group ${key} holds ${distinct} different prompts — samples sharing a group key must answer one` +
+    ' prompt; GRPO compares rewards within a group, so its advantages are meaningless. Check how group_index is assigned.'
+  );
+}
+
+export function spreadPromptMessage(keys: readonly string[]): string {
+  const shown = keys.slice(0, 8).join(', ') + (keys.length > 8 ? ', …' : '');
+  return (
+    `misgrouped: one prompt is spread over ${keys.length} groups (${shown}) — each group gets its own baseline from` +
+    ' part of the samples. Check how group_index is assigned (or whether the dataset repeats this prompt).'
+  );
+}
