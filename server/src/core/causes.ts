@@ -15,7 +15,10 @@ export interface CauseSettings {
 export const DEFAULT_INFRA_CAUSES: readonly string[] = [
   'SandboxUnavailable', // failed before the agent started
   'AgentSetupFailed', // failed before the agent started
-  'ServerUnreachable', // in-process agent lost the model service
+  'ServerUnreachable', // in-process agent lost the model service; the exceptions behind it:
+  'APIConnectionError', // litellm
+  'ServiceUnavailableError', // litellm
+  'TransportError', // httpx (and its subclasses' common base)
   'NoModelCalls', // miles' own session-path aborts
   'CollectFailed',
   'AllTruncated',
@@ -53,6 +56,14 @@ const POLICY_PATTERNS: readonly RegExp[] = [
  */
 export function classifyCause(cause: string | null, settings: CauseSettings): CauseClass {
   if (cause === null || cause === '') return 'unclassified';
+  const exact = classifyName(cause, settings);
+  if (exact !== 'unclassified') return exact;
+  // An exception recorded with its module (`httpx.TransportError`) is judged by its class name.
+  const dot = cause.lastIndexOf('.');
+  return dot > 0 && dot < cause.length - 1 ? classifyName(cause.slice(dot + 1), settings) : 'unclassified';
+}
+
+function classifyName(cause: string, settings: CauseSettings): CauseClass {
   if (settings.infraCauses.includes(cause)) return 'infrastructure';
   if (settings.policyCauses.includes(cause)) return 'policy';
   if (DEFAULT_INFRA_CAUSES.includes(cause)) return 'infrastructure';
