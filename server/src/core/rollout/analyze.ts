@@ -33,12 +33,10 @@ export function analyzeRollout(
   // shape checks, but no `group_has_aborted_*` / `zero_std_*` drops.
   const filtersRun = format !== 'verl-rollout' && format !== 'verl-validation';
   // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
-  const { groups } = groupSamples(samples);
+  const { groups, ungrouped } = groupSamples(samples);
   const findings: Finding[] = [];
   const outcomes: GroupOutcome[] = [];
   const metrics: Record<string, number> = {};
-  const namerOf = new Map<SampleRecord, SampleRecord>();
-  const reasonOf = new Map<SampleRecord, string | null>();
 
   const finding = (code: FindingCode, at: SampleRecord, message: string, related: readonly SampleRecord[]): void => {
     findings.push({
@@ -52,19 +50,14 @@ export function analyzeRollout(
     const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
     outcomes.push(outcome);
     if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
-    for (const s of g.members) {
-      if (namer) namerOf.set(s, namer);
-      reasonOf.set(s, outcome.reason);
-    }
+    for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
   }
-
-  for (const s of [...samples].sort((a, b) => a.line - b.line)) {
-    checkCause(s, format, settings, filtersRun, namerOf.get(s) ?? null, reasonOf.get(s) ?? null, finding);
-  }
+  for (const s of ungrouped) checkCause(s, format, settings, filtersRun, null, null, finding);
   for (const p of [...incompleteGroups(groups, settings.nSamplesPerPrompt), ...misgrouped(groups)]) {
     finding(p.code, p.at, p.message, p.related);
   }
 
+  // Stable: on one line, the group's finding comes before the sample's own cause findings.
   findings.sort((a, b) => a.line - b.line);
   const dropped = outcomes.filter((o) => !o.kept).length;
   return { groups: outcomes, counts: { total: outcomes.length, kept: outcomes.length - dropped, dropped }, metrics, findings };
