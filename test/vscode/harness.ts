@@ -1,0 +1,49 @@
+// Outer side of the real-VS-Code tests: runs one extension-host suite through
+// `@vscode/test-electron`'s `runTests`. By default the VS Code "executable" is
+// `host/code-host.mjs` (code-server + Chromium, for machines that cannot download VS Code);
+// with ROLLOUT_LENS_VSCODE=download, test-electron downloads desktop VS Code as usual.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveCliArgsFromVSCodeExecutablePath, downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
+
+export const repoRoot = join(__dirname, '../../..');
+export const codeHost = join(repoRoot, 'test/vscode/host/code-host.mjs');
+const useDesktop = process.env.ROLLOUT_LENS_VSCODE === 'download';
+
+export interface SuiteOptions {
+  /** Module under out/test/vscode/suite/ exporting `run()`. */
+  suite: string;
+  /** Folder to open as the workspace. */
+  folder?: string;
+  /** Extension under development (default: the repository). */
+  extensionDevelopmentPath?: string;
+  /** Packaged extensions to install first. */
+  vsix?: string[];
+}
+
+export async function runSuite(opts: SuiteOptions): Promise<number> {
+  const extensionTestsPath = join(repoRoot, 'out/test/vscode/suite', opts.suite);
+  const extensionDevelopmentPath = opts.extensionDevelopmentPath ?? repoRoot;
+  const launchArgs = opts.folder ? [opts.folder] : [];
+  if (!useDesktop) {
+    for (const v of opts.vsix ?? []) launchArgs.push(`--install-extension=${v}`);
+    return runTests({ vscodeExecutablePath: codeHost, extensionDevelopmentPath, extensionTestsPath, launchArgs });
+  }
+  // Desktop VS Code: `--install-extension` installs and exits, so install into a fresh
+  // extensions folder first, then launch with that folder.
+  const vscodeExecutablePath = await downloadAndUnzipVSCode();
+  const extDir = mkdtempSync(join(tmpdir(), 'rl-ext-'));
+  try {
+    const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(vscodeExecutablePath);
+    for (const v of opts.vsix ?? []) {
+      const r = spawnSync(cli, [...cliArgs, `--extensions-dir=${extDir}`, '--install-extension', v], { stdio: 'inherit' });
+      if (r.status !== 0) throw new Error(`installing ${v} failed`);
+    }
+    launchArgs.push(`--extensions-dir=${extDir}`);
+    return await runTests({ vscodeExecutablePath, extensionDevelopmentPath, extensionTestsPath, launchArgs });
+  } finally {
+    rmSync(extDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,7 @@
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runSuite } from './harness';
+
+test('real VS Code: the harness runs an extension-host suite and reports its exit code', { timeout: 600_000 }, async () => {
+  assert.equal(await runSuite({ suite: 'smoke' }), 0);
+});
