@@ -1,13 +1,30 @@
-// PLACEHOLDER: replaced by the evaluation analysis (issue 4).
+// Evaluation analysis (spec §3): per-dataset metrics as miles logs them, pass@k grouped by each
+// dataset's own n, and the evaluation bugs a log reveals (§3.3).
 import type { RolloutLensSettings } from '../../../../shared/protocol';
-import type { DatasetSummary, FormatId, Finding, SampleRecord } from '../types';
-
+import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../types';
 import type { EvalConfig } from './config';
+import { datasetMetrics, flatRewards } from './datasetMetrics';
+import { fileStep, splitDatasets } from './datasets';
+
+export { fileStep } from './datasets';
+import * as msg from './findings';
+import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
+import type { ResolvedN } from './grouping';
+import { computePassAtK } from './passAtK';
+import { analyzeVerlRollout } from './verlRollout';
+import { analyzeVerlValidation } from './verlValidation';
 
 export interface EvalResult {
   datasets: DatasetSummary[];
   metrics: Record<string, number>;
   findings: Finding[];
+  /** Step of the file (`rollout_id`/`step` of its records, else a number in its name); null if none. */
+  step: number | null;
+  /**
+   * pass@k as older miles computes it (grouped by the global n), by metric name, where that
+   * grouping differs from the dataset's own; `compareMetrics` names a logged value that equals it.
+   */
+  wrongMetrics: Record<string, { groupSize: number; ownGroupSize: number; value: number }>;
 }
 
 export function analyzeEval(
@@ -17,6 +34,107 @@ export function analyzeEval(
   settings: RolloutLensSettings,
   config: EvalConfig | null,
 ): EvalResult {
-  void file; void format; void samples; void settings; void config;
-  return { datasets: [], metrics: {}, findings: [] };
+  const step = fileStep(file, samples);
+  if (format === 'verl-validation') return { ...analyzeVerlValidation(file, samples), step, wrongMetrics: {} };
+  if (format === 'verl-rollout') {
+    const r = analyzeVerlRollout(file, samples);
+    return { datasets: [], metrics: r.metrics, findings: r.findings, step, wrongMetrics: {} };
+  }
+  const result: EvalResult = { datasets: [], metrics: {}, findings: [], step, wrongMetrics: {} };
+  for (const part of splitDatasets(file, format, samples, config)) {
+    analyzeDataset(file, format, part.name, part.samples, settings, config, result);
+  }
+  return result;
+}
+
+function analyzeDataset(
+  file: string, format: FormatId, name: string, samples: readonly SampleRecord[],
+  settings: RolloutLensSettings, config: EvalConfig | null, out: EvalResult,
+): void {
+  const ordered = groupingOrder(format, samples);
+  const resolved = resolveGroupSize(name, config, settings, ordered);
+  const computed = datasetMetrics(name, ordered, resolved.n);
+  const summary: DatasetSummary = { name, samples: ordered.length, n: resolved.n, nSource: resolved.source, metrics: computed.metrics };
+  Object.assign(out.metrics, computed.metrics);
+  const first = minLine(samples);
+  const at = { file, line: first, dataset: name, related: configLocations(config, resolved) };
+  const push = (f: Finding) => out.findings.push(f);
+
+  if (resolved.source === 'inferred' || resolved.source === 'default') {
+    const runs = promptRuns(ordered);
+    const why = runs === null ? 'no-prompt' : uniformRun(runs) !== null ? 'uniform' : 'uneven';
+    push(msg.makeFinding('group-size-inferred', at, msg.inferredMessage(name, resolved.n, why)));
+  } else {
+    checkGrouping(name, ordered, resolved, config, computed.passAtK, at, push);
+  }
+  const g = settings.nSamplesPerEvalPrompt;
+  if (g !== null && g !== resolved.n && (resolved.source === 'dataset' || resolved.source === 'defaults')) {
+    const wrong = computePassAtK(flatRewards(ordered), g);
+    const right = computed.passAtK.kind === 'metrics' ? { values: computed.passAtK.values } : { crash: computed.passAtK.crash };
+    if (wrong.kind === 'crash') summary.wrongPassAtK = { groupSize: g, crash: wrong.crash };
+    else {
+      const metrics: Record<string, number> = {};
+      for (const [k, v] of Object.entries(wrong.values)) {
+        metrics[`eval/${name}-${k}`] = v;
+        out.wrongMetrics[`eval/${name}-${k}`] = { groupSize: g, ownGroupSize: resolved.n, value: v };
+      }
+      summary.wrongPassAtK = { groupSize: g, metrics };
+    }
+    const wrongArg = wrong.kind === 'crash' ? { crash: wrong.crash } : { values: wrong.values };
+    const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: g, configFile: config?.path ?? null };
+    push(msg.makeFinding('passk-group-size-mismatch', { ...at, fix }, msg.passkMismatchMessage(name, resolved.n, g, wrongArg, right)));
+  }
+  checkRewards(name, ordered, at, push);
+  out.datasets.push(summary);
+}
+
+/** misgrouped-dataset: observed prompt repetition, sample count and group contents against n. */
+function checkGrouping(
+  name: string, ordered: readonly SampleRecord[], resolved: ResolvedN, config: EvalConfig | null,
+  passAtK: ReturnType<typeof computePassAtK>, at: msg.FindingAt, push: (f: Finding) => void,
+): void {
+  const runs = promptRuns(ordered);
+  const m = runs === null ? null : uniformRun(runs);
+  const crash = passAtK.kind === 'crash' ? passAtK.crash : null;
+  const n = resolved.n;
+  if (m !== null && m !== n) {
+    const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: m, configFile: config?.path ?? null };
+    const firstBad = firstMixedGroup(ordered, n) ?? ordered[0];
+    push(msg.makeFinding('misgrouped-dataset', { ...at, line: firstBad.line, fix }, msg.misgroupedRepeatMessage(name, m, n, crash)));
+  } else if (crash !== null) {
+    push(msg.makeFinding('misgrouped-dataset', at, msg.misgroupedCountMessage(name, ordered.length, n, crash)));
+  } else if (runs !== null && m === null) {
+    const mixed = firstMixedGroup(ordered, n);
+    if (mixed) push(msg.makeFinding('misgrouped-dataset', { ...at, line: mixed.line }, msg.misgroupedMixedMessage(name, n, mixed.line)));
+  }
+}
+
+/** eval-all-aborted (every reward null) or none-reward (some null). */
+function checkRewards(name: string, ordered: readonly SampleRecord[], at: msg.FindingAt, push: (f: Finding) => void): void {
+  const none = ordered.filter((s) => s.reward === null);
+  if (none.length === 0) return;
+  const nullAt = { file: at.file, line: minLine(none), dataset: name };
+  if (none.length === ordered.length) {
+    const allAborted = ordered.every((s) => s.aborted);
+    push(msg.makeFinding('eval-all-aborted', at, msg.allAbortedMessage(name, ordered.length, allAborted)));
+    return;
+  }
+  const related = none.filter((s) => s.line !== nullAt.line).slice(0, 20).map((s): Location => ({ file: at.file, line: s.line }));
+  push(msg.makeFinding('none-reward', { ...nullAt, related }, msg.noneRewardMessage(name, none.length, ordered.length)));
+}
+
+/** The config entry's line and the line of its (or the defaults') n, for related information. */
+function configLocations(config: EvalConfig | null, resolved: ResolvedN): Location[] {
+  if (!config) return [];
+  const out: Location[] = [];
+  if (resolved.entry) out.push({ file: config.path, line: resolved.entry.nLine ?? resolved.entry.line });
+  if (resolved.source === 'defaults' && config.defaults.nLine) out.push({ file: config.path, line: config.defaults.nLine });
+  return out;
+}
+
+/** Smallest line number (a loop: spreading a large array into Math.min overflows the stack). */
+function minLine(samples: readonly SampleRecord[]): number {
+  let min = Infinity;
+  for (const s of samples) if (s.line < min) min = s.line;
+  return min;
 }

@@ -1,0 +1,81 @@
+// Logged vs recomputed (spec §4): every metric the engine recomputed for a step is compared with
+// the value a metrics log (miles dashboard `metrics.jsonl`) holds for that step.
+import { pyFloatRepr } from '../python';
+import type { Finding, MetricsRecord } from '../types';
+import { fileStep } from './datasets';
+import type { EvalResult } from './analyze';
+import { makeFinding } from './findings';
+import { relativeDifference } from './numeric';
+
+/** miles computes its metrics in float64. */
+export const MILES_TOLERANCE = 1e-9;
+/** verl means are float32 (torch): `0.6842105388641357` is logged for 13/19. */
+export const VERL_TOLERANCE = 1e-6;
+
+const VERL_PREFIXES = ['critic/', 'response/', 'response_length', 'prompt_length/', 'val-core/', 'val-aux/'];
+
+export interface RecomputedMetrics {
+  /** The log the values were recomputed from (as shown in reports). */
+  file: string;
+  step: number | null;
+  metrics: Record<string, number>;
+  /** pass@k over the global-n grouping (older miles), by metric name; see `EvalResult.wrongMetrics`. */
+  wrongMetrics?: EvalResult['wrongMetrics'];
+}
+
+/** Tolerance for a metric name: verl's float32 metrics 1e-6, everything else 1e-9 (relative). */
+export function toleranceFor(name: string): number {
+  return VERL_PREFIXES.some((p) => name.startsWith(p)) ? VERL_TOLERANCE : MILES_TOLERANCE;
+}
+
+/** What to hand `compareMetrics` for an analysed eval file. */
+export function recomputedOfEval(file: string, result: EvalResult): RecomputedMetrics {
+  return { file, step: result.step, metrics: result.metrics, wrongMetrics: result.wrongMetrics };
+}
+
+export function compareMetrics(
+  metricsFile: string,
+  records: readonly MetricsRecord[],
+  recomputed: readonly RecomputedMetrics[],
+): Finding[] {
+  const findings: Finding[] = [];
+  const byStep = new Map<number, RecomputedMetrics[]>();
+  for (const r of recomputed) {
+    // A file whose records carry no step may still name it (`eval_100.jsonl`).
+    const step = r.step ?? fileStep(r.file, []);
+    if (step === null) continue;
+    const list = byStep.get(step);
+    if (list) list.push(r); else byStep.set(step, [r]);
+  }
+  for (const record of records) {
+    if (record.step === null) continue;
+    for (const r of byStep.get(record.step) ?? []) {
+      for (const [name, value] of Object.entries(r.metrics)) {
+        if (!Object.prototype.hasOwnProperty.call(record.metrics, name)) continue;
+        const logged = record.metrics[name];
+        if (relativeDifference(logged, value) <= toleranceFor(name)) continue;
+        findings.push(makeFinding('metric-mismatch', {
+          file: metricsFile, line: record.line, dataset: datasetOf(name), related: [{ file: r.file, line: 1 }],
+        }, mismatchMessage(name, record.step, logged, value, r)));
+      }
+    }
+  }
+  return findings;
+}
+
+function mismatchMessage(name: string, step: number, logged: number, value: number, r: RecomputedMetrics): string {
+  let text = `${name} at step ${step}: logged ${pyFloatRepr(logged)}, recomputed ${pyFloatRepr(value)} from ${r.file}`;
+  const wrong = r.wrongMetrics?.[name];
+  if (wrong && relativeDifference(logged, wrong.value) <= toleranceFor(name)) {
+    text += `; the logged value is pass@k grouped by the global n_samples_per_eval_prompt (${wrong.groupSize}), not the dataset's own (${wrong.ownGroupSize})`;
+  }
+  return text;
+}
+
+/** `eval/aime-pass@2` → `aime`; `val-core/gsm8k/reward/mean@4` → `gsm8k`; else null. */
+function datasetOf(name: string): string | null {
+  const evalMatch = /^eval\/(.+?)(-none_reward_ratio|-truncated_ratio|-pass@\d+)?$/.exec(name);
+  if (evalMatch) return evalMatch[1];
+  const val = /^val-(?:core|aux)\/([^/]+)\//.exec(name);
+  return val ? val[1] : null;
+}

@@ -1,0 +1,77 @@
+// Which dataset each eval sample belongs to (spec §1, last rule): the name the record gives; else,
+// for miles eval files, the order in which `index` restarts matched to the eval config's dataset
+// order; else the file's name.
+import type { FormatId, SampleRecord } from '../types';
+import type { EvalConfig } from './config';
+
+/** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */
+const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-trajectory']);
+
+export interface DatasetPart {
+  name: string;
+  /** How the name was found: as recorded, by index restart matched to the config, or the file name. */
+  source: 'recorded' | 'config-order' | 'file-name';
+  samples: SampleRecord[];
+}
+
+/** `dir/eval_100.jsonl` → `eval_100`. */
+export function fileStem(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.(jsonl|ndjson|json)$/i, '') || base;
+}
+
+/**
+ * Splits one eval file's samples (line order) into datasets, in order of first appearance.
+ * miles writes each dataset sorted by `index` (0…N−1), one after another, so a segment starts
+ * wherever `index` does not increase (normally: back to 0).
+ */
+export function splitDatasets(
+  file: string,
+  format: FormatId,
+  samples: readonly SampleRecord[],
+  config: EvalConfig | null,
+): DatasetPart[] {
+  const parts = new Map<string, DatasetPart>();
+  const add = (name: string, source: DatasetPart['source'], s: SampleRecord) => {
+    let part = parts.get(name);
+    if (!part) parts.set(name, (part = { name, source, samples: [] }));
+    part.samples.push(s);
+  };
+  const unnamedNeedsOrder = samples.some((s) => s.dataset === null);
+  const segments = unnamedNeedsOrder && RESTARTING_FORMATS.has(format) ? indexSegments(samples) : null;
+  const configNames = config?.datasets.map((d) => d.name) ?? [];
+  const stem = fileStem(file);
+  samples.forEach((s, i) => {
+    if (s.dataset !== null) return add(s.dataset, 'recorded', s);
+    const seg = segments ? segments[i] : -1;
+    if (seg >= 0 && seg < configNames.length) return add(configNames[seg], 'config-order', s);
+    add(stem, 'file-name', s);
+  });
+  return [...parts.values()];
+}
+
+/** Segment number of each sample: a new segment starts where `index` does not increase. */
+function indexSegments(samples: readonly SampleRecord[]): number[] {
+  const out: number[] = [];
+  let seg = 0;
+  let prev: number | null = null;
+  for (const s of samples) {
+    if (s.index !== null) {
+      if (prev !== null && s.index <= prev) seg++;
+      prev = s.index;
+    }
+    out.push(seg);
+  }
+  return out;
+}
+
+/** Most common record step; else the last number in the file name (`eval_100.jsonl` → 100). */
+export function fileStep(file: string, samples: readonly SampleRecord[]): number | null {
+  const counts = new Map<number, number>();
+  for (const s of samples) if (s.step !== null) counts.set(s.step, (counts.get(s.step) ?? 0) + 1);
+  let best: number | null = null;
+  for (const [step, c] of counts) if (best === null || c > counts.get(best)!) best = step;
+  if (best !== null) return best;
+  const m = /(\d+)(?!.*\d)/.exec(fileStem(file));
+  return m ? Number(m[1]) : null;
+}

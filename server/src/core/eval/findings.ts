@@ -1,0 +1,77 @@
+// Finding texts of the evaluation analysis (issue 4), character for character.
+import { severityOf } from '../catalog';
+import type { FindingCode } from '../catalog';
+import { pyFloatRepr } from '../python';
+import type { Finding, Fix, Location } from '../types';
+
+export interface FindingAt {
+  file: string;
+  line: number;
+  dataset: string | null;
+  group?: string | null;
+  fix?: Fix | null;
+  related?: Location[];
+}
+
+export function makeFinding(code: FindingCode, at: FindingAt, message: string): Finding {
+  const f: Finding = {
+    code,
+    severity: severityOf(code),
+    file: at.file,
+    line: at.line,
+    message,
+    group: at.group ?? null,
+    dataset: at.dataset,
+    fix: at.fix ?? null,
+  };
+  if (at.related && at.related.length > 0) f.related = at.related;
+  return f;
+}
+
+/** `pass@1 = 0.5, pass@2 = 0.75` with Python's float repr. */
+export function listPassAtK(values: Record<string, number>): string {
+  return Object.entries(values).map(([k, v]) => `${k} = ${pyFloatRepr(v)}`).join(', ');
+}
+
+export function passkMismatchMessage(
+  ds: string, n: number, g: number,
+  wrong: { crash: string } | { values: Record<string, number> },
+  right: { crash: string } | { values: Record<string, number> },
+): string {
+  const head = `pass@k group-size mismatch: dataset ${ds} has ${n} samples per prompt but pass@k is grouped by ${g}`;
+  const rightText = 'values' in right ? `right: ${listPassAtK(right.values)}` : `with ${n} per prompt it fails too: ${right.crash}`;
+  let body: string;
+  if ('crash' in wrong) body = `: older miles fails with ${wrong.crash} (${rightText})`;
+  else if (Object.keys(wrong.values).length === 0) body = `: older miles logs no pass@k for it (${rightText})`;
+  else body = `: older miles reports ${listPassAtK(wrong.values)} over wrong groups (${rightText})`;
+  return `${head}${body}; set the dataset's n_samples_per_eval_prompt to ${g}, or --n-samples-per-eval-prompt to ${n}`;
+}
+
+export function misgroupedRepeatMessage(ds: string, m: number, n: number, crash: string | null): string {
+  const tail = crash ? `; miles fails with ${crash}` : '';
+  return `dataset ${ds} is misgrouped: prompts repeat ${m} times in a row but n_samples_per_eval_prompt is ${n}, so every pass@k is over wrong groups${tail}; set it to ${m}`;
+}
+
+export function misgroupedCountMessage(ds: string, count: number, n: number, crash: string): string {
+  return `dataset ${ds} is misgrouped: ${count} samples are not a whole number of groups of ${n}, so miles fails with ${crash}`;
+}
+
+export function misgroupedMixedMessage(ds: string, n: number, line: number): string {
+  return `dataset ${ds} is misgrouped: the group of ${n} samples starting at line ${line} holds different prompts, so every pass@k is over wrong groups`;
+}
+
+export function allAbortedMessage(ds: string, count: number, allAborted: boolean): string {
+  const what = allAborted ? `every attempt of dataset ${ds} aborted` : `no attempt of dataset ${ds} has a reward`;
+  return `${what} (${count} of ${count}): older miles crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/${ds} = 0.0 with eval/${ds}-none_reward_ratio = 1.0`;
+}
+
+export function noneRewardMessage(ds: string, k: number, count: number): string {
+  return `${k} of ${count} attempts of dataset ${ds} have no reward (likely errored/aborted trials); they are scored 0`;
+}
+
+export function inferredMessage(ds: string, n: number, why: 'uniform' | 'uneven' | 'no-prompt'): string {
+  const reason = why === 'uniform'
+    ? `every prompt repeats ${n} times in a row`
+    : why === 'uneven' ? 'prompt runs have different lengths' : 'the log records no prompt identity';
+  return `n_samples_per_eval_prompt of dataset ${ds} inferred from the log as ${n} (${reason}); set it in the eval config or with --n-samples-per-eval-prompt`;
+}
