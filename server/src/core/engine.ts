@@ -1,9 +1,17 @@
-// PLACEHOLDER contract, filled in by the foundation work (issue 2): reader → format detection →
-// normalisation → rollout / eval / metrics analyses → one RunReport.
+// The engine: files → records (reader, format detection, normalisation) → rollout / eval analyses
+// → one RunReport. Split so the language server can keep per-file scans and resume them when a
+// live log grows: `scanFile` (one file, resumable), `analyzeScans` (analyses over scans), and
+// `analyzeFiles` (both).
 import type { RolloutLensSettings } from '../../../shared/protocol';
-import type { EvalConfig } from './eval/config';
+import { type EvalConfig, loadEvalConfig } from './eval/config';
+import { analyzeEval } from './eval/analyze';
 import type { FileAccess } from './fileAccess';
-import type { RunReport } from './types';
+import { CancelledError, type ScanState, scanFile as scanOne } from './reader/scanFile';
+import { analyzeRollout } from './rollout/analyze';
+import { severityOf } from './catalog';
+import type { FileDetail, FileReport, Finding, GroupCounts, RunReport } from './types';
+
+export { CancelledError, type ScanState };
 
 /** Shape-compatible with LSP's CancellationToken, without importing it. */
 export interface Cancellation {
@@ -13,12 +21,15 @@ export interface Cancellation {
 export interface AnalyzeOptions {
   access: FileAccess;
   settings: RolloutLensSettings;
+  /** The eval config to use; `null`: none. Omitted: `settings.evalConfig`, else `eval_config.{yaml,yml,json}` beside the eval log. */
   evalConfig?: EvalConfig | null;
   cancellation?: Cancellation;
   /** Called as bytes are read: (file, bytesRead, totalBytes). */
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   /** Keep per-sample detail (`FileReport.detail`) for editors; the CLI's JSON output omits it. */
   keepDetail?: boolean;
+  /** Read size per chunk (default 1 MiB). */
+  chunkSize?: number;
 }
 
 export interface AnalyzeTarget {
@@ -28,7 +39,135 @@ export interface AnalyzeTarget {
   displayPath: string;
 }
 
+/**
+ * Reads, parses and normalises one file. With `previous` (an earlier scan of the same path), only
+ * the bytes after its last complete line are read when the file grew; a shrunk or replaced file is
+ * read from the start. Throws `CancelledError` when cancelled between chunks.
+ */
+export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, previous?: ScanState): Promise<ScanState> {
+  const cancellation = options.cancellation;
+  return scanOne(
+    target,
+    {
+      access: options.access,
+      settings: options.settings,
+      isCancelled: cancellation ? () => cancellation.isCancellationRequested : undefined,
+      onProgress: options.onProgress,
+      chunkSize: options.chunkSize,
+    },
+    previous,
+  );
+}
+
+function dirname(path: string): string {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return cut < 0 ? '.' : cut === 0 ? path.slice(0, 1) : path.slice(0, cut);
+}
+
+/** `eval_config.{yaml,yml,json}` beside the log, if one exists. */
+async function findEvalConfig(logPath: string, access: FileAccess): Promise<string | null> {
+  const dir = dirname(logPath);
+  const sep = logPath.includes('\\') && !logPath.includes('/') ? '\\' : '/';
+  for (const name of ['eval_config.yaml', 'eval_config.yml', 'eval_config.json']) {
+    const candidate = `${dir}${sep}${name}`;
+    try {
+      if ((await access.stat(candidate)).isFile) return candidate;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+/** Eval config per eval log: given, from settings, or found beside the log (cached per path). */
+function evalConfigResolver(options: AnalyzeOptions): (logPath: string) => Promise<EvalConfig | null> {
+  const cache = new Map<string, Promise<EvalConfig | null>>();
+  const load = (path: string) => {
+    let p = cache.get(path);
+    if (!p) {
+      p = loadEvalConfig(path, options.access);
+      cache.set(path, p);
+    }
+    return p;
+  };
+  return async (logPath) => {
+    if (options.evalConfig !== undefined) return options.evalConfig;
+    if (options.settings.evalConfig) return load(options.settings.evalConfig);
+    const found = await findEvalConfig(logPath, options.access);
+    return found ? load(found) : null;
+  };
+}
+
+/**
+ * `maxProblems`: at most that many findings per file, in line order, then one summary finding that
+ * says how many more there were.
+ */
+export function capFindings(findings: readonly Finding[], alreadyDropped: number, max: number, file: string): Finding[] {
+  const sorted = findings.slice().sort((a, b) => a.line - b.line);
+  const limit = Math.max(0, max);
+  const more = Math.max(0, sorted.length - limit) + alreadyDropped;
+  if (more === 0) return sorted;
+  const kept = sorted.slice(0, limit);
+  kept.push({
+    code: 'too-many-problems',
+    severity: severityOf('too-many-problems'),
+    file,
+    line: kept.length ? kept[kept.length - 1].line : 1,
+    message: `${more} more problem${more === 1 ? '' : 's'} not shown (maxProblems = ${limit})`,
+    group: null,
+    dataset: null,
+    fix: null,
+  });
+  return kept;
+}
+
+function evalGroups(datasets: { samples: number; n: number }[]): GroupCounts {
+  const total = datasets.reduce((sum, d) => sum + (d.n > 0 ? Math.ceil(d.samples / d.n) : 0), 0);
+  return { total, kept: total, dropped: 0 };
+}
+
+/** Runs the analyses over finished scans and merges everything into one report. */
+export async function analyzeScans(scans: readonly ScanState[], options: AnalyzeOptions): Promise<RunReport> {
+  const configFor = evalConfigResolver(options);
+  const files: FileReport[] = [];
+  const findings: Finding[] = [];
+  for (const scan of scans) {
+    if (options.cancellation?.isCancellationRequested) throw new CancelledError();
+    const report: FileReport = {
+      path: scan.displayPath,
+      format: scan.format,
+      kind: scan.kind,
+      records: scan.records,
+      invalidLines: scan.invalidLines,
+      groups: { total: 0, kept: 0, dropped: 0 },
+      metrics: {},
+    };
+    let fileFindings: Finding[] = scan.findings.slice();
+    const detail: FileDetail = { samples: scan.samples, groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
+    if (scan.kind === 'rollout') {
+      const r = analyzeRollout(scan.displayPath, scan.format, scan.samples, options.settings);
+      report.groups = r.counts;
+      report.metrics = r.metrics;
+      detail.groups = r.groups;
+      fileFindings = fileFindings.concat(r.findings);
+    } else if (scan.kind === 'eval') {
+      const config = await configFor(scan.path);
+      const r = analyzeEval(scan.displayPath, scan.format, scan.samples, options.settings, config);
+      report.groups = evalGroups(r.datasets);
+      report.metrics = r.metrics;
+      detail.datasets = r.datasets;
+      fileFindings = fileFindings.concat(r.findings);
+    }
+    if (options.keepDetail) report.detail = detail;
+    files.push(report);
+    findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+  }
+  return { version: 1, files, findings };
+}
+
+/** Scans every target, then analyses them together. */
 export async function analyzeFiles(targets: AnalyzeTarget[], options: AnalyzeOptions): Promise<RunReport> {
-  void targets; void options;
-  return { version: 1, files: [], findings: [] };
+  const scans: ScanState[] = [];
+  for (const target of targets) scans.push(await scanFile(target, options));
+  return analyzeScans(scans, options);
 }

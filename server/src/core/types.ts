@@ -83,6 +83,8 @@ export interface Finding {
   file: string;
   /** 1-based. */
   line: number;
+  /** 1-based column (UTF-16 code units) where the problem is, when it is a position in the line. Not in the CLI's JSON. */
+  column?: number;
   message: string;
   group: string | null;
   dataset: string | null;

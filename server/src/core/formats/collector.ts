@@ -1,0 +1,179 @@
+// Turns the lines of one file into records: scan JSON, detect the format from the first valid
+// records, normalise, and collect findings. Its state is plain data so a scan can stop at the last
+// complete line and resume there when the file grows (see `snapshot` / `restore`).
+import type { RolloutLensSettings } from '../../../../shared/protocol';
+import { severityOf, type FindingCode } from '../catalog';
+import { scanJson } from '../reader/jsonBuild';
+import type { Rule } from '../reader/jsonScan';
+import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
+
+import type { InputRunState, LineInfo, NormalizeContext } from './context';
+import { rewardKeyFor } from './context';
+import { DETECTION_WINDOW, detectRecord } from './detect';
+import { normalizeRecord } from './normalize';
+
+/** A valid record seen before the format was known (small: the rule builds only a few fields). */
+interface Candidate {
+  value: unknown;
+  info: LineInfo;
+}
+
+/** Everything a resumed scan needs; arrays are copied on restore, never shared. */
+export interface CollectorState {
+  format: FormatId;
+  kind: FileKind;
+  /** True once the format is decided (a match, or `unknown` after the detection window). */
+  settled: boolean;
+  candidates: Candidate[];
+  samples: SampleRecord[];
+  metricsRecords: MetricsRecord[];
+  /** Valid records (for `unknown` files: valid JSON lines). */
+  records: number;
+  invalidLines: number;
+  blankLines: number;
+  findings: Finding[];
+  /** Findings not stored because of `maxProblems`. */
+  droppedFindings: number;
+  inputRun: InputRunState;
+  rewardProblemReported: boolean;
+}
+
+const WS = new Uint8Array(256);
+WS[0x20] = WS[0x09] = WS[0x0d] = 1;
+
+function utf16Column(bytes: Uint8Array, start: number, at: number): number {
+  return new TextDecoder().decode(bytes.subarray(start, at)).length + 1;
+}
+
+export class RecordCollector {
+  readonly state: CollectorState;
+  private ctx: NormalizeContext | null = null;
+
+  constructor(
+    private readonly displayPath: string,
+    private readonly settings: RolloutLensSettings,
+    private readonly rule: Rule,
+    state?: CollectorState,
+  ) {
+    this.state = state ?? {
+      format: 'unknown', kind: 'unknown', settled: false, candidates: [], samples: [], metricsRecords: [],
+      records: 0, invalidLines: 0, blankLines: 0, findings: [], droppedFindings: 0,
+      inputRun: { lastHash: null, groups: 0 }, rewardProblemReported: false,
+    };
+    if (this.state.settled && this.state.format !== 'unknown') this.ctx = this.makeContext();
+  }
+
+  /** A deep-enough copy to resume from later while this collector moves on. */
+  snapshot(): CollectorState {
+    const s = this.state;
+    return {
+      ...s,
+      candidates: s.candidates.slice(),
+      samples: s.samples.slice(),
+      metricsRecords: s.metricsRecords.slice(),
+      findings: s.findings.slice(),
+      inputRun: { ...s.inputRun },
+    };
+  }
+
+  addFinding(code: FindingCode, line: number, message: string, column?: number): void {
+    if (this.state.findings.length >= this.settings.maxProblems) {
+      this.state.droppedFindings++;
+      return;
+    }
+    const finding: Finding = { code, severity: severityOf(code), file: this.displayPath, line, message, group: null, dataset: null, fix: null };
+    if (column !== undefined) finding.column = column;
+    this.state.findings.push(finding);
+  }
+
+  /** Whether a last line without `\n` can stand as is: blank, or one complete JSON value. */
+  isCompleteLine(bytes: Uint8Array, start: number, end: number): boolean {
+    let s = start;
+    while (s < end && WS[bytes[s]] === 1) s++;
+    return s === end || scanJson(bytes, start, end, this.rule).ok;
+  }
+
+  /** One line (without its end-of-line). */
+  onLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
+    let s = start;
+    while (s < end && WS[bytes[s]] === 1) s++;
+    if (s === end) {
+      this.state.blankLines++;
+      return;
+    }
+    const result = scanJson(bytes, start, end, this.rule);
+    if (!result.ok) {
+      this.state.invalidLines++;
+      const column = utf16Column(bytes, start, Math.min(result.position, end));
+      this.addFinding('invalid-json', line, `invalid JSON: ${result.reason} at column ${column}`, column);
+      return;
+    }
+    const info: LineInfo = { line, offset, byteLength: end - start };
+    if (!this.state.settled) {
+      this.state.candidates.push({ value: result.value, info });
+      this.tryDetect(result.value);
+      return;
+    }
+    this.accept(result.value, info);
+  }
+
+  private makeContext(): NormalizeContext {
+    const s = this.state;
+    return { format: s.format, kind: s.kind, settings: this.settings, rewardKey: rewardKeyFor(s.kind, this.settings), inputRun: s.inputRun };
+  }
+
+  private tryDetect(value: unknown): void {
+    const s = this.state;
+    const found = detectRecord(value, this.displayPath, this.settings);
+    if (found === null && s.candidates.length < DETECTION_WINDOW) return;
+    s.settled = true;
+    if (found !== null) {
+      s.format = found.format;
+      s.kind = found.kind;
+      this.ctx = this.makeContext();
+    }
+    const waiting = s.candidates;
+    s.candidates = [];
+    for (const c of waiting) this.accept(c.value, c.info);
+  }
+
+  private accept(value: unknown, info: LineInfo): void {
+    const s = this.state;
+    if (this.ctx === null) {
+      s.records++; // unknown format: a valid JSON line, nothing to normalise
+      return;
+    }
+    const out = normalizeRecord(value, info, this.ctx);
+    if (out.type === 'invalid') {
+      s.invalidLines++;
+      this.addFinding('invalid-record', info.line, out.message);
+      return;
+    }
+    s.records++;
+    if (out.type === 'metrics') {
+      s.metricsRecords.push(out.metrics);
+      return;
+    }
+    s.samples.push(out.sample);
+    if (out.rewardProblem !== null && !s.rewardProblemReported) {
+      s.rewardProblemReported = true;
+      this.addFinding('invalid-record', info.line, `${out.rewardProblem}; rewards of this file count as missing`);
+    }
+  }
+
+  /** End of the readable lines: settle detection; `unknown-format` when nothing matched. */
+  finish(): void {
+    const s = this.state;
+    if (!s.settled) {
+      s.settled = true;
+      const waiting = s.candidates;
+      s.candidates = [];
+      for (const c of waiting) this.accept(c.value, c.info);
+    }
+    if (s.format === 'unknown') {
+      const what = s.records === 0 && s.invalidLines === 0 ? 'the file holds no records' : 'no known log format matched its first records';
+      const hint = this.settings.fields.groupKey ? '' : '; map its fields with the `fields` setting to read it as `generic`';
+      this.addFinding('unknown-format', 1, `unknown log format: ${what} (miles samples, trajectories, eval trials, metrics; verl rollout or validation dumps)${hint}`);
+    }
+  }
+}

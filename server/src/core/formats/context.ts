@@ -1,0 +1,47 @@
+// What normalisation needs besides the record: where the line is, the file's format and kind,
+// settings, and the one piece of state that spans lines (legacy verl grouping by identical input).
+import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { FileKind, FormatId, MetricsRecord, SampleRecord } from '../types';
+
+export interface LineInfo {
+  line: number;
+  offset: number;
+  byteLength: number;
+}
+
+/** Legacy verl dumps have no uid: consecutive rows with the same input hash form one group. */
+export interface InputRunState {
+  lastHash: string | null;
+  groups: number;
+}
+
+export interface NormalizeContext {
+  format: FormatId;
+  kind: FileKind;
+  settings: RolloutLensSettings;
+  /** Reward key for this file's kind (spec §2.3). */
+  rewardKey: string | null;
+  inputRun: InputRunState;
+}
+
+export type Normalized =
+  | { type: 'sample'; sample: SampleRecord; rewardProblem: string | null }
+  | { type: 'metrics'; metrics: MetricsRecord }
+  | { type: 'invalid'; message: string };
+
+/** Spec §1 dataset order: `dataset`, `metadata.dataset`, `metadata.dataset_name`, `data_source`. */
+export function datasetOf(
+  record: { dataset?: string | null; data_source?: string | null },
+  metadata: { dataset?: string | null; dataset_name?: string | null } | null | undefined,
+): string | null {
+  return record.dataset ?? metadata?.dataset ?? metadata?.dataset_name ?? record.data_source ?? null;
+}
+
+/** An empty cause is no cause. */
+export function causeOf(v: string | null | undefined): string | null {
+  return v === undefined || v === null || v === '' ? null : v;
+}
+
+export function rewardKeyFor(kind: FileKind, settings: RolloutLensSettings): string | null {
+  return kind === 'eval' ? settings.evalRewardKey ?? settings.rewardKey : settings.rewardKey;
+}

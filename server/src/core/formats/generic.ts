@@ -1,0 +1,73 @@
+// The `generic` format: fields mapped by JSON pointers in settings `fields.*`.
+import type { GenericFieldMap } from '../../../../shared/protocol';
+import { Skipped } from '../reader/jsonScan';
+
+import { causeOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { formatIssues } from './issues';
+import { keyText } from './miles';
+import { parsePointer, resolvePath } from './pointer';
+import { resolveReward } from './reward';
+import { genericSchema } from './schemas';
+
+type Field = keyof GenericFieldMap;
+
+/** The mapped fields' values, and the objects holding them (for int literals). */
+function gather(o: unknown, fields: GenericFieldMap): { values: Record<string, unknown>; holders: Record<string, unknown> } {
+  const values: Record<string, unknown> = {};
+  const holders: Record<string, unknown> = {};
+  for (const [name, pointer] of Object.entries(fields) as [Field, string | undefined][]) {
+    if (typeof pointer !== 'string') continue;
+    let path: string[];
+    try {
+      path = parsePointer(pointer);
+    } catch {
+      continue;
+    }
+    holders[name] = resolvePath(o, path.slice(0, -1));
+    values[name] = resolvePath(o, path);
+  }
+  return { values, holders };
+}
+
+function lastKey(pointer: string | undefined): string {
+  if (!pointer) return '';
+  try {
+    return parsePointer(pointer).at(-1) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export function normalizeGeneric(o: unknown, info: LineInfo, ctx: NormalizeContext): Normalized {
+  const fields = ctx.settings.fields;
+  const { values, holders } = gather(o, fields);
+  const parsed = genericSchema.safeParse(values);
+  if (!parsed.success) {
+    const name = (path: string[]) => (path[0] ? `${path[0]} (${fields[path[0] as Field] ?? '?'})` : '');
+    return { type: 'invalid', message: formatIssues('generic', parsed.error.issues, values, name) };
+  }
+  const r = parsed.data;
+  const reward = resolveReward(holders.reward, lastKey(fields.reward), r.reward ?? null, ctx.rewardKey);
+  const prompt = values.prompt;
+  const promptKey = prompt instanceof Skipped ? prompt.hash : typeof prompt === 'string' ? prompt : null;
+  return {
+    type: 'sample',
+    rewardProblem: reward.problem,
+    sample: {
+      line: info.line,
+      offset: info.offset,
+      byteLength: info.byteLength,
+      groupKey: keyText(holders.groupKey, lastKey(fields.groupKey), r.groupKey),
+      index: r.index ?? null,
+      dataset: r.dataset ?? null,
+      promptKey,
+      status: r.status ?? null,
+      aborted: r.status === 'aborted',
+      reward: reward.reward,
+      rewardIsInt: reward.rewardIsInt,
+      cause: causeOf(r.cause),
+      responseLength: r.responseLength ?? null,
+      step: null,
+    },
+  };
+}

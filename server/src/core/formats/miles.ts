@@ -1,0 +1,119 @@
+// miles formats (spec §1): `Sample.to_dict()` lines, `--dump-details` trajectories, agent-server
+// eval trials, and the dashboard's metrics.jsonl.
+import { classifyCause } from '../causes';
+import { intLiteral, Skipped } from '../reader/jsonScan';
+import type { SampleRecord } from '../types';
+
+import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { formatIssues } from './issues';
+import { resolveReward } from './reward';
+import { isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySchema, milesTrialsSchema } from './schemas';
+
+type Obj = Record<string, unknown>;
+
+/** Group key text: the integer's literal (exact beyond 2^53), else the string. */
+export function keyText(holder: unknown, field: string, value: string | number | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  return intLiteral(holder, field) ?? String(value);
+}
+
+function hashOf(v: unknown): string | null {
+  return v instanceof Skipped ? v.hash : null;
+}
+
+function base(info: LineInfo): Pick<SampleRecord, 'line' | 'offset' | 'byteLength'> {
+  return { line: info.line, offset: info.offset, byteLength: info.byteLength };
+}
+
+export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
+  const parsed = milesSampleSchema.safeParse(o);
+  if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-sample', parsed.error.issues, o) };
+  const r = parsed.data;
+  const meta = r.metadata;
+  const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
+  const instance = meta?.instance_id;
+  const sample: SampleRecord = {
+    ...base(info),
+    groupKey: keyText(o, 'group_index', r.group_index),
+    index: r.index ?? null,
+    dataset: datasetOf(r, meta),
+    promptKey: hashOf(o.prompt) ?? (instance !== undefined && instance !== null ? String(instance) : null) ?? hashOf(o.label),
+    status: r.status ?? null,
+    aborted: r.status === 'aborted',
+    reward: reward.reward,
+    rewardIsInt: reward.rewardIsInt,
+    cause: causeOf(meta?.exit_status),
+    responseLength: r.response_length ?? null,
+    step: r.rollout_id ?? null,
+  };
+  return { type: 'sample', sample, rewardProblem: reward.problem };
+}
+
+export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
+  const parsed = milesTrajectorySchema.safeParse(o);
+  if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-trajectory', parsed.error.issues, o) };
+  const r = parsed.data;
+  const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
+  const sample: SampleRecord = {
+    ...base(info),
+    groupKey: keyText(o, 'group_index', r.group_index),
+    index: r.sample_index,
+    dataset: datasetOf(r, r.metadata),
+    promptKey: hashOf(o.prompt),
+    status: r.status ?? null,
+    aborted: r.status === 'aborted',
+    reward: reward.reward,
+    rewardIsInt: reward.rewardIsInt,
+    cause: causeOf(r.metadata?.exit_status),
+    responseLength: null,
+    step: null,
+  };
+  return { type: 'sample', sample, rewardProblem: reward.problem };
+}
+
+/**
+ * Trials of the agent-server eval scripts. Aborted: `status_code == -1`, an `error` recorded, or an
+ * `exit_status` that is an infrastructure cause (spec §2.4, plus settings `infraCauses`).
+ */
+export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
+  const parsed = milesTrialsSchema.safeParse(o);
+  if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-eval-trials', parsed.error.issues, o) };
+  const r = parsed.data;
+  const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
+  const cause = causeOf(r.exit_status);
+  const error = o.error;
+  const hasError = error !== undefined && error !== null && error !== '' && error !== false;
+  const aborted = r.status_code === -1 || hasError || classifyCause(cause, ctx.settings) === 'infrastructure';
+  const sample: SampleRecord = {
+    ...base(info),
+    groupKey: keyText(o, 'instance_id', r.instance_id),
+    index: r.trial_idx ?? null,
+    dataset: datasetOf(r, r.metadata),
+    promptKey: keyText(o, 'instance_id', r.instance_id),
+    status: aborted ? 'aborted' : null,
+    aborted,
+    reward: reward.reward,
+    rewardIsInt: reward.rewardIsInt,
+    cause,
+    responseLength: null,
+    step: null,
+  };
+  return { type: 'sample', sample, rewardProblem: reward.problem };
+}
+
+/** A dashboard line: numeric metrics only (other values are not metrics to compare). */
+export function normalizeMilesMetrics(o: Obj, info: LineInfo): Normalized {
+  const parsed = milesMetricsSchema.safeParse(o);
+  if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-metrics', parsed.error.issues, o) };
+  const metrics: Record<string, number> = {};
+  for (const [name, value] of Object.entries(parsed.data.metrics)) {
+    if (typeof value === 'number') metrics[name] = value;
+  }
+  return {
+    type: 'metrics',
+    metrics: { ...base(info), step: parsed.data.step ?? null, stepKey: parsed.data.step_key ?? null, metrics },
+  };
+}
+
+export { isPlainObject };

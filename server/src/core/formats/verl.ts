@@ -1,0 +1,76 @@
+// verl rollout and validation dumps (spec §1): `{input, output, gts, score, step, ...extra reward
+// keys, uid?}`; validation adds `reward` (and `acc`, `pred`, ...) and `data_source`.
+import { Skipped } from '../reader/jsonScan';
+
+import { datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { formatIssues } from './issues';
+import { keyText } from './miles';
+import { resolveReward } from './reward';
+import { verlSchema } from './schemas';
+
+type Obj = Record<string, unknown>;
+
+/** Fields that are not per-sample variables verl averages. */
+const NOT_VARS = new Set(['input', 'output', 'gts', 'score', 'step', 'uid', 'request_id', 'data_source']);
+
+/**
+ * verl v1 writes `uid` as `"<prompt uid>_<session>_<index>"`: the prompt uid is everything before
+ * the last two `_` parts. Only stripped when both are integers, so a plain uid (a uuid, or one with
+ * its own underscores) is kept whole.
+ */
+export function promptUid(uid: string): string {
+  const parts = uid.split('_');
+  if (parts.length >= 3 && /^\d+$/.test(parts[parts.length - 1]) && /^\d+$/.test(parts[parts.length - 2])) {
+    return parts.slice(0, -2).join('_');
+  }
+  return uid;
+}
+
+export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
+  const parsed = verlSchema.safeParse(o);
+  if (!parsed.success) return { type: 'invalid', message: formatIssues(ctx.format, parsed.error.issues, o) };
+  const r = parsed.data;
+  const inputHash = o.input instanceof Skipped ? o.input.hash : null;
+  let groupKey: string;
+  const uid = keyText(o, 'uid', r.uid);
+  if (uid !== null) {
+    groupKey = promptUid(uid);
+  } else {
+    // Legacy dump: a new group starts whenever the input changes.
+    if (inputHash !== ctx.inputRun.lastHash || ctx.inputRun.groups === 0) ctx.inputRun.groups++;
+    ctx.inputRun.lastHash = inputHash;
+    groupKey = `input#${ctx.inputRun.groups - 1}`;
+  }
+  // Validation rows carry `reward` (the score the metrics average); training rows only `score`.
+  const field = r.reward !== undefined && r.reward !== null ? 'reward' : 'score';
+  const reward = resolveReward(o, field, o[field] ?? null, ctx.rewardKey);
+  const vars: Record<string, number> = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (NOT_VARS.has(key)) continue;
+    if (typeof value === 'number') vars[key] = value;
+    else if (typeof value === 'boolean') vars[key] = value ? 1 : 0;
+  }
+  // verl masks rows whose response is empty (response_length == 0): they count as aborted.
+  const aborted = r.output === '' || (r.output instanceof Skipped && r.output.byteLength === 2);
+  return {
+    type: 'sample',
+    rewardProblem: reward.problem,
+    sample: {
+      line: info.line,
+      offset: info.offset,
+      byteLength: info.byteLength,
+      groupKey,
+      index: null,
+      dataset: datasetOf(r, null),
+      promptKey: inputHash,
+      status: aborted ? 'aborted' : null,
+      aborted,
+      reward: reward.reward,
+      rewardIsInt: reward.rewardIsInt,
+      cause: null,
+      responseLength: null,
+      step: r.step ?? null,
+      vars,
+    },
+  };
+}

@@ -1,0 +1,139 @@
+// Builds the wanted parts of one JSON line (see `Rule`) and validates the rest by skipping it.
+// Entry point: `scanJson`. Recursion follows the rule tree only (a handful of levels); unwanted
+// containers go to the iterative `skipValue`, so hostile nesting depth cannot reach the JS stack.
+import { hashBytes } from './hash';
+import { JsonError } from './jsonError';
+import { asciiText, numberValue, skipNumberAt } from './jsonNumber';
+import { INT_LITERALS, type Rule, type ScanResult, type ScannedObject, Skipped, skipString, skipValue } from './jsonScan';
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+const WS = new Uint8Array(256);
+WS[0x20] = WS[0x09] = WS[0x0a] = WS[0x0d] = 1;
+
+const decoder = new TextDecoder('utf-8');
+
+/** Where the builder stands; a module variable instead of returning (value, index) pairs. */
+let pos = 0;
+
+function skipWs(b: Uint8Array, i: number, e: number): number {
+  while (i < e && WS[b[i]] === 1) i++;
+  return i;
+}
+
+function found(b: Uint8Array, i: number, e: number): string {
+  if (i >= e) return 'end of line';
+  const c = b[i];
+  return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+
+/** Text of a validated string literal `b[s, e)` (quotes included). */
+function stringText(b: Uint8Array, s: number, e: number): string {
+  let ascii = true;
+  for (let k = s + 1; k < e - 1; k++) {
+    const c = b[k];
+    if (c === BACKSLASH) return JSON.parse(decoder.decode(b.subarray(s, e))) as string;
+    if (c >= 0x80) ascii = false;
+  }
+  return ascii ? asciiText(b, s + 1, e - 1) : decoder.decode(b.subarray(s + 1, e - 1));
+}
+
+function kindAt(c: number): Skipped['kind'] {
+  if (c === 0x7b) return 'object';
+  if (c === 0x5b) return 'array';
+  if (c === QUOTE) return 'string';
+  if (c === 0x74 || c === 0x66 || c === 0x6e) return 'literal';
+  return 'number';
+}
+
+/**
+ * One member value at `i` (no leading whitespace). `wanted`: build scalars; `rule`: the member's own
+ * rule, if any. Sets `pos` after the value. Integer literals are recorded on `parent`.
+ */
+function buildMember(b: Uint8Array, i: number, e: number, rule: Rule | 'hash' | undefined, wanted: boolean, maxString: number, parent: ScannedObject | null, key: string): unknown {
+  if (i >= e) throw new JsonError('unexpected end of line', i);
+  const c = b[i];
+  if (rule === 'hash') {
+    pos = skipValue(b, i, e);
+    return new Skipped(kindAt(c), pos - i, hashBytes(b, i, pos));
+  }
+  if (c === 0x7b && rule !== undefined) return buildObject(b, i, e, rule);
+  if (rule !== undefined) {
+    wanted = true;
+    maxString = rule.maxString;
+  }
+  if (c === QUOTE) {
+    pos = skipString(b, i, e);
+    return wanted && pos - i - 2 <= maxString ? stringText(b, i, pos) : new Skipped('string', pos - i, null);
+  }
+  if (c === 0x7b || c === 0x5b || !wanted) {
+    pos = skipValue(b, i, e);
+    return new Skipped(kindAt(c), pos - i, null);
+  }
+  if (c === 0x74 || c === 0x66 || c === 0x6e) {
+    pos = skipValue(b, i, e);
+    return c === 0x74 ? true : c === 0x66 ? false : null;
+  }
+  pos = skipNumberAt(b, i, e);
+  const text = asciiText(b, i, pos);
+  const { value, isInt } = numberValue(text);
+  if (isInt && parent !== null) (parent[INT_LITERALS] ??= new Map()).set(key, text);
+  return value;
+}
+
+/** `i` at `{`. Builds the members the rule wants; sets `pos` after `}`. */
+function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedObject {
+  const obj: ScannedObject = {};
+  i = skipWs(b, i + 1, e);
+  if (b[i] === 0x7d && i < e) {
+    pos = i + 1;
+    return obj;
+  }
+  for (;;) {
+    if (b[i] !== QUOTE || i >= e) throw new JsonError(`expected a string key, found ${found(b, i, e)}`, i);
+    const keyEnd = skipString(b, i, e);
+    const key = stringText(b, i, keyEnd);
+    i = skipWs(b, keyEnd, e);
+    if (b[i] !== 0x3a || i >= e) throw new JsonError(`expected ':' after key, found ${found(b, i, e)}`, i);
+    i = skipWs(b, i + 1, e);
+    const child = rule.children?.get(key);
+    if (child === undefined && !rule.scalars) {
+      i = skipValue(b, i, e);
+    } else {
+      const value = buildMember(b, i, e, child, rule.scalars, rule.maxString, obj, key);
+      i = pos;
+      // A `__proto__` key would set the prototype of a plain object: never store it.
+      if (key !== '__proto__') obj[key] = value;
+    }
+    i = skipWs(b, i, e);
+    const c = b[i];
+    if (c === 0x2c && i < e) {
+      i = skipWs(b, i + 1, e);
+      continue;
+    }
+    if (c === 0x7d && i < e) {
+      pos = i + 1;
+      return obj;
+    }
+    throw new JsonError(`expected ',' or '}' in object, found ${found(b, i, e)}`, i);
+  }
+}
+
+/**
+ * Validates the JSON text `b[s, e)` and builds what `rule` asks for. Never throws for bad input:
+ * a syntax error comes back as a reason and the byte index where it was found.
+ */
+export function scanJson(b: Uint8Array, s: number, e: number, rule: Rule): ScanResult {
+  try {
+    const i = skipWs(b, s, e);
+    const value = buildMember(b, i, e, b[i] === 0x7b ? rule : undefined, true, rule.maxString, null, '');
+    const end = skipWs(b, pos, e);
+    if (end < e) throw new JsonError(`unexpected data after the JSON value: ${found(b, end, e)}`, end);
+    return { ok: true, value };
+  } catch (err) {
+    if (err instanceof JsonError) return { ok: false, reason: err.reason, position: err.position };
+    // RangeError etc. must not escape a line: report it as the line's problem.
+    return { ok: false, reason: err instanceof Error ? err.message : String(err), position: s };
+  }
+}

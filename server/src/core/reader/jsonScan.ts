@@ -1,0 +1,197 @@
+// A JSON scanner over the bytes of one line. It validates the whole line (RFC 8259 plus Python's
+// `NaN`, `Infinity`, `-Infinity`), but builds JS values only along the key paths a `Rule` names;
+// everything else is skipped: the long `tokens` / `loss_mask` / `rollout_log_probs` arrays and long
+// strings cost a tight byte loop each, with no allocation. Skipping is iterative (an explicit stack
+// of container kinds), so 100 000 nesting levels cannot overflow the JS stack; materialising
+// recurses only along the rule tree, whose depth the program (not the log) decides.
+import { hashBytes } from './hash';
+import { JsonError } from './jsonError';
+import { skipNumberAt } from './jsonNumber';
+
+/** What to build for an object value; anything not named is skipped. */
+export interface Rule {
+  /** Build scalar members (numbers, booleans, null, strings up to `maxString` bytes). */
+  scalars: boolean;
+  maxString: number;
+  /** Members to descend into (a nested rule) or to hash instead of building ('hash'). */
+  children: Map<string, Rule | 'hash'> | null;
+}
+
+/** A value that was validated but not built. */
+export class Skipped {
+  constructor(
+    readonly kind: 'array' | 'object' | 'string' | 'number' | 'literal',
+    /** Bytes of the value's JSON text. */
+    readonly byteLength: number,
+    /** 64-bit hash (16 hex digits) of the value's JSON text, when the rule asked for it. */
+    readonly hash: string | null,
+  ) {}
+}
+
+/** Integer literals of a built object: key → the literal's text (`1`, not `1.0`; exact beyond 2^53). */
+export const INT_LITERALS: unique symbol = Symbol('intLiterals');
+export type ScannedObject = Record<string, unknown> & { [INT_LITERALS]?: Map<string, string> };
+
+/** The literal text of `obj[key]` when it was written as a JSON integer; null otherwise. */
+export function intLiteral(obj: unknown, key: string): string | null {
+  if (obj === null || typeof obj !== 'object') return null;
+  return (obj as ScannedObject)[INT_LITERALS]?.get(key) ?? null;
+}
+
+export type ScanResult = { ok: true; value: unknown } | { ok: false; reason: string; position: number };
+
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const OPEN_OBJ = 0x7b;
+const CLOSE_OBJ = 0x7d;
+const OPEN_ARR = 0x5b;
+const CLOSE_ARR = 0x5d;
+
+/** 1 for JSON whitespace. */
+const WS = new Uint8Array(256);
+WS[0x20] = WS[0x09] = WS[0x0a] = WS[0x0d] = 1;
+/** 1 for bytes that end a plain run inside a string: control characters, `"` and `\`. */
+const STR_STOP = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) STR_STOP[c] = 1;
+STR_STOP[QUOTE] = STR_STOP[BACKSLASH] = 1;
+const HEX = new Uint8Array(256);
+for (const ch of '0123456789abcdefABCDEF') HEX[ch.charCodeAt(0)] = 1;
+const SIMPLE_ESCAPES = new Uint8Array(256);
+for (const ch of '"\\/bfnrt') SIMPLE_ESCAPES[ch.charCodeAt(0)] = 1;
+
+function describe(b: Uint8Array, i: number, e: number): string {
+  if (i >= e) return 'unexpected end of line';
+  const c = b[i];
+  if (c >= 0x20 && c < 0x7f) return `unexpected character '${String.fromCharCode(c)}'`;
+  return `unexpected byte 0x${c.toString(16).padStart(2, '0')}`;
+}
+
+function fail(reason: string, position: number): never {
+  throw new JsonError(reason, position);
+}
+
+function skipWs(b: Uint8Array, i: number, e: number): number {
+  while (i < e && WS[b[i]] === 1) i++;
+  return i;
+}
+
+/** `i` at the opening quote; returns the index after the closing quote. */
+export function skipString(b: Uint8Array, i: number, e: number): number {
+  let k = i + 1;
+  for (;;) {
+    while (k < e && STR_STOP[b[k]] === 0) k++;
+    if (k >= e) fail('unterminated string', i);
+    const c = b[k];
+    if (c === QUOTE) return k + 1;
+    if (c === BACKSLASH) {
+      const x = b[k + 1];
+      if (k + 1 < e && SIMPLE_ESCAPES[x] === 1) k += 2;
+      else if (x === 0x75 && k + 5 < e && HEX[b[k + 2]] & HEX[b[k + 3]] & HEX[b[k + 4]] & HEX[b[k + 5]]) k += 6;
+      else fail('invalid escape in string', k);
+    } else {
+      fail(`control character 0x${c.toString(16).padStart(2, '0')} in string`, k);
+    }
+  }
+}
+
+function skipLiteral(b: Uint8Array, i: number, e: number, word: string): number {
+  for (let k = 0; k < word.length; k++) {
+    if (i + k >= e || b[i + k] !== word.charCodeAt(k)) fail(describe(b, i + k, e), i + k);
+  }
+  return i + word.length;
+}
+
+/** Container kinds on the skip stack. */
+const IN_ARRAY = 1;
+const IN_OBJECT = 2;
+let stack = new Uint8Array(256);
+
+/** After `,` or `{` in an object: a key, `:`, and whitespace before the value. */
+function skipKeyColon(b: Uint8Array, i: number, e: number): number {
+  i = skipWs(b, i, e);
+  if (b[i] !== QUOTE || i >= e) fail(i >= e ? 'unexpected end of line' : `expected a string key, found ${describe(b, i, e).replace('unexpected ', '')}`, i);
+  i = skipWs(b, skipString(b, i, e), e);
+  if (b[i] !== COLON || i >= e) fail(`expected ':' after key, found ${describe(b, i, e).replace('unexpected ', '')}`, i);
+  return i + 1;
+}
+
+/**
+ * Validates one value starting at `i` (whitespace allowed before it) and returns the index after
+ * it. Iterative: the container stack lives in a byte array, not on the JS stack.
+ */
+export function skipValue(b: Uint8Array, i: number, e: number): number {
+  let depth = 0;
+  for (;;) {
+    // ---- a value ----
+    i = skipWs(b, i, e);
+    if (i >= e) fail('unexpected end of line', i);
+    let c = b[i];
+    if (c === OPEN_OBJ || c === OPEN_ARR) {
+      const j = skipWs(b, i + 1, e);
+      const close = c === OPEN_OBJ ? CLOSE_OBJ : CLOSE_ARR;
+      if (b[j] === close && j < e) {
+        i = j + 1;
+      } else {
+        if (depth === stack.length) {
+          const bigger = new Uint8Array(stack.length * 2);
+          bigger.set(stack);
+          stack = bigger;
+        }
+        stack[depth++] = c === OPEN_OBJ ? IN_OBJECT : IN_ARRAY;
+        i = c === OPEN_OBJ ? skipKeyColon(b, j, e) : j;
+        continue;
+      }
+    } else if (c === QUOTE) {
+      i = skipString(b, i, e);
+    } else if (NUMBER_START[c] === 1) {
+      i = skipNumberAt(b, i, e);
+      // Hot path: the rest of a flat numeric array (token ids, masks, log-probs).
+      if (depth > 0 && stack[depth - 1] === IN_ARRAY) i = skipNumberRun(b, i, e);
+    } else if (c === 0x74) i = skipLiteral(b, i, e, 'true');
+    else if (c === 0x66) i = skipLiteral(b, i, e, 'false');
+    else if (c === 0x6e) i = skipLiteral(b, i, e, 'null');
+    else fail(describe(b, i, e), i);
+
+    // ---- after a value: close containers, or a comma and the next value ----
+    for (;;) {
+      if (depth === 0) return i;
+      i = skipWs(b, i, e);
+      c = b[i];
+      if (i >= e) fail('unexpected end of line', i);
+      const top = stack[depth - 1];
+      if (c === COMMA) {
+        i = top === IN_OBJECT ? skipKeyColon(b, i + 1, e) : i + 1;
+        break;
+      }
+      if ((c === CLOSE_ARR && top === IN_ARRAY) || (c === CLOSE_OBJ && top === IN_OBJECT)) {
+        depth--;
+        i++;
+        continue;
+      }
+      fail(top === IN_ARRAY ? "expected ',' or ']' in array" : "expected ',' or '}' in object", i);
+    }
+  }
+}
+
+const NUMBER_START = new Uint8Array(256);
+for (const ch of '-0123456789NI') NUMBER_START[ch.charCodeAt(0)] = 1;
+
+/**
+ * Inside an array, after a number: consumes `, <number>` pairs while they last, so a 100k-element
+ * array runs in one loop without returning to the general state machine per element.
+ */
+function skipNumberRun(b: Uint8Array, i: number, e: number): number {
+  for (;;) {
+    if (b[i] !== COMMA) return i;
+    let j = i + 1;
+    if (b[j] === 0x20) j++;
+    const c = b[j];
+    if (j >= e || NUMBER_START[c] !== 1) return i;
+    i = skipNumberAt(b, j, e);
+  }
+}
+
+export { hashBytes, JsonError };

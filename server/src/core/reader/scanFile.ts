@@ -1,0 +1,155 @@
+// One file → its records and reader/format findings, resumable: a `ScanState` remembers where the
+// last complete line ended, so when a live log grows only the new bytes are read. A shrunk or
+// replaced file (other identity, or different bytes before the resume point) is read again from
+// the start. A last line without `\n` is not committed: it is re-read on the next scan.
+import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { FileAccess } from '../fileAccess';
+import { type CollectorState, RecordCollector } from '../formats/collector';
+import { buildRule } from '../formats/rule';
+import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
+
+import { hashBytes } from './hash';
+import { readLines, readRange } from './lineReader';
+
+export interface FileIdentity {
+  id: string | null;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface ScanState {
+  path: string;
+  displayPath: string;
+  identity: FileIdentity;
+  format: FormatId;
+  kind: FileKind;
+  samples: SampleRecord[];
+  metricsRecords: MetricsRecord[];
+  records: number;
+  invalidLines: number;
+  blankLines: number;
+  /** Reader and format findings of this file (analysis findings come later). */
+  findings: Finding[];
+  /** Findings left out because of `maxProblems`. */
+  droppedFindings: number;
+  /** Offset after the last complete line: where a resumed scan starts. */
+  endOffset: number;
+  /** The unterminated last line, if any (re-read on resume). */
+  pending: { line: number; offset: number; byteLength: number } | null;
+  /** Lines in the file as read, the pending one included. */
+  lines: number;
+  /** How this scan started: from 0, or resumed from a previous state's end. */
+  resumedFrom: number;
+  /** @internal resume data: the collector's state at `endOffset`, settings, and a check of the bytes before it. */
+  resume: { collector: CollectorState; nextLine: number; settingsKey: string; tail: string };
+}
+
+export interface ScanOptions {
+  access: FileAccess;
+  settings: RolloutLensSettings;
+  isCancelled?: () => boolean;
+  onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
+  chunkSize?: number;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+const TAIL_CHECK = 256;
+
+async function tailHash(access: FileAccess, path: string, end: number): Promise<string> {
+  const start = Math.max(0, end - TAIL_CHECK);
+  const bytes = await readRange(access, path, start, end - start);
+  return hashBytes(bytes, 0, bytes.length);
+}
+
+async function canResume(previous: ScanState | undefined, path: string, identity: FileIdentity, settingsKey: string, access: FileAccess): Promise<boolean> {
+  if (!previous || previous.path !== path || previous.resume.settingsKey !== settingsKey) return false;
+  if (previous.identity.id !== identity.id || identity.size < previous.identity.size) return false;
+  if (identity.size < previous.endOffset) return false;
+  // Same inode and not shorter, but rewritten in place? The bytes before the resume point tell.
+  return (await tailHash(access, path, previous.endOffset)) === previous.resume.tail;
+}
+
+export async function scanFile(
+  target: { path: string; displayPath: string },
+  options: ScanOptions,
+  previous?: ScanState,
+): Promise<ScanState> {
+  const { access, settings } = options;
+  const st = await access.stat(target.path);
+  if (!st.isFile) throw new Error(`${target.displayPath}: not a file`);
+  const identity: FileIdentity = { id: st.id, size: st.size, mtimeMs: st.mtimeMs };
+  const settingsKey = JSON.stringify(settings);
+  const resume = await canResume(previous, target.path, identity, settingsKey, access);
+  const rule = buildRule(settings.fields);
+  const collector = new RecordCollector(target.displayPath, settings, rule, resume && previous ? copyState(previous.resume.collector) : undefined);
+  const startOffset = resume && previous ? previous.endOffset : 0;
+  const startLine = resume && previous ? previous.resume.nextLine : 1;
+
+  const read = await readLines(
+    access,
+    target.path,
+    {
+      startOffset,
+      startLine,
+      chunkSize: options.chunkSize,
+      isCancelled: options.isCancelled,
+      onChunk: (position, size) => options.onProgress?.(target.path, position, Math.max(size, identity.size)),
+    },
+    (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
+  );
+  if (read.cancelled) throw new CancelledError();
+
+  const committed = collector.snapshot();
+  let pending: ScanState['pending'] = null;
+  if (read.pending) {
+    const p = read.pending;
+    let end = p.bytes.length;
+    if (end > 0 && p.bytes[end - 1] === 0x0d) end--;
+    pending = { line: p.line, offset: p.offset, byteLength: end };
+    // A complete JSON value that only lacks its `\n` is a record (hand-written files often end so);
+    // anything else is a line still being written.
+    if (collector.isCompleteLine(p.bytes, 0, end)) {
+      collector.onLine(p.bytes, 0, end, p.line, p.offset);
+    } else {
+      collector.addFinding('truncated-line', p.line, 'incomplete last line: no end of line yet (the file may still be written); it is read again when the file grows');
+    }
+  }
+  collector.finish();
+  const s = collector.state;
+  return {
+    path: target.path,
+    displayPath: target.displayPath,
+    identity,
+    format: s.format,
+    kind: s.kind,
+    samples: s.samples,
+    metricsRecords: s.metricsRecords,
+    records: s.records,
+    invalidLines: s.invalidLines,
+    blankLines: s.blankLines,
+    findings: s.findings,
+    droppedFindings: s.droppedFindings,
+    endOffset: read.endOffset,
+    pending,
+    lines: read.nextLine - 1 + (read.pending ? 1 : 0),
+    resumedFrom: startOffset,
+    resume: { collector: committed, nextLine: read.nextLine, settingsKey, tail: await tailHash(access, target.path, read.endOffset) },
+  };
+}
+
+function copyState(s: CollectorState): CollectorState {
+  return {
+    ...s,
+    candidates: s.candidates.slice(),
+    samples: s.samples.slice(),
+    metricsRecords: s.metricsRecords.slice(),
+    findings: s.findings.slice(),
+    inputRun: { ...s.inputRun },
+  };
+}
