@@ -1,13 +1,88 @@
-// PLACEHOLDER: `rollout-lens check --fix` (issue 4; the eval engineer replaces this).
-import type { Finding } from '../core/types';
+// `rollout-lens check --fix`: applies the findings' `set-n-samples-per-eval-prompt` fixes to the
+// eval config files they name, one minimal edit per value (comments and layout kept). Without a
+// config file there is nothing to edit: the fix says which flag to set.
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { applyNSamplesFix } from '../core/eval/fixConfig';
+import type { Finding, SetNSamplesFix } from '../core/types';
 
 export interface AppliedFix {
   file: string | null;
   description: string;
+  /** True when the file on disk was changed by this fix. */
+  changed?: boolean;
+  /** Why the fix could not be applied (unreadable or invalid config). */
+  error?: string;
 }
 
+/** When two fixes disagree about one dataset, the observed repetition (an error) wins. */
+const PRIORITY: Record<string, number> = { 'misgrouped-dataset': 0, 'passk-group-size-mismatch': 1 };
+
 /** Applies the findings' fixes to the eval config files they name; returns what was done. */
-export async function applyFixes(findings: readonly Finding[]): Promise<AppliedFix[]> {
-  void findings;
-  return [];
+export async function applyFixes(findings: readonly Finding[], options: { cwd?: string } = {}): Promise<AppliedFix[]> {
+  const chosen = chooseFixes(findings);
+  const out: AppliedFix[] = [];
+  const byFile = new Map<string, SetNSamplesFix[]>();
+  for (const fix of chosen) {
+    if (fix.configFile === null) {
+      out.push({ file: null, description: flagAdvice(fix) });
+      continue;
+    }
+    const list = byFile.get(fix.configFile);
+    if (list) list.push(fix); else byFile.set(fix.configFile, [fix]);
+  }
+  for (const [file, fixes] of byFile) out.push(...(await applyToFile(file, fixes, options.cwd ?? process.cwd())));
+  return out;
+}
+
+/** One fix per (config file, dataset): the highest-priority finding's, first seen. */
+function chooseFixes(findings: readonly Finding[]): SetNSamplesFix[] {
+  const ranked = findings
+    .map((f, i) => ({ f, i }))
+    .filter(({ f }) => f.fix?.kind === 'set-n-samples-per-eval-prompt')
+    .sort((a, b) => ((PRIORITY[a.f.code] ?? 9) - (PRIORITY[b.f.code] ?? 9)) || (a.i - b.i));
+  const seen = new Set<string>();
+  const out: SetNSamplesFix[] = [];
+  for (const { f } of ranked) {
+    const fix = f.fix!;
+    const key = `${fix.configFile ?? ''}\u0000${fix.dataset}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(fix);
+  }
+  return out;
+}
+
+export function flagAdvice(fix: SetNSamplesFix): string {
+  return `no eval config to edit for dataset ${fix.dataset}: run with --n-samples-per-eval-prompt ${fix.value}` +
+    ` (or give an eval config with n_samples_per_eval_prompt: ${fix.value} for ${fix.dataset} via --eval-config)`;
+}
+
+async function applyToFile(file: string, fixes: SetNSamplesFix[], cwd: string): Promise<AppliedFix[]> {
+  const path = resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    return fixes.map((f) => ({ file, description: `not applied: set n_samples_per_eval_prompt of ${f.dataset} to ${f.value}`, error: `cannot read ${file}: ${(e as Error).message}` }));
+  }
+  const done: AppliedFix[] = [];
+  let current = text;
+  for (const fix of fixes) {
+    try {
+      const r = applyNSamplesFix(current, file, fix);
+      const changed = r.text !== current;
+      current = r.text;
+      const what = r.action === 'replaced'
+        ? `set n_samples_per_eval_prompt of dataset ${fix.dataset} to ${fix.value} (was ${r.previous ?? 'unset'})`
+        : r.action === 'added-key'
+          ? `added n_samples_per_eval_prompt: ${fix.value} to dataset ${fix.dataset}`
+          : `added dataset ${fix.dataset} with n_samples_per_eval_prompt: ${fix.value}`;
+      done.push({ file, description: changed ? what : `dataset ${fix.dataset} already has n_samples_per_eval_prompt: ${fix.value}`, changed });
+    } catch (e) {
+      done.push({ file, description: `not applied: set n_samples_per_eval_prompt of ${fix.dataset} to ${fix.value}`, error: (e as Error).message });
+    }
+  }
+  if (current !== text) await writeFile(path, current, 'utf8');
+  return done;
 }

@@ -1,0 +1,79 @@
+// The text report's per-dataset table: score, none-reward ratio, truncated ratio, pass@k by the
+// dataset's own n, and what older miles reports when it groups by the global n instead.
+import { pyFloatRepr } from '../core/python';
+import type { DatasetSummary, FileReport } from '../core/types';
+
+/** Log text (dataset names) must not drive the terminal: control characters become escapes. */
+export function escapeTerminal(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function num(v: number | undefined): string {
+  return v === undefined ? '-' : pyFloatRepr(v);
+}
+
+/** Per-dataset table of one file; '' when the file has no eval datasets or verl metrics. */
+export function renderEvalTable(file: FileReport): string {
+  if (file.format === 'verl-rollout') return renderVerlRollout(file);
+  const datasets = file.detail?.datasets ?? datasetsFromMetrics(file.metrics);
+  if (datasets.length === 0) return '';
+  if (file.format === 'verl-validation') return renderVerlValidation(file, datasets);
+  const ks = [...new Set(datasets.flatMap((d) => passKs(d.metrics, d.name)))].sort((a, b) => a - b);
+  const header = ['dataset', 'samples', 'n', 'score', 'none_reward_ratio', 'truncated_ratio', ...ks.map((k) => `pass@${k}`)];
+  const rows = datasets.map((d) => [
+    escapeTerminal(d.name), d.samples < 0 ? '-' : String(d.samples), d.samples < 0 ? '-' : `${d.n} (${d.nSource})`,
+    num(d.metrics[`eval/${d.name}`]), num(d.metrics[`eval/${d.name}-none_reward_ratio`]),
+    num(d.metrics[`eval/${d.name}-truncated_ratio`]), ...ks.map((k) => num(d.metrics[`eval/${d.name}-pass@${k}`])),
+  ]);
+  const lines = [`eval datasets in ${escapeTerminal(file.path)}:`, ...table(header, rows)];
+  for (const d of datasets) {
+    const w = d.wrongPassAtK;
+    if (!w) continue;
+    const what = 'crash' in w
+      ? w.crash
+      : Object.keys(w.metrics).length === 0
+        ? 'no pass@k'
+        : Object.entries(w.metrics).map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`).join(', ');
+    lines.push(`  ${escapeTerminal(d.name)}: grouped by the global n = ${w.groupSize} (older miles): ${what}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function passKs(metrics: Record<string, number>, name: string): number[] {
+  const prefix = `eval/${name}-pass@`;
+  return Object.keys(metrics).filter((k) => k.startsWith(prefix)).map((k) => Number(k.slice(prefix.length)));
+}
+
+/** Without detail (e.g. a JSON round trip), datasets are read back from the metric names. */
+function datasetsFromMetrics(metrics: Record<string, number>): DatasetSummary[] {
+  const names = Object.keys(metrics)
+    .filter((k) => k.startsWith('eval/') && metrics[`${k}-none_reward_ratio`] !== undefined)
+    .map((k) => k.slice('eval/'.length));
+  return names.map((name) => {
+    const own = Object.fromEntries(Object.entries(metrics).filter(([k]) => k === `eval/${name}` || k.startsWith(`eval/${name}-`)));
+    const ks = passKs(own, name);
+    // samples −1: unknown here (the table prints '-').
+    const summary: DatasetSummary = { name, samples: -1, n: ks.length ? Math.max(...ks) : 1, nSource: 'default', metrics: own };
+    return summary;
+  });
+}
+
+function renderVerlRollout(file: FileReport): string {
+  const m = file.metrics;
+  if (m['critic/score/mean'] === undefined && m['response/aborted_ratio'] === undefined) return '';
+  const rows = [['critic/score/mean', num(m['critic/score/mean'])], ['response/aborted_ratio', num(m['response/aborted_ratio'])]];
+  return [`verl metrics of ${escapeTerminal(file.path)} (rows with empty output left out, as verl does):`, ...table(['metric', 'value'], rows)].join('\n') + '\n';
+}
+
+function renderVerlValidation(file: FileReport, datasets: DatasetSummary[]): string {
+  const rows = datasets.flatMap((d) => Object.entries(d.metrics)
+    .filter(([k]) => k.startsWith('val-core/') || /\/mean@\d+$/.test(k))
+    .map(([k, v]) => [escapeTerminal(d.name), escapeTerminal(k), num(v)]));
+  return [`verl validation metrics in ${escapeTerminal(file.path)}:`, ...table(['data source', 'metric', 'value'], rows)].join('\n') + '\n';
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => '  ' + cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
