@@ -5,6 +5,9 @@
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { type EvalConfig, loadEvalConfig } from './eval/config';
 import { analyzeEval } from './eval/analyze';
+import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
+import { fileStep } from './eval/datasets';
+import { analyzeVerlRollout } from './eval/verlRollout';
 import type { FileAccess } from './fileAccess';
 import { CancelledError, type ScanState, scanFile as scanOne } from './reader/scanFile';
 import { analyzeRollout } from './rollout/analyze';
@@ -131,6 +134,9 @@ export async function analyzeScans(scans: readonly ScanState[], options: Analyze
   const configFor = evalConfigResolver(options);
   const files: FileReport[] = [];
   const findings: Finding[] = [];
+  // Logged vs recomputed (spec §4): metrics logs are compared once every other file is analysed.
+  const recomputed: RecomputedMetrics[] = [];
+  const metricsLogs: { scan: ScanState; findings: Finding[] }[] = [];
   for (const scan of scans) {
     if (options.cancellation?.isCancellationRequested) throw new CancelledError();
     const report: FileReport = {
@@ -150,6 +156,13 @@ export async function analyzeScans(scans: readonly ScanState[], options: Analyze
       report.metrics = r.metrics;
       detail.groups = r.groups;
       fileFindings = fileFindings.concat(r.findings);
+      if (scan.format === 'verl-rollout') {
+        // verl's own training metrics (critic/score/mean skips empty outputs; spec §3.3).
+        const v = analyzeVerlRollout(scan.displayPath, scan.samples);
+        Object.assign(report.metrics, v.metrics);
+        fileFindings = fileFindings.concat(v.findings);
+      }
+      recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
     } else if (scan.kind === 'eval') {
       const config = await configFor(scan.path);
       const r = analyzeEval(scan.displayPath, scan.format, scan.samples, options.settings, config);
@@ -157,10 +170,16 @@ export async function analyzeScans(scans: readonly ScanState[], options: Analyze
       report.metrics = r.metrics;
       detail.datasets = r.datasets;
       fileFindings = fileFindings.concat(r.findings);
+      recomputed.push(recomputedOfEval(scan.displayPath, r));
     }
     if (options.keepDetail) report.detail = detail;
     files.push(report);
-    findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+    if (scan.kind === 'metrics') metricsLogs.push({ scan, findings: fileFindings });
+    else findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+  }
+  for (const { scan, findings: own } of metricsLogs) {
+    const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, recomputed);
+    findings.push(...capFindings(own.concat(mismatches), scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
   }
   return { version: 1, files, findings };
 }
