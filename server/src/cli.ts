@@ -1,3 +1,60 @@
-// PLACEHOLDER: the `rollout-lens` command (issue 2).
-process.stderr.write('rollout-lens: not built yet\n');
-process.exitCode = 2;
+// `rollout-lens`: the command-line front end on the same engine as the language server.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { parseCommand, UsageError, USAGE } from './cli/args';
+import { runCheck } from './cli/check';
+import { escapeInline } from './cli/escape';
+
+/** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+// `rollout-lens check … | head`: a closed pipe ends the output, not with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
+/** `[3/200] run/rollout_3.jsonl` on one terminal line, erased when done. */
+function terminalProgress(done: number, total: number, file: string | null): void {
+  const width = Math.max(20, (process.stderr.columns ?? 80) - 1);
+  const text = file === null ? '' : escapeInline(`[${done + 1}/${total}] ${file}`).slice(0, width);
+  process.stderr.write(`\r\x1b[K${text}`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const io = {
+    stdout: (text: string) => void process.stdout.write(text),
+    stderr: (text: string) => void process.stderr.write(text),
+    progress: process.stderr.isTTY ? terminalProgress : undefined,
+  };
+  try {
+    const command = parseCommand(argv);
+    if (command.kind === 'help') {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    if (command.kind === 'version') {
+      io.stdout(`${version()}\n`);
+      return 0;
+    }
+    return await runCheck(command.args, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`rollout-lens: ${escapeInline(err.message)}\n${USAGE.split('\n')[0]}\n`);
+      return 2;
+    }
+    io.stderr(`rollout-lens: internal error: ${escapeInline(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
+    return 2;
+  }
+}
+
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

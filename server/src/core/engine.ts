@@ -129,15 +129,25 @@ function evalGroups(datasets: { samples: number; n: number }[]): GroupCounts {
   return { total, kept: total, dropped: 0 };
 }
 
-/** Runs the analyses over finished scans and merges everything into one report. */
-export async function analyzeScans(scans: readonly ScanState[], options: AnalyzeOptions): Promise<RunReport> {
-  const configFor = evalConfigResolver(options);
-  const files: FileReport[] = [];
-  const findings: Finding[] = [];
-  // Logged vs recomputed (spec §4): metrics logs are compared once every other file is analysed.
-  const recomputed: RecomputedMetrics[] = [];
-  const metricsLogs: { scan: ScanState; findings: Finding[] }[] = [];
-  for (const scan of scans) {
+/**
+ * Analyses scans one at a time (so a caller can drop each file's samples before reading the next)
+ * and merges everything into one report. Metrics logs are compared with the recomputed values of
+ * the other files (spec §4) in `finish`, once every file has been added.
+ */
+export class RunAnalyzer {
+  private readonly configFor: (logPath: string) => Promise<EvalConfig | null>;
+  private readonly files: FileReport[] = [];
+  private readonly findings: Finding[] = [];
+  private readonly recomputed: RecomputedMetrics[] = [];
+  private readonly metricsLogs: { scan: Pick<ScanState, 'displayPath' | 'metricsRecords' | 'droppedFindings'>; findings: Finding[] }[] = [];
+
+  constructor(private readonly options: AnalyzeOptions) {
+    this.configFor = evalConfigResolver(options);
+  }
+
+  /** Analyses one file; returns its report (also kept for `finish`). */
+  async add(scan: ScanState): Promise<FileReport> {
+    const options = this.options;
     if (options.cancellation?.isCancellationRequested) throw new CancelledError();
     const report: FileReport = {
       path: scan.displayPath,
@@ -162,31 +172,50 @@ export async function analyzeScans(scans: readonly ScanState[], options: Analyze
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
       }
-      recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
+      this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
     } else if (scan.kind === 'eval') {
-      const config = await configFor(scan.path);
+      const config = await this.configFor(scan.path);
       const r = analyzeEval(scan.displayPath, scan.format, scan.samples, options.settings, config);
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
       detail.datasets = r.datasets;
       fileFindings = fileFindings.concat(r.findings);
-      recomputed.push(recomputedOfEval(scan.displayPath, r));
+      this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }
     if (options.keepDetail) report.detail = detail;
-    files.push(report);
-    if (scan.kind === 'metrics') metricsLogs.push({ scan, findings: fileFindings });
-    else findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+    this.files.push(report);
+    if (scan.kind === 'metrics') {
+      const { displayPath, metricsRecords, droppedFindings } = scan;
+      this.metricsLogs.push({ scan: { displayPath, metricsRecords, droppedFindings }, findings: fileFindings });
+    } else {
+      this.findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+    }
+    return report;
   }
-  for (const { scan, findings: own } of metricsLogs) {
-    const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, recomputed);
-    findings.push(...capFindings(own.concat(mismatches), scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+
+  finish(): RunReport {
+    const findings = this.findings.slice();
+    for (const { scan, findings: own } of this.metricsLogs) {
+      const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, this.recomputed);
+      findings.push(...capFindings(own.concat(mismatches), scan.droppedFindings, this.options.settings.maxProblems, scan.displayPath));
+    }
+    return { version: 1, files: this.files.slice(), findings };
   }
-  return { version: 1, files, findings };
 }
 
-/** Scans every target, then analyses them together. */
+/** Runs the analyses over finished scans and merges everything into one report. */
+export async function analyzeScans(scans: readonly ScanState[], options: AnalyzeOptions): Promise<RunReport> {
+  const run = new RunAnalyzer(options);
+  for (const scan of scans) await run.add(scan);
+  return run.finish();
+}
+
+/**
+ * Scans and analyses every target in order. Each file's samples are released once it is analysed
+ * (unless `keepDetail`), so memory follows the largest file, not the run.
+ */
 export async function analyzeFiles(targets: AnalyzeTarget[], options: AnalyzeOptions): Promise<RunReport> {
-  const scans: ScanState[] = [];
-  for (const target of targets) scans.push(await scanFile(target, options));
-  return analyzeScans(scans, options);
+  const run = new RunAnalyzer(options);
+  for (const target of targets) await run.add(await scanFile(target, options));
+  return run.finish();
 }

@@ -1,0 +1,120 @@
+// Command-line arguments of `rollout-lens check`, validated with readable messages.
+import { parseArgs } from 'node:util';
+
+import type { RolloutLensSettings } from '../../../shared/protocol';
+
+export const USAGE = `usage: rollout-lens check [options] <path>...
+
+Checks RL rollout and eval logs (JSONL from miles and verl): re-runs the framework's filter and
+metric logic and reports findings. <path> is a file, or a folder searched recursively for
+*.jsonl / *.ndjson.
+
+options:
+  --format text|json                  output format (default text)
+  --config <file>                     run settings, JSON or YAML, same keys as the editor settings
+  --eval-config <file>                miles eval config (YAML or JSON)
+  --n-samples-per-prompt <n>          training samples per prompt (enables the group-size check)
+  --n-samples-per-eval-prompt <n>     global eval samples per prompt (miles default: 1)
+  --dynamic-filter none|check_reward_nonzero_std   (default none)
+  --reward-key <k>                    key of an object reward
+  --eval-reward-key <k>               key of an object reward in eval logs (default: --reward-key)
+  --framework auto|miles|verl         narrow format detection (default auto)
+  --fix                               apply the findings' fixes to the eval config
+  --exit-zero                         exit 0 even when there are error findings
+  -h, --help                          this help
+  --version                           print the version
+
+exit status: 0 no finding of severity error; 1 at least one; 2 bad usage or unreadable input`;
+
+export interface CheckArgs {
+  paths: string[];
+  format: 'text' | 'json';
+  config: string | null;
+  evalConfig: string | null;
+  fix: boolean;
+  exitZero: boolean;
+  /** Settings given as flags (they override `--config`). */
+  overrides: Partial<RolloutLensSettings>;
+}
+
+export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'check'; args: CheckArgs };
+
+export class UsageError extends Error {}
+
+function positiveInt(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag}: expected a whole number of at least 1, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value as T;
+}
+
+/** Parses `argv` (without node and script). Throws `UsageError` with a one-line reason. */
+export function parseCommand(argv: string[]): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        format: { type: 'string' },
+        config: { type: 'string' },
+        'eval-config': { type: 'string' },
+        'n-samples-per-prompt': { type: 'string' },
+        'n-samples-per-eval-prompt': { type: 'string' },
+        'dynamic-filter': { type: 'string' },
+        'reward-key': { type: 'string' },
+        'eval-reward-key': { type: 'string' },
+        framework: { type: 'string' },
+        fix: { type: 'boolean' },
+        'exit-zero': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return { kind: 'help' };
+  if (v.version) return { kind: 'version' };
+  const [command, ...paths] = positionals;
+  if (command === undefined) throw new UsageError('missing command: check');
+  if (command !== 'check') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check)`);
+  if (paths.length === 0) throw new UsageError('check: no <path> given');
+
+  const overrides: Partial<RolloutLensSettings> = {};
+  if (v['n-samples-per-prompt'] !== undefined) overrides.nSamplesPerPrompt = positiveInt('--n-samples-per-prompt', v['n-samples-per-prompt']);
+  if (v['n-samples-per-eval-prompt'] !== undefined) {
+    overrides.nSamplesPerEvalPrompt = positiveInt('--n-samples-per-eval-prompt', v['n-samples-per-eval-prompt']);
+  }
+  if (v['dynamic-filter'] !== undefined) {
+    overrides.dynamicFilter = oneOf('--dynamic-filter', v['dynamic-filter'], ['none', 'check_reward_nonzero_std'] as const);
+  }
+  if (v.framework !== undefined) overrides.framework = oneOf('--framework', v.framework, ['auto', 'miles', 'verl'] as const);
+  for (const [flag, key] of [['reward-key', 'rewardKey'], ['eval-reward-key', 'evalRewardKey']] as const) {
+    const value = v[flag];
+    if (value === undefined) continue;
+    if (value === '') throw new UsageError(`--${flag}: must not be empty`);
+    overrides[key] = value;
+  }
+  return {
+    kind: 'check',
+    args: {
+      paths,
+      format: v.format === undefined ? 'text' : oneOf('--format', v.format, ['text', 'json'] as const),
+      config: v.config ?? null,
+      evalConfig: v['eval-config'] ?? null,
+      fix: v.fix ?? false,
+      exitZero: v['exit-zero'] ?? false,
+      overrides,
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// `rollout-lens check`: settings (defaults < --config < flags), eval config, walk, analyse, print,
+// optional --fix, exit status. Returns the exit status instead of exiting, so tests can call it.
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { RunAnalyzer, scanFile } from '../core/engine';
+import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
+import type { FileReport, Finding, RunReport } from '../core/types';
+import { walkPaths } from '../core/walk';
+import { nodeFileAccess } from '../node/nodeFileAccess';
+
+import { applyFixes } from './applyFixes';
+import { type CheckArgs, UsageError } from './args';
+import { loadSettingsFile } from './configFile';
+import { escapeInline } from './escape';
+import { renderJson } from './jsonReport';
+import { renderText } from './textReport';
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Per-file progress (a terminal status line); omitted when stderr is not a terminal. */
+  progress?: (done: number, total: number, file: string | null) => void;
+}
+
+async function settingsFor(args: CheckArgs): Promise<RolloutLensSettings> {
+  const fromFile = args.config ? await loadSettingsFile(args.config) : {};
+  const settings: RolloutLensSettings = { ...DEFAULT_SETTINGS, ...fromFile, ...args.overrides };
+  if (args.evalConfig) settings.evalConfig = args.evalConfig;
+  return settings;
+}
+
+async function evalConfigFor(settings: RolloutLensSettings): Promise<EvalConfig | null | undefined> {
+  if (!settings.evalConfig) return undefined; // the engine looks beside each eval log
+  try {
+    return await loadEvalConfig(settings.evalConfig, nodeFileAccess);
+  } catch (err) {
+    throw new UsageError(`eval config: ${(err as Error).message}`);
+  }
+}
+
+export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
+  const settings = await settingsFor(args);
+  const evalConfig = await evalConfigFor(settings);
+  const walk = await walkPaths(args.paths, nodeFileAccess);
+  let unreadable = false;
+  for (const p of walk.problems) {
+    io.stderr(`rollout-lens: ${escapeInline(p.message)}\n`);
+    unreadable = true;
+  }
+  if (walk.targets.length === 0) {
+    if (!unreadable) io.stderr(`rollout-lens: no *.jsonl or *.ndjson files in ${args.paths.map(escapeInline).join(', ')}\n`);
+    return 2;
+  }
+
+  const options = { access: nodeFileAccess, settings, evalConfig };
+  const run = new RunAnalyzer(options);
+  const total = walk.targets.length;
+  for (const [i, target] of walk.targets.entries()) {
+    io.progress?.(i, total, target.displayPath);
+    // One file at a time: its samples are released before the next file is read.
+    try {
+      await run.add(await scanFile(target, options));
+    } catch (err) {
+      io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
+      unreadable = true;
+    }
+  }
+  io.progress?.(total, total, null);
+  const report: RunReport = run.finish();
+
+  io.stdout(args.format === 'json' ? renderJson(report) : renderText(report));
+  if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);
+  if (unreadable) return 2;
+  return !args.exitZero && report.findings.some((f) => f.severity === 'error') ? 1 : 0;
+}
+
+async function runFixes(findings: Finding[], print: (text: string) => void): Promise<void> {
+  const applied = await applyFixes(findings);
+  if (applied.length === 0) {
+    print('--fix: no finding carries a fix\n');
+    return;
+  }
+  for (const a of applied) {
+    const where = a.file ? `${escapeInline(a.file)}: ` : '';
+    const state = a.error ? `not applied: ${a.error}` : a.changed === false ? 'unchanged' : a.file ? 'applied' : 'advice';
+    print(`--fix ${state}: ${where}${escapeInline(a.description)}\n`);
+  }
+}
+
+export type { FileReport };
