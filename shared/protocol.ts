@@ -69,6 +69,7 @@ export interface AnalyzeFileResult {
 }
 export const AnalyzeFileRequest = 'rolloutLens/analyzeFile';
 
+// Line numbers in these results are 0-based, as everywhere in LSP.
 export interface SamplesRef {
   uri: string;
   line: number;
@@ -92,6 +93,8 @@ export interface CauseBucket {
   /** How older charts named it (sync, fully async), when they did. */
   formerly: string[];
   groups: GroupItem[];
+  /** Groups of this bucket not listed in `groups` (the server caps the list). */
+  omitted?: number;
 }
 export interface GroupsByCauseParams {
   /** A log file, or a folder (a run: one entry per step file). Omitted: every analysed file. */
@@ -149,3 +152,23 @@ export interface AnalysisChangedParams {
   findings: number;
 }
 export const AnalysisChangedNotification = 'rolloutLens/analysisChanged';
+
+// ---- quick fix through the client's settings ----
+
+/**
+ * Client-side command a quick fix may carry: set `rolloutLens.nSamplesPerEvalPrompt` (the global
+ * `--n-samples-per-eval-prompt` the analysis assumes) for the resource's scope. The server offers
+ * it only to clients that list it in `initializationOptions.clientCommands`.
+ */
+export const SetNSamplesPerEvalPromptCommand = 'rolloutLens.setNSamplesPerEvalPrompt';
+export interface SetNSamplesPerEvalPromptArgs {
+  /** The log the diagnostic is on (settings scope). */
+  resourceUri: string;
+  value: number;
+}
+
+/** `initializationOptions` the server reads. */
+export interface RolloutLensInitializationOptions {
+  /** Client-side commands the client implements (e.g. `SetNSamplesPerEvalPromptCommand`). */
+  clientCommands?: string[];
+}

@@ -1,2 +1,8 @@
-// PLACEHOLDER: language server entry (issue 5).
-export {};
+// Language server entry: `node dist/server.js --stdio` or `--node-ipc` (the transport is picked
+// from the command line by vscode-languageserver). All behaviour lives in startServer.
+import { ProposedFeatures, createConnection } from 'vscode-languageserver/node';
+import { nodeFileAccess } from './node/nodeFileAccess';
+import { startServer } from './server/startServer';
+
+const connection = createConnection(ProposedFeatures.all);
+startServer(connection, { access: nodeFileAccess });

@@ -1,0 +1,153 @@
+// Findings → LSP diagnostics. Pure: the caller says how to turn a finding's file into a URI and
+// how long a line is. The most severe findings come first, so the `maxProblems` cap keeps what
+// matters and one summary diagnostic says how many more there are and of which codes.
+import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
+import { DOCS_BASE } from '../../../shared/protocol';
+import type { Finding, Fix, Severity } from '../core/types';
+
+export const SOURCE = 'rollout-lens';
+/** Related entries per diagnostic: a group of 1000 samples must not make a 1000-entry list. */
+export const MAX_RELATED = 20;
+
+/** What a diagnostic carries for code actions, so they need no re-analysis. */
+export interface DiagnosticData {
+  fix: Fix | null;
+  /** URI of the eval config the fix edits (from `fix.configFile`), when there is one. */
+  configUri: string | null;
+  group: string | null;
+  dataset: string | null;
+  /**
+   * The value the global `n_samples_per_eval_prompt` would need to fix this, when setting the
+   * global is a right fix: for a pass@k mismatch the dataset's own n; for a misgrouped dataset
+   * that takes its n from the global (or miles' default), the observed repeat count.
+   */
+  globalValue: number | null;
+}
+
+export interface DiagnosticContext {
+  /** Finding file (a path as the engine reported it) → URI. */
+  uriOf(file: string): string;
+  /** Length in UTF-16 units of a 0-based line of `uri`, when known (else the line is marked to its end). */
+  lineLength(uri: string, line0: number): number | undefined;
+  /** The dataset's samples per prompt and where that came from, when the analysis knows it. */
+  datasetInfo?(name: string): { n: number; nSource: string } | undefined;
+}
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+const RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+
+/** A whole line. Without a known length the end is the start of the next line: clients clamp it. */
+export function lineRange(ctx: DiagnosticContext, uri: string, line1: number, column1?: number): Range {
+  const line0 = Math.max(0, line1 - 1);
+  const length = ctx.lineLength(uri, line0);
+  let start = column1 !== undefined && column1 > 1 ? column1 - 1 : 0;
+  if (length !== undefined && start >= length) start = 0; // a column past the end marks the whole line
+  return length === undefined
+    ? { start: { line: line0, character: start }, end: { line: line0 + 1, character: 0 } }
+    : { start: { line: line0, character: start }, end: { line: line0, character: length } };
+}
+
+export function docsHref(code: string): string {
+  return `${DOCS_BASE}#${code}`;
+}
+
+function relatedInformation(finding: Finding, ctx: DiagnosticContext): DiagnosticRelatedInformation[] | undefined {
+  if (!finding.related?.length) return undefined;
+  const list = finding.related.slice(0, MAX_RELATED).map((loc) => {
+    const uri = ctx.uriOf(loc.file);
+    const sameFile = loc.file === finding.file;
+    const message = sameFile
+      ? finding.group !== null
+        ? `member of group ${finding.group} (line ${loc.line})`
+        : `related line ${loc.line}`
+      : finding.dataset !== null
+        ? `eval config: dataset ${finding.dataset}`
+        : `related: ${loc.file}:${loc.line}`;
+    return { location: { uri, range: lineRange(ctx, uri, loc.line) }, message };
+  });
+  const more = finding.related.length - list.length;
+  if (more > 0) list[list.length - 1].message += ` (and ${more} more)`;
+  return list;
+}
+
+function globalValueOf(finding: Finding, ctx: DiagnosticContext): number | null {
+  if (!finding.fix || finding.dataset === null) return null;
+  const info = ctx.datasetInfo?.(finding.dataset);
+  if (finding.code === 'passk-group-size-mismatch') return info ? info.n : null;
+  if (finding.code === 'misgrouped-dataset') {
+    // Only when the dataset does not set its own n: then the global is what decides it.
+    return !info || info.nSource === 'global' || info.nSource === 'default' || info.nSource === 'inferred' ? finding.fix.value : null;
+  }
+  return null;
+}
+
+export function findingToDiagnostic(finding: Finding, ctx: DiagnosticContext): Diagnostic {
+  const uri = ctx.uriOf(finding.file);
+  const data: DiagnosticData = {
+    fix: finding.fix,
+    configUri: finding.fix?.configFile ? ctx.uriOf(finding.fix.configFile) : null,
+    group: finding.group,
+    dataset: finding.dataset,
+    globalValue: globalValueOf(finding, ctx),
+  };
+  const diagnostic: Diagnostic = {
+    range: lineRange(ctx, uri, finding.line, finding.column),
+    severity: SEVERITY[finding.severity],
+    source: SOURCE,
+    code: finding.code,
+    codeDescription: { href: docsHref(finding.code) },
+    message: finding.message,
+    data,
+  };
+  const related = relatedInformation(finding, ctx);
+  if (related) diagnostic.relatedInformation = related;
+  return diagnostic;
+}
+
+/** Most severe first, then in file order: what the cap keeps. */
+export function orderFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.line - b.line || a.code.localeCompare(b.code));
+}
+
+/** How many findings an engine-made `too-many-problems` summary stands for (its message starts with the count). */
+function summaryCount(f: Finding): number {
+  const m = /^(\d+) more problem/.exec(f.message);
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Diagnostics for one document. Above `maxProblems`, keeps the first `maxProblems` in
+ * `orderFindings` order and adds one `too-many-problems` diagnostic on line 1 counting the rest.
+ * The engine already caps what it keeps per file (memory stays bounded on a file of garbage)
+ * and says so in its own summary finding: that one passes through, or is merged into ours, so
+ * there is never more than one summary.
+ */
+export function toDiagnostics(findings: readonly Finding[], ctx: DiagnosticContext, maxProblems: number): Diagnostic[] {
+  const engineSummaries = findings.filter((f) => f.code === 'too-many-problems');
+  const ordered = orderFindings(findings.filter((f) => f.code !== 'too-many-problems'));
+  const shown = ordered.slice(0, maxProblems).map((f) => findingToDiagnostic(f, ctx));
+  const hidden = ordered.slice(maxProblems);
+  if (hidden.length === 0) return [...shown, ...engineSummaries.map((f) => findingToDiagnostic(f, ctx))];
+  const byCode = new Map<string, number>();
+  for (const f of hidden) byCode.set(f.code, (byCode.get(f.code) ?? 0) + 1);
+  const breakdown = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code}: ${n}`).join(', ');
+  const engineHidden = engineSummaries.reduce((sum, f) => sum + summaryCount(f), 0);
+  const total = hidden.length + engineHidden;
+  const uri = ctx.uriOf(ordered[0].file);
+  shown.push({
+    range: lineRange(ctx, uri, 1),
+    severity: DiagnosticSeverity.Information,
+    source: SOURCE,
+    code: 'too-many-problems',
+    codeDescription: { href: docsHref('too-many-problems') },
+    message: `${total} more problem${total === 1 ? '' : 's'} not shown (maxProblems = ${maxProblems}); most severe shown first; not shown: ${breakdown}${engineHidden ? `, and ${engineHidden} beyond the reader's cap` : ''}`,
+    data: { fix: null, configUri: null, group: null, dataset: null, globalValue: null } satisfies DiagnosticData,
+  });
+  return shown;
+}

@@ -1,0 +1,133 @@
+// The hover of one sample line, as markdown. Pure: everything it shows is handed in. Every value
+// that comes from the log (keys, causes, dataset names, messages, metadata, even metric names
+// built from causes) goes through `codeSpan`/`codeBlock`/`inline`, so policy-written text renders
+// as text; only this file's own fixed words are markdown.
+import { classifyCause, formerNames, isAbortedReason, type CauseClass } from '../core/causes';
+import type { DatasetSummary, GroupOutcome, SampleRecord } from '../core/types';
+import type { RolloutLensSettings } from '../../../shared/protocol';
+import { codeBlock, codeSpan, inline, numberText } from './escape';
+
+/** Members listed in a hover; the rest are counted. */
+export const MAX_MEMBERS_SHOWN = 12;
+
+export interface RecordDetail {
+  /** Free-text message of a failure (error, exception, message, traceback), first one found. */
+  message: { field: string; text: string } | null;
+  /** Other short scalar fields worth showing for a failure (exit_status, status_code, ...). */
+  fields: { name: string; value: string }[];
+  /** Why the line could not be re-read or parsed, when it could not. */
+  unavailable: string | null;
+}
+
+export interface SampleHoverInput {
+  sample: SampleRecord;
+  group: GroupOutcome | undefined;
+  members: SampleRecord[];
+  dataset: DatasetSummary | undefined;
+  detail: RecordDetail | null;
+  settings: Pick<RolloutLensSettings, 'infraCauses' | 'policyCauses' | 'dynamicFilter'>;
+}
+
+function rewardText(s: SampleRecord): string {
+  if (s.reward === null) return 'null';
+  if (s.rewardIsInt || !Number.isFinite(s.reward)) return numberText(s.reward);
+  return Number.isInteger(s.reward) ? `${s.reward}.0` : String(s.reward);
+}
+
+function memberLine(m: SampleRecord, self: SampleRecord): string {
+  const status = m.status ?? (m.aborted ? 'aborted' : 'unknown');
+  const cause = m.cause ? ` ${codeSpan(m.cause, 80)}` : '';
+  const me = m === self ? ' ← this sample' : '';
+  return `- line ${m.line}: ${inline(status)}, reward ${inline(rewardText(m))}${cause}${me}`;
+}
+
+const CLASS_TEXT: Record<CauseClass, string> = {
+  infrastructure: 'infrastructure (the policy cannot cause it)',
+  policy: 'policy (the policy can cause it)',
+  scored: 'none: the attempt finished and was scored',
+  unclassified: 'unclassified (in neither cause list; extend `rolloutLens.infraCauses` or `rolloutLens.policyCauses`)',
+};
+
+function causeVerdict(s: SampleRecord, cls: CauseClass): string | null {
+  if (cls === 'infrastructure' && s.aborted) return 'Aborting is right: the group is discarded, not trained on.';
+  if (cls === 'infrastructure') return '**Kept and scored**: an infrastructure failure is trained as a policy failure (`infra-failure-scored`).';
+  if (cls === 'policy' && s.aborted) return '**Aborted**: a failure the policy can cause is hidden from training (`policy-failure-discarded`).';
+  if (cls === 'policy') return 'Kept and scored 0 is right: the policy is trained on its own failure.';
+  return null;
+}
+
+function causeSection(s: SampleRecord, settings: SampleHoverInput['settings']): string[] {
+  if (s.cause === null && !s.aborted) return [];
+  if (s.cause === null) return ['**Cause**: none recorded (no `exit_status`): the group counts as `group_has_aborted_unknown`.'];
+  const cls = classifyCause(s.cause, settings);
+  const lines = [`**Cause** ${codeSpan(s.cause)}: ${CLASS_TEXT[cls]}.`];
+  const verdict = causeVerdict(s, cls);
+  if (verdict) lines.push(verdict);
+  return lines;
+}
+
+function groupSection(input: SampleHoverInput): string[] {
+  const { group, members, sample, settings } = input;
+  if (!group) return sample.groupKey === null ? [] : [`**Group** ${codeSpan(sample.groupKey)}`];
+  const out = [`**Group** ${codeSpan(group.key)}: ${members.length} sample${members.length === 1 ? '' : 's'}, ${group.kept ? '**kept**' : '**dropped**'}`];
+  if (!group.kept && group.reason !== null) {
+    if (isAbortedReason(group.reason)) {
+      const namer = members.find((m) => m.aborted);
+      const at = namer ? ` (line ${namer.line}, the first aborted sample in group order)` : '';
+      out.push(`Dropped by the aborted-group filter, which runs before any dynamic filter: a sample aborted${at}. Reason ${codeSpan(group.reason)}.`);
+    } else {
+      out.push(`Dropped by \`check_reward_nonzero_std\`: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${codeSpan(group.reason)}.`);
+    }
+  } else if (group.kept) {
+    const filter = settings.dynamicFilter === 'check_reward_nonzero_std' ? ' and its rewards vary (kept by `check_reward_nonzero_std`)' : '';
+    out.push(`Kept: no sample aborted${filter}.`);
+  }
+  if (group.metric !== null && group.reason !== null) {
+    const former = formerNames(group.reason).map((f) => `${codeSpan(f.name)} (${f.mode})`);
+    out.push(`Counted in ${codeSpan(group.metric)}${former.length ? `; formerly ${former.join(', ')}` : ''}.`);
+  }
+  const shown = members.slice(0, MAX_MEMBERS_SHOWN).map((m) => memberLine(m, sample));
+  if (members.length > shown.length) shown.push(`- … and ${members.length - shown.length} more`);
+  return [...out, '', ...shown];
+}
+
+function datasetSection(d: DatasetSummary | undefined): string[] {
+  if (!d) return [];
+  const score = d.metrics[`eval/${d.name}`];
+  const out = [`**Dataset** ${codeSpan(d.name)}: ${d.samples} samples, ${d.n} per prompt (${inline(d.nSource)}).`];
+  if (score !== undefined) out.push(`Counted in ${codeSpan(`eval/${d.name}`)} = ${inline(numberText(score))} (a null reward counts as 0) and its pass@k.`);
+  if (d.wrongPassAtK) {
+    const wrong = 'crash' in d.wrongPassAtK ? codeSpan(d.wrongPassAtK.crash) : 'other pass@k values';
+    out.push(`Older miles groups pass@k by ${d.wrongPassAtK.groupSize} instead: ${wrong}.`);
+  }
+  return out;
+}
+
+function detailSection(s: SampleRecord, detail: RecordDetail | null): string[] {
+  if (!detail || (!s.aborted && s.cause === null && detail.message === null)) return [];
+  if (detail.unavailable) return [`*Line detail unavailable: ${inline(detail.unavailable)}*`];
+  const out: string[] = [];
+  if (detail.fields.length) out.push(detail.fields.map((f) => `${inline(f.name)}: ${codeSpan(f.value, 200)}`).join('  \n'));
+  if (detail.message) out.push(`${inline(detail.message.field)} (as logged):`, codeBlock(detail.message.text, 1500));
+  return out;
+}
+
+export function renderSampleHover(input: SampleHoverInput): string {
+  const s = input.sample;
+  const status = s.status ?? (s.aborted ? 'aborted' : 'unknown');
+  const head = [
+    `**Rollout Lens** · line ${s.line}`,
+    '',
+    [
+      `status ${codeSpan(status)}`,
+      `reward ${codeSpan(rewardText(s))}`,
+      s.index !== null ? `index ${s.index}` : null,
+      s.dataset !== null ? `dataset ${codeSpan(s.dataset)}` : null,
+      s.step !== null ? `step ${s.step}` : null,
+    ]
+      .filter((x) => x !== null)
+      .join(' · '),
+  ];
+  const sections = [groupSection(input), causeSection(s, input.settings), datasetSection(input.dataset), detailSection(s, input.detail)];
+  return [...head, ...sections.filter((x) => x.length).flatMap((x) => ['', ...x])].join('\n');
+}

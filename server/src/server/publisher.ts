@@ -1,0 +1,90 @@
+// Turns analysis results into diagnostics and tells the client: pushed (`publishDiagnostics`), or,
+// for open documents of a client that pulls (`textDocument/diagnostic`), answered on request with
+// a refresh when results change without an edit. Every new result also sends the custom
+// `analysisChanged` notification the client's run views listen to.
+import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../../shared/protocol';
+import type { FileAnalysis } from './analysisRunner';
+import { toDiagnostics, type DiagnosticContext } from './diagnostics';
+import { pathToUri } from './uris';
+
+export interface PublisherOptions {
+  /** The client pulls diagnostics for open documents. */
+  pull: boolean;
+  /** The client accepts `workspace/diagnostic/refresh`. */
+  refreshSupport: boolean;
+}
+
+export class Publisher {
+  /** Document version each URI was last pulled at: a new result for the same version needs a refresh. */
+  private readonly pulledVersion = new Map<string, number>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly opts: PublisherOptions,
+  ) {}
+
+  get pulls(): boolean {
+    return this.opts.pull;
+  }
+
+  contextFor(result: FileAnalysis): DiagnosticContext {
+    return {
+      uriOf: (file) => (file === result.path ? result.uri : pathToUri(file)),
+      lineLength: (uri, line0) => {
+        const doc = this.documents.get(uri);
+        if (!doc || line0 >= doc.lineCount) return undefined;
+        const text = doc.getText({ start: { line: line0, character: 0 }, end: { line: line0 + 1, character: 0 } });
+        return text.replace(/\r?\n$/, '').length;
+      },
+      datasetInfo: (name) => {
+        const d = result.report?.detail?.datasets.find((x) => x.name === name);
+        return d ? { n: d.n, nSource: d.nSource } : undefined;
+      },
+    };
+  }
+
+  diagnosticsOf(result: FileAnalysis): Diagnostic[] {
+    return toDiagnostics(result.findings, this.contextFor(result), result.settings.maxProblems);
+  }
+
+  /** Remembers what a pull answered, so later results for that version trigger a refresh. */
+  notePulled(uri: string, version: number): void {
+    this.pulledVersion.set(uri, version);
+  }
+
+  /** A new result: push it, or ask a pulling client to pull again when no edit will make it. */
+  resultReady(result: FileAnalysis): void {
+    const isPulledDocument = this.opts.pull && result.version !== null && this.documents.get(result.uri) !== undefined;
+    if (!isPulledDocument) {
+      void this.connection.sendDiagnostics({
+        uri: result.uri,
+        ...(result.version !== null ? { version: result.version } : {}),
+        diagnostics: this.diagnosticsOf(result),
+      });
+    } else if (this.opts.refreshSupport && this.pulledVersion.get(result.uri) === result.version) {
+      void this.connection.languages.diagnostics.refresh().catch(() => undefined);
+    }
+    this.notifyChanged(result);
+  }
+
+  notifyChanged(result: FileAnalysis): void {
+    const groups = result.report?.detail?.groups ?? [];
+    const causes = new Set(groups.filter((g) => !g.kept).map((g) => g.reason));
+    const params: AnalysisChangedParams = {
+      uri: result.uri,
+      dropped: result.report?.groups.dropped ?? 0,
+      causes: causes.size,
+      findings: result.findings.length,
+    };
+    void this.connection.sendNotification(AnalysisChangedNotification, params);
+  }
+
+  /** A document closed (push mode clears its diagnostics; a pulling client drops them itself). */
+  closed(uri: string): void {
+    this.pulledVersion.delete(uri);
+    if (!this.opts.pull) void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+}

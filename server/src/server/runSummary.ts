@@ -1,0 +1,129 @@
+// The run summary requests of the shared protocol: groups by cause, per-dataset eval metrics,
+// per-step drop counts of a run folder. Sources, in order: the open document (its current
+// text), a file the server tails, else the file read from disk (cached by its stamp).
+import type { CancellationToken } from 'vscode-languageserver';
+import type {
+  CauseBucket,
+  DatasetItem,
+  EvalDatasetsParams,
+  EvalDatasetsResult,
+  FileGroups,
+  GroupItem,
+  GroupsByCauseParams,
+  GroupsByCauseResult,
+  RunStepsParams,
+  RunStepsResult,
+  SamplesRef,
+} from '../../../shared/protocol';
+import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../core/causes';
+import type { FileDetail, GroupOutcome } from '../core/types';
+import { AnalysisCancelled, type FileAnalysis } from './analysisRunner';
+import { sampleAt } from './sampleLookup';
+import type { ServerContext } from './serverContext';
+import { uriToPath } from './uris';
+
+/** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
+export const MAX_BUCKET_GROUPS = 500;
+export const MAX_GROUP_SAMPLES = 64;
+
+async function resultsFor(ctx: ServerContext, uri: string | undefined, token: CancellationToken): Promise<FileAnalysis[]> {
+  if (uri === undefined) return ctx.allResults();
+  const path = uriToPath(uri);
+  const st = await ctx.overlay.stat(path);
+  const paths = st.isDirectory ? await ctx.disk.walk(path, token) : [path];
+  const out: FileAnalysis[] = [];
+  for (const p of paths) {
+    if (token.isCancellationRequested) throw new AnalysisCancelled();
+    const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
+    const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
+    out.push(have ?? (await ctx.disk.analyze(p, token)));
+  }
+  return out;
+}
+
+/** Step of a file: what its records say, else a number in its name (`12.jsonl`, `eval_12.jsonl`). */
+export function stepOf(result: FileAnalysis): number | null {
+  const s = result.report?.detail?.samples.find((x) => x.step !== null);
+  if (s) return s.step;
+  const m = /(\d+)\.(?:jsonl|ndjson)$/i.exec(result.path);
+  return m ? Number(m[1]) : null;
+}
+
+function groupItem(detail: FileDetail, uri: string, g: GroupOutcome): GroupItem {
+  const samples: SamplesRef[] = [];
+  for (const line of g.lines.slice(0, MAX_GROUP_SAMPLES)) {
+    const s = sampleAt(detail, line);
+    if (s) samples.push({ uri, line: line - 1, status: s.status ?? (s.aborted ? 'aborted' : null), reward: s.reward, cause: s.cause });
+  }
+  const first = g.lines.length ? g.lines.reduce((a, b) => Math.min(a, b)) : 1;
+  return { key: g.key, uri, line: first - 1, kept: g.kept, reason: g.reason, metric: g.metric, samples };
+}
+
+export function fileGroups(result: FileAnalysis): FileGroups | null {
+  const detail = result.report?.detail;
+  if (!detail || detail.groups.length === 0) return null;
+  const buckets = new Map<string, CauseBucket>();
+  for (const g of detail.groups) {
+    const reason = g.kept ? 'kept' : (g.reason ?? 'unknown');
+    let bucket = buckets.get(reason);
+    if (!bucket) {
+      bucket = { reason, metric: g.kept ? null : g.metric, formerly: g.kept ? [] : formerlyMetricNames(reason), groups: [], omitted: 0 };
+      buckets.set(reason, bucket);
+    }
+    if (bucket.groups.length < MAX_BUCKET_GROUPS) bucket.groups.push(groupItem(detail, result.uri, g));
+    else bucket.omitted = (bucket.omitted ?? 0) + 1;
+  }
+  const dropped = detail.groups.filter((g) => !g.kept).length;
+  // Dropped causes first, largest first; `kept` last.
+  const ordered = [...buckets.values()].sort((a, b) => {
+    if (a.reason === 'kept' || b.reason === 'kept') return a.reason === 'kept' ? 1 : -1;
+    return b.groups.length + (b.omitted ?? 0) - (a.groups.length + (a.omitted ?? 0)) || a.reason.localeCompare(b.reason);
+  });
+  return { uri: result.uri, step: stepOf(result), dropped, kept: detail.groups.length - dropped, buckets: ordered };
+}
+
+export async function groupsByCause(ctx: ServerContext, params: GroupsByCauseParams, token: CancellationToken): Promise<GroupsByCauseResult> {
+  const results = await resultsFor(ctx, params?.uri, token);
+  return { files: results.map(fileGroups).filter((f): f is FileGroups => f !== null) };
+}
+
+export function datasetItems(result: FileAnalysis): DatasetItem[] {
+  const detail = result.report?.detail;
+  if (!detail) return [];
+  return detail.datasets.map((d) => {
+    const only = detail.datasets.length === 1;
+    const first = detail.samples.find((s) => only || s.dataset === d.name);
+    const item: DatasetItem = {
+      uri: result.uri,
+      line: first ? first.line - 1 : 0,
+      name: d.name,
+      samples: d.samples,
+      n: d.n,
+      nSource: d.nSource,
+      metrics: d.metrics,
+      findings: result.findings
+        .filter((f) => f.dataset === d.name)
+        .map((f) => ({ code: f.code, severity: f.severity, message: f.message, line: f.line - 1 })),
+    };
+    if (d.wrongPassAtK) item.wrongPassAtK = d.wrongPassAtK;
+    return item;
+  });
+}
+
+export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParams, token: CancellationToken): Promise<EvalDatasetsResult> {
+  const results = await resultsFor(ctx, params?.uri, token);
+  return { datasets: results.flatMap(datasetItems) };
+}
+
+export async function runSteps(ctx: ServerContext, params: RunStepsParams, token: CancellationToken): Promise<RunStepsResult> {
+  const results = await resultsFor(ctx, params.folderUri, token);
+  const steps = results
+    .filter((r) => r.report?.kind === 'rollout')
+    .map((r) => {
+      const drops: Record<string, number> = {};
+      for (const [name, value] of Object.entries(r.report?.metrics ?? {})) if (name.startsWith(DROP_METRIC_PREFIX)) drops[name] = value;
+      return { uri: r.uri, step: stepOf(r), drops };
+    });
+  steps.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
+  return { steps };
+}

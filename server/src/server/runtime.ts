@@ -1,0 +1,35 @@
+// What the host hands the server: file access (disk), timers, and tunables. Passed in, never
+// global, so tests run several servers in one process and a browser worker can host one later.
+import type { FileAccess } from '../core/fileAccess';
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(fn: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+export interface ServerRuntime {
+  /** Disk access (Node fs in the bundle). Open documents are overlaid on it by the server. */
+  access: FileAccess;
+  timers?: Timers;
+  /** Quiet time after an edit before a document is analysed. */
+  debounceMs?: number;
+  /** Poll interval for tailed files when no watch event comes; 0 turns polling off. */
+  pollIntervalMs?: number;
+  /** Most groups listed as document symbols. */
+  maxSymbols?: number;
+}
+
+export const DEFAULTS = {
+  debounceMs: 200,
+  pollIntervalMs: 2000,
+  maxSymbols: 2000,
+} as const;
+
+export const nodeTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+};

@@ -1,0 +1,101 @@
+// Everything one server instance holds, in one object handed to the handlers (no module globals,
+// so several servers can run in one process). Also the cross-cutting moves: find the result for
+// a URI, re-analyse what depends on a changed eval config or on changed settings.
+import type { CancellationToken, ClientCapabilities, Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { FileAnalysis } from './analysisRunner';
+import type { DocumentAccess } from './documentAccess';
+import type { DocumentAnalyses } from './documentAnalyses';
+import type { DiskAnalyses } from './diskAnalyses';
+import type { LiveLogs } from './liveLogs';
+import type { Publisher } from './publisher';
+import type { ServerRuntime } from './runtime';
+import type { SettingsCache } from './settings';
+import { uriToPath } from './uris';
+
+export interface ServerParts {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  overlay: DocumentAccess;
+  analyses: DocumentAnalyses;
+  settings: SettingsCache;
+  publisher: Publisher;
+  live: LiveLogs;
+  disk: DiskAnalyses;
+  /** Workspace folder paths; mutated in place when folders change (the runners hold this array). */
+  folders: string[];
+  runtime: ServerRuntime;
+  caps: ClientCapabilities;
+  /** What the client sent as `initializationOptions` (untrusted shape: check before use). */
+  initializationOptions: unknown;
+  isLog(doc: TextDocument): boolean;
+}
+
+export class ServerContext implements ServerParts {
+  connection!: Connection;
+  documents!: TextDocuments<TextDocument>;
+  overlay!: DocumentAccess;
+  analyses!: DocumentAnalyses;
+  settings!: SettingsCache;
+  publisher!: Publisher;
+  live!: LiveLogs;
+  disk!: DiskAnalyses;
+  folders!: string[];
+  runtime!: ServerRuntime;
+  caps!: ClientCapabilities;
+  initializationOptions: unknown;
+  isLog!: (doc: TextDocument) => boolean;
+  /** Stores the settings a client without `workspace/configuration` pushed. */
+  setPushedSettings: (value: unknown) => void = () => undefined;
+
+  constructor(parts: ServerParts) {
+    Object.assign(this, parts);
+  }
+
+  /** The analysis behind a URI: an open log document at its current version, else a tailed file. */
+  async resultFor(uri: string, token?: CancellationToken): Promise<FileAnalysis | undefined> {
+    const doc = this.documents.get(uri);
+    if (doc && this.isLog(doc)) return this.analyses.resultForCurrent(uri, token);
+    return this.live.result(uri);
+  }
+
+  /** Every result the server holds: open documents first, then tailed files not open. */
+  allResults(): FileAnalysis[] {
+    const docs = this.analyses.all();
+    const open = new Set(docs.map((r) => r.uri));
+    return [...docs, ...this.live.results().filter((r) => !open.has(r.uri))];
+  }
+
+  /** Settings changed: every open log and every tailed file is analysed again. */
+  reanalyzeAll(): void {
+    this.settings.drop();
+    this.disk.clear();
+    for (const doc of this.documents.all()) if (this.isLog(doc)) this.analyses.schedule(doc.uri);
+    this.live.reanalyzeAll();
+  }
+
+  /** A file changed that results may depend on (an eval config): re-analyse those results. */
+  dependencyChanged(path: string): void {
+    for (const result of this.analyses.all()) if (result.evalConfig === path) this.analyses.schedule(result.uri);
+    this.live.dependencyChanged(path);
+    this.disk.clear();
+  }
+
+  updateFolders(added: string[], removed: string[]): void {
+    for (const r of removed) {
+      const i = this.folders.indexOf(r);
+      if (i >= 0) this.folders.splice(i, 1);
+    }
+    this.folders.push(...added.filter((a) => !this.folders.includes(a)));
+    this.reanalyzeAll();
+  }
+
+  pathOf(uri: string): string {
+    return uriToPath(uri);
+  }
+
+  dispose(): void {
+    this.live.dispose();
+    for (const doc of this.documents.all()) this.analyses.close(doc.uri);
+  }
+}

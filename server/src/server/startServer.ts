@@ -1,0 +1,120 @@
+// The language server, wired onto a connection it is handed (stdio, node-ipc, or an in-process
+// stream pair in tests) with the file access it is handed. Thin glue over the engine: documents
+// in, findings out as diagnostics, plus hover, quick fixes, outline and the run-summary requests.
+import {
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { LANGUAGE_ID, SETTINGS_SECTION } from '../../../shared/protocol';
+import { runAnalysis } from './analysisRunner';
+import { DocumentAccess } from './documentAccess';
+import { DiskAnalyses } from './diskAnalyses';
+import { DocumentAnalyses } from './documentAnalyses';
+import { describeError } from './guard';
+import { registerHandlers } from './handlers';
+import { LiveLogs } from './liveLogs';
+import { Publisher } from './publisher';
+import { DEFAULTS, nodeTimers, type ServerRuntime } from './runtime';
+import { SettingsCache } from './settings';
+import { ServerContext } from './serverContext';
+import { uriToPath } from './uris';
+
+const LOG_FILE = /\.(jsonl|ndjson)$/i;
+export const WATCH_GLOBS = ['**/*.{jsonl,ndjson}', '**/*.{yaml,yml,json}'];
+
+export function isLogDocument(doc: TextDocument): boolean {
+  return doc.languageId === LANGUAGE_ID || LOG_FILE.test(doc.uri.split(/[?#]/)[0]);
+}
+
+function workspaceFolderPaths(params: InitializeParams): string[] {
+  if (params.workspaceFolders?.length) return params.workspaceFolders.map((f) => uriToPath(f.uri));
+  if (params.rootUri) return [uriToPath(params.rootUri)];
+  return [];
+}
+
+export function startServer(connection: Connection, runtime: ServerRuntime): void {
+  const timers = runtime.timers ?? nodeTimers;
+  const documents = new TextDocuments(TextDocument);
+  const overlay = new DocumentAccess(runtime.access);
+  let ctx: ServerContext | undefined;
+
+  connection.onInitialize((params): InitializeResult => {
+    const caps = params.capabilities;
+    const pull = caps.textDocument?.diagnostic !== undefined;
+    const canConfigure = caps.workspace?.configuration === true;
+    let pushedSettings: unknown; // from didChangeConfiguration, for clients without workspace/configuration
+    const settings = new SettingsCache(
+      async (uri) => (canConfigure ? connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION }) : pushedSettings),
+      (problem) => connection.console.warn(problem),
+    );
+    const publisher = new Publisher(connection, documents, { pull, refreshSupport: caps.workspace?.diagnostics?.refreshSupport === true });
+    const folders = workspaceFolderPaths(params);
+    const analyses: DocumentAnalyses = new DocumentAnalyses({
+      timers,
+      debounceMs: runtime.debounceMs ?? DEFAULTS.debounceMs,
+      current: (uri) => {
+        const doc = documents.get(uri);
+        return doc ? { uri, version: doc.version } : undefined;
+      },
+      analyze: async (doc, token) =>
+        runAnalysis({
+          uri: doc.uri,
+          path: uriToPath(doc.uri),
+          version: doc.version,
+          access: overlay,
+          settings: await settings.get(doc.uri),
+          workspaceFolders: folders,
+          cancellation: token,
+          onConfigProblem: (m) => connection.console.warn(m),
+        }),
+      onResult: (result) => publisher.resultReady(result),
+      onError: (uri, err) => connection.console.error(`rollout-lens: analysing ${uri} failed: ${describeError(err)}`),
+    });
+    const live = new LiveLogs({
+      connection, timers, access: runtime.access, settings, publisher, folders,
+      pollIntervalMs: runtime.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+      isOpen: (uri) => documents.get(uri) !== undefined,
+    });
+    const disk = new DiskAnalyses(runtime.access, settings, folders, (m) => connection.console.warn(m));
+    ctx = new ServerContext({ connection, documents, overlay, analyses, settings, publisher, live, disk, folders, runtime, caps, initializationOptions: params.initializationOptions, isLog: isLogDocument });
+    ctx.setPushedSettings = (value: unknown) => (pushedSettings = value);
+    registerHandlers(ctx);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: false },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: ['quickfix'], resolveProvider: false },
+        documentSymbolProvider: { label: 'Rollout Lens groups' },
+        ...(pull ? { diagnosticProvider: { identifier: 'rollout-lens', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+      },
+      serverInfo: { name: 'rollout-lens' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (!ctx) return;
+    const ws = ctx.caps.workspace;
+    if (ws?.didChangeConfiguration?.dynamicRegistration) {
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION }).catch(() => undefined);
+    }
+    if (ws?.didChangeWatchedFiles?.dynamicRegistration) {
+      void connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: WATCH_GLOBS.map((globPattern) => ({ globPattern })) })
+        .catch(() => undefined);
+    }
+    if (ws?.workspaceFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((e) => ctx?.updateFolders(e.added.map((f) => uriToPath(f.uri)), e.removed.map((f) => uriToPath(f.uri))));
+    }
+  });
+
+  connection.onShutdown(() => ctx?.dispose());
+  documents.listen(connection);
+  connection.listen();
+}

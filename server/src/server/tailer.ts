@@ -1,0 +1,52 @@
+// The read state of one tailed file. `update` brings the analysis up to the file as it is now.
+import type { RolloutLensSettings } from '../../../shared/protocol';
+import type { Cancellation } from '../core/engine';
+import type { ScanState } from '../core/engine';
+import type { FileAccess, FileStat } from '../core/fileAccess';
+import { runScanAnalysis, type FileAnalysis } from './analysisRunner';
+
+export interface TailUpdateOptions {
+  access: FileAccess;
+  settings: RolloutLensSettings;
+  workspaceFolders: readonly string[];
+  cancellation: Cancellation;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  onConfigProblem?: (message: string) => void;
+}
+
+/**
+ * The engine's `scanFile` does the resuming: given the previous scan it reads only the bytes
+ * after the last complete line when the file grew (same identity, same bytes before that point),
+ * and starts over when the file shrank or was replaced. The last, unterminated line is never
+ * committed, so a line split across writes is read whole once it completes.
+ */
+export class Tailer {
+  private scan: ScanState | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly uri: string,
+  ) {}
+
+  /** Where the last scan started reading (0: from the start), for tests and logs. */
+  get resumedFrom(): number | null {
+    return this.scan ? this.scan.resumedFrom : null;
+  }
+
+  async update(opts: TailUpdateOptions): Promise<{ stat: FileStat; analysis: FileAnalysis }> {
+    const { analysis, scan } = await runScanAnalysis({
+      uri: this.uri,
+      path: this.path,
+      version: null,
+      access: opts.access,
+      settings: opts.settings,
+      workspaceFolders: opts.workspaceFolders,
+      cancellation: opts.cancellation,
+      onProgress: opts.onProgress,
+      onConfigProblem: opts.onConfigProblem,
+    }, this.scan);
+    this.scan = scan;
+    const id = scan.identity;
+    return { stat: { size: id.size, mtimeMs: id.mtimeMs, id: id.id, isFile: true, isDirectory: false }, analysis };
+  }
+}

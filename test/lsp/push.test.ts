@@ -1,0 +1,104 @@
+// Push diagnostics through a real in-process LSP connection: open a rollout log, get its findings
+// as diagnostics with the full shape the issue asks for; edits re-analyse (debounced, stale
+// versions never published after newer ones); close clears.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
+import { DOCS_BASE } from '../../shared/protocol';
+import { rolloutLines, tempWorkspace } from './fixtures';
+import { startHarness } from './harness';
+
+function byCode(diags: Diagnostic[], code: string): Diagnostic[] {
+  return diags.filter((d) => d.code === code);
+}
+
+test('didOpen → group-dropped diagnostic: source, code, docs href, severity, whole-line range, related members, data', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const text = `${rolloutLines().join('\n')}\n`;
+    const uri = ws.uri('rollout_1.jsonl');
+    ws.write('rollout_1.jsonl', text);
+    h.open(uri, text);
+    const diags = await h.diagnostics(uri, (d) => d.length > 0);
+    const [dropped] = byCode(diags, 'group-dropped');
+    assert.ok(dropped, `no group-dropped in ${JSON.stringify(diags.map((d) => d.code))}`);
+    assert.equal(dropped.source, 'rollout-lens');
+    assert.equal(dropped.codeDescription?.href, `${DOCS_BASE}#group-dropped`);
+    assert.equal(dropped.severity, DiagnosticSeverity.Warning);
+    assert.match(String(dropped.message), /^group dropped: group_has_aborted_ServerUnreachable/);
+    // Line 6 (1-based) holds the aborted sample: range = that whole line.
+    const line6 = text.split('\n')[5];
+    assert.deepEqual(dropped.range, { start: { line: 5, character: 0 }, end: { line: 5, character: line6.length } });
+    // The other three members of group 1 (lines 5, 7, 8) are related.
+    assert.deepEqual(dropped.relatedInformation?.map((r) => r.location.range.start.line).sort(), [4, 6, 7]);
+    for (const r of dropped.relatedInformation ?? []) {
+      assert.equal(r.location.uri, uri);
+      assert.match(r.message, /^member of group 1/);
+    }
+    assert.deepEqual(dropped.data, { fix: null, configUri: null, group: '1', dataset: null, globalValue: null });
+    // The infrastructure cause was aborted: no infra-failure-scored; the version is the document's.
+    assert.equal(byCode(diags, 'infra-failure-scored').length, 0);
+    assert.equal(h.published.at(-1)?.version, 1);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('edits are debounced and stale analyses cancelled: published versions only increase and end at the last edit', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir], runtime: { debounceMs: 100 } });
+  try {
+    const lines = rolloutLines();
+    const uri = ws.uri('rollout_2.jsonl');
+    h.open(uri, `${lines.join('\n')}\n`);
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const before = h.published.length;
+    // 20 quick edits: each removes the aborted sample or restores it; the last (v21) has no abort.
+    for (let v = 2; v <= 21; v++) {
+      const text = v % 2 === 1 ? lines.filter((_, i) => i !== 5).join('\n') : lines.join('\n');
+      h.change(uri, v, `${text}\n`);
+    }
+    const final = await h.diagnostics(uri, (_d, p) => p.version === 21, before);
+    assert.equal(byCode(final, 'group-dropped').length, 0, 'the last version has no aborted sample');
+    const versions = h.published.slice(before).filter((p) => p.uri === uri).map((p) => p.version ?? 0);
+    assert.deepEqual(versions, [...versions].sort((a, b) => a - b), `versions out of order: ${versions}`);
+    assert.ok(versions.length < 20, `debounce should coalesce 20 quick edits, published ${versions.length} times`);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('closing a document clears its diagnostics (push mode)', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const uri = ws.uri('rollout_3.jsonl');
+    h.open(uri, `${rolloutLines().join('\n')}\n`);
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const before = h.published.length;
+    h.close(uri);
+    await h.diagnostics(uri, (d) => d.length === 0, before);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('a document that is not JSONL (by language id and extension) gets no analysis', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const other = ws.uri('notes.md');
+    const log = ws.uri('rollout_4.jsonl');
+    h.open(other, 'not a log', 1, 'markdown');
+    h.open(log, `${rolloutLines().join('\n')}\n`);
+    await h.diagnostics(log, (d) => d.length > 0);
+    assert.equal(h.published.filter((p) => p.uri === other).length, 0);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
