@@ -12,10 +12,13 @@ export function pySum(values: readonly number[], isInt?: readonly boolean[]): nu
   let intSum = 0;
   while (i < values.length && isInt?.[i] === true) intSum += values[i++];
   if (i === values.length) return intSum;
-  let sum = intSum;
+  // The first float meets the int total in a plain `int + float` (no compensation)…
+  let sum = intSum + values[i++];
   let c = 0;
   for (; i < values.length; i++) {
     const x = values[i];
+    // …and an int after that is added plainly too, outside the compensation.
+    if (isInt?.[i] === true) { sum += x; continue; }
     const t = sum + x;
     c += Math.abs(sum) >= Math.abs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
