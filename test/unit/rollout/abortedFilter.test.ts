@@ -23,7 +23,7 @@ test('§2.1 an aborted sample with a cause drops its group as group_has_aborted_
   assert.deepEqual(f.related, [{ file: FILE, line: 1 }, { file: FILE, line: 2 }, { file: FILE, line: 4 }]);
   assert.match(f.message, /1 of 4 samples of group 7 aborted/);
   assert.match(f.message, /ServerUnreachable is an infrastructure failure/);
-  assert.match(f.message, /formerly rollout\/dynamic_filter\/drop_group_has_aborted \(sync\) \/ rollout\/fully_async\/aborted_groups_filtered \(fully async\)/);
+  assert.match(f.message, /counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable\./);
 });
 
 test('§2.1 an aborted sample without exit_status counts as group_has_aborted_unknown, with abort-cause-unknown', () => {

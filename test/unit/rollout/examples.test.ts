@@ -2,16 +2,22 @@
 // run's rollout steps in examples/run/rollout/, with the run settings of examples/run/rollout-lens.yaml.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import type { RunReport } from '../../../server/src/core/types';
 
-const ROOT = resolve(__dirname, '../../../..');
-const RUN = join(ROOT, 'examples/run');
+/** The repository: the first folder above the compiled test that holds the example run, else the cwd. */
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
+    if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
+  }
+  return process.cwd();
+}
+const RUN = join(repoRoot(), 'examples/run');
 
 function runSettings(): RolloutLensSettings {
   const yaml = parse(readFileSync(join(RUN, 'rollout-lens.yaml'), 'utf8')) as Partial<RolloutLensSettings>;

@@ -1,7 +1,7 @@
 // Finding messages of the rollout analysis. Each starts with the exact text the issue fixes (the
 // part before ` — `), then says why it matters and what to do. Text from the log (causes, group
 // keys) is inserted as data; escaping is the job of whoever renders it (hover, terminal).
-import { classifyCause, dropMetricName, FORMERLY_ABORTED, type CauseSettings } from '../causes';
+import { classifyCause, dropMetricName, type CauseSettings } from '../causes';
 import { pyFloatRepr, pyIntRepr } from '../python';
 import type { SampleRecord } from '../types';
 import { ZERO_STD_THRESHOLD } from './filters';
@@ -13,15 +13,14 @@ export function rewardRepr(s: SampleRecord): string {
   return pyFloatRepr(s.reward);
 }
 
-const FORMERLY = `formerly ${FORMERLY_ABORTED.sync} (sync) / ${FORMERLY_ABORTED.fullyAsync} (fully async)`;
-
 export function groupDroppedMessage(
   reason: string, key: string, members: readonly SampleRecord[], namer: SampleRecord, settings: CauseSettings,
 ): string {
   const aborted = members.filter((s) => s.aborted);
   const parts = [
+    // The older chart names are in the report table and the hover (causes.formerNames), not here.
     `${aborted.length} of ${members.length} samples of group ${key} aborted, so the whole group is` +
-      ` discarded before any dynamic filter; counted in ${dropMetricName(reason)} (${FORMERLY}).`,
+      ` discarded before any dynamic filter; counted in ${dropMetricName(reason)}.`,
     causeAdvice(namer.cause, settings),
   ];
   const others = aborted.filter((s) => s !== namer && s.cause !== namer.cause);
