@@ -49,7 +49,7 @@ export function passkMismatchMessage(
 
 export function misgroupedRepeatMessage(ds: string, m: number, n: number, crash: string | null): string {
   const tail = crash ? `; miles fails with ${crash}` : '';
-  return `dataset ${ds} is misgrouped: prompts repeat ${m} times in a row but n_samples_per_eval_prompt is ${n}, so every pass@k is over wrong groups${tail}; set it to ${m}`;
+  return `dataset ${ds} is misgrouped: prompts repeat ${m} time${m === 1 ? '' : 's'} in a row but n_samples_per_eval_prompt is ${n}, so every pass@k is over wrong groups${tail}; set it to ${m}`;
 }
 
 export function misgroupedCountMessage(ds: string, count: number, n: number, crash: string): string {
