@@ -25,7 +25,7 @@ const FIELDS = ['exit_status', 'status_code', 'error_type', 'exception_type', 'i
 
 function scalarText(v: unknown): string | null {
   if (v instanceof Skipped) return v.kind === 'string' ? `(${v.byteLength} bytes, too long to show)` : null;
-  if (v === null || typeof v === 'object') return null;
+  if (v === null || v === undefined || typeof v === 'object') return null;
   return String(v);
 }
 

@@ -36,7 +36,7 @@ function rewardText(s: SampleRecord): string {
 
 function memberLine(m: SampleRecord, self: SampleRecord): string {
   const status = m.status ?? (m.aborted ? 'aborted' : 'unknown');
-  const cause = m.cause ? ` ${codeSpan(m.cause, 80)}` : '';
+  const cause = m.cause ? `, cause ${codeSpan(m.cause, 80)}` : '';
   const me = m === self ? ' ← this sample' : '';
   return `- line ${m.line}: ${inline(status)}, reward ${inline(rewardText(m))}${cause}${me}`;
 }
@@ -88,7 +88,7 @@ function groupSection(input: SampleHoverInput): string[] {
   }
   const shown = members.slice(0, MAX_MEMBERS_SHOWN).map((m) => memberLine(m, sample));
   if (members.length > shown.length) shown.push(`- … and ${members.length - shown.length} more`);
-  return [...out, '', ...shown];
+  return shown.length ? [...out, shown.join('\n')] : out;
 }
 
 function datasetSection(d: DatasetSummary | undefined): string[] {
@@ -117,7 +117,6 @@ export function renderSampleHover(input: SampleHoverInput): string {
   const status = s.status ?? (s.aborted ? 'aborted' : 'unknown');
   const head = [
     `**Rollout Lens** · line ${s.line}`,
-    '',
     [
       `status ${codeSpan(status)}`,
       `reward ${codeSpan(rewardText(s))}`,
@@ -128,6 +127,7 @@ export function renderSampleHover(input: SampleHoverInput): string {
       .filter((x) => x !== null)
       .join(' · '),
   ];
+  // Every entry of a section is its own paragraph (markdown would join single lines).
   const sections = [groupSection(input), causeSection(s, input.settings), datasetSection(input.dataset), detailSection(s, input.detail)];
-  return [...head, ...sections.filter((x) => x.length).flatMap((x) => ['', ...x])].join('\n');
+  return [...head, ...sections.flat()].join('\n\n');
 }

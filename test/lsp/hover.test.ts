@@ -1,0 +1,105 @@
+// Hover on sample lines through the protocol: what the filter did to the group and why, the cause
+// and who caused it, the metric and its older chart names, the members, and for an aborted sample
+// its message and metadata re-read from the document by offset, all rendered inert.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
+import { startHarness, type Harness } from './harness';
+
+type Renderer = { render(src: string): string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const md = (require('markdown-it') as (o: object) => Renderer)({ html: true, linkify: true });
+
+const HOSTILE = 'boom [click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) <img src=x onerror=alert(1)> ![p](https://evil.example/p.png) ``` ** \u202Egnp.exe';
+
+async function hover(h: Harness, uri: string, line: number): Promise<string | null> {
+  const result = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 3 } })) as Hover | null;
+  if (!result) return null;
+  const contents = result.contents as MarkupContent;
+  assert.equal(contents.kind, 'markdown');
+  return contents.value;
+}
+
+/** The rendered HTML may hold only the tags our own fixed markdown makes. */
+function assertInert(markdown: string): string {
+  const html = md.render(markdown);
+  const tags = new Set([...html.matchAll(/<\/?([a-z0-9]+)/g)].map((m) => m[1]));
+  for (const tag of tags) assert.ok(['p', 'strong', 'code', 'ul', 'li', 'pre', 'em', 'br'].includes(tag), `unexpected <${tag}> in ${html}`);
+  assert.ok(!/href|src=|onerror=/i.test(html.replace(/&[a-z]+;/g, '')) || !/<a |<img /.test(html), `live link or image in ${html}`);
+  assert.ok(!html.includes('<a '), 'no link');
+  assert.ok(!html.includes('<img'), 'no image');
+  return html;
+}
+
+test('hover on an aborted sample: group dropped and why, infrastructure cause, metric with formerly names, members, escaped message', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const uri = ws.uri('rollout_1.jsonl');
+    h.open(uri, `${rolloutLines(HOSTILE).join('\n')}\n`);
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const text = await hover(h, uri, 5);
+    assert.ok(text);
+    assert.match(text, /status `` aborted ``|status ` aborted `/);
+    assert.match(text, /\*\*Group\*\* ` 1 `: 4 samples, \*\*dropped\*\*/);
+    assert.match(text, /aborted-group filter, which runs before any dynamic filter: a sample aborted \(line 6, the first aborted sample in group order\)/);
+    assert.match(text, /Reason ` group_has_aborted_ServerUnreachable `/);
+    assert.match(text, /\*\*Cause\*\* ` ServerUnreachable `: infrastructure \(the policy cannot cause it\)/);
+    assert.match(text, /Counted in ` rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable `; formerly ` rollout\/dynamic_filter\/drop_group_has_aborted ` \(sync\), ` rollout\/fully_async\/aborted_groups_filtered ` \(fully async\)/);
+    for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `), `member line ${line} listed`);
+    assert.match(text, /metadata\\\.exit\\_status: ` ServerUnreachable `/);
+    assert.match(text, /metadata\\\.error \(as logged\):/);
+    // The hostile message is in a fence longer than its own backtick run, with the RLO made visible.
+    assert.ok(text.includes('````text\nboom [click](command:'), 'message shown verbatim in a fence');
+    assert.ok(text.includes('<U+202E>gnp.exe'));
+    assert.ok(!text.includes('undefined'), 'fields absent from the record are left out');
+    const html = assertInert(text);
+    assert.ok(html.includes('boom [click](command:workbench'), 'the link text is shown as text');
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('hover on a kept sample names the kept group and no drop metric; no hover on a line without a sample', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const uri = ws.uri('rollout_1.jsonl');
+    h.open(uri, `${rolloutLines().join('\n')}\n\n`);
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const text = await hover(h, uri, 0);
+    assert.ok(text);
+    assert.match(text, /\*\*Group\*\* ` 0 `: 4 samples, \*\*kept\*\*/);
+    assert.match(text, /Kept: no sample aborted\./);
+    assert.ok(!text.includes('Counted in'), 'a kept group counts in no drop metric');
+    assert.ok(!text.includes('as logged'), 'a completed sample needs no failure detail');
+    assertInert(text);
+    assert.equal(await hover(h, uri, 12), null, 'the blank last line holds no sample');
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('hover escapes hostile group keys, causes and dataset names taken from the log', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const uri = ws.uri('rollout_x.jsonl');
+    const cause = '[x](command:evil)<b>`';
+    const lines = [0, 1].map((i) => milesSample({ group: 0, index: i, status: i === 0 ? 'aborted' : 'completed', exitStatus: cause, reward: i === 0 ? 'null' : '0.0' }));
+    h.open(uri, `${lines.join('\n')}\n`);
+    await h.diagnostics(uri, (d) => d.length > 0);
+    for (const line of [0, 1]) {
+      const text = await hover(h, uri, line);
+      assert.ok(text);
+      const html = assertInert(text);
+      assert.ok(html.includes('[x](command:evil)&lt;b&gt;`'), `cause shown as text in ${html}`);
+    }
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
