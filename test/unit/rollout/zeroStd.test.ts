@@ -69,6 +69,11 @@ test('§2.2 keep iff unbiased std > 1e-8: std ≈ 7.1e-10 is dropped, std ≈ 7.
   assert.deepEqual(dropOf(group('1', [0, 1e-7])), {});
 });
 
+test('§2.2 the filter uses the unbiased std: [0, 1.5e-8] has n−1 std 1.06e-8 (kept) but population std 7.5e-9', () => {
+  assert.deepEqual(dropOf(group('1', [0, 1.5e-8])), {});
+  assert.deepEqual(dropOf(group('1', [0, 1.4e-8])), { 'rollout/dynamic_filter/drop_zero_std_0.0': 1 });
+});
+
 test('§2.2 the std is the unbiased (n−1) one, in float64', () => {
   assert.equal(unbiasedStd([0, 1]), Math.SQRT1_2); // population std would be 0.5
   assert.equal(unbiasedStd([1, 1, 1]), 0);
