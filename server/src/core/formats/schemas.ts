@@ -35,12 +35,15 @@ const status = z.enum(STATUSES, { error: `expected one of ${STATUSES.join(', ')}
 
 const opt = <T extends z.ZodType>(t: T) => t.nullable().optional();
 
-export const metadataSchema = z.object({
-  exit_status: opt(text),
-  dataset: opt(text),
-  dataset_name: opt(text),
-  instance_id: opt(idValue),
-});
+/** `metadata`: a plain object (not an array or a skipped value) with these optional fields. */
+export const metadataSchema = plainObject.pipe(
+  z.object({
+    exit_status: opt(text),
+    dataset: opt(text),
+    dataset_name: opt(text),
+    instance_id: opt(idValue),
+  }),
+);
 
 export const milesSampleSchema = z.object({
   group_index: opt(integer),

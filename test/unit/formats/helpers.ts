@@ -1,0 +1,43 @@
+// Scans fixture files (or text written to a temp file) through the real engine entry `scanFile`.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { scanFile } from '../../../server/src/core/engine';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+
+export const FIXTURES = join(__dirname, '../../../../test/fixtures/formats');
+
+export function settings(over: Partial<RolloutLensSettings> = {}): RolloutLensSettings {
+  return { ...DEFAULT_SETTINGS, ...over };
+}
+
+export async function scanPath(path: string, over: Partial<RolloutLensSettings> = {}) {
+  return scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: settings(over) });
+}
+
+export function fixture(name: string): string {
+  return join(FIXTURES, name);
+}
+
+export function tempDir(t: { after: (fn: () => void) => void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-formats-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes `lines` (joined by \n, with a final \n) to `dir/rel`. */
+export function writeLines(dir: string, rel: string, lines: string[]): string {
+  const path = join(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, lines.map((l) => `${l}\n`).join(''));
+  return path;
+}
+
+export function copyFixture(dir: string, name: string, rel: string): string {
+  const path = join(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  copyFileSync(fixture(name), path);
+  return path;
+}

@@ -1,0 +1,181 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+
+import { scanJson } from '../../../server/src/core/reader/jsonBuild';
+import { intLiteral, type Rule, Skipped } from '../../../server/src/core/reader/jsonScan';
+import { buildRule } from '../../../server/src/core/formats/rule';
+
+const RULE = buildRule({});
+/** Builds every scalar at the top level and in every object (for comparing with JSON.parse). */
+const ALL: Rule = { scalars: true, maxString: Infinity, children: null };
+
+function scan(text: string, rule: Rule = RULE) {
+  const bytes = Buffer.from(text);
+  return scanJson(bytes, 0, bytes.length, rule);
+}
+
+function value(text: string, rule: Rule = RULE): Record<string, unknown> {
+  const r = scan(text, rule);
+  assert.ok(r.ok, `expected valid: ${text} (${r.ok ? '' : r.reason})`);
+  return r.value as Record<string, unknown>;
+}
+
+test('scanner: Python NaN, Infinity and -Infinity are numbers (json.dumps writes them)', () => {
+  const v = value('{"a": NaN, "b": Infinity, "c": -Infinity, "d": [NaN, -Infinity, 1]}');
+  assert.ok(Number.isNaN(v.a));
+  assert.equal(v.b, Infinity);
+  assert.equal(v.c, -Infinity);
+  assert.ok(v.d instanceof Skipped);
+});
+
+test('scanner: -NaN, nan, inf and Infinit are not numbers', () => {
+  for (const bad of ['{"a": -NaN}', '{"a": nan}', '{"a": inf}', '{"a": Infinit}', '{"a": +1}']) {
+    assert.equal(scan(bad).ok, false, bad);
+  }
+});
+
+test('scanner: an integer literal is remembered as int, 1.0 and 1e0 as float (zero_std_1 vs zero_std_1.0)', () => {
+  const v = value('{"reward": 1, "r2": 1.0, "r3": 1e0, "r4": -0, "nested": {"x": 2}}');
+  assert.equal(intLiteral(v, 'reward'), '1');
+  assert.equal(intLiteral(v, 'r2'), null);
+  assert.equal(intLiteral(v, 'r3'), null);
+  assert.equal(intLiteral(v, 'r4'), '-0');
+  const obj = value('{"reward": {"acc": 1, "fmt": 0.0}}').reward;
+  assert.equal(intLiteral(obj, 'acc'), '1');
+  assert.equal(intLiteral(obj, 'fmt'), null);
+});
+
+test('scanner: integers beyond 2^53 keep their exact literal text', () => {
+  const v = value('{"group_index": 9007199254740993}');
+  assert.equal(intLiteral(v, 'group_index'), '9007199254740993');
+});
+
+test('scanner: builds top-level scalars and metadata/reward/metrics objects; skips arrays and other objects', () => {
+  const v = value('{"group_index": 3, "status": "aborted", "tokens": [1, 2, 3], "metadata": {"exit_status": "X", "agent_metrics": {"t": 1}}, "spec_info": {"a": 1}}');
+  assert.equal(v.group_index, 3);
+  assert.equal(v.status, 'aborted');
+  assert.ok(v.tokens instanceof Skipped && v.tokens.kind === 'array');
+  const meta = v.metadata as Record<string, unknown>;
+  assert.equal(meta.exit_status, 'X');
+  assert.ok(meta.agent_metrics instanceof Skipped && meta.agent_metrics.kind === 'object');
+  assert.ok(v.spec_info instanceof Skipped && v.spec_info.kind === 'object');
+});
+
+test('scanner: prompt identity is a hash of the raw JSON text, equal for equal prompts', () => {
+  const a = value('{"prompt": [{"role": "user", "content": "hi"}]}').prompt as Skipped;
+  const b = value('{"x": 1, "prompt": [{"role": "user", "content": "hi"}]}').prompt as Skipped;
+  const c = value('{"prompt": [{"role": "user", "content": "hj"}]}').prompt as Skipped;
+  assert.match(a.hash ?? '', /^[0-9a-f]{16}$/);
+  assert.equal(a.hash, b.hash);
+  assert.notEqual(a.hash, c.hash);
+});
+
+test('scanner: strings longer than 1024 bytes are skipped (length kept), shorter ones built with escapes decoded', () => {
+  const v = value(`{"response": "${'y'.repeat(2000)}", "label": "a\\"b\\u00e9\\n", "s": "ü"}`);
+  assert.ok(v.response instanceof Skipped && v.response.byteLength === 2002);
+  assert.equal(v.s, 'ü');
+});
+
+test('scanner: a __proto__ key never becomes the prototype', () => {
+  const v = value('{"__proto__": {"polluted": 1}, "a": 1}');
+  assert.equal(Object.getPrototypeOf(v), Object.prototype);
+  assert.equal((v as { polluted?: number }).polluted, undefined);
+});
+
+test('scanner: duplicate keys keep the last value (as JSON.parse and Python do)', () => {
+  assert.equal(value('{"status": "completed", "status": "aborted"}').status, 'aborted');
+});
+
+test('scanner: 100 000 nesting levels are validated without overflowing the stack', () => {
+  const deep = '{"a": ' + '['.repeat(100_000) + ']'.repeat(100_000) + ', "b": 1}';
+  assert.equal(value(deep).b, 1);
+  const deepObj = '{"a": ' + '{"k":'.repeat(100_000) + '1' + '}'.repeat(100_000) + '}';
+  assert.ok(value(deepObj).a instanceof Skipped);
+  const unbalanced = '{"a": ' + '['.repeat(100_000) + ']'.repeat(99_999) + '}';
+  const r = scan(unbalanced);
+  assert.equal(r.ok, false);
+});
+
+const INVALID: [string, RegExp][] = [
+  ['{"a": 1,}', /expected a string key/],
+  ['{"a": [1, 2,]}', /unexpected character '\]'/],
+  ['{"a": 01}', /leading zero/],
+  ['{"a": 1.}', /no digits after the decimal point/],
+  ['{"a": 1e}', /no digits in the exponent/],
+  ['{"a": "x', /unterminated string/],
+  ['{"a": "\\x"}', /invalid escape/],
+  ['{"a": "\\u12G4"}', /invalid escape/],
+  ['{"a": "tab\there"}', /control character 0x09 in string/],
+  ['{"a" 1}', /expected ':' after key/],
+  ['{"a": 1} x', /unexpected data after the JSON value/],
+  ['{"a": tru}', /unexpected character '}'/],
+  ['{"a": [1 2]}', /expected ',' or '\]' in array/],
+  ['{"a": {"b": 1 "c": 2}}', /expected ',' or '\}' in object/],
+  ['{"a": 1', /expected ',' or '\}' in object, found end of line/],
+  ["{'a': 1}", /expected a string key, found '''/],
+  ['', /unexpected end of line/],
+];
+
+for (const [text, reason] of INVALID) {
+  test(`scanner: invalid JSON ${JSON.stringify(text)} is rejected with a readable reason`, () => {
+    const r = scan(text);
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.reason, reason);
+  });
+}
+
+test('scanner: the error position points at the offending byte', () => {
+  const r = scan('{"a": [1, 2,]}');
+  assert.ok(!r.ok);
+  if (!r.ok) assert.equal(r.position, 12);
+});
+
+test('scanner: a JSON array or a bare number is valid JSON (the format decides it is not a record)', () => {
+  assert.ok(scan('[1, 2]').ok);
+  assert.ok(scan('  42 ').ok);
+  assert.ok(scan('"text"').ok);
+});
+
+test('scanner (property): agrees with JSON.parse on validity for any JSON text', () => {
+  fc.assert(
+    fc.property(fc.json(), (text) => {
+      assert.equal(scan(text).ok, true, text);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('scanner (property): agrees with JSON.parse on validity of mutated JSON texts', () => {
+  const mutated = fc.tuple(fc.json(), fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', '0', '-', '.', 'e', ' ', '\u0001', '[', '{', ':'))
+    .map(([text, at, len, insert]) => {
+      const i = at % (text.length + 1);
+      return text.slice(0, i) + insert + text.slice(i + (len % 3));
+    });
+  fc.assert(
+    fc.property(mutated, (text) => {
+      let expected = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        expected = false;
+      }
+      // NaN / Infinity are valid here but not for JSON.parse.
+      if (!expected && /NaN|Infinity/.test(text)) return;
+      assert.equal(scan(text).ok, expected, JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+test('scanner (property): built scalars equal JSON.parse for flat objects', () => {
+  const scalar = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), fc.boolean(), fc.constant(null));
+  fc.assert(
+    fc.property(fc.dictionary(fc.string().filter((k) => k !== '__proto__'), scalar), (obj) => {
+      const text = JSON.stringify(obj);
+      const v = value(text, ALL);
+      assert.deepEqual(Object.fromEntries(Object.entries(v)), JSON.parse(text));
+    }),
+    { numRuns: 1000 },
+  );
+});

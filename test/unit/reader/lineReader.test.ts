@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { readLineText, readRange } from '../../../server/src/core/reader/lineReader';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+
+import { collectLines, tempDir, writeFile } from './helpers';
+
+test('reader: \\n and \\r\\n line ends are both stripped; offsets point at each line start', async (t) => {
+  const path = writeFile(tempDir(t), 'a.jsonl', 'one\r\ntwo\nthree\r\n');
+  const { lines, result } = await collectLines(path);
+  assert.deepEqual(lines, [
+    { text: 'one', line: 1, offset: 0 },
+    { text: 'two', line: 2, offset: 5 },
+    { text: 'three', line: 3, offset: 9 },
+  ]);
+  assert.equal(result.endOffset, 16);
+  assert.equal(result.pending, null);
+});
+
+test('reader: a UTF-8 BOM is skipped and line 1 starts after it', async (t) => {
+  const path = writeFile(tempDir(t), 'bom.jsonl', '\ufeff{"a":1}\n{"b":2}\n');
+  const { lines, result } = await collectLines(path);
+  assert.equal(result.bomLength, 3);
+  assert.deepEqual(lines[0], { text: '{"a":1}', line: 1, offset: 3 });
+  assert.deepEqual(lines[1], { text: '{"b":2}', line: 2, offset: 11 });
+});
+
+test('reader: blank lines are lines (numbering continues past them)', async (t) => {
+  const path = writeFile(tempDir(t), 'b.jsonl', 'a\n\n\r\nb\n');
+  const { lines } = await collectLines(path);
+  assert.deepEqual(lines.map((l) => [l.text, l.line]), [['a', 1], ['', 2], ['', 3], ['b', 4]]);
+});
+
+test('reader: a last line without newline is returned as pending, not as a line', async (t) => {
+  const path = writeFile(tempDir(t), 'p.jsonl', '{"a":1}\n{"b":');
+  const { lines, result } = await collectLines(path);
+  assert.equal(lines.length, 1);
+  assert.ok(result.pending);
+  assert.equal(Buffer.from(result.pending.bytes).toString(), '{"b":');
+  assert.equal(result.pending.line, 2);
+  assert.equal(result.pending.offset, 8);
+  assert.equal(result.endOffset, 8);
+  assert.equal(result.nextLine, 2);
+});
+
+test('reader: lines spanning chunk boundaries (chunk 16 bytes) come out whole, CRLF split across chunks too', async (t) => {
+  const texts = Array.from({ length: 40 }, (_, i) => `{"i":${i},"pad":"${'x'.repeat(i % 37)}"}`);
+  const path = writeFile(tempDir(t), 'c.jsonl', texts.join('\r\n') + '\r\n');
+  const { lines } = await collectLines(path, { chunkSize: 16 });
+  assert.deepEqual(lines.map((l) => l.text), texts);
+  let offset = 0;
+  for (const [i, l] of lines.entries()) {
+    assert.equal(l.offset, offset, `offset of line ${i + 1}`);
+    offset += Buffer.byteLength(texts[i]) + 2;
+  }
+});
+
+test('reader: multi-byte UTF-8 characters split across chunks are intact', async (t) => {
+  const text = '{"s":"' + 'é漢🙂'.repeat(50) + '"}';
+  const path = writeFile(tempDir(t), 'u.jsonl', `${text}\n${text}\n`);
+  const { lines } = await collectLines(path, { chunkSize: 17 });
+  assert.deepEqual(lines.map((l) => l.text), [text, text]);
+});
+
+test('reader: starting at a byte offset resumes at that line with the given line number', async (t) => {
+  const path = writeFile(tempDir(t), 'r.jsonl', 'aa\nbbb\ncccc\n');
+  const { lines } = await collectLines(path, { startOffset: 3, startLine: 2 });
+  assert.deepEqual(lines, [
+    { text: 'bbb', line: 2, offset: 3 },
+    { text: 'cccc', line: 3, offset: 7 },
+  ]);
+});
+
+test('reader: cancellation between chunks stops the read and says so', async (t) => {
+  const path = writeFile(tempDir(t), 'k.jsonl', 'x\n'.repeat(1000));
+  let chunks = 0;
+  const { lines, result } = await collectLines(path, { chunkSize: 64, isCancelled: () => chunks++ >= 2 });
+  assert.equal(result.cancelled, true);
+  assert.equal(lines.length, 64);
+});
+
+test('reader: progress reports the absolute position after each chunk', async (t) => {
+  const path = writeFile(tempDir(t), 'g.jsonl', 'x\n'.repeat(100));
+  const seen: number[] = [];
+  await collectLines(path, { chunkSize: 64, onChunk: (pos) => seen.push(pos) });
+  assert.deepEqual(seen, [64, 128, 192, 200]);
+});
+
+test('reader: one line is read back by offset and byte length (hover detail)', async (t) => {
+  const path = writeFile(tempDir(t), 'h.jsonl', '{"a":1}\n{"b":"ü"}\n');
+  assert.equal(await readLineText(nodeFileAccess, path, 8, 10), '{"b":"ü"}');
+  assert.equal((await readRange(nodeFileAccess, path, 0, 7)).length, 7);
+  // Past the end: only what exists.
+  assert.equal((await readRange(nodeFileAccess, path, 15, 100)).length, 4);
+});
+
+test('reader: an empty file has no lines and no pending line', async (t) => {
+  const path = writeFile(tempDir(t), 'e.jsonl', '');
+  const { lines, result } = await collectLines(path);
+  assert.equal(lines.length, 0);
+  assert.equal(result.pending, null);
+  assert.equal(result.endOffset, 0);
+});
