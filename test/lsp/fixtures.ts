@@ -1,8 +1,8 @@
 // Small, realistic log lines (miles Sample.to_dict() as JSON) written into temp workspaces on real
 // disk. Rewards are written as their JSON text so `1.0` stays a float and `1` an int.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export interface SampleSpec {
@@ -90,4 +90,11 @@ export function tempWorkspace(prefix = 'rl-lsp-'): TempWorkspace {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** The repository root (the folder holding package.json above the compiled test). */
+export function repoRoot(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 10 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
+  return dir;
 }

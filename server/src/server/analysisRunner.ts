@@ -36,6 +36,13 @@ export interface RunOptions {
   onConfigProblem?: (message: string) => void;
 }
 
+/**
+ * The engine keeps at most `maxProblems` findings per file, in line order (its memory bound on a
+ * file of garbage). The editor caps by severity instead (errors first), so the engine is given
+ * at least this many and the server applies the user's `maxProblems` itself.
+ */
+export const ENGINE_FINDINGS_FLOOR = 10_000;
+
 export class AnalysisCancelled extends Error {
   constructor() {
     super('analysis cancelled');
@@ -68,7 +75,7 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
   if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
   const options = {
     access: opts.access,
-    settings: opts.settings,
+    settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
     evalConfig: config,
     cancellation: opts.cancellation,
     keepDetail: true,
