@@ -15,9 +15,9 @@ function num(v: number | undefined): string {
 /** Per-dataset table of one file; '' when the file has no eval datasets or verl metrics. */
 export function renderEvalTable(file: FileReport): string {
   if (file.format === 'verl-rollout') return renderVerlRollout(file);
+  if (file.format === 'verl-validation') return renderVerlValidation(file);
   const datasets = file.detail?.datasets ?? datasetsFromMetrics(file.metrics);
   if (datasets.length === 0) return '';
-  if (file.format === 'verl-validation') return renderVerlValidation(file, datasets);
   const ks = [...new Set(datasets.flatMap((d) => passKs(d.metrics, d.name)))].sort((a, b) => a - b);
   const header = ['dataset', 'samples', 'n', 'score', 'none_reward_ratio', 'truncated_ratio', ...ks.map((k) => `pass@${k}`)];
   const rows = datasets.map((d) => [
@@ -65,11 +65,13 @@ function renderVerlRollout(file: FileReport): string {
   return [`verl metrics of ${escapeTerminal(file.path)} (rows with empty output left out, as verl does):`, ...table(['metric', 'value'], rows)].join('\n') + '\n';
 }
 
-function renderVerlValidation(file: FileReport, datasets: DatasetSummary[]): string {
-  const rows = datasets.flatMap((d) => Object.entries(d.metrics)
-    .filter(([k]) => k.startsWith('val-core/') || /\/mean@\d+$/.test(k))
-    .map(([k, v]) => [escapeTerminal(d.name), escapeTerminal(k), num(v)]));
-  return [`verl validation metrics in ${escapeTerminal(file.path)}:`, ...table(['data source', 'metric', 'value'], rows)].join('\n') + '\n';
+/** verl's headline (`val-core`) and the per-N means (`val-aux/…/mean@N`) per data source. */
+function renderVerlValidation(file: FileReport): string {
+  const rows = Object.entries(file.metrics)
+    .filter(([k]) => k.startsWith('val-core/') || /^val-aux\/.*\/mean@\d+$/.test(k))
+    .map(([k, v]) => [escapeTerminal(k), num(v)]);
+  if (rows.length === 0) return '';
+  return [`verl validation metrics in ${escapeTerminal(file.path)} (val-core averages only prompts with all their samples):`, ...table(['metric', 'value'], rows)].join('\n') + '\n';
 }
 
 function table(header: string[], rows: string[][]): string[] {

@@ -183,6 +183,9 @@ export class RunAnalyzer {
       this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }
     if (options.keepDetail) report.detail = detail;
+    // Eval dataset summaries are a few small objects: kept for the text report's eval table even
+    // without per-sample detail (the JSON contract never includes `detail`).
+    else if (detail.datasets.length > 0) report.detail = { samples: [], groups: [], datasets: detail.datasets, metricsRecords: [], source: scan.path };
     this.files.push(report);
     if (scan.kind === 'metrics') {
       const { displayPath, metricsRecords, droppedFindings } = scan;

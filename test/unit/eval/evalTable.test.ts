@@ -41,3 +41,17 @@ test('text report table without detail reads datasets back from the metric names
   const text = renderEvalTable(report('e.jsonl', r, false));
   assert.match(text, /\n {2}aime +- +- +0\.5 +0\.0 +0\.0 +0\.5 +1\.0\n/);
 });
+
+test('text report: verl validation shows val-core beside the per-N means in val-aux', () => {
+  const f: FileReport = {
+    path: 'val/3.jsonl', format: 'verl-validation', kind: 'eval', records: 7, invalidLines: 0, groups: { total: 2, kept: 2, dropped: 0 },
+    metrics: { 'val-core/gsm8k/reward/mean@4': 0.875, 'val-aux/gsm8k/reward/mean@3': 0.5, 'val-aux/gsm8k/reward/std@4': 0.2 },
+  };
+  assert.equal(renderEvalTable(f), [
+    'verl validation metrics in val/3.jsonl (val-core averages only prompts with all their samples):',
+    '  metric                        value',
+    '  val-core/gsm8k/reward/mean@4  0.875',
+    '  val-aux/gsm8k/reward/mean@3   0.5',
+    '',
+  ].join('\n'));
+});
