@@ -98,3 +98,46 @@ export function repoRoot(): string {
   for (let i = 0; i < 10 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
   return dir;
 }
+
+/** VS Code never syncs a file above this many UTF-16 characters to extensions. */
+export const VSCODE_SYNC_LIMIT = 52_428_800;
+
+/**
+ * Writes a miles rollout file of at least `minBytes` (groups of 4; every 10th group has one
+ * aborted sample, cause ServerUnreachable) in 4 MB writes, never holding it in memory.
+ */
+export function writeBigRollout(path: string, minBytes: number): { bytes: number; lines: number; groups: number } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  const fd = fs.openSync(path, 'w');
+  let bytes = 0;
+  let lines = 0;
+  let group = 0;
+  try {
+    while (bytes < minBytes) {
+      const chunk: string[] = [];
+      let chunkBytes = 0;
+      while (chunkBytes < 4 * 1024 * 1024 && bytes + chunkBytes < minBytes) {
+        for (let i = 0; i < 4; i++) {
+          const aborted = group % 10 === 3 && i === 2;
+          const line = milesSample({
+            group, index: group * 4 + i, tokens: 400,
+            status: aborted ? 'aborted' : 'completed',
+            exitStatus: aborted ? 'ServerUnreachable' : undefined,
+            reward: aborted ? 'null' : i % 2 ? '0.0' : '1.0',
+          });
+          chunk.push(line);
+          chunkBytes += line.length + 1;
+          lines++;
+        }
+        group++;
+      }
+      const buf = Buffer.from(`${chunk.join('\n')}\n`);
+      fs.writeSync(fd, buf);
+      bytes += buf.byteLength;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { bytes, lines, groups: group };
+}
