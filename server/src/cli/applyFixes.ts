@@ -23,7 +23,12 @@ export async function applyFixes(findings: readonly Finding[], options: { cwd?: 
   const chosen = chooseFixes(findings);
   const out: AppliedFix[] = [];
   const byFile = new Map<string, SetNSamplesFix[]>();
-  for (const fix of chosen) {
+  for (const fix of chosen.fixes) {
+    const passk = chosen.passk.get(fix);
+    if (passk !== undefined) {
+      out.push({ file: null, description: passkAdvice(fix, passk) });
+      continue;
+    }
     if (fix.configFile === null) {
       out.push({ file: null, description: flagAdvice(fix) });
       continue;
@@ -36,21 +41,36 @@ export async function applyFixes(findings: readonly Finding[], options: { cwd?: 
 }
 
 /** One fix per (config file, dataset): the highest-priority finding's, first seen. */
-function chooseFixes(findings: readonly Finding[]): SetNSamplesFix[] {
+function chooseFixes(findings: readonly Finding[]): { fixes: SetNSamplesFix[]; passk: Map<SetNSamplesFix, Finding> } {
   const ranked = findings
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.fix?.kind === 'set-n-samples-per-eval-prompt')
     .sort((a, b) => ((PRIORITY[a.f.code] ?? 9) - (PRIORITY[b.f.code] ?? 9)) || (a.i - b.i));
   const seen = new Set<string>();
-  const out: SetNSamplesFix[] = [];
+  const fixes: SetNSamplesFix[] = [];
+  const passk = new Map<SetNSamplesFix, Finding>();
   for (const { f } of ranked) {
     const fix = f.fix!;
     const key = `${fix.configFile ?? ''}\u0000${fix.dataset}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(fix);
+    fixes.push(fix);
+    if (f.code === 'passk-group-size-mismatch') passk.set(fix, f);
   }
-  return out;
+  return { fixes, passk };
+}
+
+/**
+ * pass@k grouped by the global n is a property of older miles, not of the config: the log checked
+ * now was made with the dataset's own n (else it is misgrouped, a separate fix). Editing the
+ * config to the global n would contradict that log, and the next check would ask to undo it, so
+ * batch `--fix` only says what to do; editors offer both edits for a person to choose.
+ */
+export function passkAdvice(fix: SetNSamplesFix, finding: Finding): string {
+  const own = /has (\d+) samples per prompt but pass@k is grouped by \d+/.exec(finding.message)?.[1];
+  const where = fix.configFile ? ` in ${fix.configFile}` : '';
+  const global = own ? `run miles with --n-samples-per-eval-prompt ${own}, or ` : '';
+  return `not applied to dataset ${fix.dataset}: older miles groups pass@k by --n-samples-per-eval-prompt; ${global}set its n_samples_per_eval_prompt to ${fix.value}${where} for the next eval (the checked log was made with ${own ?? 'its own n'} per prompt)`;
 }
 
 export function flagAdvice(fix: SetNSamplesFix): string {

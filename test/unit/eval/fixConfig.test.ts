@@ -86,17 +86,21 @@ function fixFinding(code: string, dataset: string, value: number, configFile: st
   return { code, severity: 'warning', file: 'eval_1.jsonl', line: 1, message: '', group: null, dataset, fix: { kind: 'set-n-samples-per-eval-prompt', dataset, value, configFile } };
 }
 
-test('rollout-lens check --fix: writes the config on disk, one change per dataset (misgrouped wins), flag advice without a config', async () => {
+test('rollout-lens check --fix: writes the config on disk, one change per dataset (misgrouped wins); passk and no-config fixes are advice', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rl-fix-'));
   const path = join(dir, 'eval_config.yaml');
   writeFileSync(path, COMMENTED);
+  const passk = fixFinding('passk-group-size-mismatch', 'gsm8k', 3, path);
+  passk.message = 'pass@k group-size mismatch: dataset gsm8k has 2 samples per prompt but pass@k is grouped by 3: …';
   const done = await applyFixes([
+    passk,
     fixFinding('passk-group-size-mismatch', 'aime', 3, path),
     fixFinding('misgrouped-dataset', 'aime', 4, path),
     fixFinding('misgrouped-dataset', 'gpqa', 2, path),
     fixFinding('misgrouped-dataset', 'swe', 8, null),
   ]);
   assert.deepEqual(done, [
+    { file: null, description: `not applied to dataset gsm8k: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)` },
     { file: null, description: 'no eval config to edit for dataset swe: run with --n-samples-per-eval-prompt 8 (or give an eval config with n_samples_per_eval_prompt: 8 for swe via --eval-config)' },
     { file: path, description: 'set n_samples_per_eval_prompt of dataset aime to 4 (was 2)', changed: true },
     { file: path, description: 'added n_samples_per_eval_prompt: 2 to dataset gpqa', changed: true },
