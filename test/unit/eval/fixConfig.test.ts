@@ -100,8 +100,8 @@ test('rollout-lens check --fix: writes the config on disk, one change per datase
     fixFinding('misgrouped-dataset', 'swe', 8, null),
   ]);
   assert.deepEqual(done, [
-    { file: null, description: `not applied to dataset gsm8k: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)` },
     { file: null, description: 'no eval config to edit for dataset swe: run with --n-samples-per-eval-prompt 8 (or give an eval config with n_samples_per_eval_prompt: 8 for swe via --eval-config)' },
+    { file: null, description: `not applied to dataset gsm8k: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)` },
     { file: path, description: 'set n_samples_per_eval_prompt of dataset aime to 4 (was 2)', changed: true },
     { file: path, description: 'added n_samples_per_eval_prompt: 2 to dataset gpqa', changed: true },
   ]);
