@@ -1,7 +1,7 @@
 // The run summary requests of the shared protocol: groups by cause, per-dataset eval metrics,
 // per-step drop counts of a run folder. Sources, in order: the open document (its current
 // text), a file the server tails, else the file read from disk (cached by its stamp).
-import type { CancellationToken } from 'vscode-languageserver';
+import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type {
   CauseBucket,
   DatasetItem,
@@ -28,6 +28,7 @@ export const MAX_GROUP_SAMPLES = 64;
 
 async function resultsFor(ctx: ServerContext, uri: string | undefined, token: CancellationToken): Promise<FileAnalysis[]> {
   if (uri === undefined) return ctx.allResults();
+  if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
   const path = uriToPath(uri);
   const st = await ctx.overlay.stat(path);
   const paths = st.isDirectory ? await ctx.disk.walk(path, token) : [path];
@@ -116,6 +117,7 @@ export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParam
 }
 
 export async function runSteps(ctx: ServerContext, params: RunStepsParams, token: CancellationToken): Promise<RunStepsResult> {
+  if (typeof params?.folderUri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'runSteps needs { folderUri }');
   const results = await resultsFor(ctx, params.folderUri, token);
   const steps = results
     .filter((r) => r.report?.kind === 'rollout')
