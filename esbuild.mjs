@@ -2,7 +2,11 @@
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
+// `--outdir <dir>`: bundles elsewhere than dist/ (the .vsix test packages a staging copy).
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt > 0 ? process.argv[outdirAt + 1] : 'dist';
 const common = {
+  absWorkingDir: new URL('.', import.meta.url).pathname,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -13,7 +17,7 @@ const common = {
 };
 
 await Promise.all([
-  esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
-  esbuild.build({ ...common, entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js' }),
-  esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: `${outdir}/client.js`, external: ['vscode'] }),
+  esbuild.build({ ...common, entryPoints: ['server/src/main.ts'], outfile: `${outdir}/server.js` }),
+  esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
 ]);

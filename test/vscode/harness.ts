@@ -3,17 +3,26 @@
 // `host/code-host.mjs` (code-server + Chromium, for machines that cannot download VS Code);
 // with ROLLOUT_LENS_VSCODE=download, test-electron downloads desktop VS Code as usual.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { resolveCliArgsFromVSCodeExecutablePath, downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
 
-export const repoRoot = join(__dirname, '../../..');
+/** The repository: the first folder above the compiled tests holding our package.json. */
+function findRepoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
+    const manifest = join(d, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'rollout-lens') return d;
+  }
+  return process.cwd();
+}
+
+export const repoRoot = findRepoRoot();
 export const codeHost = join(repoRoot, 'test/vscode/host/code-host.mjs');
 const useDesktop = process.env.ROLLOUT_LENS_VSCODE === 'download';
 
 export interface SuiteOptions {
-  /** Module under out/test/vscode/suite/ exporting `run()`. */
+  /** Module beside this one under suite/ exporting `run()`. */
   suite: string;
   /** Folder to open as the workspace. */
   folder?: string;
@@ -24,7 +33,7 @@ export interface SuiteOptions {
 }
 
 export async function runSuite(opts: SuiteOptions): Promise<number> {
-  const extensionTestsPath = join(repoRoot, 'out/test/vscode/suite', opts.suite);
+  const extensionTestsPath = join(__dirname, 'suite', opts.suite);
   const extensionDevelopmentPath = opts.extensionDevelopmentPath ?? repoRoot;
   const launchArgs = opts.folder ? [opts.folder] : [];
   if (!useDesktop) {

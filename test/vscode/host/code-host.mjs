@@ -10,7 +10,8 @@
 // Every wait is bounded. Arguments understood (others, e.g. --no-sandbox, are accepted and ignored):
 //   --extensionDevelopmentPath=P (repeatable)  --extensionTestsPath=P  [folder]
 //   --install-extension=X.vsix (repeatable; ours: installed into the fresh extensions dir first)
-// Environment: CODE_HOST_TIMEOUT_MS (whole run, default 300000), CODE_HOST_VERBOSE=1 (server output).
+// Environment: CODE_HOST_TIMEOUT_MS (whole run, default 300000), CODE_HOST_VERBOSE=1 (server output),
+// CODE_HOST_KEEP_TMP=1 (keep the temp user-data folder with its logs).
 // A test may ask for a screenshot by logging `[[code-host:screenshot <absolute .png path>]]`; the
 // file appears when it is written, so the test waits for it.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,7 +24,9 @@ import { ensureHost } from './install.mjs';
 
 const CHROMIUM = process.env.CODE_HOST_CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  // Loopback only: any other host fails at once instead of waiting on DNS.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
 const TOTAL_MS = Number(process.env.CODE_HOST_TIMEOUT_MS || 300_000);
 const VERBOSE = process.env.CODE_HOST_VERBOSE === '1';
 const SCREENSHOT = /\[\[code-host:screenshot (.+?)\]\]/;
@@ -32,6 +35,19 @@ const SCREENSHOT = /\[\[code-host:screenshot (.+?)\]\]/;
 const LOG_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../.tmp/code-host');
 const NOISE = /^\[[A-Za-z][\w .-]*\]|ENOTFOUND|getaddrinfo/;
 const started = Date.now();
+// Quiet, offline-friendly workbench: no git scanning, chat, update or gallery checks.
+const USER_SETTINGS = {
+  'git.enabled': false,
+  'github.gitAuthentication': false,
+  'chat.disableAIFeatures': true,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'security.workspace.trust.enabled': false,
+};
 const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
 function parseArgs(argv) {
@@ -60,9 +76,12 @@ function tempLayout() {
   const base = mkdtempSync(join(tmpdir(), 'code-host-'));
   const dirs = Object.fromEntries(['ud', 'ext', 'config', 'data', 'home', 'cache'].map((d) => [d, join(base, d)]));
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  mkdirSync(join(dirs.ud, 'User'), { recursive: true });
+  writeFileSync(join(dirs.ud, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
   const env = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, XDG_CACHE_HOME: dirs.cache };
   // Keep the outer npm/test runner's settings away from the extension host's children.
   for (const k of Object.keys(env)) if (k.startsWith('npm_') || k.startsWith('NODE_TEST') || k === 'NODE_OPTIONS') delete env[k];
+  env.CODE_HOST = '1'; // tests can tell they run here (screenshots are available)
   return { base, dirs, env };
 }
 
@@ -167,7 +186,8 @@ async function main() {
   const cleanup = async () => {
     if (state.browser) await bounded(state.browser.close(), 10_000, 'chromium to close').catch(() => {});
     if (state.server) await stopServer(state.server.child);
-    rmSync(layout.base, { recursive: true, force: true, maxRetries: 3 });
+    if (process.env.CODE_HOST_KEEP_TMP === '1') process.stdout.write(`[code-host] kept ${layout.base}\n`);
+    else rmSync(layout.base, { recursive: true, force: true, maxRetries: 3 });
   };
   for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { cleanup().finally(() => process.exit(130)); });
   let code = 1;

@@ -9,10 +9,10 @@ interface Case {
   timeoutMs: number;
 }
 
-const cases: Case[] = [];
+const allCases: Case[] = [];
 
 export function test(name: string, fn: TestFn, timeoutMs = 60_000): void {
-  cases.push({ name, fn, timeoutMs });
+  allCases.push({ name, fn, timeoutMs });
 }
 
 function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -25,6 +25,9 @@ function bounded<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 export async function runAll(suiteName: string): Promise<void> {
   const failed: string[] = [];
+  // ROLLOUT_LENS_TEST_GREP=<text>: run only the tests whose name contains it (while iterating).
+  const grep = process.env.ROLLOUT_LENS_TEST_GREP;
+  const cases = grep ? allCases.filter((c) => c.name.includes(grep)) : allCases;
   console.log(`# suite ${suiteName}: ${cases.length} tests`);
   for (const c of cases) {
     const start = Date.now();

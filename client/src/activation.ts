@@ -1,0 +1,123 @@
+// Wires the parts together: language client, analysis state, view target, the two views, the
+// status bar, huge-file handling and the commands. Returns the API object.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../shared/protocol';
+import { AnalysisState } from './analysisState';
+import type { RolloutLensApi } from './api';
+import { registerCommands } from './commands';
+import { DatasetsTreeProvider } from './datasetsTree';
+import { GroupsTreeProvider } from './groupsTree';
+import { HugeFiles } from './hugeFiles';
+import { createLanguageClient } from './languageClient';
+import { ServerApi } from './serverApi';
+import { StatusBar } from './statusBar';
+import type { TreeNode } from './treeNodes';
+import { ViewTarget } from './viewTarget';
+
+const REFRESH_DEBOUNCE_MS = 150;
+
+let client: LanguageClient | undefined;
+
+export function activateExtension(context: vscode.ExtensionContext): RolloutLensApi {
+  const output = vscode.window.createOutputChannel('Rollout Lens', { log: true });
+  const state = new AnalysisState();
+  const target = new ViewTarget();
+  client = createLanguageClient(context, output);
+  const server = new ServerApi(() => client);
+  const groups = new GroupsTreeProvider(server);
+  const datasets = new DatasetsTreeProvider(server);
+  const groupsView = vscode.window.createTreeView('rolloutLens.groups', { treeDataProvider: groups, showCollapseAll: true });
+  const datasetsView = vscode.window.createTreeView('rolloutLens.datasets', { treeDataProvider: datasets, showCollapseAll: true });
+  const statusBar = new StatusBar(state, target);
+  const hugeFiles = new HugeFiles(server, () => client, state, output);
+  context.subscriptions.push(output, state, target, groups, datasets, groupsView, datasetsView, statusBar, hugeFiles);
+
+  const refresh = async (): Promise<void> => {
+    const t = target.current;
+    const work = Promise.all([groups.refresh(t), datasets.refresh(t)]);
+    // A spinner on the views while a folder or a big log is analysed.
+    await vscode.window.withProgress({ location: { viewId: 'rolloutLens.groups' } }, () => work);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const scheduleRefresh = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), REFRESH_DEBOUNCE_MS);
+  };
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+
+  let shown = target.current?.toString();
+  context.subscriptions.push(
+    target.onDidChange(() => {
+      if (target.current?.toString() === shown) return;
+      shown = target.current?.toString();
+      void vscode.commands.executeCommand('setContext', 'rolloutLens.hasTarget', shown !== undefined);
+      void refresh();
+    }),
+    state.onDidChange((key) => {
+      if (key === '' || target.concerns(vscode.Uri.parse(key))) scheduleRefresh();
+    }),
+    followEditorSelection(groupsView, groups),
+  );
+  client.onNotification(AnalysisChangedNotification, (p: AnalysisChangedParams) => state.update(p));
+
+  const start = async () => {
+    await client!.start();
+    await refresh();
+  };
+  const ready = start().catch((err) => {
+    output.error(`the server could not start: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  });
+  ready.catch(() => undefined); // reported above; the API's `ready` still rejects for callers
+
+  context.subscriptions.push(
+    ...registerCommands({
+      restart: async () => {
+        state.clear();
+        await client!.restart();
+        hugeFiles.reset();
+        await refresh();
+      },
+      showOutput: () => output.show(true),
+      inspect: async (uri) => {
+        target.inspect(uri);
+        await vscode.commands.executeCommand('rolloutLens.groups.focus');
+        await refresh();
+      },
+      refresh,
+    }),
+  );
+  void vscode.commands.executeCommand('setContext', 'rolloutLens.hasTarget', shown !== undefined);
+
+  return {
+    groups,
+    datasets,
+    groupsView,
+    datasetsView,
+    state,
+    target,
+    hugeFiles,
+    statusText: () => statusBar.text,
+    client: () => client,
+    ready,
+    refresh,
+  };
+}
+
+/** Selects the sample under the cursor in the Groups view (when the view is visible). */
+function followEditorSelection(view: vscode.TreeView<TreeNode>, groups: GroupsTreeProvider): vscode.Disposable {
+  return vscode.window.onDidChangeTextEditorSelection((e) => {
+    if (!view.visible || e.kind === vscode.TextEditorSelectionChangeKind.Command) return;
+    const uri = e.textEditor.document.uri.toString();
+    const line = e.selections[0]?.active.line;
+    const n = groups.find((x) => x.kind === 'sample' && x.location?.uri.toString() === uri && x.location.line === line);
+    if (n) void view.reveal(n, { select: true, focus: false, expand: true });
+  });
+}
+
+export async function deactivateExtension(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) await c.stop();
+}

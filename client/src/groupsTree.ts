@@ -1,0 +1,207 @@
+// "Groups by cause": Dropped → reason (`group_has_aborted_<cause>`, `zero_std_<r>`) → group →
+// samples, and Kept, for the log the views follow; for a run folder, the drops per cause over
+// its steps first, then each step's file.
+import * as vscode from 'vscode';
+import type { CauseBucket, FileGroups, GroupItem, RunStepsResult, SamplesRef } from '../../shared/protocol';
+import { isFolder, type ServerApi } from './serverApi';
+import { appendFields, baseName, num, plain, plural, safeMarkdown } from './text';
+import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
+
+const DROP_PREFIX = 'rollout/dynamic_filter/drop_';
+/** The exit status of a sample that finished normally (spec §2.4): not worth a mention per sample. */
+const SUCCESS_EXIT = 'Submitted';
+
+export class GroupsTreeProvider extends NodeTreeProvider {
+  constructor(private readonly server: ServerApi) {
+    super();
+  }
+
+  protected async build(target: vscode.Uri, token: vscode.CancellationToken): Promise<TreeNode[]> {
+    const folder = await isFolder(target);
+    const [groups, steps] = await Promise.all([
+      this.server.groupsByCause(target, token),
+      folder ? this.server.runSteps(target, token) : Promise.resolve(undefined),
+    ]);
+    if (!folder) {
+      const file = groups.files[0];
+      if (!file) return [emptyNode(target)];
+      return fileSections(file);
+    }
+    const files = [...groups.files].sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
+    const roots = steps && steps.steps.length > 0 ? [runNode(target, steps)] : [];
+    roots.push(...files.map(fileNode));
+    return roots.length > 0 ? roots : [emptyNode(target)];
+  }
+}
+
+function emptyNode(target: vscode.Uri): TreeNode {
+  return node({
+    id: `${target}|empty`,
+    kind: 'empty',
+    label: `No rollout groups in ${baseName(target)}`,
+    description: 'eval logs are under Eval datasets',
+    icon: new vscode.ThemeIcon('info'),
+  });
+}
+
+function stepLabel(step: number | null, uri: vscode.Uri): string {
+  return step === null ? baseName(uri) : `step ${step} · ${baseName(uri)}`;
+}
+
+/** Run totals: drops per cause summed over the steps, each with its per-step counts. */
+function runNode(folder: vscode.Uri, run: RunStepsResult): TreeNode {
+  const byReason = new Map<string, { uri: string; step: number | null; count: number }[]>();
+  for (const s of run.steps) {
+    for (const [metric, count] of Object.entries(s.drops)) {
+      const reason = metric.startsWith(DROP_PREFIX) ? metric.slice(DROP_PREFIX.length) : metric;
+      if (!byReason.has(reason)) byReason.set(reason, []);
+      byReason.get(reason)!.push({ uri: s.uri, step: s.step, count });
+    }
+  }
+  const total = (rows: { count: number }[]) => rows.reduce((a, r) => a + r.count, 0);
+  const reasons = [...byReason.entries()].sort((a, b) => total(b[1]) - total(a[1]) || a[0].localeCompare(b[0]));
+  const children = reasons.map(([reason, rows]) =>
+    node({
+      id: `${folder}|run|${reason}`,
+      kind: 'runReason',
+      label: plain(reason),
+      description: plural(total(rows), 'group'),
+      tooltip: `${DROP_PREFIX}${reason}: ${total(rows)} over ${plural(rows.length, 'step')}`,
+      icon: reasonIcon(reason),
+      children: rows.map((r) => {
+        const uri = vscode.Uri.parse(r.uri);
+        return node({ id: `${folder}|run|${reason}|${r.uri}`, kind: 'runStep', label: stepLabel(r.step, uri), description: String(r.count), command: revealCommand(uri, 0), resourceUri: uri });
+      }),
+    }),
+  );
+  const dropped = reasons.reduce((a, [, rows]) => a + total(rows), 0);
+  return node({
+    id: `${folder}|run`,
+    kind: 'run',
+    label: `Run · ${baseName(folder)}`,
+    description: `${plural(run.steps.length, 'step')} · ${dropped} dropped`,
+    tooltip: folder.fsPath,
+    icon: new vscode.ThemeIcon('graph'),
+    expanded: true,
+    children,
+  });
+}
+
+function fileNode(file: FileGroups): TreeNode {
+  const uri = vscode.Uri.parse(file.uri);
+  return node({
+    id: `${file.uri}|file`,
+    kind: 'file',
+    label: stepLabel(file.step, uri),
+    description: `${file.dropped} dropped · ${file.kept} kept`,
+    tooltip: uri.fsPath,
+    resourceUri: uri,
+    icon: vscode.ThemeIcon.File,
+    command: revealCommand(uri, 0),
+    children: fileSections(file),
+  });
+}
+
+function fileSections(file: FileGroups): TreeNode[] {
+  const dropped = file.buckets.filter((b) => b.reason !== 'kept');
+  const kept = file.buckets.find((b) => b.reason === 'kept');
+  const sections: TreeNode[] = [
+    node({
+      id: `${file.uri}|dropped`,
+      kind: 'dropped',
+      label: 'Dropped',
+      description: plural(file.dropped, 'group'),
+      icon: new vscode.ThemeIcon('filter'),
+      expanded: true,
+      children: dropped.map((b) => bucketNode(file.uri, b)),
+    }),
+  ];
+  sections.push(
+    node({
+      id: `${file.uri}|kept`,
+      kind: 'kept',
+      label: 'Kept',
+      description: plural(file.kept, 'group'),
+      icon: new vscode.ThemeIcon('pass'),
+      children: kept ? kept.groups.map((g) => groupNode(`${file.uri}|kept`, g)) : [],
+    }),
+  );
+  return sections;
+}
+
+function reasonIcon(reason: string): vscode.ThemeIcon {
+  return new vscode.ThemeIcon(reason.startsWith('group_has_aborted_') ? 'debug-disconnect' : 'dash');
+}
+
+function bucketNode(fileUri: string, b: CauseBucket): TreeNode {
+  const count = b.groups.length + (b.omitted ?? 0);
+  const tip = safeMarkdown();
+  appendFields(tip, [['Reason', b.reason], ['Groups', String(count)]]);
+  if (b.metric) appendFields(tip, [['Metric', b.metric]]);
+  if (b.formerly.length) appendFields(tip, [['Formerly charted as', b.formerly.join(', ')]]);
+  if (b.omitted) appendFields(tip, [['Not listed', `${b.omitted} more groups (the list is capped)`]]);
+  const id = `${fileUri}|reason|${b.reason}`;
+  return node({
+    id,
+    kind: 'reason',
+    label: plain(b.reason),
+    description: plural(count, 'group') + (b.omitted ? ` (${b.groups.length} listed)` : ''),
+    tooltip: tip,
+    icon: reasonIcon(b.reason),
+    data: b,
+    children: b.groups.map((g) => groupNode(id, g)),
+  });
+}
+
+function countBy(values: (string | null)[]): string {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v ?? 'unknown', (counts.get(v ?? 'unknown') ?? 0) + 1);
+  return [...counts.entries()].map(([k, c]) => `${c} ${k}`).join(', ');
+}
+
+/** The group's tooltip: what was decided, on which samples. */
+export function groupTooltip(g: GroupItem): vscode.MarkdownString {
+  const fields: [string, string][] = [
+    ['Group', g.key],
+    [g.kept ? 'Kept' : 'Dropped', g.kept ? 'passed the filters' : (g.reason ?? 'unknown')],
+  ];
+  if (g.metric) fields.push(['Metric', g.metric]);
+  fields.push(['Samples', `${g.samples.length} (${countBy(g.samples.map((s) => s.status))})`]);
+  fields.push(['Rewards', g.samples.map((s) => num(s.reward)).join(', ')]);
+  fields.push(['Exit statuses', countBy(g.samples.map((s) => s.cause))]);
+  fields.push(['First line', `${baseName(vscode.Uri.parse(g.uri))}:${g.line + 1}`]);
+  return appendFields(safeMarkdown(), fields);
+}
+
+function groupNode(parentId: string, g: GroupItem): TreeNode {
+  const uri = vscode.Uri.parse(g.uri);
+  const id = `${parentId}|group|${g.key}`;
+  const cause = g.samples.find((s) => s.status === 'aborted')?.cause;
+  return node({
+    id,
+    kind: 'group',
+    label: `group ${plain(g.key, 60)}`,
+    description: `${plural(g.samples.length, 'sample')} · ${cause ? `aborted: ${plain(cause, 40)}` : `rewards ${g.samples.map((s) => num(s.reward)).join(' ')}`}`,
+    tooltip: groupTooltip(g),
+    icon: new vscode.ThemeIcon(g.kept ? 'check' : 'close'),
+    command: revealCommand(uri, g.line),
+    location: { uri, line: g.line },
+    data: g,
+    children: g.samples.map((s) => sampleNode(id, s)),
+  });
+}
+
+function sampleNode(parentId: string, s: SamplesRef): TreeNode {
+  const uri = vscode.Uri.parse(s.uri);
+  const parts = [s.status ?? 'no status', ...(s.cause && s.cause !== SUCCESS_EXIT ? [s.cause] : []), `reward ${num(s.reward)}`];
+  return node({
+    id: `${parentId}|sample|${s.line}`,
+    kind: 'sample',
+    label: `line ${s.line + 1}`,
+    description: plain(parts.join(' · '), 80),
+    icon: new vscode.ThemeIcon(s.status === 'aborted' ? 'debug-disconnect' : s.status === 'truncated' ? 'fold' : 'circle-small'),
+    command: revealCommand(uri, s.line),
+    location: { uri, line: s.line },
+    data: s,
+  });
+}

@@ -1,0 +1,42 @@
+// The language client: `dist/server.js` over node IPC, for JSON Lines logs (VS Code's built-in
+// `jsonl` language, and *.jsonl/*.ndjson files by name) and the miles eval configs the analysis
+// reads (synced so an unsaved config edit counts at once). Settings section `rolloutLens`.
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LANGUAGE_ID,
+  SETTINGS_SECTION,
+  SetNSamplesPerEvalPromptCommand,
+  type RolloutLensInitializationOptions,
+} from '../../shared/protocol';
+
+export const CLIENT_ID = 'rolloutLens';
+export const CLIENT_NAME = 'Rollout Lens';
+
+export const DOCUMENT_SELECTOR = [
+  { language: LANGUAGE_ID },
+  { scheme: 'file', pattern: '**/*.{jsonl,ndjson}' },
+  { scheme: 'untitled', language: LANGUAGE_ID },
+  // miles eval configs (`eval_config.yaml` beside a log, or any *eval*.yaml/json the setting names).
+  { scheme: 'file', pattern: '**/*eval*.{yaml,yml,json}' },
+];
+
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  const module = context.asAbsolutePath('dist/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+  };
+  const initializationOptions: RolloutLensInitializationOptions = { clientCommands: [SetNSamplesPerEvalPromptCommand] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    synchronize: { configurationSection: SETTINGS_SECTION },
+    outputChannel: output,
+    initializationOptions,
+    middleware: {
+      // Untrusted workspaces get read-only analysis: no edits offered to their files.
+      provideCodeActions: (document, range, ctx, token, next) => (vscode.workspace.isTrusted ? next(document, range, ctx, token) : []),
+    },
+  };
+  return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+}

@@ -1,0 +1,49 @@
+// Log text is written by the model under training: it reaches labels and tooltips only through
+// these helpers. Labels are plain text, but control and bidi-override characters could still
+// disguise what a line says, so they are shown escaped; tooltips are built with
+// `MarkdownString.appendText` (which escapes markdown) and never trusted, never HTML.
+import * as vscode from 'vscode';
+import { pyFloatRepr } from '../../server/src/core/python';
+
+// C0/C1 controls, and the Unicode bidi overrides/isolates that reorder what is displayed.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line of display text: unsafe characters as `\uXXXX`, long text cut with an ellipsis. */
+export function plain(value: string, max = 120): string {
+  const safe = value.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
+}
+
+/** A tooltip that renders log text literally: no links to commands, no HTML, no theme icons. */
+export function safeMarkdown(): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.supportThemeIcons = false;
+  return md;
+}
+
+/** Appends `label: value` lines; only `label` may contain our own markdown. */
+export function appendFields(md: vscode.MarkdownString, fields: [string, string][]): vscode.MarkdownString {
+  for (const [label, value] of fields) {
+    md.appendMarkdown(`**${label}:** `);
+    md.appendText(plain(value, 400));
+    md.appendMarkdown('  \n');
+  }
+  return md;
+}
+
+/** Numbers as Python prints them (the logs' and the metrics' own notation). */
+export function num(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'null' : pyFloatRepr(value);
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The file name of a URI, for labels. */
+export function baseName(uri: vscode.Uri): string {
+  const parts = uri.path.split('/');
+  return parts[parts.length - 1] || uri.path;
+}

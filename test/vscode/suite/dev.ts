@@ -1,0 +1,12 @@
+// Extension tests against the extension under development (the repository), in the test
+// workspace (a copy of examples/run). Order: the screenshot before the quick fixes change the
+// eval config, the huge log last (it adds a step to the run).
+import './rollout';
+import './screenshot';
+import './evalDatasets';
+import './hugeFile';
+import { runAll } from './runner';
+
+export function run(): Promise<void> {
+  return runAll('rollout-lens (development build)');
+}

@@ -1,0 +1,77 @@
+// The example run's eval dump (examples/run/eval/eval_100.jsonl with eval_config.yaml and the
+// global --n-samples-per-eval-prompt 2) in the real VS Code: the Eval datasets view, the quick
+// fixes through vscode.executeCodeActionProvider, one applied from the view's item (it edits
+// eval_config.yaml), one through the client command (it sets rolloutLens.nSamplesPerEvalPrompt).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FindingData } from '../../../client/src/datasetsTree';
+import { applyCodeAction } from '../../../client/src/quickFix';
+import type { TreeNode } from '../../../client/src/treeNodes';
+import { api, codeOf, diagnostics, openLog, waitFor, wsUri } from './helpers';
+import { test } from './runner';
+
+const EVAL = ['eval', 'eval_100.jsonl'];
+const child = (n: TreeNode, label: string) => n.children.find((c) => c.label === label);
+
+test('Eval datasets view: score, none ratio, pass@k by the dataset\'s own n and by the global n (spec §3.2, §3.3)', async () => {
+  const a = await api();
+  await openLog(...EVAL);
+  const roots = await waitFor(() => (a.datasets.roots.length === 3 ? a.datasets.roots : undefined), 'three datasets');
+  assert.deepEqual(roots.map((n) => n.label), ['aime', 'gpqa', 'swe_verified']);
+  const [aime, gpqa, swe] = roots;
+  assert.equal(child(aime, 'eval/aime')?.description, '0.3333333333333333');
+  assert.match(child(aime, 'samples per prompt')?.description ?? '', /^4 \(from the dataset entry\) · 12 samples$/);
+  assert.equal(child(aime, 'eval/aime-pass@1')?.description, '0.3333333333333333'); // same either way: no second value
+  assert.equal(child(aime, 'eval/aime-pass@2')?.description, '0.611111111111111 (grouped by 2: 0.5)');
+  assert.equal(child(aime, 'eval/aime-pass@4')?.description, '1.0');
+  assert.equal(child(gpqa, 'eval/gpqa')?.description, '0.5833333333333334');
+  assert.equal(child(gpqa, 'eval/gpqa-none_reward_ratio')?.description, '0.08333333333333333');
+  assert.equal(child(swe, 'eval/swe_verified')?.description, '0.0');
+  assert.equal(child(swe, 'eval/swe_verified-none_reward_ratio')?.description, '1.0');
+  const misgrouped = child(gpqa, 'Findings')?.children.find((n) => n.label === 'misgrouped-dataset');
+  assert.ok(misgrouped, 'gpqa has a misgrouped-dataset finding');
+  assert.equal(misgrouped.contextValue, 'finding.fixable');
+  assert.equal(misgrouped.description, 'dataset gpqa is misgrouped: prompts repeat 3 times in a row but n_samples_per_eval_prompt is 2, so …');
+  const allAborted = child(swe, 'Findings')?.children.find((n) => n.label === 'eval-all-aborted');
+  assert.equal(allAborted?.contextValue, 'finding', 'eval-all-aborted has no quick fix');
+});
+
+test('quick fix for misgrouped-dataset (vscode.executeCodeActionProvider), applied from the view item, edits eval_config.yaml', async () => {
+  const a = await api();
+  const uri = wsUri(...EVAL);
+  await openLog(...EVAL);
+  const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'the misgrouped-dataset diagnostic');
+  const diag = ds.find((x) => codeOf(x) === 'misgrouped-dataset')!;
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+  const fix = actions.find((x) => x.title === 'Set n_samples_per_eval_prompt of gpqa to 3 in eval_config.yaml');
+  assert.ok(fix?.edit, `actions: ${actions.map((x) => x.title).join(' | ')}`);
+  const config = wsUri('eval_config.yaml');
+  assert.deepEqual(fix.edit.entries().map(([u]) => u.toString()), [config.toString()]);
+
+  // The way a user does it: the inline action on the finding's item in the Eval datasets view.
+  const item = await waitFor(() => a.datasets.find((n) => n.kind === 'finding' && (n.data as FindingData).code === 'misgrouped-dataset'), 'the finding item');
+  const applied = await vscode.commands.executeCommand<string | undefined>('rolloutLens.applyFix', item, 'preferred');
+  assert.equal(applied, fix.title);
+  const doc = await vscode.workspace.openTextDocument(config);
+  const gpqa = /- name: gpqa\n((?: {6}.*\n)*)/.exec(doc.getText())?.[1] ?? '';
+  assert.match(gpqa, /^ {6}n_samples_per_eval_prompt: 3\b/m);
+  assert.match(doc.getText(), /# SWE-bench Verified through the agent server\./, 'comments are kept');
+  await doc.save();
+  // The server re-analyses with the edited config: the finding goes away.
+  await diagnostics(uri, (d) => !d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'misgrouped-dataset to clear after the fix');
+});
+
+test('quick fix for passk-group-size-mismatch: the global value through the client command rolloutLens.setNSamplesPerEvalPrompt', async () => {
+  const uri = wsUri(...EVAL);
+  await openLog(...EVAL);
+  const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)), 'aime\'s pass@k mismatch');
+  const diag = ds.find((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message))!;
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+  const global = actions.find((x) => x.command?.command === 'rolloutLens.setNSamplesPerEvalPrompt');
+  assert.ok(global, `actions: ${actions.map((x) => x.title).join(' | ')}`);
+  assert.equal(global.title, 'Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4');
+  assert.ok(await applyCodeAction(global));
+  const setting = vscode.workspace.getConfiguration('rolloutLens', uri).inspect<number>('nSamplesPerEvalPrompt');
+  assert.equal(setting?.workspaceFolderValue, 4);
+  await diagnostics(uri, (d) => !d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)), 'aime\'s mismatch to clear');
+});

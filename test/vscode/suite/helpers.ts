@@ -1,0 +1,66 @@
+// Helpers for the extension-host suites: bounded condition waits (never fixed sleeps), the
+// extension's API, and paths in the test workspace.
+import * as vscode from 'vscode';
+import type { RolloutLensApi } from '../../../client/src/api';
+
+export const EXTENSION_ID = 'rollout-lens.rollout-lens';
+
+/** Polls `check` until it returns a truthy value; fails after `ms` naming what it waited for. */
+export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 50)); // poll interval of a bounded wait, not a sleep-for-effect
+  }
+}
+
+export async function api(): Promise<RolloutLensApi> {
+  const ext = vscode.extensions.getExtension<RolloutLensApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not installed`);
+  const a = await ext.activate();
+  await a.ready;
+  return a;
+}
+
+export function wsUri(...parts: string[]): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the tests need a workspace folder');
+  return vscode.Uri.joinPath(folder.uri, ...parts);
+}
+
+export async function openLog(...parts: string[]): Promise<vscode.TextEditor> {
+  const uri = wsUri(...parts);
+  return vscode.window.showTextDocument(uri, { preview: false });
+}
+
+export function codeOf(d: vscode.Diagnostic): string {
+  const c = d.code;
+  return typeof c === 'object' && c !== null ? String(c.value) : String(c);
+}
+
+/** Diagnostics of our server for a file, waiting until `ready` holds for them. */
+export function diagnostics(uri: vscode.Uri, ready: (ds: vscode.Diagnostic[]) => boolean, what: string): Promise<vscode.Diagnostic[]> {
+  return waitFor(() => {
+    const ds = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'rollout-lens');
+    return ready(ds) ? ds : undefined;
+  }, what);
+}
+
+export function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : ''))
+    .join('\n');
+}
+
+/** What a markdown string escaped by `appendText` reads as (backslash escapes, `&nbsp;`). */
+export function unescapeMarkdown(value: string): string {
+  return value.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+}
