@@ -90,3 +90,23 @@ test('detect: the first VALID record decides; invalid lines before it do not', a
   assert.deepEqual(s.findings.map((f) => [f.code, f.line]), [['invalid-json', 1], ['invalid-record', 2]]);
   assert.match(s.findings[1].message, /a line must be a JSON object, got an array/);
 });
+
+test('detect: a gzip file, a .pt (zip) dump and a pickle are named as such in one unknown-format finding', async (t) => {
+  const dir = tempDir(t);
+  const { writeFileSync } = await import('node:fs');
+  const { gzipSync } = await import('node:zlib');
+  const { join } = await import('node:path');
+  const cases: [string, Uint8Array, RegExp][] = [
+    ['log.jsonl.gz', gzipSync(Buffer.from('{"a": 1}\n'.repeat(2000))), /this is a gzip-compressed file/],
+    ['model.pt', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(3000, 7), Buffer.from('\n\n\n')]), /a zip archive \(a PyTorch `\.pt` checkpoint is one\)/],
+    ['obj.pkl', Buffer.from([0x80, 0x04, 0x95, 0x10, 0x0a, 0x00, 0x0a]), /a Python pickle/],
+    ['nul.jsonl', Buffer.from('{"a":\u0000 1}\n{"b": 2}\n'), /a binary file \(it contains NUL bytes\)/],
+  ];
+  for (const [name, bytes, what] of cases) {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const s = await scanPath(path);
+    assert.deepEqual(s.findings.map((f) => f.code), ['unknown-format'], name);
+    assert.match(s.findings[0].message, what, name);
+  }
+});

@@ -102,3 +102,44 @@ test('reader: an empty file has no lines and no pending line', async (t) => {
   assert.equal(result.pending, null);
   assert.equal(result.endOffset, 0);
 });
+
+test('reader (property): any lines, any line ends, any chunk size → exactly the lines back, offsets exact', async (t) => {
+  const dir = tempDir(t);
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const fc = (await import('fast-check')).default;
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 300 }).map((s) => s.replace(/[\r\n]/g, '')), fc.boolean()), { maxLength: 30 }),
+      fc.integer({ min: 16, max: 200 }),
+      fc.boolean(),
+      async (lines, chunkSize, finalNewline) => {
+        const path = join(dir, `p${n++}.jsonl`);
+        const text = lines.map(([s, crlf], i) => s + (i < lines.length - 1 || finalNewline ? (crlf ? '\r\n' : '\n') : '')).join('');
+        writeFileSync(path, text);
+        const { lines: got, result } = await collectLines(path, { chunkSize });
+        const complete = finalNewline ? lines : lines.slice(0, -1);
+        // A first line starting with a BOM character loses it (it is the file's BOM).
+        const expected = complete.map(([s], i) => (i === 0 && s.startsWith('\ufeff') ? s.slice(1) : s));
+        assert.deepEqual(got.map((l) => l.text), expected);
+        let offset = 0;
+        for (const [i, l] of got.entries()) {
+          if (i === 0 && lines[0][0].startsWith('\ufeff')) offset += 3;
+          assert.equal(l.offset, offset);
+          offset += Buffer.byteLength(expected[i]) + (lines[i][1] ? 2 : 1);
+        }
+        if (!finalNewline && lines.length > 0 && Buffer.byteLength(lines.at(-1)![0]) > 0) assert.ok(result.pending);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('reader: a line far longer than the chunk grows the buffer, and the lines after it are still exact', async (t) => {
+  const long = 'x'.repeat(50_000);
+  const path = writeFile(tempDir(t), 'g.jsonl', `a\n${long}\nb\n${long}${long}\nc\n`);
+  const { lines } = await collectLines(path, { chunkSize: 1024 });
+  assert.deepEqual(lines.map((l) => l.text.length), [1, 50_000, 1, 100_000, 1]);
+  assert.deepEqual(lines.map((l) => l.offset), [0, 2, 50_003, 50_005, 150_006]);
+});

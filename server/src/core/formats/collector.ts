@@ -11,6 +11,7 @@ import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
 import { normalizeRecord } from './normalize';
+import { sniffBinary } from './sniff';
 
 /** A valid record seen before the format was known (small: the rule builds only a few fields). */
 interface Candidate {
@@ -36,6 +37,8 @@ export interface CollectorState {
   droppedFindings: number;
   inputRun: InputRunState;
   rewardProblemReported: boolean;
+  /** What line 1 showed the file to be when it is not text (then lines are not reported one by one). */
+  binary: string | null;
 }
 
 const WS = new Uint8Array(256);
@@ -58,7 +61,7 @@ export class RecordCollector {
     this.state = state ?? {
       format: 'unknown', kind: 'unknown', settled: false, candidates: [], samples: [], metricsRecords: [],
       records: 0, invalidLines: 0, blankLines: 0, findings: [], droppedFindings: 0,
-      inputRun: { lastHash: null, groups: 0 }, rewardProblemReported: false,
+      inputRun: { lastHash: null, groups: 0 }, rewardProblemReported: false, binary: null,
     };
     if (this.state.settled && this.state.format !== 'unknown') this.ctx = this.makeContext();
   }
@@ -86,11 +89,24 @@ export class RecordCollector {
     this.state.findings.push(finding);
   }
 
-  /** Whether a last line without `\n` can stand as is: blank, or one complete JSON value. */
-  isCompleteLine(bytes: Uint8Array, start: number, end: number): boolean {
+  /**
+   * A last line without `\n`. Blank or one complete JSON value: a line like any other (hand-written
+   * files often end so). In a binary file: one more non-JSON line. Else a line still being
+   * written: `truncated-line`, not an error.
+   */
+  onPendingLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
     let s = start;
     while (s < end && WS[bytes[s]] === 1) s++;
-    return s === end || scanJson(bytes, start, end, this.rule).ok;
+    if (s === end || scanJson(bytes, start, end, this.rule).ok) {
+      this.onLine(bytes, start, end, line, offset);
+      return;
+    }
+    if (line === 1) this.state.binary = sniffBinary(bytes, start, end);
+    if (this.state.binary !== null) {
+      this.state.invalidLines++;
+      return;
+    }
+    this.addFinding('truncated-line', line, 'incomplete last line: no end of line yet (the file may still be written); it is read again when the file grows');
   }
 
   /** One line (without its end-of-line). */
@@ -104,6 +120,8 @@ export class RecordCollector {
     const result = scanJson(bytes, start, end, this.rule);
     if (!result.ok) {
       this.state.invalidLines++;
+      if (line === 1) this.state.binary = sniffBinary(bytes, start, end);
+      if (this.state.binary !== null) return;
       const column = utf16Column(bytes, start, Math.min(result.position, end));
       this.addFinding('invalid-json', line, `invalid JSON: ${result.reason} at column ${column}`, column);
       return;
@@ -170,7 +188,9 @@ export class RecordCollector {
       s.candidates = [];
       for (const c of waiting) this.accept(c.value, c.info);
     }
-    if (s.format === 'unknown') {
+    if (s.binary !== null) {
+      this.addFinding('unknown-format', 1, `unknown log format: this is ${s.binary}; its ${s.invalidLines} line${s.invalidLines === 1 ? '' : 's'} that are not JSON are not reported one by one`);
+    } else if (s.format === 'unknown') {
       const what = s.records === 0 && s.invalidLines === 0 ? 'the file holds no records' : 'no known log format matched its first records';
       const hint = this.settings.fields.groupKey ? '' : '; map its fields with the `fields` setting to read it as `generic`';
       this.addFinding('unknown-format', 1, `unknown log format: ${what} (miles samples, trajectories, eval trials, metrics; verl rollout or validation dumps)${hint}`);

@@ -1,7 +1,8 @@
 // Streams a file through `FileAccess` in fixed-size chunks and hands every line to a synchronous
 // callback as a byte range. The file is never one JS string: a line is decoded (or scanned) only
-// by whoever receives it. Lines inside a chunk are passed without copying; a line that spans chunks
-// is gathered into a list of copies and joined once (linear, even for a 100 MB line).
+// by whoever receives it. Lines are passed without copying: the unfinished tail of a chunk is moved
+// to the front of the buffer and the next chunk is read behind it, so every line is contiguous; a
+// line longer than the buffer grows it by doubling (linear in the line, even for 100 MB).
 import type { FileAccess, OpenFile } from '../fileAccess';
 
 export const DEFAULT_CHUNK_SIZE = 1 << 20;
@@ -55,15 +56,14 @@ function hasBom(bytes: Uint8Array, n: number): boolean {
   return n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+/**
+ * Byte buffers: Node's `Buffer` where it exists (its `indexOf` is a native memchr, ~8x faster than
+ * `Uint8Array.prototype.indexOf`), else a plain `Uint8Array` (browser worker).
+ */
+type Bytes = Uint8Array;
+const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array } }).Buffer;
+export function allocBytes(n: number): Bytes {
+  return NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
 }
 
 /**
@@ -85,64 +85,91 @@ export async function readLines(
   }
 }
 
+interface Chunk {
+  bytes: Uint8Array;
+  n: number;
+  want: number;
+}
+
 async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref: LineRef) => void): Promise<ReadLinesResult> {
   const chunkSize = Math.max(16, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
   const limit = options.endOffset ?? Infinity;
-  const buf = new Uint8Array(chunkSize);
+  // Two read buffers alternate: the next chunk is read (on the I/O thread) while this one is parsed.
+  const incoming = [allocBytes(chunkSize), allocBytes(chunkSize)];
+  let flip = 0;
+  let readAt = options.startOffset ?? 0;
+  const startRead = (): Promise<Chunk> | null => {
+    const want = Math.min(chunkSize, limit - readAt);
+    if (want <= 0) return null;
+    const bytes = incoming[flip];
+    flip ^= 1;
+    const at = readAt;
+    readAt += want;
+    return file.read(bytes, 0, want, at).then((n) => ({ bytes, n, want }));
+  };
+
+  let buf = allocBytes(2 * chunkSize);
   const ref: LineRef = { bytes: buf, start: 0, end: 0, line: options.startLine ?? 1, offset: 0 };
-  let position = options.startOffset ?? 0;
-  let lineOffset = position; // file offset of the current line's first byte
-  let carry: Uint8Array[] = []; // copies of the current line's earlier pieces
-  let carryBytes = 0;
+  let position = options.startOffset ?? 0; // file offset just after the bytes in buf
+  let filled = 0; // buf[0, filled): the unfinished line's start (no newline in it)
   let bomLength = 0;
   let cancelled = false;
+  let next = startRead();
 
-  for (;;) {
+  while (next !== null) {
+    const chunk = await next;
+    next = null;
+    if (chunk.n <= 0) break;
     if (options.isCancelled?.()) {
       cancelled = true;
       break;
     }
-    const want = Math.min(chunkSize, limit - position);
-    if (want <= 0) break;
-    const n = await file.read(buf, 0, want, position);
-    if (n <= 0) break;
-    let i = 0;
-    if (position === 0 && hasBom(buf, n)) {
-      i = 3;
-      bomLength = 3;
-      lineOffset = 3;
+    // A short read is the end of the file (for now): nothing more is read ahead of it.
+    if (chunk.n === chunk.want) next = startRead();
+    const n = chunk.n;
+    // Room behind the unfinished line; grows by doubling only while one line outgrows the buffer.
+    if (buf.length - filled < n) {
+      const bigger = allocBytes(Math.max(buf.length * 2, filled + n));
+      bigger.set(buf.subarray(0, filled));
+      buf = bigger;
     }
+    buf.set(n === chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(0, n), filled);
+    let lineStart = 0;
+    let search = filled; // bytes before `filled` hold no newline
+    if (position === 0 && filled === 0 && hasBom(buf, n)) {
+      lineStart = search = bomLength = 3;
+    }
+    const lineOffset0 = position - filled; // file offset of buf[0]
+    const end = filled + n;
+    ref.bytes = buf;
     for (;;) {
-      const nl = buf.indexOf(LF, i);
-      if (nl < 0 || nl >= n) break;
-      if (carry.length === 0) {
-        ref.bytes = buf;
-        ref.start = i;
-        ref.end = contentEnd(buf, i, nl);
-      } else {
-        carry.push(buf.slice(i, nl));
-        const joined = concat(carry, carryBytes + (nl - i));
-        carry = [];
-        carryBytes = 0;
-        ref.bytes = joined;
-        ref.start = 0;
-        ref.end = contentEnd(joined, 0, joined.length);
-      }
-      ref.offset = lineOffset;
+      const nl = buf.indexOf(LF, search);
+      if (nl < 0 || nl >= end) break;
+      ref.start = lineStart;
+      ref.end = contentEnd(buf, lineStart, nl);
+      ref.offset = lineOffset0 + lineStart;
       onLine(ref);
       ref.line++;
-      lineOffset = position + nl + 1;
-      i = nl + 1;
+      lineStart = search = nl + 1;
     }
-    if (i < n) {
-      carry.push(buf.slice(i, n));
-      carryBytes += n - i;
+    // Keep the unfinished line at the front; give a huge buffer back once its line is done.
+    const rest = end - lineStart;
+    if (buf.length > 4 * chunkSize && rest <= chunkSize) {
+      const small = allocBytes(2 * chunkSize);
+      small.set(buf.subarray(lineStart, end));
+      buf = small;
+    } else if (lineStart > 0) {
+      buf.copyWithin(0, lineStart, end);
     }
+    filled = rest;
     position += n;
     options.onChunk?.(position, limit === Infinity ? position : limit);
   }
+  // A read still in flight must finish before the file is closed.
+  if (next !== null) await (next as Promise<Chunk>).catch(() => undefined);
 
-  const pending = carryBytes > 0 ? { bytes: concat(carry, carryBytes), line: ref.line, offset: lineOffset } : null;
+  const lineOffset = position - filled;
+  const pending = filled > 0 ? { bytes: buf.subarray(0, filled), line: ref.line, offset: lineOffset } : null;
   return { endOffset: lineOffset, nextLine: ref.line, pending, bomLength, cancelled };
 }
 
@@ -150,7 +177,7 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
 export async function readRange(access: FileAccess, path: string, offset: number, length: number): Promise<Uint8Array> {
   const file = await access.open(path);
   try {
-    const out = new Uint8Array(length);
+    const out = allocBytes(length);
     let got = 0;
     while (got < length) {
       const n = await file.read(out, got, length - got, offset + got);

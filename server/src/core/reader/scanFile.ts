@@ -112,13 +112,7 @@ export async function scanFile(
     let end = p.bytes.length;
     if (end > 0 && p.bytes[end - 1] === 0x0d) end--;
     pending = { line: p.line, offset: p.offset, byteLength: end };
-    // A complete JSON value that only lacks its `\n` is a record (hand-written files often end so);
-    // anything else is a line still being written.
-    if (collector.isCompleteLine(p.bytes, 0, end)) {
-      collector.onLine(p.bytes, 0, end, p.line, p.offset);
-    } else {
-      collector.addFinding('truncated-line', p.line, 'incomplete last line: no end of line yet (the file may still be written); it is read again when the file grows');
-    }
+    collector.onPendingLine(p.bytes, 0, end, p.line, p.offset);
   }
   collector.finish();
   const s = collector.state;

@@ -1,0 +1,6 @@
+// What the benchmark calls in-process (bundled by bench/run.mjs into bench/.data/engine.cjs).
+export { analyzeFiles, scanFile } from '../server/src/core/engine';
+export { nodeFileAccess } from '../server/src/node/nodeFileAccess';
+export { DEFAULT_SETTINGS } from '../shared/protocol';
+export { scanJson } from '../server/src/core/reader/jsonBuild';
+export { buildRule } from '../server/src/core/formats/rule';

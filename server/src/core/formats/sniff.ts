@@ -1,0 +1,29 @@
+// What a file that is not text is, from its first bytes, so the finding can say "this is a gzip
+// file" instead of a thousand invalid-JSON lines (a `.pt` dump or a compressed log opened by mistake).
+
+const SIGNATURES: [number[], string][] = [
+  [[0x1f, 0x8b], 'a gzip-compressed file (decompress it first, e.g. `gunzip -k`)'],
+  [[0x28, 0xb5, 0x2f, 0xfd], 'a zstd-compressed file (decompress it first, e.g. `zstd -d`)'],
+  [[0x42, 0x5a, 0x68], 'a bzip2-compressed file (decompress it first)'],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 'an xz-compressed file (decompress it first)'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a zip archive (a PyTorch `.pt` checkpoint is one), not a JSONL log'],
+  [[0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59], 'a NumPy `.npy` array, not a JSONL log'],
+  [[0x50, 0x41, 0x52, 0x31], 'a Parquet file, not a JSONL log'],
+];
+
+/** A description when `bytes` (the start of line 1) look binary; null for text. */
+export function sniffBinary(bytes: Uint8Array, start: number, end: number): string | null {
+  for (const [magic, what] of SIGNATURES) {
+    if (end - start >= magic.length && magic.every((m, k) => bytes[start + k] === m)) return what;
+  }
+  // Python pickle (protocol 2-5): PROTO opcode then the protocol number.
+  if (end - start >= 2 && bytes[start] === 0x80 && bytes[start + 1] >= 2 && bytes[start + 1] <= 5) return 'a Python pickle (e.g. a `torch.save` file), not a JSONL log';
+  const n = Math.min(end - start, 512);
+  let control = 0;
+  for (let k = start; k < start + n; k++) {
+    const c = bytes[k];
+    if (c === 0) return 'a binary file (it contains NUL bytes), not a JSONL log';
+    if (c < 0x20 && c !== 0x09) control++;
+  }
+  return n > 0 && control / n > 0.1 ? 'a binary file, not a JSONL log' : null;
+}
