@@ -171,4 +171,9 @@ export interface SetNSamplesPerEvalPromptArgs {
 export interface RolloutLensInitializationOptions {
   /** Client-side commands the client implements (e.g. `SetNSamplesPerEvalPromptCommand`). */
   clientCommands?: string[];
+  /**
+   * Initial settings for clients that cannot answer `workspace/configuration` (Neovim 0.7 does not
+   * announce it): `{ rolloutLens: { ... } }`, replaced by later `didChangeConfiguration` payloads.
+   */
+  settings?: { rolloutLens?: Partial<RolloutLensSettings> };
 }

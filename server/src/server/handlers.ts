@@ -74,8 +74,9 @@ function registerWorkspaceEvents(ctx: ServerContext): void {
   const { connection } = ctx;
   connection.onDidChangeConfiguration(
     guardNotification(connection, 'didChangeConfiguration', (params) => {
+      // A payload without our section (VS Code sends `null` in the pull model) keeps what we had.
       const pushed = (params.settings as Record<string, unknown> | null | undefined)?.rolloutLens;
-      ctx.setPushedSettings(pushed);
+      if (pushed !== undefined) ctx.setPushedSettings(pushed);
       ctx.reanalyzeAll();
     }),
   );

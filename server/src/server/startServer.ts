@@ -11,7 +11,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LANGUAGE_ID, SETTINGS_SECTION } from '../../../shared/protocol';
+import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
 import { runAnalysis } from './analysisRunner';
 import { DocumentAccess } from './documentAccess';
 import { DiskAnalyses } from './diskAnalyses';
@@ -48,7 +48,9 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     const caps = params.capabilities;
     const pull = caps.textDocument?.diagnostic !== undefined;
     const canConfigure = caps.workspace?.configuration === true;
-    let pushedSettings: unknown; // from didChangeConfiguration, for clients without workspace/configuration
+    // For clients without workspace/configuration: initializationOptions.settings, then whatever
+    // didChangeConfiguration carries.
+    let pushedSettings: unknown = (params.initializationOptions as RolloutLensInitializationOptions | null | undefined)?.settings?.rolloutLens;
     const settings = new SettingsCache(
       async (uri) => (canConfigure ? connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION }) : pushedSettings),
       (problem) => connection.console.warn(problem),

@@ -1,0 +1,70 @@
+// A second, independent LSP client: Neovim 0.7.2 (Debian), headless, hermetic (HOME and XDG
+// folders in a temp dir), starts `node dist/server.js --stdio`, opens a step of the example run
+// and receives its diagnostics by push; the same findings as the engine reports for that file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeFiles } from '../../server/src/core/engine';
+import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../shared/protocol';
+import { repoRoot, tempWorkspace } from '../lsp/fixtures';
+
+const ROOT = repoRoot();
+const LOG = join(ROOT, 'examples/run/rollout/rollout_1.jsonl');
+const SETTINGS = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' } as RolloutLensSettings;
+const WAIT_MS = 20_000;
+
+interface NvimDiagnostic {
+  lnum: number;
+  col: number;
+  severity: number;
+  source: string;
+  message: string;
+  code: string;
+}
+
+function nvimVersion(): string | null {
+  const r = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n')[0] : null;
+}
+
+test('Neovim 0.7 (push diagnostics) gets the example log\'s findings from dist/server.js, and a hover', async () => {
+  const version = nvimVersion();
+  assert.ok(version, 'nvim is not installed: `apt-get install -y neovim` (.ci/run installs it)');
+  const ws = tempWorkspace('rl-nvim-');
+  try {
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: ws.path('home'), RL_SERVER: join(ROOT, 'dist/server.js'), RL_LOG: LOG, RL_OUT: ws.path('out.json'), RL_ROOT: ROOT, RL_WAIT_MS: String(WAIT_MS) };
+    for (const name of ['home', 'config', 'data', 'state', 'cache']) mkdirSync(ws.path(name));
+    Object.assign(env, { XDG_CONFIG_HOME: ws.path('config'), XDG_DATA_HOME: ws.path('data'), XDG_STATE_HOME: ws.path('state'), XDG_CACHE_HOME: ws.path('cache') });
+    const child = spawn('nvim', ['--headless', '--clean', '-n', '-c', `luafile ${join(ROOT, 'test/nvim/client.lua')}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+    // Bounded: the script bounds each wait; this bounds the whole run.
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS * 2);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    assert.ok(existsSync(ws.path('out.json')), `nvim wrote no result (exit ${code}): ${output}`);
+    const result = JSON.parse(readFileSync(ws.path('out.json'), 'utf8')) as { error?: string; diagnostics: NvimDiagnostic[]; hover: string | null; client: { major: number; minor: number } };
+    assert.equal(result.error, undefined, result.error);
+    assert.equal(code, 0, output);
+    console.log(`${version}: ${result.diagnostics.length} diagnostics`);
+
+    // The same findings (code, 0-based line, severity, message) as a one-shot engine run.
+    const report = await analyzeFiles([{ path: LOG, displayPath: LOG }], { access: nodeFileAccess, settings: SETTINGS });
+    const severity = { error: 1, warning: 2, information: 3, hint: 4 } as const;
+    const expected = report.findings.map((f) => [f.code, f.line - 1, severity[f.severity], f.message]).sort();
+    const got = result.diagnostics.map((d) => [d.code, d.lnum, d.severity, d.message]).sort();
+    assert.deepEqual(got, expected);
+    assert.ok(result.diagnostics.every((d) => d.source === 'rollout-lens'));
+    assert.ok(result.hover && /\*\*dropped\*\*/.test(result.hover), `hover: ${result.hover}`);
+  } finally {
+    ws.remove();
+  }
+});
