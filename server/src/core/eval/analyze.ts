@@ -67,25 +67,34 @@ function analyzeDataset(
   } else {
     checkGrouping(name, ordered, resolved, config, computed.passAtK, at, push);
   }
-  const g = settings.nSamplesPerEvalPrompt;
-  if (g !== null && g !== resolved.n && (resolved.source === 'dataset' || resolved.source === 'defaults')) {
-    const wrong = computePassAtK(flatRewards(ordered), g);
-    const right = computed.passAtK.kind === 'metrics' ? { values: computed.passAtK.values } : { crash: computed.passAtK.crash };
-    if (wrong.kind === 'crash') summary.wrongPassAtK = { groupSize: g, crash: wrong.crash };
-    else {
-      const metrics: Record<string, number> = {};
-      for (const [k, v] of Object.entries(wrong.values)) {
-        metrics[`eval/${name}-${k}`] = v;
-        out.wrongMetrics[`eval/${name}-${k}`] = { groupSize: g, ownGroupSize: resolved.n, value: v };
-      }
-      summary.wrongPassAtK = { groupSize: g, metrics };
-    }
-    const wrongArg = wrong.kind === 'crash' ? { crash: wrong.crash } : { values: wrong.values };
-    const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: g, configFile: config?.path ?? null };
-    push(msg.makeFinding('passk-group-size-mismatch', { ...at, fix }, msg.passkMismatchMessage(name, resolved.n, g, wrongArg, right)));
-  }
+  checkGlobalGrouping(name, ordered, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
   checkRewards(name, ordered, at, push);
   out.datasets.push(summary);
+}
+
+/**
+ * passk-group-size-mismatch: older miles groups pass@k by the global n even when the dataset sets
+ * its own (entry or eval.defaults). Shows the assertion it hits or the values it reports.
+ */
+function checkGlobalGrouping(
+  name: string, ordered: readonly SampleRecord[], resolved: ResolvedN, g: number | null, config: EvalConfig | null,
+  own: ReturnType<typeof computePassAtK>, summary: DatasetSummary, out: EvalResult, at: msg.FindingAt,
+): void {
+  if (g === null || g === resolved.n || (resolved.source !== 'dataset' && resolved.source !== 'defaults')) return;
+  const wrong = computePassAtK(flatRewards(ordered), g);
+  const right = own.kind === 'metrics' ? { values: own.values } : { crash: own.crash };
+  if (wrong.kind === 'crash') summary.wrongPassAtK = { groupSize: g, crash: wrong.crash };
+  else {
+    const metrics: Record<string, number> = {};
+    for (const [k, v] of Object.entries(wrong.values)) {
+      metrics[`eval/${name}-${k}`] = v;
+      out.wrongMetrics[`eval/${name}-${k}`] = { groupSize: g, ownGroupSize: resolved.n, value: v };
+    }
+    summary.wrongPassAtK = { groupSize: g, metrics };
+  }
+  const wrongArg = wrong.kind === 'crash' ? { crash: wrong.crash } : { values: wrong.values };
+  const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: g, configFile: config?.path ?? null };
+  out.findings.push(msg.makeFinding('passk-group-size-mismatch', { ...at, fix }, msg.passkMismatchMessage(name, resolved.n, g, wrongArg, right)));
 }
 
 /** misgrouped-dataset: observed prompt repetition, sample count and group contents against n. */
