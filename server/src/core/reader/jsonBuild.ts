@@ -39,6 +39,11 @@ function stringText(b: Uint8Array, s: number, e: number): string {
   return ascii ? asciiText(b, s + 1, e - 1) : decoder.decode(b.subarray(s + 1, e - 1));
 }
 
+/** `-`, a digit, or the `N`/`I` of Python's NaN/Infinity. */
+function isNumberStart(c: number): boolean {
+  return c === 0x2d || (c >= 0x30 && c <= 0x39) || c === 0x4e || c === 0x49;
+}
+
 function kindAt(c: number): Skipped['kind'] {
   if (c === 0x7b) return 'object';
   if (c === 0x5b) return 'array';
@@ -74,6 +79,10 @@ function buildMember(b: Uint8Array, i: number, e: number, rule: Rule | 'hash' | 
   if (c === 0x74 || c === 0x66 || c === 0x6e) {
     pos = skipValue(b, i, e);
     return c === 0x74 ? true : c === 0x66 ? false : null;
+  }
+  if (!isNumberStart(c)) {
+    // Not a value at all (binary junk, a stray word): name the byte, not a number error.
+    throw new JsonError(c >= 0x20 && c < 0x7f ? `unexpected character ${found(b, i, e)}` : `unexpected ${found(b, i, e)}`, i);
   }
   pos = skipNumberAt(b, i, e);
   const text = asciiText(b, i, pos);
