@@ -11,11 +11,15 @@ import { isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySc
 
 type Obj = Record<string, unknown>;
 
-/** Group key text: the integer's literal (exact beyond 2^53), else the string. */
+/**
+ * Group key text: the integer's literal (exact beyond 2^53), else the string. Python reads `-0`
+ * as the int 0, so it keys the same group as `0` (the only integer literal JSON can spell twice).
+ */
 export function keyText(holder: unknown, field: string, value: string | number | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
-  return intLiteral(holder, field) ?? String(value);
+  const literal = intLiteral(holder, field);
+  return literal === '-0' ? '0' : literal ?? String(value);
 }
 
 function hashOf(v: unknown): string | null {
