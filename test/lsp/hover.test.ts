@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
-import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
+import { evalConfigYaml, evalLines, milesSample, rolloutLines, tempWorkspace } from './fixtures';
 import { startHarness, type Harness } from './harness';
 
 type Renderer = { render(src: string): string };
@@ -98,6 +98,52 @@ test('hover escapes hostile group keys, causes and dataset names taken from the 
       const html = assertInert(text);
       assert.ok(html.includes('[x](command:evil)&lt;b&gt;`'), `cause shown as text in ${html}`);
     }
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('hover on an aborted eval attempt: its prompt group (the dataset\'s own n), scored 0 not discarded, the dataset metric and the older crash', async () => {
+  const ws = tempWorkspace();
+  ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
+  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerEvalPrompt: 3 }) });
+  try {
+    const uri = ws.uri('eval_0.jsonl');
+    const lines = evalLines('aime', 2, 4);
+    lines[6] = milesSample({ group: 1, index: 6, dataset: 'aime', prompt: 'Solve problem 1', status: 'aborted', exitStatus: 'SandboxUnavailable', meta: { error: 'sandbox gone' } });
+    h.open(uri, `${lines.join('\n')}\n`);
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const text = await hover(h, uri, 6);
+    assert.ok(text);
+    assert.match(text, /\*\*Prompt group\*\* 1 \(the dataset's samples 4–7 in index order, 4 per prompt\): 1 of 4 have reward 1 \(what pass@k counts\)\./);
+    for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `));
+    assert.match(text, /In evaluation nothing is discarded: this infrastructure failure scores 0/);
+    assert.ok(!text.includes('Aborting is right'), 'the training verdict does not apply to eval');
+    assert.match(text, /\*\*Dataset\*\* ` aime `: 8 samples, 4 per prompt \(dataset\)\./);
+    assert.match(text, /Counted in ` eval\/aime ` = 0\\\.375/);
+    assert.match(text, /Older miles groups pass@k by 3 instead: ` AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3 `/);
+    assertInert(text);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('hover on a verl rollout row with an empty response: the group is kept and the row masked (verl has no aborted-group filter)', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const uri = ws.uri('1.jsonl');
+    const rows = [0, 1, 2, 3].map((i) => JSON.stringify({ input: 'What is 6*7?', output: i === 1 ? '' : '42', gts: '42', score: i === 1 ? 0.0 : 1.0, step: 1, uid: `u0_0_${i}` }));
+    h.open(uri, `${rows.join('\n')}\n`);
+    await h.waitFor('analysis', () => h.changes.find((c) => c.uri === uri));
+    const text = await hover(h, uri, 1);
+    assert.ok(text);
+    assert.match(text, /\*\*kept\*\*/);
+    assert.match(text, /Kept: verl has no aborted-group filter; a sample with an empty response \(response_length 0\) is masked out of the loss and of `critic\/score\/mean` instead\./);
+    assert.ok(!text.includes('group_has_aborted_unknown'), 'no miles drop reason for verl');
+    assertInert(text);
   } finally {
     await h.stop();
     ws.remove();

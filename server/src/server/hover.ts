@@ -8,7 +8,7 @@ import { Skipped, type Rule } from '../core/reader/jsonScan';
 import type { SampleRecord } from '../core/types';
 import type { FileAnalysis } from './analysisRunner';
 import { renderSampleHover, type RecordDetail } from './hoverText';
-import { datasetOf, groupOf, membersOf, sampleAt } from './sampleLookup';
+import { datasetOf, evalGroupOf, groupOf, membersOf, sampleAt } from './sampleLookup';
 import type { ServerContext } from './serverContext';
 
 /** Longest line re-read for a hover; beyond it the hover says so instead of reading it. */
@@ -77,12 +77,17 @@ export async function provideHover(ctx: ServerContext, params: HoverParams, toke
   if (!sample) return null;
   const group = groupOf(detail, sample);
   const members = group ? membersOf(detail, group) : [];
+  const dataset = datasetOf(detail, sample);
   const needsDetail = sample.aborted || sample.cause !== null || sample.status === 'failed';
+  const kind = result.report?.kind ?? 'unknown';
   const value = renderSampleHover({
+    kind,
+    format: result.report?.format ?? 'unknown',
     sample,
     group,
     members,
-    dataset: datasetOf(detail, sample),
+    evalGroup: kind === 'eval' && dataset ? evalGroupOf(detail, sample, dataset) : undefined,
+    dataset,
     detail: needsDetail ? await readDetail(result, sample) : null,
     settings: result.settings,
   });

@@ -3,7 +3,7 @@
 // built from causes) goes through `codeSpan`/`codeBlock`/`inline`, so policy-written text renders
 // as text; only this file's own fixed words are markdown.
 import { classifyCause, formerNames, isAbortedReason, type CauseClass } from '../core/causes';
-import type { DatasetSummary, GroupOutcome, SampleRecord } from '../core/types';
+import type { DatasetSummary, FileKind, FormatId, GroupOutcome, SampleRecord } from '../core/types';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { codeBlock, codeSpan, inline, numberText } from './escape';
 
@@ -19,10 +19,23 @@ export interface RecordDetail {
   unavailable: string | null;
 }
 
+/** An eval prompt group: the dataset's samples in index order, cut into groups of its n (spec §3.1). */
+export interface EvalGroup {
+  /** 0-based group number within the dataset. */
+  index: number;
+  n: number;
+  members: SampleRecord[];
+}
+
 export interface SampleHoverInput {
+  kind: FileKind;
+  format: FormatId;
   sample: SampleRecord;
+  /** Rollout files: what the filters did to the sample's group. */
   group: GroupOutcome | undefined;
   members: SampleRecord[];
+  /** Eval files: the prompt group pass@k counts the sample in. */
+  evalGroup?: EvalGroup;
   dataset: DatasetSummary | undefined;
   detail: RecordDetail | null;
   settings: Pick<RolloutLensSettings, 'infraCauses' | 'policyCauses' | 'dynamicFilter'>;
@@ -35,7 +48,7 @@ function rewardText(s: SampleRecord): string {
 }
 
 function memberLine(m: SampleRecord, self: SampleRecord): string {
-  const status = m.status ?? (m.aborted ? 'aborted' : 'unknown');
+  const status = m.status ?? (m.aborted ? 'aborted' : 'no status');
   const cause = m.cause ? `, cause ${codeSpan(m.cause, 80)}` : '';
   const me = m === self ? ' ← this sample' : '';
   return `- line ${m.line}: ${inline(status)}, reward ${inline(rewardText(m))}${cause}${me}`;
@@ -48,7 +61,13 @@ const CLASS_TEXT: Record<CauseClass, string> = {
   unclassified: 'unclassified (in neither cause list; extend `rolloutLens.infraCauses` or `rolloutLens.policyCauses`)',
 };
 
-function causeVerdict(s: SampleRecord, cls: CauseClass): string | null {
+function causeVerdict(s: SampleRecord, cls: CauseClass, kind: FileKind): string | null {
+  if (kind === 'eval') {
+    // Evaluation discards nothing: an aborted attempt scores 0 and stays in pass@k (spec §3.2).
+    if (cls === 'infrastructure') return 'In evaluation nothing is discarded: this infrastructure failure scores 0 and lowers the dataset\'s score and pass@k.';
+    if (s.aborted) return 'In evaluation an aborted attempt scores 0 and stays in the score and pass@k.';
+    return null;
+  }
   if (cls === 'infrastructure' && s.aborted) return 'Aborting is right: the group is discarded, not trained on.';
   if (cls === 'infrastructure') return '**Kept and scored**: an infrastructure failure is trained as a policy failure (`infra-failure-scored`).';
   if (cls === 'policy' && s.aborted) return '**Aborted**: a failure the policy can cause is hidden from training (`policy-failure-discarded`).';
@@ -56,18 +75,40 @@ function causeVerdict(s: SampleRecord, cls: CauseClass): string | null {
   return null;
 }
 
-function causeSection(s: SampleRecord, settings: SampleHoverInput['settings']): string[] {
+function causeSection(s: SampleRecord, input: SampleHoverInput): string[] {
   if (s.cause === null && !s.aborted) return [];
-  if (s.cause === null) return ['**Cause**: none recorded (no `exit_status`): the group counts as `group_has_aborted_unknown`.'];
-  const cls = classifyCause(s.cause, settings);
+  if (s.cause === null) {
+    if (input.kind !== 'rollout' || isVerl(input.format)) return ['**Cause**: none recorded.'];
+    return ['**Cause**: none recorded (no `exit_status`): the group counts as `group_has_aborted_unknown`.'];
+  }
+  const cls = classifyCause(s.cause, input.settings);
   const lines = [`**Cause** ${codeSpan(s.cause)}: ${CLASS_TEXT[cls]}.`];
-  const verdict = causeVerdict(s, cls);
+  const verdict = causeVerdict(s, cls, input.kind);
   if (verdict) lines.push(verdict);
   return lines;
 }
 
+function isVerl(format: FormatId): boolean {
+  return format === 'verl-rollout' || format === 'verl-validation';
+}
+
+function memberList(members: SampleRecord[], sample: SampleRecord): string[] {
+  const shown = members.slice(0, MAX_MEMBERS_SHOWN).map((m) => memberLine(m, sample));
+  if (members.length > shown.length) shown.push(`- … and ${members.length - shown.length} more`);
+  return shown.length ? [shown.join('\n')] : [];
+}
+
+function evalGroupSection(input: SampleHoverInput): string[] {
+  const g = input.evalGroup;
+  if (!g) return [];
+  const correct = g.members.filter((m) => m.reward === 1).length;
+  const head = `**Prompt group** ${g.index} (the dataset's samples ${g.index * g.n}–${g.index * g.n + g.n - 1} in index order, ${g.n} per prompt): ${correct} of ${g.members.length} have reward 1 (what pass@k counts).`;
+  return [head, ...memberList(g.members, input.sample)];
+}
+
 function groupSection(input: SampleHoverInput): string[] {
   const { group, members, sample, settings } = input;
+  if (input.kind === 'eval') return evalGroupSection(input);
   if (!group) return sample.groupKey === null ? [] : [`**Group** ${codeSpan(sample.groupKey)}`];
   const out = [`**Group** ${codeSpan(group.key)}: ${members.length} sample${members.length === 1 ? '' : 's'}, ${group.kept ? '**kept**' : '**dropped**'}`];
   if (!group.kept && group.reason !== null) {
@@ -78,6 +119,8 @@ function groupSection(input: SampleHoverInput): string[] {
     } else {
       out.push(`Dropped by \`check_reward_nonzero_std\`: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${codeSpan(group.reason)}.`);
     }
+  } else if (group.kept && isVerl(input.format) && members.some((m) => m.aborted)) {
+    out.push('Kept: verl has no aborted-group filter; a sample with an empty response (response_length 0) is masked out of the loss and of `critic/score/mean` instead.');
   } else if (group.kept) {
     const filter = settings.dynamicFilter === 'check_reward_nonzero_std' ? ' and its rewards vary (kept by `check_reward_nonzero_std`)' : '';
     out.push(`Kept: no sample aborted${filter}.`);
@@ -86,9 +129,7 @@ function groupSection(input: SampleHoverInput): string[] {
     const former = formerNames(group.reason).map((f) => `${codeSpan(f.name)} (${f.mode})`);
     out.push(`Counted in ${codeSpan(group.metric)}${former.length ? `; formerly ${former.join(', ')}` : ''}.`);
   }
-  const shown = members.slice(0, MAX_MEMBERS_SHOWN).map((m) => memberLine(m, sample));
-  if (members.length > shown.length) shown.push(`- … and ${members.length - shown.length} more`);
-  return shown.length ? [...out, shown.join('\n')] : out;
+  return [...out, ...memberList(members, sample)];
 }
 
 function datasetSection(d: DatasetSummary | undefined): string[] {
@@ -114,11 +155,11 @@ function detailSection(s: SampleRecord, detail: RecordDetail | null): string[] {
 
 export function renderSampleHover(input: SampleHoverInput): string {
   const s = input.sample;
-  const status = s.status ?? (s.aborted ? 'aborted' : 'unknown');
+  const status = s.status ?? (s.aborted ? 'aborted' : null);
   const head = [
     `**Rollout Lens** · line ${s.line}`,
     [
-      `status ${codeSpan(status)}`,
+      status !== null ? `status ${codeSpan(status)}` : null,
       `reward ${codeSpan(rewardText(s))}`,
       s.index !== null ? `index ${s.index}` : null,
       s.dataset !== null ? `dataset ${codeSpan(s.dataset)}` : null,
@@ -128,6 +169,6 @@ export function renderSampleHover(input: SampleHoverInput): string {
       .join(' · '),
   ];
   // Every entry of a section is its own paragraph (markdown would join single lines).
-  const sections = [groupSection(input), causeSection(s, input.settings), datasetSection(input.dataset), detailSection(s, input.detail)];
+  const sections = [groupSection(input), causeSection(s, input), datasetSection(input.dataset), detailSection(s, input.detail)];
   return [...head, ...sections.flat()].join('\n\n');
 }

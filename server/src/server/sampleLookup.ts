@@ -59,3 +59,18 @@ export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSumm
   }
   return detail.datasets.length === 1 ? detail.datasets[0] : undefined;
 }
+
+/**
+ * The eval prompt group of a sample (spec §3.1): the dataset's samples sorted by `index`, cut into
+ * consecutive groups of the dataset's n. Undefined when the sample has no index.
+ */
+export function evalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): { index: number; n: number; members: SampleRecord[] } | undefined {
+  if (sample.index === null || dataset.n < 1) return undefined;
+  const only = detail.datasets.length === 1;
+  const inDataset = detail.samples.filter((s) => (only || s.dataset === dataset.name) && s.index !== null);
+  inDataset.sort((a, b) => a.index! - b.index! || a.line - b.line);
+  const position = inDataset.indexOf(sample);
+  if (position < 0) return undefined;
+  const index = Math.floor(position / dataset.n);
+  return { index, n: dataset.n, members: inDataset.slice(index * dataset.n, index * dataset.n + dataset.n) };
+}
