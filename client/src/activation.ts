@@ -47,11 +47,16 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   context.subscriptions.push({ dispose: () => clearTimeout(timer) });
 
   let shown = target.current?.toString();
+  // Context keys for the welcome views and the view title's "Follow the Active Log".
+  const setContexts = () => {
+    void vscode.commands.executeCommand('setContext', 'rolloutLens.hasTarget', target.current !== undefined);
+    void vscode.commands.executeCommand('setContext', 'rolloutLens.inspecting', target.inspected !== undefined);
+  };
   context.subscriptions.push(
     target.onDidChange(() => {
+      setContexts();
       if (target.current?.toString() === shown) return;
       shown = target.current?.toString();
-      void vscode.commands.executeCommand('setContext', 'rolloutLens.hasTarget', shown !== undefined);
       void refresh();
     }),
     state.onDidChange((key) => {
@@ -82,13 +87,13 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
       showOutput: () => output.show(true),
       inspect: async (uri) => {
         target.inspect(uri);
-        await vscode.commands.executeCommand('rolloutLens.groups.focus');
+        if (uri) await vscode.commands.executeCommand('rolloutLens.groups.focus');
         await refresh();
       },
       refresh,
     }),
   );
-  void vscode.commands.executeCommand('setContext', 'rolloutLens.hasTarget', shown !== undefined);
+  setContexts();
 
   return {
     groups,

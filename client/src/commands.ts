@@ -9,7 +9,8 @@ import type { TreeNode } from './treeNodes';
 export interface CommandHost {
   restart(): Promise<void>;
   showOutput(): void;
-  inspect(uri: vscode.Uri): Promise<void>;
+  /** `undefined`: stop inspecting, follow the active log again. */
+  inspect(uri: vscode.Uri | undefined): Promise<void>;
   refresh(): Promise<void>;
 }
 
@@ -57,6 +58,7 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
       const target = uri instanceof vscode.Uri ? uri : await pickTarget();
       if (target) await host.inspect(target);
     }),
+    reg('rolloutLens.followActiveEditor', () => host.inspect(undefined)),
     reg('rolloutLens.revealLine', (uri: vscode.Uri | string, line: number) => revealLine(uri, line)),
     reg('rolloutLens.applyFix', async (arg?: TreeNode | FindingData, pick?: 'ask' | 'preferred') => {
       const finding = findingOf(arg);

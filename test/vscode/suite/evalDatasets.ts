@@ -15,6 +15,7 @@ const child = (n: TreeNode, label: string) => n.children.find((c) => c.label ===
 
 test('Eval datasets view: score, none ratio, pass@k by the dataset\'s own n and by the global n (spec §3.2, §3.3)', async () => {
   const a = await api();
+  await vscode.commands.executeCommand('rolloutLens.followActiveEditor');
   await openLog(...EVAL);
   const roots = await waitFor(() => (a.datasets.roots.length === 3 ? a.datasets.roots : undefined), 'three datasets');
   assert.deepEqual(roots.map((n) => n.label), ['aime', 'gpqa', 'swe_verified']);

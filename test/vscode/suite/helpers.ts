@@ -6,7 +6,7 @@ import type { RolloutLensApi } from '../../../client/src/api';
 export const EXTENSION_ID = 'rollout-lens.rollout-lens';
 
 /** Polls `check` until it returns a truthy value; fails after `ms` naming what it waited for. */
-export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 20_000): Promise<T> {
+export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, what: string, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
   let last: unknown;
   for (;;) {

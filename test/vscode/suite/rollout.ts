@@ -119,3 +119,16 @@ test('run folder: per-cause drops over the steps, then each step (rolloutLens.in
   await openLog('eval', 'eval_100.jsonl');
   await waitFor(() => a.target.inspected === undefined, 'the inspection to end');
 });
+
+test('Restart Server: a new server comes up; diagnostics and views come back; Show Output works', async () => {
+  const a = await api();
+  const before = a.client();
+  await vscode.commands.executeCommand('rolloutLens.restartServer');
+  assert.ok(a.client()?.isRunning());
+  assert.equal(a.client(), before, 'the same client object, restarted');
+  const uri = wsUri(...STEP1);
+  await openLog(...STEP1);
+  await diagnostics(uri, (d) => d.length >= 9, 'diagnostics after the restart');
+  await waitFor(() => a.groups.roots[0]?.kind === 'dropped', 'the groups view after the restart');
+  await vscode.commands.executeCommand('rolloutLens.showOutput');
+});
