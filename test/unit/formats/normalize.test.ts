@@ -119,14 +119,14 @@ test('normalise miles-metrics: numeric metrics only, step and step_key kept', as
   assert.deepEqual(m2.metrics, { 'eval/aime': 0.3, 'eval/aime-pass@2': 0.45 });
 });
 
-test('normalise verl v1: prompt uid = uid without its last two _ parts; empty output = aborted; extras are vars', async () => {
+test('normalise verl v1: prompt uid = uid without its last two _ parts; empty output = aborted; score and extras are vars', async () => {
   const s = await scanPath(fixture('verl-rollout.jsonl'));
   assert.deepEqual(s.samples.map((x) => [x.groupKey, x.aborted, x.reward, x.rewardIsInt, x.step]), [
     ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', false, 1, false, 42],
     ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', true, 0, false, 42],
     ['0a9b8c7d-1e2f-4a3b-9c8d-7e6f5a4b3c2d', false, 1, true, 42],
   ]);
-  assert.deepEqual(s.samples[0].vars, { acc: 1 });
+  assert.deepEqual(s.samples[0].vars, { score: 1, acc: 1 });
   assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
 });
 
@@ -135,11 +135,11 @@ test('normalise verl legacy (no uid): consecutive identical inputs form one grou
   assert.deepEqual(s.samples.map((x) => x.groupKey), ['input#0', 'input#0', 'input#1', 'input#2']);
 });
 
-test('normalise verl-validation: reward field is the reward, data_source the dataset, acc a var', async () => {
+test('normalise verl-validation: reward field is the reward, data_source the dataset, score/reward/acc are vars', async () => {
   const s = await scanPath(fixture('verl-validation.jsonl'));
   assert.deepEqual(s.samples.map((x) => [x.groupKey, x.dataset, x.reward, x.vars]), [
-    ['u1', 'openai/gsm8k', 1, { reward: 1, acc: 1 }],
-    ['u1', 'openai/gsm8k', 0, { reward: 0, acc: 0 }],
+    ['u1', 'openai/gsm8k', 1, { score: 1, reward: 1, acc: 1 }],
+    ['u1', 'openai/gsm8k', 0, { score: 0, reward: 0, acc: 0 }],
   ]);
 });
 

@@ -10,8 +10,8 @@ import { verlSchema } from './schemas';
 
 type Obj = Record<string, unknown>;
 
-/** Fields that are not per-sample variables verl averages. */
-const NOT_VARS = new Set(['input', 'output', 'gts', 'score', 'step', 'uid', 'request_id', 'data_source']);
+/** Fields that are not per-sample numeric variables (`score`, `reward`, `acc`, ... are). */
+const NOT_VARS = new Set(['input', 'output', 'gts', 'step', 'uid', 'request_id', 'data_source']);
 
 /**
  * verl v1 writes `uid` as `"<prompt uid>_<session>_<index>"`: the prompt uid is everything before
