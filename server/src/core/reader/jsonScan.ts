@@ -53,9 +53,10 @@ const CLOSE_ARR = 0x5d;
 /** 1 for JSON whitespace. */
 const WS = new Uint8Array(256);
 WS[0x20] = WS[0x09] = WS[0x0a] = WS[0x0d] = 1;
-/** 1 for bytes that end a plain run inside a string: control characters, `"` and `\`. */
+/** 1 for bytes that end a plain ASCII run inside a string: controls, `"`, `\` and non-ASCII (checked as UTF-8). */
 const STR_STOP = new Uint8Array(256);
 for (let c = 0; c < 0x20; c++) STR_STOP[c] = 1;
+for (let c = 0x80; c < 0x100; c++) STR_STOP[c] = 1;
 STR_STOP[QUOTE] = STR_STOP[BACKSLASH] = 1;
 const HEX = new Uint8Array(256);
 for (const ch of '0123456789abcdefABCDEF') HEX[ch.charCodeAt(0)] = 1;
@@ -78,6 +79,37 @@ function skipWs(b: Uint8Array, i: number, e: number): number {
   return i;
 }
 
+/**
+ * Length of the well-formed UTF-8 sequence at `k` (RFC 3629: no overlong forms, no surrogates,
+ * nothing above U+10FFFF). JSON text is UTF-8 (RFC 8259) and Python's reader rejects anything
+ * else, so a malformed sequence makes the line invalid instead of becoming U+FFFD silently.
+ */
+function utf8Sequence(b: Uint8Array, k: number, e: number): number {
+  const c = b[k];
+  let n: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) n = 2;
+  else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c === 0xe0) lo = 0xa0;
+    else if (c === 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c === 0xf0) lo = 0x90;
+    else if (c === 0xf4) hi = 0x8f;
+  } else {
+    fail(`invalid UTF-8: byte 0x${c.toString(16)} in string`, k);
+  }
+  const second = b[k + 1];
+  if (k + 1 >= e || second < lo || second > hi) fail(`invalid UTF-8: malformed sequence at byte 0x${c.toString(16)} in string`, k);
+  for (let j = 2; j < n; j++) {
+    const x = b[k + j];
+    if (k + j >= e || (x & 0xc0) !== 0x80) fail(`invalid UTF-8: malformed sequence at byte 0x${c.toString(16)} in string`, k);
+  }
+  return n;
+}
+
 /** `i` at the opening quote; returns the index after the closing quote. */
 export function skipString(b: Uint8Array, i: number, e: number): number {
   let k = i + 1;
@@ -86,6 +118,10 @@ export function skipString(b: Uint8Array, i: number, e: number): number {
     if (k >= e) fail('unterminated string', i);
     const c = b[k];
     if (c === QUOTE) return k + 1;
+    if (c >= 0x80) {
+      k += utf8Sequence(b, k, e);
+      continue;
+    }
     if (c === BACKSLASH) {
       const x = b[k + 1];
       if (k + 1 < e && SIMPLE_ESCAPES[x] === 1) k += 2;
