@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { analyzeFiles } from '../../../server/src/core/engine';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+
+import { tempDir } from './helpers';
+
+function options(over: Partial<RolloutLensSettings> = {}) {
+  return { access: nodeFileAccess, settings: { ...DEFAULT_SETTINGS, ...over } };
+}
+
+/** Two prompts × 2 attempts of dataset aime, prompt-major. */
+function evalLog(dir: string): string {
+  const line = (i: number, p: string, r: string) =>
+    `{"index": ${i}, "prompt": "${p}", "response": "x", "response_length": 1, "status": "completed", "reward": ${r}, "metadata": {"dataset_name": "aime"}}`;
+  const path = join(dir, 'eval_5.jsonl');
+  writeFileSync(path, [line(0, 'p0', '1.0'), line(1, 'p0', '0.0'), line(2, 'p1', '1.0'), line(3, 'p1', '1.0')].join('\n') + '\n');
+  return path;
+}
+
+test('engine: maxProblems keeps that many findings per file plus one too-many-problems summary', async (t) => {
+  const path = join(tempDir(t), 'bad.jsonl');
+  writeFileSync(path, 'nope\n'.repeat(30));
+  const r = await analyzeFiles([{ path, displayPath: 'bad.jsonl' }], options({ maxProblems: 10 }));
+  assert.equal(r.files[0].invalidLines, 30);
+  assert.equal(r.findings.length, 11);
+  const last = r.findings[10];
+  assert.equal(last.code, 'too-many-problems');
+  assert.equal(last.severity, 'information');
+  assert.equal(last.message, '21 more problems not shown (maxProblems = 10)');
+});
+
+test('engine: eval_config.yaml beside an eval log is loaded (its dataset n groups the samples)', async (t) => {
+  const dir = tempDir(t);
+  const path = evalLog(dir);
+  writeFileSync(join(dir, 'eval_config.yaml'), 'eval:\n  datasets:\n    - name: aime\n      n_samples_per_eval_prompt: 2\n');
+  const r = await analyzeFiles([{ path, displayPath: 'eval_5.jsonl' }], { ...options(), keepDetail: true });
+  const ds = r.files[0].detail?.datasets ?? [];
+  assert.deepEqual(ds.map((d) => [d.name, d.n, d.nSource]), [['aime', 2, 'dataset']]);
+  assert.deepEqual(r.files[0].groups, { total: 2, kept: 2, dropped: 0 });
+});
+
+test('engine: options.evalConfig = null means no config, even with one beside the log', async (t) => {
+  const dir = tempDir(t);
+  const path = evalLog(dir);
+  writeFileSync(join(dir, 'eval_config.yaml'), 'eval:\n  datasets:\n    - name: aime\n      n_samples_per_eval_prompt: 2\n');
+  const r = await analyzeFiles([{ path, displayPath: 'eval_5.jsonl' }], { ...options(), evalConfig: null, keepDetail: true });
+  assert.notEqual(r.files[0].detail?.datasets[0].nSource, 'dataset');
+});
+
+test('engine: settings.evalConfig names the config to load', async (t) => {
+  const dir = tempDir(t);
+  const path = evalLog(dir);
+  const config = join(dir, 'other.json');
+  writeFileSync(config, JSON.stringify({ eval: { datasets: [{ name: 'aime', n_samples_per_eval_prompt: 2 }] } }));
+  const r = await analyzeFiles([{ path, displayPath: 'e' }], { ...options({ evalConfig: config }), keepDetail: true });
+  assert.equal(r.files[0].detail?.datasets[0].nSource, 'dataset');
+});
+
+test('engine: progress reports bytes read of each file; detail only with keepDetail', async (t) => {
+  const dir = tempDir(t);
+  const path = evalLog(dir);
+  const seen: [string, number, number][] = [];
+  const r = await analyzeFiles([{ path, displayPath: 'e' }], { ...options(), onProgress: (f, done, total) => seen.push([f, done, total]) });
+  assert.ok(seen.length >= 1);
+  const [file, done, total] = seen.at(-1)!;
+  assert.equal(file, path);
+  assert.equal(done, total);
+  assert.deepEqual(r.files[0].detail?.samples ?? [], [], 'no per-sample detail without keepDetail');
+});
