@@ -39,6 +39,14 @@ export interface CollectorState {
   rewardProblemReported: boolean;
   /** What line 1 showed the file to be when it is not text (then lines are not reported one by one). */
   binary: string | null;
+  /**
+   * Held while the file looks binary: line 1's own finding, and how many later lines were not
+   * reported (from which line). A record of a known format proves the file is text after all (a log
+   * whose first line got corrupted): then they are reported.
+   */
+  binaryFirst?: Finding | null;
+  binarySkipped?: number;
+  binarySkippedFrom?: number;
 }
 
 const WS = new Uint8Array(256);
@@ -80,13 +88,46 @@ export class RecordCollector {
   }
 
   addFinding(code: FindingCode, line: number, message: string, column?: number): void {
+    this.pushFinding(this.makeFinding(code, line, message, column));
+  }
+
+  private makeFinding(code: FindingCode, line: number, message: string, column?: number): Finding {
+    const finding: Finding = { code, severity: severityOf(code), file: this.displayPath, line, message, group: null, dataset: null, fix: null };
+    if (column !== undefined) finding.column = column;
+    return finding;
+  }
+
+  private pushFinding(finding: Finding): void {
     if (this.state.findings.length >= this.settings.maxProblems) {
       this.state.droppedFindings++;
       return;
     }
-    const finding: Finding = { code, severity: severityOf(code), file: this.displayPath, line, message, group: null, dataset: null, fix: null };
-    if (column !== undefined) finding.column = column;
     this.state.findings.push(finding);
+  }
+
+  /** A non-JSON line while the file looks binary: held, not reported (see `binaryFirst`). */
+  private holdWhileBinary(line: number, message: string, column: number): void {
+    const s = this.state;
+    if (line === 1) {
+      s.binaryFirst = this.makeFinding('invalid-json', line, message, column);
+    } else {
+      if (!s.binarySkipped) s.binarySkippedFrom = line;
+      s.binarySkipped = (s.binarySkipped ?? 0) + 1;
+    }
+  }
+
+  /** A known format's record showed up: the file is a text log with a bad first line. */
+  private notBinary(atLine: number): void {
+    const s = this.state;
+    s.binary = null;
+    if (s.binaryFirst) this.pushFinding(s.binaryFirst);
+    const skipped = s.binarySkipped ?? 0;
+    if (skipped > 0) {
+      const from = s.binarySkippedFrom ?? 2;
+      this.addFinding('invalid-json', from, `invalid JSON: ${skipped} of lines ${from}-${atLine - 1} are not JSON (not reported one by one while line 1 made the file look binary)`);
+    }
+    s.binaryFirst = null;
+    s.binarySkipped = 0;
   }
 
   /**
@@ -121,15 +162,16 @@ export class RecordCollector {
     if (!result.ok) {
       this.state.invalidLines++;
       if (line === 1) this.state.binary = sniffBinary(bytes, start, end);
-      if (this.state.binary !== null) return;
       const column = utf16Column(bytes, start, Math.min(result.position, end));
-      this.addFinding('invalid-json', line, `invalid JSON: ${result.reason} at column ${column}`, column);
+      const message = `invalid JSON: ${result.reason} at column ${column}`;
+      if (this.state.binary !== null) this.holdWhileBinary(line, message, column);
+      else this.addFinding('invalid-json', line, message, column);
       return;
     }
     const info: LineInfo = { line, offset, byteLength: end - start };
     if (!this.state.settled) {
       this.state.candidates.push({ value: result.value, info });
-      this.tryDetect(result.value);
+      this.tryDetect(result.value, line);
       return;
     }
     this.accept(result.value, info);
@@ -140,7 +182,7 @@ export class RecordCollector {
     return { format: s.format, kind: s.kind, settings: this.settings, rewardKey: rewardKeyFor(s.kind, this.settings), inputRun: s.inputRun };
   }
 
-  private tryDetect(value: unknown): void {
+  private tryDetect(value: unknown, line: number): void {
     const s = this.state;
     const found = detectRecord(value, this.displayPath, this.settings);
     if (found === null && s.candidates.length < DETECTION_WINDOW) return;
@@ -149,6 +191,7 @@ export class RecordCollector {
       s.format = found.format;
       s.kind = found.kind;
       this.ctx = this.makeContext();
+      if (s.binary !== null) this.notBinary(line);
     }
     const waiting = s.candidates;
     s.candidates = [];
