@@ -144,3 +144,14 @@ test('scan: records + invalid lines + blank lines + pending account for every li
   assert.equal(s.lines, 7);
   assert.equal(s.records + s.invalidLines + s.blankLines + (s.pending && s.findings.some((f) => f.code === 'truncated-line') ? 1 : 0), 7);
 });
+
+test('resume: a rewrite that changes only the start of the file (same size, same last bytes) → read from the start', async (t) => {
+  const path = join(tempDir(t), 'log.jsonl');
+  const tail = Array.from({ length: 20 }, (_, i) => sample(1, i + 1)).join('\n');
+  writeFileSync(path, `${sample(0, 0)}\n${tail}\n`);
+  const first = await scan(path);
+  writeFileSync(path, `${sample(9, 0)}\n${tail}\n`);
+  const second = await scan(path, first);
+  assert.equal(second.resumedFrom, 0);
+  assert.equal(second.samples[0].groupKey, '9');
+});

@@ -59,12 +59,17 @@ export class CancelledError extends Error {
   }
 }
 
-const TAIL_CHECK = 256;
+const EDGE_CHECK = 256;
 
+/**
+ * A fingerprint of the committed bytes: the first and the last 256 before `end`. A file rewritten
+ * in place (same inode, not shorter) almost surely changes one of them.
+ */
 async function tailHash(access: FileAccess, path: string, end: number): Promise<string> {
-  const start = Math.max(0, end - TAIL_CHECK);
-  const bytes = await readRange(access, path, start, end - start);
-  return hashBytes(bytes, 0, bytes.length);
+  const tailStart = Math.max(0, end - EDGE_CHECK);
+  const tail = await readRange(access, path, tailStart, end - tailStart);
+  const head = tailStart === 0 ? tail : await readRange(access, path, 0, Math.min(EDGE_CHECK, end));
+  return `${hashBytes(head, 0, head.length)}:${hashBytes(tail, 0, tail.length)}`;
 }
 
 async function canResume(previous: ScanState | undefined, path: string, identity: FileIdentity, settingsKey: string, access: FileAccess): Promise<boolean> {
