@@ -47,7 +47,12 @@ export interface CollectorState {
   binaryFirst?: Finding | null;
   binarySkipped?: number;
   binarySkippedFrom?: number;
+  /** Bytes of the first lines looked at for binary content (a short first line alone says little). */
+  sniffedBytes?: number;
 }
+
+/** How far into a file that has shown no valid JSON yet lines are sniffed for binary content. */
+const SNIFF_WINDOW = 512;
 
 const WS = new Uint8Array(256);
 WS[0x20] = WS[0x09] = WS[0x0d] = 1;
@@ -105,10 +110,21 @@ export class RecordCollector {
     this.state.findings.push(finding);
   }
 
+  /**
+   * A non-JSON line near the start of a file that has shown no valid JSON: is the file binary?
+   * Looked at until SNIFF_WINDOW bytes were seen, since random data can start with a short line.
+   */
+  private sniff(bytes: Uint8Array, start: number, end: number): void {
+    const s = this.state;
+    if (s.binary !== null || s.records > 0 || s.candidates.length > 0 || (s.sniffedBytes ?? 0) >= SNIFF_WINDOW) return;
+    s.sniffedBytes = (s.sniffedBytes ?? 0) + end - start + 1;
+    s.binary = sniffBinary(bytes, start, end);
+  }
+
   /** A non-JSON line while the file looks binary: held, not reported (see `binaryFirst`). */
   private holdWhileBinary(line: number, message: string, column: number): void {
     const s = this.state;
-    if (line === 1) {
+    if (!s.binaryFirst && !s.binarySkipped) {
       s.binaryFirst = this.makeFinding('invalid-json', line, message, column);
     } else {
       if (!s.binarySkipped) s.binarySkippedFrom = line;
@@ -124,7 +140,7 @@ export class RecordCollector {
     const skipped = s.binarySkipped ?? 0;
     if (skipped > 0) {
       const from = s.binarySkippedFrom ?? 2;
-      this.addFinding('invalid-json', from, `invalid JSON: ${skipped} of lines ${from}-${atLine - 1} are not JSON (not reported one by one while line 1 made the file look binary)`);
+      this.addFinding('invalid-json', from, `invalid JSON: ${skipped} of lines ${from}-${atLine - 1} are not JSON (not reported one by one while the file's start looked binary)`);
     }
     s.binaryFirst = null;
     s.binarySkipped = 0;
@@ -142,7 +158,7 @@ export class RecordCollector {
       this.onLine(bytes, start, end, line, offset);
       return;
     }
-    if (line === 1) this.state.binary = sniffBinary(bytes, start, end);
+    this.sniff(bytes, start, end);
     if (this.state.binary !== null) {
       this.state.invalidLines++;
       return;
@@ -161,7 +177,7 @@ export class RecordCollector {
     const result = scanJson(bytes, start, end, this.rule);
     if (!result.ok) {
       this.state.invalidLines++;
-      if (line === 1) this.state.binary = sniffBinary(bytes, start, end);
+      this.sniff(bytes, start, end);
       const column = utf16Column(bytes, start, Math.min(result.position, end));
       const message = `invalid JSON: ${result.reason} at column ${column}`;
       if (this.state.binary !== null) this.holdWhileBinary(line, message, column);

@@ -18,6 +18,8 @@ export function sniffBinary(bytes: Uint8Array, start: number, end: number): stri
   }
   // Python pickle (protocol 2-5): PROTO opcode then the protocol number.
   if (end - start >= 2 && bytes[start] === 0x80 && bytes[start + 1] >= 2 && bytes[start + 1] <= 5) return 'a Python pickle (e.g. a `torch.save` file), not a JSONL log';
+  const utf16 = utf16Encoding(bytes, start, end);
+  if (utf16) return `${utf16} text, not UTF-8 (convert it first, e.g. \`iconv -f ${utf16} -t UTF-8 in.jsonl > out.jsonl\`)`;
   const n = Math.min(end - start, 512);
   let control = 0;
   for (let k = start; k < start + n; k++) {
@@ -26,4 +28,17 @@ export function sniffBinary(bytes: Uint8Array, start: number, end: number): stri
     if (c < 0x20 && c !== 0x09) control++;
   }
   return n > 0 && control / n > 0.1 ? 'a binary file, not a JSONL log' : null;
+}
+
+/**
+ * UTF-16 text (PowerShell's `>` writes UTF-16LE with a BOM; a JSON line starts with `{`): by the
+ * BOM, or by NULs in every other byte of the first characters.
+ */
+function utf16Encoding(b: Uint8Array, s: number, e: number): 'UTF-16LE' | 'UTF-16BE' | null {
+  if (e - s >= 2 && b[s] === 0xff && b[s + 1] === 0xfe) return 'UTF-16LE';
+  if (e - s >= 2 && b[s] === 0xfe && b[s + 1] === 0xff) return 'UTF-16BE';
+  if (e - s < 4) return null;
+  if (b[s] !== 0 && b[s + 1] === 0 && b[s + 2] !== 0 && b[s + 3] === 0) return 'UTF-16LE';
+  if (b[s] === 0 && b[s + 1] !== 0 && b[s + 2] === 0 && b[s + 3] !== 0) return 'UTF-16BE';
+  return null;
 }
