@@ -23,7 +23,7 @@ function applyTo(text: string, edit: TextDocumentEdit): string {
   return TextDocument.applyEdits(doc, edit.edits.filter((e): e is typeof e & { newText: string } => 'newText' in e));
 }
 
-test('misgrouped-dataset: quick fix edits only the dataset value in the eval config (comments kept); saving it clears the diagnostic', async () => {
+test('initialize → didOpen → misgrouped-dataset → hover → quick fix edits only the dataset value in the eval config (comments kept); saving it clears the diagnostic', async () => {
   const ws = tempWorkspace();
   const configPath = ws.write('eval_config.yaml', evalConfigYaml('aime', 2));
   const h = await startHarness({ workspaceFolders: [ws.dir] });
@@ -45,6 +45,10 @@ test('misgrouped-dataset: quick fix edits only the dataset value in the eval con
     const related = diag.relatedInformation?.find((r) => r.location.uri === configUri);
     assert.ok(related, 'the eval config line is related');
     assert.match(readFileSync(configPath, 'utf8').split('\n')[related.location.range.start.line], /aime|n_samples_per_eval_prompt/);
+
+    // Hover on the flagged line names the dataset and its n.
+    const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })) as { contents: { value: string } };
+    assert.match(hover.contents.value, /\*\*Dataset\*\* ` aime `: 8 samples, 2 per prompt \(dataset\)\./);
 
     const actions = await codeActions(h, uri, [diag]);
     assert.equal(actions.length, 1, 'no global alternative: the client announced no command, and the dataset sets its own n');
@@ -162,6 +166,24 @@ test('tampered diagnostic data naming another file gets no edit', async () => {
     data.fix.configFile = victim;
     data.configUri = pathToFileURL(victim).href;
     assert.deepEqual(await codeActions(h, uri, [diag]), []);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('an eval config created beside an open eval log (watch event) is picked up', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const uri = ws.uri('eval_0.jsonl');
+    h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
+    const before = await h.diagnostics(uri);
+    assert.ok(!before.some((d) => d.code === 'misgrouped-dataset'), 'without a config n is inferred from the log');
+    const mark = h.published.length;
+    const configPath = ws.write('eval_config.yaml', evalConfigYaml('aime', 2));
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(configPath).href, type: 1 }] });
+    await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'), mark);
   } finally {
     await h.stop();
     ws.remove();

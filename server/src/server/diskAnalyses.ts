@@ -31,6 +31,11 @@ export class DiskAnalyses {
     this.cache.clear();
   }
 
+  /** Forgets the results that used this eval config. */
+  dropDependents(configPath: string): void {
+    for (const [path, entry] of this.cache) if (entry.result.evalConfig === configPath) this.cache.delete(path);
+  }
+
   async analyze(path: string, token: CancellationToken): Promise<FileAnalysis> {
     const st = await this.access.stat(path);
     const stamp = `${st.size}:${st.mtimeMs}:${st.id ?? ''}`;

@@ -11,6 +11,7 @@ import type { LiveLogs } from './liveLogs';
 import type { Publisher } from './publisher';
 import type { ServerRuntime } from './runtime';
 import type { SettingsCache } from './settings';
+import { CONFIG_NAMES } from './evalConfigLocator';
 import { uriToPath } from './uris';
 
 export interface ServerParts {
@@ -74,11 +75,16 @@ export class ServerContext implements ServerParts {
     this.live.reanalyzeAll();
   }
 
-  /** A file changed that results may depend on (an eval config): re-analyse those results. */
+  /**
+   * A file changed that results may depend on (an eval config): re-analyse those results, and,
+   * when it has an eval config's name, eval logs that had none (it may have just been created).
+   */
   dependencyChanged(path: string): void {
-    for (const result of this.analyses.all()) if (result.evalConfig === path) this.analyses.schedule(result.uri);
+    const configName = CONFIG_NAMES.includes(path.split(/[\\/]/).pop() ?? '');
+    const depends = (r: FileAnalysis) => r.evalConfig === path || (configName && r.evalConfig === null && r.report?.kind === 'eval');
+    for (const result of this.analyses.all()) if (depends(result)) this.analyses.schedule(result.uri);
     this.live.dependencyChanged(path);
-    this.disk.clear();
+    this.disk.dropDependents(path);
   }
 
   updateFolders(added: string[], removed: string[]): void {

@@ -26,7 +26,8 @@ import { ServerContext } from './serverContext';
 import { uriToPath } from './uris';
 
 const LOG_FILE = /\.(jsonl|ndjson)$/i;
-export const WATCH_GLOBS = ['**/*.{jsonl,ndjson}', '**/*.{yaml,yml,json}'];
+/** Logs, and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
+export const WATCH_GLOBS = ['**/*.{jsonl,ndjson}', '**/*.{yaml,yml}', '**/eval_config.json'];
 
 export function isLogDocument(doc: TextDocument): boolean {
   return doc.languageId === LANGUAGE_ID || LOG_FILE.test(doc.uri.split(/[?#]/)[0]);
