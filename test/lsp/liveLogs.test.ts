@@ -4,7 +4,7 @@
 // appends, truncation and replacement the server's groups equal a one-shot engine run on the file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { analyzeFiles } from '../../server/src/core/engine';
@@ -143,6 +143,27 @@ test('poll fallback: without any watch event, a growing file is picked up by pol
     await settle(h, uri, path, await oneShot(path));
     const diags = await h.diagnostics(uri, (d) => d.length === 2);
     assert.deepEqual(diags.map((d) => d.code), ['group-dropped', 'group-dropped']);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('a tailed file that is deleted stops being tailed and its diagnostics are cleared', async () => {
+  const ws = tempWorkspace('rl-del-');
+  const h = await startHarness({ workspaceFolders: [ws.dir] });
+  try {
+    const path = ws.path('rollout_9.jsonl');
+    const uri = pathToFileURL(path).href;
+    writeFileSync(path, `${groupLines(0, 3).join('\n')}\n`);
+    await h.client.sendRequest(AnalyzeFileRequest, { uri });
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const mark = h.published.length;
+    unlinkSync(path);
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 3 }] });
+    await h.diagnostics(uri, (d) => d.length === 0, mark);
+    const result = (await h.client.sendRequest(GroupsByCauseRequest, {})) as GroupsByCauseResult;
+    assert.deepEqual(result.files, [], 'no longer among the analysed files');
   } finally {
     await h.stop();
     ws.remove();

@@ -2,6 +2,7 @@
 // with an error; the server stays up). The features themselves live in their own modules.
 import {
   DocumentDiagnosticReportKind,
+  FileChangeType,
   LSPErrorCodes,
   ResponseError,
   type DocumentDiagnosticReport,
@@ -86,7 +87,8 @@ function registerWorkspaceEvents(ctx: ServerContext): void {
         const path = uriToPath(change.uri);
         if (ctx.overlay.has(path)) continue; // open documents follow the editor's text
         ctx.dependencyChanged(path);
-        ctx.live.fileEvent(path);
+        if (change.type === FileChangeType.Deleted) ctx.live.deleted(path);
+        else ctx.live.fileEvent(path);
       }
     }),
   );

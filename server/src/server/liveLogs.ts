@@ -95,6 +95,23 @@ export class LiveLogs {
     this.tracked.delete(path);
   }
 
+  /**
+   * A delete event. A log replaced by rename can report "deleted" while the new file is already
+   * there, so the file is checked: still there → re-read; gone → stop tailing, clear its diagnostics.
+   */
+  deleted(path: string): void {
+    const t = this.tracked.get(path);
+    if (!t) return;
+    void this.opts.access.stat(path).then(
+      () => this.kick(t),
+      () => {
+        if (this.tracked.get(path) !== t) return;
+        this.untrack(path);
+        if (!this.opts.isOpen?.(t.uri)) this.opts.publisher.clear(t.uri);
+      },
+    );
+  }
+
   /** A watched file changed on disk. */
   fileEvent(path: string): void {
     const t = this.tracked.get(path);
@@ -136,7 +153,8 @@ export class LiveLogs {
       return;
     }
     const source = new CancellationTokenSource();
-    void this.update(t, { token: source.token }).catch((err) => {
+    void this.update(t, { token: source.token }).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return this.deleted(t.path); // gone mid-read
       this.opts.connection.console.error(`rollout-lens: re-reading ${t.path} failed: ${describeError(err)}`);
     });
   }

@@ -82,6 +82,11 @@ export class Publisher {
     void this.connection.sendNotification(AnalysisChangedNotification, params);
   }
 
+  /** Clears pushed diagnostics of a URI (a tailed file that was deleted). */
+  clear(uri: string): void {
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
   /** A document closed (push mode clears its diagnostics; a pulling client drops them itself). */
   closed(uri: string): void {
     this.pulledVersion.delete(uri);
