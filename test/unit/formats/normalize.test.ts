@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { promptUid } from '../../../server/src/core/formats/verl';
 import type { SampleRecord } from '../../../server/src/core/types';
 
 import { fixture, scanPath, tempDir, writeLines } from './helpers';
@@ -153,4 +154,14 @@ test('normalise generic: fields mapped by JSON pointers', async () => {
   ]);
   assert.ok(s.samples[0].promptKey);
   assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
+});
+
+test('verl prompt uid: only two trailing integer parts are stripped', () => {
+  assert.equal(promptUid('abc_0_3'), 'abc');
+  assert.equal(promptUid('a_b_c_12_0'), 'a_b_c');
+  assert.equal(promptUid('6f1c2a7e-9d0b'), '6f1c2a7e-9d0b');
+  assert.equal(promptUid('prompt_12'), 'prompt_12');
+  assert.equal(promptUid('x_1_y'), 'x_1_y');
+  assert.equal(promptUid('_0_1'), '_0_1');
+  assert.equal(promptUid('a__1'), 'a__1');
 });

@@ -19,11 +19,21 @@ const NOT_VARS = new Set(['input', 'output', 'gts', 'step', 'uid', 'request_id',
  * its own underscores) is kept whole.
  */
 export function promptUid(uid: string): string {
-  const parts = uid.split('_');
-  if (parts.length >= 3 && /^\d+$/.test(parts[parts.length - 1]) && /^\d+$/.test(parts[parts.length - 2])) {
-    return parts.slice(0, -2).join('_');
+  // Two lastIndexOf calls instead of split/join: this runs once per row.
+  const last = uid.lastIndexOf('_');
+  if (last <= 0) return uid;
+  const second = uid.lastIndexOf('_', last - 1);
+  if (second <= 0) return uid;
+  return isDigits(uid, last + 1, uid.length) && isDigits(uid, second + 1, last) ? uid.slice(0, second) : uid;
+}
+
+function isDigits(s: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let k = from; k < to; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x30 || c > 0x39) return false;
   }
-  return uid;
+  return true;
 }
 
 export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {

@@ -3,7 +3,8 @@
 // containers go to the iterative `skipValue`, so hostile nesting depth cannot reach the JS stack.
 import { hashBytes } from './hash';
 import { JsonError } from './jsonError';
-import { asciiText, numberValue, skipNumberAt } from './jsonNumber';
+import { numberValue, skipNumberAt } from './jsonNumber';
+import { hasByte, shortText } from './text';
 import { INT_LITERALS, type Rule, type ScanResult, type ScannedObject, Skipped, skipString, skipValue } from './jsonScan';
 
 const QUOTE = 0x22;
@@ -30,13 +31,9 @@ function found(b: Uint8Array, i: number, e: number): string {
 
 /** Text of a validated string literal `b[s, e)` (quotes included). */
 function stringText(b: Uint8Array, s: number, e: number): string {
-  let ascii = true;
-  for (let k = s + 1; k < e - 1; k++) {
-    const c = b[k];
-    if (c === BACKSLASH) return JSON.parse(decoder.decode(b.subarray(s, e))) as string;
-    if (c >= 0x80) ascii = false;
-  }
-  return ascii ? asciiText(b, s + 1, e - 1) : decoder.decode(b.subarray(s + 1, e - 1));
+  // Escapes are rare in the short strings built here: JSON.parse decodes them exactly.
+  if (hasByte(b, BACKSLASH, s + 1, e - 1)) return JSON.parse(decoder.decode(b.subarray(s, e))) as string;
+  return shortText(b, s + 1, e - 1);
 }
 
 /** `-`, a digit, or the `N`/`I` of Python's NaN/Infinity. */
@@ -85,7 +82,7 @@ function buildMember(b: Uint8Array, i: number, e: number, rule: Rule | 'hash' | 
     throw new JsonError(c >= 0x20 && c < 0x7f ? `unexpected character ${found(b, i, e)}` : `unexpected ${found(b, i, e)}`, i);
   }
   pos = skipNumberAt(b, i, e);
-  const text = asciiText(b, i, pos);
+  const text = shortText(b, i, pos);
   const { value, isInt } = numberValue(text);
   if (isInt && parent !== null) (parent[INT_LITERALS] ??= new Map()).set(key, text);
   return value;

@@ -1,0 +1,66 @@
+// Byte → text helpers on the hot path. Node's `Buffer` decodes natively (`utf8Slice`) and finds a
+// byte with memchr (`indexOf`); a plain `Uint8Array` (browser worker) falls back to TextDecoder and
+// a loop. Building a string char by char allocates once per character: never on the hot path.
+
+interface NodeBytes extends Uint8Array {
+  utf8Slice(start: number, end: number): string;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function isNodeBuffer(b: Uint8Array): b is NodeBytes {
+  return typeof (b as Partial<NodeBytes>).utf8Slice === 'function';
+}
+
+/** UTF-8 text of `b[s, e)`. */
+export function utf8Text(b: Uint8Array, s: number, e: number): string {
+  if (isNodeBuffer(b)) return b.utf8Slice(s, e);
+  if (e - s <= 16) {
+    let ascii = true;
+    for (let k = s; k < e; k++) if (b[k] >= 0x80) ascii = false;
+    if (ascii) return String.fromCharCode.apply(null, Array.from(b.subarray(s, e)));
+  }
+  return decoder.decode(b.subarray(s, e));
+}
+
+/** Whether `byte` occurs in `b[s, e)`. */
+export function hasByte(b: Uint8Array, byte: number, s: number, e: number): boolean {
+  if (e <= s) return false;
+  const at = b.indexOf(byte, s);
+  return at >= 0 && at < e;
+}
+
+/**
+ * Short strings repeat line after line (keys, statuses, causes, dataset names, small numbers):
+ * they are looked up by a hash of their bytes instead of being decoded and allocated again.
+ * Bounded: the table is emptied when full (unique values such as indices would fill it).
+ */
+const SHORT = 32;
+const MAX_ENTRIES = 4096;
+const cache = new Map<number, string>();
+
+export function shortText(b: Uint8Array, s: number, e: number): string {
+  const n = e - s;
+  if (n > SHORT) return utf8Text(b, s, e);
+  let h = n | 0;
+  for (let k = s; k < e; k++) {
+    const c = b[k];
+    if (c >= 0x80) return utf8Text(b, s, e);
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  const hit = cache.get(h);
+  if (hit !== undefined && hit.length === n) {
+    let same = true;
+    for (let k = 0; k < n; k++) {
+      if (hit.charCodeAt(k) !== b[s + k]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return hit;
+  }
+  const text = utf8Text(b, s, e);
+  if (cache.size >= MAX_ENTRIES) cache.clear();
+  cache.set(h, text);
+  return text;
+}
