@@ -1,7 +1,9 @@
 // Extension tests against the extension under development (the repository), in the test
 // workspace (a copy of examples/run). Order: the screenshot before the quick fixes change the
 // eval config, the huge log last (it adds a step to the run).
+import './welcome';
 import './rollout';
+import './hostile';
 import './screenshot';
 import './evalDatasets';
 import './hugeFile';
