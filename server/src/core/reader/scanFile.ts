@@ -76,6 +76,9 @@ async function canResume(previous: ScanState | undefined, path: string, identity
   if (!previous || previous.path !== path || previous.resume.settingsKey !== settingsKey) return false;
   if (previous.identity.id !== identity.id || identity.size < previous.identity.size) return false;
   if (identity.size < previous.endOffset) return false;
+  // Same size but modified: rewritten in place (appends always grow a log), possibly while the
+  // previous scan was reading it, so what that scan read may be torn: read it again.
+  if (identity.size === previous.identity.size && identity.mtimeMs !== previous.identity.mtimeMs) return false;
   // Same inode and not shorter, but rewritten in place? The bytes before the resume point tell.
   return (await tailHash(access, path, previous.endOffset)) === previous.resume.tail;
 }
