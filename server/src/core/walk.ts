@@ -54,6 +54,7 @@ function reason(err: unknown): string {
   const e = err as { code?: string; message?: string };
   if (e?.code === 'ENOENT') return 'no such file or folder';
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
+  if (e?.code === 'ELOOP') return 'symbolic link loop (ELOOP)';
   return e?.code ?? e?.message ?? String(err);
 }
 
@@ -126,7 +127,10 @@ async function walkDir(dir: string, access: FileAccess, result: WalkResult, seen
         }
       }
       if (isDir) subdirs.push(path);
-      else if (isFile && LOG_FILE.test(entry.name)) {
+      else if (!isFile && LOG_FILE.test(entry.name)) {
+        // A FIFO, socket or device named like a log: never opened (a FIFO would block), but said.
+        result.problems.push({ path, message: `cannot read ${path}: not a regular file (a FIFO, socket or device)`, given: false });
+      } else if (isFile && LOG_FILE.test(entry.name)) {
         const realFile = await access.realPath(path).catch(() => path);
         if (seenFiles.has(realFile)) continue;
         seenFiles.add(realFile);
