@@ -231,6 +231,7 @@ export class RecordCollector {
       s.metricsRecords.push(out.metrics);
       return;
     }
+    shareStrings(out.sample, s.samples[s.samples.length - 1]);
     s.samples.push(out.sample);
     if (out.rewardProblem !== null && !s.rewardProblemReported) {
       s.rewardProblemReported = true;
@@ -255,4 +256,16 @@ export class RecordCollector {
       this.addFinding('unknown-format', 1, `unknown log format: ${what} (miles samples, trajectories, eval trials, metrics; verl rollout or validation dumps)${hint}`);
     }
   }
+}
+
+/**
+ * Members of a group sit on consecutive lines and repeat their keys: reuse the previous record's
+ * string instances, so a million samples do not hold a million copies of the same few strings.
+ */
+function shareStrings(sample: SampleRecord, previous: SampleRecord | undefined): void {
+  if (previous === undefined) return;
+  if (sample.groupKey === previous.groupKey) sample.groupKey = previous.groupKey;
+  if (sample.promptKey === previous.promptKey) sample.promptKey = previous.promptKey;
+  if (sample.dataset === previous.dataset) sample.dataset = previous.dataset;
+  if (sample.cause === previous.cause) sample.cause = previous.cause;
 }
