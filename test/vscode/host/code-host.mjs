@@ -10,7 +10,7 @@
 // Every wait is bounded. Arguments understood (others, e.g. --no-sandbox, are accepted and ignored):
 //   --extensionDevelopmentPath=P (repeatable)  --extensionTestsPath=P  [folder]
 //   --install-extension=X.vsix (repeatable; ours: installed into the fresh extensions dir first)
-// Environment: CODE_HOST_TIMEOUT_MS (whole run, default 300000), CODE_HOST_VERBOSE=1 (server output),
+// Environment: CODE_HOST_TIMEOUT_MS (whole run, default 600000), CODE_HOST_VERBOSE=1 (server output),
 // CODE_HOST_KEEP_TMP=1 (keep the temp user-data folder with its logs).
 // A test may ask for a screenshot by logging `[[code-host:screenshot <absolute .png path>]]`; the
 // file appears when it is written, so the test waits for it.
@@ -27,7 +27,7 @@ const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   // Loopback only: any other host fails at once instead of waiting on DNS.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
-const TOTAL_MS = Number(process.env.CODE_HOST_TIMEOUT_MS || 300_000);
+const TOTAL_MS = Number(process.env.CODE_HOST_TIMEOUT_MS || 600_000);
 const VERBOSE = process.env.CODE_HOST_VERBOSE === '1';
 const SCREENSHOT = /\[\[code-host:screenshot (.+?)\]\]/;
 // The workbench log is chatty (auth, gallery lookups that cannot resolve here): stdout gets the
