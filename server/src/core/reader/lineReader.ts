@@ -52,6 +52,19 @@ function contentEnd(bytes: Uint8Array, start: number, end: number): number {
   return end > start && bytes[end - 1] === CR ? end - 1 : end;
 }
 
+/**
+ * The next `\n` in `buf[from, end)`, or -1. `indexOf` has no end bound: past `end` lie stale bytes,
+ * harmless in a normal buffer but many MB in one grown for a huge line, so that search is bounded.
+ */
+function findLF(buf: Uint8Array, from: number, end: number): number {
+  if (buf.length - end > 1 << 22) {
+    const at = buf.subarray(from, end).indexOf(LF);
+    return at < 0 ? -1 : from + at;
+  }
+  const nl = buf.indexOf(LF, from);
+  return nl >= from && nl < end ? nl : -1;
+}
+
 function hasBom(bytes: Uint8Array, n: number): boolean {
   return n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
@@ -143,8 +156,8 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
     const end = filled + n;
     ref.bytes = buf;
     for (;;) {
-      const nl = buf.indexOf(LF, search);
-      if (nl < 0 || nl >= end) break;
+      const nl = findLF(buf, search, end);
+      if (nl < 0) break;
       ref.start = lineStart;
       ref.end = contentEnd(buf, lineStart, nl);
       ref.offset = lineOffset0 + lineStart;

@@ -23,11 +23,16 @@ export function utf8Text(b: Uint8Array, s: number, e: number): string {
   return decoder.decode(b.subarray(s, e));
 }
 
-/** Whether `byte` occurs in `b[s, e)`. */
+/**
+ * Whether `byte` occurs in `b[s, e)`. `indexOf` has no end bound (it would search the rest of a
+ * multi-MB buffer), so short ranges loop here and long ones search a bounded view.
+ */
 export function hasByte(b: Uint8Array, byte: number, s: number, e: number): boolean {
-  if (e <= s) return false;
-  const at = b.indexOf(byte, s);
-  return at >= 0 && at < e;
+  if (e - s <= 64) {
+    for (let k = s; k < e; k++) if (b[k] === byte) return true;
+    return false;
+  }
+  return b.subarray(s, e).indexOf(byte) >= 0;
 }
 
 /**
