@@ -30,6 +30,8 @@ export interface SuiteOptions {
   extensionDevelopmentPath?: string;
   /** Packaged extensions to install first. */
   vsix?: string[];
+  /** Open the folder in restricted mode (code-server host only; desktop runTests disables trust). */
+  untrusted?: boolean;
 }
 
 export async function runSuite(opts: SuiteOptions): Promise<number> {
@@ -38,6 +40,8 @@ export async function runSuite(opts: SuiteOptions): Promise<number> {
   const launchArgs = opts.folder ? [opts.folder] : [];
   if (!useDesktop) {
     for (const v of opts.vsix ?? []) launchArgs.push(`--install-extension=${v}`);
+    if (opts.untrusted) launchArgs.push('--untrusted');
+    process.env.ROLLOUT_LENS_EXPECT_UNTRUSTED = opts.untrusted ? '1' : '0';
     return runTests({ vscodeExecutablePath: codeHost, extensionDevelopmentPath, extensionTestsPath, launchArgs });
   }
   // Desktop VS Code: `--install-extension` installs and exits, so install into a fresh

@@ -1,5 +1,6 @@
 // The packaged extension: `vsce package` holds only the bundles, manifest, README, license, icons
-// and grammar; installed with `code-server --install-extension` it activates and analyses.
+// and grammar; installed with `code-server --install-extension` it activates and analyses, here in
+// an untrusted workspace (restricted mode), where it offers no quick fixes.
 import * as assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { repoRoot, runSuite } from './harness';
 import { buildVsix, zipEntries } from './vsixPackage';
 import { prepareWorkspace } from './workspace';
 
-test('the .vsix holds only the three bundles, manifest, README, license, icons and grammar; installed, it activates and analyses', { timeout: 600_000 }, async () => {
+test('the .vsix holds only the three bundles, manifest, README, license, icons and grammar; installed, it activates and analyses in an untrusted workspace without offering fixes', { timeout: 600_000 }, async () => {
   const { vsix, staging } = buildVsix();
   const ws = prepareWorkspace();
   try {
@@ -32,6 +33,7 @@ test('the .vsix holds only the three bundles, manifest, README, license, icons a
       folder: ws.folder,
       vsix: [vsix],
       extensionDevelopmentPath: join(repoRoot, 'test/fixtures/vscode/carrier'),
+      untrusted: true,
     });
     assert.equal(code, 0);
   } finally {

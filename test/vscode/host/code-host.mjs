@@ -10,6 +10,7 @@
 // Every wait is bounded. Arguments understood (others, e.g. --no-sandbox, are accepted and ignored):
 //   --extensionDevelopmentPath=P (repeatable)  --extensionTestsPath=P  [folder]
 //   --install-extension=X.vsix (repeatable; ours: installed into the fresh extensions dir first)
+//   --untrusted (ours: workspace trust on and the folder not trusted, i.e. restricted mode)
 // Environment: CODE_HOST_TIMEOUT_MS (whole run, default 600000), CODE_HOST_VERBOSE=1 (server output),
 // CODE_HOST_KEEP_TMP=1 (keep the temp user-data folder with its logs).
 // A test may ask for a screenshot by logging `[[code-host:screenshot <absolute .png path>]]`; the
@@ -51,7 +52,7 @@ const USER_SETTINGS = {
 const since = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
 function parseArgs(argv) {
-  const out = { devPaths: [], testsPath: null, vsix: [], folder: null };
+  const out = { devPaths: [], testsPath: null, vsix: [], folder: null, untrusted: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, null];
@@ -59,6 +60,7 @@ function parseArgs(argv) {
     if (flag === '--extensionDevelopmentPath') out.devPaths.push(resolve(value()));
     else if (flag === '--extensionTestsPath') out.testsPath = resolve(value());
     else if (flag === '--install-extension') out.vsix.push(resolve(value()));
+    else if (flag === '--untrusted') out.untrusted = true;
     else if (flag === '--user-data-dir' || flag === '--extensions-dir') { if (inline === null) i++; } // ours are fresh temp dirs
     else if (!a.startsWith('-') && !out.folder) out.folder = resolve(a);
   }
@@ -72,12 +74,14 @@ function bounded(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function tempLayout() {
+function tempLayout(untrusted) {
   const base = mkdtempSync(join(tmpdir(), 'code-host-'));
   const dirs = Object.fromEntries(['ud', 'ext', 'config', 'data', 'home', 'cache'].map((d) => [d, join(base, d)]));
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.ud, 'User'), { recursive: true });
-  writeFileSync(join(dirs.ud, 'User/settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  // Restricted mode: trust on, no start-up prompt (a modal would wait for a click), folder untrusted.
+  const settings = untrusted ? { ...USER_SETTINGS, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : USER_SETTINGS;
+  writeFileSync(join(dirs.ud, 'User/settings.json'), JSON.stringify(settings, null, 2));
   const env = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, XDG_CACHE_HOME: dirs.cache };
   // Keep the outer npm/test runner's settings away from the extension host's children.
   for (const k of Object.keys(env)) if (k.startsWith('npm_') || k.startsWith('NODE_TEST') || k === 'NODE_OPTIONS') delete env[k];
@@ -93,9 +97,9 @@ function installVsix(host, layout, vsix) {
 }
 
 /** Starts code-server on a free loopback port; resolves with its URL origin once it listens. */
-function startServer(host, layout, folder) {
+function startServer(host, layout, folder, untrusted) {
   const args = [host.codeServerEntry, '--bind-addr', '127.0.0.1:0', '--auth', 'none', '--disable-telemetry',
-    '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    '--disable-update-check', ...(untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
     '--user-data-dir', layout.dirs.ud, '--extensions-dir', layout.dirs.ext,
     '--vscode-option', 'enable-smoke-test-driver', '--ignore-last-opened'];
   if (folder) args.push(folder);
@@ -179,7 +183,7 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   if (!opts.testsPath || opts.devPaths.length === 0) throw new Error('need --extensionTestsPath and --extensionDevelopmentPath');
   const host = ensureHost();
-  const layout = tempLayout();
+  const layout = tempLayout(opts.untrusted);
   mkdirSync(LOG_DIR, { recursive: true });
   const state = { browser: null, server: null, logFile: join(LOG_DIR, `workbench-${process.pid}.log`) };
   writeFileSync(state.logFile, '');
@@ -193,7 +197,7 @@ async function main() {
   let code = 1;
   try {
     for (const vsix of opts.vsix) installVsix(host, layout, vsix);
-    state.server = startServer(host, layout, opts.folder);
+    state.server = startServer(host, layout, opts.folder, opts.untrusted);
     const origin = await bounded(state.server.listening, 60_000, 'code-server to listen');
     process.stdout.write(`[code-host] code-server listening at ${origin} (${since()})\n`);
     code = await bounded(runInBrowser(workbenchUrl(origin, opts), state), TOTAL_MS, 'the extension tests to finish');

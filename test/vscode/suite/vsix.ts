@@ -25,6 +25,22 @@ test('activates on a .jsonl log; its bundled server publishes diagnostics; views
   assert.equal(status, '$(filter) 6 groups dropped · 6 causes');
 });
 
+test('untrusted workspace (limited support): analysis runs, but no quick fix is offered or applied', async () => {
+  if (process.env.ROLLOUT_LENS_EXPECT_UNTRUSTED !== '1') return; // desktop runTests always disables trust
+  assert.equal(vscode.workspace.isTrusted, false, 'restricted mode');
+  const a = await api();
+  const uri = wsUri('eval', 'eval_100.jsonl');
+  await openLog('eval', 'eval_100.jsonl');
+  const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'the misgrouped-dataset diagnostic');
+  const diag = ds.find((x) => codeOf(x) === 'misgrouped-dataset')!;
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+  assert.deepEqual(actions.map((x) => x.title).filter((t) => t.includes('n_samples_per_eval_prompt')), []);
+  const item = await waitFor(() => a.datasets.find((n) => n.kind === 'finding' && n.label === 'misgrouped-dataset'), 'the finding item');
+  const before = (await vscode.workspace.openTextDocument(wsUri('eval_config.yaml'))).getText();
+  assert.equal(await vscode.commands.executeCommand('rolloutLens.applyFix', item, 'preferred'), undefined);
+  assert.equal((await vscode.workspace.openTextDocument(wsUri('eval_config.yaml'))).getText(), before, 'eval_config.yaml unchanged');
+});
+
 export function run(): Promise<void> {
   return runAll('rollout-lens (installed .vsix)');
 }
