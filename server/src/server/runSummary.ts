@@ -36,8 +36,14 @@ async function resultsFor(ctx: ServerContext, uri: string | undefined, token: Ca
   for (const p of paths) {
     if (token.isCancellationRequested) throw new AnalysisCancelled();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
-    const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
-    out.push(have ?? (await ctx.disk.analyze(p, token)));
+    try {
+      const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
+      out.push(have ?? (await ctx.disk.analyze(p, token)));
+    } catch (err) {
+      // One unreadable step file must not hide the rest of a run folder; a single file is an error.
+      if (!st.isDirectory || err instanceof AnalysisCancelled || token.isCancellationRequested) throw err;
+      ctx.connection.console.warn(`rollout-lens: skipping ${p}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
   return out;
 }
