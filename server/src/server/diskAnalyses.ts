@@ -10,6 +10,8 @@ import { pathToUri } from './uris';
 export const MAX_CACHED_FILES = 256;
 const MAX_WALK_FILES = 10_000;
 const MAX_WALK_DEPTH = 16;
+/** Folders listed per walk: a client may name `/` or `/proc/self` (whose `root` link is `/`). */
+export const MAX_WALK_DIRS = 5_000;
 const LOG_NAME = /\.(jsonl|ndjson)$/i;
 
 interface Entry {
@@ -59,8 +61,14 @@ export class DiskAnalyses {
   async walk(folder: string, token: CancellationToken): Promise<string[]> {
     const out: string[] = [];
     const seen = new Set<string>();
+    let capped = false;
     const visit = async (dir: string, depth: number): Promise<void> => {
       if (depth > MAX_WALK_DEPTH || out.length >= MAX_WALK_FILES || token.isCancellationRequested) return;
+      if (seen.size >= MAX_WALK_DIRS) {
+        if (!capped) this.warn(`rollout-lens: stopped listing ${folder} after ${MAX_WALK_DIRS} folders`);
+        capped = true;
+        return;
+      }
       let real: string;
       try {
         real = await this.access.realPath(dir);
