@@ -1,5 +1,6 @@
-// Logs too big for VS Code to sync to extensions (above 50 MB it opens them in the editor but
-// never sends a didOpen): noticed through their editor tabs and handed to the server's
+// Logs VS Code does not sync to extensions: above 50 MB it opens them in the editor but never sends
+// a didOpen, and a smaller "very large" file (10 MB remote, 1 GB local) waits behind "Open Anyway"
+// with no document at all. Noticed through their editor tabs and handed to the server's
 // `rolloutLens/analyzeFile`, which streams them from disk, with progress and a cancel button.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -12,11 +13,35 @@ import { isLogUri } from './viewTarget';
 
 /** VS Code's extension-host sync limit (characters; a UTF-8 file at or below it in bytes always syncs). */
 export const SYNC_LIMIT = 50 * 1024 * 1024;
+/** How long a smaller log's tab may wait for its document before the server reads it from disk. */
+const OPEN_WAIT_MS = 3000;
+
+function isSynced(uri: vscode.Uri): boolean {
+  return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+}
+
+/** Whether the document of a freshly opened tab arrives within `ms` (it may follow the tab). */
+function documentArrives(uri: vscode.Uri, ms: number): Promise<boolean> {
+  if (isSynced(uri)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (v: boolean) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(isSynced(uri)), ms);
+    const sub = vscode.workspace.onDidOpenTextDocument((d) => {
+      if (d.uri.toString() === uri.toString()) done(true);
+    });
+  });
+}
 
 export class HugeFiles implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   /** `uri → size:mtime` already sent, so a tab switch does not read a file again. */
   private readonly sent = new Map<string, string>();
+  /** Tabs being looked at right now (tab events come in bursts). */
+  private readonly checking = new Set<string>();
   /** Results of `analyzeFile`, by URI (for the API and tests). */
   readonly results = new Map<string, AnalyzeFileResult>();
   private seq = 0;
@@ -40,19 +65,24 @@ export class HugeFiles implements vscode.Disposable {
   private async check(tabs: readonly vscode.Tab[]): Promise<void> {
     for (const tab of tabs) {
       const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
-      if (!isLogUri(uri) || uri.scheme !== 'file') continue;
-      if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) continue; // synced
-      let stat: vscode.FileStat;
-      try {
-        stat = await vscode.workspace.fs.stat(uri);
-      } catch {
-        continue;
-      }
-      const stamp = `${stat.size}:${stat.mtime}`;
-      if (stat.size <= SYNC_LIMIT || this.sent.get(uri.toString()) === stamp) continue;
-      this.sent.set(uri.toString(), stamp);
-      void this.analyze(uri);
+      if (!isLogUri(uri) || uri.scheme !== 'file' || isSynced(uri) || this.checking.has(uri.toString())) continue;
+      this.checking.add(uri.toString());
+      void this.checkOne(uri).finally(() => this.checking.delete(uri.toString()));
     }
+  }
+
+  private async checkOne(uri: vscode.Uri): Promise<void> {
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(uri);
+    } catch {
+      return;
+    }
+    const stamp = `${stat.size}:${stat.mtime}`;
+    if (this.sent.get(uri.toString()) === stamp) return;
+    if (stat.size <= SYNC_LIMIT && (await documentArrives(uri, OPEN_WAIT_MS))) return; // synced normally
+    this.sent.set(uri.toString(), stamp);
+    void this.analyze(uri);
   }
 
   /** Streams one huge log through the server, showing its progress. */

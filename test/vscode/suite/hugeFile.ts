@@ -11,13 +11,13 @@ import { test } from './runner';
  * Writes a miles rollout log just above the sync limit: groups of 4, in every 50th group one
  * sample aborted (ServerUnreachable). Returns the number of groups.
  */
-function writeHugeLog(path: string): number {
+function writeHugeLog(path: string, minBytes = SYNC_LIMIT + 1024 * 1024): number {
   const pad = Array.from({ length: 150 }, (_, i) => (i * 7919) % 32000).join(', ');
   const fd = openSync(path, 'w');
   try {
     let written = 0;
     let g = 0;
-    for (; written <= SYNC_LIMIT + 1024 * 1024; g++) {
+    for (; written <= minBytes; g++) {
       let chunk = '';
       for (let i = 0; i < 4; i++) {
         const aborted = g % 50 === 0 && i === 1;
@@ -50,5 +50,18 @@ test('a log above the 50 MB sync limit is noticed through its tab and analysed b
   assert.equal(status, `$(filter) ${dropped} groups dropped · 1 cause`);
   const bucket = await waitFor(() => a.groups.find((n) => n.kind === 'reason' && n.label === 'group_has_aborted_ServerUnreachable' && n.id.includes('rollout_99')), 'the huge log in the groups view');
   assert.equal(bucket.description?.startsWith(`${dropped} groups`), true);
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+}, 180_000);
+
+test('a 12 MB log behind "Open Anyway" (code-server\'s 10 MB remote limit: a tab, no document) is read from disk too', async () => {
+  if (process.env.CODE_HOST !== '1') return; // desktop VS Code opens local files this size normally
+  const a = await api();
+  const path = `${wsUri('huge').fsPath}/rollout_98.jsonl`;
+  const groups = writeHugeLog(path, 12 * 1024 * 1024);
+  const uri = vscode.Uri.file(path);
+  await vscode.commands.executeCommand('vscode.open', uri);
+  const result = await waitFor(() => a.hugeFiles.results.get(uri.toString()), 'analyzeFile for the 12 MB log', 120_000);
+  assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()), 'no document was synced');
+  assert.equal(result.records, groups * 4);
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 }, 180_000);
