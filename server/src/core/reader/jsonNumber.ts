@@ -54,13 +54,6 @@ export function skipNumberAt(b: Uint8Array, i: number, e: number): number {
   return i;
 }
 
-/** The literal's text (numbers are ASCII). */
-export function asciiText(b: Uint8Array, s: number, e: number): string {
-  let out = '';
-  for (let k = s; k < e; k++) out += String.fromCharCode(b[k]);
-  return out;
-}
-
 /** Value of a validated number literal, and whether Python would read it as an int. */
 export function numberValue(text: string): { value: number; isInt: boolean } {
   if (text === 'NaN') return { value: NaN, isInt: false };
