@@ -10,8 +10,17 @@ import type { ServerContext } from './serverContext';
 
 const MAX_CHILDREN = 64;
 
-function lineRange(line1: number): Range {
-  return { start: { line: line1 - 1, character: 0 }, end: { line: line1, character: 0 } };
+/**
+ * A sample line's range, ending on that line (not at the next line's start, which editors show as
+ * the next line's symbol). The UTF-8 byte length is never shorter than the UTF-16 length, and LSP
+ * clients clamp a character past the line's end back to it.
+ */
+function lineEnd(detail: FileDetail, line1: number): { line: number; character: number } {
+  return { line: line1 - 1, character: sampleAt(detail, line1)?.byteLength ?? 0 };
+}
+
+function lineRange(detail: FileDetail, line1: number): Range {
+  return { start: { line: line1 - 1, character: 0 }, end: lineEnd(detail, line1) };
 }
 
 /** Symbol names are plain text in every client, but control and bidi characters still mislead. */
@@ -40,14 +49,14 @@ function groupSymbol(detail: FileDetail, g: GroupOutcome): DocumentSymbol | null
     const s = sampleAt(detail, line);
     const status = s?.status ?? (s?.aborted ? 'aborted' : 'sample');
     const reward = s?.reward === null || s === undefined ? 'no reward' : `reward ${s.reward}`;
-    children.push({ name: `line ${line}: ${label(status)}`, detail: s?.cause ? `${reward}, ${label(s.cause)}` : reward, kind: SymbolKind.Field, range: lineRange(line), selectionRange: lineRange(line) });
+    children.push({ name: `line ${line}: ${label(status)}`, detail: s?.cause ? `${reward}, ${label(s.cause)}` : reward, kind: SymbolKind.Field, range: lineRange(detail, line), selectionRange: lineRange(detail, line) });
   }
   return {
     name: `group ${label(g.key)}: ${label(outcome)}`,
     detail: `${g.lines.length} sample${g.lines.length === 1 ? '' : 's'}`,
     kind: g.kept ? SymbolKind.Namespace : SymbolKind.Event,
-    range: { start: { line: first - 1, character: 0 }, end: { line: last, character: 0 } },
-    selectionRange: lineRange(first),
+    range: { start: { line: first - 1, character: 0 }, end: lineEnd(detail, last) },
+    selectionRange: lineRange(detail, first),
     children,
   };
 }
@@ -64,8 +73,8 @@ function datasetSymbol(detail: FileDetail, d: DatasetSummary): DocumentSymbol | 
     name: `dataset ${label(d.name)}`,
     detail: `${d.samples} samples, n = ${d.n}${score !== undefined ? `, eval/${label(d.name)} = ${score}` : ''}`,
     kind: SymbolKind.Module,
-    range: { start: { line: first - 1, character: 0 }, end: { line: last, character: 0 } },
-    selectionRange: lineRange(first),
+    range: { start: { line: first - 1, character: 0 }, end: lineEnd(detail, last) },
+    selectionRange: lineRange(detail, first),
   };
 }
 
