@@ -1,0 +1,252 @@
+// Editor latency through the real protocol: spawns the built `dist/server.js --stdio`, drives it
+// with vscode-languageserver-protocol as an editor would, and times (1) didOpen of a 40 MB miles
+// rollout log → its first publishDiagnostics, (2) a one-line incremental didChange → the
+// publishDiagnostics carrying that version, (3) hover on random sample lines. Correctness first:
+// after the edits, the server's diagnostics must equal a fresh server's on the edited text.
+// Writes its table into BENCHMARKS.md between the editor markers (the throughput section stays).
+//   node bench/editor.mjs [--mb 40] [--runs 3] [--edits 30] [--hovers 50] [--no-write]
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+
+import { generateMilesRollout, rng } from './generate.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const MB = Number(arg('mb', '40'));
+const RUNS = Number(arg('runs', '3'));
+const EDITS = Number(arg('edits', '30'));
+const HOVERS = Number(arg('hovers', '50'));
+const SEED = 42;
+const SETTINGS = { nSamplesPerPrompt: 8, dynamicFilter: 'check_reward_nonzero_std' };
+const TARGET = { open: 1500, edit: 100, hover: 20 };
+const BUNDLE = join(root, 'dist/server.js');
+
+const dataDir = join(root, 'bench/.data');
+mkdirSync(dataDir, { recursive: true });
+const dataFile = join(dataDir, `miles-rollout-${MB}m-seed${SEED}.jsonl`);
+if (!existsSync(dataFile) || statSync(dataFile).size < MB * 1e6) {
+  console.log(`generating ${dataFile} (${MB} MB, seed ${SEED}) ...`);
+  generateMilesRollout(dataFile, MB * 1e6, SEED);
+}
+const TEXT = readFileSync(dataFile, 'utf8');
+const URI = pathToFileURL(dataFile).href;
+
+function bounded(what, promise, ms = 60_000) {
+  let timer;
+  const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A server process and a client connection; `published(version)` waits for that version's diagnostics. */
+async function startServer() {
+  const child = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const waiting = new Map();
+  const got = new Map();
+  client.onNotification('textDocument/publishDiagnostics', (p) => {
+    if (p.uri !== URI || p.version === undefined) return;
+    got.set(p.version, { at: performance.now(), diagnostics: p.diagnostics });
+    waiting.get(p.version)?.();
+  });
+  client.onRequest('workspace/configuration', (p) => p.items.map(() => SETTINGS));
+  client.onRequest('client/registerCapability', () => null);
+  client.listen();
+  await bounded('initialize', client.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: pathToFileURL(dataDir).href,
+    capabilities: { workspace: { configuration: true }, textDocument: { hover: { contentFormat: ['markdown'] } } },
+    workspaceFolders: [{ uri: pathToFileURL(dataDir).href, name: 'data' }],
+  }));
+  await client.sendNotification('initialized', {});
+  const published = (version) =>
+    bounded(`diagnostics of version ${version}`, new Promise((resolve) => {
+      const done = () => resolve(got.get(version));
+      if (got.has(version)) done();
+      else waiting.set(version, done);
+    }));
+  const stop = async () => {
+    await bounded('shutdown', client.sendRequest('shutdown')).catch(() => undefined);
+    await client.sendNotification('exit').catch(() => undefined);
+    client.dispose();
+    if (child.exitCode === null) child.kill();
+  };
+  return { client, published, stop };
+}
+
+/** Line starts (UTF-16 offsets) of a text. */
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * The edits: one line each, applied as incremental changes (what VS Code sends for the server's
+ * `Incremental` sync): flip a status, change a group key, break a line's JSON and mend it, insert
+ * a copied line, delete a line. Returns the changes and applies them to a text copy.
+ */
+function makeEdits(text, count, rand) {
+  const edits = [];
+  let current = text;
+  for (let k = 0; k < count; k++) {
+    const starts = lineStarts(current);
+    const lineCount = starts.length - 1; // the text ends with '\n'
+    const line = Math.floor(rand() * lineCount);
+    const lineText = current.slice(starts[line], starts[line + 1] - 1);
+    const kind = k % 5;
+    let change;
+    const at = (needle) => lineText.indexOf(needle);
+    const pos = (col) => ({ line, character: col });
+    if (kind === 0 && at('"status": "') >= 0) {
+      const c = at('"status": "') + 11;
+      const end = lineText.indexOf('"', c);
+      const next = lineText.slice(c, end) === 'aborted' ? 'completed' : 'aborted';
+      change = { range: { start: pos(c), end: pos(end) }, text: next };
+    } else if (kind === 1) {
+      const c = at('"group_index": ') + 15;
+      const end = lineText.indexOf(',', c);
+      change = { range: { start: pos(c), end: pos(end) }, text: String(Number(lineText.slice(c, end)) + 1) };
+    } else if (kind === 2) {
+      change = { range: { start: pos(0), end: pos(1) }, text: '[' }; // invalid JSON ...
+    } else if (kind === 3) {
+      change = { range: { start: { line: line + 1, character: 0 }, end: { line: line + 1, character: 0 } }, text: `${lineText}\n` };
+    } else {
+      change = { range: { start: { line, character: 0 }, end: { line: line + 1, character: 0 } }, text: '' };
+    }
+    const s = starts[change.range.start.line] + change.range.start.character;
+    const e = starts[change.range.end.line] + change.range.end.character;
+    current = current.slice(0, s) + change.text + current.slice(e);
+    edits.push(change);
+    if (kind === 2) {
+      // ... and mended by the next edit
+      edits.push({ range: { start: pos(0), end: pos(1) }, text: '{' });
+      current = current.slice(0, s) + '{' + current.slice(s + 1);
+      k++;
+    }
+  }
+  return { edits, finalText: current };
+}
+
+const pct = (xs, p) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const strip = (diags) => JSON.stringify(diags);
+
+async function openAndTime(server, text) {
+  const t0 = performance.now();
+  await server.client.sendNotification('textDocument/didOpen', { textDocument: { uri: URI, languageId: 'jsonl', version: 1, text } });
+  const p = await server.published(1);
+  return { ms: p.at - t0, diagnostics: p.diagnostics };
+}
+
+async function correctness() {
+  const { edits, finalText } = makeEdits(TEXT, 12, rng(7));
+  const server = await startServer();
+  await openAndTime(server, TEXT);
+  let version = 1;
+  for (const change of edits) {
+    version++;
+    await server.client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version }, contentChanges: [change] });
+    await server.published(version);
+  }
+  const incremental = (await server.published(version)).diagnostics;
+  await server.stop();
+  const fresh = await startServer();
+  const full = (await openAndTime(fresh, finalText)).diagnostics;
+  await fresh.stop();
+  if (strip(incremental) !== strip(full)) throw new Error(`after ${edits.length} edits the diagnostics differ from a fresh analysis of the edited text`);
+  return { edits: edits.length, diagnostics: full.length };
+}
+
+async function timedRun(run) {
+  const server = await startServer();
+  const open = await openAndTime(server, TEXT);
+  const { edits } = makeEdits(TEXT, EDITS, rng(100 + run));
+  const editMs = [];
+  let version = 1;
+  for (const change of edits) {
+    version++;
+    const t0 = performance.now();
+    await server.client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version }, contentChanges: [change] });
+    editMs.push((await server.published(version)).at - t0);
+  }
+  const rand = rng(200 + run);
+  const hoverMs = [];
+  const lines = lineStarts(TEXT).length - 1;
+  for (let i = 0; i < HOVERS; i++) {
+    const line = Math.floor(rand() * (lines - 20));
+    const t0 = performance.now();
+    const hover = await bounded('hover', server.client.sendRequest('textDocument/hover', { textDocument: { uri: URI }, position: { line, character: 3 } }));
+    hoverMs.push(performance.now() - t0);
+    if (!hover) throw new Error(`no hover on line ${line + 1}`);
+  }
+  await server.stop();
+  return { openMs: open.ms, editMs, hoverMs };
+}
+
+const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' ');
+console.log(`editor bench: ${(TEXT.length / 1e6).toFixed(1)} MB, ${lineStarts(TEXT).length - 1} lines`);
+const check = await correctness();
+console.log(`correctness: after ${check.edits} edits the diagnostics (${check.diagnostics}) equal a fresh analysis of the edited text`);
+const opens = [];
+const editsMs = [];
+const hoversMs = [];
+for (let run = 0; run < RUNS; run++) {
+  const r = await timedRun(run);
+  opens.push(r.openMs);
+  editsMs.push(...r.editMs);
+  hoversMs.push(...r.hoverMs);
+  console.log(`run ${run + 1}: didOpen→diagnostics ${r.openMs.toFixed(0)} ms; edit p50 ${pct(r.editMs, 50).toFixed(1)} ms; hover p50 ${pct(r.hoverMs, 50).toFixed(1)} ms`);
+}
+const loadAfter = loadavg().map((x) => x.toFixed(1)).join(' ');
+
+const row = (what, xs, target, n) => {
+  const p50 = pct(xs, 50);
+  const p95 = pct(xs, 95);
+  const verdict = p95 <= target ? 'met (p95)' : p50 <= target ? `p50 met; p95 over by ${(p95 - target).toFixed(0)} ms` : `missed: p50 over by ${(p50 - target).toFixed(0)} ms`;
+  return `| ${what} | ${n} | ${p50.toFixed(1)} | ${p95.toFixed(1)} | ${target} | ${verdict} |`;
+};
+const table = [
+  '| measure | samples | p50 (ms) | p95 (ms) | target (ms) | verdict |',
+  '|---|---:|---:|---:|---:|---|',
+  row('didOpen → first publishDiagnostics', opens, TARGET.open, opens.length),
+  row('one-line didChange → its publishDiagnostics', editsMs, TARGET.edit, editsMs.length),
+  row('hover on a random sample line', hoversMs, TARGET.hover, hoversMs.length),
+].join('\n');
+console.log(table);
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, load average (1/5/15 min) ${loadBefore} before, ${loadAfter} after`;
+const section = `<!-- editor:start -->
+## Editor latency
+
+Reproduce: \`npm run bench:editor\` (also run by \`npm run bench\`; or \`node bench/editor.mjs --mb ${MB} --runs ${RUNS}\` after \`npm run build\`).
+
+Through the real protocol: the built \`dist/server.js --stdio\` in its own process, driven by
+\`vscode-languageserver-protocol\`; times are from sending the notification/request to receiving
+the answer (the diagnostics published with the edit's version). Input: the seeded (seed ${SEED}) miles
+rollout generator, ${(TEXT.length / 1e6).toFixed(1)} MB, ${lineStarts(TEXT).length - 1} lines; settings \`${JSON.stringify(SETTINGS)}\`.
+Edits are incremental one-line changes (the server asks for \`Incremental\` sync): a status flip,
+a group key change, a line made invalid JSON and mended, a line inserted, a line deleted.
+${RUNS} runs (a fresh server each), ${EDITS} edits and ${HOVERS} hovers per run.
+Correctness first: after ${check.edits} such edits the server's diagnostics equal those of a fresh server opened on the edited text.
+
+Machine: ${machine} (other sessions share the 2 cores).
+
+${table}
+<!-- editor:end -->`;
+
+if (!process.argv.includes('--no-write')) {
+  const path = join(root, 'BENCHMARKS.md');
+  const md = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+  const re = /<!-- editor:start -->[\s\S]*<!-- editor:end -->/;
+  writeFileSync(path, re.test(md) ? md.replace(re, () => section) : `${md.trimEnd()}\n\n${section}\n`);
+  console.log('wrote the editor section of BENCHMARKS.md');
+}
