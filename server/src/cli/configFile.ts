@@ -9,32 +9,9 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
+import { settingsFileSchema } from '../core/settingsSchema';
 
 import { UsageError } from './args';
-
-const pointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, { error: 'expected a JSON pointer such as /meta/group' });
-const count = z.number().int({ error: 'expected a whole number' }).min(1, { error: 'expected at least 1' }).nullable();
-const key = z.string().min(1, { error: 'must not be empty' }).nullable();
-
-export const settingsFileSchema = z
-  .object({
-    rewardKey: key,
-    evalRewardKey: key,
-    nSamplesPerPrompt: count,
-    nSamplesPerEvalPrompt: count,
-    dynamicFilter: z.enum(['none', 'check_reward_nonzero_std']),
-    framework: z.enum(['auto', 'miles', 'verl']),
-    evalConfig: z.string().min(1).nullable(),
-    infraCauses: z.array(z.string().min(1)),
-    policyCauses: z.array(z.string().min(1)),
-    fields: z
-      .object({ groupKey: pointer, index: pointer, status: pointer, reward: pointer, cause: pointer, dataset: pointer, prompt: pointer, responseLength: pointer })
-      .partial()
-      .strict(),
-    maxProblems: z.number().int({ error: 'expected a whole number' }).min(1),
-  })
-  .partial()
-  .strict();
 
 const PREFIX = 'rolloutLens.';
 

@@ -1,38 +1,8 @@
 // Settings per resource (`workspace/configuration`, section `rolloutLens`), validated field by
 // field: a bad value falls back to its default with a readable message, the good ones are kept.
 // Cached per document URI and dropped when the configuration changes; never kept in globals.
-import { z } from 'zod';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
-
-const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'must be a JSON pointer such as /meta/group');
-const nullableKey = z.string().min(1, 'must not be empty').nullable();
-const sampleCount = z.number().int('must be a whole number').min(1, 'must be at least 1').nullable();
-
-const FIELD_SCHEMAS: { [K in keyof RolloutLensSettings]: z.ZodType<RolloutLensSettings[K]> } = {
-  rewardKey: nullableKey,
-  evalRewardKey: nullableKey,
-  nSamplesPerPrompt: sampleCount,
-  nSamplesPerEvalPrompt: sampleCount,
-  dynamicFilter: z.enum(['none', 'check_reward_nonzero_std']),
-  framework: z.enum(['auto', 'miles', 'verl']),
-  evalConfig: z.string().nullable(),
-  infraCauses: z.array(z.string().min(1)),
-  policyCauses: z.array(z.string().min(1)),
-  fields: z
-    .object({
-      groupKey: jsonPointer,
-      index: jsonPointer,
-      status: jsonPointer,
-      reward: jsonPointer,
-      cause: jsonPointer,
-      dataset: jsonPointer,
-      prompt: jsonPointer,
-      responseLength: jsonPointer,
-    })
-    .partial()
-    .strict(),
-  maxProblems: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
-};
+import { SETTINGS_FIELD_SCHEMAS as FIELD_SCHEMAS } from '../core/settingsSchema';
 
 export interface ValidatedSettings {
   settings: RolloutLensSettings;

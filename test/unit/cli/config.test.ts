@@ -52,7 +52,7 @@ test('cli --config errors are usage errors (exit 2) naming the file, the key and
     ['unknown.yaml', 'rewardKeys: acc\n', /unknown setting "rewardKeys"/],
     ['type.yaml', 'nSamplesPerPrompt: four\n', /nSamplesPerPrompt: expected number, received string/],
     ['enum.json', '{"dynamicFilter": "std"}', /dynamicFilter: expected one of "none"\|"check_reward_nonzero_std"/],
-    ['pointer.yaml', 'fields:\n  groupKey: meta.group\n', /fields\.groupKey: expected a JSON pointer such as \/meta\/group/],
+    ['pointer.yaml', 'fields:\n  groupKey: meta.group\n', /fields\.groupKey: must be a JSON pointer such as \/meta\/group/],
     ['broken.yaml', 'a: [1, 2\n', /not valid YAML or JSON/],
   ];
   for (const [name, text, reason] of cases) {
