@@ -4,6 +4,7 @@
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
 import { DOCS_BASE } from '../../../shared/protocol';
 import type { Finding, Fix, Severity } from '../core/types';
+import { revealInvisible } from './escape';
 
 export const SOURCE = 'rollout-lens';
 /** Related entries per diagnostic: a group of 1000 samples must not make a 1000-entry list. */
@@ -69,7 +70,7 @@ function relatedInformation(finding: Finding, ctx: DiagnosticContext): Diagnosti
       : finding.dataset !== null
         ? `eval config: dataset ${finding.dataset}`
         : `related: ${loc.file}:${loc.line}`;
-    return { location: { uri, range: lineRange(ctx, uri, loc.line) }, message };
+    return { location: { uri, range: lineRange(ctx, uri, loc.line) }, message: revealInvisible(message, true) };
   });
   const more = finding.related.length - list.length;
   if (more > 0) list[list.length - 1].message += ` (and ${more} more)`;
@@ -102,7 +103,9 @@ export function findingToDiagnostic(finding: Finding, ctx: DiagnosticContext): D
     source: SOURCE,
     code: finding.code,
     codeDescription: { href: docsHref(finding.code) },
-    message: finding.message,
+    // Messages quote log text (causes, dataset names, group keys): its control, escape and
+    // direction characters are shown as <U+XXXX>, never passed to an editor or a terminal raw.
+    message: revealInvisible(finding.message, true),
     data,
   };
   const related = relatedInformation(finding, ctx);
