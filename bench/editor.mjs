@@ -5,6 +5,7 @@
 // after the edits, the server's diagnostics must equal a fresh server's on the edited text.
 // Writes its table into BENCHMARKS.md between the editor markers (the throughput section stays).
 //   node bench/editor.mjs [--mb 40] [--runs 3] [--edits 30] [--hovers 50] [--no-write]
+//   EDITOR_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server processes.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -46,7 +47,8 @@ function bounded(what, promise, ms = 60_000) {
 
 /** A server process and a client connection; `published(version)` waits for that version's diagnostics. */
 async function startServer() {
-  const child = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.EDITOR_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map();
   const got = new Map();
@@ -74,6 +76,7 @@ async function startServer() {
   const stop = async () => {
     await bounded('shutdown', client.sendRequest('shutdown')).catch(() => undefined);
     await client.sendNotification('exit').catch(() => undefined);
+    await bounded('exit', exited, 10_000).catch(() => undefined);
     client.dispose();
     if (child.exitCode === null) child.kill();
   };

@@ -49,7 +49,7 @@ export class AnalysisCancelled extends Error {
   }
 }
 
-async function loadConfig(opts: RunOptions): Promise<{ path: string | null; config: EvalConfig | null }> {
+export async function loadConfig(opts: RunOptions): Promise<{ path: string | null; config: EvalConfig | null }> {
   const path = await locateEvalConfig(opts.path, opts.settings.evalConfig, opts.workspaceFolders, opts.access);
   if (!path) return { path: null, config: null };
   try {

@@ -13,7 +13,7 @@ export interface ServerRuntime {
   /** Disk access (Node fs in the bundle). Open documents are overlaid on it by the server. */
   access: FileAccess;
   timers?: Timers;
-  /** Quiet time after an edit before a document is analysed. */
+  /** Quiet time after an edit before a document is analysed (short: an edit re-scans only its lines). */
   debounceMs?: number;
   /** Poll interval for tailed files when no watch event comes; 0 turns polling off. */
   pollIntervalMs?: number;
@@ -22,7 +22,7 @@ export interface ServerRuntime {
 }
 
 export const DEFAULTS = {
-  debounceMs: 200,
+  debounceMs: 30,
   pollIntervalMs: 2000,
   maxSymbols: 2000,
 } as const;

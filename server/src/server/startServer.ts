@@ -14,11 +14,13 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
 import { runAnalysis } from './analysisRunner';
 import { DocumentAccess } from './documentAccess';
+import { DocumentLines } from './documentLines';
 import { DiskAnalyses } from './diskAnalyses';
 import { DocumentAnalyses } from './documentAnalyses';
 import { describeError } from './guard';
 import { registerHandlers } from './handlers';
 import { LiveLogs } from './liveLogs';
+import { runLinesAnalysis } from './linesRunner';
 import { Publisher } from './publisher';
 import { DEFAULTS, nodeTimers, type ServerRuntime } from './runtime';
 import { SettingsCache } from './settings';
@@ -41,7 +43,9 @@ function workspaceFolderPaths(params: InitializeParams): string[] {
 
 export function startServer(connection: Connection, runtime: ServerRuntime): void {
   const timers = runtime.timers ?? nodeTimers;
-  const documents = new TextDocuments(TextDocument);
+  const lines = new DocumentLines();
+  const documents = new TextDocuments(lines.config);
+  documents.onDidClose((e) => lines.close(e.document.uri));
   const overlay = new DocumentAccess(runtime.access);
   let ctx: ServerContext | undefined;
 
@@ -65,8 +69,8 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         const doc = documents.get(uri);
         return doc ? { uri, version: doc.version } : undefined;
       },
-      analyze: async (doc, token) =>
-        runAnalysis({
+      analyze: async (doc, token) => {
+        const opts = {
           uri: doc.uri,
           path: uriToPath(doc.uri),
           version: doc.version,
@@ -74,8 +78,12 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
           settings: await settings.get(doc.uri),
           workspaceFolders: folders,
           cancellation: token,
-          onConfigProblem: (m) => connection.console.warn(m),
-        }),
+          onConfigProblem: (m: string) => connection.console.warn(m),
+        };
+        // Open documents re-scan only the lines an edit changed (see documentLines).
+        const open = documents.get(doc.uri);
+        return open ? runLinesAnalysis(opts, lines.get(doc.uri), open) : runAnalysis(opts);
+      },
       onResult: (result) => publisher.resultReady(result),
       onError: (uri, err) => connection.console.error(`rollout-lens: analysing ${uri} failed: ${describeError(err)}`),
     });

@@ -3,15 +3,14 @@
 // complete line and resume there when the file grows (see `snapshot` / `restore`).
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { severityOf, type FindingCode } from '../catalog';
-import { scanJson } from '../reader/jsonBuild';
 import type { Rule } from '../reader/jsonScan';
+import { type LineScan, scanLine } from '../reader/lineScan';
 import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
 import { normalizeRecord } from './normalize';
-import { sniffBinary } from './sniff';
 
 /** A valid record seen before the format was known (small: the rule builds only a few fields). */
 interface Candidate {
@@ -54,12 +53,6 @@ export interface CollectorState {
 /** How far into a file that has shown no valid JSON yet lines are sniffed for binary content. */
 const SNIFF_WINDOW = 512;
 
-const WS = new Uint8Array(256);
-WS[0x20] = WS[0x09] = WS[0x0d] = 1;
-
-function utf16Column(bytes: Uint8Array, start: number, at: number): number {
-  return new TextDecoder().decode(bytes.subarray(start, at)).length + 1;
-}
 
 export class RecordCollector {
   readonly state: CollectorState;
@@ -114,11 +107,17 @@ export class RecordCollector {
    * A non-JSON line near the start of a file that has shown no valid JSON: is the file binary?
    * Looked at until SNIFF_WINDOW bytes were seen, since random data can start with a short line.
    */
-  private sniff(bytes: Uint8Array, start: number, end: number): void {
+  /** Whether a non-JSON line here would be sniffed (so a scan asks `scanLine` for it). */
+  private wantsSniff(): boolean {
     const s = this.state;
-    if (s.binary !== null || s.records > 0 || s.candidates.length > 0 || (s.sniffedBytes ?? 0) >= SNIFF_WINDOW) return;
-    s.sniffedBytes = (s.sniffedBytes ?? 0) + end - start + 1;
-    s.binary = sniffBinary(bytes, start, end);
+    return s.binary === null && s.records === 0 && s.candidates.length === 0 && (s.sniffedBytes ?? 0) < SNIFF_WINDOW;
+  }
+
+  private sniffScanned(scan: Extract<LineScan, { type: 'invalid' }>, byteLength: number): void {
+    if (!this.wantsSniff()) return;
+    const s = this.state;
+    s.sniffedBytes = (s.sniffedBytes ?? 0) + byteLength + 1;
+    s.binary = scan.binary ?? null;
   }
 
   /** A non-JSON line while the file looks binary: held, not reported (see `binaryFirst`). */
@@ -152,13 +151,24 @@ export class RecordCollector {
    * written: `truncated-line`, not an error.
    */
   onPendingLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
-    let s = start;
-    while (s < end && WS[bytes[s]] === 1) s++;
-    if (s === end || scanJson(bytes, start, end, this.rule).ok) {
-      this.onLine(bytes, start, end, line, offset);
+    this.onPendingScanned(scanLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+  }
+
+  /** One line (without its end-of-line). */
+  onLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
+    this.onScanned(scanLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+  }
+
+  /**
+   * `onPendingLine` for a line scanned earlier (an editor keeps its lines' scans between edits).
+   * An invalid line must carry `binary` when `wantsSniff` could hold for it.
+   */
+  onPendingScanned(scan: LineScan, line: number, offset: number, byteLength: number): void {
+    if (scan.type !== 'invalid') {
+      this.onScanned(scan, line, offset, byteLength);
       return;
     }
-    this.sniff(bytes, start, end);
+    this.sniffScanned(scan, byteLength);
     if (this.state.binary !== null) {
       this.state.invalidLines++;
       return;
@@ -166,31 +176,27 @@ export class RecordCollector {
     this.addFinding('truncated-line', line, 'incomplete last line: no end of line yet (the file may still be written); it is read again when the file grows');
   }
 
-  /** One line (without its end-of-line). */
-  onLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
-    let s = start;
-    while (s < end && WS[bytes[s]] === 1) s++;
-    if (s === end) {
+  /** `onLine` for a line scanned earlier (a scan worker, an editor's kept scans): same records and findings. */
+  onScanned(scan: LineScan, line: number, offset: number, byteLength: number): void {
+    if (scan.type === 'blank') {
       this.state.blankLines++;
       return;
     }
-    const result = scanJson(bytes, start, end, this.rule);
-    if (!result.ok) {
+    if (scan.type === 'invalid') {
       this.state.invalidLines++;
-      this.sniff(bytes, start, end);
-      const column = utf16Column(bytes, start, Math.min(result.position, end));
-      const message = `invalid JSON: ${result.reason} at column ${column}`;
-      if (this.state.binary !== null) this.holdWhileBinary(line, message, column);
-      else this.addFinding('invalid-json', line, message, column);
+      this.sniffScanned(scan, byteLength);
+      const message = `invalid JSON: ${scan.reason} at column ${scan.column}`;
+      if (this.state.binary !== null) this.holdWhileBinary(line, message, scan.column);
+      else this.addFinding('invalid-json', line, message, scan.column);
       return;
     }
-    const info: LineInfo = { line, offset, byteLength: end - start };
+    const info: LineInfo = { line, offset, byteLength };
     if (!this.state.settled) {
-      this.state.candidates.push({ value: result.value, info });
-      this.tryDetect(result.value, line);
+      this.state.candidates.push({ value: scan.value, info });
+      this.tryDetect(scan.value, line);
       return;
     }
-    this.accept(result.value, info);
+    this.accept(scan.value, info);
   }
 
   private makeContext(): NormalizeContext {

@@ -1,0 +1,61 @@
+// One line → what the record collector needs from it, as plain data: blank, a scanned JSON value,
+// or a syntax error. The same function runs on the main thread (single-threaded scans) and in scan
+// workers (byte ranges of big files), so both paths feed the collector identical inputs. Scanned
+// values hold `Skipped` instances and integer-literal maps, which structured clone would flatten:
+// `encodeScanned` / `decodeScanned` turn them into arrays and back (the scanner never builds an
+// array value, so an array is unambiguously one of our tags).
+import { sniffBinary } from '../formats/sniff';
+
+import { scanJson } from './jsonBuild';
+import { INT_LITERALS, type Rule, type ScannedObject, Skipped } from './jsonScan';
+
+export type LineScan =
+  | { type: 'blank' }
+  | { type: 'ok'; value: unknown }
+  /** `binary`: what `sniffBinary` says of the line, when the scanner was asked to sniff it. */
+  | { type: 'invalid'; reason: string; column: number; binary?: string | null };
+
+const BLANK: LineScan = { type: 'blank' };
+const WS = new Uint8Array(256);
+WS[0x20] = WS[0x09] = WS[0x0d] = 1;
+
+function utf16Column(bytes: Uint8Array, start: number, at: number): number {
+  return new TextDecoder().decode(bytes.subarray(start, at)).length + 1;
+}
+
+/** Scans `bytes[start, end)` (one line without its end-of-line). `sniff`: also look for binary content when invalid. */
+export function scanLine(bytes: Uint8Array, start: number, end: number, rule: Rule, sniff: boolean): LineScan {
+  let s = start;
+  while (s < end && WS[bytes[s]] === 1) s++;
+  if (s === end) return BLANK;
+  const result = scanJson(bytes, start, end, rule);
+  if (result.ok) return { type: 'ok', value: result.value };
+  const out: LineScan = { type: 'invalid', reason: result.reason, column: utf16Column(bytes, start, Math.min(result.position, end)) };
+  if (sniff) out.binary = sniffBinary(bytes, start, end);
+  return out;
+}
+
+const SKIPPED = 0;
+const OBJECT = 1;
+
+/** A scanned value as structured-clone-safe data. */
+export function encodeScanned(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Skipped) return [SKIPPED, v.kind, v.byteLength, v.hash];
+  const obj = v as ScannedObject;
+  const entries: unknown[] = [];
+  for (const key of Object.keys(obj)) entries.push(key, encodeScanned(obj[key]));
+  const ints = obj[INT_LITERALS];
+  return [OBJECT, entries, ints ? [...ints] : null];
+}
+
+export function decodeScanned(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  if (v[0] === SKIPPED) return new Skipped(v[1] as Skipped['kind'], v[2] as number, v[3] as string | null);
+  const entries = v[1] as unknown[];
+  const obj: ScannedObject = {};
+  for (let k = 0; k < entries.length; k += 2) obj[entries[k] as string] = decodeScanned(entries[k + 1]);
+  const ints = v[2] as [string, string][] | null;
+  if (ints) obj[INT_LITERALS] = new Map(ints);
+  return obj;
+}
