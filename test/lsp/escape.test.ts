@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { codeBlock, codeSpan, inline, revealInvisible, truncate, value } from '../../server/src/server/escape';
 
 type Renderer = { render(src: string): string };
-// markdown-it ships with the packaging tool (@vscode/vsce), not as our own dependency.
+// markdown-it: a devDependency, the CommonMark renderer VS Code's own markdown preview uses.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as (options: object) => Renderer;
 const md = MarkdownIt({ html: true, linkify: true, typographer: false });

@@ -17,7 +17,7 @@ import { firstUnsafe } from './contract';
 import { cliJson, runCli, tempDir } from './helpers';
 
 type Renderer = { render(src: string): string };
-// markdown-it ships with the packaging tool (@vscode/vsce); the language-server tests use it too.
+// markdown-it is a devDependency; the language-server tests use it too.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const md = (require('markdown-it') as (options: object) => Renderer)({ html: true, linkify: true });
 

@@ -2,45 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-
+import { CONTRACT } from '../../shared/jsonContract';
 import { GOOD, GOOD2, runCli, tempDir } from './run';
-
-/** The `--format json` contract of issue 2, strict: an extra or missing field fails the test. */
-const FIX = z.object({ kind: z.literal('set-n-samples-per-eval-prompt'), dataset: z.string(), value: z.number().int(), configFile: z.string().nullable() }).strict();
-const CONTRACT = z
-  .object({
-    version: z.literal(1),
-    files: z.array(
-      z
-        .object({
-          path: z.string(),
-          format: z.enum(['miles-sample', 'miles-trajectory', 'miles-eval-trials', 'miles-metrics', 'verl-rollout', 'verl-validation', 'generic', 'unknown']),
-          kind: z.enum(['rollout', 'eval', 'metrics', 'unknown']),
-          records: z.number().int().min(0),
-          invalidLines: z.number().int().min(0),
-          groups: z.object({ total: z.number().int().min(0), kept: z.number().int().min(0), dropped: z.number().int().min(0) }).strict(),
-          metrics: z.record(z.string(), z.number().nullable()),
-        })
-        .strict(),
-    ),
-    findings: z.array(
-      z
-        .object({
-          code: z.string().regex(/^[a-z]+(-[a-z]+)*$/),
-          severity: z.enum(['error', 'warning', 'information', 'hint']),
-          file: z.string(),
-          line: z.number().int().min(1),
-          message: z.string().min(1),
-          group: z.string().nullable(),
-          dataset: z.string().nullable(),
-          fix: FIX.nullable(),
-          related: z.array(z.object({ file: z.string(), line: z.number().int().min(1) }).strict()).optional(),
-        })
-        .strict(),
-    ),
-  })
-  .strict();
 
 const ABORTED = '{"group_index": 1, "index": 2, "prompt": "q", "response": "", "response_length": 0, "status": "aborted", "reward": null, "metadata": {"exit_status": "SandboxUnavailable"}}';
 const OK3 = '{"group_index": 1, "index": 3, "prompt": "q", "response": "x", "response_length": 1, "status": "completed", "reward": 0.0}';

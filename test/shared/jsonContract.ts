@@ -1,0 +1,50 @@
+// The `--format json` contract of issue 2 as a strict schema (an extra or a missing field fails).
+// The one copy every ring checks the CLI's output against.
+import { z } from 'zod';
+
+const FIX = z
+  .object({ kind: z.literal('set-n-samples-per-eval-prompt'), dataset: z.string(), value: z.number().int().min(1), configFile: z.string().nullable() })
+  .strict();
+
+const FORMATS = ['miles-sample', 'miles-trajectory', 'miles-eval-trials', 'miles-metrics', 'verl-rollout', 'verl-validation', 'generic', 'unknown'] as const;
+
+export const CONTRACT = z
+  .object({
+    version: z.literal(1),
+    files: z.array(
+      z
+        .object({
+          path: z.string(),
+          format: z.enum(FORMATS),
+          kind: z.enum(['rollout', 'eval', 'metrics', 'unknown']),
+          records: z.number().int().min(0),
+          invalidLines: z.number().int().min(0),
+          groups: z.object({ total: z.number().int().min(0), kept: z.number().int().min(0), dropped: z.number().int().min(0) }).strict(),
+          metrics: z.record(z.string(), z.number().nullable()),
+        })
+        .strict(),
+    ),
+    findings: z.array(
+      z
+        .object({
+          code: z.string().regex(/^[a-z]+(-[a-z]+)*$/),
+          severity: z.enum(['error', 'warning', 'information', 'hint']),
+          file: z.string(),
+          line: z.number().int().min(1),
+          message: z.string().min(1),
+          group: z.string().nullable(),
+          dataset: z.string().nullable(),
+          fix: FIX.nullable(),
+          related: z.array(z.object({ file: z.string(), line: z.number().int().min(1) }).strict()).optional(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+export type ContractReport = z.infer<typeof CONTRACT>;
+
+/** Parses the CLI's stdout as JSON and checks it against the contract (throws with zod's reasons). */
+export function parseContract(stdout: string): ContractReport {
+  return CONTRACT.parse(JSON.parse(stdout));
+}
