@@ -1,4 +1,4 @@
-// Bundles the three entry points: the VS Code client, the language server and the CLI.
+// Bundles the entry points: the VS Code client, the language server, the CLI and the CLI's scan worker.
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
@@ -20,4 +20,6 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: `${outdir}/client.js`, external: ['vscode'] }),
   esbuild.build({ ...common, entryPoints: ['server/src/main.ts'], outfile: `${outdir}/server.js` }),
   esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+  // Worker threads of the CLI's parallel scan of big files (loaded from beside cli.js / server.js).
+  esbuild.build({ ...common, entryPoints: ['server/src/node/scanWorker.ts'], outfile: `${outdir}/scanWorker.js` }),
 ]);

@@ -21,6 +21,8 @@ options:
   --framework auto|miles|verl         narrow format detection (default auto)
   --fix                               apply the findings' fixes to the eval config
   --exit-zero                         exit 0 even when there are error findings
+  --progress                          print per-file progress on stderr (default: only on a terminal)
+  --jobs <n>                          scan threads for files of 64 MB and more (default: the cores, at most 4; 1: no workers)
   -h, --help                          this help
   --version                           print the version
 
@@ -33,6 +35,10 @@ export interface CheckArgs {
   evalConfig: string | null;
   fix: boolean;
   exitZero: boolean;
+  /** Per-file progress on stderr even when it is not a terminal. */
+  progress: boolean;
+  /** Scan worker threads for big files; null: the default (cores, at most 4). 1: single-threaded. */
+  jobs: number | null;
   /** Settings given as flags (they override `--config`). */
   overrides: Partial<RolloutLensSettings>;
 }
@@ -75,6 +81,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
         framework: { type: 'string' },
         fix: { type: 'boolean' },
         'exit-zero': { type: 'boolean' },
+        progress: { type: 'boolean' },
+        jobs: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -114,6 +122,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
       evalConfig: v['eval-config'] ?? null,
       fix: v.fix ?? false,
       exitZero: v['exit-zero'] ?? false,
+      progress: v.progress ?? false,
+      jobs: v.jobs === undefined ? null : positiveInt('--jobs', v.jobs),
       overrides,
     },
   };

@@ -6,6 +6,7 @@ import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths } from '../core/walk';
 import { nodeFileAccess } from '../node/nodeFileAccess';
+import { WorkerPool } from '../node/parallelScan';
 
 import { applyFixes } from './applyFixes';
 import { type CheckArgs, UsageError } from './args';
@@ -51,26 +52,40 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
     return 2;
   }
 
-  const options = { access: nodeFileAccess, settings, evalConfig };
+  // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
+  const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
+  const options = { access: nodeFileAccess, settings, evalConfig, parallel: pool };
   const run = new RunAnalyzer(options);
   const total = walk.targets.length;
-  for (const [i, target] of walk.targets.entries()) {
-    io.progress?.(i, total, target.displayPath);
-    // One file at a time: its samples are released before the next file is read.
-    try {
-      await run.add(await scanFile(target, options));
-    } catch (err) {
-      io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
-      unreadable = true;
+  const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
+  try {
+    for (const [i, target] of walk.targets.entries()) {
+      progress?.(i, total, target.displayPath);
+      // One file at a time: its samples are released before the next file is read.
+      try {
+        await run.add(await scanFile(target, options));
+      } catch (err) {
+        io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
+        unreadable = true;
+      }
     }
+  } finally {
+    await pool?.close();
   }
-  io.progress?.(total, total, null);
+  progress?.(total, total, null);
   const report: RunReport = run.finish();
 
   io.stdout(args.format === 'json' ? renderJson(report) : renderText(report));
   if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);
   if (unreadable) return 2;
   return !args.exitZero && report.findings.some((f) => f.severity === 'error') ? 1 : 0;
+}
+
+/** `--progress` when stderr is not a terminal: one line per file. */
+function lineProgress(stderr: (text: string) => void): Io['progress'] {
+  return (done, total, file) => {
+    if (file !== null) stderr(`rollout-lens: [${done + 1}/${total}] ${escapeInline(file)}\n`);
+  };
 }
 
 async function runFixes(findings: Finding[], print: (text: string) => void): Promise<void> {

@@ -9,6 +9,7 @@ import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval
 import { fileStep } from './eval/datasets';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { FileAccess } from './fileAccess';
+import type { ParallelScanner } from './reader/parallel';
 import { CancelledError, type ScanState, scanFile as scanOne } from './reader/scanFile';
 import { analyzeRollout } from './rollout/analyze';
 import { severityOf } from './catalog';
@@ -33,6 +34,8 @@ export interface AnalyzeOptions {
   keepDetail?: boolean;
   /** Read size per chunk (default 1 MiB). */
   chunkSize?: number;
+  /** Scans big files' byte ranges on worker threads (the CLI's); omitted: single-threaded. */
+  parallel?: ParallelScanner;
 }
 
 export interface AnalyzeTarget {
@@ -57,6 +60,7 @@ export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, p
       isCancelled: cancellation ? () => cancellation.isCancellationRequested : undefined,
       onProgress: options.onProgress,
       chunkSize: options.chunkSize,
+      parallel: options.parallel,
     },
     previous,
   );

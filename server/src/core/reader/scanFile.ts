@@ -9,7 +9,9 @@ import { buildRule } from '../formats/rule';
 import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 
 import { hashBytes } from './hash';
-import { readLines, readRange } from './lineReader';
+import { decodeScanned } from './lineScan';
+import { type ReadLinesResult, readLines, readRange } from './lineReader';
+import type { ParallelScanner } from './parallel';
 
 export interface FileIdentity {
   id: string | null;
@@ -50,6 +52,8 @@ export interface ScanOptions {
   isCancelled?: () => boolean;
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   chunkSize?: number;
+  /** Scans big files' byte ranges in parallel (same results); omitted: this thread scans. */
+  parallel?: ParallelScanner;
 }
 
 export class CancelledError extends Error {
@@ -99,18 +103,17 @@ export async function scanFile(
   const startOffset = resume && previous ? previous.endOffset : 0;
   const startLine = resume && previous ? previous.resume.nextLine : 1;
 
-  const read = await readLines(
-    access,
-    target.path,
-    {
-      startOffset,
-      startLine,
-      chunkSize: options.chunkSize,
-      isCancelled: options.isCancelled,
-      onChunk: (position, size) => options.onProgress?.(target.path, position, Math.max(size, identity.size)),
-    },
-    (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
-  );
+  const onProgress = (position: number, size: number) => options.onProgress?.(target.path, position, Math.max(size, identity.size));
+  const parallel = options.parallel;
+  const read =
+    parallel && parallel.wants(target.path, identity.size - startOffset)
+      ? await readParallel(parallel, access, target.path, { start: startOffset, end: identity.size, startLine }, settings, collector, options.isCancelled, onProgress)
+      : await readLines(
+          access,
+          target.path,
+          { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress },
+          (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
+        );
   if (read.cancelled) throw new CancelledError();
 
   const committed = collector.snapshot();
@@ -154,4 +157,35 @@ function copyState(s: CollectorState): CollectorState {
     findings: s.findings.slice(),
     inputRun: { ...s.inputRun },
   };
+}
+
+/**
+ * The parallel path of `scanFile`: scanned lines come back in file order and are numbered and fed
+ * to the same collector as on the single-threaded path; the pending last line is read here.
+ */
+async function readParallel(
+  parallel: ParallelScanner,
+  access: FileAccess,
+  path: string,
+  range: { start: number; end: number; startLine: number },
+  settings: RolloutLensSettings,
+  collector: RecordCollector,
+  isCancelled: (() => boolean) | undefined,
+  onProgress: (position: number, size: number) => void,
+): Promise<ReadLinesResult> {
+  let line = range.startLine;
+  const result = await parallel.scan(path, range.start, range.end, settings.fields, {
+    isCancelled,
+    onProgress: (position) => onProgress(position, range.end),
+    onLines: (lines) => {
+      for (const l of lines) {
+        const scan = l.scan.type === 'ok' ? { type: 'ok' as const, value: decodeScanned(l.scan.value) } : l.scan;
+        collector.onScanned(scan, line++, l.offset, l.byteLength);
+      }
+    },
+  });
+  const p = result.pending;
+  const pending = p ? { bytes: await readRange(access, path, p.offset, p.byteLength), line, offset: p.offset } : null;
+  // A BOM is skipped by the range that starts at 0 (same reader); its length is not used here.
+  return { endOffset: result.endOffset, nextLine: line, pending, bomLength: 0, cancelled: result.cancelled };
 }

@@ -1,0 +1,201 @@
+// A `ParallelScanner` on worker threads: a big file is cut into byte ranges at line boundaries,
+// workers (`scanWorker.js`, next to the bundle) scan the ranges, and their lines are handed to the
+// engine strictly in file order, so the result is the single-threaded one. Small files are not
+// worth a worker's start-up and are scanned by the caller.
+import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+import type { RolloutLensSettings } from '../../../shared/protocol';
+import type { ParallelScanHooks, ParallelScanner, ParallelScanResult, ScannedLine } from '../core/reader/parallel';
+import type { ScanJob, WorkerMessage } from './scanWorker';
+
+export interface WorkerPoolOptions {
+  /** The worker bundle (default: `scanWorker.js` beside this module's bundle). */
+  script?: string;
+  /** Files (or what is left of them) smaller than this are scanned by the caller (default 64 MiB). */
+  threshold?: number;
+  /** Worker threads (default: the cores, at most 4). */
+  workers?: number;
+  /** Target range size (default: about 8 ranges per worker, at least 8 MiB each). */
+  rangeBytes?: number;
+}
+
+export const DEFAULT_PARALLEL_THRESHOLD = 64 << 20;
+
+type Done = Extract<WorkerMessage, { type: 'done' }>;
+interface RangeState {
+  start: number;
+  end: number;
+  batches: ScannedLine[][];
+  done: Done | null;
+}
+
+/** Offsets that cut `[start, end)` into about `count` ranges, each cut just after a `\n`. */
+export async function lineBoundaries(path: string, start: number, end: number, count: number): Promise<number[]> {
+  const cuts = [start];
+  const file = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(64 << 10);
+    for (let k = 1; k < count; k++) {
+      let at = Math.max(cuts[cuts.length - 1], start + Math.floor(((end - start) * k) / count) - 1);
+      let cut = -1;
+      // A line longer than a range moves the cut to its end (ranges merge), bounded by `end`.
+      while (cut < 0 && at < end) {
+        const { bytesRead } = await file.read(buf, 0, Math.min(buf.length, end - at), at);
+        if (bytesRead <= 0) break;
+        const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+        if (nl >= 0) cut = at + nl + 1;
+        at += bytesRead;
+      }
+      if (cut > cuts[cuts.length - 1] && cut < end) cuts.push(cut);
+    }
+  } finally {
+    await file.close();
+  }
+  cuts.push(end);
+  return cuts;
+}
+
+export class WorkerPool implements ParallelScanner {
+  private readonly script: string;
+  private readonly threshold: number;
+  private readonly size: number;
+  private readonly rangeBytes: number | undefined;
+  private readonly idle: Worker[] = [];
+  private workers: Worker[] = [];
+  private onMessage: ((w: Worker, m: WorkerMessage) => void) | null = null;
+  private onFailure: ((err: Error) => void) | null = null;
+  private busy = false;
+
+  constructor(options: WorkerPoolOptions = {}) {
+    this.script = options.script ?? join(__dirname, 'scanWorker.js');
+    this.threshold = options.threshold ?? DEFAULT_PARALLEL_THRESHOLD;
+    this.size = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
+    this.rangeBytes = options.rangeBytes;
+  }
+
+  wants(_path: string, bytes: number): boolean {
+    return bytes >= this.threshold && existsSync(this.script);
+  }
+
+  private spawn(): Worker {
+    // Small heaps: a worker holds one read buffer and a batch of compact lines, never a file.
+    const w = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 } });
+    w.on('message', (m: WorkerMessage) => this.onMessage?.(w, m));
+    w.on('error', (err) => this.onFailure?.(err));
+    w.on('exit', (code) => {
+      this.workers = this.workers.filter((x) => x !== w);
+      if (this.idle.includes(w)) this.idle.splice(this.idle.indexOf(w), 1);
+      this.onFailure?.(new Error(`scan worker exited (${code})`));
+    });
+    this.workers.push(w);
+    return w;
+  }
+
+  /** Idle workers do not keep the process alive; `close` ends them. */
+  async close(): Promise<void> {
+    const all = this.workers;
+    this.workers = [];
+    this.idle.length = 0;
+    this.onFailure = null;
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+
+  async scan(path: string, start: number, end: number, fields: RolloutLensSettings['fields'], hooks: ParallelScanHooks): Promise<ParallelScanResult> {
+    if (this.busy) throw new Error('WorkerPool.scan: one scan at a time');
+    this.busy = true;
+    try {
+      const rangeBytes = this.rangeBytes ?? Math.max(8 << 20, Math.ceil((end - start) / (this.size * 8)));
+      const cuts = await lineBoundaries(path, start, end, Math.max(1, Math.ceil((end - start) / rangeBytes)));
+      const ranges: RangeState[] = cuts.slice(1).map((e, k) => ({ start: cuts[k], end: e, batches: [], done: null }));
+      while (this.workers.length < Math.min(this.size, ranges.length)) this.idle.push(this.spawn());
+      return await this.run(path, fields, ranges, hooks);
+    } finally {
+      this.busy = false;
+      this.onMessage = null;
+      this.onFailure = null;
+    }
+  }
+
+  private run(path: string, fields: RolloutLensSettings['fields'], ranges: RangeState[], hooks: ParallelScanHooks): Promise<ParallelScanResult> {
+    return new Promise((resolve, reject) => {
+      let nextJob = 0;
+      let deliver = 0;
+      let lines = 0;
+      let inFlight = 0;
+      let stopped = false;
+      const finish = (result: ParallelScanResult | Error) => {
+        if (stopped) return;
+        stopped = true;
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      const dispatch = () => {
+        while (!stopped && nextJob < ranges.length && this.idle.length > 0) {
+          const w = this.idle.pop() as Worker;
+          w.ref();
+          const r = ranges[nextJob];
+          const job: ScanJob = { job: nextJob++, path, start: r.start, end: r.end, fields };
+          inFlight++;
+          w.postMessage(job);
+        }
+      };
+      // Hands over every finished batch in file order; a range's lines wait until all before it are out.
+      const flush = () => {
+        while (!stopped && deliver < ranges.length) {
+          const r = ranges[deliver];
+          for (const batch of r.batches) {
+            lines += batch.length;
+            hooks.onLines(batch);
+          }
+          r.batches = [];
+          if (r.done === null) return;
+          const last = deliver === ranges.length - 1;
+          if (!last && (r.done.pending !== null || r.done.endOffset !== r.end)) {
+            finish(new Error('the file changed while it was read'));
+            return;
+          }
+          hooks.onProgress?.(r.end);
+          deliver++;
+          if (last) {
+            finish({ endOffset: r.done.endOffset, lines, pending: r.done.pending, cancelled: false });
+            return;
+          }
+          if (hooks.isCancelled?.()) {
+            nextJob = ranges.length; // dispatch no more; resolve once the running ranges are back
+            if (inFlight === 0) finish({ endOffset: r.end, lines, pending: null, cancelled: true });
+            stopped = inFlight === 0;
+            if (inFlight > 0) cancelAfter = () => finish({ endOffset: r.end, lines, pending: null, cancelled: true });
+            return;
+          }
+        }
+      };
+      let cancelAfter: (() => void) | null = null;
+      this.onFailure = (err) => finish(err);
+      this.onMessage = (w, m) => {
+        if (m.type === 'error') {
+          finish(new Error(m.message));
+          return;
+        }
+        const r = ranges[m.job];
+        if (m.type === 'lines') r.batches.push(m.lines);
+        else {
+          r.done = m;
+          inFlight--;
+          w.unref();
+          this.idle.push(w);
+          if (cancelAfter !== null) {
+            if (inFlight === 0) cancelAfter();
+            return;
+          }
+          dispatch();
+        }
+        if (m.job === deliver) flush();
+      };
+      dispatch();
+    });
+  }
+}
