@@ -79,6 +79,8 @@ export class LineScans {
     let ok = true;
     for (let i = 0; i < this.entries.length; i++) {
       let e = this.entries[i];
+      // A BOM is one only at the file's start: a line that moved to or from line 1 may read otherwise.
+      if (e !== undefined && (i === 0 ? e.bom !== (source.lineText(0).charCodeAt(0) === 0xfeff) : e.bom)) e = undefined;
       if (e === undefined) {
         e = scanEntry(source.lineText(i), i === 0, rule);
         this.entries[i] = e;

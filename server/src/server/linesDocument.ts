@@ -168,11 +168,19 @@ export class LinesDocument implements TextDocument {
     for (let i = from; i < s[0]; i++) region += this.lines[i];
     region += this.lines[s[0]].slice(0, s[1]) + text + this.lines[e[0]].slice(e[1]);
     for (let i = e[0] + 1; i <= to; i++) region += this.lines[i];
-    const pieces = splitLines(region);
+    let pieces = splitLines(region);
     // Not the document's end: the region ends with an EOL, so its split ends with an empty piece.
     if (to < n - 1) pieces.pop();
-    if (pieces.length < 10_000) this.lines.splice(from, to - from + 1, ...pieces);
-    else this.lines = this.lines.slice(0, from).concat(pieces, this.lines.slice(to + 1));
-    this.onReplace?.(from, to, pieces.length);
+    // The neighbours usually come out unchanged: keep their strings and report only what changed.
+    let head = 0;
+    while (head < pieces.length && from + head <= to && pieces[head] === this.lines[from + head]) head++;
+    let tail = 0;
+    while (tail < pieces.length - head && to - tail >= from + head && pieces[pieces.length - 1 - tail] === this.lines[to - tail]) tail++;
+    pieces = pieces.slice(head, pieces.length - tail);
+    const first = from + head;
+    const last = to - tail;
+    if (pieces.length < 10_000) this.lines.splice(first, last - first + 1, ...pieces);
+    else this.lines = this.lines.slice(0, first).concat(pieces, this.lines.slice(last + 1));
+    this.onReplace?.(first, last, pieces.length);
   }
 }

@@ -22,7 +22,7 @@ export interface ServerRuntime {
 }
 
 export const DEFAULTS = {
-  debounceMs: 30,
+  debounceMs: 20,
   pollIntervalMs: 2000,
   maxSymbols: 2000,
 } as const;
