@@ -69,6 +69,8 @@ export class WorkerPool implements ParallelScanner {
   private onMessage: ((w: Worker, m: WorkerMessage) => void) | null = null;
   private onFailure: ((err: Error) => void) | null = null;
   private busy = false;
+  /** Ranges handed to workers so far (tests check that the parallel path really ran). */
+  rangesScanned = 0;
 
   constructor(options: WorkerPoolOptions = {}) {
     this.script = options.script ?? join(__dirname, 'scanWorker.js');
@@ -140,6 +142,7 @@ export class WorkerPool implements ParallelScanner {
           const r = ranges[nextJob];
           const job: ScanJob = { job: nextJob++, path, start: r.start, end: r.end, fields };
           inFlight++;
+          this.rangesScanned++;
           w.postMessage(job);
         }
       };
