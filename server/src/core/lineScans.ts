@@ -5,6 +5,8 @@
 // which is cheap next to scanning. The result is the ScanState a full scan of the same text gives.
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { RecordCollector } from './formats/collector';
+import type { LineInfo, Normalized, NormalizeContext } from './formats/context';
+import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { type LineScan, scanLine } from './reader/lineScan';
 import type { ScanState } from './reader/scanFile';
@@ -92,9 +94,31 @@ export class LineScans {
     return ok;
   }
 
+  /**
+   * Normalised records by scanned value (kept scans keep their value objects): replaying an
+   * unchanged line reuses its record with the line's new position instead of validating it again
+   * (per-record validation dominates a replay of many short lines). Not for verl, whose group keys
+   * depend on the records before (runs of the same input).
+   */
+  private memo = new WeakMap<object, { key: string; out: Normalized }>();
+
+  private memoized(settingsKey: string): typeof normalizeRecord {
+    return (value: unknown, info: LineInfo, ctx: NormalizeContext): Normalized => {
+      if (value === null || typeof value !== 'object' || ctx.format === 'verl-rollout' || ctx.format === 'verl-validation') return normalizeRecord(value, info, ctx);
+      const key = `${ctx.format}\u0000${ctx.kind}\u0000${ctx.rewardKey}\u0000${settingsKey}`;
+      const hit = this.memo.get(value);
+      const out = hit && hit.key === key ? hit.out : normalizeRecord(value, info, ctx);
+      if (!hit || hit.key !== key) this.memo.set(value, { key, out });
+      const at = { line: info.line, offset: info.offset, byteLength: info.byteLength };
+      if (out.type === 'sample') return { ...out, sample: { ...out.sample, ...at } };
+      if (out.type === 'metrics') return { ...out, metrics: { ...out.metrics, ...at } };
+      return out;
+    };
+  }
+
   /** Replays the scans through a collector: the ScanState of a full scan of this text. */
   scanState(path: string, displayPath: string, settings: RolloutLensSettings): ScanState {
-    const collector = new RecordCollector(displayPath, settings, buildRule(settings.fields));
+    const collector = new RecordCollector(displayPath, settings, buildRule(settings.fields), undefined, this.memoized(JSON.stringify(settings)));
     let offset = 0;
     let line = 1;
     let endOffset = 0;

@@ -63,6 +63,8 @@ export class RecordCollector {
     private readonly settings: RolloutLensSettings,
     private readonly rule: Rule,
     state?: CollectorState,
+    /** Normalises one record (an editor passes a memo over kept line scans). */
+    private readonly normalize: typeof normalizeRecord = normalizeRecord,
   ) {
     this.state = state ?? {
       format: 'unknown', kind: 'unknown', settled: false, candidates: [], samples: [], metricsRecords: [],
@@ -226,7 +228,7 @@ export class RecordCollector {
       s.records++; // unknown format: a valid JSON line, nothing to normalise
       return;
     }
-    const out = normalizeRecord(value, info, this.ctx);
+    const out = this.normalize(value, info, this.ctx);
     if (out.type === 'invalid') {
       s.invalidLines++;
       this.addFinding('invalid-record', info.line, out.message);
