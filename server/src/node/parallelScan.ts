@@ -4,7 +4,7 @@
 // worth a worker's start-up and are scanned by the caller.
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
@@ -17,7 +17,11 @@ export interface WorkerPoolOptions {
   script?: string;
   /** Files (or what is left of them) smaller than this are scanned by the caller (default 64 MiB). */
   threshold?: number;
-  /** Worker threads (default: the cores, at most 4). */
+  /**
+   * Worker threads, always used for big files. Default: the cores (at most 4), used only while a
+   * core is idle (1-minute load average at least one below the cores): on a busy machine a second
+   * thread gets no core of its own and only adds work (measured: each of 2 workers ran at half speed).
+   */
   workers?: number;
   /** Target range size (default: about 8 ranges per worker, at least 8 MiB each). */
   rangeBytes?: number;
@@ -64,6 +68,7 @@ export class WorkerPool implements ParallelScanner {
   private readonly threshold: number;
   private readonly size: number;
   private readonly rangeBytes: number | undefined;
+  private readonly adaptive: boolean;
   private readonly idle: Worker[] = [];
   private workers: Worker[] = [];
   private onMessage: ((w: Worker, m: WorkerMessage) => void) | null = null;
@@ -76,11 +81,13 @@ export class WorkerPool implements ParallelScanner {
     this.script = options.script ?? join(__dirname, 'scanWorker.js');
     this.threshold = options.threshold ?? DEFAULT_PARALLEL_THRESHOLD;
     this.size = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
+    this.adaptive = options.workers === undefined;
     this.rangeBytes = options.rangeBytes;
   }
 
   wants(_path: string, bytes: number): boolean {
-    return bytes >= this.threshold && existsSync(this.script);
+    if (bytes < this.threshold || !existsSync(this.script)) return false;
+    return !this.adaptive || (this.size >= 2 && availableParallelism() - loadavg()[0] >= 1);
   }
 
   private spawn(): Worker {
