@@ -4,3 +4,4 @@ export { nodeFileAccess } from '../server/src/node/nodeFileAccess';
 export { DEFAULT_SETTINGS } from '../shared/protocol';
 export { scanJson } from '../server/src/core/reader/jsonBuild';
 export { buildRule } from '../server/src/core/formats/rule';
+export { WorkerPool } from '../server/src/node/parallelScan';

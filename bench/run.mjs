@@ -1,19 +1,22 @@
 // `npm run bench`: generates a seeded synthetic miles rollout file (1 GB by default), checks that the
-// engine's fast path and a full JSON.parse path extract identical fields from every record, then
-// times `rollout-lens check` next to a plain JSON.parse-per-line pass over the same file (same
-// machine, same page cache, runs interleaved) and writes the table to BENCHMARKS.md.
-//   node bench/run.mjs [--gb 1] [--runs 3] [--no-write]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+// engine's fast path and a full JSON.parse path extract identical fields from every record (and that
+// the parallel worker scan equals the single-threaded one), then times `rollout-lens check` (worker
+// threads, and --jobs 1) next to a plain JSON.parse-per-line pass over the same file (same machine,
+// same page cache, runs interleaved), then a run folder of 200 step files, and writes the tables to
+// their sections of BENCHMARKS.md.
+//   node bench/run.mjs [--gb 1] [--runs 3] [--no-folder] [--delete] [--no-write]
+//   --gb 4: the 4 GB file (generated, timed, then deleted unless --keep)
+import { deepStrictEqual } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
+import { folderBench } from './folder.mjs';
 import { generateMilesRollout } from './generate.mjs';
+import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const dataDir = join(root, 'bench/.data');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -65,22 +68,23 @@ eachLine(dataFile, (text, line) => {
 });
 if (checked !== scan.samples.length || scan.invalidLines !== 0) throw new Error(`record counts differ: ${checked} vs ${scan.samples.length}`);
 console.log(`  ${checked} records agree on ${FIELDS.length} fields and prompt identity (${promptOf.size} prompts)`);
+// The parallel path (worker threads over byte ranges, as `check` runs it) must equal the single-threaded scan.
+const pool = new engine.WorkerPool({ script: join(root, 'dist/scanWorker.js'), workers: 2 });
+const parScan = await engine.scanFile({ path: dataFile, displayPath: dataFile }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS, parallel: pool });
+const ranges = pool.rangesScanned;
+await pool.close();
+if (ranges < 2) throw new Error(`the parallel scan used ${ranges} ranges`);
+deepStrictEqual(parScan, scan);
+console.log(`  the parallel scan (${ranges} byte ranges on worker threads) equals the single-threaded scan`);
 
 // ---- timing: interleaved runs in fresh processes ----
-function measure(args) {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
-  const wall = (performance.now() - t) / 1000;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  const rss = Number(/RL_MAXRSS_KB (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024;
-  const cpu = Number(/RL_CPU_US (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1e6;
-  return { wall, rss, cpu, stdout: r.stdout };
-}
 const COMMANDS = {
   'JSON.parse per line (baseline)': ['bench/baseline.mjs', dataFile],
   'rollout-lens check --format json': ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', dataFile],
+  'rollout-lens check --format json --jobs 1': ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', '--jobs', '1', dataFile],
+  'rollout-lens check --format json --jobs 2': ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', '--jobs', '2', dataFile],
 };
-const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' ');
+const loadBefore = load();
 const results = Object.fromEntries(Object.keys(COMMANDS).map((k) => [k, []]));
 console.log(`timing: ${runs} runs each, interleaved, after one warm-up (page cache) ...`);
 for (const args of Object.values(COMMANDS)) measure(args);
@@ -92,14 +96,12 @@ for (let r = 0; r < runs; r++) {
   }
 }
 const checkOut = JSON.parse(results['rollout-lens check --format json'][0].stdout);
+const outs = Object.entries(results).filter(([k]) => k.startsWith('rollout-lens')).map(([, ms]) => ms[0].stdout);
+if (outs.some((o) => o !== outs[0])) throw new Error('check with workers and with --jobs 1 printed different reports');
 const baseOut = JSON.parse(results['JSON.parse per line (baseline)'][0].stdout);
 if (checkOut.files[0].records !== baseOut.records) throw new Error(`check saw ${checkOut.files[0].records} records, baseline ${baseOut.records}`);
 
 // ---- table ----
-const pct = (xs, p) => {
-  const s = xs.slice().sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const baseP50 = pct(results['JSON.parse per line (baseline)'].map((m) => m.wall), 50);
 const baseCpu = pct(results['JSON.parse per line (baseline)'].map((m) => m.cpu), 50);
 const rows = Object.entries(results).map(([name, ms]) => {
@@ -109,6 +111,8 @@ const rows = Object.entries(results).map(([name, ms]) => {
   return { name, p50, p95: pct(walls, 95), mbs: size / 1e6 / p50, ratio: baseP50 / p50, cpu, cpuRatio: baseCpu / cpu, rss: Math.max(...ms.map((m) => m.rss)) };
 });
 const check = rows[1];
+const single = rows[2];
+const workers = rows[3];
 const speedTarget = 4;
 const lines = [
   `| run | wall p50 (s) | wall p95 (s) | MB/s (p50) | speed vs baseline (wall) | CPU p50 (s) | speed vs baseline (CPU) | peak RSS (MB) |`,
@@ -117,13 +121,16 @@ const lines = [
 ];
 const verdict = [
   `- speed: check is ${check.ratio.toFixed(2)}× the baseline in wall time (${check.cpuRatio.toFixed(2)}× in CPU time) — target ≥ ${speedTarget}× (issue 7): ${check.ratio >= speedTarget ? 'met' : `MISSED by ${(speedTarget / check.ratio).toFixed(2)}×`}`,
-  `- memory: peak RSS ${check.rss.toFixed(0)} MB — target < 256 MB (issue 2): ${check.rss < 256 ? 'met' : 'MISSED'}; ≤ 200 MB (issue 7): ${check.rss <= 200 ? 'met' : `MISSED by ${(check.rss - 200).toFixed(0)} MB`}`,
+  `- speed with 2 worker threads forced (--jobs 2): ${workers.ratio.toFixed(2)}× (wall), ${workers.cpuRatio.toFixed(2)}× (CPU); single-threaded (--jobs 1): ${single.ratio.toFixed(2)}× (wall), ${single.cpuRatio.toFixed(2)}× (CPU)`,
+  `- memory: peak RSS ${Math.max(check.rss, single.rss, workers.rss).toFixed(0)} MB (default ${check.rss.toFixed(0)}, --jobs 1 ${single.rss.toFixed(0)}, --jobs 2 ${workers.rss.toFixed(0)}) — target < 256 MB (issue 2): ${Math.max(check.rss, workers.rss) < 256 ? 'met' : 'MISSED'}; ≤ 200 MB (issue 7): ${Math.max(check.rss, workers.rss) <= 200 ? 'met' : `MISSED by ${(Math.max(check.rss, workers.rss) - 200).toFixed(0)} MB`}`,
+  `- both cores: --jobs 2 vs --jobs 1: ${(single.p50 / workers.p50).toFixed(2)}× in wall time, at ${((workers.cpu / single.cpu - 1) * 100).toFixed(0)}% more CPU; all three print identical reports`,
 ];
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, load average (1/5/15 min) ${loadBefore} before timing, ${loadavg().map((x) => x.toFixed(1)).join(' ')} after`;
+const machineLine = machine(loadBefore);
 console.log(`\n${lines.join('\n')}\n\n${verdict.join('\n')}\n`);
 
-if (!process.argv.includes('--no-write')) {
-  const md = `# Benchmarks
+const write = !process.argv.includes('--no-write');
+if (write) {
+  writeSection(`throughput-${gb}g`, `## check on a ${gb} GB miles rollout file
 
 Reproduce: \`npm run bench\` (or \`node bench/run.mjs --gb ${gb} --runs ${runs}\` after \`npm run build\`).
 
@@ -131,19 +138,52 @@ Input: a seeded (seed ${SEED}) synthetic miles rollout file, \`Sample.to_dict()\
 \`json.dumps\` writes them (long \`tokens\`, \`loss_mask\`, \`rollout_log_probs\` arrays; full-precision
 log-probs), groups of 8, ~6% of groups with an aborted sample: ${(size / 1e6).toFixed(0)} MB, ${checked} lines,
 page cache warm. Correctness first: the engine's fast path and a JSON.parse path agree on
-${FIELDS.length} extracted fields of all ${checked} records and on prompt identity.
+${FIELDS.length} extracted fields of all ${checked} records and on prompt identity; the parallel scan
+(${ranges} byte ranges on worker threads) equals the single-threaded scan; \`check\` with workers and
+with \`--jobs 1\` print the same report.
 
-Machine: ${machine}.
-Each command runs in a fresh process, ${runs} times, interleaved with the other after one warm-up;
-wall time includes Node start-up; peak RSS is the process's \`maxRSS\`.
+Machine: ${machineLine}.
+Each command runs in a fresh process, ${runs} times, interleaved with the others after one warm-up;
+wall time includes Node start-up; peak RSS is the process's \`maxRSS\` (worker threads included).
 
 ${lines.join('\n')}
 
 ${verdict.join('\n')}
 
 The baseline parses each line with \`JSON.parse\` and reads one field; \`check\` does the whole job
-(scan, detect, normalise, group, filter, report). \`check\` runs single-threaded here.
-`;
-  writeFileSync(join(root, 'BENCHMARKS.md'), md);
-  console.log('wrote BENCHMARKS.md');
+(scan, detect, normalise, group, filter, report). \`check\` scans files of 64 MB and more on worker
+threads (one per core, at most 4) over byte ranges cut at line boundaries and merges the lines in
+file order, by default only while a core is idle (1-minute load average at least one below the
+cores; otherwise one thread: on this loaded machine two workers each ran at about half speed);
+\`--jobs 2\` forces two workers, \`--jobs 1\` is the single-threaded path (also the language server's).`);
+  console.log(`wrote the throughput-${gb}g section of BENCHMARKS.md`);
+}
+
+if (gb >= 2 ? !process.argv.includes('--keep') : process.argv.includes('--delete')) {
+  rmSync(dataFile, { force: true });
+  rmSync(metaFile, { force: true });
+  console.log(`deleted ${dataFile}`);
+}
+
+if (!process.argv.includes('--no-folder')) {
+  const files = Number(arg('folder-files', '200'));
+  const f = folderBench(dataDir, { files, mb: Number(arg('folder-mb', '5')), runs });
+  console.log(`\n${f.table.join('\n')}\n\n${f.verdict}\n`);
+  if (write) {
+    writeSection('folder', `## check over a run folder
+
+Reproduce: \`npm run bench\` (or \`node bench/run.mjs --runs ${f.runs}\`; \`--no-folder\` skips it).
+
+Input: seeded miles rollout step files (\`rollout_<step>.jsonl\`, ~5 MB each, under the worker
+threshold: one file at a time on the main thread). \`check --progress --format json <folder>\` prints
+one progress line per step file on stderr (checked: one per file), reads one file at a time and
+releases its samples before the next (only the file's report and metrics are kept).
+
+Machine: ${f.machine}. ${f.runs} runs each after one warm-up.
+
+${f.table.join('\n')}
+
+${f.verdict}`);
+    console.log('wrote the folder section of BENCHMARKS.md');
+  }
 }

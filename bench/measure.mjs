@@ -1,0 +1,44 @@
+// Shared helpers of the throughput benchmarks: a measured child process (wall, CPU, peak RSS of the
+// whole process, worker threads included), percentiles, the machine line, and writing one marked
+// section of BENCHMARKS.md without touching the others.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+export const root = new URL('..', import.meta.url).pathname;
+
+/** Runs `node -r bench/maxrss.cjs <args>` and returns { wall, cpu, rss, stdout, stderr }. */
+export function measure(args) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const wall = (performance.now() - t) / 1000;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  const rss = Number(/RL_MAXRSS_KB (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024;
+  const cpu = Number(/RL_CPU_US (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1e6;
+  return { wall, rss, cpu, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Nearest-rank percentile. */
+export function pct(xs, p) {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+export const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+
+export function machine(loadBefore) {
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (other sessions share the cores)`;
+}
+
+/** Replaces `<!-- name:start --> … <!-- name:end -->` in BENCHMARKS.md, or inserts it before the editor section. */
+export function writeSection(name, body) {
+  const path = join(root, 'BENCHMARKS.md');
+  let md = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+  const section = `<!-- ${name}:start -->\n${body.trim()}\n<!-- ${name}:end -->`;
+  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
+  if (re.test(md)) md = md.replace(re, section);
+  else if (md.includes('<!-- editor:start -->')) md = md.replace('<!-- editor:start -->', `${section}\n\n<!-- editor:start -->`);
+  else md = `${md.trimEnd()}\n\n${section}\n`;
+  writeFileSync(path, md);
+}
