@@ -84,8 +84,8 @@ test('parallel scan: binary sniffing of the first non-JSON lines holds across ra
 test('parallel scan: whole reports agree through analyzeFiles; files under the threshold are scanned on the calling thread', async (t) => {
   const dir = tempDir(t);
   const path = writeFile(dir, 'log.jsonl', `${mixedLog(4).join('\n')}\n`);
-  const small = new WorkerPool({ script: WORKER, threshold: 1 << 30 });
-  const pool = new WorkerPool({ script: WORKER, threshold: 0, rangeBytes: 4096 });
+  const small = new WorkerPool({ script: WORKER, threshold: 1 << 30, workers: 2 });
+  const pool = new WorkerPool({ script: WORKER, threshold: 0, rangeBytes: 4096, workers: 2 });
   t.after(() => Promise.all([small.close(), pool.close()]));
   const targets = [{ path, displayPath: 'log.jsonl' }];
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4 };
