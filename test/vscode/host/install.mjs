@@ -33,11 +33,16 @@ export function installedHost() {
   }
 }
 
-/** The environment for a nested npm: without the outer `npm test`'s package/lifecycle/prefix variables. */
+/**
+ * The environment for a nested npm, without anything the outer `npm test` exported: its `npm_*`
+ * variables act as config for the nested npm (`npm_config_user_agent` names Node 20, and
+ * code-server's postinstall reads the Node version from it), and `NODE` points at Node 20. The
+ * nested npm reads the machine's npmrc files itself.
+ */
 function npmEnv(extra) {
   const env = { ...process.env };
   for (const k of Object.keys(env)) {
-    if (/^npm_(package_|lifecycle_|command$|config_(prefix|local_prefix|global|nodedir)$)/i.test(k)) delete env[k];
+    if (/^npm_/i.test(k) || k === 'NODE') delete env[k];
   }
   return { ...env, ...extra };
 }
