@@ -1,4 +1,4 @@
-// The packaged extension: `vsce package` holds only the bundles, manifest, README, license, icons
+// The packaged extension: `vsce package` holds only the bundles (and the CLI's scan worker), manifest, README, license, icons
 // and grammar; installed with `code-server --install-extension` it activates and analyses, here in
 // an untrusted workspace (restricted mode), where it offers no quick fixes.
 import * as assert from 'node:assert/strict';
@@ -20,6 +20,7 @@ test('the .vsix holds only the three bundles, manifest, README, license, icons a
       'extension/dist/cli.js',
       'extension/dist/client.js',
       'extension/dist/server.js',
+      'extension/dist/scanWorker.js', // the CLI's scan worker for big files
       'extension/media/activity.svg',
       'extension/media/icon.png',
       'extension/package.json',
