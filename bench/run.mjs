@@ -132,15 +132,15 @@ const write = !process.argv.includes('--no-write');
 if (write) {
   writeSection(`throughput-${gb}g`, `## check on a ${gb} GB miles rollout file
 
-Reproduce: \`npm run bench\` (or \`node bench/run.mjs --gb ${gb} --runs ${runs}\` after \`npm run build\`).
+Reproduce: ${gb === 1 ? '\`npm run bench\` (or ' : ''}\`node bench/run.mjs --gb ${gb} --runs ${runs}${gb === 1 ? '' : ' --no-folder'}\` after \`npm run build\`${gb === 1 ? ')' : ' (the file is generated, then deleted; \`--keep\` keeps it)'}.
 
 Input: a seeded (seed ${SEED}) synthetic miles rollout file, \`Sample.to_dict()\` lines as Python's
 \`json.dumps\` writes them (long \`tokens\`, \`loss_mask\`, \`rollout_log_probs\` arrays; full-precision
 log-probs), groups of 8, ~6% of groups with an aborted sample: ${(size / 1e6).toFixed(0)} MB, ${checked} lines,
 page cache warm. Correctness first: the engine's fast path and a JSON.parse path agree on
 ${FIELDS.length} extracted fields of all ${checked} records and on prompt identity; the parallel scan
-(${ranges} byte ranges on worker threads) equals the single-threaded scan; \`check\` with workers and
-with \`--jobs 1\` print the same report.
+(${ranges} byte ranges on worker threads) equals the single-threaded scan; \`check\` by default, with
+\`--jobs 1\` and with \`--jobs 2\` prints the same report.
 
 Machine: ${machineLine}.
 Each command runs in a fresh process, ${runs} times, interleaved with the others after one warm-up;
