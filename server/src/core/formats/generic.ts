@@ -3,6 +3,7 @@ import type { GenericFieldMap } from '../../../../shared/protocol';
 import { Skipped } from '../reader/jsonScan';
 
 import { causeOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { fastGeneric, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { keyText } from './miles';
 import { parsePointer, resolvePath } from './pointer';
@@ -41,7 +42,7 @@ function lastKey(pointer: string | undefined): string {
 export function normalizeGeneric(o: unknown, info: LineInfo, ctx: NormalizeContext): Normalized {
   const fields = ctx.settings.fields;
   const { values, holders } = gather(o, fields);
-  const parsed = genericSchema.safeParse(values);
+  const parsed = validate(genericSchema, fastGeneric, values);
   if (!parsed.success) {
     const name = (path: string[]) => (path[0] ? `${path[0]} (${fields[path[0] as Field] ?? '?'})` : '');
     return { type: 'invalid', message: formatIssues('generic', parsed.error.issues, values, name) };

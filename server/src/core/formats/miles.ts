@@ -5,6 +5,7 @@ import { intLiteral, Skipped } from '../reader/jsonScan';
 import type { SampleRecord } from '../types';
 
 import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { fastMilesMetrics, fastMilesSample, fastMilesTrajectory, fastMilesTrials, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { resolveReward } from './reward';
 import { isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySchema, milesTrialsSchema } from './schemas';
@@ -31,7 +32,7 @@ function base(info: LineInfo): Pick<SampleRecord, 'line' | 'offset' | 'byteLengt
 }
 
 export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = milesSampleSchema.safeParse(o);
+  const parsed = validate(milesSampleSchema, fastMilesSample, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-sample', parsed.error.issues, o) };
   const r = parsed.data;
   const meta = r.metadata;
@@ -55,7 +56,7 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
 }
 
 export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = milesTrajectorySchema.safeParse(o);
+  const parsed = validate(milesTrajectorySchema, fastMilesTrajectory, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-trajectory', parsed.error.issues, o) };
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
@@ -81,7 +82,7 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
  * `exit_status` that is an infrastructure cause (spec §2.4, plus settings `infraCauses`).
  */
 export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = milesTrialsSchema.safeParse(o);
+  const parsed = validate(milesTrialsSchema, fastMilesTrials, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-eval-trials', parsed.error.issues, o) };
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
@@ -108,7 +109,7 @@ export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeConte
 
 /** A dashboard line: numeric metrics only (other values are not metrics to compare). */
 export function normalizeMilesMetrics(o: Obj, info: LineInfo): Normalized {
-  const parsed = milesMetricsSchema.safeParse(o);
+  const parsed = validate(milesMetricsSchema, fastMilesMetrics, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-metrics', parsed.error.issues, o) };
   const metrics: Record<string, number> = {};
   for (const [name, value] of Object.entries(parsed.data.metrics)) {

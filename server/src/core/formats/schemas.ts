@@ -1,6 +1,8 @@
 // zod schemas of each format's record, over the scanner's output (built scalars; `Skipped` for
 // values that were validated but not built). Only the fields the analysis reads are checked;
 // unknown fields pass. Python's NaN/Infinity are numbers here (zod's `number()` rejects them).
+// `fastValidate.ts` checks the same rules by hand before zod runs: change both together
+// (`test/unit/formats/fastPath.test.ts` compares them).
 import { z } from 'zod';
 
 import { Skipped } from '../reader/jsonScan';

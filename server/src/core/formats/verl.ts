@@ -3,6 +3,7 @@
 import { Skipped } from '../reader/jsonScan';
 
 import { datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { fastVerl, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { keyText } from './miles';
 import { resolveReward } from './reward';
@@ -37,7 +38,7 @@ function isDigits(s: string, from: number, to: number): boolean {
 }
 
 export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = verlSchema.safeParse(o);
+  const parsed = validate(verlSchema, fastVerl, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues(ctx.format, parsed.error.issues, o) };
   const r = parsed.data;
   const inputHash = o.input instanceof Skipped ? o.input.hash : null;
