@@ -10,7 +10,7 @@ import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { allocBytes } from './reader/lineReader';
 import { type LineScan, scanLine } from './reader/lineScan';
-import type { ScanState } from './reader/scanFile';
+import { collectedFields, type ScanState } from './reader/scanFile';
 
 /** The text of an open document, line by line (lines as an editor counts them). */
 export interface LineSource {
@@ -138,20 +138,11 @@ export class LineScans {
       if (e.eol > 0 || pending) line++;
     }
     collector.finish();
-    const s = collector.state;
     return {
       path,
       displayPath,
       identity: { id: null, size: offset, mtimeMs: 0 },
-      format: s.format,
-      kind: s.kind,
-      samples: s.samples,
-      metricsRecords: s.metricsRecords,
-      records: s.records,
-      invalidLines: s.invalidLines,
-      blankLines: s.blankLines,
-      findings: s.findings,
-      droppedFindings: s.droppedFindings,
+      ...collectedFields(collector.state),
       endOffset,
       pending,
       lines: line - 1,

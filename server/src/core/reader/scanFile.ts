@@ -126,11 +126,22 @@ export async function scanFile(
     collector.onPendingLine(p.bytes, 0, end, p.line, p.offset);
   }
   collector.finish();
-  const s = collector.state;
   return {
     path: target.path,
     displayPath: target.displayPath,
     identity,
+    ...collectedFields(collector.state),
+    endOffset: read.endOffset,
+    pending,
+    lines: read.nextLine - 1 + (read.pending ? 1 : 0),
+    resumedFrom: startOffset,
+    resume: { collector: committed, nextLine: read.nextLine, settingsKey, tail: await tailHash(access, target.path, read.endOffset) },
+  };
+}
+
+/** The part of a scan's result that is the collector's: the same for disk files and open documents. */
+export function collectedFields(s: CollectorState): Pick<ScanState, 'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'> {
+  return {
     format: s.format,
     kind: s.kind,
     samples: s.samples,
@@ -140,11 +151,6 @@ export async function scanFile(
     blankLines: s.blankLines,
     findings: s.findings,
     droppedFindings: s.droppedFindings,
-    endOffset: read.endOffset,
-    pending,
-    lines: read.nextLine - 1 + (read.pending ? 1 : 0),
-    resumedFrom: startOffset,
-    resume: { collector: committed, nextLine: read.nextLine, settingsKey, tail: await tailHash(access, target.path, read.endOffset) },
   };
 }
 
