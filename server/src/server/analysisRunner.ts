@@ -5,7 +5,7 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeScans, CancelledError, scanFile, type Cancellation, type ScanState } from '../core/engine';
 import { loadEvalConfig, type EvalConfig } from '../core/eval/config';
 import type { FileAccess } from '../core/fileAccess';
-import type { FileReport, Finding } from '../core/types';
+import type { FileReport, Finding, RunReport } from '../core/types';
 import { locateEvalConfig } from './evalConfigLocator';
 
 export interface FileAnalysis {
@@ -91,7 +91,12 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
     throw err;
   }
   if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
-  const analysis: FileAnalysis = {
+  return { analysis: fileAnalysisOf(opts, run, configPath, opts.access), scan };
+}
+
+/** This file's part of an engine run, with what hovers and quick fixes need to read it again. */
+export function fileAnalysisOf(opts: RunOptions, run: RunReport, configPath: string | null, access: FileAccess): FileAnalysis {
+  return {
     uri: opts.uri,
     path: opts.path,
     version: opts.version,
@@ -99,7 +104,6 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
     findings: run.findings.filter((f) => f.file === opts.path),
     evalConfig: configPath,
     settings: opts.settings,
-    access: opts.access,
+    access,
   };
-  return { analysis, scan };
 }

@@ -4,7 +4,7 @@
 // line scans cannot follow (a lone `\r` line break) takes that full path instead.
 import { analyzeScans, CancelledError } from '../core/engine';
 import type { LineScans } from '../core/lineScans';
-import { AnalysisCancelled, ENGINE_FINDINGS_FLOOR, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './analysisRunner';
+import { AnalysisCancelled, ENGINE_FINDINGS_FLOOR, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './analysisRunner';
 import { layoutAccess, lineSource } from './documentLines';
 import type { LinesDocument } from './linesDocument';
 
@@ -28,14 +28,5 @@ export async function runLinesAnalysis(opts: RunOptions, scans: LineScans, doc: 
     throw err;
   }
   if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
-  return {
-    uri: opts.uri,
-    path: opts.path,
-    version: opts.version,
-    report: run.files.find((f) => f.path === opts.path) ?? run.files[0] ?? null,
-    findings: run.findings.filter((f) => f.file === opts.path),
-    evalConfig: configPath,
-    settings: opts.settings,
-    access,
-  };
+  return fileAnalysisOf(opts, run, configPath, access);
 }
