@@ -1,18 +1,10 @@
 // The read state of one tailed file. `update` brings the analysis up to the file as it is now.
-import type { RolloutLensSettings } from '../../../shared/protocol';
-import type { Cancellation } from '../core/engine';
 import type { ScanState } from '../core/engine';
-import type { FileAccess, FileStat } from '../core/fileAccess';
-import { runScanAnalysis, type FileAnalysis } from './analysisRunner';
+import type { FileStat } from '../core/fileAccess';
+import { runScanAnalysis, type FileAnalysis, type RunOptions } from './analysisRunner';
 
-export interface TailUpdateOptions {
-  access: FileAccess;
-  settings: RolloutLensSettings;
-  workspaceFolders: readonly string[];
-  cancellation: Cancellation;
-  onProgress?: (bytesRead: number, totalBytes: number) => void;
-  onConfigProblem?: (message: string) => void;
-}
+/** What a run needs besides the file itself, which the tailer knows. */
+export type TailUpdateOptions = Omit<RunOptions, 'uri' | 'path' | 'version'>;
 
 /**
  * The engine's `scanFile` does the resuming: given the previous scan it reads only the bytes
