@@ -12,32 +12,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dumps, f, seededRandom } from './pyjson.mjs';
 
 const RUN = join(dirname(fileURLToPath(import.meta.url)), 'run');
 const STEP = 100;
 const GLOBAL_N = 2; // miles' --n-samples-per-eval-prompt in this run (rollout-lens.yaml says so too)
 
-let seed = 20240612;
-function rand() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const randInt = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+const { rand, randInt } = seededRandom(20240612);
 
-/** A number Python holds as a float: printed with `.0` when integral. */
-class F { constructor(v) { this.v = v; } }
-const f = (v) => new F(v);
-function dumps(v) {
-  if (v instanceof F) return Number.isInteger(v.v) ? `${v.v}.0` : String(v.v);
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `[${v.map(dumps).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${dumps(x)}`).join(', ')}}`;
-  if (typeof v === 'string') return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return String(v);
-}
 const lines = (rows) => rows.map(dumps).join('\n') + '\n';
 
 // ---- miles eval dump ----
