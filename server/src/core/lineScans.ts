@@ -5,7 +5,7 @@
 // which is cheap next to scanning. The result is the ScanState a full scan of the same text gives.
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { RecordCollector } from './formats/collector';
-import type { LineInfo, Normalized, NormalizeContext } from './formats/context';
+import { type LineInfo, metricsAt, type Normalized, type NormalizeContext, sampleAt } from './formats/context';
 import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { allocBytes } from './reader/lineReader';
@@ -110,9 +110,8 @@ export class LineScans {
       const hit = this.memo.get(value);
       const out = hit && hit.key === key ? hit.out : normalizeRecord(value, info, ctx);
       if (!hit || hit.key !== key) this.memo.set(value, { key, out });
-      const at = { line: info.line, offset: info.offset, byteLength: info.byteLength };
-      if (out.type === 'sample') return { ...out, sample: { ...out.sample, ...at } };
-      if (out.type === 'metrics') return { ...out, metrics: { ...out.metrics, ...at } };
+      if (out.type === 'sample') return { type: 'sample', sample: sampleAt(out.sample, info), rewardProblem: out.rewardProblem };
+      if (out.type === 'metrics') return { type: 'metrics', metrics: metricsAt(out.metrics, info) };
       return out;
     };
   }

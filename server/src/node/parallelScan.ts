@@ -77,6 +77,11 @@ export class WorkerPool implements ParallelScanner {
   /** Ranges handed to workers so far (tests check that the parallel path really ran). */
   rangesScanned = 0;
 
+  /** Live worker threads. */
+  get threads(): number {
+    return this.workers.length;
+  }
+
   constructor(options: WorkerPoolOptions = {}) {
     this.script = options.script ?? join(__dirname, 'scanWorker.js');
     this.threshold = options.threshold ?? DEFAULT_PARALLEL_THRESHOLD;
@@ -92,7 +97,7 @@ export class WorkerPool implements ParallelScanner {
 
   private spawn(): Worker {
     // Small heaps: a worker holds one read buffer and a batch of compact lines, never a file.
-    const w = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 } });
+    const w = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
     w.on('message', (m: WorkerMessage) => this.onMessage?.(w, m));
     w.on('error', (err) => this.onFailure?.(err));
     w.on('exit', (code) => {
@@ -122,6 +127,11 @@ export class WorkerPool implements ParallelScanner {
       const ranges: RangeState[] = cuts.slice(1).map((e, k) => ({ start: cuts[k], end: e, batches: [], done: null }));
       while (this.workers.length < Math.min(this.size, ranges.length)) this.idle.push(this.spawn());
       return await this.run(path, fields, ranges, hooks);
+    } catch (err) {
+      // The other workers are still busy with ranges nobody waits for: end them all, so the next
+      // scan starts from fresh workers instead of waiting for ones that never come back idle.
+      await this.close();
+      throw err;
     } finally {
       this.busy = false;
       this.onMessage = null;

@@ -24,7 +24,7 @@ export type WorkerMessage =
   | { type: 'error'; job: number; message: string };
 
 /** Lines per message: small enough to stream, big enough that posting costs little. */
-const BATCH = 2048;
+const BATCH = 256;
 /** The collector sniffs non-JSON lines for binary content only in a file's first 512 bytes of them. */
 const SNIFF_WINDOW = 512;
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { scanJson } from '../../../server/src/core/reader/jsonBuild';
+import { MAX_BUILT_SCALARS, scanJson } from '../../../server/src/core/reader/jsonBuild';
 import { intLiteral, type Rule, Skipped } from '../../../server/src/core/reader/jsonScan';
 import { buildRule } from '../../../server/src/core/formats/rule';
 
@@ -178,4 +178,50 @@ test('scanner (property): built scalars equal JSON.parse for flat objects', () =
     }),
     { numRuns: 1000 },
   );
+});
+
+// Numeric arrays run through a word-at-a-time digit skip (`digitsEnd`): runs of every length at
+// every alignment, a foreign byte anywhere (next to the digit range: '/', ':', and bytes ≥ 0xfa whose
+// +6 carries into the next byte), and lines cut inside a run while the buffer goes on with digits.
+test('scanner (property): long digit runs in numeric arrays agree with JSON.parse, whatever byte breaks them', () => {
+  const digits = fc.integer({ min: 1, max: 30 }).chain((n) => fc.stringMatching(new RegExp(`^[1-9][0-9]{${n - 1}}$`)));
+  const number = fc.tuple(fc.boolean(), digits, fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E+', 'e-'), digits)))
+    .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}${exp ? exp[0] + exp[1] : ''}`);
+  const line = fc.tuple(fc.string({ maxLength: 7 }).map((s) => s.replace(/[^ ]/g, ' ')), fc.array(number, { minLength: 1, maxLength: 12 }), fc.constantFrom(',', ', '))
+    .map(([pad, nums, sep]) => `{"a":${pad}[${nums.join(sep)}]}`);
+  const breaker = fc.constantFrom(0x2f, 0x3a, 0x2e, 0x2c, 0x20, 0x2d, 0x65, 0x00, 0x7f, 0x80, 0xfa, 0xfe, 0xff);
+  fc.assert(
+    fc.property(line, fc.nat(), breaker, fc.boolean(), (text, at, byte, replace) => {
+      const base = Buffer.from(text, 'latin1');
+      const i = 6 + (at % (base.length - 7));
+      const bytes = Buffer.concat([base.subarray(0, i), Buffer.from([byte]), base.subarray(replace ? i + 1 : i)]);
+      let expected = true;
+      try {
+        JSON.parse(bytes.toString('latin1'));
+      } catch {
+        expected = false;
+      }
+      assert.equal(scanJson(bytes, 0, bytes.length, RULE).ok, expected, JSON.stringify(bytes.toString('latin1')));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+test('scanner: a line cut inside a long digit run is invalid even when the buffer goes on with digits', () => {
+  const whole = Buffer.from('{"a": [1, 2.12345678901234567890123, 3]}\n');
+  for (let end = 8; end < whole.length - 2; end++) {
+    const r = scanJson(whole, 0, end, RULE);
+    assert.equal(r.ok, false, `cut at ${end}: ${whole.subarray(0, end)}`);
+  }
+  assert.equal(scanJson(whole, 0, whole.length - 1, RULE).ok, true);
+});
+
+test('scanner: an object with 100 000 members builds at most MAX_BUILT_SCALARS unnamed ones (still validated), named members always', () => {
+  const junk = Array.from({ length: 100_000 }, (_, k) => `"k${k}": ${k}`).join(', ');
+  const v = value(`{"status": "completed", ${junk}, "metadata": {"exit_status": "X"}, "reward": 1}`);
+  assert.equal(v.status, 'completed');
+  assert.deepEqual(v.metadata, { exit_status: 'X' });
+  assert.equal(v.reward, 1, 'reward is a named member of the rule');
+  assert.equal(Object.keys(v).length, MAX_BUILT_SCALARS + 2);
+  assert.equal(scan(`{"a": 1, ${junk}, "b": [1, }`).ok, false, 'members past the cap are still validated');
 });

@@ -109,3 +109,20 @@ test('parallel scan: range cuts fall just after a newline, never inside a line',
     assert.equal(bytes[cuts[k] - 1], 0x0a, `cut ${k} at ${cuts[k]}`);
   }
 });
+
+test('parallel scan: a worker that dies mid-file (out of memory, a crash) loses nothing: the file is read again on this thread, and the next scan gets fresh workers', async (t) => {
+  const dir = tempDir(t);
+  // The real worker, except that the fourth range of every scan kills its thread.
+  const dying = writeFile(dir, 'dying.js', `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (job) => { if (job.job === 3) process.exit(7); });\nrequire(${JSON.stringify(WORKER)});\n`);
+  const pool = new WorkerPool({ script: dying, threshold: 0, workers: 2, rangeBytes: 5000 });
+  t.after(() => pool.close());
+  const path = writeFile(dir, 'log.jsonl', `${mixedLog(6).join('\n')}\n`);
+  const first = await both(path, pool);
+  assert.ok(first.ranges >= 4, `${first.ranges} ranges were handed out`);
+  assert.deepEqual(first.parallel, first.single);
+  // The failed scan's workers were ended (one still busy with a range nobody waits for would never come back idle).
+  assert.equal(pool.threads, 0);
+  const second = await both(path, pool);
+  assert.ok(second.ranges >= 4, `${second.ranges} ranges were handed out the second time`);
+  assert.deepEqual(second.parallel, first.single);
+});

@@ -27,10 +27,9 @@ function hashOf(v: unknown): string | null {
   return v instanceof Skipped ? v.hash : null;
 }
 
-function base(info: LineInfo): Pick<SampleRecord, 'line' | 'offset' | 'byteLength'> {
-  return { line: info.line, offset: info.offset, byteLength: info.byteLength };
-}
 
+// The records below spell out line/offset/byteLength: an object spread (`...base(info)`) in these
+// per-line literals made V8 build each record slowly (~20 µs a record, 10-20× the rest of the work).
 export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
   const parsed = validate(milesSampleSchema, fastMilesSample, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-sample', parsed.error.issues, o) };
@@ -39,7 +38,9 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
   const instance = meta?.instance_id;
   const sample: SampleRecord = {
-    ...base(info),
+    line: info.line,
+    offset: info.offset,
+    byteLength: info.byteLength,
     groupKey: keyText(o, 'group_index', r.group_index),
     index: r.index ?? null,
     dataset: datasetOf(r, meta),
@@ -61,7 +62,9 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
   const sample: SampleRecord = {
-    ...base(info),
+    line: info.line,
+    offset: info.offset,
+    byteLength: info.byteLength,
     groupKey: keyText(o, 'group_index', r.group_index),
     index: r.sample_index,
     dataset: datasetOf(r, r.metadata),
@@ -91,7 +94,9 @@ export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeConte
   const hasError = error !== undefined && error !== null && error !== '' && error !== false;
   const aborted = r.status_code === -1 || hasError || classifyCause(cause, ctx.settings) === 'infrastructure';
   const sample: SampleRecord = {
-    ...base(info),
+    line: info.line,
+    offset: info.offset,
+    byteLength: info.byteLength,
     groupKey: keyText(o, 'instance_id', r.instance_id),
     index: r.trial_idx ?? null,
     dataset: datasetOf(r, r.metadata),
@@ -117,7 +122,7 @@ export function normalizeMilesMetrics(o: Obj, info: LineInfo): Normalized {
   }
   return {
     type: 'metrics',
-    metrics: { ...base(info), step: parsed.data.step ?? null, stepKey: parsed.data.step_key ?? null, metrics },
+    metrics: { line: info.line, offset: info.offset, byteLength: info.byteLength, step: parsed.data.step ?? null, stepKey: parsed.data.step_key ?? null, metrics },
   };
 }
 

@@ -88,9 +88,17 @@ function buildMember(b: Uint8Array, i: number, e: number, rule: Rule | 'hash' | 
   return value;
 }
 
+/**
+ * Scalars built per object beyond the rule's named members. Records have tens of fields; a
+ * hostile line with millions of members would otherwise cost seconds and gigabytes to build (they
+ * are still validated, just not kept).
+ */
+export const MAX_BUILT_SCALARS = 1000;
+
 /** `i` at `{`. Builds the members the rule wants; sets `pos` after `}`. */
 function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedObject {
   const obj: ScannedObject = {};
+  let scalars = 0;
   i = skipWs(b, i + 1, e);
   if (b[i] === 0x7d && i < e) {
     pos = i + 1;
@@ -104,7 +112,7 @@ function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedOb
     if (b[i] !== 0x3a || i >= e) throw new JsonError(`expected ':' after key, found ${found(b, i, e)}`, i);
     i = skipWs(b, i + 1, e);
     const child = rule.children?.get(key);
-    if (child === undefined && !rule.scalars) {
+    if (child === undefined && (!rule.scalars || scalars++ >= MAX_BUILT_SCALARS)) {
       i = skipValue(b, i, e);
     } else {
       const value = buildMember(b, i, e, child, rule.scalars, rule.maxString, obj, key);

@@ -99,21 +99,33 @@ export async function scanFile(
   const settingsKey = JSON.stringify(settings);
   const resume = await canResume(previous, target.path, identity, settingsKey, access);
   const rule = buildRule(settings.fields);
-  const collector = new RecordCollector(target.displayPath, settings, rule, resume && previous ? copyState(previous.resume.collector) : undefined);
+  const newCollector = () => new RecordCollector(target.displayPath, settings, rule, resume && previous ? copyState(previous.resume.collector) : undefined);
+  let collector = newCollector();
   const startOffset = resume && previous ? previous.endOffset : 0;
   const startLine = resume && previous ? previous.resume.nextLine : 1;
 
   const onProgress = (position: number, size: number) => options.onProgress?.(target.path, position, Math.max(size, identity.size));
+  const readHere = () =>
+    readLines(
+      access,
+      target.path,
+      { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress },
+      (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
+    );
   const parallel = options.parallel;
-  const read =
-    parallel && parallel.wants(target.path, identity.size - startOffset)
-      ? await readParallel(parallel, access, target.path, { start: startOffset, end: identity.size, startLine }, settings, collector, options.isCancelled, onProgress)
-      : await readLines(
-          access,
-          target.path,
-          { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress },
-          (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
-        );
+  let read: ReadLinesResult;
+  if (parallel && parallel.wants(target.path, identity.size - startOffset)) {
+    try {
+      read = await readParallel(parallel, access, target.path, { start: startOffset, end: identity.size, startLine }, settings, collector, options.isCancelled, onProgress);
+    } catch {
+      // A worker died (out of memory on a hostile line, crashed) or the file changed under the
+      // ranges: read it again on this thread, from a fresh collector, rather than lose the file.
+      collector = newCollector();
+      read = await readHere();
+    }
+  } else {
+    read = await readHere();
+  }
   if (read.cancelled) throw new CancelledError();
 
   const committed = collector.snapshot();
