@@ -98,9 +98,16 @@ export class WorkerPool implements ParallelScanner {
   private spawn(): Worker {
     // Small heaps: a worker holds one read buffer and a batch of compact lines, never a file.
     const w = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
-    w.on('message', (m: WorkerMessage) => this.onMessage?.(w, m));
-    w.on('error', (err) => this.onFailure?.(err));
+    // Only the pool's current workers speak to the running scan (not ones closed or abandoned).
+    const mine = () => this.workers.includes(w);
+    w.on('message', (m: WorkerMessage) => {
+      if (mine()) this.onMessage?.(w, m);
+    });
+    w.on('error', (err) => {
+      if (mine()) this.onFailure?.(err);
+    });
     w.on('exit', (code) => {
+      if (!mine()) return;
       this.workers = this.workers.filter((x) => x !== w);
       if (this.idle.includes(w)) this.idle.splice(this.idle.indexOf(w), 1);
       this.onFailure?.(new Error(`scan worker exited (${code})`));
@@ -118,6 +125,22 @@ export class WorkerPool implements ParallelScanner {
     await Promise.all(all.map((w) => w.terminate()));
   }
 
+  /**
+   * After a failed scan the other workers are still busy with ranges nobody waits for: they are
+   * dropped (their late messages are ignored) and told to stop, without waiting. Waiting is not
+   * safe: terminating a worker in the middle of a range was seen to never emit its exit event
+   * under load, which would hang the scan (and `terminate` refs the worker: unref'd again here).
+   */
+  private abandonWorkers(): void {
+    const all = this.workers;
+    this.workers = [];
+    this.idle.length = 0;
+    for (const w of all) {
+      void w.terminate().catch(() => undefined);
+      w.unref();
+    }
+  }
+
   async scan(path: string, start: number, end: number, fields: RolloutLensSettings['fields'], hooks: ParallelScanHooks): Promise<ParallelScanResult> {
     if (this.busy) throw new Error('WorkerPool.scan: one scan at a time');
     this.busy = true;
@@ -128,9 +151,7 @@ export class WorkerPool implements ParallelScanner {
       while (this.workers.length < Math.min(this.size, ranges.length)) this.idle.push(this.spawn());
       return await this.run(path, fields, ranges, hooks);
     } catch (err) {
-      // The other workers are still busy with ranges nobody waits for: end them all, so the next
-      // scan starts from fresh workers instead of waiting for ones that never come back idle.
-      await this.close();
+      this.abandonWorkers();
       throw err;
     } finally {
       this.busy = false;

@@ -31,5 +31,18 @@ export function hashBytes(b: Uint8Array, s: number, e: number): string {
   for (let shift = 0; k < e; k++, shift += 8) tail |= b[k] << shift;
   h1 = mix(h1, tail, 0xcc9e2d51, 0x1b873593);
   h2 = mix(h2, tail ^ 0x5bd1e995, 0x85ebca77, 0xc2b2ae3d);
-  return finish(h1, e - s).toString(16).padStart(8, '0') + finish(h2, e - s).toString(16).padStart(8, '0');
+  return hex64(finish(h1, e - s), finish(h2, e - s));
+}
+
+const HEX_DIGIT = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/** 16 lowercase hex digits of two 32-bit words, in one string allocation (toString(16) + padStart cost four). */
+function hex64(a: number, b: number): string {
+  const d = HEX_DIGIT;
+  return String.fromCharCode(
+    d[(a >>> 28) & 15], d[(a >>> 24) & 15], d[(a >>> 20) & 15], d[(a >>> 16) & 15],
+    d[(a >>> 12) & 15], d[(a >>> 8) & 15], d[(a >>> 4) & 15], d[a & 15],
+    d[(b >>> 28) & 15], d[(b >>> 24) & 15], d[(b >>> 20) & 15], d[(b >>> 16) & 15],
+    d[(b >>> 12) & 15], d[(b >>> 8) & 15], d[(b >>> 4) & 15], d[b & 15],
+  );
 }

@@ -4,8 +4,8 @@
 import { hashBytes } from './hash';
 import { JsonError } from './jsonError';
 import { numberValue, skipNumberAt } from './jsonNumber';
-import { hasByte, shortText } from './text';
-import { INT_LITERALS, type Rule, type ScanResult, type ScannedObject, Skipped, skipString, skipValue } from './jsonScan';
+import { hasByte, shortText, utf8Text } from './text';
+import { INT_LITERALS, type KeyCacheEntry, type Rule, type ScanResult, type ScannedObject, Skipped, skipString, skipValue } from './jsonScan';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -82,10 +82,61 @@ function buildMember(b: Uint8Array, i: number, e: number, rule: Rule | 'hash' | 
     throw new JsonError(c >= 0x20 && c < 0x7f ? `unexpected character ${found(b, i, e)}` : `unexpected ${found(b, i, e)}`, i);
   }
   pos = skipNumberAt(b, i, e);
-  const text = shortText(b, i, pos);
-  const { value, isInt } = numberValue(text);
-  if (isInt && parent !== null) (parent[INT_LITERALS] ??= new Map()).set(key, text);
-  return value;
+  return numberAt(b, i, pos, parent, key);
+}
+
+/**
+ * The value of the validated number `b[s, end)`. An integer literal is recorded on `parent`: up to
+ * 15 digits its value is computed from the bytes (exact, and its text is `String(value)`); longer
+ * ones and everything else go through the text (correctly rounded, as JSON.parse).
+ */
+function numberAt(b: Uint8Array, s: number, end: number, parent: ScannedObject | null, key: string): number {
+  const negative = b[s] === 0x2d;
+  const first = negative ? s + 1 : s;
+  let k = first;
+  let value = 0;
+  for (; k < end; k++) {
+    const d = b[k] - 0x30;
+    if (d < 0 || d > 9) break; // `.`, `e`, `E`, or the N/I of NaN/Infinity
+    value = value * 10 + d;
+  }
+  if (k === end && end - first <= 15) {
+    if (parent !== null) (parent[INT_LITERALS] ??= []).push(key, negative && value === 0 ? '-0' : null);
+    return negative ? -value : value;
+  }
+  // Floats rarely repeat: decoded directly, not through the short-string table.
+  const text = utf8Text(b, s, end);
+  const number = numberValue(text);
+  if (number.isInt && parent !== null) (parent[INT_LITERALS] ??= []).push(key, text);
+  return number.value;
+}
+
+/** Keys remembered per member position and rule (see `Rule.keyCache`); longer keys are not kept. */
+const MAX_CACHED_KEYS = 64;
+const MAX_CACHED_KEY_BYTES = 64;
+
+function sameBytes(a: Uint8Array, b: Uint8Array, s: number, e: number): boolean {
+  if (a.length !== e - s) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[s + k]) return false;
+  return true;
+}
+
+/** The key string at `b[i, keyEnd)` (quotes included) and its child rule, from the rule's cache when the bytes match. */
+function keyAt(b: Uint8Array, i: number, keyEnd: number, rule: Rule, position: number): KeyCacheEntry {
+  const cache = (rule.keyCache ??= []);
+  const hit = position < cache.length ? cache[position] : undefined;
+  if (hit !== undefined && sameBytes(hit.bytes, b, i + 1, keyEnd - 1)) return hit;
+  const text = stringText(b, i, keyEnd);
+  const entry: KeyCacheEntry = { bytes: new Uint8Array(b.subarray(i + 1, keyEnd - 1)), text, child: rule.children?.get(text) };
+  if (position < MAX_CACHED_KEYS && keyEnd - i - 2 <= MAX_CACHED_KEY_BYTES && position <= cache.length) cache[position] = entry;
+  return entry;
+}
+
+/** A repeated key replaces the earlier value: its integer-literal mark (if any) goes with it. */
+function forgetInt(obj: ScannedObject, key: string): void {
+  const ints = obj[INT_LITERALS];
+  if (ints === undefined) return;
+  for (let k = ints.length - 2; k >= 0; k -= 2) if (ints[k] === key) ints.splice(k, 2);
 }
 
 /**
@@ -104,17 +155,17 @@ function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedOb
     pos = i + 1;
     return obj;
   }
-  for (;;) {
+  for (let position = 0; ; position++) {
     if (b[i] !== QUOTE || i >= e) throw new JsonError(`expected a string key, found ${found(b, i, e)}`, i);
     const keyEnd = skipString(b, i, e);
-    const key = stringText(b, i, keyEnd);
+    const { text: key, child } = keyAt(b, i, keyEnd, rule, position);
     i = skipWs(b, keyEnd, e);
     if (b[i] !== 0x3a || i >= e) throw new JsonError(`expected ':' after key, found ${found(b, i, e)}`, i);
     i = skipWs(b, i + 1, e);
-    const child = rule.children?.get(key);
     if (child === undefined && (!rule.scalars || scalars++ >= MAX_BUILT_SCALARS)) {
       i = skipValue(b, i, e);
     } else {
+      forgetInt(obj, key);
       const value = buildMember(b, i, e, child, rule.scalars, rule.maxString, obj, key);
       i = pos;
       // A `__proto__` key would set the prototype of a plain object: never store it.

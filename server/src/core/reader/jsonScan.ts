@@ -15,6 +15,19 @@ export interface Rule {
   maxString: number;
   /** Members to descend into (a nested rule) or to hash instead of building ('hash'). */
   children: Map<string, Rule | 'hash'> | null;
+  /**
+   * The keys last seen at each member position of objects read by this rule, with their decoded
+   * text and child rule: lines of a log repeat the same keys in the same order, so a key is
+   * usually recognised by comparing its bytes, without decoding or looking it up again.
+   */
+  keyCache?: KeyCacheEntry[];
+}
+
+export interface KeyCacheEntry {
+  /** The key's bytes as written (between the quotes). */
+  bytes: Uint8Array;
+  text: string;
+  child: Rule | 'hash' | undefined;
 }
 
 /** A value that was validated but not built. */
@@ -28,14 +41,22 @@ export class Skipped {
   ) {}
 }
 
-/** Integer literals of a built object: key → the literal's text (`1`, not `1.0`; exact beyond 2^53). */
+/**
+ * Integer literals of a built object (`1`, not `1.0`), as pairs: key, then the literal's text when
+ * the value cannot give it back (beyond 2^53; `-0`), else null (the text is `String(value)`).
+ */
 export const INT_LITERALS: unique symbol = Symbol('intLiterals');
-export type ScannedObject = Record<string, unknown> & { [INT_LITERALS]?: Map<string, string> };
+export type ScannedObject = Record<string, unknown> & { [INT_LITERALS]?: (string | null)[] };
 
 /** The literal text of `obj[key]` when it was written as a JSON integer; null otherwise. */
 export function intLiteral(obj: unknown, key: string): string | null {
   if (obj === null || typeof obj !== 'object') return null;
-  return (obj as ScannedObject)[INT_LITERALS]?.get(key) ?? null;
+  const ints = (obj as ScannedObject)[INT_LITERALS];
+  if (ints === undefined) return null;
+  for (let k = 0; k < ints.length; k += 2) {
+    if (ints[k] === key) return ints[k + 1] ?? String((obj as ScannedObject)[key]);
+  }
+  return null;
 }
 
 export type ScanResult = { ok: true; value: unknown } | { ok: false; reason: string; position: number };

@@ -55,7 +55,7 @@ export function decodeScanned(v: unknown): unknown {
   const entries = v[1] as unknown[];
   const obj: ScannedObject = {};
   for (let k = 0; k < entries.length; k += 2) obj[entries[k] as string] = decodeScanned(entries[k + 1]);
-  const ints = v[2] as [string, string][] | null;
-  if (ints) obj[INT_LITERALS] = new Map(ints);
+  const ints = v[2] as (string | null)[] | null;
+  if (ints) obj[INT_LITERALS] = ints;
   return obj;
 }
