@@ -4,7 +4,7 @@
 // publishDiagnostics carrying that version, (3) hover on random sample lines. Correctness first:
 // after the edits, the server's diagnostics must equal a fresh server's on the edited text.
 // Writes its table into BENCHMARKS.md between the editor markers (the throughput section stays).
-//   node bench/editor.mjs [--mb 40] [--runs 3] [--edits 30] [--hovers 50] [--no-write]
+//   node bench/editor.mjs [--mb 40] [--runs 20] [--edits 30] [--hovers 50] [--no-write]
 //   EDITOR_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server processes.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const MB = Number(arg('mb', '40'));
-const RUNS = Number(arg('runs', '3'));
+const RUNS = Number(arg('runs', '20'));
 const EDITS = Number(arg('edits', '30'));
 const HOVERS = Number(arg('hovers', '50'));
 const SEED = 42;

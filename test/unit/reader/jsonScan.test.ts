@@ -225,3 +225,13 @@ test('scanner: an object with 100 000 members builds at most MAX_BUILT_SCALARS u
   assert.equal(Object.keys(v).length, MAX_BUILT_SCALARS + 2);
   assert.equal(scan(`{"a": 1, ${junk}, "b": [1, }`).ok, false, 'members past the cap are still validated');
 });
+
+test('scanner: a repeated key takes its int-literal mark with it (the last value decides int vs float, as in Python)', () => {
+  assert.equal(intLiteral(value('{"reward": 1, "reward": 1.5}'), 'reward'), null);
+  assert.equal(intLiteral(value('{"reward": 1.5, "reward": 1}'), 'reward'), '1');
+  assert.equal(intLiteral(value('{"reward": 1, "reward": "x", "a": 2}'), 'reward'), null);
+  assert.equal(intLiteral(value('{"a": -0, "b": 123456789012345, "c": 1234567890123456789}'), 'a'), '-0');
+  const v = value('{"a": -0, "b": 123456789012345, "c": 1234567890123456789, "d": -7}');
+  assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => intLiteral(v, k)), ['-0', '123456789012345', '1234567890123456789', '-7']);
+  assert.ok(Object.is(v.a, -0) && v.d === -7 && v.c === 1234567890123456789);
+});
