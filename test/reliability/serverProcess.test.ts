@@ -69,7 +69,7 @@ test('stdio bundle: requests before initialize, a frame of invalid JSON, headers
     const rx = frames(child);
     const req = (id: number, method: string, params: unknown) => frame(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     child.stdin.write(req(1, 'textDocument/hover', { textDocument: { uri: 'file:///x.jsonl' }, position: { line: 0, character: 0 } }));
-    assert.ok((await rx.next(1)).error, 'a request before initialize is answered with an error');
+    assert.equal((await rx.next(1)).error?.code, -32002, 'a request before initialize is answered ServerNotInitialized');
     child.stdin.write(frame('{{{{ not json'));
     child.stdin.write(req(2, 'initialize', { processId: null, rootUri: null, capabilities: {} }));
     assert.ok((await rx.next(2)).result, 'initialize still works after an invalid frame');

@@ -2,6 +2,8 @@
 // stream pair in tests) with the file access it is handed. Thin glue over the engine: documents
 // in, findings out as diagnostics, plus hover, quick fixes, outline and the run-summary requests.
 import {
+  ErrorCodes,
+  ResponseError,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
   TextDocumentSyncKind,
@@ -126,6 +128,13 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
   });
 
   connection.onShutdown(() => ctx?.dispose());
+  // Requests no handler took: before `initialize` every handler is still missing, and LSP asks for
+  // ServerNotInitialized there; after it, the method is simply unknown.
+  connection.onRequest((method: string) =>
+    ctx === undefined
+      ? new ResponseError(ErrorCodes.ServerNotInitialized, `rollout-lens: ${method} before initialize`)
+      : new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`),
+  );
   documents.listen(connection);
   connection.listen();
 }
