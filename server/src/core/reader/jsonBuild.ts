@@ -114,6 +114,7 @@ function numberAt(b: Uint8Array, s: number, end: number, parent: ScannedObject |
 /** Keys remembered per member position and rule (see `Rule.keyCache`); longer keys are not kept. */
 const MAX_CACHED_KEYS = 64;
 const MAX_CACHED_KEY_BYTES = 64;
+const NO_BYTES = new Uint8Array(0);
 
 function sameBytes(a: Uint8Array, b: Uint8Array, s: number, e: number): boolean {
   if (a.length !== e - s) return false;
@@ -127,8 +128,10 @@ function keyAt(b: Uint8Array, i: number, keyEnd: number, rule: Rule, position: n
   const hit = position < cache.length ? cache[position] : undefined;
   if (hit !== undefined && sameBytes(hit.bytes, b, i + 1, keyEnd - 1)) return hit;
   const text = stringText(b, i, keyEnd);
-  const entry: KeyCacheEntry = { bytes: new Uint8Array(b.subarray(i + 1, keyEnd - 1)), text, child: rule.children?.get(text) };
-  if (position < MAX_CACHED_KEYS && keyEnd - i - 2 <= MAX_CACHED_KEY_BYTES && position <= cache.length) cache[position] = entry;
+  const child = rule.children?.get(text);
+  if (position >= MAX_CACHED_KEYS || keyEnd - i - 2 > MAX_CACHED_KEY_BYTES || position > cache.length) return { bytes: NO_BYTES, text, child };
+  const entry: KeyCacheEntry = { bytes: new Uint8Array(b.subarray(i + 1, keyEnd - 1)), text, child };
+  cache[position] = entry;
   return entry;
 }
 
