@@ -3,33 +3,17 @@
 // memory bounded (RSS read from /proc; the heap is capped so a leak would kill the process).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
 
-import { repoRoot } from '../lsp/fixtures';
+import { bounded, endServer, shutdownAndExit, startStdioServer } from '../shared/stdioServer';
 import { groupLines, tempDir } from './helpers';
 
-const BUNDLE = join(repoRoot(), 'dist/server.js');
 const HEAP_CAP_MB = 160;
-
-function bounded<T>(what: string, promise: Promise<T>, ms = 30_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function startServer(args: string[] = []): { child: ChildProcessWithoutNullStreams; exited: Promise<number | null>; stderr: () => string } {
-  const child = spawn(process.execPath, [...args, BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, stderr: () => stderr };
-}
+const WAIT_MS = 30_000;
 
 /** Reads Content-Length frames from the server's stdout; `next(id)` waits for the response with that id. */
 function frames(child: ChildProcessWithoutNullStreams) {
@@ -64,7 +48,7 @@ function frame(body: string): string {
 }
 
 test('stdio bundle: requests before initialize, a frame of invalid JSON, headers without or with a bad Content-Length, non-object messages → errors or log lines; the process answers everything after and exits 0 on shutdown/exit', async () => {
-  const { child, exited, stderr } = startServer();
+  const { child, exited, stderr } = startStdioServer();
   try {
     const rx = frames(child);
     const req = (id: number, method: string, params: unknown) => frame(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
@@ -96,7 +80,7 @@ test('stdio bundle: requests before initialize, a frame of invalid JSON, headers
     child.stdin.write(req(6, 'shutdown', null));
     await rx.next(6);
     child.stdin.write(frame(JSON.stringify({ jsonrpc: '2.0', method: 'exit' })));
-    assert.equal(await bounded('exit', exited), 0, stderr());
+    assert.equal(await bounded('exit', exited, WAIT_MS), 0, stderr());
   } finally {
     if (child.exitCode === null) child.kill();
   }
@@ -110,7 +94,7 @@ function memory(pid: number): { rssMb: number; peakMb: number } {
 
 test(`stdio bundle, heap capped at ${HEAP_CAP_MB} MB: 2 × 10 000 rapid edits of one document (range edits, every 100th a full replace) → the last version is analysed each time and memory stays bounded`, async (t) => {
   const dir = tempDir(t);
-  const { child, exited, stderr } = startServer([`--max-old-space-size=${HEAP_CAP_MB}`]);
+  const { child, exited, stderr } = startStdioServer([`--max-old-space-size=${HEAP_CAP_MB}`]);
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const latest = new Map<string, PublishDiagnosticsParams>();
   const waiters: (() => void)[] = [];
@@ -130,7 +114,7 @@ test(`stdio bundle, heap capped at ${HEAP_CAP_MB} MB: 2 × 10 000 rapid edits of
       check();
     }), 60_000);
   try {
-    await bounded('initialize', client.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(dir).href, capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } } }));
+    await bounded('initialize', client.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(dir).href, capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } } }), WAIT_MS);
     await client.sendNotification('initialized', {});
     const lines = groupLines(0, 50); // 200 samples, ~70 KB
     const text = `${lines.join('\n')}\n`;
@@ -159,11 +143,8 @@ test(`stdio bundle, heap capped at ${HEAP_CAP_MB} MB: 2 × 10 000 rapid edits of
     assert.ok(second.peakMb < 400, `peak RSS ${second.peakMb} MB`);
     assert.ok(second.rssMb - warm.rssMb < 120, `RSS grew ${second.rssMb - warm.rssMb} MB over 20 000 edits`);
     assert.ok(second.rssMb - first.rssMb < 60, `RSS grew ${second.rssMb - first.rssMb} MB over the second 10 000 edits`);
-    await bounded('shutdown', client.sendRequest('shutdown'));
-    await client.sendNotification('exit');
-    assert.equal(await bounded('exit', exited), 0);
+    assert.equal(await shutdownAndExit(client, exited, WAIT_MS), 0);
   } finally {
-    client.dispose();
-    if (child.exitCode === null) child.kill();
+    endServer(client, child);
   }
 });

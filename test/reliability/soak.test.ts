@@ -5,7 +5,6 @@
 // of the file as it is: nothing lost, nothing counted twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
 import { AnalysisChangedNotification, AnalyzeFileRequest, GroupsByCauseRequest, type AnalysisChangedParams, type GroupsByCauseResult } from '../../shared/protocol';
-import { repoRoot } from '../lsp/fixtures';
+import { endServer, startStdioServer } from '../shared/stdioServer';
 import type { RolloutLensSettings } from '../../shared/protocol';
 import { check, cliJson, tempDir } from './helpers';
 
@@ -67,9 +66,7 @@ test(`soak: ${SAMPLES} samples appended in ${BURSTS} bursts (lines split across 
   const path = join(dir, 'rollout_5.jsonl');
   const uri = pathToFileURL(path).href;
   writeFileSync(path, '');
-  const child = spawn(process.execPath, [join(repoRoot(), 'dist/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const { child, stderr } = startStdioServer();
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   let changes = 0;
   const errors: string[] = [];
@@ -153,8 +150,7 @@ test(`soak: ${SAMPLES} samples appended in ${BURSTS} bursts (lines split across 
     await client.sendRequest('shutdown');
     await client.sendNotification('exit');
   } finally {
-    client.dispose();
-    if (child.exitCode === null) child.kill();
-    assert.equal(stderr.includes('Error'), false, stderr);
+    endServer(client, child);
+    assert.equal(stderr().includes('Error'), false, stderr());
   }
 });

@@ -2,7 +2,7 @@
 // vscode-languageserver-protocol over the child's stdin/stdout (built by `npm test` first).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,26 +17,18 @@ import {
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import { repoRoot } from '../lsp/fixtures';
+import { bounded, BUNDLE, endServer, shutdownAndExit, startStdioServer } from '../shared/stdioServer';
 
 const ROOT = repoRoot();
-const BUNDLE = join(ROOT, 'dist/server.js');
 const LOG = join(ROOT, 'examples/run/rollout/rollout_1.jsonl');
 const SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' };
 
-function bounded<T>(what: string, promise: Promise<T>, ms = 15_000): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const WAIT_MS = 15_000;
+const within = <T>(what: string, promise: Promise<T>) => bounded(what, promise, WAIT_MS);
 
 test('node dist/server.js --stdio: initialize, diagnostics of the example run step, hover, shutdown/exit with code 0', async () => {
   assert.ok(existsSync(BUNDLE), 'dist/server.js is built by npm test before the tests run');
-  const child = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { child, exited, stderr } = startStdioServer();
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   try {
     const uri = pathToFileURL(LOG).href;
@@ -48,7 +40,7 @@ test('node dist/server.js --stdio: initialize, diagnostics of the example run st
     client.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => SETTINGS));
     client.onRequest('client/registerCapability', () => null);
     client.listen();
-    const init = (await bounded('initialize', client.sendRequest('initialize', {
+    const init = (await within('initialize', client.sendRequest('initialize', {
       processId: process.pid,
       rootUri: pathToFileURL(ROOT).href,
       capabilities: { workspace: { configuration: true } },
@@ -59,7 +51,7 @@ test('node dist/server.js --stdio: initialize, diagnostics of the example run st
     await client.sendNotification('initialized', {});
     await client.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'jsonl', version: 1, text: readFileSync(LOG, 'utf8') } });
 
-    const published = await bounded('diagnostics', diagnostics);
+    const published = await within('diagnostics', diagnostics);
     const codes = new Set(published.diagnostics.map((d) => d.code));
     for (const code of ['group-dropped', 'zero-std-group', 'abort-cause-unknown', 'infra-failure-scored', 'policy-failure-discarded']) {
       assert.ok(codes.has(code), `${code} in ${[...codes].join(', ')}`);
@@ -67,15 +59,12 @@ test('node dist/server.js --stdio: initialize, diagnostics of the example run st
     assert.ok(published.diagnostics.every((d) => d.source === 'rollout-lens'));
 
     const first = published.diagnostics.find((d) => d.code === 'group-dropped')!;
-    const hover = (await bounded('hover', client.sendRequest('textDocument/hover', { textDocument: { uri }, position: first.range.start }))) as Hover;
+    const hover = (await within('hover', client.sendRequest('textDocument/hover', { textDocument: { uri }, position: first.range.start }))) as Hover;
     assert.match((hover.contents as MarkupContent).value, /\*\*dropped\*\*/);
 
-    await bounded('shutdown', client.sendRequest('shutdown'));
-    await client.sendNotification('exit');
-    assert.equal(await bounded('exit', exited), 0, stderr);
+    assert.equal(await shutdownAndExit(client, exited, WAIT_MS), 0, stderr());
   } finally {
-    client.dispose();
-    if (child.exitCode === null) child.kill();
+    endServer(client, child);
   }
 });
 
@@ -91,18 +80,15 @@ test('node dist/server.js --node-ipc: the same server over a Node IPC channel', 
       });
     });
     client.listen();
-    await bounded('initialize', client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} }));
+    await within('initialize', client.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {} }));
     await client.sendNotification('initialized', {});
     await client.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'jsonl', version: 1, text: readFileSync(LOG, 'utf8') } });
-    const published = await bounded('diagnostics', diagnostics);
+    const published = await within('diagnostics', diagnostics);
     // No workspace/configuration: default settings (no dynamic filter), so aborted groups only.
     assert.ok(published.diagnostics.some((d) => d.code === 'group-dropped'));
     assert.ok(!published.diagnostics.some((d) => d.code === 'zero-std-group'));
-    await bounded('shutdown', client.sendRequest('shutdown'));
-    await client.sendNotification('exit');
-    assert.equal(await bounded('exit', exited), 0);
+    assert.equal(await shutdownAndExit(client, exited, WAIT_MS), 0);
   } finally {
-    client.dispose();
-    if (child.exitCode === null) child.kill();
+    endServer(client, child);
   }
 });
