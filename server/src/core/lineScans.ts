@@ -8,7 +8,7 @@ import { RecordCollector } from './formats/collector';
 import { type LineInfo, metricsAt, type Normalized, type NormalizeContext, sampleAt } from './formats/context';
 import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
-import { allocBytes } from './reader/lineReader';
+import { scanBytes } from './reader/scanBytes';
 import { type LineScan, scanLine } from './reader/lineScan';
 import { collectedFields, type ScanState } from './reader/scanFile';
 
@@ -162,7 +162,7 @@ export class LineScans {
 
 const encoder = new TextEncoder();
 const MAX_SCRATCH = 16 * 1024 * 1024;
-let scratch: Uint8Array = allocBytes(64 * 1024);
+let scratch: Uint8Array = scanBytes(64 * 1024);
 
 function scanEntry(full: string, first: boolean, rule: ReturnType<typeof buildRule>): Entry {
   let end = full.length;
@@ -174,14 +174,14 @@ function scanEntry(full: string, first: boolean, rule: ReturnType<typeof buildRu
   end -= eol;
   const bom = first && full.charCodeAt(0) === 0xfeff;
   const content = full.slice(bom ? 1 : 0, end);
-  // Encoded into one reused buffer (a Node Buffer when there is one: the scanner's fast paths): a 40 MB document does not allocate 40 MB of line copies (the
+  // Encoded into one reused buffer (`scanBytes`: the scanner's fast paths): a 40 MB document does not allocate 40 MB of line copies (the
   // scan builds its values as new strings and numbers, never views of these bytes).
-  if (scratch.length < content.length * 3) scratch = allocBytes(Math.max(content.length * 3, 2 * scratch.length));
+  if (scratch.length < content.length * 3) scratch = scanBytes(Math.max(content.length * 3, 2 * scratch.length));
   const length = encoder.encodeInto(content, scratch).written;
   const totalBytes = length + eol + (bom ? 3 : 0);
   // The collector sniffs an invalid line only near a file's start; which lines those are depends
   // on the lines before, so every invalid line carries its sniff (cheap: it looks at a prefix).
   const scan = scanLine(scratch, 0, length, rule, true);
-  if (scratch.length > MAX_SCRATCH) scratch = allocBytes(64 * 1024); // don't keep a huge line's buffer
+  if (scratch.length > MAX_SCRATCH) scratch = scanBytes(64 * 1024); // don't keep a huge line's buffer
   return { scan, byteLength: length, totalBytes, eol, loneCr, bom };
 }

@@ -184,7 +184,10 @@ test('scanner (property): built scalars equal JSON.parse for flat objects', () =
 // every alignment, a foreign byte anywhere (next to the digit range: '/', ':', and bytes ≥ 0xfa whose
 // +6 carries into the next byte), and lines cut inside a run while the buffer goes on with digits.
 test('scanner (property): long digit runs in numeric arrays agree with JSON.parse, whatever byte breaks them', () => {
-  const digits = fc.integer({ min: 1, max: 30 }).chain((n) => fc.stringMatching(new RegExp(`^[1-9][0-9]{${n - 1}}$`)));
+  // (Built from digit arrays: fc.stringMatching took minutes for these 5 000 runs.)
+  const digits = fc
+    .tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 29 }))
+    .map(([first, rest]) => `${first}${rest.join('')}`);
   const number = fc.tuple(fc.boolean(), digits, fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E+', 'e-'), digits)))
     .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}${exp ? exp[0] + exp[1] : ''}`);
   const line = fc.tuple(fc.string({ maxLength: 7 }).map((s) => s.replace(/[^ ]/g, ' ')), fc.array(number, { minLength: 1, maxLength: 12 }), fc.constantFrom(',', ', '))

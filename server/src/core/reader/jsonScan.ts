@@ -7,6 +7,7 @@
 import { hashBytes } from './hash';
 import { JsonError } from './jsonError';
 import { skipNumberAt } from './jsonNumber';
+import { runSkipperOf } from './scanBytes';
 
 /** What to build for an object value; anything not named is skipped. */
 export interface Rule {
@@ -239,50 +240,67 @@ for (const ch of '-0123456789NI') NUMBER_START[ch.charCodeAt(0)] = 1;
 /**
  * Inside an array, after a number: consumes `, <number>` pairs while they last, so a 100k-element
  * array runs in one tight loop instead of returning to the general state machine per element.
- * `(c ^ 0x30) < 10` is the digit test: it is false for every other byte and for `undefined` past
- * the buffer, so the digit loops need no bounds check; overrunning `e` (possible only when the line
- * is cut inside a number) is caught after the loop. Runs of two or more digits (token ids, the
- * 16-19 fraction digits of a full-precision log-prob) go to `digitsEnd`, eight bytes a step.
- * Anything unusual (NaN, Infinity, whitespace other than one space, a malformed number) returns to
- * the general path, which reports it.
+ * Where the line's bytes are WebAssembly memory (`scanBytes`), `numberRun.wat` takes the common
+ * pairs 32 bytes a step and stops at the `,` before anything else, which `pairEnd` takes (an
+ * exponent) or leaves to the general path (the end of the array, an error): the same stopping
+ * point as the JS loop alone, which runs everywhere else.
  */
 function skipNumberRun(b: Uint8Array, i: number, e: number): number {
   const dv = viewOf(b);
-  let c = b[i];
+  const wasm = runSkipperOf(b);
+  let j: number;
+  if (wasm === null) {
+    while ((j = pairEnd(b, dv, i, e)) >= 0) i = j;
+    return i;
+  }
+  const base = b.byteOffset;
   for (;;) {
-    if (c !== COMMA) break;
-    let j = i + 1;
-    c = b[j];
-    if (c === 0x20) c = b[++j];
-    if (c === 0x2d) c = b[++j];
-    if (c === 0x30) {
-      c = b[++j];
-      if ((c ^ 0x30) < 10) break;
-    } else if ((c ^ 0x30) < 10) {
-      c = b[++j];
-      if ((c ^ 0x30) < 10) {
-        j = digitsEnd(dv, j + 1, e);
-        c = b[j];
-      }
-    } else {
-      break;
-    }
-    if (c === 0x2e) {
-      c = b[++j];
-      if ((c ^ 0x30) >= 10) break;
+    i = wasm(base + i, base + e) - base;
+    if ((j = pairEnd(b, dv, i, e)) < 0) return i;
+    i = j;
+  }
+}
+
+/**
+ * The end of the `, <number>` pair at `i`, or -1 when there is none of the usual shape (NaN,
+ * Infinity, whitespace other than one space, a malformed number: the general path reports it).
+ * `(c ^ 0x30) < 10` is the digit test: it is false for every other byte and for `undefined` past
+ * the buffer, so the digit loops need no bounds check; overrunning `e` (possible only when the line
+ * is cut inside a number) is caught at the end. Runs of two or more digits (token ids, the 16-19
+ * fraction digits of a full-precision log-prob) go to `digitsEnd`, eight bytes a step.
+ */
+function pairEnd(b: Uint8Array, dv: DataView, i: number, e: number): number {
+  let c = b[i];
+  if (c !== COMMA) return -1;
+  let j = i + 1;
+  c = b[j];
+  if (c === 0x20) c = b[++j];
+  if (c === 0x2d) c = b[++j];
+  if (c === 0x30) {
+    c = b[++j];
+    if ((c ^ 0x30) < 10) return -1;
+  } else if ((c ^ 0x30) < 10) {
+    c = b[++j];
+    if ((c ^ 0x30) < 10) {
       j = digitsEnd(dv, j + 1, e);
       c = b[j];
     }
-    if ((c | 0x20) === 0x65) {
-      c = b[++j];
-      if (c === 0x2b || c === 0x2d) c = b[++j];
-      if ((c ^ 0x30) >= 10) break;
-      do c = b[++j]; while ((c ^ 0x30) < 10);
-    }
-    if (j > e) break;
-    i = j;
+  } else {
+    return -1;
   }
-  return i;
+  if (c === 0x2e) {
+    c = b[++j];
+    if ((c ^ 0x30) >= 10) return -1;
+    j = digitsEnd(dv, j + 1, e);
+    c = b[j];
+  }
+  if ((c | 0x20) === 0x65) {
+    c = b[++j];
+    if (c === 0x2b || c === 0x2d) c = b[++j];
+    if ((c ^ 0x30) >= 10) return -1;
+    do c = b[++j]; while ((c ^ 0x30) < 10);
+  }
+  return j > e ? -1 : j;
 }
 
 /**

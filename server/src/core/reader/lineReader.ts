@@ -5,6 +5,8 @@
 // line longer than the buffer grows it by doubling (linear in the line, even for 100 MB).
 import type { FileAccess, OpenFile } from '../fileAccess';
 
+import { allocBytes, scanBytes } from './scanBytes';
+
 export const DEFAULT_CHUNK_SIZE = 1 << 20;
 
 /** One line: `bytes[start, end)` without its end-of-line (`\n` or `\r\n`). Valid only during the callback. */
@@ -70,16 +72,6 @@ function hasBom(bytes: Uint8Array, n: number): boolean {
 }
 
 /**
- * Byte buffers: Node's `Buffer` where it exists (its `indexOf` is a native memchr, ~8x faster than
- * `Uint8Array.prototype.indexOf`), else a plain `Uint8Array` (browser worker).
- */
-type Bytes = Uint8Array;
-const NodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array } }).Buffer;
-export function allocBytes(n: number): Bytes {
-  return NodeBuffer ? NodeBuffer.allocUnsafe(n) : new Uint8Array(n);
-}
-
-/**
  * Reads lines from `path` and calls `onLine` for each complete line (ending in `\n`). A final
  * line without `\n` is returned as `pending` instead, because a file being written may still
  * complete it; the caller decides what it means.
@@ -121,7 +113,7 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
     return file.read(bytes, 0, want, at).then((n) => ({ bytes, n, want }));
   };
 
-  let buf = allocBytes(2 * chunkSize);
+  let buf = scanBytes(2 * chunkSize);
   const ref: LineRef = { bytes: buf, start: 0, end: 0, line: options.startLine ?? 1, offset: 0 };
   let position = options.startOffset ?? 0; // file offset just after the bytes in buf
   let filled = 0; // buf[0, filled): the unfinished line's start (no newline in it)
@@ -142,7 +134,7 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
     const n = chunk.n;
     // Room behind the unfinished line; grows by doubling only while one line outgrows the buffer.
     if (buf.length - filled < n) {
-      const bigger = allocBytes(Math.max(buf.length * 2, filled + n));
+      const bigger = scanBytes(Math.max(buf.length * 2, filled + n));
       bigger.set(buf.subarray(0, filled));
       buf = bigger;
     }
@@ -168,7 +160,7 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
     // Keep the unfinished line at the front; give a huge buffer back once its line is done.
     const rest = end - lineStart;
     if (buf.length > 4 * chunkSize && rest <= chunkSize) {
-      const small = allocBytes(2 * chunkSize);
+      const small = scanBytes(2 * chunkSize);
       small.set(buf.subarray(lineStart, end));
       buf = small;
     } else if (lineStart > 0) {

@@ -1,0 +1,111 @@
+// The WebAssembly numeric-array validator (numberRun.wat) against the scanner's JS loop: the same
+// line in a plain buffer and in WebAssembly memory must scan to the same result, error reason and
+// position included, and to JSON.parse's verdict on validity.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import fc from 'fast-check';
+
+import { buildRule } from '../../../server/src/core/formats/rule';
+import { scanJson } from '../../../server/src/core/reader/jsonBuild';
+import { runSkipperOf, scanBytes } from '../../../server/src/core/reader/scanBytes';
+
+const RULE = buildRule({});
+const root = join(__dirname, '../../../..');
+
+/** `text` at byte `offset` of a WebAssembly-backed view (so the memory offset is not the view's 0). */
+function inWasm(bytes: Uint8Array, offset: number): Uint8Array {
+  const view = scanBytes(bytes.length + offset + 64).subarray(offset);
+  view.fill(0x31); // digits after the line: a validator reading past its end would go on
+  view.set(bytes);
+  return view;
+}
+
+function agree(text: string | Uint8Array, offset = 0): boolean {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'latin1') : Buffer.from(text);
+  const plain = scanJson(bytes, 0, bytes.length, RULE);
+  const wasm = scanJson(inWasm(bytes, offset), 0, bytes.length, RULE);
+  assert.deepEqual(wasm, plain, JSON.stringify(bytes.toString('latin1')));
+  let valid = true;
+  try {
+    JSON.parse(bytes.toString('latin1'));
+  } catch {
+    valid = false;
+  }
+  // Python's NaN/Infinity are the scanner's only extension; these tests do not write them.
+  assert.equal(plain.ok, valid, JSON.stringify(bytes.toString('latin1')));
+  return plain.ok;
+}
+
+test('numberRun: numberRunWasm.ts is what numberRun.wat assembles to (npm run build:wasm)', () => {
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build-wasm.mjs'), '--check'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+});
+
+test('numberRun: line buffers are WebAssembly memory on Node (the fast path is on), plain buffers are not', () => {
+  assert.notEqual(runSkipperOf(scanBytes(1000)), null);
+  assert.notEqual(runSkipperOf(scanBytes(1000).subarray(10)), null);
+  assert.equal(runSkipperOf(Buffer.alloc(1000)), null);
+});
+
+test('numberRun: a long log-prob array, broken at every byte by every kind of byte, scans alike in both buffers', () => {
+  const nums = Array.from({ length: 24 }, (_, k) => (k % 5 === 0 ? String(k * 1013) : (-(k + 0.5) / 7).toString()));
+  const base = Buffer.from(`{"a": [${nums.join(', ')}], "b": 1}`);
+  const from = base.indexOf('[') + 1;
+  const breakers = ',. -0123e+E]\t\n"x\u0000\u00ff'.split('').map((ch) => ch.charCodeAt(0));
+  let valid = 0;
+  for (let at = from; at < base.length - 12; at++) {
+    for (const byte of breakers) {
+      for (const replace of [false, true]) {
+        const bytes = Buffer.concat([base.subarray(0, at), Buffer.from([byte]), base.subarray(replace ? at + 1 : at)]);
+        if (agree(bytes, at % 32)) valid++;
+      }
+    }
+  }
+  // Both kinds were tried: many breaks are still valid JSON (a digit for a digit), most are not.
+  assert.ok(valid > 200, `valid variants: ${valid}`);
+});
+
+test('numberRun: each rule, with the bytes it looks at on either side of every 32-byte block edge', () => {
+  // The run is read in blocks from just after the first number; a number of k digits before the
+  // snippet moves it across all 32 block positions.
+  const snippets = ['.5.5', '.55555555555555555555.5', '.5', ', 05', ', -05', ', 0.5', ', 0', ', -0', ', -', ', - 1', ' , 1', ',,', ', .5', '.', ', 5e3', ', 5e3.5', ',  5', ', \t5', ', 1, 2'];
+  for (const snippet of snippets) {
+    // (and enough after it that the block holding it is not the line's tail, left to JS)
+    for (let k = 1; k <= 40; k++) agree(`{"a": [5, ${'1'.repeat(k)}${snippet}, ${'7, '.repeat(24)}9]}`, k % 7);
+  }
+});
+
+test('numberRun (property): mutated numeric arrays scan alike in a plain buffer and in WebAssembly memory', () => {
+  const digits = (max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: max }).map((ds) => ds.join(''));
+  const number = fc
+    .tuple(fc.boolean(), digits(8), fc.option(digits(19)), fc.option(fc.tuple(fc.constantFrom('e', 'E+', 'e-'), digits(3))))
+    .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}${exp ? exp[0] + exp[1] : ''}`);
+  const separator = fc.constantFrom(', ', ', ', ', ', ',', ' ,', ',  ', ',\t', ',,');
+  const array = fc
+    .array(fc.tuple(number, separator), { minLength: 1, maxLength: 60 })
+    .map((pairs) => `{"a": [${pairs.map(([n, s], k) => (k === 0 ? n : s + n)).join('')}]}`);
+  const mutation = fc.tuple(fc.nat(), fc.constantFrom('', '0', '1', '-', '.', ',', ' ', 'e', ']', '"'), fc.boolean());
+  fc.assert(
+    fc.property(array, fc.array(mutation, { maxLength: 3 }), fc.nat(31), (text, mutations, offset) => {
+      let s = text;
+      for (const [at, ch, replace] of mutations) {
+        const k = 6 + (at % Math.max(1, s.length - 6));
+        s = s.slice(0, k) + ch + s.slice(replace ? k + 1 : k);
+      }
+      agree(s, offset);
+    }),
+    { numRuns: 10000 },
+  );
+});
+
+test('numberRun: a line cut inside a long run is invalid even when the memory goes on with digits', () => {
+  const nums = Array.from({ length: 40 }, (_, k) => (k + 1) * 7);
+  const whole = Buffer.from(`{"a": [${nums.join(', ')}, 3]}`);
+  const bytes = inWasm(whole, 3);
+  for (let end = 8; end < whole.length - 2; end++) {
+    assert.equal(scanJson(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
+  }
+  assert.equal(scanJson(bytes, 0, whole.length, RULE).ok, true);
+});
