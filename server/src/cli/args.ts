@@ -22,8 +22,8 @@ options:
   --fix                               apply the findings' fixes to the eval config
   --exit-zero                         exit 0 even when there are error findings
   --progress                          print per-file progress on stderr (default: only on a terminal)
-  --jobs <n>                          scan threads for files of 64 MB and more (default: the cores, at most 4,
-                                      while a core is idle; 1: no workers)
+  --jobs <n>                          scan threads for files of 64 MB and more (default: 1 below 4 cores,
+                                      else the cores, at most 4, while a core is idle; 1: no workers)
   -h, --help                          this help
   --version                           print the version
 

@@ -18,9 +18,8 @@ export interface WorkerPoolOptions {
   /** Files (or what is left of them) smaller than this are scanned by the caller (default 64 MiB). */
   threshold?: number;
   /**
-   * Worker threads, always used for big files. Default: the cores (at most 4), used only while a
-   * core is idle (1-minute load average at least one below the cores): on a busy machine a second
-   * thread gets no core of its own and only adds work (measured: each of 2 workers ran at half speed).
+   * Worker threads, always used for big files. Default: the cores (at most 4), used only as
+   * `defaultWantsWorkers` decides.
    */
   workers?: number;
   /** Target range size (default: about 8 ranges per worker, at least 8 MiB each). */
@@ -28,6 +27,19 @@ export interface WorkerPoolOptions {
 }
 
 export const DEFAULT_PARALLEL_THRESHOLD = 64 << 20;
+/** Cores below which the default is one thread. */
+export const MIN_DEFAULT_WORKER_CORES = 4;
+
+/**
+ * Whether workers are used when nobody asked for a number of them: only on 4 cores or more, and
+ * while a core is idle (1-minute load average at least one below the cores). Measured on 2 cores,
+ * since the numeric arrays are validated in WebAssembly: 2 workers took 0.85× (1 GB) to 1.06×
+ * (4 GB) of one thread's time at 40-67% more CPU; and on a busy machine a second thread gets no
+ * core of its own and only adds work.
+ */
+export function defaultWantsWorkers(cores: number, load1: number): boolean {
+  return cores >= MIN_DEFAULT_WORKER_CORES && cores - load1 >= 1;
+}
 
 type Done = Extract<WorkerMessage, { type: 'done' }>;
 interface RangeState {
@@ -92,7 +104,7 @@ export class WorkerPool implements ParallelScanner {
 
   wants(_path: string, bytes: number): boolean {
     if (bytes < this.threshold || !existsSync(this.script)) return false;
-    return !this.adaptive || (this.size >= 2 && availableParallelism() - loadavg()[0] >= 1);
+    return !this.adaptive || (this.size >= 2 && defaultWantsWorkers(availableParallelism(), loadavg()[0]));
   }
 
   private spawn(): Worker {

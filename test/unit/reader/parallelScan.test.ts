@@ -3,12 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import { analyzeFiles, scanFile } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import { lineBoundaries, WorkerPool } from '../../../server/src/node/parallelScan';
+import { defaultWantsWorkers, lineBoundaries, MIN_DEFAULT_WORKER_CORES, WorkerPool } from '../../../server/src/node/parallelScan';
 
 import { tempDir, writeFile } from './helpers';
 
@@ -125,4 +126,15 @@ test('parallel scan: a worker that dies mid-file (out of memory, a crash) loses 
   const second = await both(path, pool);
   assert.ok(second.ranges >= 4, `${second.ranges} ranges were handed out the second time`);
   assert.deepEqual(second.parallel, first.single);
+});
+
+test('parallel scan: by default workers only on 4 cores or more, and only while a core is idle', () => {
+  assert.equal(defaultWantsWorkers(2, 0), false); // measured: no gain on 2 cores
+  assert.equal(defaultWantsWorkers(3, 0), false);
+  assert.equal(defaultWantsWorkers(4, 0.5), true);
+  assert.equal(defaultWantsWorkers(4, 3), true);
+  assert.equal(defaultWantsWorkers(4, 3.2), false);
+  assert.equal(defaultWantsWorkers(16, 14.9), true);
+  // The pool's default follows it (on this kind of machine, 2 cores: never).
+  if (availableParallelism() < MIN_DEFAULT_WORKER_CORES) assert.equal(new WorkerPool({ script: WORKER, threshold: 0 }).wants('x', 1 << 30), false);
 });
