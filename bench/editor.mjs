@@ -267,7 +267,7 @@ a group key change, a line made invalid JSON and mended, a line inserted, a line
 ${RUNS} runs (a fresh server each), ${EDITS} edits and ${HOVERS} hovers per run.
 Correctness first: after ${check.edits} such edits the server's diagnostics equal those of a fresh server opened on the edited text.
 
-Machine: ${machine} (other sessions share the 2 cores).
+Machine: ${machine} (the 1-minute figure counts the bench's own runs).
 
 ${table}
 

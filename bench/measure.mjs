@@ -28,7 +28,7 @@ export function pct(xs, p) {
 export const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 export function machine(loadBefore) {
-  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (other sessions share the cores)`;
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (the 1-minute figure counts the bench's own runs)`;
 }
 
 /** Replaces `<!-- name:start --> … <!-- name:end -->` in BENCHMARKS.md, or inserts it before the editor section. */
