@@ -33,9 +33,9 @@ export const MIN_DEFAULT_WORKER_CORES = 4;
 /**
  * Whether workers are used when nobody asked for a number of them: only on 4 cores or more, and
  * while a core is idle (1-minute load average at least one below the cores). Measured on 2 cores,
- * since the numeric arrays are validated in WebAssembly: 2 workers took 0.85× (1 GB) to 1.06×
- * (4 GB) of one thread's time at 40-67% more CPU; and on a busy machine a second thread gets no
- * core of its own and only adds work.
+ * since the numeric arrays are validated in WebAssembly: 2 workers ran at 0.85× (1 GB) to 1.07×
+ * (4 GB) the speed of one thread, at 40-67% more CPU; and on a busy machine a second thread gets
+ * no core of its own and only adds work.
  */
 export function defaultWantsWorkers(cores: number, load1: number): boolean {
   return cores >= MIN_DEFAULT_WORKER_CORES && cores - load1 >= 1;
@@ -104,7 +104,8 @@ export class WorkerPool implements ParallelScanner {
 
   wants(_path: string, bytes: number): boolean {
     if (bytes < this.threshold || !existsSync(this.script)) return false;
-    return !this.adaptive || (this.size >= 2 && defaultWantsWorkers(availableParallelism(), loadavg()[0]));
+    // (4 cores or more also means a default pool of at least 2 workers.)
+    return !this.adaptive || defaultWantsWorkers(availableParallelism(), loadavg()[0]);
   }
 
   private spawn(): Worker {
