@@ -134,7 +134,7 @@ const write = !process.argv.includes('--no-write');
 if (write) {
   writeSection(`throughput-${gb}g`, `## check on a ${gb} GB miles rollout file
 
-Reproduce: ${gb === 1 ? '\`npm run bench\` (or ' : ''}\`node bench/run.mjs --gb ${gb} --runs ${runs}${gb === 1 ? '' : ' --no-folder'}\` after \`npm run build\`${gb === 1 ? ')' : ' (the file is generated, then deleted; \`--keep\` keeps it)'}.
+Reproduce: ${gb === 1 ? '`npm run bench` (or ' : ''}\`node bench/run.mjs --gb ${gb} --runs ${runs}${gb === 1 ? '' : ' --no-folder'}\` after \`npm run build\`${gb === 1 ? ')' : ' (the file is generated, then deleted; `--keep` keeps it)'}.
 
 Input: a seeded (seed ${SEED}) synthetic miles rollout file, \`Sample.to_dict()\` lines as Python's
 \`json.dumps\` writes them (long \`tokens\`, \`loss_mask\`, \`rollout_log_probs\` arrays; full-precision

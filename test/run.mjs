@@ -1,14 +1,20 @@
-// `npm test`: builds the bundles, compiles the tests (which also type-checks everything), then runs
+// `npm test`: installs what the rings need from the system (test/setup/system.mjs), lints (full
+// runs), builds the bundles, compiles the tests (which also type-checks everything), then runs
 // every ring in one node test runner process, so one summary closes the run.
-//   node test/run.mjs               all rings
-//   node test/run.mjs unit lsp      only these rings (folders under test/)
+//   node test/run.mjs               lint and all rings
+//   node test/run.mjs unit lsp      only these rings (folders under test/), no lint
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureSystemPackages } from './setup/system.mjs';
 
 const RINGS = ['unit', 'lsp', 'stdio', 'reliability', 'nvim', 'vscode'];
 const root = new URL('..', import.meta.url).pathname;
-const rings = process.argv.slice(2).length ? process.argv.slice(2) : RINGS;
+const chosen = process.argv.slice(2);
+const rings = chosen.length ? chosen : RINGS;
+
+if (!ensureSystemPackages(rings)) process.exit(1);
+if (chosen.length === 0) execFileSync('npm', ['run', '--silent', 'lint'], { cwd: root, stdio: 'inherit' });
 
 execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
 rmSync(join(root, 'out'), { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import { type z } from 'zod';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { settingsFileSchema } from '../core/settingsSchema';

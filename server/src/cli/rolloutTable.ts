@@ -74,7 +74,6 @@ function sortRows(rows: Row[]): Row[] {
  * and bidirectional overrides (they reorder what is shown) as `\xNN`/`\uNNNN`; cut to MAX_CELL.
  */
 export function cell(text: string): string {
-  // eslint-disable-next-line no-control-regex
   const safe = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => {
     const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;

@@ -12,7 +12,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import { type TextDocument } from 'vscode-languageserver-textdocument';
 import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
 import { runAnalysis } from './analysisRunner';
 import { DocumentAccess } from './documentAccess';

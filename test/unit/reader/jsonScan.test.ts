@@ -236,5 +236,6 @@ test('scanner: a repeated key takes its int-literal mark with it (the last value
   assert.equal(intLiteral(value('{"a": -0, "b": 123456789012345, "c": 1234567890123456789}'), 'a'), '-0');
   const v = value('{"a": -0, "b": 123456789012345, "c": 1234567890123456789, "d": -7}');
   assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => intLiteral(v, k)), ['-0', '123456789012345', '1234567890123456789', '-7']);
+  // eslint-disable-next-line no-loss-of-precision -- the parsed value rounds exactly as this literal does
   assert.ok(Object.is(v.a, -0) && v.d === -7 && v.c === 1234567890123456789);
 });

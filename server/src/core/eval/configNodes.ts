@@ -1,7 +1,7 @@
 // Where things sit in a miles eval config (spec §3.1), shared by the loader and the quick fix:
 // root `{eval: {...}}` or the inner mapping, `eval.defaults`, `eval.datasets` as a list of mappings
 // with `name` or a mapping name → config.
-import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Node, Pair } from 'yaml';
 
 export const N_KEY = 'n_samples_per_eval_prompt';

@@ -106,7 +106,7 @@ function keyText(style: 'json' | 'plain', key: string): string {
 
 /** A YAML plain scalar when it reads back as the same string; else a double-quoted one. */
 function yamlString(s: string): string {
-  const plain = /^[A-Za-z_][A-Za-z0-9_.\/+-]*$/.test(s) && !/^(null|true|false|yes|no|on|off|y|n|~)$/i.test(s);
+  const plain = /^[A-Za-z_][A-Za-z0-9_./+-]*$/.test(s) && !/^(null|true|false|yes|no|on|off|y|n|~)$/i.test(s);
   return plain ? s : JSON.stringify(s);
 }
 

@@ -1,0 +1,68 @@
+// Lint rules (`npm run lint`, run by `npm test`). Besides the recommended TypeScript rules, the
+// import boundaries of docs/architecture.md: the engine (server/src/core) is pure — no editor, no
+// LSP, no Node built-ins, nothing from the server, CLI or Node rooms — and the VS Code client
+// imports nothing from the server's sources (it shares only shared/).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = [
+  'assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path',
+  'perf_hooks', 'readline', 'stream', 'string_decoder', 'timers', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'out/', '.cache/', 'bench/.data/', 'test/.tmp/', 'test/fixtures/', 'examples/', 'server/src/core/reader/numberRunWasm.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: {
+        console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
+        setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', queueMicrotask: 'readonly',
+        URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', WebAssembly: 'readonly', performance: 'readonly',
+        structuredClone: 'readonly', AbortController: 'readonly', URLSearchParams: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      // The escapers match control characters on purpose: finding them is their job.
+      'no-control-regex': 'off',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'prefer-const': 'error',
+    },
+  },
+  {
+    files: ['server/src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: NODE_BUILTINS.map((name) => ({ name, message: 'The engine is pure: files go through FileAccess (docs/architecture.md).' })),
+        patterns: [
+          { regex: '^node:', message: 'The engine is pure: no Node built-ins (docs/architecture.md).' },
+          { regex: '^vscode($|-)', message: 'The engine knows no editor and no LSP (docs/architecture.md).' },
+          { regex: '^(\\.\\./)+(server|cli|node)(/|$)', message: 'The engine imports nothing from the server, CLI or Node rooms (docs/architecture.md).' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['client/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(\\.\\./)+server(/|$)', message: 'The client shares only shared/ with the server (docs/architecture.md).' }],
+      }],
+    },
+  },
+  {
+    // TypeScript checks names itself.
+    files: ['**/*.ts'],
+    rules: { 'no-undef': 'off' },
+  },
+  {
+    files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
