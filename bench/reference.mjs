@@ -31,7 +31,7 @@ export function eachLine(path, onLine) {
   }
 }
 
-/** What the engine must extract from a miles `Sample.to_dict()` line (spec §1, §2.3). */
+/** What the engine must extract from a miles `Sample.to_dict()` line (docs/semantics.md#formats, #reward-value). */
 export function referenceRecord(text, line) {
   const o = JSON.parse(text);
   const meta = o.metadata ?? {};

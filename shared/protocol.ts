@@ -3,7 +3,7 @@
 
 /** Settings, per resource (section `rolloutLens`). The CLI's `--config` file takes the same keys. */
 export interface RolloutLensSettings {
-  /** Key of an object reward to score with (spec §2.3). */
+  /** Key of an object reward to score with (docs/semantics.md#reward-value). */
   rewardKey: string | null;
   /** Key for eval rewards; falls back to `rewardKey`. */
   evalRewardKey: string | null;
@@ -15,9 +15,9 @@ export interface RolloutLensSettings {
   framework: 'auto' | 'miles' | 'verl';
   /** miles eval config (YAML or JSON); else one found beside the log or at the workspace root. */
   evalConfig: string | null;
-  /** Extra infrastructure causes (added to spec §2.4's list). */
+  /** Extra infrastructure causes (added to the built-in list, docs/semantics.md#failure-causes). */
   infraCauses: string[];
-  /** Extra policy causes (added to spec §2.4's list). */
+  /** Extra policy causes (added to the built-in list, docs/semantics.md#failure-causes). */
   policyCauses: string[];
   /** Field mapping for the `generic` format: JSON pointers such as `/meta/group`. */
   fields: GenericFieldMap;

@@ -8,7 +8,7 @@ import { appendFields, baseName, num, plain, plural, safeMarkdown } from './text
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
 const DROP_PREFIX = 'rollout/dynamic_filter/drop_';
-/** The exit status of a sample that finished normally (spec §2.4): not worth a mention per sample. */
+/** The exit status of a sample that finished normally (docs/semantics.md#failure-causes): not worth a mention per sample. */
 const SUCCESS_EXIT = 'Submitted';
 
 export class GroupsTreeProvider extends NodeTreeProvider {

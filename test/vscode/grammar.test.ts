@@ -66,7 +66,7 @@ test('grammar: status values "aborted"/"failed" stand out, "completed" stays a p
   assert.ok(scopesOf(line, 'aborted').includes('string.quoted.double.json.lines'), 'still a JSON string');
 });
 
-test('grammar: "truncated" and policy causes (spec §2.4) get the policy scope; infrastructure causes the infra scope', () => {
+test('grammar: "truncated" and policy causes (docs/semantics.md#failure-causes) get the policy scope; infrastructure causes the infra scope', () => {
   const line = '{"status": "truncated", "metadata": {"exit_status": "TimeLimitExceeded"}, "x": ["ServerUnreachable", "SandboxUnavailable"]}';
   assert.ok(scopesOf(line, 'truncated').includes('keyword.control.status.truncated.rollout-lens'));
   assert.ok(scopesOf(line, 'TimeLimitExceeded').includes('keyword.control.cause.policy.rollout-lens'));

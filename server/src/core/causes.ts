@@ -1,4 +1,4 @@
-// Failure causes (spec §2.4): who caused a failure decides whether training must discard it
+// Failure causes (docs/semantics.md#failure-causes): who caused a failure decides whether training must discard it
 // (infrastructure) or keep it as a scored policy failure. Also the metric names a drop reason is
 // counted under, today and on older charts, so the report, hovers and tree views name them alike.
 
@@ -79,7 +79,7 @@ export const DROP_METRIC_PREFIX = 'rollout/dynamic_filter/drop_';
 export const ABORTED_REASON_PREFIX = 'group_has_aborted_';
 export const ZERO_STD_REASON_PREFIX = 'zero_std_';
 
-/** Chart names an aborted-group drop had before per-cause reasons (spec §2.1). */
+/** Chart names an aborted-group drop had before per-cause reasons (docs/semantics.md#aborted-group-filter). */
 export const FORMERLY_ABORTED = {
   sync: 'rollout/dynamic_filter/drop_group_has_aborted',
   fullyAsync: 'rollout/fully_async/aborted_groups_filtered',

@@ -136,7 +136,7 @@ function evalGroups(datasets: { samples: number; n: number }[]): GroupCounts {
 /**
  * Analyses scans one at a time (so a caller can drop each file's samples before reading the next)
  * and merges everything into one report. Metrics logs are compared with the recomputed values of
- * the other files (spec §4) in `finish`, once every file has been added.
+ * the other files (docs/semantics.md#logged-vs-recomputed) in `finish`, once every file has been added.
  */
 export class RunAnalyzer {
   private readonly configFor: (logPath: string) => Promise<EvalConfig | null>;
@@ -171,7 +171,7 @@ export class RunAnalyzer {
       detail.groups = r.groups;
       fileFindings = fileFindings.concat(r.findings);
       if (scan.format === 'verl-rollout') {
-        // verl's own training metrics (critic/score/mean skips empty outputs; spec §3.3).
+        // verl's own training metrics (critic/score/mean skips empty outputs; docs/semantics.md#denominator-inflation).
         const v = analyzeVerlRollout(scan.displayPath, scan.samples);
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);

@@ -1,6 +1,6 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
 
-/** Log formats of spec §1. `unknown` when nothing matched. */
+/** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
 export type FormatId =
   | 'miles-sample'
   | 'miles-trajectory'
@@ -32,14 +32,14 @@ export interface SampleRecord {
   groupKey: string | null;
   /** Sample index (`index`, `sample_index`, `trial_idx`); null when absent. */
   index: number | null;
-  /** Dataset name as recorded (spec §1 order); null when the log does not say. */
+  /** Dataset name as recorded (in the order of docs/semantics.md#dataset-of-a-sample); null when the log does not say. */
   dataset: string | null;
   /** Identity of the prompt (a hash of its text, `instance_id` or label); null when absent. */
   promptKey: string | null;
   status: SampleStatus | null;
   /** True when the sample counts as aborted for this format (miles `status`, verl empty output, ...). */
   aborted: boolean;
-  /** Reward value per spec §2.3 (reward key resolved). NaN and ±Infinity are kept. Null: no reward. */
+  /** Reward value per docs/semantics.md#reward-value (reward key resolved). NaN and ±Infinity are kept. Null: no reward. */
   reward: number | null;
   /** The reward's JSON text was an integer literal (`1`, not `1.0`): Python keeps it an int. */
   rewardIsInt: boolean;
@@ -62,7 +62,7 @@ export interface MetricsRecord {
   metrics: Record<string, number>;
 }
 
-/** A fix a client can apply without re-analysis (spec: quick-fix data). */
+/** A fix a client can apply without re-analysis (carried as quick-fix data). */
 export interface SetNSamplesFix {
   kind: 'set-n-samples-per-eval-prompt';
   dataset: string;
@@ -110,7 +110,7 @@ export interface GroupOutcome {
   metric: string | null;
 }
 
-/** Per-dataset evaluation summary (spec §3). */
+/** Per-dataset evaluation summary (docs/semantics.md#eval-metrics). */
 export interface DatasetSummary {
   name: string;
   samples: number;

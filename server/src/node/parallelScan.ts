@@ -32,10 +32,10 @@ export const MIN_DEFAULT_WORKER_CORES = 4;
 
 /**
  * Whether workers are used when nobody asked for a number of them: only on 4 cores or more, and
- * while a core is idle (1-minute load average at least one below the cores). Measured on 2 cores,
- * since the numeric arrays are validated in WebAssembly: 2 workers ran at 0.85× (1 GB) to 1.07×
- * (4 GB) the speed of one thread, at 40-67% more CPU; and on a busy machine a second thread gets
- * no core of its own and only adds work.
+ * while a core is idle (1-minute load average at least one below the cores). On 2 cores, since the
+ * numeric arrays are validated in WebAssembly, 2 workers are about as fast as one thread at more
+ * CPU (BENCHMARKS.md, "Design measurements"); and on a busy machine a second thread gets no core
+ * of its own and only adds work.
  */
 export function defaultWantsWorkers(cores: number, load1: number): boolean {
   return cores >= MIN_DEFAULT_WORKER_CORES && cores - load1 >= 1;

@@ -1,4 +1,4 @@
-// Which miles eval config applies to a log (spec §3 / issue 4): the `evalConfig` setting
+// Which miles eval config applies to a log (docs/semantics.md#eval-grouping): the `evalConfig` setting
 // (absolute, or relative to the workspace folder holding the log), else one beside the log, else
 // one at the root of that workspace folder. Looked up through FileAccess so an unsaved, open
 // config counts.

@@ -19,7 +19,7 @@ export interface RecordDetail {
   unavailable: string | null;
 }
 
-/** An eval prompt group: the dataset's samples in index order, cut into groups of its n (spec §3.1). */
+/** An eval prompt group: the dataset's samples in index order, cut into groups of its n (docs/semantics.md#eval-grouping). */
 export interface EvalGroup {
   /** 0-based group number within the dataset. */
   index: number;
@@ -63,7 +63,7 @@ const CLASS_TEXT: Record<CauseClass, string> = {
 
 function causeVerdict(s: SampleRecord, cls: CauseClass, kind: FileKind): string | null {
   if (kind === 'eval') {
-    // Evaluation discards nothing: an aborted attempt scores 0 and stays in pass@k (spec §3.2).
+    // Evaluation discards nothing: an aborted attempt scores 0 and stays in pass@k (docs/semantics.md#eval-metrics).
     if (cls === 'infrastructure') return 'In evaluation nothing is discarded: this infrastructure failure scores 0 and lowers the dataset\'s score and pass@k.';
     if (s.aborted) return 'In evaluation an aborted attempt scores 0 and stays in the score and pass@k.';
     return null;

@@ -1,6 +1,7 @@
 // A TextDocument kept as an array of lines instead of one string. The stock implementation
 // rebuilds (and V8 then flattens) the whole content string on every incremental change: for a
-// 40 MB log that is tens to hundreds of milliseconds per keystroke. Here an edit rebuilds only the
+// big log that is a cost per keystroke that grows with the file (BENCHMARKS.md, "Design
+// measurements"). Here an edit rebuilds only the
 // lines it touches, and tells a listener which line range it replaced (so per-line scans can
 // follow). Positions, offsets and ranges behave as in vscode-languageserver-textdocument:
 // `\r\n`, `\n` and a lone `\r` break lines; characters past a line's end clamp to before its EOL.

@@ -61,7 +61,7 @@ export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSumm
 }
 
 /**
- * The eval prompt group of a sample (spec §3.1): the dataset's samples sorted by `index`, cut into
+ * The eval prompt group of a sample (docs/semantics.md#eval-grouping): the dataset's samples sorted by `index`, cut into
  * consecutive groups of the dataset's n. Undefined when the sample has no index.
  */
 export function evalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): { index: number; n: number; members: SampleRecord[] } | undefined {

@@ -15,7 +15,7 @@ const CASES: [string, string, string][] = [
 ];
 
 for (const [name, format, kind] of CASES) {
-  test(`detect (spec §1): ${name} is ${format}, kind ${kind}`, async () => {
+  test(`detect (docs/semantics.md#formats): ${name} is ${format}, kind ${kind}`, async () => {
     const s = await scanPath(fixture(name));
     assert.equal(s.format, format);
     assert.equal(s.kind, kind);

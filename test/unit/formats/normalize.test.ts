@@ -33,7 +33,7 @@ test('normalise miles-sample: group key, index, status, aborted, reward (int/flo
   assert.notEqual(c.promptKey, a.promptKey);
 });
 
-test('normalise miles-sample: dataset in spec §1 order (dataset, metadata.dataset, metadata.dataset_name, data_source)', async (t) => {
+test('normalise miles-sample: dataset in docs/semantics.md#formats order (dataset, metadata.dataset, metadata.dataset_name, data_source)', async (t) => {
   const base = '"index": 0, "prompt": "p", "response": "r", "status": "completed", "reward": 0.0';
   const p = writeLines(tempDir(t), 'eval_1.jsonl', [
     `{${base}, "dataset": "a", "metadata": {"dataset": "b", "dataset_name": "c"}, "data_source": "d"}`,

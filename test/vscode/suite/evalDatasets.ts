@@ -13,7 +13,7 @@ import { test } from './runner';
 const EVAL = ['eval', 'eval_100.jsonl'];
 const child = (n: TreeNode, label: string) => n.children.find((c) => c.label === label);
 
-test('Eval datasets view: score, none ratio, pass@k by the dataset\'s own n and by the global n (spec §3.2, §3.3)', async () => {
+test('Eval datasets view: score, none ratio, pass@k by the dataset\'s own n and by the global n (docs/semantics.md#eval-metrics, #known-framework-bugs)', async () => {
   const a = await api();
   await vscode.commands.executeCommand('rolloutLens.followActiveEditor');
   await openLog(...EVAL);

@@ -19,7 +19,7 @@ test('activates on the built-in jsonl language (no second JSONL language registe
   assert.ok(ext.isActive);
 });
 
-test('diagnostics: spec §2.1/§2.2 drops of sync step 1 on their lines (vscode.languages.getDiagnostics)', async () => {
+test('diagnostics: aborted-group and zero-std drops of sync step 1 on their lines (vscode.languages.getDiagnostics)', async () => {
   const uri = wsUri(...STEP1);
   await openLog(...STEP1);
   const ds = await diagnostics(uri, (d) => d.length >= 9, 'the 9 findings of rollout_1.jsonl');
@@ -114,7 +114,7 @@ test('run folder: per-cause drops over the steps, then each step (rolloutLens.in
   assert.deepEqual(server.children.map((n) => `${n.label}: ${n.description}`), ['step 1 · rollout_1.jsonl: 1', 'step 2 · rollout_2.jsonl: 1']);
   assert.deepEqual(roots.slice(1).map((n) => n.description), ['6 dropped · 2 kept', '3 dropped · 5 kept', '5 dropped · 3 kept']);
   const zero1 = a.groups.find((n) => n.kind === 'reason' && n.label === 'zero_std_1' && n.id.includes('rollout_2'));
-  assert.ok(zero1, 'step 2 has zero_std_1 (an int reward stays an int, spec §2.2)');
+  assert.ok(zero1, 'step 2 has zero_std_1 (an int reward stays an int, docs/semantics.md#zero-std-filter)');
   // Opening a log outside the folder follows that log again.
   await openLog('eval', 'eval_100.jsonl');
   await waitFor(() => a.target.inspected === undefined, 'the inspection to end');

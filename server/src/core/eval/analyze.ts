@@ -1,4 +1,4 @@
-// Evaluation analysis (spec §3): per-dataset metrics as miles logs them, pass@k grouped by each
+// Evaluation analysis (docs/semantics.md#eval-metrics): per-dataset metrics as miles logs them, pass@k grouped by each
 // dataset's own n, and the evaluation bugs a log reveals (§3.3).
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../types';

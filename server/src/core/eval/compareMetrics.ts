@@ -1,4 +1,4 @@
-// Logged vs recomputed (spec §4): every metric the engine recomputed for a step is compared with
+// Logged vs recomputed (docs/semantics.md#logged-vs-recomputed): every metric the engine recomputed for a step is compared with
 // the value a metrics log (miles dashboard `metrics.jsonl`) holds for that step.
 import { pyFloatRepr } from '../python';
 import type { Finding, MetricsRecord } from '../types';

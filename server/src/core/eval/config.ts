@@ -1,4 +1,4 @@
-// The miles eval config loader (spec §3.1): YAML or JSON, with the line of each dataset entry and of
+// The miles eval config loader (docs/semantics.md#eval-grouping): YAML or JSON, with the line of each dataset entry and of
 // its `n_samples_per_eval_prompt`, for diagnostics' related information and for the quick fix.
 import type { FileAccess } from '../fileAccess';
 import { isMap, isScalar } from 'yaml';
@@ -18,7 +18,7 @@ export interface EvalDatasetConfig {
   nLine: number | null;
 }
 
-/** The parsed miles eval config (spec §3.1), with where each value sits for quick fixes. */
+/** The parsed miles eval config (docs/semantics.md#eval-grouping), with where each value sits for quick fixes. */
 export interface EvalConfig {
   path: string;
   defaults: { nSamplesPerEvalPrompt: number | null; nLine?: number | null };

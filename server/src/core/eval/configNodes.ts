@@ -1,4 +1,4 @@
-// Where things sit in a miles eval config (spec §3.1), shared by the loader and the quick fix:
+// Where things sit in a miles eval config (docs/semantics.md#eval-grouping), shared by the loader and the quick fix:
 // root `{eval: {...}}` or the inner mapping, `eval.defaults`, `eval.datasets` as a list of mappings
 // with `name` or a mapping name → config.
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';

@@ -1,4 +1,4 @@
-// Which dataset each eval sample belongs to (spec §1, last rule): the name the record gives; else,
+// Which dataset each eval sample belongs to (docs/semantics.md#dataset-of-a-sample): the name the record gives; else,
 // for miles eval files, the order in which `index` restarts matched to the eval config's dataset
 // order; else the file's name.
 import type { FormatId, SampleRecord } from '../types';

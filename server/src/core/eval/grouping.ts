@@ -1,4 +1,4 @@
-// Samples per prompt of a dataset (spec §3.1) and how its samples are cut into groups.
+// Samples per prompt of a dataset (docs/semantics.md#eval-grouping) and how its samples are cut into groups.
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import type { DatasetSummary, FormatId, SampleRecord } from '../types';
 import type { EvalConfig, EvalDatasetConfig } from './config';

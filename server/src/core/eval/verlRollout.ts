@@ -1,6 +1,6 @@
 // verl training metrics from a rollout dump (`trainer.rollout_data_dir/<step>.jsonl`): verl leaves
 // rows with an empty response (`response_length == 0`) out of `critic/score/*` and reports their
-// share as `response/aborted_ratio` (spec §3.3, denominator inflation).
+// share as `response/aborted_ratio` (docs/semantics.md#denominator-inflation).
 import { pyFloatRepr } from '../python';
 import type { Finding, Location, SampleRecord } from '../types';
 import { makeFinding } from './findings';
@@ -30,7 +30,7 @@ export function analyzeVerlRollout(file: string, samples: readonly SampleRecord[
   const all = samples.map((s) => verlScore(s) ?? 0);
   const metrics: Record<string, number> = {};
   if (total === 0) return { metrics, allAttemptsScoreMean: NaN, findings: [] };
-  // Exact float64 figures; verl's own are float32 (compare at 1e-6, spec §4).
+  // Exact float64 figures; verl's own are float32 (compare at 1e-6, docs/semantics.md#logged-vs-recomputed).
   metrics['critic/score/mean'] = npMean(kept);
   if (kept.length > 0) {
     metrics['critic/score/max'] = kept.reduce((a, b) => (b > a || Number.isNaN(b) ? b : a));

@@ -1,4 +1,4 @@
-// verl validation metrics (spec §3.4) from a validation dump: per data source and prompt uid,
+// verl validation metrics (docs/semantics.md#verl-validation-metrics) from a validation dump: per data source and prompt uid,
 // `mean@N`/`std@N` of each numeric variable, averaged over uids per metric name; the headline
 // `val-core/<ds>/<var>/mean@<Nmax>` averages only prompts that kept all Nmax samples.
 import { pyFloatRepr } from '../python';

@@ -19,7 +19,7 @@ export interface NormalizeContext {
   format: FormatId;
   kind: FileKind;
   settings: RolloutLensSettings;
-  /** Reward key for this file's kind (spec §2.3). */
+  /** Reward key for this file's kind (docs/semantics.md#reward-value). */
   rewardKey: string | null;
   inputRun: InputRunState;
 }
@@ -47,8 +47,9 @@ export function rewardKeyFor(kind: FileKind, settings: RolloutLensSettings): str
 }
 
 /**
- * `sample` moved to `info`'s line: a copy with the fields written out (an object spread here cost
- * V8 ~20 µs a record, which a replay of every kept line of an open document pays).
+ * `sample` moved to `info`'s line: a copy with the fields written out (an object spread here made
+ * V8 build each record slowly, which a replay of every kept line of an open document pays;
+ * BENCHMARKS.md, "Design measurements").
  */
 export function sampleAt(s: SampleRecord, info: LineInfo): SampleRecord {
   const out: SampleRecord = {

@@ -1,4 +1,4 @@
-// Format and kind of a file, decided from its first valid records (spec §1). Each format is
+// Format and kind of a file, decided from its first valid records (docs/semantics.md#formats). Each format is
 // recognised by the keys only it writes; `settings.framework` narrows the candidates.
 //
 // Kind rules (what the analysis does with the file):

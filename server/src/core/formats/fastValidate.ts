@@ -1,5 +1,5 @@
-// Plain-JS checks of exactly the rules in `schemas.ts`, run before zod: zod costs ~30 µs per record,
-// which dominates `check` on files of many short lines. The schemas have no transforms or defaults
+// Plain-JS checks of exactly the rules in `schemas.ts`, run before zod: zod's cost per record
+// (BENCHMARKS.md, "Design measurements") dominates `check` on files of many short lines. The schemas have no transforms or defaults
 // (every check is a `custom`/enum/object whose output values are the input's), so a record that
 // passes here normalises from its own fields exactly as from zod's output. A record that fails here
 // goes to zod's `safeParse`, which stays the one source of `invalid-record` messages. These checks

@@ -1,4 +1,4 @@
-// miles formats (spec §1): `Sample.to_dict()` lines, `--dump-details` trajectories, agent-server
+// miles formats (docs/semantics.md#formats): `Sample.to_dict()` lines, `--dump-details` trajectories, agent-server
 // eval trials, and the dashboard's metrics.jsonl.
 import { classifyCause } from '../causes';
 import { intLiteral, Skipped } from '../reader/jsonScan';
@@ -29,7 +29,7 @@ function hashOf(v: unknown): string | null {
 
 
 // The records below spell out line/offset/byteLength: an object spread (`...base(info)`) in these
-// per-line literals made V8 build each record slowly (~20 µs a record, 10-20× the rest of the work).
+// per-line literals made V8 build each record slowly (BENCHMARKS.md, "Design measurements").
 export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
   const parsed = validate(milesSampleSchema, fastMilesSample, o);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-sample', parsed.error.issues, o) };
@@ -82,7 +82,7 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
 
 /**
  * Trials of the agent-server eval scripts. Aborted: `status_code == -1`, an `error` recorded, or an
- * `exit_status` that is an infrastructure cause (spec §2.4, plus settings `infraCauses`).
+ * `exit_status` that is an infrastructure cause (docs/semantics.md#failure-causes, plus settings `infraCauses`).
  */
 export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
   const parsed = validate(milesTrialsSchema, fastMilesTrials, o);

@@ -1,4 +1,4 @@
-// verl rollout and validation dumps (spec §1): `{input, output, gts, score, step, ...extra reward
+// verl rollout and validation dumps (docs/semantics.md#formats): `{input, output, gts, score, step, ...extra reward
 // keys, uid?}`; validation adds `reward` (and `acc`, `pred`, ...) and `data_source`.
 import { Skipped } from '../reader/jsonScan';
 

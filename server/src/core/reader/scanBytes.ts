@@ -2,8 +2,8 @@
 // (Node, browsers), such a buffer is the memory of its own instance of `numberRun.wat`, so the
 // scanner validates the long numeric arrays of a miles sample there, 32 bytes a step; anywhere
 // else it is a plain buffer and the scanner's JS loop does the same work. Either way the bytes are
-// a Node `Buffer` where there is one (its `indexOf` is a native memchr, ~8x faster than
-// `Uint8Array.prototype.indexOf`).
+// a Node `Buffer` where there is one (its `indexOf` is a native memchr, much faster than
+// `Uint8Array.prototype.indexOf`; BENCHMARKS.md, "Design measurements").
 import { NUMBER_RUN_WASM } from './numberRunWasm';
 
 /** `skipRun(start, end)` of one instance, in offsets of its memory (see numberRun.wat). */

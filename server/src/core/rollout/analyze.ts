@@ -1,4 +1,4 @@
-// Rollout (training) analysis, spec §2: re-runs miles' aborted-group filter and the optional
+// Rollout (training) analysis (docs/semantics.md#aborted-group-filter): re-runs miles' aborted-group filter and the optional
 // dynamic filter `check_reward_nonzero_std` on one file's samples, recomputes the drop metrics
 // `rollout/dynamic_filter/drop_<reason>`, and judges every failure cause (§2.4) and group (§2.5).
 import type { RolloutLensSettings } from '../../../../shared/protocol';

@@ -1,4 +1,4 @@
-// The two filters miles runs on a finished group, re-run on the log (spec §2.1, §2.2).
+// The two filters miles runs on a finished group, re-run on the log (docs/semantics.md#aborted-group-filter, #zero-std-filter).
 import { abortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import { pyRoundRepr } from '../python';
 import type { SampleRecord } from '../types';
@@ -35,7 +35,7 @@ export type ZeroStdVerdict =
  * of the first member's reward, keeping its JSON int/float type.
  *
  * A null reward: miles calls `torch.tensor(rewards)`, which raises on None, so the unfixed filter
- * crashes the rollout. The re-run follows the fixed behaviour spec §3.3 states for eval ("a group
+ * crashes the rollout. The re-run follows the fixed behaviour docs/semantics.md#known-framework-bugs states for eval ("a group
  * holding a null reward is never zero-std"): such a group is kept, and the caller can say why.
  */
 export function zeroStdFilter(members: readonly SampleRecord[]): ZeroStdVerdict {

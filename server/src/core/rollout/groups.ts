@@ -1,4 +1,4 @@
-// Grouping of a rollout file's samples (spec §2.1 "group order", §2.5).
+// Grouping of a rollout file's samples (docs/semantics.md#aborted-group-filter for group order, #group-shape).
 import type { SampleRecord } from '../types';
 
 export interface SampleGroup {

@@ -86,7 +86,7 @@ export function infraScoredMessage(s: SampleRecord, groupDropReason: string | nu
     : `its group happened to be dropped (${groupDropReason}), but the same handling trains other such failures as policy failures`;
   return (
     `infrastructure failure ${s.cause} was kept and scored (status ${s.status ?? 'unknown'}, reward ${rewardRepr(s)}) — ` +
-    `${fate}. ${s.cause} is not caused by the policy (spec §2.4): the agent should abort the sample` +
+    `${fate}. ${s.cause} is not caused by the policy: the agent should abort the sample` +
     ` (status aborted, metadata.exit_status = ${s.cause}) so the whole group is discarded.`
   );
 }

@@ -1,4 +1,4 @@
-// Group shape checks (spec §2.5): group size against n_samples_per_prompt, and prompt identity
+// Group shape checks (docs/semantics.md#group-shape): group size against n_samples_per_prompt, and prompt identity
 // against group membership.
 import type { SampleRecord } from '../types';
 import type { SampleGroup } from './groups';
