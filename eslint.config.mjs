@@ -6,12 +6,45 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const NODE_BUILTINS = [
-  'assert', 'buffer', 'child_process', 'crypto', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path',
-  'perf_hooks', 'readline', 'stream', 'string_decoder', 'timers', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'readline',
+  'stream',
+  'string_decoder',
+  'timers',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib',
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', '.cache/', 'bench/.data/', 'test/.tmp/', 'test/fixtures/', 'examples/', 'server/src/core/reader/numberRunWasm.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      '.cache/',
+      'bench/.data/',
+      'test/.tmp/',
+      'test/fixtures/',
+      'examples/',
+      'server/src/core/reader/numberRunWasm.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,10 +52,26 @@ export default tseslint.config(
       ecmaVersion: 2022,
       sourceType: 'module',
       globals: {
-        console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', queueMicrotask: 'readonly',
-        URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', WebAssembly: 'readonly', performance: 'readonly',
-        structuredClone: 'readonly', AbortController: 'readonly', URLSearchParams: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable',
+        console: 'readonly',
+        process: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        queueMicrotask: 'readonly',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        WebAssembly: 'readonly',
+        performance: 'readonly',
+        structuredClone: 'readonly',
+        AbortController: 'readonly',
+        URLSearchParams: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
       },
     },
     rules: {
@@ -38,22 +87,28 @@ export default tseslint.config(
   {
     files: ['server/src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: NODE_BUILTINS.map((name) => ({ name, message: 'The engine is pure: files go through FileAccess (docs/architecture.md).' })),
-        patterns: [
-          { regex: '^node:', message: 'The engine is pure: no Node built-ins (docs/architecture.md).' },
-          { regex: '^vscode($|-)', message: 'The engine knows no editor and no LSP (docs/architecture.md).' },
-          { regex: '^(\\.\\./)+(server|cli|node)(/|$)', message: 'The engine imports nothing from the server, CLI or Node rooms (docs/architecture.md).' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: NODE_BUILTINS.map((name) => ({ name, message: 'The engine is pure: files go through FileAccess (docs/architecture.md).' })),
+          patterns: [
+            { regex: '^node:', message: 'The engine is pure: no Node built-ins (docs/architecture.md).' },
+            { regex: '^vscode($|-)', message: 'The engine knows no editor and no LSP (docs/architecture.md).' },
+            { regex: '^(\\.\\./)+(server|cli|node)(/|$)', message: 'The engine imports nothing from the server, CLI or Node rooms (docs/architecture.md).' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['client/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ regex: '^(\\.\\./)+server(/|$)', message: 'The client shares only shared/ with the server (docs/architecture.md).' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ regex: '^(\\.\\./)+server(/|$)', message: 'The client shares only shared/ with the server (docs/architecture.md).' }],
+        },
+      ],
     },
   },
   {

@@ -47,7 +47,9 @@ function bounded(what, promise, ms = 60_000) {
 
 /** A server process and a client connection; `published(version)` waits for that version's diagnostics. */
 async function startServer() {
-  const child = spawn(process.execPath, [...(process.env.EDITOR_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.EDITOR_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map();
@@ -60,19 +62,25 @@ async function startServer() {
   client.onRequest('workspace/configuration', (p) => p.items.map(() => SETTINGS));
   client.onRequest('client/registerCapability', () => null);
   client.listen();
-  await bounded('initialize', client.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: pathToFileURL(dataDir).href,
-    capabilities: { workspace: { configuration: true }, textDocument: { hover: { contentFormat: ['markdown'] } } },
-    workspaceFolders: [{ uri: pathToFileURL(dataDir).href, name: 'data' }],
-  }));
+  await bounded(
+    'initialize',
+    client.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(dataDir).href,
+      capabilities: { workspace: { configuration: true }, textDocument: { hover: { contentFormat: ['markdown'] } } },
+      workspaceFolders: [{ uri: pathToFileURL(dataDir).href, name: 'data' }],
+    }),
+  );
   await client.sendNotification('initialized', {});
   const published = (version) =>
-    bounded(`diagnostics of version ${version}`, new Promise((resolve) => {
-      const done = () => resolve(got.get(version));
-      if (got.has(version)) done();
-      else waiting.set(version, done);
-    }));
+    bounded(
+      `diagnostics of version ${version}`,
+      new Promise((resolve) => {
+        const done = () => resolve(got.get(version));
+        if (got.has(version)) done();
+        else waiting.set(version, done);
+      }),
+    );
   const stop = async () => {
     await bounded('shutdown', client.sendRequest('shutdown')).catch(() => undefined);
     await client.sendNotification('exit').catch(() => undefined);
@@ -198,14 +206,21 @@ async function timedRun(run) {
 /** What the client itself spends turning the didOpen into bytes (VS Code's client does the same). */
 function clientSerializationMs() {
   const t0 = performance.now();
-  const json = JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: URI, languageId: 'jsonl', version: 1, text: TEXT } } });
+  const json = JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'textDocument/didOpen',
+    params: { textDocument: { uri: URI, languageId: 'jsonl', version: 1, text: TEXT } },
+  });
   Buffer.from(json, 'utf8');
   return performance.now() - t0;
 }
 
 /** What any JSON-RPC server does with those bytes before its handler runs: join the chunks, decode, parse. */
 function messageReceiveMs() {
-  const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: URI, languageId: 'jsonl', version: 1, text: TEXT } } }), 'utf8');
+  const bytes = Buffer.from(
+    JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: URI, languageId: 'jsonl', version: 1, text: TEXT } } }),
+    'utf8',
+  );
   const chunks = [];
   for (let i = 0; i < bytes.length; i += 65536) chunks.push(Buffer.from(bytes.subarray(i, i + 65536)));
   const t0 = performance.now();
@@ -213,7 +228,9 @@ function messageReceiveMs() {
   return performance.now() - t0;
 }
 
-const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' ');
+const loadBefore = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ');
 console.log(`editor bench: ${(TEXT.length / 1e6).toFixed(1)} MB, ${lineStarts(TEXT).length - 1} lines`);
 const check = await correctness();
 console.log(`correctness: after ${check.edits} edits the diagnostics (${check.diagnostics}) equal a fresh analysis of the edited text`);
@@ -225,7 +242,9 @@ for (let run = 0; run < RUNS; run++) {
   opens.push(r.openMs);
   editsMs.push(...r.editMs);
   hoversMs.push(...r.hoverMs);
-  console.log(`run ${run + 1}: didOpen→diagnostics ${r.openMs.toFixed(0)} ms; edit p50 ${pct(r.editMs, 50).toFixed(1)} ms; hover p50 ${pct(r.hoverMs, 50).toFixed(1)} ms`);
+  console.log(
+    `run ${run + 1}: didOpen→diagnostics ${r.openMs.toFixed(0)} ms; edit p50 ${pct(r.editMs, 50).toFixed(1)} ms; hover p50 ${pct(r.hoverMs, 50).toFixed(1)} ms`,
+  );
 }
 const serializeMs = [];
 const receiveMs = [];
@@ -233,12 +252,19 @@ for (let i = 0; i < 3; i++) {
   serializeMs.push(clientSerializationMs());
   receiveMs.push(messageReceiveMs());
 }
-const loadAfter = loadavg().map((x) => x.toFixed(1)).join(' ');
+const loadAfter = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ');
 
 const row = (what, xs, target, n) => {
   const p50 = pct(xs, 50);
   const p95 = pct(xs, 95);
-  const verdict = p95 <= target ? 'met (p95)' : p50 <= target ? `p50 met; p95 over by ${(p95 - target).toFixed(0)} ms` : `missed: p50 over by ${(p50 - target).toFixed(0)} ms`;
+  const verdict =
+    p95 <= target
+      ? 'met (p95)'
+      : p50 <= target
+        ? `p50 met; p95 over by ${(p95 - target).toFixed(0)} ms`
+        : `missed: p50 over by ${(p50 - target).toFixed(0)} ms`;
   return `| ${what} | ${n} | ${p50.toFixed(1)} | ${p95.toFixed(1)} | ${target} | ${verdict} |`;
 };
 const table = [

@@ -43,13 +43,27 @@ export function folderBench(dataDir, { files = 200, mb = 5, runs = 3 } = {}) {
     }
     const bytes = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).length * mb * 1e6;
     const walls = ms.map((m) => m.wall);
-    rows.push({ n, mb, bytes, p50: pct(walls, 50), p95: pct(walls, 95), cpu: pct(ms.map((m) => m.cpu), 50), rss: Math.max(...ms.map((m) => m.rss)) });
+    rows.push({
+      n,
+      mb,
+      bytes,
+      p50: pct(walls, 50),
+      p95: pct(walls, 95),
+      cpu: pct(
+        ms.map((m) => m.cpu),
+        50,
+      ),
+      rss: Math.max(...ms.map((m) => m.rss)),
+    });
   }
   const big = rows[1];
   const table = [
     '| run folder | wall p50 (s) | wall p95 (s) | MB/s (p50) | CPU p50 (s) | peak RSS (MB) |',
     '|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.n} step files × ${r.mb} MB | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${(r.bytes / 1e6 / r.p50).toFixed(0)} | ${r.cpu.toFixed(2)} | ${r.rss.toFixed(0)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.n} step files × ${r.mb} MB | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${(r.bytes / 1e6 / r.p50).toFixed(0)} | ${r.cpu.toFixed(2)} | ${r.rss.toFixed(0)} |`,
+    ),
   ];
   const verdict = `- memory: ${big.n} files peak at ${big.rss.toFixed(0)} MB (${rows[0].n} files: ${rows[0].rss.toFixed(0)} MB) — target ≤ 200 MB (issue 7): ${big.rss <= 200 ? 'met' : `MISSED by ${(big.rss - 200).toFixed(0)} MB`}; every run printed one progress line per step file`;
   return { table, verdict, machine: machine(loadBefore), runs };

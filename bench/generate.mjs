@@ -15,7 +15,10 @@ export function rng(seed) {
   };
 }
 
-const WORDS = 'the of to and a in is it you that he was for on are with as I his they be at one have this from or had by hot but some what there we can out other were all your when up use word how said an each she which do their time if will way about many then them would write like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find'.split(' ');
+const WORDS =
+  'the of to and a in is it you that he was for on are with as I his they be at one have this from or had by hot but some what there we can out other were all your when up use word how said an each she which do their time if will way about many then them would write like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find'.split(
+    ' ',
+  );
 const CAUSES = ['SandboxUnavailable', 'ServerUnreachable', 'AgentSetupFailed', 'NoModelCalls', null];
 
 function text(rand, words) {

@@ -45,7 +45,14 @@ const size = statSync(dataFile).size;
 
 // ---- correctness first: fast path vs full JSON.parse path, every record ----
 const engineBundle = join(dataDir, 'engine.cjs');
-await esbuild.build({ entryPoints: [join(root, 'bench/engineEntry.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: engineBundle, logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(root, 'bench/engineEntry.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: engineBundle,
+  logLevel: 'warning',
+});
 const engine = createRequire(import.meta.url)(engineBundle);
 console.log('correctness: engine fast path vs JSON.parse on every record ...');
 const scan = await engine.scanFile({ path: dataFile, displayPath: dataFile }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS });
@@ -72,7 +79,10 @@ if (checked !== scan.samples.length || scan.invalidLines !== 0) throw new Error(
 console.log(`  ${checked} records agree on ${FIELDS.length} fields and prompt identity (${promptOf.size} prompts)`);
 // The parallel path (worker threads over byte ranges, as `check` runs it) must equal the single-threaded scan.
 const pool = new engine.WorkerPool({ script: join(root, 'dist/scanWorker.js'), workers: 2 });
-const parScan = await engine.scanFile({ path: dataFile, displayPath: dataFile }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS, parallel: pool });
+const parScan = await engine.scanFile(
+  { path: dataFile, displayPath: dataFile },
+  { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS, parallel: pool },
+);
 const ranges = pool.rangesScanned;
 await pool.close();
 if (ranges < 2) throw new Error(`the parallel scan used ${ranges} ranges`);
@@ -98,18 +108,29 @@ for (let r = 0; r < runs; r++) {
   }
 }
 const checkOut = JSON.parse(results['rollout-lens check --format json'][0].stdout);
-const outs = Object.entries(results).filter(([k]) => k.startsWith('rollout-lens')).map(([, ms]) => ms[0].stdout);
+const outs = Object.entries(results)
+  .filter(([k]) => k.startsWith('rollout-lens'))
+  .map(([, ms]) => ms[0].stdout);
 if (outs.some((o) => o !== outs[0])) throw new Error('check with workers and with --jobs 1 printed different reports');
 const baseOut = JSON.parse(results['JSON.parse per line (baseline)'][0].stdout);
 if (checkOut.files[0].records !== baseOut.records) throw new Error(`check saw ${checkOut.files[0].records} records, baseline ${baseOut.records}`);
 
 // ---- table ----
-const baseP50 = pct(results['JSON.parse per line (baseline)'].map((m) => m.wall), 50);
-const baseCpu = pct(results['JSON.parse per line (baseline)'].map((m) => m.cpu), 50);
+const baseP50 = pct(
+  results['JSON.parse per line (baseline)'].map((m) => m.wall),
+  50,
+);
+const baseCpu = pct(
+  results['JSON.parse per line (baseline)'].map((m) => m.cpu),
+  50,
+);
 const rows = Object.entries(results).map(([name, ms]) => {
   const walls = ms.map((m) => m.wall);
   const p50 = pct(walls, 50);
-  const cpu = pct(ms.map((m) => m.cpu), 50);
+  const cpu = pct(
+    ms.map((m) => m.cpu),
+    50,
+  );
   return { name, p50, p95: pct(walls, 95), mbs: size / 1e6 / p50, ratio: baseP50 / p50, cpu, cpuRatio: baseCpu / cpu, rss: Math.max(...ms.map((m) => m.rss)) };
 });
 const check = rows[1];
@@ -119,7 +140,10 @@ const speedTarget = 4;
 const lines = [
   `| run | wall p50 (s) | wall p95 (s) | MB/s (p50) | speed vs baseline (wall) | CPU p50 (s) | speed vs baseline (CPU) | peak RSS (MB) |`,
   `|---|---:|---:|---:|---:|---:|---:|---:|`,
-  ...rows.map((r) => `| ${r.name} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.mbs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ${r.cpu.toFixed(2)} | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.mbs.toFixed(0)} | ${r.ratio.toFixed(2)}× | ${r.cpu.toFixed(2)} | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} |`,
+  ),
 ];
 const verdict = [
   `- speed: check is ${check.ratio.toFixed(2)}× the baseline in wall time (${check.cpuRatio.toFixed(2)}× in CPU time) — target ≥ ${speedTarget}× (issue 7): ${check.ratio >= speedTarget ? 'met' : `MISSED by ${(speedTarget / check.ratio).toFixed(2)}×`}`,
@@ -132,7 +156,9 @@ console.log(`\n${lines.join('\n')}\n\n${verdict.join('\n')}\n`);
 
 const write = !process.argv.includes('--no-write');
 if (write) {
-  writeSection(`throughput-${gb}g`, `## check on a ${gb} GB miles rollout file
+  writeSection(
+    `throughput-${gb}g`,
+    `## check on a ${gb} GB miles rollout file
 
 Reproduce: ${gb === 1 ? '`npm run bench` (or ' : ''}\`node bench/run.mjs --gb ${gb} --runs ${runs}${gb === 1 ? '' : ' --no-folder'}\` after \`npm run build\`${gb === 1 ? ')' : ' (the file is generated, then deleted; `--keep` keeps it)'}.
 
@@ -159,7 +185,8 @@ the rest of each line by the JS scanner. \`--jobs N\` scans files of 64 MB and m
 threads over byte ranges cut at line boundaries and merges the lines in file order. By default
 that happens only on 4 cores or more while a core is idle: on 2 cores, two workers were about even
 with one thread at 40-67% more CPU, so here \`check\` runs the single-threaded path of
-\`--jobs 1\` (also the language server's) and \`--jobs 2\` is the forced alternative.`);
+\`--jobs 1\` (also the language server's) and \`--jobs 2\` is the forced alternative.`,
+  );
   console.log(`wrote the throughput-${gb}g section of BENCHMARKS.md`);
 }
 
@@ -173,7 +200,9 @@ if (!process.argv.includes('--no-short') && gb === 1) {
   const r = shortLinesBench(dataDir, { runs });
   console.log(`\n${r.table.join('\n')}\n\n${r.verdict.join('\n')}\n`);
   if (write) {
-    writeSection('short-lines', `## check on files of many short samples
+    writeSection(
+      'short-lines',
+      `## check on files of many short samples
 
 Reproduce: \`npm run bench\` (or \`node bench/run.mjs --runs ${r.runs}\`; \`--no-short\` skips it).
 
@@ -192,7 +221,8 @@ Why slower than the baseline here: \`JSON.parse\` builds a 200-byte line nativel
 microsecond, while \`check\` scans it in JavaScript (keeping Python's int-vs-float literal and
 integers beyond 2^53, which \`JSON.parse\` loses) and then keeps a record of every sample for
 grouping; most of the difference is allocating and garbage-collecting those records. On the miles
-files above, nearly all bytes are arrays that are skimmed, not built, and the ratio turns around.`);
+files above, nearly all bytes are arrays that are skimmed, not built, and the ratio turns around.`,
+    );
     console.log('wrote the short-lines section of BENCHMARKS.md');
   }
 }
@@ -202,7 +232,9 @@ if (!process.argv.includes('--no-folder')) {
   const f = folderBench(dataDir, { files, mb: Number(arg('folder-mb', '5')), runs });
   console.log(`\n${f.table.join('\n')}\n\n${f.verdict}\n`);
   if (write) {
-    writeSection('folder', `## check over a run folder
+    writeSection(
+      'folder',
+      `## check over a run folder
 
 Reproduce: \`npm run bench\` (or \`node bench/run.mjs --runs ${f.runs}\`; \`--no-folder\` skips it).
 
@@ -215,7 +247,8 @@ Machine: ${f.machine}. ${f.runs} runs each after one warm-up.
 
 ${f.table.join('\n')}
 
-${f.verdict}`);
+${f.verdict}`,
+    );
     console.log('wrote the folder section of BENCHMARKS.md');
   }
 }

@@ -23,7 +23,9 @@ function generate(path, samples, seed) {
       const reward = intRewards ? (rand() < 0.4 ? 1 : 0) : Math.round(rand() * 1e6) / 1e6;
       const status = aborted ? 'aborted' : 'completed';
       const cause = aborted ? CAUSES[Math.floor(rand() * CAUSES.length)] : 'Submitted';
-      batch.push(`{"group_index": ${g}, "index": ${i}, "prompt": "Problem ${g}: find the sum", "response": "The answer is ${Math.floor(rand() * 1000)}.", "reward": ${reward}, "status": "${status}", "response_length": ${20 + Math.floor(rand() * 200)}, "metadata": {"exit_status": "${cause}"}}`);
+      batch.push(
+        `{"group_index": ${g}, "index": ${i}, "prompt": "Problem ${g}: find the sum", "response": "The answer is ${Math.floor(rand() * 1000)}.", "reward": ${reward}, "status": "${status}", "response_length": ${20 + Math.floor(rand() * 200)}, "metadata": {"exit_status": "${cause}"}}`,
+      );
     }
     if (batch.length >= 8192) {
       writeSync(fd, `${batch.join('\n')}\n`);
@@ -60,20 +62,41 @@ export function shortLinesBench(dataDir, { sizes = [250_000, 1_000_000], runs = 
     const records = JSON.parse(got.check[0].stdout).files[0].records;
     if (records !== n || JSON.parse(got.baseline[0].stdout).records !== n) throw new Error(`${path}: expected ${n} records`);
     if (got.single[0].stdout !== got.check[0].stdout) throw new Error(`${path}: --jobs 1 printed another report`);
-    const wall = (name) => pct(got[name].map((m) => m.wall), 50);
-    const cpu = (name) => pct(got[name].map((m) => m.cpu), 50);
+    const wall = (name) =>
+      pct(
+        got[name].map((m) => m.wall),
+        50,
+      );
+    const cpu = (name) =>
+      pct(
+        got[name].map((m) => m.cpu),
+        50,
+      );
     const rss = (name) => Math.max(...got[name].map((m) => m.rss));
     const row = { n, mb: statSync(path).size / 1e6 };
-    Object.assign(row, { base: wall('baseline'), baseCpu: cpu('baseline'), check: wall('check'), checkCpu: cpu('check'), single: wall('single'), rss: Math.max(rss('check'), rss('single')), baseRss: rss('baseline') });
+    Object.assign(row, {
+      base: wall('baseline'),
+      baseCpu: cpu('baseline'),
+      check: wall('check'),
+      checkCpu: cpu('check'),
+      single: wall('single'),
+      rss: Math.max(rss('check'), rss('single')),
+      baseRss: rss('baseline'),
+    });
     rows.push(row);
-    console.log(`  ${n} samples: baseline ${row.base.toFixed(2)} s, check ${row.check.toFixed(2)} s (--jobs 1 ${row.single.toFixed(2)} s), peak ${row.rss.toFixed(0)} MB`);
+    console.log(
+      `  ${n} samples: baseline ${row.base.toFixed(2)} s, check ${row.check.toFixed(2)} s (--jobs 1 ${row.single.toFixed(2)} s), peak ${row.rss.toFixed(0)} MB`,
+    );
   }
   const [small, big] = rows;
   const perSample = ((big.rss - small.rss) * 1e6) / (big.n - small.n);
   const table = [
     '| samples (file) | baseline wall p50 (s) | check wall p50 (s) | speed vs baseline (wall) | speed vs baseline (CPU) | check --jobs 1 (s) | peak RSS check (MB) | peak RSS baseline (MB) |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.n.toLocaleString('en-US')} (${r.mb.toFixed(0)} MB) | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${(r.base / r.check).toFixed(2)}× | ${(r.baseCpu / r.checkCpu).toFixed(2)}× | ${r.single.toFixed(2)} | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.n.toLocaleString('en-US')} (${r.mb.toFixed(0)} MB) | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${(r.base / r.check).toFixed(2)}× | ${(r.baseCpu / r.checkCpu).toFixed(2)}× | ${r.single.toFixed(2)} | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} |`,
+    ),
   ];
   const within = Math.floor(small.n + ((200 - small.rss) * 1e6) / perSample);
   const verdict = [

@@ -63,7 +63,16 @@ function passAtKNodes(d: DatasetItem, id: string): TreeNode[] {
     }
   }
   if (wrong?.crash) {
-    out.push(node({ id: `${id}|crash`, kind: 'crash', label: `grouped by ${wrong.groupSize}`, description: plain(wrong.crash), tooltip: wrong.crash, icon: new vscode.ThemeIcon('error') }));
+    out.push(
+      node({
+        id: `${id}|crash`,
+        kind: 'crash',
+        label: `grouped by ${wrong.groupSize}`,
+        description: plain(wrong.crash),
+        tooltip: wrong.crash,
+        icon: new vscode.ThemeIcon('error'),
+      }),
+    );
   }
   return out;
 }
@@ -72,7 +81,12 @@ function findingNode(d: DatasetItem, id: string, f: DatasetItem['findings'][numb
   const uri = vscode.Uri.parse(d.uri);
   const fixable = FIXABLE_CODES.has(f.code);
   const data: FindingData = { uri: d.uri, dataset: d.name, ...f };
-  const tip = appendFields(safeMarkdown(), [['Finding', f.code], ['Severity', f.severity], ['Line', String(f.line + 1)], ['Message', f.message]]);
+  const tip = appendFields(safeMarkdown(), [
+    ['Finding', f.code],
+    ['Severity', f.severity],
+    ['Line', String(f.line + 1)],
+    ['Message', f.message],
+  ]);
   if (fixable) tip.appendMarkdown('\n\nA quick fix is available: use the lightbulb action on this item.');
   return node({
     id: `${id}|finding|${i}|${f.code}`,
@@ -98,17 +112,29 @@ function datasetNode(d: DatasetItem): TreeNode {
   if (score !== undefined) children.push(metricNode(id, `eval/${d.name}`, score));
   if (none !== undefined) children.push(metricNode(id, `eval/${d.name}-none_reward_ratio`, none));
   if (truncated !== undefined && truncated !== 0) children.push(metricNode(id, `eval/${d.name}-truncated_ratio`, truncated));
-  children.push(node({
-    id: `${id}|n`,
-    kind: 'groupSize',
-    label: 'samples per prompt',
-    description: `${d.n} (${N_SOURCE[d.nSource] ?? d.nSource}) · ${d.samples} samples`,
-    icon: new vscode.ThemeIcon('symbol-array'),
-  }));
+  children.push(
+    node({
+      id: `${id}|n`,
+      kind: 'groupSize',
+      label: 'samples per prompt',
+      description: `${d.n} (${N_SOURCE[d.nSource] ?? d.nSource}) · ${d.samples} samples`,
+      icon: new vscode.ThemeIcon('symbol-array'),
+    }),
+  );
   children.push(...passAtKNodes(d, id));
   const findings = d.findings.map((f, i) => findingNode(d, id, f, i));
   if (findings.length) {
-    children.push(node({ id: `${id}|findings`, kind: 'findings', label: 'Findings', description: String(findings.length), icon: new vscode.ThemeIcon('warning'), expanded: true, children: findings }));
+    children.push(
+      node({
+        id: `${id}|findings`,
+        kind: 'findings',
+        label: 'Findings',
+        description: String(findings.length),
+        icon: new vscode.ThemeIcon('warning'),
+        expanded: true,
+        children: findings,
+      }),
+    );
   }
   const tip = appendFields(safeMarkdown(), [
     ['Dataset', d.name],

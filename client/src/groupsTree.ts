@@ -70,7 +70,14 @@ function runNode(folder: vscode.Uri, run: RunStepsResult): TreeNode {
       icon: reasonIcon(reason),
       children: rows.map((r) => {
         const uri = vscode.Uri.parse(r.uri);
-        return node({ id: `${folder}|run|${reason}|${r.uri}`, kind: 'runStep', label: stepLabel(r.step, uri), description: String(r.count), command: revealCommand(uri, 0), resourceUri: uri });
+        return node({
+          id: `${folder}|run|${reason}|${r.uri}`,
+          kind: 'runStep',
+          label: stepLabel(r.step, uri),
+          description: String(r.count),
+          command: revealCommand(uri, 0),
+          resourceUri: uri,
+        });
       }),
     }),
   );
@@ -136,7 +143,10 @@ function reasonIcon(reason: string): vscode.ThemeIcon {
 function bucketNode(fileUri: string, b: CauseBucket): TreeNode {
   const count = b.groups.length + (b.omitted ?? 0);
   const tip = safeMarkdown();
-  appendFields(tip, [['Reason', b.reason], ['Groups', String(count)]]);
+  appendFields(tip, [
+    ['Reason', b.reason],
+    ['Groups', String(count)],
+  ]);
   if (b.metric) appendFields(tip, [['Metric', b.metric]]);
   if (b.formerly.length) appendFields(tip, [['Formerly charted as', b.formerly.join(', ')]]);
   if (b.omitted) appendFields(tip, [['Not listed', `${b.omitted} more groups (the list is capped)`]]);

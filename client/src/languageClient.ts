@@ -3,12 +3,7 @@
 // reads (synced so an unsaved config edit counts at once). Settings section `rolloutLens`.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import {
-  LANGUAGE_ID,
-  SETTINGS_SECTION,
-  SetNSamplesPerEvalPromptCommand,
-  type RolloutLensInitializationOptions,
-} from '../../shared/protocol';
+import { LANGUAGE_ID, SETTINGS_SECTION, SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions } from '../../shared/protocol';
 
 export const CLIENT_ID = 'rolloutLens';
 export const CLIENT_NAME = 'Rollout Lens';

@@ -41,8 +41,13 @@ export async function fixesFor(f: FindingData): Promise<vscode.CodeAction[]> {
   // Diagnostics exist for open documents: open the log at the finding (without stealing focus).
   await vscode.window.showTextDocument(uri, { selection: new vscode.Range(f.line, 0, f.line, 0), preserveFocus: true, preview: false });
   const diagnostic = await diagnosticFor(uri, f);
-  const all = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
-    'vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+  const all =
+    (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+      'vscode.executeCodeActionProvider',
+      uri,
+      diagnostic.range,
+      vscode.CodeActionKind.QuickFix.value,
+    )) ?? [];
   // A bare Command has a string `command`; a CodeAction's `command` is an object, if any.
   const actions = all.filter((a): a is vscode.CodeAction => typeof (a as vscode.Command).command !== 'string');
   const forIt = actions.filter((a) => a.diagnostics?.some((d) => codeOf(d) === f.code));
@@ -71,7 +76,10 @@ export async function applyFindingFix(f: FindingData, pick: 'ask' | 'preferred' 
   }
   let chosen: vscode.CodeAction | undefined = actions.find((a) => a.isPreferred) ?? actions[0];
   if (pick === 'ask' && actions.length > 1) {
-    const item = await vscode.window.showQuickPick(actions.map((a) => ({ label: a.title, action: a })), { title: `Fix ${f.code}` });
+    const item = await vscode.window.showQuickPick(
+      actions.map((a) => ({ label: a.title, action: a })),
+      { title: `Fix ${f.code}` },
+    );
     chosen = item?.action;
   }
   if (!chosen) return undefined;

@@ -19,10 +19,16 @@ export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('rolloutLens.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly state: AnalysisState, private readonly target: ViewTarget) {
+  constructor(
+    private readonly state: AnalysisState,
+    private readonly target: ViewTarget,
+  ) {
     this.item.name = 'Rollout Lens';
     this.item.command = 'rolloutLens.groups.focus';
-    this.subs.push(state.onDidChange(() => this.update()), target.onDidChange(() => this.update()));
+    this.subs.push(
+      state.onDidChange(() => this.update()),
+      target.onDidChange(() => this.update()),
+    );
     this.update();
   }
 
@@ -41,7 +47,13 @@ export class StatusBar implements vscode.Disposable {
       this.visible = false;
       return;
     }
-    const icon = this.state.isReading(uri) ? '$(sync~spin)' : (this.state.get(uri)?.dropped ?? 0) > 0 ? '$(filter)' : (this.state.get(uri)?.findings ?? 0) > 0 ? '$(warning)' : '$(check)';
+    const icon = this.state.isReading(uri)
+      ? '$(sync~spin)'
+      : (this.state.get(uri)?.dropped ?? 0) > 0
+        ? '$(filter)'
+        : (this.state.get(uri)?.findings ?? 0) > 0
+          ? '$(warning)'
+          : '$(check)';
     this.item.text = `${icon} ${words}`;
     this.item.tooltip = `Rollout Lens: ${uri.fsPath}`;
     this.item.show();

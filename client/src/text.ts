@@ -3,7 +3,7 @@
 // disguise what a line says, so they are shown escaped; tooltips are built with
 // `MarkdownString.appendText` (which escapes markdown) and never trusted, never HTML.
 import * as vscode from 'vscode';
-import { pyFloatRepr } from '../../server/src/core/python';
+import { pyFloatRepr } from '../../shared/pythonRepr';
 
 // C0/C1 controls, and the Unicode bidi overrides/isolates that reorder what is displayed.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

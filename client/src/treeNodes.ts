@@ -74,7 +74,9 @@ export abstract class NodeTreeProvider implements vscode.TreeDataProvider<TreeNo
     } catch (err) {
       if (mine !== this.seq) return;
       this.lastError = err instanceof Error ? err.message : String(err);
-      this.rootsValue = [node({ id: 'error', kind: 'error', label: 'Could not analyse the log', description: this.lastError, icon: new vscode.ThemeIcon('error') })];
+      this.rootsValue = [
+        node({ id: 'error', kind: 'error', label: 'Could not analyse the log', description: this.lastError, icon: new vscode.ThemeIcon('error') }),
+      ];
     } finally {
       cts.dispose();
     }
@@ -88,9 +90,12 @@ export abstract class NodeTreeProvider implements vscode.TreeDataProvider<TreeNo
   }
 
   getTreeItem(n: TreeNode): vscode.TreeItem {
-    const state = n.children.length === 0
-      ? vscode.TreeItemCollapsibleState.None
-      : n.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+    const state =
+      n.children.length === 0
+        ? vscode.TreeItemCollapsibleState.None
+        : n.expanded
+          ? vscode.TreeItemCollapsibleState.Expanded
+          : vscode.TreeItemCollapsibleState.Collapsed;
     const item = new vscode.TreeItem(n.label, state);
     item.id = n.id;
     item.description = n.description;

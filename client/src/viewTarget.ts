@@ -76,7 +76,12 @@ export class ViewTarget implements vscode.Disposable {
       this.emitter.fire(); // the status bar follows non-log editors too (it hides)
       return;
     }
-    if (this.inspectedValue && this.activeValue && !isInside(this.inspectedValue, this.activeValue) && this.inspectedValue.toString() !== this.activeValue.toString()) {
+    if (
+      this.inspectedValue &&
+      this.activeValue &&
+      !isInside(this.inspectedValue, this.activeValue) &&
+      this.inspectedValue.toString() !== this.activeValue.toString()
+    ) {
       this.inspectedValue = undefined;
     }
     this.emitter.fire();

@@ -28,7 +28,9 @@ test('analyzeFile on a >52,428,800-byte log: begin/report/end progress on the cl
     const started = process.hrtime.bigint();
     const result = (await h.client.sendRequest(AnalyzeFileRequest, { uri, workDoneToken: token })) as AnalyzeFileResult;
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    console.log(`analyzeFile: ${(big.bytes / 1048576).toFixed(1)} MB, ${big.lines} lines in ${ms.toFixed(0)} ms; rss ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
+    console.log(
+      `analyzeFile: ${(big.bytes / 1048576).toFixed(1)} MB, ${big.lines} lines in ${ms.toFixed(0)} ms; rss ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`,
+    );
     assert.equal(result.uri, uri);
     assert.equal(result.records, big.lines);
     assert.equal(result.invalidLines, 0);
@@ -44,7 +46,11 @@ test('analyzeFile on a >52,428,800-byte log: begin/report/end progress on the cl
     assert.ok(reports.length >= 10, `expected progress reports while streaming, got ${reports.length}`);
     assert.ok(reports.length <= 101, 'at most one report per percent');
     const percents = reports.map((r) => r.percentage ?? 0);
-    assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'percentages never go back');
+    assert.deepEqual(
+      percents,
+      [...percents].sort((a, b) => a - b),
+      'percentages never go back',
+    );
 
     const diags = await h.diagnostics(uri, (d) => d.length > 0);
     assert.equal(diags.length, aborted);

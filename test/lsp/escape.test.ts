@@ -122,7 +122,13 @@ test('truncate never splits a surrogate pair and says how much was cut', () => {
 });
 
 test('value() shows strings quoted, numbers as Python prints non-finite ones, null as (none)', () => {
-  const shown = (v: unknown) => decodeEntities(md.render(`Label: ${value(v)}`).trim().replace(/^<p>Label: |<\/p>$/g, ''));
+  const shown = (v: unknown) =>
+    decodeEntities(
+      md
+        .render(`Label: ${value(v)}`)
+        .trim()
+        .replace(/^<p>Label: |<\/p>$/g, ''),
+    );
   assert.equal(shown('x[y]'), '"x[y]"');
   assert.equal(shown(NaN), 'nan');
   assert.equal(shown(-Infinity), '-inf');
@@ -131,7 +137,11 @@ test('value() shows strings quoted, numbers as Python prints non-finite ones, nu
 
 test('property: any string renders as exactly its visible text, inline and in a code block', () => {
   const alphabet = fc.constantFrom(...'[]()<>!`*_~#|\\:/.@&;=-+ \n\r\tabc\u202E\u0000\ud800'.split(''));
-  const arb = fc.oneof(fc.string({ unit: alphabet, maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }));
+  const arb = fc.oneof(
+    fc.string({ unit: alphabet, maxLength: 60 }),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+  );
   fc.assert(
     fc.property(arb, (text) => {
       assert.equal(renderInline(text), paragraphText(`Label: ${revealInvisible(text, false)}`));

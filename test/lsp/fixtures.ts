@@ -22,7 +22,11 @@ export interface SampleSpec {
 export function milesSample(s: SampleSpec): string {
   const status = s.status ?? 'completed';
   const reward = s.reward ?? (status === 'aborted' ? 'null' : '1.0');
-  const meta: Record<string, unknown> = { ...(s.exitStatus !== undefined ? { exit_status: s.exitStatus } : {}), ...(s.dataset ? { dataset: s.dataset } : {}), ...s.meta };
+  const meta: Record<string, unknown> = {
+    ...(s.exitStatus !== undefined ? { exit_status: s.exitStatus } : {}),
+    ...(s.dataset ? { dataset: s.dataset } : {}),
+    ...s.meta,
+  };
   const tokens = Array.from({ length: s.tokens ?? 8 }, (_, i) => 1000 + ((i * 7919) % 30000));
   const response = status === 'aborted' ? '' : 'I ran the tests and submitted a patch.';
   return `{"group_index": ${s.group}, "index": ${s.index}, "rollout_id": 1, "prompt": ${JSON.stringify(s.prompt ?? `Fix issue #${s.group}`)}, "tokens": ${JSON.stringify(tokens)}, "response": ${JSON.stringify(response)}, "response_length": ${response.length ? 9 : 0}, "label": null, "reward": ${reward}, "status": "${status}", "metadata": ${JSON.stringify(meta)}}`;
@@ -121,7 +125,9 @@ export function writeBigRollout(path: string, minBytes: number): { bytes: number
         for (let i = 0; i < 4; i++) {
           const aborted = group % 10 === 3 && i === 2;
           const line = milesSample({
-            group, index: group * 4 + i, tokens: 400,
+            group,
+            index: group * 4 + i,
+            tokens: 400,
             status: aborted ? 'aborted' : 'completed',
             exitStatus: aborted ? 'ServerUnreachable' : undefined,
             reward: aborted ? 'null' : i % 2 ? '0.0' : '1.0',

@@ -11,7 +11,8 @@ type Renderer = { render(src: string): string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const md = (require('markdown-it') as (o: object) => Renderer)({ html: true, linkify: true });
 
-const HOSTILE = 'boom [click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) <img src=x onerror=alert(1)> ![p](https://evil.example/p.png) ``` ** \u202Egnp.exe';
+const HOSTILE =
+  'boom [click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) <img src=x onerror=alert(1)> ![p](https://evil.example/p.png) ``` ** \u202Egnp.exe';
 
 async function hover(h: Harness, uri: string, line: number): Promise<string | null> {
   const result = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 3 } })) as Hover | null;
@@ -46,7 +47,10 @@ test('hover on an aborted sample: group dropped and why, infrastructure cause, m
     assert.match(text, /aborted-group filter, which runs before any dynamic filter: a sample aborted \(line 6, the first aborted sample in group order\)/);
     assert.match(text, /Reason ` group_has_aborted_ServerUnreachable `/);
     assert.match(text, /\*\*Cause\*\* ` ServerUnreachable `: infrastructure \(the policy cannot cause it\)/);
-    assert.match(text, /Counted in ` rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable `; formerly ` rollout\/dynamic_filter\/drop_group_has_aborted ` \(sync\), ` rollout\/fully_async\/aborted_groups_filtered ` \(fully async\)/);
+    assert.match(
+      text,
+      /Counted in ` rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable `; formerly ` rollout\/dynamic_filter\/drop_group_has_aborted ` \(sync\), ` rollout\/fully_async\/aborted_groups_filtered ` \(fully async\)/,
+    );
     for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `), `member line ${line} listed`);
     assert.match(text, /metadata\\\.exit\\_status: ` ServerUnreachable `/);
     assert.match(text, /metadata\\\.error \(as logged\):/);
@@ -89,7 +93,9 @@ test('hover escapes hostile group keys, causes and dataset names taken from the 
   try {
     const uri = ws.uri('rollout_x.jsonl');
     const cause = '[x](command:evil)<b>`';
-    const lines = [0, 1].map((i) => milesSample({ group: 0, index: i, status: i === 0 ? 'aborted' : 'completed', exitStatus: cause, reward: i === 0 ? 'null' : '0.0' }));
+    const lines = [0, 1].map((i) =>
+      milesSample({ group: 0, index: i, status: i === 0 ? 'aborted' : 'completed', exitStatus: cause, reward: i === 0 ? 'null' : '0.0' }),
+    );
     h.open(uri, `${lines.join('\n')}\n`);
     await h.diagnostics(uri, (d) => d.length > 0);
     for (const line of [0, 1]) {
@@ -104,14 +110,22 @@ test('hover escapes hostile group keys, causes and dataset names taken from the 
   }
 });
 
-test('hover on an aborted eval attempt: its prompt group (the dataset\'s own n), scored 0 not discarded, the dataset metric and the older crash', async () => {
+test("hover on an aborted eval attempt: its prompt group (the dataset's own n), scored 0 not discarded, the dataset metric and the older crash", async () => {
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
   const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerEvalPrompt: 3 }) });
   try {
     const uri = ws.uri('eval_0.jsonl');
     const lines = evalLines('aime', 2, 4);
-    lines[6] = milesSample({ group: 1, index: 6, dataset: 'aime', prompt: 'Solve problem 1', status: 'aborted', exitStatus: 'SandboxUnavailable', meta: { error: 'sandbox gone' } });
+    lines[6] = milesSample({
+      group: 1,
+      index: 6,
+      dataset: 'aime',
+      prompt: 'Solve problem 1',
+      status: 'aborted',
+      exitStatus: 'SandboxUnavailable',
+      meta: { error: 'sandbox gone' },
+    });
     h.open(uri, `${lines.join('\n')}\n`);
     await h.diagnostics(uri, (d) => d.length > 0);
     const text = await hover(h, uri, 6);
@@ -135,13 +149,18 @@ test('hover on a verl rollout row with an empty response: the group is kept and 
   const h = await startHarness({ workspaceFolders: [ws.dir] });
   try {
     const uri = ws.uri('1.jsonl');
-    const rows = [0, 1, 2, 3].map((i) => JSON.stringify({ input: 'What is 6*7?', output: i === 1 ? '' : '42', gts: '42', score: i === 1 ? 0.0 : 1.0, step: 1, uid: `u0_0_${i}` }));
+    const rows = [0, 1, 2, 3].map((i) =>
+      JSON.stringify({ input: 'What is 6*7?', output: i === 1 ? '' : '42', gts: '42', score: i === 1 ? 0.0 : 1.0, step: 1, uid: `u0_0_${i}` }),
+    );
     h.open(uri, `${rows.join('\n')}\n`);
     await h.waitFor('analysis', () => h.changes.find((c) => c.uri === uri));
     const text = await hover(h, uri, 1);
     assert.ok(text);
     assert.match(text, /\*\*kept\*\*/);
-    assert.match(text, /Kept: verl has no aborted-group filter; a sample with an empty response \(response_length 0\) is masked out of the loss and of `critic\/score\/mean` instead\./);
+    assert.match(
+      text,
+      /Kept: verl has no aborted-group filter; a sample with an empty response \(response_length 0\) is masked out of the loss and of `critic\/score\/mean` instead\./,
+    );
     assert.ok(!text.includes('group_has_aborted_unknown'), 'no miles drop reason for verl');
     assertInert(text);
   } finally {

@@ -12,28 +12,41 @@ const SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_st
 
 /** Edits named for what they do to the analysis; each is one incremental change. */
 function edits(doc: TextDocument): { name: string; change: (d: TextDocument) => TextDocumentContentChangeEvent }[] {
-  const at = (d: TextDocument, line: number, needle: string) => d.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).indexOf(needle);
+  const at = (d: TextDocument, line: number, needle: string) =>
+    d.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).indexOf(needle);
   void doc;
   return [
-    { name: 'status of line 1 completed → aborted (its group is dropped)', change: (d) => {
-      const c = at(d, 0, '"completed"') + 1;
-      return { range: { start: { line: 0, character: c }, end: { line: 0, character: c + 9 } }, text: 'aborted' };
-    } },
-    { name: 'group key of line 9 changed (group 2 loses a member)', change: (d) => {
-      const c = at(d, 8, '"group_index": 2') + 15;
-      return { range: { start: { line: 8, character: c }, end: { line: 8, character: c + 1 } }, text: '7' };
-    } },
+    {
+      name: 'status of line 1 completed → aborted (its group is dropped)',
+      change: (d) => {
+        const c = at(d, 0, '"completed"') + 1;
+        return { range: { start: { line: 0, character: c }, end: { line: 0, character: c + 9 } }, text: 'aborted' };
+      },
+    },
+    {
+      name: 'group key of line 9 changed (group 2 loses a member)',
+      change: (d) => {
+        const c = at(d, 8, '"group_index": 2') + 15;
+        return { range: { start: { line: 8, character: c }, end: { line: 8, character: c + 1 } }, text: '7' };
+      },
+    },
     { name: 'line 3 made invalid JSON', change: () => ({ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, text: '[' }) },
     { name: 'line 3 mended', change: () => ({ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, text: '{' }) },
-    { name: 'two lines inserted before line 5 (lines after shift)', change: () => ({
-      range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } },
-      text: `${milesSample({ group: 5, index: 50 })}\n${milesSample({ group: 5, index: 51, status: 'aborted', exitStatus: 'SandboxUnavailable' })}\n`,
-    }) },
+    {
+      name: 'two lines inserted before line 5 (lines after shift)',
+      change: () => ({
+        range: { start: { line: 4, character: 0 }, end: { line: 4, character: 0 } },
+        text: `${milesSample({ group: 5, index: 50 })}\n${milesSample({ group: 5, index: 51, status: 'aborted', exitStatus: 'SandboxUnavailable' })}\n`,
+      }),
+    },
     { name: 'lines 2-3 deleted', change: () => ({ range: { start: { line: 1, character: 0 }, end: { line: 3, character: 0 } }, text: '' }) },
-    { name: 'last line cut short without its newline (a line still being written)', change: (d) => {
-      const last = d.lineCount - 1;
-      return { range: { start: { line: last - 1, character: d.getText().split('\n')[last - 1].length - 10 }, end: { line: last, character: 0 } }, text: '' };
-    } },
+    {
+      name: 'last line cut short without its newline (a line still being written)',
+      change: (d) => {
+        const last = d.lineCount - 1;
+        return { range: { start: { line: last - 1, character: d.getText().split('\n')[last - 1].length - 10 }, end: { line: last, character: 0 } }, text: '' };
+      },
+    },
   ];
 }
 

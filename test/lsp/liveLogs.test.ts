@@ -40,7 +40,15 @@ function groupLines(from: number, to: number): string[] {
   for (let g = from; g < to; g++) {
     for (let i = 0; i < 4; i++) {
       const aborted = g % 3 === 1 && i === 0;
-      out.push(milesSample({ group: g, index: g * 4 + i, status: aborted ? 'aborted' : 'completed', exitStatus: aborted ? `Cause${g % 2}` : undefined, reward: aborted ? 'null' : `${i % 2}.0` }));
+      out.push(
+        milesSample({
+          group: g,
+          index: g * 4 + i,
+          status: aborted ? 'aborted' : 'completed',
+          exitStatus: aborted ? `Cause${g % 2}` : undefined,
+          reward: aborted ? 'null' : `${i % 2}.0`,
+        }),
+      );
     }
   }
   return out;
@@ -142,7 +150,10 @@ test('poll fallback: without any watch event, a growing file is picked up by pol
     appendFileSync(path, `${groupLines(1, 5).join('\n')}\n`);
     await settle(h, uri, path, await oneShot(path));
     const diags = await h.diagnostics(uri, (d) => d.length === 2);
-    assert.deepEqual(diags.map((d) => d.code), ['group-dropped', 'group-dropped']);
+    assert.deepEqual(
+      diags.map((d) => d.code),
+      ['group-dropped', 'group-dropped'],
+    );
   } finally {
     await h.stop();
     ws.remove();

@@ -26,7 +26,13 @@ test('pull: provider announced; a pull right after didOpen waits for the analysi
     const again = await pull(h, uri, first.resultId);
     assert.deepEqual(again, { kind: 'unchanged', resultId: first.resultId });
     // An edit: the next pull answers for the new version.
-    h.change(uri, 2, `${rolloutLines().filter((_, i) => i !== 5).join('\n')}\n`);
+    h.change(
+      uri,
+      2,
+      `${rolloutLines()
+        .filter((_, i) => i !== 5)
+        .join('\n')}\n`,
+    );
     const second = (await pull(h, uri, first.resultId)) as FullDocumentDiagnosticReport;
     assert.equal(second.kind, 'full');
     assert.ok(!second.items.some((d) => d.code === 'group-dropped'));

@@ -62,8 +62,15 @@ test('edits are debounced and stale analyses cancelled: published versions only 
     }
     const final = await h.diagnostics(uri, (_d, p) => p.version === 21, before);
     assert.equal(byCode(final, 'group-dropped').length, 0, 'the last version has no aborted sample');
-    const versions = h.published.slice(before).filter((p) => p.uri === uri).map((p) => p.version ?? 0);
-    assert.deepEqual(versions, [...versions].sort((a, b) => a - b), `versions out of order: ${versions}`);
+    const versions = h.published
+      .slice(before)
+      .filter((p) => p.uri === uri)
+      .map((p) => p.version ?? 0);
+    assert.deepEqual(
+      versions,
+      [...versions].sort((a, b) => a - b),
+      `versions out of order: ${versions}`,
+    );
     assert.ok(versions.length < 20, `debounce should coalesce 20 quick edits, published ${versions.length} times`);
   } finally {
     await h.stop();

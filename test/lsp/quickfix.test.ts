@@ -20,7 +20,10 @@ async function codeActions(h: Harness, uri: string, diagnostics: Diagnostic[]): 
 
 function applyTo(text: string, edit: TextDocumentEdit): string {
   const doc = TextDocument.create('file:///x', 'yaml', 0, text);
-  return TextDocument.applyEdits(doc, edit.edits.filter((e): e is typeof e & { newText: string } => 'newText' in e));
+  return TextDocument.applyEdits(
+    doc,
+    edit.edits.filter((e): e is typeof e & { newText: string } => 'newText' in e),
+  );
 }
 
 test('initialize → didOpen → misgrouped-dataset → hover → quick fix edits only the dataset value in the eval config (comments kept); saving it clears the diagnostic', async () => {
@@ -35,11 +38,17 @@ test('initialize → didOpen → misgrouped-dataset → hover → quick fix edit
     const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
     const diag = diags.find((d) => d.code === 'misgrouped-dataset')!;
     assert.equal(diag.severity, 1);
-    assert.equal(diag.message, 'dataset aime is misgrouped: prompts repeat 4 times in a row but n_samples_per_eval_prompt is 2, so every pass@k is over wrong groups; set it to 4');
+    assert.equal(
+      diag.message,
+      'dataset aime is misgrouped: prompts repeat 4 times in a row but n_samples_per_eval_prompt is 2, so every pass@k is over wrong groups; set it to 4',
+    );
     const configUri = pathToFileURL(configPath).href;
     assert.deepEqual(diag.data, {
       fix: { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 4, configFile: configPath },
-      configUri, group: null, dataset: 'aime', globalValue: null,
+      configUri,
+      group: null,
+      dataset: 'aime',
+      globalValue: null,
     });
     // Related information points at the eval config's line for the dataset.
     const related = diag.relatedInformation?.find((r) => r.location.uri === configUri);
@@ -47,7 +56,9 @@ test('initialize → didOpen → misgrouped-dataset → hover → quick fix edit
     assert.match(readFileSync(configPath, 'utf8').split('\n')[related.location.range.start.line], /aime|n_samples_per_eval_prompt/);
 
     // Hover on the flagged line names the dataset and its n.
-    const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })) as { contents: { value: string } };
+    const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })) as {
+      contents: { value: string };
+    };
     assert.match(hover.contents.value, /\*\*Dataset\*\* ` aime `: 8 samples, 2 per prompt \(dataset\)\./);
 
     const actions = await codeActions(h, uri, [diag]);
@@ -67,7 +78,10 @@ test('initialize → didOpen → misgrouped-dataset → hover → quick fix edit
     writeFileSync(configPath, after);
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: configUri, type: 2 }] });
     const cleared = await h.diagnostics(uri, (d) => !d.some((x) => x.code === 'misgrouped-dataset'), mark);
-    assert.deepEqual(cleared.map((d) => d.code), []);
+    assert.deepEqual(
+      cleared.map((d) => d.code),
+      [],
+    );
   } finally {
     await h.stop();
     ws.remove();
@@ -86,7 +100,11 @@ test('an open, unsaved eval config gets a versioned edit, and applying it in the
     const uri = ws.uri('eval_0.jsonl');
     h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
     const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
-    const [action] = await codeActions(h, uri, diags.filter((d) => d.code === 'misgrouped-dataset'));
+    const [action] = await codeActions(
+      h,
+      uri,
+      diags.filter((d) => d.code === 'misgrouped-dataset'),
+    );
     const change = action.edit?.documentChanges?.[0] as TextDocumentEdit;
     assert.equal(change.textDocument.version, 7);
     const after = applyTo(unsaved, change);
@@ -116,10 +134,13 @@ test('passk-group-size-mismatch: preferred config edit, plus the global value as
     const diag = diags.find((d) => d.code === 'passk-group-size-mismatch')!;
     assert.match(String(diag.message), /^pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2/);
     const actions = await codeActions(h, uri, [diag]);
-    assert.deepEqual(actions.map((a) => [a.title, a.isPreferred === true]), [
-      ['Set n_samples_per_eval_prompt of aime to 2 in eval_config.yaml', true],
-      ['Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4', false],
-    ]);
+    assert.deepEqual(
+      actions.map((a) => [a.title, a.isPreferred === true]),
+      [
+        ['Set n_samples_per_eval_prompt of aime to 2 in eval_config.yaml', true],
+        ['Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4', false],
+      ],
+    );
     const command = actions[1].command!;
     assert.equal(command.command, SetNSamplesPerEvalPromptCommand);
     assert.deepEqual(command.arguments, [{ resourceUri: uri, value: 4 }]);
@@ -143,7 +164,11 @@ test('no edit is offered for an eval config outside the workspace folders', asyn
     const uri = pathToFileURL(join(outside, 'eval_0.jsonl')).href;
     h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
     const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
-    const actions = await codeActions(h, uri, diags.filter((d) => d.code === 'misgrouped-dataset'));
+    const actions = await codeActions(
+      h,
+      uri,
+      diags.filter((d) => d.code === 'misgrouped-dataset'),
+    );
     assert.deepEqual(actions, []);
     await h.waitFor('a log line saying why', () => h.logs.find((l) => l.message.includes('outside the workspace')));
   } finally {

@@ -28,7 +28,10 @@ test('runSteps on the example run folder: one entry per step file, in step order
   const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_SETTINGS });
   try {
     const result = (await h.client.sendRequest(RunStepsRequest, { folderUri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as RunStepsResult;
-    assert.deepEqual(result.steps.map((s) => s.step), [1, 2, 3]);
+    assert.deepEqual(
+      result.steps.map((s) => s.step),
+      [1, 2, 3],
+    );
     for (const s of result.steps) {
       assert.ok(s.uri.endsWith(`rollout_${s.step}.jsonl`));
       for (const name of Object.keys(s.drops)) assert.match(name, /^rollout\/dynamic_filter\/drop_(group_has_aborted_\w+|zero_std_[\d.a-z-]+)$/);
@@ -36,7 +39,10 @@ test('runSteps on the example run folder: one entry per step file, in step order
     // The same numbers as a one-shot engine run over each file (what `rollout-lens check` reports).
     for (const s of result.steps) {
       const path = join(EXAMPLE_ROLLOUT, `rollout_${s.step}.jsonl`);
-      const report = await analyzeFiles([{ path, displayPath: path }], { access: nodeFileAccess, settings: { ...DEFAULT_SETTINGS, ...EXAMPLE_SETTINGS } as RolloutLensSettings });
+      const report = await analyzeFiles([{ path, displayPath: path }], {
+        access: nodeFileAccess,
+        settings: { ...DEFAULT_SETTINGS, ...EXAMPLE_SETTINGS } as RolloutLensSettings,
+      });
       const drops = Object.fromEntries(Object.entries(report.files[0].metrics).filter(([k]) => k.startsWith('rollout/dynamic_filter/drop_')));
       assert.deepEqual(s.drops, drops);
       assert.ok(Object.keys(drops).length > 0, 'the example run drops groups in every step');
@@ -56,16 +62,28 @@ test('groupsByCause on a file: buckets by reason with metric and formerly names,
     const [file] = result.files;
     assert.equal(file.step, 1, 'rollout_id of the records');
     assert.deepEqual([file.dropped, file.kept], [1, 2]);
-    assert.deepEqual(file.buckets.map((b) => b.reason), ['group_has_aborted_ServerUnreachable', 'kept']);
+    assert.deepEqual(
+      file.buckets.map((b) => b.reason),
+      ['group_has_aborted_ServerUnreachable', 'kept'],
+    );
     const [dropped, kept] = file.buckets;
     assert.equal(dropped.metric, 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable');
     assert.deepEqual(dropped.formerly, ['rollout/dynamic_filter/drop_group_has_aborted', 'rollout/fully_async/aborted_groups_filtered']);
     assert.equal(dropped.groups[0].key, '1');
     assert.equal(dropped.groups[0].line, 4);
-    assert.deepEqual(dropped.groups[0].samples.map((s) => [s.line, s.status, s.cause]), [
-      [4, 'completed', null], [5, 'aborted', 'ServerUnreachable'], [6, 'completed', null], [7, 'completed', null],
-    ]);
-    assert.deepEqual(kept.groups.map((g) => g.key), ['0', '2']);
+    assert.deepEqual(
+      dropped.groups[0].samples.map((s) => [s.line, s.status, s.cause]),
+      [
+        [4, 'completed', null],
+        [5, 'aborted', 'ServerUnreachable'],
+        [6, 'completed', null],
+        [7, 'completed', null],
+      ],
+    );
+    assert.deepEqual(
+      kept.groups.map((g) => g.key),
+      ['0', '2'],
+    );
     assert.equal(kept.metric, null);
   } finally {
     await h.stop();
@@ -82,7 +100,10 @@ test('groupsByCause without a uri covers the open documents; didOpen sends analy
     const change = await h.waitFor('analysisChanged', () => h.changes.find((c) => c.uri === uri));
     assert.deepEqual(change, { uri, dropped: 1, causes: 1, findings: 1 });
     const result = (await h.client.sendRequest(GroupsByCauseRequest, {})) as GroupsByCauseResult;
-    assert.deepEqual(result.files.map((f) => f.uri), [uri]);
+    assert.deepEqual(
+      result.files.map((f) => f.uri),
+      [uri],
+    );
   } finally {
     await h.stop();
     ws.remove();
@@ -102,7 +123,10 @@ test('evalDatasets: per-dataset metrics as miles logs them, n and where it came 
     assert.equal(d.metrics['eval/aime'], 0.5);
     assert.equal(d.metrics['eval/aime-pass@4'], 1);
     assert.equal(d.wrongPassAtK?.groupSize, 2);
-    assert.deepEqual(d.findings.map((f) => [f.code, f.line]), [['passk-group-size-mismatch', 0]]);
+    assert.deepEqual(
+      d.findings.map((f) => [f.code, f.line]),
+      [['passk-group-size-mismatch', 0]],
+    );
   } finally {
     await h.stop();
     ws.remove();
@@ -117,13 +141,19 @@ test('document symbols: one per group named by key and outcome, dropped groups i
     h.open(uri, `${rolloutLines().join('\n')}\n`);
     await h.diagnostics(uri, (d) => d.length > 0);
     const symbols = (await h.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as DocumentSymbol[];
-    assert.deepEqual(symbols.map((s) => s.name), ['group 0: kept', 'group 1: dropped (group_has_aborted_ServerUnreachable)', 'group 2: kept']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['group 0: kept', 'group 1: dropped (group_has_aborted_ServerUnreachable)', 'group 2: kept'],
+    );
     assert.equal(symbols[1].kind, SymbolKind.Event);
     // The range ends on the group's last line (ASCII here, so bytes = characters), not on the next line.
     const lines = rolloutLines();
     assert.deepEqual(symbols[1].range, { start: { line: 4, character: 0 }, end: { line: 7, character: lines[7].length } });
     assert.deepEqual(symbols[1].children?.[0].range, { start: { line: 4, character: 0 }, end: { line: 4, character: lines[4].length } });
-    assert.deepEqual(symbols[1].children?.map((c) => c.name), ['line 5: completed', 'line 6: aborted', 'line 7: completed', 'line 8: completed']);
+    assert.deepEqual(
+      symbols[1].children?.map((c) => c.name),
+      ['line 5: completed', 'line 6: aborted', 'line 7: completed', 'line 8: completed'],
+    );
   } finally {
     await h.stop();
     ws.remove();
@@ -138,7 +168,10 @@ test('document symbols are capped (runtime maxSymbols), dropped groups listed fi
     h.open(uri, `${rolloutLines().join('\n')}\n`);
     await h.diagnostics(uri, (d) => d.length > 0);
     const symbols = (await h.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as DocumentSymbol[];
-    assert.deepEqual(symbols.map((s) => s.name), ['group 0: kept', 'group 1: dropped (group_has_aborted_ServerUnreachable)']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['group 0: kept', 'group 1: dropped (group_has_aborted_ServerUnreachable)'],
+    );
     assert.match(symbols[0].detail ?? '', /outline shows 2 groups, dropped first; 1 more not listed/);
   } finally {
     await h.stop();

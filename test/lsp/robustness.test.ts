@@ -15,7 +15,10 @@ test('a handler that throws answers InternalError, logs the error, and the next 
     h.open(uri, `${rolloutLines().join('\n')}\n`);
     await h.diagnostics(uri, (d) => d.length > 0);
     // Malformed params make the hover handler throw (no textDocument).
-    await assert.rejects(h.client.sendRequest('textDocument/hover', { position: { line: 0, character: 0 } }), (e: unknown) => e instanceof ResponseError && e.code === -32603 && /hover failed/.test(e.message));
+    await assert.rejects(
+      h.client.sendRequest('textDocument/hover', { position: { line: 0, character: 0 } }),
+      (e: unknown) => e instanceof ResponseError && e.code === -32603 && /hover failed/.test(e.message),
+    );
     await h.waitFor('the error in the log', () => h.logs.find((l) => l.type === 1 && l.message.startsWith('rollout-lens: hover failed: TypeError')));
     await assert.rejects(h.client.sendRequest(RunStepsRequest, {}), (e: unknown) => e instanceof ResponseError && e.code === -32602);
     await assert.rejects(h.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: null, context: null }), ResponseError);

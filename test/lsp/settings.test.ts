@@ -49,7 +49,10 @@ test('a bad setting is reported once as a window/logMessage and the document is 
     const reports = h.logs.filter((l) => l.message.startsWith('rolloutLens.maxProblems'));
     assert.equal(reports.length, 1, 'reported once, not once per document');
     assert.equal(reports[0].type, 2, 'a warning');
-    assert.match(reports[0].message, /^rolloutLens\.maxProblems: expected number, received string|^rolloutLens\.maxProblems: Invalid input: expected number, received string/);
+    assert.match(
+      reports[0].message,
+      /^rolloutLens\.maxProblems: expected number, received string|^rolloutLens\.maxProblems: Invalid input: expected number, received string/,
+    );
   } finally {
     await h.stop();
     ws.remove();
@@ -71,8 +74,14 @@ test('settings are read per resource: two folders, two settings, two results', a
     h.open(two.uri('r.jsonl'), text);
     const d1 = await h.diagnostics(one.uri('r.jsonl'));
     const d2 = await h.diagnostics(two.uri('r.jsonl'), (d) => d.length > 0);
-    assert.deepEqual(d1.map((d) => d.code), []);
-    assert.deepEqual(d2.map((d) => d.code), ['zero-std-group']);
+    assert.deepEqual(
+      d1.map((d) => d.code),
+      [],
+    );
+    assert.deepEqual(
+      d2.map((d) => d.code),
+      ['zero-std-group'],
+    );
     assert.match(String(d2[0].message), /^group dropped: zero_std_0\.0/);
   } finally {
     await h.stop();
@@ -90,7 +99,14 @@ test('maxProblems: the most severe first, then one too-many-problems diagnostic 
     const text = `${[...rolloutLines(), '{"group_index": 9,', 'not json', '[1, 2'].join('\n')}\n`;
     h.open(uri, text);
     const diags = await h.diagnostics(uri, (d) => d.length > 0);
-    assert.deepEqual(diags.map((d) => [d.code, d.range.start.line]), [['invalid-json', 12], ['invalid-json', 13], ['too-many-problems', 0]]);
+    assert.deepEqual(
+      diags.map((d) => [d.code, d.range.start.line]),
+      [
+        ['invalid-json', 12],
+        ['invalid-json', 13],
+        ['too-many-problems', 0],
+      ],
+    );
     assert.equal(diags[2].message, '2 more problems not shown (maxProblems = 2); most severe shown first; not shown: invalid-json: 1, group-dropped: 1');
     assert.equal(diags[2].severity, 3);
     assert.equal(diags[2].source, 'rollout-lens');

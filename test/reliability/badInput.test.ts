@@ -54,7 +54,11 @@ async function assertRestAnalysed(path: string, badLines: number[], base: Awaite
   assert.deepEqual(r.file.groups, base.groups);
   assert.deepEqual(r.file.metrics, base.metrics);
   const bad = r.findings.filter((f) => f.code === 'invalid-json' || f.code === 'invalid-record');
-  assert.deepEqual(bad.map((f) => f.line), badLines, `${path}: one finding on each bad line`);
+  assert.deepEqual(
+    bad.map((f) => f.line),
+    badLines,
+    `${path}: one finding on each bad line`,
+  );
   for (const f of bad) {
     assert.equal(f.severity, f.code === 'invalid-json' ? 'error' : 'warning');
     if (reason) assert.match(f.message, reason);
@@ -110,7 +114,14 @@ test('invalid UTF-8: 11 malformed sequences inside a built string, a hashed prom
   for (const [what, seq] of INVALID_UTF8) {
     const bad = Buffer.from(seq);
     const variants: [string, Buffer][] = [
-      ['exit_status', Buffer.concat([Buffer.from('{"group_index": 99, "index": 0, "status": "aborted", "response": "", "metadata": {"exit_status": "Sandbox'), bad, Buffer.from('"}}')])],
+      [
+        'exit_status',
+        Buffer.concat([
+          Buffer.from('{"group_index": 99, "index": 0, "status": "aborted", "response": "", "metadata": {"exit_status": "Sandbox'),
+          bad,
+          Buffer.from('"}}'),
+        ]),
+      ],
       ['prompt', Buffer.concat([Buffer.from('{"group_index": 99, "index": 0, "prompt": "solve '), bad, Buffer.from(' now", "response": "x"}')])],
       ['key', Buffer.concat([Buffer.from('{"group_index": 99, "index": 0, "response": "x", "k'), bad, Buffer.from('": 1}')])],
       ['outside a string', Buffer.concat([Buffer.from('{"group_index": 99, "index": 0, "response": "x", "reward": '), bad, Buffer.from('}')])],
@@ -119,7 +130,12 @@ test('invalid UTF-8: 11 malformed sequences inside a built string, a hashed prom
       const { bytes: file, badLines } = withBadLines([{ at: 7, bytes }]);
       const path = write(dir, `utf8-${cases++}.jsonl`, file);
       await t.test(`${what} in ${where}`, async () => {
-        await assertRestAnalysed(path, badLines, base, where === 'outside a string' ? /^invalid JSON: unexpected byte 0x[89a-f][0-9a-f]/ : /^invalid JSON: invalid UTF-8/);
+        await assertRestAnalysed(
+          path,
+          badLines,
+          base,
+          where === 'outside a string' ? /^invalid JSON: unexpected byte 0x[89a-f][0-9a-f]/ : /^invalid JSON: invalid UTF-8/,
+        );
       });
     }
   }
@@ -182,7 +198,11 @@ test('CRLF and mixed line endings: LF, CRLF, alternating, and a CRLF-terminated 
     assert.equal(r.file.invalidLines, 0, name);
     assert.deepEqual(r.file.groups, base.groups, name);
     assert.deepEqual(r.file.metrics, base.metrics, name);
-    assert.deepEqual(codes(r.findings).filter((c) => c !== 'group-dropped'), [], name);
+    assert.deepEqual(
+      codes(r.findings).filter((c) => c !== 'group-dropped'),
+      [],
+      name,
+    );
     const s = await scan(path);
     assert.deepEqual(accounted(s), { lines: GOOD.length, counted: GOOD.length }, name);
   }
@@ -219,12 +239,31 @@ test('empty file and only blank lines: no records, one unknown-format finding sa
 
 test('numbers beyond 2^53 as group keys: 9007199254740993 and 9007199254740992 (and 2^64±1, 10^30+1) stay distinct groups, keyed by their exact text', async (t) => {
   const dir = tempDir(t);
-  const keys = ['9007199254740992', '9007199254740993', '18446744073709551615', '18446744073709551616', '18446744073709551617', '1000000000000000000000000000001', '1000000000000000000000000000000', '-9007199254740993', '-9007199254740992'];
+  const keys = [
+    '9007199254740992',
+    '9007199254740993',
+    '18446744073709551615',
+    '18446744073709551616',
+    '18446744073709551617',
+    '1000000000000000000000000000001',
+    '1000000000000000000000000000000',
+    '-9007199254740993',
+    '-9007199254740992',
+  ];
   const lines: string[] = [];
   keys.forEach((key, k) => {
     for (let i = 0; i < 2; i++) {
       const aborted = k % 2 === 1 && i === 1;
-      lines.push(milesSample({ group: 0, index: k * 2 + i, prompt: `p${key}`, status: aborted ? 'aborted' : 'completed', exitStatus: aborted ? 'SandboxUnavailable' : undefined, reward: aborted ? 'null' : `${i}.0` }).replace('"group_index": 0', `"group_index": ${key}`));
+      lines.push(
+        milesSample({
+          group: 0,
+          index: k * 2 + i,
+          prompt: `p${key}`,
+          status: aborted ? 'aborted' : 'completed',
+          exitStatus: aborted ? 'SandboxUnavailable' : undefined,
+          reward: aborted ? 'null' : `${i}.0`,
+        }).replace('"group_index": 0', `"group_index": ${key}`),
+      );
     }
   });
   const r = await check(write(dir, 'bigint.jsonl', `${lines.join('\n')}\n`));
@@ -232,15 +271,29 @@ test('numbers beyond 2^53 as group keys: 9007199254740993 and 9007199254740992 (
   assert.equal(r.file.groups.dropped, 4);
   assert.deepEqual(r.file.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_SandboxUnavailable': 4 });
   const dropped = r.findings.filter((f) => f.code === 'group-dropped').map((f) => f.group);
-  assert.deepEqual(dropped, keys.filter((_k, i) => i % 2 === 1), 'findings name each group by its exact literal');
-  assert.deepEqual(codes(r.findings).filter((c) => c !== 'group-dropped'), [], 'no misgrouping: each prompt is in its own group');
+  assert.deepEqual(
+    dropped,
+    keys.filter((_k, i) => i % 2 === 1),
+    'findings name each group by its exact literal',
+  );
+  assert.deepEqual(
+    codes(r.findings).filter((c) => c !== 'group-dropped'),
+    [],
+    'no misgrouping: each prompt is in its own group',
+  );
 });
 
 test('integer group keys compare as Python ints: -0 and 0 are one group, 1.0 and 1 are one group (dict keys), 1e400 is not an integer', async (t) => {
   const dir = tempDir(t);
   const line = (key: string, index: number, prompt: string, reward: string) =>
     milesSample({ group: 0, index, prompt, reward }).replace('"group_index": 0', `"group_index": ${key}`);
-  const text = [line('0', 0, 'p0', '1.0'), line('-0', 1, 'p0', '0.0'), line('1', 2, 'p1', '1.0'), line('1.0', 3, 'p1', '0.0'), line('1e400', 4, 'p2', '1.0')].join('\n');
+  const text = [
+    line('0', 0, 'p0', '1.0'),
+    line('-0', 1, 'p0', '0.0'),
+    line('1', 2, 'p1', '1.0'),
+    line('1.0', 3, 'p1', '0.0'),
+    line('1e400', 4, 'p2', '1.0'),
+  ].join('\n');
   const r = await check(write(dir, 'python-ints.jsonl', `${text}\n`));
   assert.equal(r.file.groups.total, 2, JSON.stringify(r.findings.map((f) => [f.code, f.group])));
   assert.equal(r.file.records, 4);
@@ -271,9 +324,12 @@ test('duplicate keys: the last one wins, as JSON.parse and Python json do (group
 test('NaN and Infinity: rewards NaN/Infinity/-Infinity are numbers (zero_std_nan/inf/-inf); as group_index they are not integers; nan, -NaN, +Infinity, infinity are invalid JSON', async (t) => {
   const dir = tempDir(t);
   const lines = [
-    milesSample({ group: 0, index: 0, reward: 'NaN' }), milesSample({ group: 0, index: 1, reward: 'NaN' }),
-    milesSample({ group: 1, index: 2, reward: 'Infinity' }), milesSample({ group: 1, index: 3, reward: 'Infinity' }),
-    milesSample({ group: 2, index: 4, reward: '-Infinity' }), milesSample({ group: 2, index: 5, reward: '-Infinity' }),
+    milesSample({ group: 0, index: 0, reward: 'NaN' }),
+    milesSample({ group: 0, index: 1, reward: 'NaN' }),
+    milesSample({ group: 1, index: 2, reward: 'Infinity' }),
+    milesSample({ group: 1, index: 3, reward: 'Infinity' }),
+    milesSample({ group: 2, index: 4, reward: '-Infinity' }),
+    milesSample({ group: 2, index: 5, reward: '-Infinity' }),
     milesSample({ group: 3, index: 6 }).replace('"group_index": 3', '"group_index": NaN'),
     milesSample({ group: 3, index: 7 }).replace('"index": 7', '"index": Infinity'),
     milesSample({ group: 4, index: 8, reward: 'nan' }),
@@ -289,7 +345,9 @@ test('NaN and Infinity: rewards NaN/Infinity/-Infinity are numbers (zero_std_nan
   });
   assert.equal(r.file.records, 6);
   assert.equal(r.file.invalidLines, 6);
-  const bad = r.findings.filter((f) => f.code === 'invalid-record' || f.code === 'invalid-json').map((f) => [f.line, f.code, f.message.replace(/ at column \d+$/, '')]);
+  const bad = r.findings
+    .filter((f) => f.code === 'invalid-record' || f.code === 'invalid-json')
+    .map((f) => [f.line, f.code, f.message.replace(/ at column \d+$/, '')]);
   assert.deepEqual(bad, [
     [7, 'invalid-record', 'invalid miles-sample record: field group_index: expected an integer, got NaN'],
     [8, 'invalid-record', 'invalid miles-sample record: field index: expected an integer, got Infinity'],

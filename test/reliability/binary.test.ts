@@ -53,11 +53,23 @@ const CASES: [string, Buffer, RegExp][] = [
   ['zstd.jsonl', Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), seeded(8192, 3)]), /zstd-compressed/],
   ['bz2.jsonl', Buffer.concat([Buffer.from('BZh91AY&SY'), seeded(8192, 4)]), /bzip2-compressed/],
   ['xz.jsonl', Buffer.concat([Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), seeded(8192, 5)]), /xz-compressed/],
-  ['array.npy', Buffer.concat([Buffer.from('\x93NUMPY\x01\x00v\x00', 'latin1'), Buffer.from("{'descr': '<f4', 'fortran_order': False, 'shape': (1024,), }\n"), seeded(4096, 6)]), /NumPy/],
+  [
+    'array.npy',
+    Buffer.concat([
+      Buffer.from('\x93NUMPY\x01\x00v\x00', 'latin1'),
+      Buffer.from("{'descr': '<f4', 'fortran_order': False, 'shape': (1024,), }\n"),
+      seeded(4096, 6),
+    ]),
+    /NumPy/,
+  ],
   ['table.parquet', Buffer.concat([Buffer.from('PAR1'), seeded(8192, 7), Buffer.from('PAR1')]), /Parquet/],
   ['random-64k.jsonl', seeded(64 * 1024, 8), /binary file/],
   ['random-1m.jsonl', seeded(1024 * 1024, 9), /binary file/],
-  ['safetensors.jsonl', Buffer.concat([Buffer.from([0x40, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}    '), seeded(16, 10)]), /binary file/],
+  [
+    'safetensors.jsonl',
+    Buffer.concat([Buffer.from([0x40, 0, 0, 0, 0, 0, 0, 0]), Buffer.from('{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}    '), seeded(16, 10)]),
+    /binary file/,
+  ],
 ];
 
 test('binary file: 12 kinds (torch zip and legacy pickle, gzip, zstd, bzip2, xz, .npy, Parquet, random bytes, safetensors) → one unknown-format finding that says what the file is, not a flood', async (t) => {
@@ -73,7 +85,10 @@ test('binary file: 12 kinds (torch zip and legacy pickle, gzip, zstd, bzip2, xz,
     // those are reported as they were read, the rest is not.
     const others = r.findings.filter((f) => f.code !== 'unknown-format');
     assert.ok(others.length <= (name.startsWith('random') ? 5 : 0), `${name}: ${others.length} more findings`);
-    assert.ok(others.every((f) => f.code === 'invalid-json' && f.line <= 6), name);
+    assert.ok(
+      others.every((f) => f.code === 'invalid-json' && f.line <= 6),
+      name,
+    );
   }
 });
 
@@ -81,7 +96,10 @@ test('binary file: text encoded as UTF-16 (PowerShell `>` writes UTF-16LE with a
   const dir = tempDir(t);
   const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(LOG, 'utf16le')]);
   const be = Buffer.from(le.toString('utf16le'), 'utf16le').swap16();
-  for (const [name, bytes] of [['utf16le.jsonl', le], ['utf16be.jsonl', be]] as const) {
+  for (const [name, bytes] of [
+    ['utf16le.jsonl', le],
+    ['utf16be.jsonl', be],
+  ] as const) {
     const r = await check(write(dir, name, bytes));
     assert.deepEqual(codes(r.findings), ['unknown-format'], name);
     assert.match(r.findings[0].message, /UTF-16.*(iconv|convert)/i, name);

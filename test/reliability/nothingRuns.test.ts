@@ -59,7 +59,34 @@ test(`no product source (${PRODUCT.length} files in server/src, shared, client/s
   }
 });
 
-const FS_WRITES = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'rename', 'renameSync', 'unlink', 'unlinkSync', 'rm', 'rmSync', 'rmdir', 'mkdir', 'mkdirSync', 'truncate', 'ftruncate', 'copyFile', 'cp', 'symlink', 'link', 'chmod', 'chown', 'utimes', 'write', 'writeSync', 'writev'];
+const FS_WRITES = [
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'createWriteStream',
+  'rename',
+  'renameSync',
+  'unlink',
+  'unlinkSync',
+  'rm',
+  'rmSync',
+  'rmdir',
+  'mkdir',
+  'mkdirSync',
+  'truncate',
+  'ftruncate',
+  'copyFile',
+  'cp',
+  'symlink',
+  'link',
+  'chmod',
+  'chown',
+  'utimes',
+  'write',
+  'writeSync',
+  'writev',
+];
 
 /** Whether a file uses a write function of Node's fs (named import, or called on an fs namespace/handle opened for writing). */
 function writesFiles(text: string): boolean {
@@ -67,7 +94,12 @@ function writesFiles(text: string): boolean {
     if (m[1]) continue;
     const names = m[2].split(',').map((n) => n.trim().split(/\s+as\s+/)[0]);
     if (names.some((n) => FS_WRITES.includes(n))) return true;
-    if (names.includes('promises') && new RegExp(`\\bpromises\\s*(?:as\\s+\\w+)?`).test(m[2]) && new RegExp(`\\b(fs|promises)\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) return true;
+    if (
+      names.includes('promises') &&
+      new RegExp(`\\bpromises\\s*(?:as\\s+\\w+)?`).test(m[2]) &&
+      new RegExp(`\\b(fs|promises)\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))
+    )
+      return true;
   }
   const namespaces = [...text.matchAll(/import\s+\*\s+as\s+(\w+)\s+from\s+['"](?:node:)?fs(?:\/promises)?['"]/g)].map((m) => m[1]);
   return namespaces.some((ns) => new RegExp(`\\b${ns}\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) || /\bopen\([^)]*['"][wa]\+?['"]/.test(text);
@@ -105,7 +137,10 @@ test('CLI: check without --fix changes no file; check --fix changes only the eva
   const fixed = runCli(['check', '--fix', 'eval_0.jsonl'], dir);
   assert.match(fixed.stdout, /--fix applied: (\.\/)?eval_config\.yaml/);
   const after = hashTree(dir);
-  assert.deepEqual(Object.keys(after).filter((k) => after[k] !== before[k]), ['eval_config.yaml']);
+  assert.deepEqual(
+    Object.keys(after).filter((k) => after[k] !== before[k]),
+    ['eval_config.yaml'],
+  );
   assert.match(readFileSync(join(dir, 'eval_config.yaml'), 'utf8'), /n_samples_per_eval_prompt: 4/);
 });
 
@@ -130,10 +165,15 @@ test('quick fixes: a WorkspaceEdit on the named config only, never applied by th
     h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
     const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
     const diag = diags.find((d) => d.code === 'misgrouped-dataset')!;
-    const ask = async (d: Diagnostic) => (await h.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
+    const ask = async (d: Diagnostic) =>
+      (await h.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } })) as CodeAction[];
     const [action] = await ask(diag);
     const edits = (action.edit?.documentChanges ?? []) as TextDocumentEdit[];
-    assert.deepEqual(edits.map((e) => e.textDocument.uri), [pathToFileURL(config).href], 'the edit targets the named config, nothing else');
+    assert.deepEqual(
+      edits.map((e) => e.textDocument.uri),
+      [pathToFileURL(config).href],
+      'the edit targets the named config, nothing else',
+    );
     assert.equal(action.command, undefined, 'no command runs with the edit');
     assert.deepEqual(hashTree(dir), before, 'offering a fix writes nothing');
     assert.equal(applyEdits, 0, 'the server never applies an edit itself');
@@ -161,12 +201,20 @@ test('quick fixes: a WorkspaceEdit on the named config only, never applied by th
 });
 
 test('untrusted workspaces: the manifest declares limited support with the eval-config setting restricted, and the client turns quick fixes and setting writes off', () => {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } } };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } };
+  };
   assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('rolloutLens.evalConfig'));
   const client = (f: string) => code(readFileSync(join(ROOT, 'client/src', f), 'utf8'));
   assert.match(client('languageClient.ts'), /provideCodeActions:[^\n]*vscode\.workspace\.isTrusted \? next\(/, 'code actions only in trusted workspaces');
-  assert.match(client('quickFix.ts'), /if \(!vscode\.workspace\.isTrusted\)/, 'the view\'s quick fix checks trust');
+  assert.match(client('quickFix.ts'), /if \(!vscode\.workspace\.isTrusted\)/, "the view's quick fix checks trust");
   assert.match(client('commands.ts'), /if \(!vscode\.workspace\.isTrusted\) throw/, 'setting writes check trust');
-  assert.doesNotMatch(PRODUCT.filter((f) => f.startsWith('client/')).map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n'), /isTrusted\s*=\s*true|isTrusted:\s*true|supportHtml\s*=\s*true/, 'no markdown is marked trusted or HTML-enabled');
+  assert.doesNotMatch(
+    PRODUCT.filter((f) => f.startsWith('client/'))
+      .map((f) => readFileSync(join(ROOT, f), 'utf8'))
+      .join('\n'),
+    /isTrusted\s*=\s*true|isTrusted:\s*true|supportHtml\s*=\s*true/,
+    'no markdown is marked trusted or HTML-enabled',
+  );
 });

@@ -21,7 +21,11 @@ import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 /** A scan, compactly (what must not depend on the chunk size). */
 function summary(s: ScanState) {
   return {
-    format: s.format, records: s.records, invalidLines: s.invalidLines, blankLines: s.blankLines, lines: s.lines,
+    format: s.format,
+    records: s.records,
+    invalidLines: s.invalidLines,
+    blankLines: s.blankLines,
+    lines: s.lines,
     samples: s.samples.map((x) => [x.line, x.offset, x.byteLength, x.groupKey, x.index, x.status, x.reward, x.cause]),
     findings: s.findings.map((f) => [f.code, f.line, f.message]),
   };
@@ -41,7 +45,9 @@ async function checkFile(path: string, chunk: number, settings: RolloutLensSetti
   const file = report.files[0];
   assert.equal(file.groups.total, file.groups.kept + file.groups.dropped);
   if (file.kind === 'rollout') {
-    const drops = Object.entries(file.metrics).filter(([k]) => k.startsWith('rollout/dynamic_filter/drop_')).reduce((n, [, v]) => n + v, 0);
+    const drops = Object.entries(file.metrics)
+      .filter(([k]) => k.startsWith('rollout/dynamic_filter/drop_'))
+      .reduce((n, [, v]) => n + v, 0);
     assert.equal(drops, file.groups.dropped, 'every dropped group is counted in exactly one drop metric');
   }
   const doc = CONTRACT.parse(JSON.parse(renderJson(report)));
@@ -58,7 +64,9 @@ test('reader + engine (property, 500 runs): any bytes → no throw, every line a
       fc.oneof(
         fc.uint8Array({ maxLength: 3000 }),
         // Bytes biased towards what JSON lines are made of, so many lines are nearly valid.
-        fc.array(fc.constantFrom(...Buffer.from('{}[]",:0123456789-.eE \t\r\n\n\naNIntrufl\\u\u00e9\u0000\u00ff\u001b')), { maxLength: 3000 }).map((a) => Uint8Array.from(a)),
+        fc
+          .array(fc.constantFrom(...Buffer.from('{}[]",:0123456789-.eE \t\r\n\n\naNIntrufl\\u\u00e9\u0000\u00ff\u001b')), { maxLength: 3000 })
+          .map((a) => Uint8Array.from(a)),
       ),
       fc.integer({ min: 16, max: 512 }),
       fc.constantFrom(...SETTINGS),
@@ -94,8 +102,15 @@ const recordLine = fc
   })
   .map((r) => {
     const fields: [string, string][] = [
-      ['group_index', r.group], ['index', r.index], ['prompt', `"prompt ${r.group}"`], ['tokens', '[1, 2, 3]'],
-      ['response', '"ok"'], ['response_length', '2'], ['status', r.status], ['reward', r.reward], ['metadata', `{"source": "x"${r.cause}}`],
+      ['group_index', r.group],
+      ['index', r.index],
+      ['prompt', `"prompt ${r.group}"`],
+      ['tokens', '[1, 2, 3]'],
+      ['response', '"ok"'],
+      ['response_length', '2'],
+      ['status', r.status],
+      ['reward', r.reward],
+      ['metadata', `{"source": "x"${r.cause}}`],
     ];
     const kept = fields.filter(([k]) => k !== r.dropKey);
     if (r.wrongField) kept.push(r.wrongField); // a repeated key: the last one wins

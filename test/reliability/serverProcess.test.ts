@@ -36,10 +36,14 @@ function frames(child: ChildProcessWithoutNullStreams) {
   return {
     messages,
     next: (id: number) =>
-      bounded(`response ${id}`, new Promise<(typeof messages)[number]>((resolve) => {
-        const check = () => (find(id) ? resolve(find(id)!) : waiters.push(check));
-        check();
-      }), 10_000),
+      bounded(
+        `response ${id}`,
+        new Promise<(typeof messages)[number]>((resolve) => {
+          const check = () => (find(id) ? resolve(find(id)!) : waiters.push(check));
+          check();
+        }),
+        10_000,
+      ),
   };
 }
 
@@ -105,16 +109,28 @@ test(`stdio bundle, heap capped at ${HEAP_CAP_MB} MB: 2 × 10 000 rapid edits of
   client.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => ({})));
   client.listen();
   const analysed = (uri: string, version: number) =>
-    bounded(`diagnostics for version ${version}`, new Promise<PublishDiagnosticsParams>((resolve) => {
-      const check = () => {
-        const p = latest.get(uri);
-        if (p && p.version === version) resolve(p);
-        else waiters.push(check);
-      };
-      check();
-    }), 60_000);
+    bounded(
+      `diagnostics for version ${version}`,
+      new Promise<PublishDiagnosticsParams>((resolve) => {
+        const check = () => {
+          const p = latest.get(uri);
+          if (p && p.version === version) resolve(p);
+          else waiters.push(check);
+        };
+        check();
+      }),
+      60_000,
+    );
   try {
-    await bounded('initialize', client.sendRequest('initialize', { processId: null, rootUri: pathToFileURL(dir).href, capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } } }), WAIT_MS);
+    await bounded(
+      'initialize',
+      client.sendRequest('initialize', {
+        processId: null,
+        rootUri: pathToFileURL(dir).href,
+        capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+      }),
+      WAIT_MS,
+    );
     await client.sendNotification('initialized', {});
     const lines = groupLines(0, 50); // 200 samples, ~70 KB
     const text = `${lines.join('\n')}\n`;
@@ -125,20 +141,26 @@ test(`stdio bundle, heap capped at ${HEAP_CAP_MB} MB: 2 × 10 000 rapid edits of
       const sent: Promise<void>[] = [];
       for (let i = 0; i < edits; i++) {
         version++;
-        const contentChanges = version % 100 === 0
-          ? [{ text }] // a full replace keeps the document from growing without bound
-          : [{ range: { start: { line: i % lines.length, character: 0 }, end: { line: i % lines.length, character: 0 } }, text: ' ' }];
+        const contentChanges =
+          version % 100 === 0
+            ? [{ text }] // a full replace keeps the document from growing without bound
+            : [{ range: { start: { line: i % lines.length, character: 0 }, end: { line: i % lines.length, character: 0 } }, text: ' ' }];
         sent.push(client.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges }));
       }
       await Promise.all(sent);
       const published = await analysed(uri, version);
-      assert.ok(published.diagnostics.some((d) => d.code === 'group-dropped'), 'the last version is analysed');
+      assert.ok(
+        published.diagnostics.some((d) => d.code === 'group-dropped'),
+        'the last version is analysed',
+      );
       return memory(child.pid!);
     };
     const warm = await burst(1000);
     const first = await burst(10_000);
     const second = await burst(10_000);
-    t.diagnostic(`RSS after warm-up ${warm.rssMb.toFixed(0)} MB, after 10 000 edits ${first.rssMb.toFixed(0)} MB, after 20 000 ${second.rssMb.toFixed(0)} MB; peak ${second.peakMb.toFixed(0)} MB`);
+    t.diagnostic(
+      `RSS after warm-up ${warm.rssMb.toFixed(0)} MB, after 10 000 edits ${first.rssMb.toFixed(0)} MB, after 20 000 ${second.rssMb.toFixed(0)} MB; peak ${second.peakMb.toFixed(0)} MB`,
+    );
     assert.equal(child.exitCode, null, `the server is alive: ${stderr()}`);
     assert.ok(second.peakMb < 400, `peak RSS ${second.peakMb} MB`);
     assert.ok(second.rssMb - warm.rssMb < 120, `RSS grew ${second.rssMb - warm.rssMb} MB over 20 000 edits`);

@@ -53,12 +53,24 @@ async function stillWorks(h: Harness, dir: string, name: string): Promise<void> 
 }
 
 const BOGUS: unknown[] = [
-  null, 42, 'text', [], [1, 2], {}, { textDocument: null }, { textDocument: { uri: 5 } }, { textDocument: { uri: 'not a uri' } },
+  null,
+  42,
+  'text',
+  [],
+  [1, 2],
+  {},
+  { textDocument: null },
+  { textDocument: { uri: 5 } },
+  { textDocument: { uri: 'not a uri' } },
   { textDocument: { uri: 'untitled:Untitled-1' }, position: { line: 0, character: 0 } },
   { textDocument: { uri: 'file:///nonexistent/x.jsonl' }, position: { line: -1, character: -1 } },
   { textDocument: { uri: 'file:///nonexistent/x.jsonl' }, position: { line: 1e12, character: 1e12 } },
   { textDocument: { uri: 'file:///etc/passwd' }, position: { line: 0, character: 0 }, range: { start: 5, end: 'x' }, context: { diagnostics: 'no' } },
-  { uri: 7 }, { uri: 'file:///nonexistent/dir/' }, { folderUri: null }, { folderUri: 'file:///proc/self' }, { uri: 'file:///dev/zero' },
+  { uri: 7 },
+  { uri: 'file:///nonexistent/dir/' },
+  { folderUri: null },
+  { folderUri: 'file:///proc/self' },
+  { uri: 'file:///dev/zero' },
 ];
 
 test('bogus params for every request (18 shapes × 8 methods) and odd notifications: each request answered (result or error), nothing hangs, the server keeps working', async (t) => {
@@ -71,7 +83,16 @@ test('bogus params for every request (18 shapes × 8 methods) and odd notificati
   t.after(() => process.chdir(cwd));
   const h = await startHarness({ workspaceFolders: [dir], capabilities: PULL_CAPS });
   try {
-    const methods = ['textDocument/hover', 'textDocument/codeAction', 'textDocument/documentSymbol', 'textDocument/diagnostic', AnalyzeFileRequest, GroupsByCauseRequest, EvalDatasetsRequest, RunStepsRequest];
+    const methods = [
+      'textDocument/hover',
+      'textDocument/codeAction',
+      'textDocument/documentSymbol',
+      'textDocument/diagnostic',
+      AnalyzeFileRequest,
+      GroupsByCauseRequest,
+      EvalDatasetsRequest,
+      RunStepsRequest,
+    ];
     let count = 0;
     for (const method of methods) {
       for (const params of BOGUS) {
@@ -90,7 +111,9 @@ test('bogus params for every request (18 shapes × 8 methods) and odd notificati
     const ghost = pathToFileURL(`${dir}/ghost.jsonl`).href;
     void h.client.sendNotification('textDocument/didChange', { textDocument: { uri: ghost, version: 9 }, contentChanges: [{ text: 'x' }] });
     void h.client.sendNotification('textDocument/didClose', { textDocument: { uri: ghost } });
-    void h.client.sendNotification('textDocument/didOpen', { textDocument: { uri: pathToFileURL(`${dir}/notext.jsonl`).href, languageId: 'jsonl', version: 1 } });
+    void h.client.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: pathToFileURL(`${dir}/notext.jsonl`).href, languageId: 'jsonl', version: 1 },
+    });
     void h.client.sendNotification('textDocument/didOpen', null);
     const open = pathToFileURL(`${dir}/open.jsonl`).href;
     h.open(open, TEXT);
@@ -100,7 +123,9 @@ test('bogus params for every request (18 shapes × 8 methods) and odd notificati
     });
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: 5, type: 'x' }, null] });
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: 'none' });
-    void h.client.sendNotification('workspace/didChangeConfiguration', { settings: { rolloutLens: { maxProblems: -5, fields: 3, dynamicFilter: 'everything' } } });
+    void h.client.sendNotification('workspace/didChangeConfiguration', {
+      settings: { rolloutLens: { maxProblems: -5, fields: 3, dynamicFilter: 'everything' } },
+    });
     void h.client.sendNotification('workspace/didChangeConfiguration', null);
     void h.client.sendNotification('$/cancelRequest', { id: 'nobody' });
     void h.client.sendNotification('$/setTrace', { value: 'verbose' });
@@ -125,8 +150,21 @@ test('a cancellation storm: 2000 requests cancelled at once or a tick later, int
       if (i % 7 === 0) h.change(uri, ++version, TEXT.replace(`"index": ${i % 24},`, `"index": ${i % 24}, "note": ${i},`));
       const source = new CancellationTokenSource();
       const method = methods[i % methods.length];
-      const params = method === GroupsByCauseRequest ? { uri } : { textDocument: { uri }, position: { line: i % 24, character: 2 }, range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, context: { diagnostics: [] } };
-      pending.push(h.client.sendRequest(method, params, source.token).then(() => 'ok' as const, (e: ResponseError<unknown>) => e.code));
+      const params =
+        method === GroupsByCauseRequest
+          ? { uri }
+          : {
+              textDocument: { uri },
+              position: { line: i % 24, character: 2 },
+              range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+              context: { diagnostics: [] },
+            };
+      pending.push(
+        h.client.sendRequest(method, params, source.token).then(
+          () => 'ok' as const,
+          (e: ResponseError<unknown>) => e.code,
+        ),
+      );
       if (i % 2 === 0) source.cancel();
       else setImmediate(() => source.cancel());
     }
@@ -186,7 +224,13 @@ test('an internal error inside a handler (FileAccess throws a TypeError for one 
     for (const method of [GroupsByCauseRequest, AnalyzeFileRequest, EvalDatasetsRequest]) {
       const code = await answered(h, method, { uri: pathToFileURL(bad).href });
       assert.equal(code, -32603, `${method}: InternalError`);
-      await h.waitFor(`${method} error logged`, () => h.logs.find((l) => l.type === 1 && l.message.includes('injected failure') && l.message.includes(method.split('/').pop()!)), 2000).catch((e: Error) => assert.fail(`${e.message}; logs: ${JSON.stringify(h.logs.map((l) => [l.type, l.message.slice(0, 120)]))}`));
+      await h
+        .waitFor(
+          `${method} error logged`,
+          () => h.logs.find((l) => l.type === 1 && l.message.includes('injected failure') && l.message.includes(method.split('/').pop()!)),
+          2000,
+        )
+        .catch((e: Error) => assert.fail(`${e.message}; logs: ${JSON.stringify(h.logs.map((l) => [l.type, l.message.slice(0, 120)]))}`));
       const next = (await h.client.sendRequest(GroupsByCauseRequest, { uri: pathToFileURL(good).href })) as GroupsByCauseResult;
       assert.equal(next.files[0].dropped, 2, 'the next request works');
     }
@@ -195,8 +239,14 @@ test('an internal error inside a handler (FileAccess throws a TypeError for one 
       (r) => r as { steps: { uri: string }[] },
       (e: ResponseError<unknown>) => e,
     );
-    assert.ok(!(steps instanceof ResponseError), `runSteps over a folder with one unreadable file answers: ${steps instanceof ResponseError ? steps.message : ''}`);
-    assert.deepEqual(steps.steps.map((s) => s.uri), [pathToFileURL(good).href]);
+    assert.ok(
+      !(steps instanceof ResponseError),
+      `runSteps over a folder with one unreadable file answers: ${steps instanceof ResponseError ? steps.message : ''}`,
+    );
+    assert.deepEqual(
+      steps.steps.map((s) => s.uri),
+      [pathToFileURL(good).href],
+    );
     await stillWorks(h, dir, 'after-error.jsonl');
   } finally {
     await h.stop();

@@ -11,7 +11,13 @@ import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-import { AnalysisChangedNotification, AnalyzeFileRequest, GroupsByCauseRequest, type AnalysisChangedParams, type GroupsByCauseResult } from '../../shared/protocol';
+import {
+  AnalysisChangedNotification,
+  AnalyzeFileRequest,
+  GroupsByCauseRequest,
+  type AnalysisChangedParams,
+  type GroupsByCauseResult,
+} from '../../shared/protocol';
 import { endServer, startStdioServer } from '../shared/stdioServer';
 import type { RolloutLensSettings } from '../../shared/protocol';
 import { check, cliJson, tempDir } from './helpers';
@@ -25,7 +31,7 @@ const CAUSES = ['ServerUnreachable', 'SandboxUnavailable', 'TimeLimitExceeded', 
 function sample(n: number): string {
   const g = Math.floor(n / 4);
   const i = n % 4;
-  const aborted = g % 7 === 3 && i === (g % 4);
+  const aborted = g % 7 === 3 && i === g % 4;
   const cause = CAUSES[g % CAUSES.length];
   const reward = aborted ? 'null' : g % 5 === 0 ? '1.0' : i % 2 ? '0.0' : '1.0';
   const meta = aborted && cause ? `{"exit_status": "${cause}"}` : '{}';
@@ -121,7 +127,9 @@ test(`soak: ${SAMPLES} samples appended in ${BURSTS} bursts (lines split across 
 
   try {
     await client.sendRequest('initialize', {
-      processId: null, rootUri: pathToFileURL(dir).href, workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'run' }],
+      processId: null,
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: 'run' }],
       capabilities: { workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true } }, window: { workDoneProgress: true } },
     });
     await client.sendNotification('initialized', {});

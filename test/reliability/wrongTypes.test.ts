@@ -34,45 +34,109 @@ interface FormatCase {
 
 const CASES: FormatCase[] = [
   {
-    format: 'miles-sample', file: 'rollout_3.jsonl',
-    base: (i) => ({ group_index: Math.floor(i / 4), index: i, rollout_id: 3, prompt: `p${Math.floor(i / 4)}`, tokens: [1, 2], response: 'r', response_length: 1, status: 'completed', reward: i % 2, metadata: { exit_status: 'Submitted' } }),
+    format: 'miles-sample',
+    file: 'rollout_3.jsonl',
+    base: (i) => ({
+      group_index: Math.floor(i / 4),
+      index: i,
+      rollout_id: 3,
+      prompt: `p${Math.floor(i / 4)}`,
+      tokens: [1, 2],
+      response: 'r',
+      response_length: 1,
+      status: 'completed',
+      reward: i % 2,
+      metadata: { exit_status: 'Submitted' },
+    }),
     fields: {
-      group_index: INT_WRONG, index: INT_WRONG, rollout_id: INT_WRONG, status: STATUS_WRONG, reward: REWARD_WRONG,
-      response_length: INT_WRONG, dataset: STRING_WRONG, data_source: STRING_WRONG, metadata: OBJECT_WRONG,
-      'metadata.exit_status': STRING_WRONG, 'metadata.dataset': STRING_WRONG, 'metadata.dataset_name': STRING_WRONG, 'metadata.instance_id': ID_WRONG,
+      group_index: INT_WRONG,
+      index: INT_WRONG,
+      rollout_id: INT_WRONG,
+      status: STATUS_WRONG,
+      reward: REWARD_WRONG,
+      response_length: INT_WRONG,
+      dataset: STRING_WRONG,
+      data_source: STRING_WRONG,
+      metadata: OBJECT_WRONG,
+      'metadata.exit_status': STRING_WRONG,
+      'metadata.dataset': STRING_WRONG,
+      'metadata.dataset_name': STRING_WRONG,
+      'metadata.instance_id': ID_WRONG,
     },
   },
   {
-    format: 'miles-trajectory', file: 'trajectory/3.jsonl',
+    format: 'miles-trajectory',
+    file: 'trajectory/3.jsonl',
     base: (i) => ({ sample_index: i, group_index: Math.floor(i / 4), status: 'completed', reward: i % 2, prompt: `p${Math.floor(i / 4)}`, messages: [] }),
-    fields: { sample_index: [...INT_WRONG, undefined], group_index: INT_WRONG, status: STATUS_WRONG, reward: REWARD_WRONG, dataset: STRING_WRONG, data_source: STRING_WRONG, metadata: OBJECT_WRONG },
+    fields: {
+      sample_index: [...INT_WRONG, undefined],
+      group_index: INT_WRONG,
+      status: STATUS_WRONG,
+      reward: REWARD_WRONG,
+      dataset: STRING_WRONG,
+      data_source: STRING_WRONG,
+      metadata: OBJECT_WRONG,
+    },
   },
   {
-    format: 'miles-eval-trials', file: 'trials.jsonl',
-    base: (i) => ({ instance_id: `repo__issue-${Math.floor(i / 4)}`, trial_idx: i % 4, status_code: 0, elapsed_sec: 12.5, reward: i % 2, exit_status: 'Submitted', agent_metrics: {}, eval_report: {} }),
-    fields: { instance_id: [...ID_WRONG, undefined], trial_idx: INT_WRONG, status_code: INT_WRONG, elapsed_sec: NUMBER_WRONG, reward: REWARD_WRONG, exit_status: STRING_WRONG, dataset: STRING_WRONG, metadata: OBJECT_WRONG },
+    format: 'miles-eval-trials',
+    file: 'trials.jsonl',
+    base: (i) => ({
+      instance_id: `repo__issue-${Math.floor(i / 4)}`,
+      trial_idx: i % 4,
+      status_code: 0,
+      elapsed_sec: 12.5,
+      reward: i % 2,
+      exit_status: 'Submitted',
+      agent_metrics: {},
+      eval_report: {},
+    }),
+    fields: {
+      instance_id: [...ID_WRONG, undefined],
+      trial_idx: INT_WRONG,
+      status_code: INT_WRONG,
+      elapsed_sec: NUMBER_WRONG,
+      reward: REWARD_WRONG,
+      exit_status: STRING_WRONG,
+      dataset: STRING_WRONG,
+      metadata: OBJECT_WRONG,
+    },
   },
   {
-    format: 'miles-metrics', file: 'metrics.jsonl',
+    format: 'miles-metrics',
+    file: 'metrics.jsonl',
     base: (i) => ({ ts: 1700000000 + i, step_key: 'rollout/step', step: i, metrics: { 'eval/aime': 0.5 } }),
     fields: { step: NUMBER_WRONG, step_key: STRING_WRONG, metrics: [...OBJECT_WRONG, undefined] },
   },
   {
-    format: 'verl-rollout', file: 'verl/12.jsonl',
+    format: 'verl-rollout',
+    file: 'verl/12.jsonl',
     base: (i) => ({ input: `q${Math.floor(i / 4)}`, output: 'a', gts: '1', score: i % 2, step: 12, uid: `u${Math.floor(i / 4)}` }),
     fields: { output: [...STRING_WRONG.slice(0, 4), undefined], score: NUMBER_WRONG, step: NUMBER_WRONG, uid: ID_WRONG, data_source: STRING_WRONG },
   },
   {
-    format: 'verl-validation', file: 'val/12.jsonl',
-    base: (i) => ({ input: `q${Math.floor(i / 4)}`, output: 'a', gts: '1', score: i % 2, reward: i % 2, step: 12, data_source: 'gsm8k', uid: `u${Math.floor(i / 4)}` }),
+    format: 'verl-validation',
+    file: 'val/12.jsonl',
+    base: (i) => ({
+      input: `q${Math.floor(i / 4)}`,
+      output: 'a',
+      gts: '1',
+      score: i % 2,
+      reward: i % 2,
+      step: 12,
+      data_source: 'gsm8k',
+      uid: `u${Math.floor(i / 4)}`,
+    }),
     fields: { input: [undefined], output: STRING_WRONG.slice(0, 4), reward: NUMBER_WRONG, data_source: STRING_WRONG },
   },
   {
-    format: 'generic', file: 'custom.jsonl',
+    format: 'generic',
+    file: 'custom.jsonl',
     settings: { fields: { groupKey: '/meta/g', index: '/meta/i', status: '/st', reward: '/r', cause: '/why', dataset: '/ds', responseLength: '/len' } },
     base: (i) => ({ meta: { g: `g${Math.floor(i / 4)}`, i }, st: 'completed', r: i % 2, why: 'Submitted', ds: 'aime', len: 3 }),
     fields: { 'meta.g': [...ID_WRONG, undefined], 'meta.i': INT_WRONG, st: STATUS_WRONG, r: REWARD_WRONG, why: STRING_WRONG, ds: STRING_WRONG, len: INT_WRONG },
-    label: (path) => `${({ 'meta.g': 'groupKey', 'meta.i': 'index', st: 'status', r: 'reward', why: 'cause', ds: 'dataset', len: 'responseLength' })[path] ?? path} (/${path.replace('.', '/')})`,
+    label: (path) =>
+      `${{ 'meta.g': 'groupKey', 'meta.i': 'index', st: 'status', r: 'reward', why: 'cause', ds: 'dataset', len: 'responseLength' }[path] ?? path} (/${path.replace('.', '/')})`,
   },
 ];
 
@@ -118,7 +182,11 @@ test(`every field of every format with the wrong type or missing (${total} cases
       assert.equal(r.file.records, lines.length - bad.length, 'every good line is a record');
       assert.equal(r.file.invalidLines, bad.length);
       const invalid = r.findings.filter((f) => f.code === 'invalid-record');
-      assert.deepEqual(invalid.map((f) => f.line), bad.map((b) => b.line), 'one finding per bad line, on that line');
+      assert.deepEqual(
+        invalid.map((f) => f.line),
+        bad.map((b) => b.line),
+        'one finding per bad line, on that line',
+      );
       for (const [k, f] of invalid.entries()) {
         const { field, wrong } = bad[k];
         const name = (c.label ?? ((p: string) => p))(field);

@@ -28,7 +28,14 @@ function installed(pkg) {
 export function setupPlan({ missing, isRoot, hasApt }) {
   if (missing.length === 0) return { action: 'none' };
   const install = `apt-get install -y ${missing.join(' ')}`;
-  if (isRoot && hasApt) return { action: 'install', commands: [['apt-get', ['update', '-qq']], ['apt-get', ['install', '-y', '-qq', ...missing]]] };
+  if (isRoot && hasApt)
+    return {
+      action: 'install',
+      commands: [
+        ['apt-get', ['update', '-qq']],
+        ['apt-get', ['install', '-y', '-qq', ...missing]],
+      ],
+    };
   const command = hasApt ? `sudo apt-get update && sudo ${install}` : `install these Debian packages (or your system's equivalents): ${missing.join(' ')}`;
   return { action: 'stop', message: `npm test needs ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed. Run:\n  ${command}` };
 }

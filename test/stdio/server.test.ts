@@ -40,12 +40,15 @@ test('node dist/server.js --stdio: initialize, diagnostics of the example run st
     client.onRequest('workspace/configuration', (p: { items: unknown[] }) => p.items.map(() => SETTINGS));
     client.onRequest('client/registerCapability', () => null);
     client.listen();
-    const init = (await within('initialize', client.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: pathToFileURL(ROOT).href,
-      capabilities: { workspace: { configuration: true } },
-      workspaceFolders: [{ uri: pathToFileURL(ROOT).href, name: 'repo' }],
-    }))) as { capabilities: { hoverProvider?: boolean }; serverInfo?: { name: string } };
+    const init = (await within(
+      'initialize',
+      client.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: pathToFileURL(ROOT).href,
+        capabilities: { workspace: { configuration: true } },
+        workspaceFolders: [{ uri: pathToFileURL(ROOT).href, name: 'repo' }],
+      }),
+    )) as { capabilities: { hoverProvider?: boolean }; serverInfo?: { name: string } };
     assert.equal(init.serverInfo?.name, 'rollout-lens');
     assert.equal(init.capabilities.hoverProvider, true);
     await client.sendNotification('initialized', {});

@@ -12,7 +12,8 @@ test('real VS Code: diagnostics, hover, quick fix, views, status bar and huge lo
   const shots = join(repoRoot, 'test/.tmp');
   mkdirSync(shots, { recursive: true });
   process.env.ROLLOUT_LENS_REPO = repoRoot;
-  process.env.ROLLOUT_LENS_SCREENSHOT = process.env.ROLLOUT_LENS_UPDATE_SCREENSHOT === '1' ? join(repoRoot, 'docs/screenshot.png') : join(shots, 'screenshot.png');
+  process.env.ROLLOUT_LENS_SCREENSHOT =
+    process.env.ROLLOUT_LENS_UPDATE_SCREENSHOT === '1' ? join(repoRoot, 'docs/screenshot.png') : join(shots, 'screenshot.png');
   try {
     assert.equal(await runSuite({ suite: 'dev', folder: ws.folder }), 0);
   } finally {

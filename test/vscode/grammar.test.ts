@@ -85,6 +85,12 @@ test('grammar: escaped quotes in model text cannot end a string early or fake a 
   const toks = tokens(line);
   const statusKey = toks.find(([t, s]) => t === 'status' && s.some((x) => x.startsWith('support.type.property-name')));
   assert.ok(statusKey, `"status" is still a key: ${JSON.stringify(toks.map(([t, s]) => [t, s[s.length - 1]]))}`);
-  assert.ok(toks.every(([, s]) => !s.some((x) => x.includes('status.aborted.rollout-lens'))), 'no fake status');
-  assert.ok(toks.every(([, s]) => !s.some((x) => x.startsWith('invalid.illegal.expected'))), 'no separator errors');
+  assert.ok(
+    toks.every(([, s]) => !s.some((x) => x.includes('status.aborted.rollout-lens'))),
+    'no fake status',
+  );
+  assert.ok(
+    toks.every(([, s]) => !s.some((x) => x.startsWith('invalid.illegal.expected'))),
+    'no separator errors',
+  );
 });

@@ -10,11 +10,18 @@ import { repoRoot } from './harness';
 
 const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 const contributes = manifest.contributes;
-const clientSource = readdirSync(join(repoRoot, 'client/src')).map((f) => readFileSync(join(repoRoot, 'client/src', f), 'utf8')).join('\n');
+const clientSource = readdirSync(join(repoRoot, 'client/src'))
+  .map((f) => readFileSync(join(repoRoot, 'client/src', f), 'utf8'))
+  .join('\n');
 
 test('manifest: one setting per RolloutLensSettings key, default equal to DEFAULT_SETTINGS, markdown description, resource scope', () => {
   const props = contributes.configuration.properties as Record<string, { default: unknown; markdownDescription?: string; scope?: string }>;
-  assert.deepEqual(Object.keys(props).sort(), Object.keys(DEFAULT_SETTINGS).map((k) => `rolloutLens.${k}`).sort());
+  assert.deepEqual(
+    Object.keys(props).sort(),
+    Object.keys(DEFAULT_SETTINGS)
+      .map((k) => `rolloutLens.${k}`)
+      .sort(),
+  );
   for (const [key, value] of Object.entries(DEFAULT_SETTINGS)) {
     const p = props[`rolloutLens.${key}`];
     assert.deepEqual(p.default, value, key);
@@ -27,7 +34,10 @@ test('manifest: activation on the built-in jsonl language and on workspaces with
   assert.ok(manifest.activationEvents.includes('onLanguage:jsonl'));
   assert.ok(manifest.activationEvents.includes('workspaceContains:**/*.jsonl'));
   assert.equal(contributes.languages, undefined);
-  assert.deepEqual(contributes.grammars.map((g: { injectTo: string[] }) => g.injectTo), [['source.json.lines']]);
+  assert.deepEqual(
+    contributes.grammars.map((g: { injectTo: string[] }) => g.injectTo),
+    [['source.json.lines']],
+  );
 });
 
 test('manifest: untrusted workspaces limited (read-only analysis), engines.vscode ^1.91.0', () => {
@@ -39,7 +49,9 @@ test('manifest: untrusted workspaces limited (read-only analysis), engines.vscod
 
 test('manifest: every command in menus and welcome views is contributed, and every contributed command is registered', () => {
   const declared = new Set(contributes.commands.map((c: { command: string }) => c.command));
-  const named = Object.values(contributes.menus as Record<string, { command: string }[]>).flat().map((m) => m.command);
+  const named = Object.values(contributes.menus as Record<string, { command: string }[]>)
+    .flat()
+    .map((m) => m.command);
   for (const w of contributes.viewsWelcome as { contents: string }[]) for (const m of w.contents.matchAll(/\(command:([\w.]+)\)/g)) named.push(m[1]);
   for (const c of named) assert.ok(declared.has(c), `${c} is contributed`);
   for (const c of declared) assert.ok(clientSource.includes(`'${c}'`), `${c} is registered by the client`);
@@ -49,8 +61,8 @@ test('manifest: the icon, the activity-bar icon and the grammar exist; views liv
   assert.ok(existsSync(join(repoRoot, manifest.icon)));
   assert.ok(existsSync(join(repoRoot, contributes.viewsContainers.activitybar[0].icon)));
   for (const g of contributes.grammars) assert.ok(existsSync(join(repoRoot, g.path)));
-  assert.deepEqual(contributes.views.rolloutLens.map((v: { id: string; name: string }) => `${v.id}: ${v.name}`), [
-    'rolloutLens.groups: Groups by cause',
-    'rolloutLens.datasets: Eval datasets',
-  ]);
+  assert.deepEqual(
+    contributes.views.rolloutLens.map((v: { id: string; name: string }) => `${v.id}: ${v.name}`),
+    ['rolloutLens.groups: Groups by cause', 'rolloutLens.datasets: Eval datasets'],
+  );
 });

@@ -9,36 +9,40 @@ import { repoRoot, runSuite } from './harness';
 import { buildVsix, zipEntries } from './vsixPackage';
 import { prepareWorkspace } from './workspace';
 
-test('the .vsix holds only the three bundles, manifest, README, license, icons and grammar; installed, it activates and analyses in an untrusted workspace without offering fixes', { timeout: 600_000 }, async () => {
-  const { vsix, staging } = buildVsix();
-  const ws = prepareWorkspace();
-  try {
-    const expected = [
-      '[Content_Types].xml',
-      'extension.vsixmanifest',
-      'extension/LICENSE.txt',
-      'extension/dist/cli.js',
-      'extension/dist/client.js',
-      'extension/dist/server.js',
-      'extension/dist/scanWorker.js', // the CLI's scan worker for big files
-      'extension/media/activity.svg',
-      'extension/media/icon.png',
-      'extension/package.json',
-      'extension/syntaxes/rollout-lens.injection.tmLanguage.json',
-    ];
-    if (existsSync(join(repoRoot, 'README.md'))) expected.push('extension/readme.md');
-    assert.deepEqual(zipEntries(vsix).sort(), expected.sort());
-    process.env.ROLLOUT_LENS_REPO = repoRoot;
-    const code = await runSuite({
-      suite: 'vsix',
-      folder: ws.folder,
-      vsix: [vsix],
-      extensionDevelopmentPath: join(repoRoot, 'test/fixtures/vscode/carrier'),
-      untrusted: true,
-    });
-    assert.equal(code, 0);
-  } finally {
-    ws.dispose();
-    rmSync(staging, { recursive: true, force: true });
-  }
-});
+test(
+  'the .vsix holds only the three bundles, manifest, README, license, icons and grammar; installed, it activates and analyses in an untrusted workspace without offering fixes',
+  { timeout: 600_000 },
+  async () => {
+    const { vsix, staging } = buildVsix();
+    const ws = prepareWorkspace();
+    try {
+      const expected = [
+        '[Content_Types].xml',
+        'extension.vsixmanifest',
+        'extension/LICENSE.txt',
+        'extension/dist/cli.js',
+        'extension/dist/client.js',
+        'extension/dist/server.js',
+        'extension/dist/scanWorker.js', // the CLI's scan worker for big files
+        'extension/media/activity.svg',
+        'extension/media/icon.png',
+        'extension/package.json',
+        'extension/syntaxes/rollout-lens.injection.tmLanguage.json',
+      ];
+      if (existsSync(join(repoRoot, 'README.md'))) expected.push('extension/readme.md');
+      assert.deepEqual(zipEntries(vsix).sort(), expected.sort());
+      process.env.ROLLOUT_LENS_REPO = repoRoot;
+      const code = await runSuite({
+        suite: 'vsix',
+        folder: ws.folder,
+        vsix: [vsix],
+        extensionDevelopmentPath: join(repoRoot, 'test/fixtures/vscode/carrier'),
+        untrusted: true,
+      });
+      assert.equal(code, 0);
+    } finally {
+      ws.dispose();
+      rmSync(staging, { recursive: true, force: true });
+    }
+  },
+);

@@ -15,7 +15,10 @@ export function buildVsix(): { vsix: string; staging: string } {
   for (const f of STAGED) if (existsSync(join(repoRoot, f))) cpSync(join(repoRoot, f), join(staging, f), { recursive: true });
   execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs'), '--production', '--outdir', join(staging, 'dist')], { stdio: 'inherit' });
   const vsix = join(staging, 'rollout-lens.vsix');
-  execFileSync(process.execPath, [join(repoRoot, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '-o', vsix], { cwd: staging, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(repoRoot, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '-o', vsix], {
+    cwd: staging,
+    stdio: 'inherit',
+  });
   return { vsix, staging };
 }
 

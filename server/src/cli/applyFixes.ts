@@ -34,7 +34,8 @@ export async function applyFixes(findings: readonly Finding[], options: { cwd?: 
       continue;
     }
     const list = byFile.get(fix.configFile);
-    if (list) list.push(fix); else byFile.set(fix.configFile, [fix]);
+    if (list) list.push(fix);
+    else byFile.set(fix.configFile, [fix]);
   }
   for (const [file, fixes] of byFile) out.push(...(await applyToFile(file, fixes, options.cwd ?? process.cwd())));
   return out;
@@ -45,7 +46,7 @@ function chooseFixes(findings: readonly Finding[]): { fixes: SetNSamplesFix[]; p
   const ranked = findings
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.fix?.kind === 'set-n-samples-per-eval-prompt')
-    .sort((a, b) => ((PRIORITY[a.f.code] ?? 9) - (PRIORITY[b.f.code] ?? 9)) || (a.i - b.i));
+    .sort((a, b) => (PRIORITY[a.f.code] ?? 9) - (PRIORITY[b.f.code] ?? 9) || a.i - b.i);
   const seen = new Set<string>();
   const fixes: SetNSamplesFix[] = [];
   const passk = new Map<SetNSamplesFix, Finding>();
@@ -74,8 +75,10 @@ export function passkAdvice(fix: SetNSamplesFix, finding: Finding): string {
 }
 
 export function flagAdvice(fix: SetNSamplesFix): string {
-  return `no eval config to edit for dataset ${fix.dataset}: run with --n-samples-per-eval-prompt ${fix.value}` +
-    ` (or give an eval config with n_samples_per_eval_prompt: ${fix.value} for ${fix.dataset} via --eval-config)`;
+  return (
+    `no eval config to edit for dataset ${fix.dataset}: run with --n-samples-per-eval-prompt ${fix.value}` +
+    ` (or give an eval config with n_samples_per_eval_prompt: ${fix.value} for ${fix.dataset} via --eval-config)`
+  );
 }
 
 async function applyToFile(file: string, fixes: SetNSamplesFix[], cwd: string): Promise<AppliedFix[]> {
@@ -84,7 +87,11 @@ async function applyToFile(file: string, fixes: SetNSamplesFix[], cwd: string): 
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    return fixes.map((f) => ({ file, description: `not applied: set n_samples_per_eval_prompt of ${f.dataset} to ${f.value}`, error: `cannot read ${file}: ${(e as Error).message}` }));
+    return fixes.map((f) => ({
+      file,
+      description: `not applied: set n_samples_per_eval_prompt of ${f.dataset} to ${f.value}`,
+      error: `cannot read ${file}: ${(e as Error).message}`,
+    }));
   }
   const done: AppliedFix[] = [];
   let current = text;
@@ -93,11 +100,12 @@ async function applyToFile(file: string, fixes: SetNSamplesFix[], cwd: string): 
       const r = applyNSamplesFix(current, file, fix);
       const changed = r.text !== current;
       current = r.text;
-      const what = r.action === 'replaced'
-        ? `set n_samples_per_eval_prompt of dataset ${fix.dataset} to ${fix.value} (was ${r.previous ?? 'unset'})`
-        : r.action === 'added-key'
-          ? `added n_samples_per_eval_prompt: ${fix.value} to dataset ${fix.dataset}`
-          : `added dataset ${fix.dataset} with n_samples_per_eval_prompt: ${fix.value}`;
+      const what =
+        r.action === 'replaced'
+          ? `set n_samples_per_eval_prompt of dataset ${fix.dataset} to ${fix.value} (was ${r.previous ?? 'unset'})`
+          : r.action === 'added-key'
+            ? `added n_samples_per_eval_prompt: ${fix.value} to dataset ${fix.dataset}`
+            : `added dataset ${fix.dataset} with n_samples_per_eval_prompt: ${fix.value}`;
       done.push({ file, description: changed ? what : `dataset ${fix.dataset} already has n_samples_per_eval_prompt: ${fix.value}`, changed });
     } catch (e) {
       done.push({ file, description: `not applied: set n_samples_per_eval_prompt of ${fix.dataset} to ${fix.value}`, error: (e as Error).message });

@@ -108,7 +108,10 @@ export function parseCommand(argv: string[]): ParsedCommand {
     overrides.dynamicFilter = oneOf('--dynamic-filter', v['dynamic-filter'], ['none', 'check_reward_nonzero_std'] as const);
   }
   if (v.framework !== undefined) overrides.framework = oneOf('--framework', v.framework, ['auto', 'miles', 'verl'] as const);
-  for (const [flag, key] of [['reward-key', 'rewardKey'], ['eval-reward-key', 'evalRewardKey']] as const) {
+  for (const [flag, key] of [
+    ['reward-key', 'rewardKey'],
+    ['eval-reward-key', 'evalRewardKey'],
+  ] as const) {
     const value = v[flag];
     if (value === undefined) continue;
     if (value === '') throw new UsageError(`--${flag}: must not be empty`);

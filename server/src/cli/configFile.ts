@@ -28,7 +28,8 @@ function unwrap(doc: unknown): unknown {
 
 function issueText(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.join('.') : '(top level)';
-  if (issue.code === 'unrecognized_keys') return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}${where === '(top level)' ? '' : ` in ${where}`}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}${where === '(top level)' ? '' : ` in ${where}`}`;
   return `${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/^Invalid option: /, '')}`;
 }
 

@@ -21,19 +21,26 @@ export function renderEvalTable(file: FileReport): string {
   const ks = [...new Set(datasets.flatMap((d) => passKs(d.metrics, d.name)))].sort((a, b) => a - b);
   const header = ['dataset', 'samples', 'n', 'score', 'none_reward_ratio', 'truncated_ratio', ...ks.map((k) => `pass@${k}`)];
   const rows = datasets.map((d) => [
-    escapeTerminal(d.name), d.samples < 0 ? '-' : String(d.samples), d.samples < 0 ? '-' : `${d.n} (${d.nSource})`,
-    num(d.metrics[`eval/${d.name}`]), num(d.metrics[`eval/${d.name}-none_reward_ratio`]),
-    num(d.metrics[`eval/${d.name}-truncated_ratio`]), ...ks.map((k) => num(d.metrics[`eval/${d.name}-pass@${k}`])),
+    escapeTerminal(d.name),
+    d.samples < 0 ? '-' : String(d.samples),
+    d.samples < 0 ? '-' : `${d.n} (${d.nSource})`,
+    num(d.metrics[`eval/${d.name}`]),
+    num(d.metrics[`eval/${d.name}-none_reward_ratio`]),
+    num(d.metrics[`eval/${d.name}-truncated_ratio`]),
+    ...ks.map((k) => num(d.metrics[`eval/${d.name}-pass@${k}`])),
   ]);
   const lines = [`eval datasets in ${escapeTerminal(file.path)}:`, ...table(header, rows)];
   for (const d of datasets) {
     const w = d.wrongPassAtK;
     if (!w) continue;
-    const what = 'crash' in w
-      ? w.crash
-      : Object.keys(w.metrics).length === 0
-        ? 'no pass@k'
-        : Object.entries(w.metrics).map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`).join(', ');
+    const what =
+      'crash' in w
+        ? w.crash
+        : Object.keys(w.metrics).length === 0
+          ? 'no pass@k'
+          : Object.entries(w.metrics)
+              .map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`)
+              .join(', ');
     lines.push(`  ${escapeTerminal(d.name)}: grouped by the global n = ${w.groupSize} (older miles): ${what}`);
   }
   return lines.join('\n') + '\n';
@@ -41,7 +48,9 @@ export function renderEvalTable(file: FileReport): string {
 
 function passKs(metrics: Record<string, number>, name: string): number[] {
   const prefix = `eval/${name}-pass@`;
-  return Object.keys(metrics).filter((k) => k.startsWith(prefix)).map((k) => Number(k.slice(prefix.length)));
+  return Object.keys(metrics)
+    .filter((k) => k.startsWith(prefix))
+    .map((k) => Number(k.slice(prefix.length)));
 }
 
 /** Without detail (e.g. a JSON round trip), datasets are read back from the metric names. */
@@ -61,8 +70,13 @@ function datasetsFromMetrics(metrics: Record<string, number>): DatasetSummary[] 
 function renderVerlRollout(file: FileReport): string {
   const m = file.metrics;
   if (m['critic/score/mean'] === undefined && m['response/aborted_ratio'] === undefined) return '';
-  const rows = [['critic/score/mean', num(m['critic/score/mean'])], ['response/aborted_ratio', num(m['response/aborted_ratio'])]];
-  return [`verl metrics of ${escapeTerminal(file.path)} (rows with empty output left out, as verl does):`, ...table(['metric', 'value'], rows)].join('\n') + '\n';
+  const rows = [
+    ['critic/score/mean', num(m['critic/score/mean'])],
+    ['response/aborted_ratio', num(m['response/aborted_ratio'])],
+  ];
+  return (
+    [`verl metrics of ${escapeTerminal(file.path)} (rows with empty output left out, as verl does):`, ...table(['metric', 'value'], rows)].join('\n') + '\n'
+  );
 }
 
 /** verl's headline (`val-core`) and the per-N means (`val-aux/…/mean@N`) per data source. */
@@ -71,11 +85,21 @@ function renderVerlValidation(file: FileReport): string {
     .filter(([k]) => k.startsWith('val-core/') || /^val-aux\/.*\/mean@\d+$/.test(k))
     .map(([k, v]) => [escapeTerminal(k), num(v)]);
   if (rows.length === 0) return '';
-  return [`verl validation metrics in ${escapeTerminal(file.path)} (val-core averages only prompts with all their samples):`, ...table(['metric', 'value'], rows)].join('\n') + '\n';
+  return (
+    [
+      `verl validation metrics in ${escapeTerminal(file.path)} (val-core averages only prompts with all their samples):`,
+      ...table(['metric', 'value'], rows),
+    ].join('\n') + '\n'
+  );
 }
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    '  ' +
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }

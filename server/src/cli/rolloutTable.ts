@@ -25,12 +25,18 @@ export function renderRolloutTable(file: FileReport): string {
   const withKeys = file.detail !== undefined;
   const header = ['groups', 'reason', 'metric', ...(withKeys ? ['group keys'] : [])];
   const cells = rows.map((r) => [
-    String(r.count), cell(r.reason), cell(r.metric),
+    String(r.count),
+    cell(r.reason),
+    cell(r.metric),
     ...(withKeys ? [cell(r.keys.slice(0, MAX_KEYS).join(', ') + (r.keys.length > MAX_KEYS ? ', …' : ''))] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]): string =>
-    '  ' + c.map((text, i) => (i === 0 ? text.padStart(widths[i]) : text.padEnd(widths[i]))).join('  ').trimEnd();
+    '  ' +
+    c
+      .map((text, i) => (i === 0 ? text.padStart(widths[i]) : text.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [head, line(header), ...cells.map(line)];
 
   const aborted = rows.filter((r) => isAbortedReason(r.reason)).reduce((n, r) => n + r.count, 0);

@@ -105,7 +105,8 @@ export class LineScans {
 
   private memoized(settingsKey: string): typeof normalizeRecord {
     return (value: unknown, info: LineInfo, ctx: NormalizeContext): Normalized => {
-      if (value === null || typeof value !== 'object' || ctx.format === 'verl-rollout' || ctx.format === 'verl-validation') return normalizeRecord(value, info, ctx);
+      if (value === null || typeof value !== 'object' || ctx.format === 'verl-rollout' || ctx.format === 'verl-validation')
+        return normalizeRecord(value, info, ctx);
       const key = `${ctx.format}\u0000${ctx.kind}\u0000${ctx.rewardKey}\u0000${settingsKey}`;
       const hit = this.memo.get(value);
       const out = hit && hit.key === key ? hit.out : normalizeRecord(value, info, ctx);

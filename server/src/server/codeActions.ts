@@ -75,7 +75,12 @@ async function actionsFor(ctx: ServerContext, uri: string, d: Diagnostic, data: 
     try {
       const edit = await configEdit(ctx, data.configUri!, fix);
       const file = fix.configFile!.split(/[\\/]/).pop();
-      actions.push({ title: `Set n_samples_per_eval_prompt of ${fix.dataset} to ${fix.value} in ${file}`, kind: CodeActionKind.QuickFix, diagnostics: [d], edit });
+      actions.push({
+        title: `Set n_samples_per_eval_prompt of ${fix.dataset} to ${fix.value} in ${file}`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        edit,
+      });
     } catch (err) {
       ctx.connection.console.warn(`rollout-lens: no quick fix for ${fix.dataset}: ${err instanceof Error ? err.message : String(err)}`);
     }

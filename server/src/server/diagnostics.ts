@@ -139,7 +139,10 @@ export function toDiagnostics(findings: readonly Finding[], ctx: DiagnosticConte
   if (hidden.length === 0) return [...shown, ...engineSummaries.map((f) => findingToDiagnostic(f, ctx))];
   const byCode = new Map<string, number>();
   for (const f of hidden) byCode.set(f.code, (byCode.get(f.code) ?? 0) + 1);
-  const breakdown = [...byCode].sort((a, b) => b[1] - a[1]).map(([code, n]) => `${code}: ${n}`).join(', ');
+  const breakdown = [...byCode]
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(', ');
   const engineHidden = engineSummaries.reduce((sum, f) => sum + summaryCount(f), 0);
   const total = hidden.length + engineHidden;
   const uri = ctx.uriOf(ordered[0].file);

@@ -49,8 +49,14 @@ export class DiskAnalyses {
     }
     const uri = pathToUri(path);
     const result = await runAnalysis({
-      uri, path, version: null, access: this.access, settings: await this.settings.get(uri),
-      workspaceFolders: this.folders, cancellation: token, onConfigProblem: this.warn,
+      uri,
+      path,
+      version: null,
+      access: this.access,
+      settings: await this.settings.get(uri),
+      workspaceFolders: this.folders,
+      cancellation: token,
+      onConfigProblem: this.warn,
     });
     this.cache.set(path, { stamp, result });
     while (this.cache.size > MAX_CACHED_FILES) this.cache.delete(this.cache.keys().next().value!);

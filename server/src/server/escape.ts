@@ -10,8 +10,9 @@ const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 
 // C0/C1 controls (except tab), DEL, bidi embeddings/overrides/isolates, zero-width and BOM,
 // line/paragraph separators. Shown as `<U+XXXX>` so a reader sees they are there.
-// eslint-disable-next-line no-misleading-character-class -- U+1160 (Hangul filler) is listed on its own on purpose
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3164\ufeff\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- U+1160 (Hangul filler) is listed on its own on purpose
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3164\ufeff\ufff9-\ufffb]/g;
 
 /** Lone surrogates would become U+FFFD in any UTF-8 round trip: make that explicit. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -24,12 +24,7 @@ export function folderOf(file: string, folders: readonly string[]): string | nul
   return best;
 }
 
-export async function locateEvalConfig(
-  logPath: string,
-  setting: string | null,
-  folders: readonly string[],
-  access: FileAccess,
-): Promise<string | null> {
+export async function locateEvalConfig(logPath: string, setting: string | null, folders: readonly string[], access: FileAccess): Promise<string | null> {
   const folder = folderOf(logPath, folders) ?? folders[0] ?? null;
   if (setting) {
     if (path.isAbsolute(setting)) return setting;

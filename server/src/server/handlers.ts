@@ -1,12 +1,6 @@
 // Registers every handler on the connection, each behind a guard (an error is logged and answered
 // with an error; the server stays up). The features themselves live in their own modules.
-import {
-  DocumentDiagnosticReportKind,
-  FileChangeType,
-  LSPErrorCodes,
-  ResponseError,
-  type DocumentDiagnosticReport,
-} from 'vscode-languageserver';
+import { DocumentDiagnosticReportKind, FileChangeType, LSPErrorCodes, ResponseError, type DocumentDiagnosticReport } from 'vscode-languageserver';
 import {
   AnalyzeFileRequest,
   EvalDatasetsRequest,
@@ -120,10 +114,22 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onHover(guardRequest(connection, 'hover', (params, token) => provideHover(ctx, params, token)));
   connection.onCodeAction(guardRequest(connection, 'codeAction', (params, token) => provideCodeActions(ctx, params, token)));
   connection.onDocumentSymbol(guardRequest(connection, 'documentSymbol', (params, token) => provideSymbols(ctx, params, token)));
-  connection.onRequest(AnalyzeFileRequest, guardRequest(connection, 'analyzeFile', (p: AnalyzeFileParams, token) => handleAnalyzeFile(ctx, p, token)));
-  connection.onRequest(GroupsByCauseRequest, guardRequest(connection, 'groupsByCause', (p: GroupsByCauseParams, token) => groupsByCause(ctx, p, token)));
-  connection.onRequest(EvalDatasetsRequest, guardRequest(connection, 'evalDatasets', (p: EvalDatasetsParams, token) => evalDatasets(ctx, p, token)));
-  connection.onRequest(RunStepsRequest, guardRequest(connection, 'runSteps', (p: RunStepsParams, token) => runSteps(ctx, p, token)));
+  connection.onRequest(
+    AnalyzeFileRequest,
+    guardRequest(connection, 'analyzeFile', (p: AnalyzeFileParams, token) => handleAnalyzeFile(ctx, p, token)),
+  );
+  connection.onRequest(
+    GroupsByCauseRequest,
+    guardRequest(connection, 'groupsByCause', (p: GroupsByCauseParams, token) => groupsByCause(ctx, p, token)),
+  );
+  connection.onRequest(
+    EvalDatasetsRequest,
+    guardRequest(connection, 'evalDatasets', (p: EvalDatasetsParams, token) => evalDatasets(ctx, p, token)),
+  );
+  connection.onRequest(
+    RunStepsRequest,
+    guardRequest(connection, 'runSteps', (p: RunStepsParams, token) => runSteps(ctx, p, token)),
+  );
 }
 
 export function registerHandlers(ctx: ServerContext): void {

@@ -38,14 +38,20 @@ export function recordDetail(value: unknown): RecordDetail {
   const meta = top.metadata !== null && typeof top.metadata === 'object' && !(top.metadata instanceof Skipped) ? (top.metadata as Record<string, unknown>) : {};
   let message: RecordDetail['message'] = null;
   for (const field of MESSAGE_FIELDS) {
-    for (const [where, holder] of [['metadata.', meta], ['', top]] as const) {
+    for (const [where, holder] of [
+      ['metadata.', meta],
+      ['', top],
+    ] as const) {
       const text = scalarText(holder[field]);
       if (message === null && text !== null && text !== '') message = { field: `${where}${field}`, text };
     }
   }
   const fields: RecordDetail['fields'] = [];
   for (const name of FIELDS) {
-    for (const [where, holder] of [['metadata.', meta], ['', top]] as const) {
+    for (const [where, holder] of [
+      ['metadata.', meta],
+      ['', top],
+    ] as const) {
       const text = scalarText(holder[name]);
       if (text !== null && text !== '') fields.push({ name: `${where}${name}`, value: text });
     }

@@ -64,7 +64,7 @@ const CLASS_TEXT: Record<CauseClass, string> = {
 function causeVerdict(s: SampleRecord, cls: CauseClass, kind: FileKind): string | null {
   if (kind === 'eval') {
     // Evaluation discards nothing: an aborted attempt scores 0 and stays in pass@k (docs/semantics.md#eval-metrics).
-    if (cls === 'infrastructure') return 'In evaluation nothing is discarded: this infrastructure failure scores 0 and lowers the dataset\'s score and pass@k.';
+    if (cls === 'infrastructure') return "In evaluation nothing is discarded: this infrastructure failure scores 0 and lowers the dataset's score and pass@k.";
     if (s.aborted) return 'In evaluation an aborted attempt scores 0 and stays in the score and pass@k.';
     return null;
   }
@@ -117,10 +117,14 @@ function groupSection(input: SampleHoverInput): string[] {
       const at = namer ? ` (line ${namer.line}, the first aborted sample in group order)` : '';
       out.push(`Dropped by the aborted-group filter, which runs before any dynamic filter: a sample aborted${at}. Reason ${codeSpan(group.reason)}.`);
     } else {
-      out.push(`Dropped by \`check_reward_nonzero_std\`: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${codeSpan(group.reason)}.`);
+      out.push(
+        `Dropped by \`check_reward_nonzero_std\`: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${codeSpan(group.reason)}.`,
+      );
     }
   } else if (group.kept && isVerl(input.format) && members.some((m) => m.aborted)) {
-    out.push('Kept: verl has no aborted-group filter; a sample with an empty response (response_length 0) is masked out of the loss and of `critic/score/mean` instead.');
+    out.push(
+      'Kept: verl has no aborted-group filter; a sample with an empty response (response_length 0) is masked out of the loss and of `critic/score/mean` instead.',
+    );
   } else if (group.kept) {
     const filter = settings.dynamicFilter === 'check_reward_nonzero_std' ? ' and its rewards vary (kept by `check_reward_nonzero_std`)' : '';
     out.push(`Kept: no sample aborted${filter}.`);

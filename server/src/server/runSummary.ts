@@ -108,9 +108,7 @@ export function datasetItems(result: FileAnalysis): DatasetItem[] {
       n: d.n,
       nSource: d.nSource,
       metrics: d.metrics,
-      findings: result.findings
-        .filter((f) => f.dataset === d.name)
-        .map((f) => ({ code: f.code, severity: f.severity, message: f.message, line: f.line - 1 })),
+      findings: result.findings.filter((f) => f.dataset === d.name).map((f) => ({ code: f.code, severity: f.severity, message: f.message, line: f.line - 1 })),
     };
     if (d.wrongPassAtK) item.wrongPassAtK = d.wrongPassAtK;
     return item;

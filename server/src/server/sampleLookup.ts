@@ -64,7 +64,11 @@ export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSumm
  * The eval prompt group of a sample (docs/semantics.md#eval-grouping): the dataset's samples sorted by `index`, cut into
  * consecutive groups of the dataset's n. Undefined when the sample has no index.
  */
-export function evalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): { index: number; n: number; members: SampleRecord[] } | undefined {
+export function evalGroupOf(
+  detail: FileDetail,
+  sample: SampleRecord,
+  dataset: DatasetSummary,
+): { index: number; n: number; members: SampleRecord[] } | undefined {
   if (sample.index === null || dataset.n < 1) return undefined;
   const only = detail.datasets.length === 1;
   const inDataset = detail.samples.filter((s) => (only || s.dataset === dataset.name) && s.index !== null);

@@ -90,12 +90,31 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       onError: (uri, err) => connection.console.error(`rollout-lens: analysing ${uri} failed: ${describeError(err)}`),
     });
     const live = new LiveLogs({
-      connection, timers, access: runtime.access, settings, publisher, folders,
+      connection,
+      timers,
+      access: runtime.access,
+      settings,
+      publisher,
+      folders,
       pollIntervalMs: runtime.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
       isOpen: (uri) => documents.get(uri) !== undefined,
     });
     const disk = new DiskAnalyses(runtime.access, settings, folders, (m) => connection.console.warn(m));
-    ctx = new ServerContext({ connection, documents, overlay, analyses, settings, publisher, live, disk, folders, runtime, caps, initializationOptions: params.initializationOptions, isLog: isLogDocument });
+    ctx = new ServerContext({
+      connection,
+      documents,
+      overlay,
+      analyses,
+      settings,
+      publisher,
+      live,
+      disk,
+      folders,
+      runtime,
+      caps,
+      initializationOptions: params.initializationOptions,
+      isLog: isLogDocument,
+    });
     ctx.setPushedSettings = (value: unknown) => (pushedSettings = value);
     registerHandlers(ctx);
     return {
@@ -123,7 +142,12 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         .catch(() => undefined);
     }
     if (ws?.workspaceFolders) {
-      connection.workspace.onDidChangeWorkspaceFolders((e) => ctx?.updateFolders(e.added.map((f) => uriToPath(f.uri)), e.removed.map((f) => uriToPath(f.uri))));
+      connection.workspace.onDidChangeWorkspaceFolders((e) =>
+        ctx?.updateFolders(
+          e.added.map((f) => uriToPath(f.uri)),
+          e.removed.map((f) => uriToPath(f.uri)),
+        ),
+      );
     }
   });
 

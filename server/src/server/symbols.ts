@@ -49,7 +49,13 @@ function groupSymbol(detail: FileDetail, g: GroupOutcome): DocumentSymbol | null
     const s = sampleAt(detail, line);
     const status = s?.status ?? (s?.aborted ? 'aborted' : 'sample');
     const reward = s?.reward === null || s === undefined ? 'no reward' : `reward ${s.reward}`;
-    children.push({ name: `line ${line}: ${label(status)}`, detail: s?.cause ? `${reward}, ${label(s.cause)}` : reward, kind: SymbolKind.Field, range: lineRange(detail, line), selectionRange: lineRange(detail, line) });
+    children.push({
+      name: `line ${line}: ${label(status)}`,
+      detail: s?.cause ? `${reward}, ${label(s.cause)}` : reward,
+      kind: SymbolKind.Field,
+      range: lineRange(detail, line),
+      selectionRange: lineRange(detail, line),
+    });
   }
   return {
     name: `group ${label(g.key)}: ${label(outcome)}`,
@@ -63,9 +69,11 @@ function groupSymbol(detail: FileDetail, g: GroupOutcome): DocumentSymbol | null
 
 function datasetSymbol(detail: FileDetail, d: DatasetSummary): DocumentSymbol | null {
   const only = detail.datasets.length === 1;
-  const lines = span((function* () {
-    for (const s of detail.samples) if (only || s.dataset === d.name) yield s.line;
-  })());
+  const lines = span(
+    (function* () {
+      for (const s of detail.samples) if (only || s.dataset === d.name) yield s.line;
+    })(),
+  );
   if (!lines) return null;
   const { first, last } = lines;
   const score = d.metrics[`eval/${d.name}`];

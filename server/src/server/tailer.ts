@@ -26,17 +26,20 @@ export class Tailer {
   }
 
   async update(opts: TailUpdateOptions): Promise<{ stat: FileStat; analysis: FileAnalysis }> {
-    const { analysis, scan } = await runScanAnalysis({
-      uri: this.uri,
-      path: this.path,
-      version: null,
-      access: opts.access,
-      settings: opts.settings,
-      workspaceFolders: opts.workspaceFolders,
-      cancellation: opts.cancellation,
-      onProgress: opts.onProgress,
-      onConfigProblem: opts.onConfigProblem,
-    }, this.scan);
+    const { analysis, scan } = await runScanAnalysis(
+      {
+        uri: this.uri,
+        path: this.path,
+        version: null,
+        access: opts.access,
+        settings: opts.settings,
+        workspaceFolders: opts.workspaceFolders,
+        cancellation: opts.cancellation,
+        onProgress: opts.onProgress,
+        onConfigProblem: opts.onConfigProblem,
+      },
+      this.scan,
+    );
     this.scan = scan;
     const id = scan.identity;
     return { stat: { size: id.size, mtimeMs: id.mtimeMs, id: id.id, isFile: true, isDirectory: false }, analysis };

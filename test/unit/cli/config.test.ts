@@ -7,7 +7,8 @@ import { runCli, tempDir } from './run';
 
 /** Two groups of two: one with rewards [1.0, 1.0] (zero std), one [1.0, 0.0]. */
 function log(dir: string): string {
-  const line = (g: number, i: number, r: string) => `{"group_index": ${g}, "index": ${i}, "prompt": "p${g}", "response": "r", "status": "completed", "reward": ${r}}`;
+  const line = (g: number, i: number, r: string) =>
+    `{"group_index": ${g}, "index": ${i}, "prompt": "p${g}", "response": "r", "status": "completed", "reward": ${r}}`;
   const path = join(dir, 'rollout_1.jsonl');
   writeFileSync(path, [line(0, 0, '1.0'), line(0, 1, '1.0'), line(1, 2, '1.0'), line(1, 3, '0.0')].join('\n') + '\n');
   return path;

@@ -12,7 +12,10 @@ test('cli --progress: one progress line per step file on stderr (not a terminal)
   const r = runCli(['check', '--progress', '--format', 'json', 'run'], dir);
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stderr.trim().split('\n');
-  assert.deepEqual(lines, [1, 2, 3].map((i) => `rollout-lens: [${i}/3] run/rollout_${i}.jsonl`));
+  assert.deepEqual(
+    lines,
+    [1, 2, 3].map((i) => `rollout-lens: [${i}/3] run/rollout_${i}.jsonl`),
+  );
   assert.equal(JSON.parse(r.stdout).files.length, 3);
   assert.equal(runCli(['check', '--format', 'json', join(dir, 'run')]).stderr, '');
 });

@@ -23,5 +23,7 @@ export function tempDir(t: { after: (fn: () => void) => void }): string {
   return dir;
 }
 
-export const GOOD = '{"group_index": 0, "index": 0, "prompt": "p", "tokens": [1], "response": "r", "response_length": 1, "status": "completed", "reward": 1.0, "metadata": {"exit_status": "Submitted"}}';
-export const GOOD2 = '{"group_index": 0, "index": 1, "prompt": "p", "tokens": [1], "response": "s", "response_length": 1, "status": "completed", "reward": 0.0, "metadata": {"exit_status": "Submitted"}}';
+export const GOOD =
+  '{"group_index": 0, "index": 0, "prompt": "p", "tokens": [1], "response": "r", "response_length": 1, "status": "completed", "reward": 1.0, "metadata": {"exit_status": "Submitted"}}';
+export const GOOD2 =
+  '{"group_index": 0, "index": 1, "prompt": "p", "tokens": [1], "response": "s", "response_length": 1, "status": "completed", "reward": 0.0, "metadata": {"exit_status": "Submitted"}}';

@@ -64,7 +64,10 @@ function toChange(doc: TextDocument, spec: EditSpec): TextDocumentContentChangeE
     case 4:
       return { range: { start: pos(0), end: { line: line + 1, character: 0 } }, text: '' };
     case 5:
-      return { range: { start: { line: doc.lineCount, character: 0 }, end: { line: doc.lineCount, character: 0 } }, text: `${milesSample({ group: spec.col % 4, index: spec.col })}${spec.text.includes('x') ? '' : '\n'}` };
+      return {
+        range: { start: { line: doc.lineCount, character: 0 }, end: { line: doc.lineCount, character: 0 } },
+        text: `${milesSample({ group: spec.col % 4, index: spec.col })}${spec.text.includes('x') ? '' : '\n'}`,
+      };
     case 6:
       return { text: doc.getText().replace(/\n/g, spec.text.includes('x') ? '\r\n' : '\n') };
     default:

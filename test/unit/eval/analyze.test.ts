@@ -12,7 +12,10 @@ const SEED_CONFIG = `eval:
       n_samples_per_eval_prompt: 4   # own n
 `;
 // 2 prompts × 4 attempts: prompt 0 solved twice, prompt 1 once.
-const SEED = dataset('aime', [[1, 0, 0, 1], [0, 0, 0, 1]]);
+const SEED = dataset('aime', [
+  [1, 0, 0, 1],
+  [0, 0, 0, 1],
+]);
 
 function seedConfig(): EvalConfig {
   return parseEvalConfig(SEED_CONFIG, 'eval_config.yaml');
@@ -24,7 +27,12 @@ test('§3.3 seed: 4 per dataset, 3 globally, 2 prompts → AssertionError: len(f
   assert.equal(f.length, 1);
   assert.equal(f[0].severity, 'warning');
   assert.equal(f[0].line, 1);
-  assert.ok(f[0].message.startsWith('pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 3: older miles fails with AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3'), f[0].message);
+  assert.ok(
+    f[0].message.startsWith(
+      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 3: older miles fails with AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3',
+    ),
+    f[0].message,
+  );
   assert.deepEqual(f[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 3, configFile: 'eval_config.yaml' });
   assert.deepEqual(f[0].related, [{ file: 'eval_config.yaml', line: 5 }]);
   assert.deepEqual(r.datasets[0].wrongPassAtK, { groupSize: 3, crash: 'AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3' });
@@ -43,13 +51,16 @@ test('§3.3 seed: 2 globally → wrong pass@1 = 0.375, pass@2 = 0.75 next to the
   assert.equal(r.datasets[0].n, 4);
   assert.equal(r.datasets[0].nSource, 'dataset');
   const f = r.findings.find((x) => x.code === 'passk-group-size-mismatch')!;
-  assert.equal(f.message, 'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: ' +
-    'older miles reports pass@1 = 0.375, pass@2 = 0.75 over wrong groups (right: pass@1 = 0.375, pass@2 = 0.6666666666666666, pass@4 = 1.0); ' +
-    "set the dataset's n_samples_per_eval_prompt to 2, or --n-samples-per-eval-prompt to 4");
+  assert.equal(
+    f.message,
+    'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: ' +
+      'older miles reports pass@1 = 0.375, pass@2 = 0.75 over wrong groups (right: pass@1 = 0.375, pass@2 = 0.6666666666666666, pass@4 = 1.0); ' +
+      "set the dataset's n_samples_per_eval_prompt to 2, or --n-samples-per-eval-prompt to 4",
+  );
   assert.deepEqual(r.wrongMetrics['eval/aime-pass@2'], { groupSize: 2, ownGroupSize: 4, value: 0.75 });
 });
 
-test('§3.3 no mismatch when the global n equals the dataset\'s, or when the global n is not told', () => {
+test("§3.3 no mismatch when the global n equals the dataset's, or when the global n is not told", () => {
   for (const g of [4, null]) {
     const r = analyzeEval('e.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: g }), seedConfig());
     assert.equal(r.findings.filter((x) => x.code === 'passk-group-size-mismatch').length, 0);
@@ -58,29 +69,69 @@ test('§3.3 no mismatch when the global n equals the dataset\'s, or when the glo
 });
 
 test('§3.1 n resolution: dataset entry → eval.defaults → global → inferred', () => {
-  const cfg = parseEvalConfig('eval:\n  defaults:\n    n_samples_per_eval_prompt: 2\n  datasets:\n    - name: a\n      n_samples_per_eval_prompt: 4\n    - name: b\n', 'c.yaml');
+  const cfg = parseEvalConfig(
+    'eval:\n  defaults:\n    n_samples_per_eval_prompt: 2\n  datasets:\n    - name: a\n      n_samples_per_eval_prompt: 4\n    - name: b\n',
+    'c.yaml',
+  );
   const a = dataset('a', [[1, 0, 0, 0]]);
-  const b = dataset('b', [[1, 0], [1, 1]], { firstLine: 5 });
+  const b = dataset(
+    'b',
+    [
+      [1, 0],
+      [1, 1],
+    ],
+    { firstLine: 5 },
+  );
   const r = analyzeEval('e.jsonl', 'miles-sample', [...a, ...b], settings({ nSamplesPerEvalPrompt: 8 }), cfg);
-  assert.deepEqual(r.datasets.map((d) => [d.name, d.n, d.nSource]), [['a', 4, 'dataset'], ['b', 2, 'defaults']]);
+  assert.deepEqual(
+    r.datasets.map((d) => [d.name, d.n, d.nSource]),
+    [
+      ['a', 4, 'dataset'],
+      ['b', 2, 'defaults'],
+    ],
+  );
   const g = analyzeEval('e.jsonl', 'miles-sample', b, settings({ nSamplesPerEvalPrompt: 2 }), null);
   assert.deepEqual([g.datasets[0].n, g.datasets[0].nSource], [2, 'global']);
   assert.equal(g.findings.length, 0);
 });
 
 test('§3.1 nothing told → n inferred from identical consecutive prompts, with group-size-inferred (information)', () => {
-  const r = analyzeEval('e.jsonl', 'miles-sample', dataset('gsm', [[1, 0, 1], [0, 0, 1]]), settings(), null);
+  const r = analyzeEval(
+    'e.jsonl',
+    'miles-sample',
+    dataset('gsm', [
+      [1, 0, 1],
+      [0, 0, 1],
+    ]),
+    settings(),
+    null,
+  );
   assert.deepEqual([r.datasets[0].n, r.datasets[0].nSource], [3, 'inferred']);
   const f = r.findings.find((x) => x.code === 'group-size-inferred')!;
   assert.equal(f.severity, 'information');
-  assert.equal(f.message, 'n_samples_per_eval_prompt of dataset gsm inferred from the log as 3 (every prompt repeats 3 times in a row); set it in the eval config or with --n-samples-per-eval-prompt');
+  assert.equal(
+    f.message,
+    'n_samples_per_eval_prompt of dataset gsm inferred from the log as 3 (every prompt repeats 3 times in a row); set it in the eval config or with --n-samples-per-eval-prompt',
+  );
   // Groups of 3 with c = 2 and 1: pass@2 = (1.0 + (1 − C(2,2)/C(3,2)))/2 = (1 + 2/3)/2 = 5/6.
   assert.ok(Math.abs(r.metrics['eval/gsm-pass@2'] - 5 / 6) < 1e-15);
   // Unequal runs → 1, and no pass@k at all.
-  const u = analyzeEval('e.jsonl', 'miles-sample', dataset('gsm', [[1, 0, 1], [0, 1]]), settings(), null);
+  const u = analyzeEval(
+    'e.jsonl',
+    'miles-sample',
+    dataset('gsm', [
+      [1, 0, 1],
+      [0, 1],
+    ]),
+    settings(),
+    null,
+  );
   assert.deepEqual([u.datasets[0].n, u.datasets[0].nSource], [1, 'inferred']);
   assert.ok(u.findings[0].message.includes('as 1 (prompt runs have different lengths)'));
-  assert.equal(Object.keys(u.metrics).some((k) => k.includes('pass@')), false);
+  assert.equal(
+    Object.keys(u.metrics).some((k) => k.includes('pass@')),
+    false,
+  );
 });
 
 test('§3.3 misgrouped-dataset: prompts repeat m = 4 times but n = 2 → error with fix value 4', () => {
@@ -88,27 +139,47 @@ test('§3.3 misgrouped-dataset: prompts repeat m = 4 times but n = 2 → error w
   const r = analyzeEval('e.jsonl', 'miles-sample', SEED, settings(), cfg);
   const f = r.findings.find((x) => x.code === 'misgrouped-dataset')!;
   assert.equal(f.severity, 'error');
-  assert.equal(f.message, 'dataset aime is misgrouped: prompts repeat 4 times in a row but n_samples_per_eval_prompt is 2, so every pass@k is over wrong groups; set it to 4');
+  assert.equal(
+    f.message,
+    'dataset aime is misgrouped: prompts repeat 4 times in a row but n_samples_per_eval_prompt is 2, so every pass@k is over wrong groups; set it to 4',
+  );
   assert.deepEqual(f.fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 4, configFile: 'c.yaml' });
   assert.deepEqual(f.related, [{ file: 'c.yaml', line: 4 }]);
   // Without an eval config the fix still names the value (configFile null: set the flag).
   const g = analyzeEval('e.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: 2 }), null);
-  assert.deepEqual(g.findings.find((x) => x.code === 'misgrouped-dataset')!.fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 4, configFile: null });
+  assert.deepEqual(g.findings.find((x) => x.code === 'misgrouped-dataset')!.fix, {
+    kind: 'set-n-samples-per-eval-prompt',
+    dataset: 'aime',
+    value: 4,
+    configFile: null,
+  });
   // m == n: nothing.
   assert.equal(analyzeEval('e.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: 4 }), null).findings.length, 0);
 });
 
-test('§3.2 sample count not a multiple of n → misgrouped-dataset carrying miles\' assertion, no pass@k', () => {
+test("§3.2 sample count not a multiple of n → misgrouped-dataset carrying miles' assertion, no pass@k", () => {
   const seven = SEED.slice(0, 7); // prompt 1 lost an attempt: runs 4 and 3
   const r = analyzeEval('e.jsonl', 'miles-sample', seven, settings({ nSamplesPerEvalPrompt: 4 }), null);
   const f = r.findings.find((x) => x.code === 'misgrouped-dataset')!;
-  assert.equal(f.message, 'dataset aime is misgrouped: 7 samples are not a whole number of groups of 4, so miles fails with AssertionError: len(flat_rewards)=7 num_groups=1 group_size=4');
+  assert.equal(
+    f.message,
+    'dataset aime is misgrouped: 7 samples are not a whole number of groups of 4, so miles fails with AssertionError: len(flat_rewards)=7 num_groups=1 group_size=4',
+  );
   assert.equal(f.fix, null);
   assert.equal(r.metrics['eval/aime-pass@1'], undefined);
 });
 
 test('§3.3 all attempts aborted → eval-all-aborted with the TypeError; correct result score 0.0, none_reward_ratio 1.0', () => {
-  const r = analyzeEval('e.jsonl', 'miles-sample', dataset('swe', [[null, null], [null, null]]), settings({ nSamplesPerEvalPrompt: 2 }), null);
+  const r = analyzeEval(
+    'e.jsonl',
+    'miles-sample',
+    dataset('swe', [
+      [null, null],
+      [null, null],
+    ]),
+    settings({ nSamplesPerEvalPrompt: 2 }),
+    null,
+  );
   assert.equal(r.metrics['eval/swe'], 0.0);
   assert.equal(r.metrics['eval/swe-none_reward_ratio'], 1.0);
   assert.equal(r.metrics['eval/swe-pass@1'], 0.0);
@@ -116,7 +187,10 @@ test('§3.3 all attempts aborted → eval-all-aborted with the TypeError; correc
   const f = r.findings.filter((x) => x.code === 'eval-all-aborted');
   assert.equal(f.length, 1);
   assert.equal(f[0].severity, 'error');
-  assert.equal(f[0].message, "every attempt of dataset swe aborted (4 of 4): older miles crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/swe = 0.0 with eval/swe-none_reward_ratio = 1.0");
+  assert.equal(
+    f[0].message,
+    "every attempt of dataset swe aborted (4 of 4): older miles crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/swe = 0.0 with eval/swe-none_reward_ratio = 1.0",
+  );
   assert.equal(r.findings.filter((x) => x.code === 'none-reward').length, 0);
 });
 
@@ -131,12 +205,17 @@ test('§3.2 mixed None rewards: none-reward warning with the exact text; None sc
   assert.equal(r.metrics['eval/math-none_reward_ratio'], 0.5);
   assert.equal(r.metrics['eval/math'], 1.5 / 4);
   assert.equal(r.metrics['eval/math-pass@1'], 0.25); // only the reward exactly 1 counts
-  assert.equal(r.findings.some((x) => x.code === 'eval-all-aborted'), false);
+  assert.equal(
+    r.findings.some((x) => x.code === 'eval-all-aborted'),
+    false,
+  );
 });
 
 test('§2.3 object rewards: the eval side scores the value the reader resolved with evalRewardKey', () => {
   // The reader puts reward[evalRewardKey] in `reward`; other named rewards are not the score.
-  const ds = [1, 0, 1, 1].map((v, i) => rec({ line: i + 1, index: i, dataset: 'code', promptKey: 'p', reward: v, rewardIsInt: true, vars: { format_reward: 1 } }));
+  const ds = [1, 0, 1, 1].map((v, i) =>
+    rec({ line: i + 1, index: i, dataset: 'code', promptKey: 'p', reward: v, rewardIsInt: true, vars: { format_reward: 1 } }),
+  );
   const r = analyzeEval('e.jsonl', 'miles-sample', ds, settings({ evalRewardKey: 'accuracy', nSamplesPerEvalPrompt: 4 }), null);
   assert.equal(r.metrics['eval/code'], 0.75);
   assert.equal(r.metrics['eval/code-pass@1'], 0.75);
@@ -146,32 +225,67 @@ test('§3.2 truncated_ratio = share of status truncated; metric names exactly as
   const ds = dataset('long', [[1, 0, 1, 0]]);
   ds[1].status = 'truncated';
   const r = analyzeEval('e.jsonl', 'miles-sample', ds, settings({ nSamplesPerEvalPrompt: 4 }), null);
-  assert.deepEqual(Object.keys(r.metrics).sort(), ['eval/long', 'eval/long-none_reward_ratio', 'eval/long-pass@1', 'eval/long-pass@2', 'eval/long-pass@4', 'eval/long-truncated_ratio']);
+  assert.deepEqual(Object.keys(r.metrics).sort(), [
+    'eval/long',
+    'eval/long-none_reward_ratio',
+    'eval/long-pass@1',
+    'eval/long-pass@2',
+    'eval/long-pass@4',
+    'eval/long-truncated_ratio',
+  ]);
   assert.equal(r.metrics['eval/long-truncated_ratio'], 0.25);
 });
 
 test('§1 datasets without names told apart by index restarts, matched to the eval config order', () => {
   const cfg = parseEvalConfig('eval:\n  datasets:\n    gpqa: {n_samples_per_eval_prompt: 2}\n    aime: {n_samples_per_eval_prompt: 3}\n', 'c.yaml');
-  const first = dataset(null, [[1, 0], [1, 1]], { promptPrefix: 'x' });
+  const first = dataset(
+    null,
+    [
+      [1, 0],
+      [1, 1],
+    ],
+    { promptPrefix: 'x' },
+  );
   const second = dataset(null, [[0, 0, 1]], { firstLine: 5, promptPrefix: 'y' });
   const r = analyzeEval('eval_3.jsonl', 'miles-sample', [...first, ...second], settings(), cfg);
-  assert.deepEqual(r.datasets.map((d) => [d.name, d.samples, d.n]), [['gpqa', 4, 2], ['aime', 3, 3]]);
+  assert.deepEqual(
+    r.datasets.map((d) => [d.name, d.samples, d.n]),
+    [
+      ['gpqa', 4, 2],
+      ['aime', 3, 3],
+    ],
+  );
   assert.equal(r.metrics['eval/gpqa'], 0.75);
   assert.equal(r.metrics['eval/aime'], 1 / 3);
   // Names missing on one dataset only: the unnamed segment takes its config position.
-  const named = dataset('gpqa', [[1, 0], [1, 1]]);
+  const named = dataset('gpqa', [
+    [1, 0],
+    [1, 1],
+  ]);
   const r2 = analyzeEval('eval_3.jsonl', 'miles-sample', [...named, ...second], settings(), cfg);
-  assert.deepEqual(r2.datasets.map((d) => d.name), ['gpqa', 'aime']);
+  assert.deepEqual(
+    r2.datasets.map((d) => d.name),
+    ['gpqa', 'aime'],
+  );
   // No config → the file's name.
   const r3 = analyzeEval('run/eval_3.jsonl', 'miles-sample', second, settings(), null);
-  assert.deepEqual(r3.datasets.map((d) => d.name), ['eval_3']);
+  assert.deepEqual(
+    r3.datasets.map((d) => d.name),
+    ['eval_3'],
+  );
 });
 
 test('§1 index restarts only split miles files; other formats fall back to the file name', () => {
   const rows = [...dataset(null, [[1, 0]]), ...dataset(null, [[1, 1]], { firstLine: 3 })];
   const cfg = parseEvalConfig('datasets:\n  - name: a\n  - name: b\n', 'c.yaml');
-  assert.deepEqual(analyzeEval('t.jsonl', 'miles-trajectory', rows, settings(), cfg).datasets.map((d) => d.name), ['a', 'b']);
-  assert.deepEqual(analyzeEval('t.jsonl', 'generic', rows, settings(), cfg).datasets.map((d) => d.name), ['t']);
+  assert.deepEqual(
+    analyzeEval('t.jsonl', 'miles-trajectory', rows, settings(), cfg).datasets.map((d) => d.name),
+    ['a', 'b'],
+  );
+  assert.deepEqual(
+    analyzeEval('t.jsonl', 'generic', rows, settings(), cfg).datasets.map((d) => d.name),
+    ['t'],
+  );
 });
 
 test('§3.1 samples are sorted by index before cutting into groups (line order does not matter)', () => {
@@ -188,7 +302,7 @@ test('§3.1 miles-eval-trials: trials grouped per instance_id (trial_idx restart
   assert.equal(r.metrics['eval/swe_trials-pass@2'], 0.5);
 });
 
-test('§4 step of an eval file: records\' step, else the number in its name', () => {
+test("§4 step of an eval file: records' step, else the number in its name", () => {
   assert.equal(analyzeEval('eval_12.jsonl', 'miles-sample', dataset('a', [[1]], { step: 40 }), settings(), null).step, 40);
   assert.equal(analyzeEval('dir/eval_12.jsonl', 'miles-sample', dataset('a', [[1]]), settings(), null).step, 12);
 });

@@ -9,7 +9,10 @@ function record(line: number, step: number | null, metrics: Record<string, numbe
 
 test('§4 logged vs recomputed: miles metrics compared at 1e-9 relative, on the metrics line', () => {
   const logged = [record(1, 5, { 'eval/aime': 0.5 * (1 + 2e-9) }), record(2, 6, { 'eval/aime': 0.5 * (1 + 5e-10) })];
-  const recomputed = [{ file: 'eval_5.jsonl', step: 5, metrics: { 'eval/aime': 0.5 } }, { file: 'eval_6.jsonl', step: 6, metrics: { 'eval/aime': 0.5 } }];
+  const recomputed = [
+    { file: 'eval_5.jsonl', step: 5, metrics: { 'eval/aime': 0.5 } },
+    { file: 'eval_6.jsonl', step: 6, metrics: { 'eval/aime': 0.5 } },
+  ];
   const f = compareMetrics('metrics.jsonl', logged, recomputed);
   assert.equal(f.length, 1);
   assert.equal(f[0].code, 'metric-mismatch');
@@ -29,16 +32,26 @@ test('§4 verl metrics at 1e-6: float32 0.6842105388641357 for 13/19 is no misma
   assert.equal(compareMetrics('m.jsonl', [record(4, 3, { 'critic/score/mean': 0.6842105388641357 })], recomputed).length, 0);
   assert.equal(compareMetrics('m.jsonl', [record(4, 3, { 'critic/score/mean': 0.69 })], recomputed).length, 1);
   // The same 2e-8 relative gap on a miles metric is a mismatch.
-  assert.equal(compareMetrics('m.jsonl', [record(4, 3, { 'eval/x': 0.6842105388641357 })], [{ file: 'e.jsonl', step: 3, metrics: { 'eval/x': 13 / 19 } }]).length, 1);
+  assert.equal(
+    compareMetrics('m.jsonl', [record(4, 3, { 'eval/x': 0.6842105388641357 })], [{ file: 'e.jsonl', step: 3, metrics: { 'eval/x': 13 / 19 } }]).length,
+    1,
+  );
 });
 
 test('§4 a logged pass@k that equals the global-n grouping is named as such', () => {
-  const recomputed = [{
-    file: 'eval_5.jsonl', step: 5, metrics: { 'eval/aime-pass@2': 0.6666666666666666 },
-    wrongMetrics: { 'eval/aime-pass@2': { groupSize: 2, ownGroupSize: 4, value: 0.75 } },
-  }];
+  const recomputed = [
+    {
+      file: 'eval_5.jsonl',
+      step: 5,
+      metrics: { 'eval/aime-pass@2': 0.6666666666666666 },
+      wrongMetrics: { 'eval/aime-pass@2': { groupSize: 2, ownGroupSize: 4, value: 0.75 } },
+    },
+  ];
   const f = compareMetrics('metrics.jsonl', [record(3, 5, { 'eval/aime-pass@2': 0.75 })], recomputed);
-  assert.equal(f[0].message, "eval/aime-pass@2 at step 5: logged 0.75, recomputed 0.6666666666666666 from eval_5.jsonl; the logged value is pass@k grouped by the global n_samples_per_eval_prompt (2), not the dataset's own (4)");
+  assert.equal(
+    f[0].message,
+    "eval/aime-pass@2 at step 5: logged 0.75, recomputed 0.6666666666666666 from eval_5.jsonl; the logged value is pass@k grouped by the global n_samples_per_eval_prompt (2), not the dataset's own (4)",
+  );
   const other = compareMetrics('metrics.jsonl', [record(3, 5, { 'eval/aime-pass@2': 0.7 })], recomputed);
   assert.ok(!other[0].message.includes('global'));
 });

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 const root = [process.cwd(), join(__dirname, '..', '..', '..', '..')].find((r) => existsSync(join(r, 'examples', 'run', 'eval_config.yaml')))!;
 const cli = join(root, 'dist', 'cli.js');
 
-interface JsonFinding { code: string; severity: string; file: string; line: number; message: string; dataset: string | null; fix: unknown }
+interface JsonFinding {
+  code: string;
+  severity: string;
+  file: string;
+  line: number;
+  message: string;
+  dataset: string | null;
+  fix: unknown;
+}
 
 function check(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [cli, 'check', ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
@@ -28,7 +36,11 @@ test('example run: every eval finding appears (issue 4), at the right place, wit
   const passk = by('passk-group-size-mismatch');
   assert.equal(passk.length, 1);
   assert.equal(passk[0].file, evalFile);
-  assert.ok(passk[0].message.startsWith('pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: older miles reports pass@1 = 0.3333333333333333, pass@2 = 0.5 over wrong groups'));
+  assert.ok(
+    passk[0].message.startsWith(
+      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: older miles reports pass@1 = 0.3333333333333333, pass@2 = 0.5 over wrong groups',
+    ),
+  );
   assert.deepEqual(passk[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 2, configFile });
 
   const mis = by('misgrouped-dataset');
@@ -36,11 +48,28 @@ test('example run: every eval finding appears (issue 4), at the right place, wit
   assert.deepEqual([mis[0].severity, mis[0].dataset, mis[0].line], ['error', 'gpqa', 15]);
   assert.deepEqual(mis[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'gpqa', value: 3, configFile });
 
-  assert.deepEqual(by('none-reward').map((f) => f.message), ['1 of 12 attempts of dataset gpqa have no reward (likely errored/aborted trials); they are scored 0']);
-  assert.deepEqual(by('eval-all-aborted').map((f) => [f.dataset, f.line]), [['swe_verified', 25]]);
-  assert.deepEqual(by('denominator-inflation').map((f) => f.file).sort(), ['examples/run/verl/rollout/12.jsonl', 'examples/run/verl/validation/12.jsonl']);
+  assert.deepEqual(
+    by('none-reward').map((f) => f.message),
+    ['1 of 12 attempts of dataset gpqa have no reward (likely errored/aborted trials); they are scored 0'],
+  );
+  assert.deepEqual(
+    by('eval-all-aborted').map((f) => [f.dataset, f.line]),
+    [['swe_verified', 25]],
+  );
+  assert.deepEqual(
+    by('denominator-inflation')
+      .map((f) => f.file)
+      .sort(),
+    ['examples/run/verl/rollout/12.jsonl', 'examples/run/verl/validation/12.jsonl'],
+  );
   const mm = by('metric-mismatch');
-  assert.deepEqual(mm.map((f) => [f.file, f.line, f.dataset]), [['examples/run/metrics.jsonl', 1, 'aime'], ['examples/run/metrics.jsonl', 1, 'gpqa']]);
+  assert.deepEqual(
+    mm.map((f) => [f.file, f.line, f.dataset]),
+    [
+      ['examples/run/metrics.jsonl', 1, 'aime'],
+      ['examples/run/metrics.jsonl', 1, 'gpqa'],
+    ],
+  );
   assert.ok(mm[0].message.endsWith("the logged value is pass@k grouped by the global n_samples_per_eval_prompt (2), not the dataset's own (4)"));
 
   const files = (JSON.parse(r.stdout) as { files: { path: string; metrics: Record<string, number> }[] }).files;
@@ -50,25 +79,41 @@ test('example run: every eval finding appears (issue 4), at the right place, wit
   assert.equal(files.find((f) => f.path === 'examples/run/verl/rollout/12.jsonl')!.metrics['critic/score/mean'], 6 / 13);
 });
 
-test('rollout-lens check --fix on a copy of the example run: only the fixed values change in eval_config.yaml', { skip: !existsSync(cli) && 'dist/cli.js not built' }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rl-example-'));
-  cpSync(join(root, 'examples', 'run'), join(dir, 'run'), { recursive: true });
-  const before = readFileSync(join(dir, 'run', 'eval_config.yaml'), 'utf8');
-  const r = check(['--fix', '--config', 'run/rollout-lens.yaml', 'run'], dir);
-  assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stdout, /--fix applied: .*eval_config\.yaml: set n_samples_per_eval_prompt of dataset gpqa to 3 \(was 2\)/);
-  const after = readFileSync(join(dir, 'run', 'eval_config.yaml'), 'utf8');
-  const a = before.split('\n');
-  const b = after.split('\n');
-  assert.equal(a.length, b.length);
-  const changed = a.map((line, i) => [line, b[i]]).filter(([x, y]) => x !== y);
-  assert.deepEqual(changed, [
-    ['      n_samples_per_eval_prompt: 2   # edited after the run; the logged eval used 3', '      n_samples_per_eval_prompt: 3   # edited after the run; the logged eval used 3'],
-  ]);
-  assert.match(r.stdout, /--fix advice: not applied to dataset aime: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 4, or set its n_samples_per_eval_prompt to 2 in \S+eval_config\.yaml for the next eval \(the checked log was made with 4 per prompt\)/);
-  // Checked again: gpqa is no longer misgrouped; nothing new appears (the fixes agree with the log).
-  const again = check(['--format', 'json', '--config', 'run/rollout-lens.yaml', 'run'], dir);
-  const findings = (JSON.parse(again.stdout) as { findings: JsonFinding[] }).findings;
-  assert.equal(findings.some((f) => f.code === 'misgrouped-dataset'), false);
-  assert.deepEqual(findings.filter((f) => f.code === 'passk-group-size-mismatch').map((f) => f.dataset), ['aime', 'gpqa']);
-});
+test(
+  'rollout-lens check --fix on a copy of the example run: only the fixed values change in eval_config.yaml',
+  { skip: !existsSync(cli) && 'dist/cli.js not built' },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rl-example-'));
+    cpSync(join(root, 'examples', 'run'), join(dir, 'run'), { recursive: true });
+    const before = readFileSync(join(dir, 'run', 'eval_config.yaml'), 'utf8');
+    const r = check(['--fix', '--config', 'run/rollout-lens.yaml', 'run'], dir);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /--fix applied: .*eval_config\.yaml: set n_samples_per_eval_prompt of dataset gpqa to 3 \(was 2\)/);
+    const after = readFileSync(join(dir, 'run', 'eval_config.yaml'), 'utf8');
+    const a = before.split('\n');
+    const b = after.split('\n');
+    assert.equal(a.length, b.length);
+    const changed = a.map((line, i) => [line, b[i]]).filter(([x, y]) => x !== y);
+    assert.deepEqual(changed, [
+      [
+        '      n_samples_per_eval_prompt: 2   # edited after the run; the logged eval used 3',
+        '      n_samples_per_eval_prompt: 3   # edited after the run; the logged eval used 3',
+      ],
+    ]);
+    assert.match(
+      r.stdout,
+      /--fix advice: not applied to dataset aime: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 4, or set its n_samples_per_eval_prompt to 2 in \S+eval_config\.yaml for the next eval \(the checked log was made with 4 per prompt\)/,
+    );
+    // Checked again: gpqa is no longer misgrouped; nothing new appears (the fixes agree with the log).
+    const again = check(['--format', 'json', '--config', 'run/rollout-lens.yaml', 'run'], dir);
+    const findings = (JSON.parse(again.stdout) as { findings: JsonFinding[] }).findings;
+    assert.equal(
+      findings.some((f) => f.code === 'misgrouped-dataset'),
+      false,
+    );
+    assert.deepEqual(
+      findings.filter((f) => f.code === 'passk-group-size-mismatch').map((f) => f.dataset),
+      ['aime', 'gpqa'],
+    );
+  },
+);

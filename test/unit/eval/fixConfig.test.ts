@@ -48,26 +48,33 @@ test('--fix on a commented YAML file: the diff touches only the one value (comme
   assert.equal(r.text.length, COMMENTED.length);
 });
 
-test('--fix: a dataset without its own n gets the key added in its entry\'s indentation', () => {
+test("--fix: a dataset without its own n gets the key added in its entry's indentation", () => {
   const r = applyNSamplesFix(COMMENTED, 'c.yaml', { dataset: 'gpqa', value: 8 });
   assert.equal(r.action, 'added-key');
   assert.deepEqual(changedLines(COMMENTED, r.text), { before: [], after: ['      n_samples_per_eval_prompt: 8'] });
   assert.equal(parseEvalConfig(r.text, 'c.yaml').datasets[1].nSamplesPerEvalPrompt, 8);
 });
 
-test('--fix: a dataset entry that does not exist yet is added in the config\'s own style', () => {
+test("--fix: a dataset entry that does not exist yet is added in the config's own style", () => {
   const r = applyNSamplesFix(COMMENTED, 'c.yaml', { dataset: 'math500', value: 4 });
   assert.equal(r.action, 'added-entry');
   assert.deepEqual(changedLines(COMMENTED, r.text), { before: [], after: ['    - name: math500', '      n_samples_per_eval_prompt: 4'] });
   assert.ok(r.text.includes('      temperature: 0.6\n    - name: math500\n'));
-  assert.deepEqual(parseEvalConfig(r.text, 'c.yaml').datasets.map((d) => d.name), ['aime', 'gpqa', 'math500']);
+  assert.deepEqual(
+    parseEvalConfig(r.text, 'c.yaml').datasets.map((d) => d.name),
+    ['aime', 'gpqa', 'math500'],
+  );
   // Mapping shape: `name:` then the key one level in.
   const map = 'datasets:\n  aime:   # hard\n    path: a\n';
-  assert.equal(applyNSamplesFix(map, 'c.yaml', { dataset: 'gpqa', value: 2 }).text, 'datasets:\n  aime:   # hard\n    path: a\n  gpqa:\n    n_samples_per_eval_prompt: 2\n');
+  assert.equal(
+    applyNSamplesFix(map, 'c.yaml', { dataset: 'gpqa', value: 2 }).text,
+    'datasets:\n  aime:   # hard\n    path: a\n  gpqa:\n    n_samples_per_eval_prompt: 2\n',
+  );
 });
 
-test('--fix on JSON configs: replace the number, add a key, add an entry in the file\'s layout', () => {
-  const json = '{\n  "eval": {\n    "datasets": [\n      {"name": "a", "path": "x", "n_samples_per_eval_prompt": 2},\n      {"name": "b", "path": "y"}\n    ]\n  }\n}\n';
+test("--fix on JSON configs: replace the number, add a key, add an entry in the file's layout", () => {
+  const json =
+    '{\n  "eval": {\n    "datasets": [\n      {"name": "a", "path": "x", "n_samples_per_eval_prompt": 2},\n      {"name": "b", "path": "y"}\n    ]\n  }\n}\n';
   const replaced = applyNSamplesFix(json, 'c.json', { dataset: 'a', value: 4 }).text;
   assert.equal(replaced, json.replace('"n_samples_per_eval_prompt": 2', '"n_samples_per_eval_prompt": 4'));
   const added = applyNSamplesFix(json, 'c.json', { dataset: 'b', value: 4 }).text;
@@ -79,11 +86,23 @@ test('--fix on JSON configs: replace the number, add a key, add an entry in the 
 
 test('--fix keeps CRLF line endings', () => {
   const crlf = 'eval:\r\n  datasets:\r\n    - name: a\r\n      path: x\r\n';
-  assert.equal(applyNSamplesFix(crlf, 'c.yaml', { dataset: 'a', value: 4 }).text, 'eval:\r\n  datasets:\r\n    - name: a\r\n      path: x\r\n      n_samples_per_eval_prompt: 4\r\n');
+  assert.equal(
+    applyNSamplesFix(crlf, 'c.yaml', { dataset: 'a', value: 4 }).text,
+    'eval:\r\n  datasets:\r\n    - name: a\r\n      path: x\r\n      n_samples_per_eval_prompt: 4\r\n',
+  );
 });
 
 function fixFinding(code: string, dataset: string, value: number, configFile: string | null): Finding {
-  return { code, severity: 'warning', file: 'eval_1.jsonl', line: 1, message: '', group: null, dataset, fix: { kind: 'set-n-samples-per-eval-prompt', dataset, value, configFile } };
+  return {
+    code,
+    severity: 'warning',
+    file: 'eval_1.jsonl',
+    line: 1,
+    message: '',
+    group: null,
+    dataset,
+    fix: { kind: 'set-n-samples-per-eval-prompt', dataset, value, configFile },
+  };
 }
 
 test('rollout-lens check --fix: writes the config on disk, one change per dataset (misgrouped wins); passk and no-config fixes are advice', async () => {
@@ -100,13 +119,23 @@ test('rollout-lens check --fix: writes the config on disk, one change per datase
     fixFinding('misgrouped-dataset', 'swe', 8, null),
   ]);
   assert.deepEqual(done, [
-    { file: null, description: 'no eval config to edit for dataset swe: run with --n-samples-per-eval-prompt 8 (or give an eval config with n_samples_per_eval_prompt: 8 for swe via --eval-config)' },
-    { file: null, description: `not applied to dataset gsm8k: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)` },
+    {
+      file: null,
+      description:
+        'no eval config to edit for dataset swe: run with --n-samples-per-eval-prompt 8 (or give an eval config with n_samples_per_eval_prompt: 8 for swe via --eval-config)',
+    },
+    {
+      file: null,
+      description: `not applied to dataset gsm8k: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)`,
+    },
     { file: path, description: 'set n_samples_per_eval_prompt of dataset aime to 4 (was 2)', changed: true },
     { file: path, description: 'added n_samples_per_eval_prompt: 2 to dataset gpqa', changed: true },
   ]);
   const after = readFileSync(path, 'utf8');
-  assert.deepEqual(parseEvalConfig(after, path).datasets.map((d) => d.nSamplesPerEvalPrompt), [4, 2]);
+  assert.deepEqual(
+    parseEvalConfig(after, path).datasets.map((d) => d.nSamplesPerEvalPrompt),
+    [4, 2],
+  );
   assert.ok(after.includes('# TODO: was 4 before the refactor') && after.includes('# end of file'));
   // Applying again changes nothing.
   const again = await applyFixes([fixFinding('misgrouped-dataset', 'aime', 4, path)]);

@@ -3,8 +3,13 @@ import assert from 'node:assert/strict';
 import { npMean, npStd, npSum, pySum, relativeDifference } from '../../../server/src/core/eval/numeric';
 import { reference } from './records';
 
-interface PySumRef { python: string; pySum: { values: number[]; isInt: boolean[]; sum: number }[] }
-interface NumpyRef { npMean: { values: number[]; mean: number; std: number }[] }
+interface PySumRef {
+  python: string;
+  pySum: { values: number[]; isInt: boolean[]; sum: number }[];
+}
+interface NumpyRef {
+  npMean: { values: number[]; mean: number; std: number }[];
+}
 
 test('§3.2 eval/<ds> = sum(rewards)/len: pySum equals CPython 3.12 sum() bit for bit (ints exact, floats Neumaier)', () => {
   const ref = reference<PySumRef>('pysum');
@@ -15,7 +20,10 @@ test('§3.2 eval/<ds> = sum(rewards)/len: pySum equals CPython 3.12 sum() bit fo
 test('§3.2 pySum: compensated, not naive (sum([0.1]*10) == 1.0 on Python 3.12)', () => {
   const tenth = Array(10).fill(0.1);
   assert.equal(pySum(tenth), 1.0);
-  assert.notEqual(tenth.reduce((a, b) => a + b, 0), 1.0);
+  assert.notEqual(
+    tenth.reduce((a, b) => a + b, 0),
+    1.0,
+  );
   assert.equal(pySum([1e16, 1.0, -1e16]), 1.0);
 });
 

@@ -38,13 +38,13 @@ test('§3.2 pass@k estimator = 1 − C(n−c,k)/C(n,k), hand-computed cases', ()
   }
 });
 
-test('§3.2 pass@k estimator equals numpy\'s 1 − prod(1 − k/arange(n−c+1, n+1)) bit for bit', () => {
+test("§3.2 pass@k estimator equals numpy's 1 − prod(1 − k/arange(n−c+1, n+1)) bit for bit", () => {
   const ref = reference<{ passK: { n: number; c: number; k: number; value: number }[] }>('numpy');
   assert.ok(ref.passK.length > 100);
   for (const r of ref.passK) assert.equal(passAtKEstimate(r.n, r.c, r.k), r.value, `n=${r.n} c=${r.c} k=${r.k}`);
 });
 
-test('§3.2 count ≠ groups × n → miles\' exact assertion; num_groups = len // group_size (8 // 3 = 2)', () => {
+test("§3.2 count ≠ groups × n → miles' exact assertion; num_groups = len // group_size (8 // 3 = 2)", () => {
   assert.equal(passAtKAssertion(8, 3), 'AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3');
   assert.equal(passAtKAssertion(7, 4), 'AssertionError: len(flat_rewards)=7 num_groups=1 group_size=4');
   assert.equal(passAtKAssertion(2, 3), 'AssertionError: len(flat_rewards)=2 num_groups=0 group_size=3');

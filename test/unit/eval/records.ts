@@ -7,8 +7,19 @@ import { join } from 'node:path';
 
 export function rec(p: Partial<SampleRecord> & { line: number }): SampleRecord {
   return {
-    offset: (p.line - 1) * 100, byteLength: 99, groupKey: null, index: null, dataset: null, promptKey: null,
-    status: 'completed', aborted: false, reward: 0, rewardIsInt: false, cause: null, responseLength: 10, step: null,
+    offset: (p.line - 1) * 100,
+    byteLength: 99,
+    groupKey: null,
+    index: null,
+    dataset: null,
+    promptKey: null,
+    status: 'completed',
+    aborted: false,
+    reward: 0,
+    rewardIsInt: false,
+    cause: null,
+    responseLength: 10,
+    step: null,
     ...p,
   };
 }
@@ -18,18 +29,30 @@ export function rec(p: Partial<SampleRecord> & { line: number }): SampleRecord {
  * `index` counts from 0 over the dataset, prompt-major, as miles numbers eval samples.
  */
 export function dataset(
-  name: string | null, prompts: (number | null)[][], opts: { firstLine?: number; step?: number; promptPrefix?: string } = {},
+  name: string | null,
+  prompts: (number | null)[][],
+  opts: { firstLine?: number; step?: number; promptPrefix?: string } = {},
 ): SampleRecord[] {
   const out: SampleRecord[] = [];
   let index = 0;
-  prompts.forEach((rewards, p) => rewards.forEach((reward) => {
-    out.push(rec({
-      line: (opts.firstLine ?? 1) + index, index, dataset: name, promptKey: `${opts.promptPrefix ?? name ?? 'p'}-${p}`,
-      reward, rewardIsInt: false, status: reward === null ? 'aborted' : 'completed', aborted: reward === null,
-      step: opts.step ?? null,
-    }));
-    index++;
-  }));
+  prompts.forEach((rewards, p) =>
+    rewards.forEach((reward) => {
+      out.push(
+        rec({
+          line: (opts.firstLine ?? 1) + index,
+          index,
+          dataset: name,
+          promptKey: `${opts.promptPrefix ?? name ?? 'p'}-${p}`,
+          reward,
+          rewardIsInt: false,
+          status: reward === null ? 'aborted' : 'completed',
+          aborted: reward === null,
+          step: opts.step ?? null,
+        }),
+      );
+      index++;
+    }),
+  );
   return out;
 }
 

@@ -11,7 +11,16 @@ function rolloutRows(rows: [number, boolean][]): SampleRecord[] {
 }
 
 test('§3.3 denominator inflation (verl rollout): critic/score/mean skips empty outputs; all-attempts figure beside it', () => {
-  const rows = rolloutRows([[1, false], [0, false], [0, true], [1, false], [1, false], [0, true], [0, false], [1, false]]);
+  const rows = rolloutRows([
+    [1, false],
+    [0, false],
+    [0, true],
+    [1, false],
+    [1, false],
+    [0, true],
+    [0, false],
+    [1, false],
+  ]);
   const r = analyzeVerlRollout('rollout/12.jsonl', rows);
   // Kept rows: 1,0,1,1,0,1 → 4/6. All 8 rows: 4/8. Two of eight empty → 0.25.
   assert.equal(r.metrics['critic/score/mean'], 4 / 6);
@@ -24,7 +33,10 @@ test('§3.3 denominator inflation (verl rollout): critic/score/mean skips empty 
   assert.equal(f.severity, 'warning');
   assert.equal(f.line, 3);
   assert.deepEqual(f.related, [{ file: 'rollout/12.jsonl', line: 6 }]);
-  assert.equal(f.message, 'critic/score/mean = 0.6666666666666666 leaves out 2 of 8 rows with empty output (response/aborted_ratio = 0.25); over all 8 attempts the mean score is 0.5');
+  assert.equal(
+    f.message,
+    'critic/score/mean = 0.6666666666666666 leaves out 2 of 8 rows with empty output (response/aborted_ratio = 0.25); over all 8 attempts the mean score is 0.5',
+  );
 });
 
 test('§3.3 verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float32 0.6842105388641357)', () => {
@@ -36,9 +48,18 @@ test('§3.3 verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float
 });
 
 test('§3.3 verl rollout: no finding when the empty rows would not change the mean; all rows empty is said', () => {
-  const same = rolloutRows([[0.5, false], [0.5, true]]);
+  const same = rolloutRows([
+    [0.5, false],
+    [0.5, true],
+  ]);
   assert.equal(analyzeVerlRollout('r.jsonl', same).findings.length, 0);
-  const allEmpty = analyzeVerlRollout('r.jsonl', rolloutRows([[0, true], [0, true]]));
+  const allEmpty = analyzeVerlRollout(
+    'r.jsonl',
+    rolloutRows([
+      [0, true],
+      [0, true],
+    ]),
+  );
   assert.ok(Number.isNaN(allEmpty.metrics['critic/score/mean']));
   assert.match(allEmpty.findings[0].message, /verl raises ValueError: All samples are aborted, this should not happen\./);
 });
@@ -58,12 +79,18 @@ test('§3.4 verl validation: mean@N/std@N per uid averaged over uids; a prompt t
   assert.equal(r.metrics['val-aux/gsm8k/reward/mean@3'], 1 / 3);
   assert.equal(r.metrics['val-aux/gsm8k/reward/std@4'], Math.sqrt(0.1875)); // population std of [1,0,1,1]
   assert.equal(r.metrics['val-aux/gsm8k/reward/std@3'], Math.sqrt(2 / 9));
-  assert.deepEqual(r.datasets.map((d) => [d.name, d.samples, d.n]), [['gsm8k', 11, 4]]);
+  assert.deepEqual(
+    r.datasets.map((d) => [d.name, d.samples, d.n]),
+    [['gsm8k', 11, 4]],
+  );
   const f = r.findings.find((x) => x.code === 'denominator-inflation')!;
   assert.equal(f.line, 9);
   assert.equal(f.dataset, 'gsm8k');
   // All attempts, the lost one scored 0: (3 + 1 + 1) / 12.
-  assert.equal(f.message, 'val-core/gsm8k/reward/mean@4 = 0.5 averages only the 2 of 3 prompts that kept all 4 samples; 1 prompt that lost samples goes to val-aux (mean@3); over all 12 attempts (lost ones scored 0) the mean is 0.4166666666666667');
+  assert.equal(
+    f.message,
+    'val-core/gsm8k/reward/mean@4 = 0.5 averages only the 2 of 3 prompts that kept all 4 samples; 1 prompt that lost samples goes to val-aux (mean@3); over all 12 attempts (lost ones scored 0) the mean is 0.4166666666666667',
+  );
 });
 
 test('§3.4 verl validation: acc is the core variable when present; no data_source → the file name; complete groups → no finding', () => {

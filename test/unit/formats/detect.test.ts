@@ -19,7 +19,10 @@ for (const [name, format, kind] of CASES) {
     const s = await scanPath(fixture(name));
     assert.equal(s.format, format);
     assert.equal(s.kind, kind);
-    assert.deepEqual(s.findings.filter((f) => f.code === 'unknown-format'), []);
+    assert.deepEqual(
+      s.findings.filter((f) => f.code === 'unknown-format'),
+      [],
+    );
   });
 }
 
@@ -87,7 +90,13 @@ test('detect: the first VALID record decides; invalid lines before it do not', a
   const s = await scanPath(p);
   assert.equal(s.format, 'miles-eval-trials');
   assert.equal(s.invalidLines, 2);
-  assert.deepEqual(s.findings.map((f) => [f.code, f.line]), [['invalid-json', 1], ['invalid-record', 2]]);
+  assert.deepEqual(
+    s.findings.map((f) => [f.code, f.line]),
+    [
+      ['invalid-json', 1],
+      ['invalid-record', 2],
+    ],
+  );
   assert.match(s.findings[1].message, /a line must be a JSON object, got an array/);
 });
 
@@ -98,7 +107,11 @@ test('detect: a gzip file, a .pt (zip) dump and a pickle are named as such in on
   const { join } = await import('node:path');
   const cases: [string, Uint8Array, RegExp][] = [
     ['log.jsonl.gz', gzipSync(Buffer.from('{"a": 1}\n'.repeat(2000))), /this is a gzip-compressed file/],
-    ['model.pt', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(3000, 7), Buffer.from('\n\n\n')]), /a zip archive \(a PyTorch `\.pt` checkpoint is one\)/],
+    [
+      'model.pt',
+      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(3000, 7), Buffer.from('\n\n\n')]),
+      /a zip archive \(a PyTorch `\.pt` checkpoint is one\)/,
+    ],
     ['obj.pkl', Buffer.from([0x80, 0x04, 0x95, 0x10, 0x0a, 0x00, 0x0a]), /a Python pickle/],
     ['nul.jsonl', Buffer.from('{"a":\u0000 1}\n{"b": 2}\n'), /a binary file \(it contains NUL bytes\)/],
   ];
@@ -106,7 +119,11 @@ test('detect: a gzip file, a .pt (zip) dump and a pickle are named as such in on
     const path = join(dir, name);
     writeFileSync(path, bytes);
     const s = await scanPath(path);
-    assert.deepEqual(s.findings.map((f) => f.code), ['unknown-format'], name);
+    assert.deepEqual(
+      s.findings.map((f) => f.code),
+      ['unknown-format'],
+      name,
+    );
     assert.match(s.findings[0].message, what, name);
   }
 });

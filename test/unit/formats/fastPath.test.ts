@@ -17,9 +17,38 @@ const RUNS = 1000;
 const LONG = JSON.stringify('x'.repeat(1100)); // longer than MAX_STRING: scanned as `Skipped`
 /** Any JSON value, of every kind the schemas tell apart. */
 const ANY = fc.constantFrom(
-  '0', '3', '-1', '-0', '1.0', '1.5', '-2.0', '1e3', '1E+2', '2.5e-3', '12345678901234567890', '9007199254740993',
-  '-12345678901234567890.0', 'NaN', 'Infinity', '-Infinity', 'null', 'true', 'false', '"s"', '""', '"3"',
-  '"aborted"', '"completed"', '"done"', '"Completed"', LONG, '[1]', '[]', '{}', '{"a":1}', '{"score":1.0,"acc":1}',
+  '0',
+  '3',
+  '-1',
+  '-0',
+  '1.0',
+  '1.5',
+  '-2.0',
+  '1e3',
+  '1E+2',
+  '2.5e-3',
+  '12345678901234567890',
+  '9007199254740993',
+  '-12345678901234567890.0',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'true',
+  'false',
+  '"s"',
+  '""',
+  '"3"',
+  '"aborted"',
+  '"completed"',
+  '"done"',
+  '"Completed"',
+  LONG,
+  '[1]',
+  '[]',
+  '{}',
+  '{"a":1}',
+  '{"score":1.0,"acc":1}',
 );
 const INT = fc.constantFrom('0', '3', '-1', '-0', '7', '12345678901234567890', '9007199254740993', '1.0', '2e0');
 const TEXT = fc.constantFrom('"gsm8k"', '""', '"timeout"', '"math"', '"a\\nb"', LONG);
@@ -46,12 +75,27 @@ function object(fields: Fields, extras: string[] = []): fc.Arbitrary<string> {
 }
 
 const METADATA = fc.oneof(
-  { weight: 4, arbitrary: object([['exit_status', field(TEXT)], ['dataset', field(TEXT)], ['dataset_name', field(TEXT)], ['instance_id', field(ID)]], ['"reward": {"score": 2}', '"other": [1]']) },
+  {
+    weight: 4,
+    arbitrary: object(
+      [
+        ['exit_status', field(TEXT)],
+        ['dataset', field(TEXT)],
+        ['dataset_name', field(TEXT)],
+        ['instance_id', field(ID)],
+      ],
+      ['"reward": {"score": 2}', '"other": [1]'],
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('null', '[]', '"m"', '1') },
 );
 
 const SAMPLE_COMMON: Fields = [
-  ['status', field(STATUS)], ['reward', field(REWARD)], ['dataset', field(TEXT)], ['data_source', field(TEXT)], ['metadata', field(METADATA)],
+  ['status', field(STATUS)],
+  ['reward', field(REWARD)],
+  ['dataset', field(TEXT)],
+  ['data_source', field(TEXT)],
+  ['metadata', field(METADATA)],
 ];
 
 interface Format {
@@ -84,7 +128,14 @@ const FORMATS: Format[] = [
     file: 'trials.jsonl',
     anchor: '{"instance_id": "a", "trial_idx": 0, "status_code": 0}',
     record: object(
-      [['instance_id', field(ID)], ['trial_idx', field(INT)], ['status_code', field(fc.oneof(INT, fc.constant('-1')))], ['elapsed_sec', field(NUM)], ['exit_status', field(TEXT)], ...SAMPLE_COMMON],
+      [
+        ['instance_id', field(ID)],
+        ['trial_idx', field(INT)],
+        ['status_code', field(fc.oneof(INT, fc.constant('-1')))],
+        ['elapsed_sec', field(NUM)],
+        ['exit_status', field(TEXT)],
+        ...SAMPLE_COMMON,
+      ],
       ['"error": "boom"', '"error": ""', '"error": false'],
     ),
     settings: { evalRewardKey: 'score' },
@@ -94,7 +145,11 @@ const FORMATS: Format[] = [
     file: 'metrics.jsonl',
     anchor: '{"step": 1, "metrics": {"a": 1}}',
     record: object(
-      [['step', field(NUM)], ['step_key', field(TEXT)], ['metrics', field(fc.constantFrom('{"a": 1, "b": 0.5, "c": "x", "d": NaN}', '{}', '{"e": true, "f": null}'))]],
+      [
+        ['step', field(NUM)],
+        ['step_key', field(TEXT)],
+        ['metrics', field(fc.constantFrom('{"a": 1, "b": 0.5, "c": "x", "d": NaN}', '{}', '{"e": true, "f": null}'))],
+      ],
       ['"ts": 3'],
     ),
   },
@@ -103,7 +158,15 @@ const FORMATS: Format[] = [
     file: 'rollout.jsonl',
     anchor: '{"input": "q", "output": "a", "gts": "1", "score": 1.0, "uid": "u_0_0"}',
     record: object(
-      [['input', field(fc.constantFrom('"q1"', '"q2"', LONG, 'null'))], ['output', field(fc.constantFrom('"a"', '""', LONG))], ['score', field(NUM)], ['reward', field(NUM)], ['step', field(NUM)], ['uid', field(ID)], ['data_source', field(TEXT)]],
+      [
+        ['input', field(fc.constantFrom('"q1"', '"q2"', LONG, 'null'))],
+        ['output', field(fc.constantFrom('"a"', '""', LONG))],
+        ['score', field(NUM)],
+        ['reward', field(NUM)],
+        ['step', field(NUM)],
+        ['uid', field(ID)],
+        ['data_source', field(TEXT)],
+      ],
       ['"gts": "1"', '"acc": true', '"acc": false', '"extra": 2.5', '"request_id": 3'],
     ),
   },
@@ -112,7 +175,15 @@ const FORMATS: Format[] = [
     file: 'val/0.jsonl',
     anchor: '{"input": "q", "output": "a", "gts": "1", "score": 1.0, "reward": 1, "data_source": "gsm8k"}',
     record: object(
-      [['input', field(fc.constantFrom('"q1"', '"q2"', 'null'))], ['output', field(fc.constantFrom('"a"', '""', LONG))], ['score', field(NUM)], ['reward', field(NUM)], ['step', field(NUM)], ['uid', field(ID)], ['data_source', field(TEXT)]],
+      [
+        ['input', field(fc.constantFrom('"q1"', '"q2"', 'null'))],
+        ['output', field(fc.constantFrom('"a"', '""', LONG))],
+        ['score', field(NUM)],
+        ['reward', field(NUM)],
+        ['step', field(NUM)],
+        ['uid', field(ID)],
+        ['data_source', field(TEXT)],
+      ],
       ['"acc": 1', '"pred": "x"'],
     ),
     settings: { rewardKey: 'score' },
@@ -121,17 +192,39 @@ const FORMATS: Format[] = [
     name: 'generic',
     file: 'custom.jsonl',
     anchor: '{"g": 1, "m": {"i": 0}, "st": "completed", "r": 1}',
-    record: object(
-      [['g', field(ID)], ['m', field(object([['i', field(INT)], ['c', field(TEXT)]]))], ['st', field(STATUS)], ['r', field(REWARD)], ['ds', field(TEXT)], ['len', field(INT)], ['p', field(TEXT)]],
-    ),
-    settings: { fields: { groupKey: '/g', index: '/m/i', cause: '/m/c', status: '/st', reward: '/r', dataset: '/ds', responseLength: '/len', prompt: '/p' }, rewardKey: 'score' },
+    record: object([
+      ['g', field(ID)],
+      [
+        'm',
+        field(
+          object([
+            ['i', field(INT)],
+            ['c', field(TEXT)],
+          ]),
+        ),
+      ],
+      ['st', field(STATUS)],
+      ['r', field(REWARD)],
+      ['ds', field(TEXT)],
+      ['len', field(INT)],
+      ['p', field(TEXT)],
+    ]),
+    settings: {
+      fields: { groupKey: '/g', index: '/m/i', cause: '/m/c', status: '/st', reward: '/r', dataset: '/ds', responseLength: '/len', prompt: '/p' },
+      rewardKey: 'score',
+    },
   },
 ];
 
 async function scanBoth(path: string, settings: Partial<RolloutLensSettings>) {
   const pick = (s: Awaited<ReturnType<typeof scanPath>>) => ({
-    format: s.format, kind: s.kind, samples: s.samples, metricsRecords: s.metricsRecords,
-    records: s.records, invalidLines: s.invalidLines, findings: s.findings,
+    format: s.format,
+    kind: s.kind,
+    samples: s.samples,
+    metricsRecords: s.metricsRecords,
+    records: s.records,
+    invalidLines: s.invalidLines,
+    findings: s.findings,
   });
   try {
     setFastValidation(true);

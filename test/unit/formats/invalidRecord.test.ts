@@ -9,10 +9,22 @@ const MILES = '"prompt": "p", "response": "r"';
 const WRONG: [string, string, RegExp][] = [
   ['group_index as a string', `{"group_index": "3", "index": 0, ${MILES}}`, /field group_index: expected an integer, got "3"/],
   ['index as a float', `{"group_index": 3, "index": 1.5, ${MILES}}`, /field index: expected an integer, got 1.5/],
-  ['unknown status', `{"group_index": 3, "index": 0, ${MILES}, "status": "done"}`, /field status: expected one of pending, completed, truncated, aborted, failed, got "done"/],
-  ['reward as a string', `{"group_index": 3, "index": 0, ${MILES}, "reward": "1.0"}`, /field reward: expected a number, an object of named rewards, or null, got "1.0"/],
+  [
+    'unknown status',
+    `{"group_index": 3, "index": 0, ${MILES}, "status": "done"}`,
+    /field status: expected one of pending, completed, truncated, aborted, failed, got "done"/,
+  ],
+  [
+    'reward as a string',
+    `{"group_index": 3, "index": 0, ${MILES}, "reward": "1.0"}`,
+    /field reward: expected a number, an object of named rewards, or null, got "1.0"/,
+  ],
   ['reward as an array', `{"group_index": 3, "index": 0, ${MILES}, "reward": [1]}`, /field reward: .*got an array/],
-  ['exit_status as a number', `{"group_index": 3, "index": 0, ${MILES}, "metadata": {"exit_status": 5}}`, /field metadata.exit_status: expected a string .*got 5/],
+  [
+    'exit_status as a number',
+    `{"group_index": 3, "index": 0, ${MILES}, "metadata": {"exit_status": 5}}`,
+    /field metadata.exit_status: expected a string .*got 5/,
+  ],
   ['metadata as a list', `{"group_index": 3, "index": 0, ${MILES}, "metadata": []}`, /field metadata: .*got an array/],
   ['response_length as a string', `{"group_index": 3, "index": 0, ${MILES}, "response_length": "7"}`, /field response_length: expected an integer, got "7"/],
 ];
@@ -36,7 +48,10 @@ for (const [what, line, message] of WRONG) {
 
 test('invalid-record: trials without instance_id, verl with a numeric output, metrics without an object', async (t) => {
   const dir = tempDir(t);
-  const trials = writeLines(dir, 't.jsonl', ['{"instance_id": "a", "trial_idx": 0, "status_code": 0}', '{"instance_id": null, "trial_idx": 1, "status_code": 0}']);
+  const trials = writeLines(dir, 't.jsonl', [
+    '{"instance_id": "a", "trial_idx": 0, "status_code": 0}',
+    '{"instance_id": null, "trial_idx": 1, "status_code": 0}',
+  ]);
   assert.match((await scanPath(trials)).findings[0].message, /invalid miles-eval-trials record: field instance_id: expected a string or an integer, got null/);
   const verl = writeLines(dir, 'v.jsonl', ['{"input": "q", "output": "a", "score": 1.0}', '{"input": "q", "output": 7, "score": 1.0}']);
   assert.match((await scanPath(verl)).findings[0].message, /invalid verl-rollout record: field output: expected a string, got 7/);

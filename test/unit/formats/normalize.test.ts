@@ -9,7 +9,8 @@ import { fixture, scanPath, tempDir, writeLines } from './helpers';
 /** The fields that matter, without line/offset/byteLength noise. */
 function core(s: SampleRecord) {
   const { line, offset, byteLength, ...rest } = s;
-  void offset; void byteLength;
+  void offset;
+  void byteLength;
   return { line, ...rest };
 }
 
@@ -19,7 +20,20 @@ test('normalise miles-sample: group key, index, status, aborted, reward (int/flo
   const [a, b, c] = s.samples.map(core);
   assert.deepEqual(
     { ...a, promptKey: typeof a.promptKey },
-    { line: 1, groupKey: '12', index: 48, dataset: null, promptKey: 'string', status: 'completed', aborted: false, reward: 1, rewardIsInt: false, cause: 'Submitted', responseLength: 17, step: null },
+    {
+      line: 1,
+      groupKey: '12',
+      index: 48,
+      dataset: null,
+      promptKey: 'string',
+      status: 'completed',
+      aborted: false,
+      reward: 1,
+      rewardIsInt: false,
+      cause: 'Submitted',
+      responseLength: 17,
+      step: null,
+    },
   );
   assert.equal(b.aborted, true);
   assert.equal(b.status, 'aborted');
@@ -43,15 +57,24 @@ test('normalise miles-sample: dataset in docs/semantics.md#formats order (datase
     `{${base}}`,
   ]);
   const s = await scanPath(p);
-  assert.deepEqual(s.samples.map((x) => x.dataset), ['a', 'b', 'c', 'd', null]);
+  assert.deepEqual(
+    s.samples.map((x) => x.dataset),
+    ['a', 'b', 'c', 'd', null],
+  );
 });
 
 test('normalise miles-sample: object reward resolved with rewardKey; eval files use evalRewardKey first', async (t) => {
   const dir = tempDir(t);
   const line = '{"group_index": 0, "index": 0, "prompt": "p", "response": "r", "status": "completed", "reward": {"acc": 1, "format": 0.5}}';
   const train = writeLines(dir, 'rollout_1.jsonl', [line]);
-  assert.deepEqual((await scanPath(train, { rewardKey: 'acc' })).samples.map((x) => [x.reward, x.rewardIsInt]), [[1, true]]);
-  assert.deepEqual((await scanPath(train, { rewardKey: 'format' })).samples.map((x) => [x.reward, x.rewardIsInt]), [[0.5, false]]);
+  assert.deepEqual(
+    (await scanPath(train, { rewardKey: 'acc' })).samples.map((x) => [x.reward, x.rewardIsInt]),
+    [[1, true]],
+  );
+  assert.deepEqual(
+    (await scanPath(train, { rewardKey: 'format' })).samples.map((x) => [x.reward, x.rewardIsInt]),
+    [[0.5, false]],
+  );
   const ev = writeLines(dir, 'eval_1.jsonl', [line]);
   assert.equal((await scanPath(ev, { rewardKey: 'acc', evalRewardKey: 'format' })).samples[0].reward, 0.5);
   assert.equal((await scanPath(ev, { rewardKey: 'acc' })).samples[0].reward, 1, 'evalRewardKey falls back to rewardKey');
@@ -63,7 +86,10 @@ test('normalise: an object reward without a reward key → one invalid-record fi
   const s = await scanPath(p);
   assert.equal(s.records, 2);
   assert.equal(s.invalidLines, 0);
-  assert.deepEqual(s.samples.map((x) => x.reward), [null, null]);
+  assert.deepEqual(
+    s.samples.map((x) => x.reward),
+    [null, null],
+  );
   assert.equal(s.findings.length, 1);
   assert.equal(s.findings[0].code, 'invalid-record');
   assert.match(s.findings[0].message, /reward is an object of named rewards \("acc"\) and no reward key is set/);
@@ -83,22 +109,28 @@ test('normalise miles-sample: NaN and Infinity rewards are kept as numbers', asy
 
 test('normalise miles-trajectory: sample_index is the index; object reward needs a key', async () => {
   const s = await scanPath(fixture('eval_20.jsonl'), { evalRewardKey: 'acc' });
-  assert.deepEqual(s.samples.map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt]), [
-    ['0', 0, 'completed', false, 1, false],
-    ['0', 1, 'aborted', true, null, false],
-    ['1', 2, 'truncated', false, 0, true],
-  ]);
+  assert.deepEqual(
+    s.samples.map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt]),
+    [
+      ['0', 0, 'completed', false, 1, false],
+      ['0', 1, 'aborted', true, null, false],
+      ['1', 2, 'truncated', false, 0, true],
+    ],
+  );
   assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
 });
 
 test('normalise miles-eval-trials: aborted by status_code -1, by error, or by an infrastructure exit_status', async () => {
   const s = await scanPath(fixture('trials.jsonl'));
-  assert.deepEqual(s.samples.map((x) => [x.groupKey, x.index, x.aborted, x.status, x.reward, x.cause]), [
-    ['django__django-11099', 0, false, null, 1, 'Submitted'],
-    ['django__django-11099', 1, true, 'aborted', null, null],
-    ['astropy__astropy-12907', 0, false, null, 0, 'TimeLimitExceeded'],
-    ['astropy__astropy-12907', 1, true, 'aborted', null, 'SandboxUnavailable'],
-  ]);
+  assert.deepEqual(
+    s.samples.map((x) => [x.groupKey, x.index, x.aborted, x.status, x.reward, x.cause]),
+    [
+      ['django__django-11099', 0, false, null, 1, 'Submitted'],
+      ['django__django-11099', 1, true, 'aborted', null, null],
+      ['astropy__astropy-12907', 0, false, null, 0, 'TimeLimitExceeded'],
+      ['astropy__astropy-12907', 1, true, 'aborted', null, 'SandboxUnavailable'],
+    ],
+  );
   assert.equal(s.samples[0].promptKey, 'django__django-11099');
   assert.equal(s.samples[2].rewardIsInt, true);
 });
@@ -122,36 +154,48 @@ test('normalise miles-metrics: numeric metrics only, step and step_key kept', as
 
 test('normalise verl v1: prompt uid = uid without its last two _ parts; empty output = aborted; score and extras are vars', async () => {
   const s = await scanPath(fixture('verl-rollout.jsonl'));
-  assert.deepEqual(s.samples.map((x) => [x.groupKey, x.aborted, x.reward, x.rewardIsInt, x.step]), [
-    ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', false, 1, false, 42],
-    ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', true, 0, false, 42],
-    ['0a9b8c7d-1e2f-4a3b-9c8d-7e6f5a4b3c2d', false, 1, true, 42],
-  ]);
+  assert.deepEqual(
+    s.samples.map((x) => [x.groupKey, x.aborted, x.reward, x.rewardIsInt, x.step]),
+    [
+      ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', false, 1, false, 42],
+      ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', true, 0, false, 42],
+      ['0a9b8c7d-1e2f-4a3b-9c8d-7e6f5a4b3c2d', false, 1, true, 42],
+    ],
+  );
   assert.deepEqual(s.samples[0].vars, { score: 1, acc: 1 });
   assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
 });
 
 test('normalise verl legacy (no uid): consecutive identical inputs form one group; a repeat later is a new group', async () => {
   const s = await scanPath(fixture('verl-legacy.jsonl'));
-  assert.deepEqual(s.samples.map((x) => x.groupKey), ['input#0', 'input#0', 'input#1', 'input#2']);
+  assert.deepEqual(
+    s.samples.map((x) => x.groupKey),
+    ['input#0', 'input#0', 'input#1', 'input#2'],
+  );
 });
 
 test('normalise verl-validation: reward field is the reward, data_source the dataset, score/reward/acc are vars', async () => {
   const s = await scanPath(fixture('verl-validation.jsonl'));
-  assert.deepEqual(s.samples.map((x) => [x.groupKey, x.dataset, x.reward, x.vars]), [
-    ['u1', 'openai/gsm8k', 1, { score: 1, reward: 1, acc: 1 }],
-    ['u1', 'openai/gsm8k', 0, { score: 0, reward: 0, acc: 0 }],
-  ]);
+  assert.deepEqual(
+    s.samples.map((x) => [x.groupKey, x.dataset, x.reward, x.vars]),
+    [
+      ['u1', 'openai/gsm8k', 1, { score: 1, reward: 1, acc: 1 }],
+      ['u1', 'openai/gsm8k', 0, { score: 0, reward: 0, acc: 0 }],
+    ],
+  );
 });
 
 test('normalise generic: fields mapped by JSON pointers', async () => {
   const s = await scanPath(fixture('generic.jsonl'), {
     fields: { groupKey: '/meta/group', index: '/meta/i', status: '/meta/state', reward: '/score/value', cause: '/meta/why', dataset: '/meta/ds', prompt: '/q' },
   });
-  assert.deepEqual(s.samples.map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt, x.cause, x.dataset]), [
-    ['7', 0, 'completed', false, 1, true, null, 'mbpp'],
-    ['7', 1, 'aborted', true, null, false, 'ServerUnreachable', 'mbpp'],
-  ]);
+  assert.deepEqual(
+    s.samples.map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt, x.cause, x.dataset]),
+    [
+      ['7', 0, 'completed', false, 1, true, null, 'mbpp'],
+      ['7', 1, 'aborted', true, null, false, 'ServerUnreachable', 'mbpp'],
+    ],
+  );
   assert.ok(s.samples[0].promptKey);
   assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
 });

@@ -40,7 +40,10 @@ test('engine: eval_config.yaml beside an eval log is loaded (its dataset n group
   writeFileSync(join(dir, 'eval_config.yaml'), 'eval:\n  datasets:\n    - name: aime\n      n_samples_per_eval_prompt: 2\n');
   const r = await analyzeFiles([{ path, displayPath: 'eval_5.jsonl' }], { ...options(), keepDetail: true });
   const ds = r.files[0].detail?.datasets ?? [];
-  assert.deepEqual(ds.map((d) => [d.name, d.n, d.nSource]), [['aime', 2, 'dataset']]);
+  assert.deepEqual(
+    ds.map((d) => [d.name, d.n, d.nSource]),
+    [['aime', 2, 'dataset']],
+  );
   assert.deepEqual(r.files[0].groups, { total: 2, kept: 2, dropped: 0 });
 });
 

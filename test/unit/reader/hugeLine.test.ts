@@ -24,6 +24,13 @@ test('reader: a 100 MB single line (token array) is read and parsed, with the li
   closeSync(fd);
   const s = await scanFile({ path, displayPath: 'huge.jsonl' }, { access: nodeFileAccess, settings: DEFAULT_SETTINGS });
   assert.equal(s.invalidLines, 0);
-  assert.deepEqual(s.samples.map((x) => [x.line, x.index, x.reward]), [[1, 0, 1], [2, 1, 0], [3, 2, null]]);
+  assert.deepEqual(
+    s.samples.map((x) => [x.line, x.index, x.reward]),
+    [
+      [1, 0, 1],
+      [2, 1, 0],
+      [3, 2, null],
+    ],
+  );
   assert.ok(s.samples[1].byteLength > 100 * 1024 * 1024);
 });

@@ -52,7 +52,9 @@ test('scanner: integers beyond 2^53 keep their exact literal text', () => {
 });
 
 test('scanner: builds top-level scalars and metadata/reward/metrics objects; skips arrays and other objects', () => {
-  const v = value('{"group_index": 3, "status": "aborted", "tokens": [1, 2, 3], "metadata": {"exit_status": "X", "agent_metrics": {"t": 1}}, "spec_info": {"a": 1}}');
+  const v = value(
+    '{"group_index": 3, "status": "aborted", "tokens": [1, 2, 3], "metadata": {"exit_status": "X", "agent_metrics": {"t": 1}}, "spec_info": {"a": 1}}',
+  );
   assert.equal(v.group_index, 3);
   assert.equal(v.status, 'aborted');
   assert.ok(v.tokens instanceof Skipped && v.tokens.kind === 'array');
@@ -147,7 +149,8 @@ test('scanner (property): agrees with JSON.parse on validity for any JSON text',
 });
 
 test('scanner (property): agrees with JSON.parse on validity of mutated JSON texts', () => {
-  const mutated = fc.tuple(fc.json(), fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', '0', '-', '.', 'e', ' ', '\u0001', '[', '{', ':'))
+  const mutated = fc
+    .tuple(fc.json(), fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', '0', '-', '.', 'e', ' ', '\u0001', '[', '{', ':'))
     .map(([text, at, len, insert]) => {
       const i = at % (text.length + 1);
       return text.slice(0, i) + insert + text.slice(i + (len % 3));
@@ -171,11 +174,17 @@ test('scanner (property): agrees with JSON.parse on validity of mutated JSON tex
 test('scanner (property): built scalars equal JSON.parse for flat objects', () => {
   const scalar = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), fc.boolean(), fc.constant(null));
   fc.assert(
-    fc.property(fc.dictionary(fc.string().filter((k) => k !== '__proto__'), scalar), (obj) => {
-      const text = JSON.stringify(obj);
-      const v = value(text, ALL);
-      assert.deepEqual(Object.fromEntries(Object.entries(v)), JSON.parse(text));
-    }),
+    fc.property(
+      fc.dictionary(
+        fc.string().filter((k) => k !== '__proto__'),
+        scalar,
+      ),
+      (obj) => {
+        const text = JSON.stringify(obj);
+        const v = value(text, ALL);
+        assert.deepEqual(Object.fromEntries(Object.entries(v)), JSON.parse(text));
+      },
+    ),
     { numRuns: 1000 },
   );
 });
@@ -188,9 +197,15 @@ test('scanner (property): long digit runs in numeric arrays agree with JSON.pars
   const digits = fc
     .tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: 29 }))
     .map(([first, rest]) => `${first}${rest.join('')}`);
-  const number = fc.tuple(fc.boolean(), digits, fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E+', 'e-'), digits)))
+  const number = fc
+    .tuple(fc.boolean(), digits, fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E+', 'e-'), digits)))
     .map(([neg, int, frac, exp]) => `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}${exp ? exp[0] + exp[1] : ''}`);
-  const line = fc.tuple(fc.string({ maxLength: 7 }).map((s) => s.replace(/[^ ]/g, ' ')), fc.array(number, { minLength: 1, maxLength: 12 }), fc.constantFrom(',', ', '))
+  const line = fc
+    .tuple(
+      fc.string({ maxLength: 7 }).map((s) => s.replace(/[^ ]/g, ' ')),
+      fc.array(number, { minLength: 1, maxLength: 12 }),
+      fc.constantFrom(',', ', '),
+    )
     .map(([pad, nums, sep]) => `{"a":${pad}[${nums.join(sep)}]}`);
   const breaker = fc.constantFrom(0x2f, 0x3a, 0x2e, 0x2c, 0x20, 0x2d, 0x65, 0x00, 0x7f, 0x80, 0xfa, 0xfe, 0xff);
   fc.assert(
@@ -235,7 +250,10 @@ test('scanner: a repeated key takes its int-literal mark with it (the last value
   assert.equal(intLiteral(value('{"reward": 1, "reward": "x", "a": 2}'), 'reward'), null);
   assert.equal(intLiteral(value('{"a": -0, "b": 123456789012345, "c": 1234567890123456789}'), 'a'), '-0');
   const v = value('{"a": -0, "b": 123456789012345, "c": 1234567890123456789, "d": -7}');
-  assert.deepEqual(['a', 'b', 'c', 'd'].map((k) => intLiteral(v, k)), ['-0', '123456789012345', '1234567890123456789', '-7']);
+  assert.deepEqual(
+    ['a', 'b', 'c', 'd'].map((k) => intLiteral(v, k)),
+    ['-0', '123456789012345', '1234567890123456789', '-7'],
+  );
   // eslint-disable-next-line no-loss-of-precision -- the parsed value rounds exactly as this literal does
   assert.ok(Object.is(v.a, -0) && v.d === -7 && v.c === 1234567890123456789);
 });

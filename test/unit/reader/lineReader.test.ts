@@ -29,7 +29,15 @@ test('reader: a UTF-8 BOM is skipped and line 1 starts after it', async (t) => {
 test('reader: blank lines are lines (numbering continues past them)', async (t) => {
   const path = writeFile(tempDir(t), 'b.jsonl', 'a\n\n\r\nb\n');
   const { lines } = await collectLines(path);
-  assert.deepEqual(lines.map((l) => [l.text, l.line]), [['a', 1], ['', 2], ['', 3], ['b', 4]]);
+  assert.deepEqual(
+    lines.map((l) => [l.text, l.line]),
+    [
+      ['a', 1],
+      ['', 2],
+      ['', 3],
+      ['b', 4],
+    ],
+  );
 });
 
 test('reader: a last line without newline is returned as pending, not as a line', async (t) => {
@@ -48,7 +56,10 @@ test('reader: lines spanning chunk boundaries (chunk 16 bytes) come out whole, C
   const texts = Array.from({ length: 40 }, (_, i) => `{"i":${i},"pad":"${'x'.repeat(i % 37)}"}`);
   const path = writeFile(tempDir(t), 'c.jsonl', texts.join('\r\n') + '\r\n');
   const { lines } = await collectLines(path, { chunkSize: 16 });
-  assert.deepEqual(lines.map((l) => l.text), texts);
+  assert.deepEqual(
+    lines.map((l) => l.text),
+    texts,
+  );
   let offset = 0;
   for (const [i, l] of lines.entries()) {
     assert.equal(l.offset, offset, `offset of line ${i + 1}`);
@@ -60,7 +71,10 @@ test('reader: multi-byte UTF-8 characters split across chunks are intact', async
   const text = '{"s":"' + 'é漢🙂'.repeat(50) + '"}';
   const path = writeFile(tempDir(t), 'u.jsonl', `${text}\n${text}\n`);
   const { lines } = await collectLines(path, { chunkSize: 17 });
-  assert.deepEqual(lines.map((l) => l.text), [text, text]);
+  assert.deepEqual(
+    lines.map((l) => l.text),
+    [text, text],
+  );
 });
 
 test('reader: starting at a byte offset resumes at that line with the given line number', async (t) => {
@@ -111,7 +125,13 @@ test('reader (property): any lines, any line ends, any chunk size → exactly th
   let n = 0;
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 300 }).map((s) => s.replace(/[\r\n]/g, '')), fc.boolean()), { maxLength: 30 }),
+      fc.array(
+        fc.tuple(
+          fc.string({ unit: 'binary', maxLength: 300 }).map((s) => s.replace(/[\r\n]/g, '')),
+          fc.boolean(),
+        ),
+        { maxLength: 30 },
+      ),
       fc.integer({ min: 16, max: 200 }),
       fc.boolean(),
       async (lines, chunkSize, finalNewline) => {
@@ -122,7 +142,10 @@ test('reader (property): any lines, any line ends, any chunk size → exactly th
         const complete = finalNewline ? lines : lines.slice(0, -1);
         // A first line starting with a BOM character loses it (it is the file's BOM).
         const expected = complete.map(([s], i) => (i === 0 && s.startsWith('\ufeff') ? s.slice(1) : s));
-        assert.deepEqual(got.map((l) => l.text), expected);
+        assert.deepEqual(
+          got.map((l) => l.text),
+          expected,
+        );
         let offset = 0;
         for (const [i, l] of got.entries()) {
           if (i === 0 && lines[0][0].startsWith('\ufeff')) offset += 3;
@@ -140,6 +163,12 @@ test('reader: a line far longer than the chunk grows the buffer, and the lines a
   const long = 'x'.repeat(50_000);
   const path = writeFile(tempDir(t), 'g.jsonl', `a\n${long}\nb\n${long}${long}\nc\n`);
   const { lines } = await collectLines(path, { chunkSize: 1024 });
-  assert.deepEqual(lines.map((l) => l.text.length), [1, 50_000, 1, 100_000, 1]);
-  assert.deepEqual(lines.map((l) => l.offset), [0, 2, 50_003, 50_005, 150_006]);
+  assert.deepEqual(
+    lines.map((l) => l.text.length),
+    [1, 50_000, 1, 100_000, 1],
+  );
+  assert.deepEqual(
+    lines.map((l) => l.offset),
+    [0, 2, 50_003, 50_005, 150_006],
+  );
 });

@@ -70,7 +70,27 @@ test('numberRun: a long log-prob array, broken at every byte by every kind of by
 test('numberRun: each rule, with the bytes it looks at on either side of every 32-byte block edge', () => {
   // The run is read in blocks from just after the first number; a number of k digits before the
   // snippet moves it across all 32 block positions.
-  const snippets = ['.5.5', '.55555555555555555555.5', '.5', ', 05', ', -05', ', 0.5', ', 0', ', -0', ', -', ', - 1', ' , 1', ',,', ', .5', '.', ', 5e3', ', 5e3.5', ',  5', ', \t5', ', 1, 2'];
+  const snippets = [
+    '.5.5',
+    '.55555555555555555555.5',
+    '.5',
+    ', 05',
+    ', -05',
+    ', 0.5',
+    ', 0',
+    ', -0',
+    ', -',
+    ', - 1',
+    ' , 1',
+    ',,',
+    ', .5',
+    '.',
+    ', 5e3',
+    ', 5e3.5',
+    ',  5',
+    ', \t5',
+    ', 1, 2',
+  ];
   for (const snippet of snippets) {
     // (and enough after it that the block holding it is not the line's tail, left to JS)
     for (let k = 1; k <= 40; k++) agree(`{"a": [5, ${'1'.repeat(k)}${snippet}, ${'7, '.repeat(24)}9]}`, k % 7);

@@ -15,7 +15,9 @@ import { tempDir, writeFile } from './helpers';
 
 // tsc compiles the worker next to the pool (out/server/src/node/scanWorker.js).
 const WORKER = join(__dirname, '../../../server/src/node/scanWorker.js');
-const SAMPLES = readFileSync(join(__dirname, '../../../../examples/run/rollout/rollout_1.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+const SAMPLES = readFileSync(join(__dirname, '../../../../examples/run/rollout/rollout_1.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
 
 /** Real miles sample lines, with bad, blank, CRLF and long lines mixed in; deterministic. */
 function mixedLog(rounds: number): string[] {
@@ -62,7 +64,10 @@ test('parallel scan: a last line without newline that is complete JSON, and one 
   const pool = new WorkerPool({ script: WORKER, threshold: 0, workers: 3, rangeBytes: 3000 });
   t.after(() => pool.close());
   const lines = mixedLog(2);
-  for (const [name, text] of [['complete.jsonl', lines.join('\n')], ['newline.jsonl', `${lines.join('\r\n')}\r\n`]]) {
+  for (const [name, text] of [
+    ['complete.jsonl', lines.join('\n')],
+    ['newline.jsonl', `${lines.join('\r\n')}\r\n`],
+  ]) {
     const { single, parallel, ranges } = await both(writeFile(dir, name, text), pool);
     assert.ok(ranges > 5);
     assert.deepEqual(parallel, single, name);
@@ -75,7 +80,10 @@ test('parallel scan: binary sniffing of the first non-JSON lines holds across ra
   t.after(() => pool.close());
   const junk = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x0a, 0xff, 0xfe, 0x00, 0x41, 0x0a, 0x00, 0x00, 0x0a]);
   const text = Buffer.from(`${mixedLog(1).join('\n')}\n`);
-  for (const [name, bytes] of [['corrupt-start.jsonl', Buffer.concat([junk, junk, text])], ['gzip.jsonl', Buffer.concat([junk, junk, junk])]] as const) {
+  for (const [name, bytes] of [
+    ['corrupt-start.jsonl', Buffer.concat([junk, junk, text])],
+    ['gzip.jsonl', Buffer.concat([junk, junk, junk])],
+  ] as const) {
     const { single, parallel, ranges } = await both(writeFile(dir, name, bytes), pool);
     assert.ok(ranges >= 1);
     assert.deepEqual(parallel, single, name);
@@ -114,7 +122,11 @@ test('parallel scan: range cuts fall just after a newline, never inside a line',
 test('parallel scan: a worker that dies mid-file (out of memory, a crash) loses nothing: the file is read again on this thread, and the next scan gets fresh workers', async (t) => {
   const dir = tempDir(t);
   // The real worker, except that the fourth range of every scan kills its thread.
-  const dying = writeFile(dir, 'dying.js', `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (job) => { if (job.job === 3) process.exit(7); });\nrequire(${JSON.stringify(WORKER)});\n`);
+  const dying = writeFile(
+    dir,
+    'dying.js',
+    `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (job) => { if (job.job === 3) process.exit(7); });\nrequire(${JSON.stringify(WORKER)});\n`,
+  );
   const pool = new WorkerPool({ script: dying, threshold: 0, workers: 2, rangeBytes: 5000 });
   t.after(() => pool.close());
   const path = writeFile(dir, 'log.jsonl', `${mixedLog(6).join('\n')}\n`);

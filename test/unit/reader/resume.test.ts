@@ -32,7 +32,10 @@ test('resume: appended lines are read from the previous end offset, nothing lost
   const second = await scan(path, first);
   assert.equal(second.resumedFrom, first.endOffset);
   assert.deepEqual(lines(second), [1, 2, 3, 4]);
-  assert.deepEqual(second.samples.map((x) => x.index), [0, 1, 2, 3]);
+  assert.deepEqual(
+    second.samples.map((x) => x.index),
+    [0, 1, 2, 3],
+  );
   assert.deepEqual(lines(first), [1, 2], 'the previous state is not changed');
 });
 
@@ -43,7 +46,10 @@ test('resume: a partial last line is pending (truncated-line, information), then
   const first = await scan(path);
   assert.deepEqual(lines(first), [1]);
   assert.equal(first.invalidLines, 0, 'a partial line is not an invalid line');
-  assert.deepEqual(first.findings.map((f) => [f.code, f.severity, f.line]), [['truncated-line', 'information', 2]]);
+  assert.deepEqual(
+    first.findings.map((f) => [f.code, f.severity, f.line]),
+    [['truncated-line', 'information', 2]],
+  );
   assert.deepEqual(first.pending, { line: 2, offset: sample(0, 0).length + 1, byteLength: 30 });
   appendFileSync(path, `${full.slice(30)}\n`);
   const second = await scan(path, first);
@@ -85,7 +91,10 @@ test('resume: a file replaced by a new one of the same name is read from the sta
   renameSync(other, path);
   const second = await scan(path, first);
   assert.equal(second.resumedFrom, 0);
-  assert.deepEqual(second.samples.map((x) => x.groupKey), ['5', '5', '5']);
+  assert.deepEqual(
+    second.samples.map((x) => x.groupKey),
+    ['5', '5', '5'],
+  );
 });
 
 test('resume: rewritten in place with the same size or longer but different bytes → read from the start', async (t) => {
@@ -95,7 +104,10 @@ test('resume: rewritten in place with the same size or longer but different byte
   writeFileSync(path, `${sample(7, 0)}\n${sample(7, 1)}\n`);
   const second = await scan(path, first);
   assert.equal(second.resumedFrom, 0);
-  assert.deepEqual(second.samples.map((x) => x.groupKey), ['7', '7']);
+  assert.deepEqual(
+    second.samples.map((x) => x.groupKey),
+    ['7', '7'],
+  );
 });
 
 test('resume: findings and invalid lines carry over and new ones are added once', async (t) => {
@@ -105,7 +117,13 @@ test('resume: findings and invalid lines carry over and new ones are added once'
   appendFileSync(path, `also not json\n${sample(0, 1)}\n`);
   const second = await scan(path, first);
   assert.equal(second.invalidLines, 2);
-  assert.deepEqual(second.findings.map((f) => [f.code, f.line]), [['invalid-json', 2], ['invalid-json', 3]]);
+  assert.deepEqual(
+    second.findings.map((f) => [f.code, f.line]),
+    [
+      ['invalid-json', 2],
+      ['invalid-json', 3],
+    ],
+  );
 });
 
 test('resume: detection still pending when the file started with invalid lines, then decided on growth', async (t) => {
@@ -116,7 +134,10 @@ test('resume: detection still pending when the file started with invalid lines, 
   appendFileSync(path, `${sample(0, 0)}\n`);
   const second = await scan(path, first);
   assert.equal(second.format, 'miles-sample');
-  assert.deepEqual(second.findings.map((f) => f.code), ['invalid-json']);
+  assert.deepEqual(
+    second.findings.map((f) => f.code),
+    ['invalid-json'],
+  );
 });
 
 test('resume: other settings → read from the start (the records depend on them)', async (t) => {
@@ -132,7 +153,18 @@ test('scan: cancellation between chunks throws CancelledError', async (t) => {
   writeFileSync(path, `${sample(0, 0)}\n`.repeat(200));
   let calls = 0;
   await assert.rejects(
-    scanFile({ path, displayPath: 'x' }, { ...options, chunkSize: 256, cancellation: { get isCancellationRequested() { return ++calls > 3; } } }),
+    scanFile(
+      { path, displayPath: 'x' },
+      {
+        ...options,
+        chunkSize: 256,
+        cancellation: {
+          get isCancellationRequested() {
+            return ++calls > 3;
+          },
+        },
+      },
+    ),
     CancelledError,
   );
 });

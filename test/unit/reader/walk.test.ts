@@ -22,7 +22,10 @@ test('walk: folders are searched recursively for *.jsonl and *.ndjson only; show
   }
   const r = await walkPaths([join(dir, 'run')], nodeFileAccess);
   assert.deepEqual(r.problems, []);
-  assert.deepEqual(r.targets.map((x) => x.displayPath.slice(dir.length + 1)), ['run/metrics.jsonl', 'run/eval/eval_4.ndjson', 'run/rollout/2.jsonl', 'run/rollout/10.jsonl']);
+  assert.deepEqual(
+    r.targets.map((x) => x.displayPath.slice(dir.length + 1)),
+    ['run/metrics.jsonl', 'run/eval/eval_4.ndjson', 'run/rollout/2.jsonl', 'run/rollout/10.jsonl'],
+  );
 });
 
 test('walk: a symlink loop ends; a file reached twice is analysed once', async (t) => {
@@ -42,10 +45,13 @@ test('walk: a missing path is a problem of a given path; a dangling link inside 
   symlinkSync(join(dir, 'nowhere.jsonl'), join(dir, 'run/2.jsonl'));
   const r = await walkPaths([join(dir, 'run'), join(dir, 'missing.jsonl')], nodeFileAccess);
   assert.equal(r.targets.length, 1);
-  assert.deepEqual(r.problems.map((p) => [p.given, p.message.replace(dir, '')]), [
-    [false, `cannot read /run/2.jsonl: no such file or folder`],
-    [true, `cannot read /missing.jsonl: no such file or folder`],
-  ]);
+  assert.deepEqual(
+    r.problems.map((p) => [p.given, p.message.replace(dir, '')]),
+    [
+      [false, `cannot read /run/2.jsonl: no such file or folder`],
+      [true, `cannot read /missing.jsonl: no such file or folder`],
+    ],
+  );
 });
 
 test('walk: a folder that cannot be listed (EACCES injected: tests run as root) is a problem; the rest is still found', async (t) => {
@@ -61,6 +67,12 @@ test('walk: a folder that cannot be listed (EACCES injected: tests run as root) 
     },
   };
   const r = await walkPaths([join(dir, 'run')], access);
-  assert.deepEqual(r.targets.map((x) => x.displayPath.slice(dir.length)), ['/run/1.jsonl']);
-  assert.deepEqual(r.problems.map((p) => p.message.slice(p.message.indexOf(':'))), [': permission denied']);
+  assert.deepEqual(
+    r.targets.map((x) => x.displayPath.slice(dir.length)),
+    ['/run/1.jsonl'],
+  );
+  assert.deepEqual(
+    r.problems.map((p) => p.message.slice(p.message.indexOf(':'))),
+    [': permission denied'],
+  );
 });

@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { aborted, codes, FILE, group, inFileOrder, sample, settings, ZERO_STD } from './helpers';
 
-
-
 test('§2.1 an aborted sample with a cause drops its group as group_has_aborted_<cause> and counts 1', () => {
   const samples = inFileOrder([...group('7', [1, 0], 0), aborted('7', 2, 'ServerUnreachable'), ...group('7', [1], 3), ...group('8', [1, 0])]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1 });
   assert.deepEqual(r.counts, { total: 2, kept: 1, dropped: 1 });
   assert.deepEqual(r.groups[0], {
-    key: '7', lines: [1, 2, 3, 4], kept: false, reason: 'group_has_aborted_ServerUnreachable',
+    key: '7',
+    lines: [1, 2, 3, 4],
+    kept: false,
+    reason: 'group_has_aborted_ServerUnreachable',
     metric: 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable',
   });
   assert.equal(r.groups[1].kept, true);
@@ -20,7 +21,11 @@ test('§2.1 an aborted sample with a cause drops its group as group_has_aborted_
   assert.equal(f.severity, 'warning');
   assert.equal(f.group, '7');
   assert.ok(f.message.startsWith('group dropped: group_has_aborted_ServerUnreachable — '), f.message);
-  assert.deepEqual(f.related, [{ file: FILE, line: 1 }, { file: FILE, line: 2 }, { file: FILE, line: 4 }]);
+  assert.deepEqual(f.related, [
+    { file: FILE, line: 1 },
+    { file: FILE, line: 2 },
+    { file: FILE, line: 4 },
+  ]);
   assert.match(f.message, /1 of 4 samples of group 7 aborted/);
   assert.match(f.message, /ServerUnreachable is an infrastructure failure/);
   assert.match(f.message, /counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable\./);
@@ -81,9 +86,12 @@ test('§2.1 a non-first aborted sample without exit_status is still reported, it
 
 test('§2.1 metrics count groups, not samples, and only reasons that occurred', () => {
   const samples = inFileOrder([
-    aborted('1', 0, 'ServerUnreachable'), aborted('1', 1, 'ServerUnreachable'),
-    aborted('2', 0, 'ServerUnreachable'), sample('2', 1),
-    aborted('3', 0, 'SandboxUnavailable'), sample('3', 1),
+    aborted('1', 0, 'ServerUnreachable'),
+    aborted('1', 1, 'ServerUnreachable'),
+    aborted('2', 0, 'ServerUnreachable'),
+    sample('2', 1),
+    aborted('3', 0, 'SandboxUnavailable'),
+    sample('3', 1),
     ...group('4', [1, 0]),
   ]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
@@ -97,9 +105,11 @@ test('§2.1 metrics count groups, not samples, and only reasons that occurred', 
 
 test('§2.1 sync-style and fully-async-style logs count the same', () => {
   const sync = [
-    ...group('0', [1, 0]), aborted('0', 2, 'ServerUnreachable'),
+    ...group('0', [1, 0]),
+    aborted('0', 2, 'ServerUnreachable'),
     ...group('1', [1, 1, 1]),
-    aborted('2', 0, null), ...group('2', [0, 1], 1),
+    aborted('2', 0, null),
+    ...group('2', [0, 1], 1),
     ...group('3', [0, 1, 0]),
   ];
   // Fully async writes samples as they finish: groups interleave and members come out of index order.

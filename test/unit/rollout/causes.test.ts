@@ -1,15 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  classifyCause, dropMetricName, formerNames, formerlyMetricNames, FORMERLY_ABORTED, abortedReason,
-} from '../../../server/src/core/causes';
+import { classifyCause, dropMetricName, formerNames, formerlyMetricNames, FORMERLY_ABORTED, abortedReason } from '../../../server/src/core/causes';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { aborted, codes, FILE, inFileOrder, sample, settings } from './helpers';
 
 const defaults = { infraCauses: [], policyCauses: [] };
 
 test('§2.4 infrastructure causes: SandboxUnavailable, AgentSetupFailed, ServerUnreachable, NoModelCalls, CollectFailed, AllTruncated, NonCanonicalVerifier', () => {
-  for (const cause of ['SandboxUnavailable', 'AgentSetupFailed', 'ServerUnreachable', 'NoModelCalls', 'CollectFailed', 'AllTruncated', 'NonCanonicalVerifier']) {
+  for (const cause of [
+    'SandboxUnavailable',
+    'AgentSetupFailed',
+    'ServerUnreachable',
+    'NoModelCalls',
+    'CollectFailed',
+    'AllTruncated',
+    'NonCanonicalVerifier',
+  ]) {
     assert.equal(classifyCause(cause, defaults), 'infrastructure', cause);
   }
 });
@@ -20,15 +26,26 @@ test('§2.4 Submitted is a normal, scored finish', () => {
 
 test('§2.4 policy causes: TimeLimitExceeded, timeouts, SequenceLengthLimitExceeded, turn limits, VerifierError, AgentError, Api* errors', () => {
   const policy = [
-    'TimeLimitExceeded', 'SequenceLengthLimitExceeded', 'VerifierError', 'AgentError',
-    'Timeout', 'AgentTimeoutError', 'TimedOut', 'timed_out', 'time_limit', // timeouts
-    'TurnLimitExceeded', 'MaxTurnsExceeded', 'max_turns', // turn limits
-    'ApiError', 'ApiRateLimitError', 'ApiBadRequestError', // installed agents' Api* errors
+    'TimeLimitExceeded',
+    'SequenceLengthLimitExceeded',
+    'VerifierError',
+    'AgentError',
+    'Timeout',
+    'AgentTimeoutError',
+    'TimedOut',
+    'timed_out',
+    'time_limit', // timeouts
+    'TurnLimitExceeded',
+    'MaxTurnsExceeded',
+    'max_turns', // turn limits
+    'ApiError',
+    'ApiRateLimitError',
+    'ApiBadRequestError', // installed agents' Api* errors
   ];
   for (const cause of policy) assert.equal(classifyCause(cause, defaults), 'policy', cause);
 });
 
-test('§2.4 ServerUnreachable\'s exceptions are infrastructure: litellm APIConnectionError, ServiceUnavailableError; httpx.TransportError', () => {
+test("§2.4 ServerUnreachable's exceptions are infrastructure: litellm APIConnectionError, ServiceUnavailableError; httpx.TransportError", () => {
   for (const cause of ['APIConnectionError', 'ServiceUnavailableError', 'httpx.TransportError', 'litellm.exceptions.APIConnectionError', 'TransportError']) {
     assert.equal(classifyCause(cause, defaults), 'infrastructure', cause);
   }
@@ -36,7 +53,7 @@ test('§2.4 ServerUnreachable\'s exceptions are infrastructure: litellm APIConne
   assert.equal(classifyCause('pkg.', defaults), 'unclassified');
 });
 
-test('§2.4 Api* means installed agents\' Api<Name> errors only; unknown causes stay unclassified', () => {
+test("§2.4 Api* means installed agents' Api<Name> errors only; unknown causes stay unclassified", () => {
   assert.equal(classifyCause('Apis', defaults), 'unclassified');
   assert.equal(classifyCause('OutOfMemory', defaults), 'unclassified');
   assert.equal(classifyCause(null, defaults), 'unclassified');
@@ -75,7 +92,12 @@ test('§2.4 infra-failure-scored: an infrastructure cause on a kept, scored samp
   assert.equal(found[0].line, 2);
   assert.equal(found[0].severity, 'warning');
   assert.equal(found[0].group, '1');
-  assert.ok(found[0].message.startsWith('infrastructure failure ServerUnreachable was kept and scored (status completed, reward 0.0) — its group was kept, so the policy was trained as if it had failed.'), found[0].message);
+  assert.ok(
+    found[0].message.startsWith(
+      'infrastructure failure ServerUnreachable was kept and scored (status completed, reward 0.0) — its group was kept, so the policy was trained as if it had failed.',
+    ),
+    found[0].message,
+  );
   assert.equal(r.findings.length, 1, 'Submitted raises nothing');
 });
 
@@ -100,20 +122,31 @@ test('§2.4 policy-failure-discarded: a cause the policy can cause on an aborted
 
 test('§2.4 correct handling raises no cause finding: infra aborted, policy kept and scored 0', () => {
   const samples = inFileOrder([
-    aborted('1', 0, 'SandboxUnavailable'), sample('1', 1),
-    sample('2', 0, { cause: 'TimeLimitExceeded', reward: 0 }), sample('2', 1, { cause: 'AgentError', reward: 0 }),
+    aborted('1', 0, 'SandboxUnavailable'),
+    sample('1', 1),
+    sample('2', 0, { cause: 'TimeLimitExceeded', reward: 0 }),
+    sample('2', 1, { cause: 'AgentError', reward: 0 }),
   ]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
-  assert.deepEqual(r.findings.map((f) => f.code), ['group-dropped']);
+  assert.deepEqual(
+    r.findings.map((f) => f.code),
+    ['group-dropped'],
+  );
 });
 
 test('§2.4 user-extended lists change the findings', () => {
   const samples = inFileOrder([aborted('1', 0, 'WrongAnswerFormat'), sample('2', 0, { cause: 'DockerPullFailed', reward: 0 })]);
   const plain = analyzeRollout(FILE, 'miles-sample', samples, settings());
-  assert.deepEqual(plain.findings.map((f) => f.code), ['group-dropped']);
+  assert.deepEqual(
+    plain.findings.map((f) => f.code),
+    ['group-dropped'],
+  );
   assert.match(plain.findings[0].message, /WrongAnswerFormat is in neither cause list; add it to the setting infraCauses or policyCauses/);
   const extended = analyzeRollout(FILE, 'miles-sample', samples, settings({ infraCauses: ['DockerPullFailed'], policyCauses: ['WrongAnswerFormat'] }));
-  assert.deepEqual(extended.findings.map((f) => f.code), ['group-dropped', 'policy-failure-discarded', 'infra-failure-scored']);
+  assert.deepEqual(
+    extended.findings.map((f) => f.code),
+    ['group-dropped', 'policy-failure-discarded', 'infra-failure-scored'],
+  );
 });
 
 test('§2.1 metric names: drop_<reason>, and the formerly names of aborted drops (sync, fully async)', () => {

@@ -17,7 +17,9 @@ const ROOT = repoRoot();
 
 function cli(...args: string[]): string {
   return execFileSync(process.execPath, ['dist/cli.js', 'check', '--config', 'examples/run/rollout-lens.yaml', ...args], {
-    cwd: ROOT, encoding: 'utf8', timeout: 60_000,
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
   });
 }
 
@@ -40,11 +42,14 @@ test('CLI JSON report: drop metrics per file and related lines of a dropped grou
     files: { path: string; groups: object; metrics: Record<string, number> }[];
     findings: { code: string; file: string; line: number; related?: { file: string; line: number }[] }[];
   };
-  assert.deepEqual(report.files.map((f) => [f.path, f.groups]), [
-    ['examples/run/rollout/rollout_1.jsonl', { total: 8, kept: 2, dropped: 6 }],
-    ['examples/run/rollout/rollout_2.jsonl', { total: 8, kept: 5, dropped: 3 }],
-    ['examples/run/rollout/rollout_3.jsonl', { total: 8, kept: 3, dropped: 5 }],
-  ]);
+  assert.deepEqual(
+    report.files.map((f) => [f.path, f.groups]),
+    [
+      ['examples/run/rollout/rollout_1.jsonl', { total: 8, kept: 2, dropped: 6 }],
+      ['examples/run/rollout/rollout_2.jsonl', { total: 8, kept: 5, dropped: 3 }],
+      ['examples/run/rollout/rollout_3.jsonl', { total: 8, kept: 3, dropped: 5 }],
+    ],
+  );
   const total: Record<string, number> = {};
   for (const f of report.files) for (const [k, v] of Object.entries(f.metrics)) total[k] = (total[k] ?? 0) + v;
   assert.deepEqual(total, {
@@ -61,5 +66,8 @@ test('CLI JSON report: drop metrics per file and related lines of a dropped grou
     'rollout/dynamic_filter/drop_group_has_aborted_NoModelCalls': 1,
   });
   const dropped = report.findings.find((f) => f.code === 'group-dropped' && f.file.endsWith('rollout_1.jsonl') && f.line === 13);
-  assert.deepEqual(dropped?.related, [14, 15, 16].map((line) => ({ file: 'examples/run/rollout/rollout_1.jsonl', line })));
+  assert.deepEqual(
+    dropped?.related,
+    [14, 15, 16].map((line) => ({ file: 'examples/run/rollout/rollout_1.jsonl', line })),
+  );
 });

@@ -26,7 +26,8 @@ function runSettings(): RolloutLensSettings {
 
 async function analyzeSteps(settings: RolloutLensSettings): Promise<RunReport> {
   const targets = [1, 2, 3].map((step) => ({
-    path: join(RUN, `rollout/rollout_${step}.jsonl`), displayPath: `rollout/rollout_${step}.jsonl`,
+    path: join(RUN, `rollout/rollout_${step}.jsonl`),
+    displayPath: `rollout/rollout_${step}.jsonl`,
   }));
   return analyzeFiles(targets, { access: nodeFileAccess, settings, evalConfig: null, keepDetail: true });
 }
@@ -56,13 +57,23 @@ test('example run, sync step 1: drop metrics per cause and zero-std, every findi
     'rollout/dynamic_filter/drop_zero_std_0.0': 1,
   });
   assert.deepEqual(at(r, 'rollout/rollout_1.jsonl'), [
-    '7 group-dropped', '9 zero-std-group', '13 group-dropped', '18 group-dropped', '18 abort-cause-unknown',
-    '22 infra-failure-scored', '26 group-dropped', '26 policy-failure-discarded', '29 zero-std-group',
+    '7 group-dropped',
+    '9 zero-std-group',
+    '13 group-dropped',
+    '18 group-dropped',
+    '18 abort-cause-unknown',
+    '22 infra-failure-scored',
+    '26 group-dropped',
+    '26 policy-failure-discarded',
+    '29 zero-std-group',
   ]);
   const twoCauses = r.findings.find((x) => x.file === 'rollout/rollout_1.jsonl' && x.line === 13);
   assert.ok(twoCauses?.message.startsWith('group dropped: group_has_aborted_SandboxUnavailable — 2 of 4 samples of group 3 aborted'));
   assert.match(twoCauses?.message ?? '', /other aborted samples record: ServerUnreachable \(line 16\)/);
-  assert.deepEqual(twoCauses?.related, [14, 15, 16].map((line) => ({ file: 'rollout/rollout_1.jsonl', line })));
+  assert.deepEqual(
+    twoCauses?.related,
+    [14, 15, 16].map((line) => ({ file: 'rollout/rollout_1.jsonl', line })),
+  );
 });
 
 test('example run, fully-async step 2: interleaved lines, int reward zero_std_1, 0.25 → zero_std_0.2, shape findings', async () => {
@@ -76,7 +87,12 @@ test('example run, fully-async step 2: interleaved lines, int reward zero_std_1,
     'rollout/dynamic_filter/drop_zero_std_0.2': 1,
   });
   assert.deepEqual(at(r, 'rollout/rollout_2.jsonl'), [
-    '6 misgrouped', '9 zero-std-group', '11 incomplete-group', '16 zero-std-group', '18 misgrouped', '29 group-dropped',
+    '6 misgrouped',
+    '9 zero-std-group',
+    '11 incomplete-group',
+    '16 zero-std-group',
+    '18 misgrouped',
+    '29 group-dropped',
   ]);
   const messages = r.findings.filter((x) => x.file === 'rollout/rollout_2.jsonl').map((x) => x.message);
   assert.ok(messages.some((m) => m.startsWith('misgrouped: group 11 holds 2 different prompts — ')));
@@ -94,22 +110,37 @@ test('example run, step 3: AgentSetupFailed, VerifierError (policy cause aborted
     'rollout/dynamic_filter/drop_group_has_aborted_unknown': 1,
   });
   assert.deepEqual(at(r, 'rollout/rollout_3.jsonl'), [
-    '1 group-dropped', '11 group-dropped', '11 policy-failure-discarded', '20 group-dropped', '25 zero-std-group',
-    '30 group-dropped', '30 abort-cause-unknown',
+    '1 group-dropped',
+    '11 group-dropped',
+    '11 policy-failure-discarded',
+    '20 group-dropped',
+    '25 zero-std-group',
+    '30 group-dropped',
+    '30 abort-cause-unknown',
   ]);
 });
 
 test('example run shows each rollout finding of issue 3 at least once', async () => {
   const r = await analyzeSteps(runSettings());
   const seen = new Set(r.findings.map((f) => f.code));
-  for (const code of ['group-dropped', 'zero-std-group', 'abort-cause-unknown', 'infra-failure-scored',
-    'policy-failure-discarded', 'incomplete-group', 'misgrouped']) {
+  for (const code of [
+    'group-dropped',
+    'zero-std-group',
+    'abort-cause-unknown',
+    'infra-failure-scored',
+    'policy-failure-discarded',
+    'incomplete-group',
+    'misgrouped',
+  ]) {
     assert.ok(seen.has(code), code);
   }
 });
 
 test('example run without the dynamic filter: only aborted-group drops, zero-std groups kept', async () => {
   const r = await analyzeSteps({ ...runSettings(), dynamicFilter: 'none' });
-  assert.deepEqual(r.files.map((f) => f.groups.dropped), [4, 1, 4]);
+  assert.deepEqual(
+    r.files.map((f) => f.groups.dropped),
+    [4, 1, 4],
+  );
   assert.ok(r.findings.every((f) => f.code !== 'zero-std-group'));
 });

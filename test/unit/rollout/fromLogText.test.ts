@@ -14,9 +14,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A miles Sample line; `reward` is written as given (raw JSON text). */
 function line(group: number, index: number, reward: string, extra = ''): string {
-  return `{"group_index": ${group}, "index": ${index}, "rollout_id": 5, "prompt": "Solve task ${group}.", "response": "x",` +
+  return (
+    `{"group_index": ${group}, "index": ${index}, "rollout_id": 5, "prompt": "Solve task ${group}.", "response": "x",` +
     ` "response_length": 1, "tokens": [1, 2], "label": "a", "reward": ${reward}, "status": "completed",` +
-    ` "metadata": {${extra}}}`;
+    ` "metadata": {${extra}}}`
+  );
 }
 
 let fileNo = 0;
@@ -65,9 +67,14 @@ test('§2.3 object rewards without a reward key are null rewards: such groups ar
 });
 
 test('§2.1 from log text: status aborted with metadata.exit_status names the reason', async () => {
-  const aborted = (g: number, i: number, meta: string) =>
-    line(g, i, 'null', meta).replace('"status": "completed"', '"status": "aborted"');
-  const r = await metricsOf([aborted(0, 0, '"exit_status": "ServerUnreachable"'), line(0, 1, '1.0'), aborted(1, 2, '"exit_status": ""'), line(1, 3, '0.0'), aborted(2, 4, '')]);
+  const aborted = (g: number, i: number, meta: string) => line(g, i, 'null', meta).replace('"status": "completed"', '"status": "aborted"');
+  const r = await metricsOf([
+    aborted(0, 0, '"exit_status": "ServerUnreachable"'),
+    line(0, 1, '1.0'),
+    aborted(1, 2, '"exit_status": ""'),
+    line(1, 3, '0.0'),
+    aborted(2, 4, ''),
+  ]);
   assert.deepEqual(r.files[0].metrics, {
     'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1,
     'rollout/dynamic_filter/drop_group_has_aborted_unknown': 2,

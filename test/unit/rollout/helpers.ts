@@ -11,10 +11,20 @@ let nextLine = 1;
 export function sample(groupKey: string | null, index: number | null, over: Partial<SampleRecord> = {}): SampleRecord {
   const line = over.line ?? nextLine++;
   return {
-    line, offset: (line - 1) * 100, byteLength: 99,
-    groupKey, index, dataset: null, promptKey: groupKey === null ? null : `prompt-${groupKey}`,
-    status: 'completed', aborted: false, reward: 1, rewardIsInt: false, cause: null,
-    responseLength: 10, step: 3,
+    line,
+    offset: (line - 1) * 100,
+    byteLength: 99,
+    groupKey,
+    index,
+    dataset: null,
+    promptKey: groupKey === null ? null : `prompt-${groupKey}`,
+    status: 'completed',
+    aborted: false,
+    reward: 1,
+    rewardIsInt: false,
+    cause: null,
+    responseLength: 10,
+    step: 3,
     ...over,
   };
 }

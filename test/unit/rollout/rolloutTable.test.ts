@@ -7,28 +7,40 @@ import { aborted, FILE, group, inFileOrder, ZERO_STD } from './helpers';
 
 function report(withDetail: boolean): FileReport {
   const samples = inFileOrder([
-    aborted('3', 0, 'ServerUnreachable'), ...group('3', [1], 1),
-    aborted('5', 0, 'ServerUnreachable'), ...group('5', [0], 1),
-    aborted('8', 0, null), ...group('8', [0], 1),
-    ...group('9', [1, 1]), ...group('11', [0, 1]),
+    aborted('3', 0, 'ServerUnreachable'),
+    ...group('3', [1], 1),
+    aborted('5', 0, 'ServerUnreachable'),
+    ...group('5', [0], 1),
+    aborted('8', 0, null),
+    ...group('8', [0], 1),
+    ...group('9', [1, 1]),
+    ...group('11', [0, 1]),
   ]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, ZERO_STD);
   return {
-    path: FILE, format: 'miles-sample', kind: 'rollout', records: samples.length, invalidLines: 0,
-    groups: r.counts, metrics: r.metrics,
+    path: FILE,
+    format: 'miles-sample',
+    kind: 'rollout',
+    records: samples.length,
+    invalidLines: 0,
+    groups: r.counts,
+    metrics: r.metrics,
     ...(withDetail ? { detail: { samples, groups: r.groups, datasets: [], metricsRecords: [], source: `/abs/${FILE}` } } : {}),
   };
 }
 
 test('§2.1 report table: dropped groups by cause with their metric names, group keys and the formerly names', () => {
-  assert.equal(renderRolloutTable(report(true)), [
-    'Dropped groups by cause: 5 groups, 1 kept, 4 dropped',
-    '  groups  reason                               metric                                                           group keys',
-    '       2  group_has_aborted_ServerUnreachable  rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable  3, 5',
-    '       1  group_has_aborted_unknown            rollout/dynamic_filter/drop_group_has_aborted_unknown            8',
-    '       1  zero_std_1.0                         rollout/dynamic_filter/drop_zero_std_1.0                         9',
-    '  formerly (one counter for every aborted group, whatever its cause): rollout/dynamic_filter/drop_group_has_aborted = 3 (sync), rollout/fully_async/aborted_groups_filtered = 3 (fully async)',
-  ].join('\n'));
+  assert.equal(
+    renderRolloutTable(report(true)),
+    [
+      'Dropped groups by cause: 5 groups, 1 kept, 4 dropped',
+      '  groups  reason                               metric                                                           group keys',
+      '       2  group_has_aborted_ServerUnreachable  rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable  3, 5',
+      '       1  group_has_aborted_unknown            rollout/dynamic_filter/drop_group_has_aborted_unknown            8',
+      '       1  zero_std_1.0                         rollout/dynamic_filter/drop_zero_std_1.0                         9',
+      '  formerly (one counter for every aborted group, whatever its cause): rollout/dynamic_filter/drop_group_has_aborted = 3 (sync), rollout/fully_async/aborted_groups_filtered = 3 (fully async)',
+    ].join('\n'),
+  );
 });
 
 test('report table without detail falls back to the drop metrics (no group keys)', () => {
@@ -53,7 +65,13 @@ test('report table escapes terminal control and bidi characters from the log and
   assert.ok(long.endsWith('…'));
   const r = analyzeRollout(FILE, 'miles-sample', inFileOrder([aborted('1', 0, 'Evil\u001b]0;pwned\u0007')]), ZERO_STD);
   const file: FileReport = {
-    path: FILE, format: 'miles-sample', kind: 'rollout', records: 1, invalidLines: 0, groups: r.counts, metrics: r.metrics,
+    path: FILE,
+    format: 'miles-sample',
+    kind: 'rollout',
+    records: 1,
+    invalidLines: 0,
+    groups: r.counts,
+    metrics: r.metrics,
   };
   const text = renderRolloutTable(file);
   assert.ok(!/[\u0000-\u0008\u000b-\u001f]/.test(text), JSON.stringify(text));

@@ -7,10 +7,19 @@ test('§2.5 incomplete-group: with n_samples_per_prompt known, a group of anothe
   const samples = inFileOrder([...group('1', [1, 0, 1, 0]), ...group('2', [1, 0, 1]), ...group('3', [1, 0, 1, 0, 1])]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings({ nSamplesPerPrompt: 4 }));
   const found = codes(r, 'incomplete-group');
-  assert.deepEqual(found.map((f) => [f.line, f.group]), [[5, '2'], [8, '3']]);
+  assert.deepEqual(
+    found.map((f) => [f.line, f.group]),
+    [
+      [5, '2'],
+      [8, '3'],
+    ],
+  );
   assert.equal(found[0].severity, 'warning');
   assert.ok(found[0].message.startsWith("group 2 has 3 samples, expected n_samples_per_prompt = 4 — miles' sync rollout asserts"), found[0].message);
-  assert.deepEqual(found[0].related, [{ file: FILE, line: 6 }, { file: FILE, line: 7 }]);
+  assert.deepEqual(found[0].related, [
+    { file: FILE, line: 6 },
+    { file: FILE, line: 7 },
+  ]);
   assert.deepEqual(r.counts, { total: 3, kept: 3, dropped: 0 }, 'the shape check does not drop');
 });
 
@@ -21,7 +30,10 @@ test('§2.5 incomplete-group only when n_samples_per_prompt is known', () => {
 
 test('§2.5 misgrouped: one group holds different prompts', () => {
   const samples = inFileOrder([
-    sample('1', 0, { promptKey: 'A' }), sample('1', 1, { promptKey: 'A' }), sample('1', 2, { promptKey: 'B' }), sample('1', 3, { promptKey: 'A' }),
+    sample('1', 0, { promptKey: 'A' }),
+    sample('1', 1, { promptKey: 'A' }),
+    sample('1', 2, { promptKey: 'B' }),
+    sample('1', 3, { promptKey: 'A' }),
   ]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   const [f] = codes(r, 'misgrouped');
@@ -29,7 +41,10 @@ test('§2.5 misgrouped: one group holds different prompts', () => {
   assert.equal(f.line, 3, 'at the first member whose prompt differs');
   assert.equal(f.severity, 'warning');
   assert.ok(f.message.startsWith('misgrouped: group 1 holds 2 different prompts — '), f.message);
-  assert.deepEqual(f.related?.map((l) => l.line), [1, 2, 4]);
+  assert.deepEqual(
+    f.related?.map((l) => l.line),
+    [1, 2, 4],
+  );
 });
 
 test('§2.5 misgrouped: one prompt spread over several groups', () => {
@@ -41,7 +56,7 @@ test('§2.5 misgrouped: one prompt spread over several groups', () => {
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   const found = codes(r, 'misgrouped');
   assert.equal(found.length, 1, 'once per prompt');
-  assert.equal(found[0].line, 5, 'at the prompt\'s first sample in its second group');
+  assert.equal(found[0].line, 5, "at the prompt's first sample in its second group");
   assert.equal(found[0].group, '3');
   assert.ok(found[0].message.startsWith('misgrouped: one prompt is spread over 2 groups (1, 3) — '), found[0].message);
   assert.deepEqual(found[0].related, [{ file: FILE, line: 1 }]);
@@ -66,12 +81,21 @@ test('samples without a group key form no group (no invented one-sample zero-std
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings({ dynamicFilter: 'check_reward_nonzero_std', nSamplesPerPrompt: 4 }));
   assert.deepEqual(r.counts, { total: 0, kept: 0, dropped: 0 });
   assert.deepEqual(r.metrics, {});
-  assert.deepEqual(r.findings.map((f) => f.code), ['infra-failure-scored', 'abort-cause-unknown']);
+  assert.deepEqual(
+    r.findings.map((f) => f.code),
+    ['infra-failure-scored', 'abort-cause-unknown'],
+  );
   assert.match(r.findings[1].message, /no group key/);
 });
 
 test('group outcomes are listed in file order of their first member, and findings in line order', () => {
   const samples = inFileOrder([sample('10', 0), sample('2', 0), sample('10', 1), sample('2', 1)]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
-  assert.deepEqual(r.groups.map((g) => [g.key, g.lines]), [['10', [1, 3]], ['2', [2, 4]]]);
+  assert.deepEqual(
+    r.groups.map((g) => [g.key, g.lines]),
+    [
+      ['10', [1, 3]],
+      ['2', [2, 4]],
+    ],
+  );
 });

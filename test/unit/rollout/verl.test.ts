@@ -4,8 +4,7 @@ import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { codes, FILE, group, inFileOrder, sample, settings } from './helpers';
 
 // verl marks a failed sample by an empty output (the reader sets aborted), but never drops its group.
-const verlAborted = (key: string, index: number) =>
-  sample(key, index, { status: null, aborted: true, reward: 0, responseLength: 0, cause: null });
+const verlAborted = (key: string, index: number) => sample(key, index, { status: null, aborted: true, reward: 0, responseLength: 0, cause: null });
 
 test('verl has no aborted-group filter: empty outputs drop no group and count no group_has_aborted metric', () => {
   const samples = inFileOrder([...group('uid-a', [1, 0]), verlAborted('uid-a', 2), ...group('uid-b', [1, 1, 1])]);
@@ -25,11 +24,20 @@ test('the same samples as miles-sample are dropped: the verl exemption is by for
 });
 
 test('verl groups still get the shape checks (incomplete-group, misgrouped)', () => {
-  const samples = inFileOrder([
-    ...group('uid-a', [1, 0, 1]),
-    ...group('uid-b', [1, 0]).map((s) => ({ ...s, promptKey: 'prompt-uid-a' })),
-  ]);
+  const samples = inFileOrder([...group('uid-a', [1, 0, 1]), ...group('uid-b', [1, 0]).map((s) => ({ ...s, promptKey: 'prompt-uid-a' }))]);
   const r = analyzeRollout(FILE, 'verl-rollout', samples, settings({ nSamplesPerPrompt: 3 }));
-  assert.deepEqual(r.findings.map((f) => [f.code, f.line]), [['incomplete-group', 4], ['misgrouped', 4]]);
-  assert.deepEqual(r.groups.map((g) => [g.key, g.lines.length]), [['uid-a', 3], ['uid-b', 2]]);
+  assert.deepEqual(
+    r.findings.map((f) => [f.code, f.line]),
+    [
+      ['incomplete-group', 4],
+      ['misgrouped', 4],
+    ],
+  );
+  assert.deepEqual(
+    r.groups.map((g) => [g.key, g.lines.length]),
+    [
+      ['uid-a', 3],
+      ['uid-b', 2],
+    ],
+  );
 });

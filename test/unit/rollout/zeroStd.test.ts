@@ -18,17 +18,21 @@ test('§2.2 a zero-std group of 1.0 is dropped as zero_std_1.0, with its finding
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
   assert.deepEqual(r.counts, { total: 2, kept: 1, dropped: 1 });
   assert.deepEqual(r.groups[0], {
-    key: '1', lines: [1, 2, 3, 4], kept: false, reason: 'zero_std_1.0', metric: 'rollout/dynamic_filter/drop_zero_std_1.0',
+    key: '1',
+    lines: [1, 2, 3, 4],
+    kept: false,
+    reason: 'zero_std_1.0',
+    metric: 'rollout/dynamic_filter/drop_zero_std_1.0',
   });
   const [f] = codes(r, 'zero-std-group');
   assert.equal(f.severity, 'information');
   assert.equal(f.line, 1);
   assert.equal(f.group, '1');
-  assert.deepEqual(f.related?.map((l) => l.line), [2, 3, 4]);
-  assert.ok(
-    f.message.startsWith("group dropped: zero_std_1.0 — group 1's 4 rewards [1.0, 1.0, 1.0, 1.0] have unbiased std 0.0 ≤ 1e-8"),
-    f.message,
+  assert.deepEqual(
+    f.related?.map((l) => l.line),
+    [2, 3, 4],
   );
+  assert.ok(f.message.startsWith("group dropped: zero_std_1.0 — group 1's 4 rewards [1.0, 1.0, 1.0, 1.0] have unbiased std 0.0 ≤ 1e-8"), f.message);
   assert.match(f.message, /Counted in rollout\/dynamic_filter\/drop_zero_std_1\.0\./);
 });
 

@@ -24,10 +24,17 @@ import { chromium } from 'playwright-core';
 import { ensureHost } from './install.mjs';
 
 const CHROMIUM = process.env.CODE_HOST_CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   // Loopback only: any other host fails at once instead of waiting on DNS.
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'];
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
 const TOTAL_MS = Number(process.env.CODE_HOST_TIMEOUT_MS || 600_000);
 const VERBOSE = process.env.CODE_HOST_VERBOSE === '1';
 const SCREENSHOT = /\[\[code-host:screenshot (.+?)\]\]/;
@@ -61,7 +68,9 @@ function parseArgs(argv) {
     else if (flag === '--extensionTestsPath') out.testsPath = resolve(value());
     else if (flag === '--install-extension') out.vsix.push(resolve(value()));
     else if (flag === '--untrusted') out.untrusted = true;
-    else if (flag === '--user-data-dir' || flag === '--extensions-dir') { if (inline === null) i++; } // ours are fresh temp dirs
+    else if (flag === '--user-data-dir' || flag === '--extensions-dir') {
+      if (inline === null) i++;
+    } // ours are fresh temp dirs
     else if (!a.startsWith('-') && !out.folder) out.folder = resolve(a);
   }
   return out;
@@ -70,7 +79,9 @@ function parseArgs(argv) {
 /** Resolves with the value, or rejects after `ms` naming what it waited for. */
 function bounded(promise, ms, what) {
   let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms); });
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -80,7 +91,9 @@ function tempLayout(untrusted) {
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.ud, 'User'), { recursive: true });
   // Restricted mode: trust on, no start-up prompt (a modal would wait for a click), folder untrusted.
-  const settings = untrusted ? { ...USER_SETTINGS, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : USER_SETTINGS;
+  const settings = untrusted
+    ? { ...USER_SETTINGS, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' }
+    : USER_SETTINGS;
   writeFileSync(join(dirs.ud, 'User/settings.json'), JSON.stringify(settings, null, 2));
   const env = { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: dirs.config, XDG_DATA_HOME: dirs.data, XDG_CACHE_HOME: dirs.cache };
   // Keep the outer npm/test runner's settings away from the extension host's children.
@@ -90,18 +103,35 @@ function tempLayout(untrusted) {
 }
 
 function installVsix(host, layout, vsix) {
-  const r = spawnSync(host.nodeBin, [host.codeServerEntry, '--user-data-dir', layout.dirs.ud, '--extensions-dir', layout.dirs.ext,
-    '--install-extension', vsix, '--force'], { env: layout.env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(
+    host.nodeBin,
+    [host.codeServerEntry, '--user-data-dir', layout.dirs.ud, '--extensions-dir', layout.dirs.ext, '--install-extension', vsix, '--force'],
+    { env: layout.env, encoding: 'utf8', timeout: 120_000 },
+  );
   process.stdout.write(`[code-host] install ${vsix}: ${(r.stdout || '').trim()}\n`);
   if (r.status !== 0) throw new Error(`installing ${vsix} failed (${r.status ?? r.signal}): ${r.stderr}`);
 }
 
 /** Starts code-server on a free loopback port; resolves with its URL origin once it listens. */
 function startServer(host, layout, folder, untrusted) {
-  const args = [host.codeServerEntry, '--bind-addr', '127.0.0.1:0', '--auth', 'none', '--disable-telemetry',
-    '--disable-update-check', ...(untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
-    '--user-data-dir', layout.dirs.ud, '--extensions-dir', layout.dirs.ext,
-    '--vscode-option', 'enable-smoke-test-driver', '--ignore-last-opened'];
+  const args = [
+    host.codeServerEntry,
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    ...(untrusted ? [] : ['--disable-workspace-trust']),
+    '--disable-getting-started-override',
+    '--user-data-dir',
+    layout.dirs.ud,
+    '--extensions-dir',
+    layout.dirs.ext,
+    '--vscode-option',
+    'enable-smoke-test-driver',
+    '--ignore-last-opened',
+  ];
   if (folder) args.push(folder);
   // detached: setsid(), so the server and its watchers form one process group we stop together.
   const child = spawn(host.nodeBin, args, { env: layout.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -129,11 +159,19 @@ function startServer(host, layout, folder, untrusted) {
 async function stopServer(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((res) => child.once('exit', res));
-  try { process.kill(-child.pid, 'SIGTERM'); } catch { return; }
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
   try {
     await bounded(exited, 5000, 'code-server to stop');
   } catch {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -164,7 +202,9 @@ async function runInBrowser(url, state) {
   state.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true, timeout: 60_000 });
   const page = await state.browser.newPage({ viewport: { width: 1600, height: 1000 } });
   let exitWith;
-  const exited = new Promise((res) => { exitWith = res; });
+  const exited = new Promise((res) => {
+    exitWith = res;
+  });
   await page.exposeFunction('codeAutomationLog', (level, message) => {
     const text = Array.isArray(message) ? message.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(message);
     appendFileSync(state.logFile, `${since()}\t${level}\t${text}\n`);
@@ -193,7 +233,10 @@ async function main() {
     if (process.env.CODE_HOST_KEEP_TMP === '1') process.stdout.write(`[code-host] kept ${layout.base}\n`);
     else rmSync(layout.base, { recursive: true, force: true, maxRetries: 3 });
   };
-  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { cleanup().finally(() => process.exit(130)); });
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.once(sig, () => {
+      cleanup().finally(() => process.exit(130));
+    });
   let code = 1;
   try {
     for (const vsix of opts.vsix) installVsix(host, layout, vsix);

@@ -13,12 +13,15 @@ import { test } from './runner';
 const EVAL = ['eval', 'eval_100.jsonl'];
 const child = (n: TreeNode, label: string) => n.children.find((c) => c.label === label);
 
-test('Eval datasets view: score, none ratio, pass@k by the dataset\'s own n and by the global n (docs/semantics.md#eval-metrics, #known-framework-bugs)', async () => {
+test("Eval datasets view: score, none ratio, pass@k by the dataset's own n and by the global n (docs/semantics.md#eval-metrics, #known-framework-bugs)", async () => {
   const a = await api();
   await vscode.commands.executeCommand('rolloutLens.followActiveEditor');
   await openLog(...EVAL);
   const roots = await waitFor(() => (a.datasets.roots.length === 3 ? a.datasets.roots : undefined), 'three datasets');
-  assert.deepEqual(roots.map((n) => n.label), ['aime', 'gpqa', 'swe_verified']);
+  assert.deepEqual(
+    roots.map((n) => n.label),
+    ['aime', 'gpqa', 'swe_verified'],
+  );
   const [aime, gpqa, swe] = roots;
   assert.equal(child(aime, 'eval/aime')?.description, '0.3333333333333333');
   assert.match(child(aime, 'samples per prompt')?.description ?? '', /^4 \(from the dataset entry\) · 12 samples$/);
@@ -43,11 +46,19 @@ test('quick fix for misgrouped-dataset (vscode.executeCodeActionProvider), appli
   await openLog(...EVAL);
   const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'the misgrouped-dataset diagnostic');
   const diag = ds.find((x) => codeOf(x) === 'misgrouped-dataset')!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    uri,
+    diag.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
   const fix = actions.find((x) => x.title === 'Set n_samples_per_eval_prompt of gpqa to 3 in eval_config.yaml');
   assert.ok(fix?.edit, `actions: ${actions.map((x) => x.title).join(' | ')}`);
   const config = wsUri('eval_config.yaml');
-  assert.deepEqual(fix.edit.entries().map(([u]) => u.toString()), [config.toString()]);
+  assert.deepEqual(
+    fix.edit.entries().map(([u]) => u.toString()),
+    [config.toString()],
+  );
 
   // The way a user does it: the inline action on the finding's item in the Eval datasets view.
   const item = await waitFor(() => a.datasets.find((n) => n.kind === 'finding' && (n.data as FindingData).code === 'misgrouped-dataset'), 'the finding item');
@@ -65,14 +76,23 @@ test('quick fix for misgrouped-dataset (vscode.executeCodeActionProvider), appli
 test('quick fix for passk-group-size-mismatch: the global value through the client command rolloutLens.setNSamplesPerEvalPrompt', async () => {
   const uri = wsUri(...EVAL);
   await openLog(...EVAL);
-  const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)), 'aime\'s pass@k mismatch');
+  const ds = await diagnostics(
+    uri,
+    (d) => d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)),
+    "aime's pass@k mismatch",
+  );
   const diag = ds.find((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message))!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    uri,
+    diag.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
   const global = actions.find((x) => x.command?.command === 'rolloutLens.setNSamplesPerEvalPrompt');
   assert.ok(global, `actions: ${actions.map((x) => x.title).join(' | ')}`);
   assert.equal(global.title, 'Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4');
   assert.ok(await applyCodeAction(global));
   const setting = vscode.workspace.getConfiguration('rolloutLens', uri).inspect<number>('nSamplesPerEvalPrompt');
   assert.equal(setting?.workspaceFolderValue, 4);
-  await diagnostics(uri, (d) => !d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)), 'aime\'s mismatch to clear');
+  await diagnostics(uri, (d) => !d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)), "aime's mismatch to clear");
 });

@@ -12,13 +12,20 @@ const EVIL = 'x[run](command:workbench.action.terminal.new)<img src=x onerror=al
 test('hostile log text: labels escape control/bidi characters, tooltips are untrusted, HTML-free, escaped markdown', async () => {
   const a = await api();
   mkdirSync(wsUri('hostile').fsPath, { recursive: true });
-  const rows = [0, 1, 2, 3].map((i) => JSON.stringify({
-    group_index: 0, index: i, prompt: 'p', response: i === 0 ? '' : 'r', reward: i === 0 ? null : 1.0,
-    status: i === 0 ? 'aborted' : 'completed', metadata: i === 0 ? { exit_status: EVIL } : { exit_status: 'Submitted' },
-  }));
+  const rows = [0, 1, 2, 3].map((i) =>
+    JSON.stringify({
+      group_index: 0,
+      index: i,
+      prompt: 'p',
+      response: i === 0 ? '' : 'r',
+      reward: i === 0 ? null : 1.0,
+      status: i === 0 ? 'aborted' : 'completed',
+      metadata: i === 0 ? { exit_status: EVIL } : { exit_status: 'Submitted' },
+    }),
+  );
   writeFileSync(wsUri('hostile', 'rollout_7.jsonl').fsPath, `${rows.join('\n')}\n`);
   await openLog('hostile', 'rollout_7.jsonl');
-  const bucket = await waitFor(() => a.groups.find((n) => n.kind === 'reason' && n.id.includes('hostile')), 'the hostile group\'s cause');
+  const bucket = await waitFor(() => a.groups.find((n) => n.kind === 'reason' && n.id.includes('hostile')), "the hostile group's cause");
   assert.ok(!/[\u0000-\u001f\u202e]/.test(bucket.label), `label: ${JSON.stringify(bucket.label)}`);
   assert.ok(bucket.label.includes('\\u001b') && bucket.label.includes('\\u202e'), bucket.label);
   const group = bucket.children[0];

@@ -48,7 +48,10 @@ test('a log above the 50 MB sync limit is noticed through its tab and analysed b
   const dropped = Math.ceil(groups / 50); // groups 0, 50, 100, …
   const status = await waitFor(() => (a.statusText()?.includes('dropped') ? a.statusText() : undefined), 'the status for the huge log');
   assert.equal(status, `$(filter) ${dropped} groups dropped · 1 cause`);
-  const bucket = await waitFor(() => a.groups.find((n) => n.kind === 'reason' && n.label === 'group_has_aborted_ServerUnreachable' && n.id.includes('rollout_99')), 'the huge log in the groups view');
+  const bucket = await waitFor(
+    () => a.groups.find((n) => n.kind === 'reason' && n.label === 'group_has_aborted_ServerUnreachable' && n.id.includes('rollout_99')),
+    'the huge log in the groups view',
+  );
   assert.equal(bucket.description?.startsWith(`${dropped} groups`), true);
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 }, 180_000);

@@ -25,8 +25,15 @@ test('diagnostics: aborted-group and zero-std drops of sync step 1 on their line
   const ds = await diagnostics(uri, (d) => d.length >= 9, 'the 9 findings of rollout_1.jsonl');
   const got = ds.map((d) => `${d.range.start.line + 1} ${codeOf(d)}`).sort();
   assert.deepEqual(got, [
-    '13 group-dropped', '18 abort-cause-unknown', '18 group-dropped', '22 infra-failure-scored', '26 group-dropped',
-    '26 policy-failure-discarded', '29 zero-std-group', '7 group-dropped', '9 zero-std-group',
+    '13 group-dropped',
+    '18 abort-cause-unknown',
+    '18 group-dropped',
+    '22 infra-failure-scored',
+    '26 group-dropped',
+    '26 policy-failure-discarded',
+    '29 zero-std-group',
+    '7 group-dropped',
+    '9 zero-std-group',
   ]);
   const first = ds.find((d) => d.range.start.line === 12)!;
   assert.match(first.message, /^group dropped: group_has_aborted_SandboxUnavailable/);
@@ -50,12 +57,19 @@ test('hover on an aborted sample names its group, reason and drop metric (vscode
 test('Groups by cause view: Dropped → reason → group → samples, Kept, with counts (step 1)', async () => {
   const a = await api();
   await openLog(...STEP1);
-  const roots = await waitFor(() => (a.groups.roots.length === 2 && a.groups.roots[0].kind === 'dropped' ? a.groups.roots : undefined), 'the groups view for rollout_1.jsonl');
+  const roots = await waitFor(
+    () => (a.groups.roots.length === 2 && a.groups.roots[0].kind === 'dropped' ? a.groups.roots : undefined),
+    'the groups view for rollout_1.jsonl',
+  );
   const [dropped, kept] = roots;
   assert.deepEqual([dropped.label, dropped.description, kept.label, kept.description], ['Dropped', '6 groups', 'Kept', '2 groups']);
   assert.deepEqual(labels(dropped.children).sort(), [
-    'group_has_aborted_SandboxUnavailable', 'group_has_aborted_ServerUnreachable', 'group_has_aborted_TimeLimitExceeded',
-    'group_has_aborted_unknown', 'zero_std_0.0', 'zero_std_1.0',
+    'group_has_aborted_SandboxUnavailable',
+    'group_has_aborted_ServerUnreachable',
+    'group_has_aborted_TimeLimitExceeded',
+    'group_has_aborted_unknown',
+    'zero_std_0.0',
+    'zero_std_1.0',
   ]);
   const sandbox = dropped.children.find((n) => n.label === 'group_has_aborted_SandboxUnavailable')!;
   assert.equal(sandbox.description, '1 group');
@@ -86,7 +100,10 @@ test('clicking a sample reveals its line; TreeView.reveal finds the node through
   const sample = await waitFor(() => a.groups.find((n) => n.kind === 'sample' && n.label === 'line 16'), 'sample line 16');
   await vscode.commands.executeCommand('workbench.view.extension.rolloutLens');
   await a.groupsView.reveal(sample, { select: true, focus: false, expand: true });
-  assert.deepEqual(a.groupsView.selection.map((n) => n.id), [sample.id]);
+  assert.deepEqual(
+    a.groupsView.selection.map((n) => n.id),
+    [sample.id],
+  );
   const cmd = sample.command!;
   await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
   const editor = await waitFor(() => {
@@ -111,8 +128,14 @@ test('run folder: per-cause drops over the steps, then each step (rolloutLens.in
   assert.equal(roots[0].description, '3 steps · 14 dropped');
   const server = roots[0].children.find((n) => n.label === 'group_has_aborted_ServerUnreachable')!;
   assert.equal(server.description, '2 groups');
-  assert.deepEqual(server.children.map((n) => `${n.label}: ${n.description}`), ['step 1 · rollout_1.jsonl: 1', 'step 2 · rollout_2.jsonl: 1']);
-  assert.deepEqual(roots.slice(1).map((n) => n.description), ['6 dropped · 2 kept', '3 dropped · 5 kept', '5 dropped · 3 kept']);
+  assert.deepEqual(
+    server.children.map((n) => `${n.label}: ${n.description}`),
+    ['step 1 · rollout_1.jsonl: 1', 'step 2 · rollout_2.jsonl: 1'],
+  );
+  assert.deepEqual(
+    roots.slice(1).map((n) => n.description),
+    ['6 dropped · 2 kept', '3 dropped · 5 kept', '5 dropped · 3 kept'],
+  );
   const zero1 = a.groups.find((n) => n.kind === 'reason' && n.label === 'zero_std_1' && n.id.includes('rollout_2'));
   assert.ok(zero1, 'step 2 has zero_std_1 (an int reward stays an int, docs/semantics.md#zero-std-filter)');
   // Opening a log outside the folder follows that log again.

@@ -33,8 +33,16 @@ test('untrusted workspace (limited support): analysis runs, but no quick fix is 
   await openLog('eval', 'eval_100.jsonl');
   const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'the misgrouped-dataset diagnostic');
   const diag = ds.find((x) => codeOf(x) === 'misgrouped-dataset')!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
-  assert.deepEqual(actions.map((x) => x.title).filter((t) => t.includes('n_samples_per_eval_prompt')), []);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+    'vscode.executeCodeActionProvider',
+    uri,
+    diag.range,
+    vscode.CodeActionKind.QuickFix.value,
+  );
+  assert.deepEqual(
+    actions.map((x) => x.title).filter((t) => t.includes('n_samples_per_eval_prompt')),
+    [],
+  );
   const item = await waitFor(() => a.datasets.find((n) => n.kind === 'finding' && n.label === 'misgrouped-dataset'), 'the finding item');
   const before = (await vscode.workspace.openTextDocument(wsUri('eval_config.yaml'))).getText();
   assert.equal(await vscode.commands.executeCommand('rolloutLens.applyFix', item, 'preferred'), undefined);

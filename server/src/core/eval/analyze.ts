@@ -48,8 +48,13 @@ export function analyzeEval(
 }
 
 function analyzeDataset(
-  file: string, format: FormatId, name: string, samples: readonly SampleRecord[],
-  settings: RolloutLensSettings, config: EvalConfig | null, out: EvalResult,
+  file: string,
+  format: FormatId,
+  name: string,
+  samples: readonly SampleRecord[],
+  settings: RolloutLensSettings,
+  config: EvalConfig | null,
+  out: EvalResult,
 ): void {
   const ordered = groupingOrder(format, samples);
   const resolved = resolveGroupSize(name, config, settings, ordered);
@@ -77,8 +82,15 @@ function analyzeDataset(
  * its own (entry or eval.defaults). Shows the assertion it hits or the values it reports.
  */
 function checkGlobalGrouping(
-  name: string, ordered: readonly SampleRecord[], resolved: ResolvedN, g: number | null, config: EvalConfig | null,
-  own: ReturnType<typeof computePassAtK>, summary: DatasetSummary, out: EvalResult, at: msg.FindingAt,
+  name: string,
+  ordered: readonly SampleRecord[],
+  resolved: ResolvedN,
+  g: number | null,
+  config: EvalConfig | null,
+  own: ReturnType<typeof computePassAtK>,
+  summary: DatasetSummary,
+  out: EvalResult,
+  at: msg.FindingAt,
 ): void {
   if (g === null || g === resolved.n || (resolved.source !== 'dataset' && resolved.source !== 'defaults')) return;
   const wrong = computePassAtK(flatRewards(ordered), g);
@@ -99,8 +111,13 @@ function checkGlobalGrouping(
 
 /** misgrouped-dataset: observed prompt repetition, sample count and group contents against n. */
 function checkGrouping(
-  name: string, ordered: readonly SampleRecord[], resolved: ResolvedN, config: EvalConfig | null,
-  passAtK: ReturnType<typeof computePassAtK>, at: msg.FindingAt, push: (f: Finding) => void,
+  name: string,
+  ordered: readonly SampleRecord[],
+  resolved: ResolvedN,
+  config: EvalConfig | null,
+  passAtK: ReturnType<typeof computePassAtK>,
+  at: msg.FindingAt,
+  push: (f: Finding) => void,
 ): void {
   const runs = promptRuns(ordered);
   const m = runs === null ? null : uniformRun(runs);
@@ -128,7 +145,10 @@ function checkRewards(name: string, ordered: readonly SampleRecord[], at: msg.Fi
     push(msg.makeFinding('eval-all-aborted', at, msg.allAbortedMessage(name, ordered.length, allAborted)));
     return;
   }
-  const related = none.filter((s) => s.line !== nullAt.line).slice(0, 20).map((s): Location => ({ file: at.file, line: s.line }));
+  const related = none
+    .filter((s) => s.line !== nullAt.line)
+    .slice(0, 20)
+    .map((s): Location => ({ file: at.file, line: s.line }));
   push(msg.makeFinding('none-reward', { ...nullAt, related }, msg.noneRewardMessage(name, none.length, ordered.length)));
 }
 

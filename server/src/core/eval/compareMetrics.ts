@@ -33,11 +33,7 @@ export function recomputedOfEval(file: string, result: EvalResult): RecomputedMe
   return { file, step: result.step, metrics: result.metrics, wrongMetrics: result.wrongMetrics };
 }
 
-export function compareMetrics(
-  metricsFile: string,
-  records: readonly MetricsRecord[],
-  recomputed: readonly RecomputedMetrics[],
-): Finding[] {
+export function compareMetrics(metricsFile: string, records: readonly MetricsRecord[], recomputed: readonly RecomputedMetrics[]): Finding[] {
   const findings: Finding[] = [];
   const byStep = new Map<number, RecomputedMetrics[]>();
   for (const r of recomputed) {
@@ -45,7 +41,8 @@ export function compareMetrics(
     const step = r.step ?? fileStep(r.file, []);
     if (step === null) continue;
     const list = byStep.get(step);
-    if (list) list.push(r); else byStep.set(step, [r]);
+    if (list) list.push(r);
+    else byStep.set(step, [r]);
   }
   for (const record of records) {
     if (record.step === null) continue;
@@ -54,9 +51,18 @@ export function compareMetrics(
         if (!Object.prototype.hasOwnProperty.call(record.metrics, name)) continue;
         const logged = record.metrics[name];
         if (relativeDifference(logged, value) <= toleranceFor(name)) continue;
-        findings.push(makeFinding('metric-mismatch', {
-          file: metricsFile, line: record.line, dataset: datasetOf(name), related: [{ file: r.file, line: 1 }],
-        }, mismatchMessage(name, record.step, logged, value, r)));
+        findings.push(
+          makeFinding(
+            'metric-mismatch',
+            {
+              file: metricsFile,
+              line: record.line,
+              dataset: datasetOf(name),
+              related: [{ file: r.file, line: 1 }],
+            },
+            mismatchMessage(name, record.step, logged, value, r),
+          ),
+        );
       }
     }
   }

@@ -105,7 +105,10 @@ async function readSmallFile(path: string, access: FileAccess): Promise<string> 
     }
     const all = new Uint8Array(total);
     let at = 0;
-    for (const c of chunks) { all.set(c, at); at += c.length; }
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
     return new TextDecoder('utf-8').decode(all).replace(/^\uFEFF/, '');
   } finally {
     await file.close();

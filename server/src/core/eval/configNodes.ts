@@ -90,7 +90,9 @@ function mapEntries(map: YAMLMap, parsed: ParsedConfigDoc, path: string): Datase
     const value = pair.value as Node | null;
     const inner = value !== null && isMap(value) ? value : null;
     if (value !== null && inner === null && !(isScalar(value) && value.value === null)) {
-      throw new EvalConfigError(`${path}:${lineOf(parsed.lines, keyNode)}: invalid eval config: the config of dataset ${String(keyText(keyNode))} must be a mapping`);
+      throw new EvalConfigError(
+        `${path}:${lineOf(parsed.lines, keyNode)}: invalid eval config: the config of dataset ${String(keyText(keyNode))} must be a mapping`,
+      );
     }
     // miles: `dataset.setdefault("name", name)` — an explicit name inside wins.
     const name = scalarText(inner?.get('name', true)) ?? keyText(keyNode);

@@ -25,12 +25,7 @@ export function fileStem(file: string): string {
  * miles writes each dataset sorted by `index` (0…N−1), one after another, so a segment starts
  * wherever `index` does not increase (normally: back to 0).
  */
-export function splitDatasets(
-  file: string,
-  format: FormatId,
-  samples: readonly SampleRecord[],
-  config: EvalConfig | null,
-): DatasetPart[] {
+export function splitDatasets(file: string, format: FormatId, samples: readonly SampleRecord[], config: EvalConfig | null): DatasetPart[] {
   const parts = new Map<string, DatasetPart>();
   const add = (name: string, source: DatasetPart['source'], s: SampleRecord) => {
     let part = parts.get(name);

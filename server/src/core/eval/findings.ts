@@ -30,11 +30,15 @@ export function makeFinding(code: FindingCode, at: FindingAt, message: string): 
 
 /** `pass@1 = 0.5, pass@2 = 0.75` with Python's float repr. */
 export function listPassAtK(values: Record<string, number>): string {
-  return Object.entries(values).map(([k, v]) => `${k} = ${pyFloatRepr(v)}`).join(', ');
+  return Object.entries(values)
+    .map(([k, v]) => `${k} = ${pyFloatRepr(v)}`)
+    .join(', ');
 }
 
 export function passkMismatchMessage(
-  ds: string, n: number, g: number,
+  ds: string,
+  n: number,
+  g: number,
   wrong: { crash: string } | { values: Record<string, number> },
   right: { crash: string } | { values: Record<string, number> },
 ): string {
@@ -70,8 +74,11 @@ export function noneRewardMessage(ds: string, k: number, count: number): string 
 }
 
 export function inferredMessage(ds: string, n: number, why: 'uniform' | 'uneven' | 'no-prompt'): string {
-  const reason = why === 'uniform'
-    ? `every prompt repeats ${n} times in a row`
-    : why === 'uneven' ? 'prompt runs have different lengths' : 'the log records no prompt identity';
+  const reason =
+    why === 'uniform'
+      ? `every prompt repeats ${n} times in a row`
+      : why === 'uneven'
+        ? 'prompt runs have different lengths'
+        : 'the log records no prompt identity';
   return `n_samples_per_eval_prompt of dataset ${ds} inferred from the log as ${n} (${reason}); set it in the eval config or with --n-samples-per-eval-prompt`;
 }

@@ -207,8 +207,8 @@ function addMapEntry(text: string, map: YAMLMap, name: string, value: number): T
   const last = map.items[map.items.length - 1] as Pair;
   if (!map.flow) {
     const keyCol = columnOf(text, start(last.key));
-    const inner = last.value && isMap(last.value) && !last.value.flow && last.value.items.length > 0
-      ? columnOf(text, start(last.value.items[0].key)) : keyCol + 2;
+    const inner =
+      last.value && isMap(last.value) && !last.value.flow && last.value.items.length > 0 ? columnOf(text, start(last.value.items[0].key)) : keyCol + 2;
     const at = lineEndAfter(text, pairEnd(last));
     return { startOffset: at, endOffset: at, newText: `${eol}${' '.repeat(keyCol)}${yamlString(name)}:${eol}${' '.repeat(inner)}${N_KEY}: ${value}` };
   }

@@ -14,12 +14,7 @@ export interface ResolvedN {
  * The dataset's own n: its config entry → `eval.defaults` → the global `--n-samples-per-eval-prompt`
  * → inferred from the log (`inferred`, or `default` = 1 when the log has no prompt identity).
  */
-export function resolveGroupSize(
-  name: string,
-  config: EvalConfig | null,
-  settings: RolloutLensSettings,
-  ordered: readonly SampleRecord[],
-): ResolvedN {
+export function resolveGroupSize(name: string, config: EvalConfig | null, settings: RolloutLensSettings, ordered: readonly SampleRecord[]): ResolvedN {
   const entry = config?.datasets.find((d) => d.name === name) ?? null;
   if (entry?.nSamplesPerEvalPrompt != null) return { n: entry.nSamplesPerEvalPrompt, source: 'dataset', entry };
   const defaults = config?.defaults.nSamplesPerEvalPrompt ?? null;
@@ -39,12 +34,15 @@ export function groupingOrder(format: FormatId, samples: readonly SampleRecord[]
   const out = [...samples];
   if (format === 'miles-eval-trials') {
     const first = new Map<string, number>();
-    out.forEach((s, i) => { const k = s.groupKey ?? `#${i}`; if (!first.has(k)) first.set(k, i); });
+    out.forEach((s, i) => {
+      const k = s.groupKey ?? `#${i}`;
+      if (!first.has(k)) first.set(k, i);
+    });
     const rank = (s: SampleRecord, i: number) => first.get(s.groupKey ?? `#${i}`) ?? i;
     const ranks = new Map(out.map((s, i) => [s, rank(s, i)]));
-    return out.sort((a, b) => (ranks.get(a)! - ranks.get(b)!) || ((a.index ?? 0) - (b.index ?? 0)) || (a.line - b.line));
+    return out.sort((a, b) => ranks.get(a)! - ranks.get(b)! || (a.index ?? 0) - (b.index ?? 0) || a.line - b.line);
   }
-  if (out.every((s) => s.index !== null)) out.sort((a, b) => (a.index! - b.index!) || (a.line - b.line));
+  if (out.every((s) => s.index !== null)) out.sort((a, b) => a.index! - b.index! || a.line - b.line);
   return out;
 }
 
@@ -54,7 +52,10 @@ export function promptRuns(ordered: readonly SampleRecord[]): number[] | null {
   const runs: number[] = [];
   let len = 0;
   ordered.forEach((s, i) => {
-    if (i > 0 && s.promptKey !== ordered[i - 1].promptKey) { runs.push(len); len = 0; }
+    if (i > 0 && s.promptKey !== ordered[i - 1].promptKey) {
+      runs.push(len);
+      len = 0;
+    }
     len++;
   });
   runs.push(len);

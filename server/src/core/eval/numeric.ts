@@ -18,9 +18,12 @@ export function pySum(values: readonly number[], isInt?: readonly boolean[]): nu
   for (; i < values.length; i++) {
     const x = values[i];
     // …and an int after that is added plainly too, outside the compensation.
-    if (isInt?.[i] === true) { sum += x; continue; }
+    if (isInt?.[i] === true) {
+      sum += x;
+      continue;
+    }
     const t = sum + x;
-    c += Math.abs(sum) >= Math.abs(x) ? (sum - t) + x : (x - t) + sum;
+    c += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
     sum = t;
   }
   // CPython adds the compensation only when it is non-zero and finite (keeps -0.0 and infinities).
@@ -41,7 +44,7 @@ export function npSum(values: readonly number[], start = 0, end = values.length)
     for (; i < n - (n % 8); i += 8) {
       for (let j = 0; j < 8; j++) r[j] += values[start + i + j];
     }
-    let res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    let res = r[0] + r[1] + (r[2] + r[3]) + (r[4] + r[5] + (r[6] + r[7]));
     for (; i < n; i++) res += values[start + i];
     return res;
   }

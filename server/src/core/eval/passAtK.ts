@@ -32,9 +32,7 @@ export function passAtKAssertion(count: number, groupSize: number): string | nul
   return `AssertionError: len(flat_rewards)=${count} num_groups=${numGroups} group_size=${groupSize}`;
 }
 
-export type PassAtKOutcome =
-  | { kind: 'metrics'; values: Record<string, number> }
-  | { kind: 'crash'; crash: string };
+export type PassAtKOutcome = { kind: 'metrics'; values: Record<string, number> } | { kind: 'crash'; crash: string };
 
 /**
  * pass@k of flat rewards (None already replaced by 0.0, in index order) grouped by `groupSize`.

@@ -42,8 +42,13 @@ export function analyzeVerlRollout(file: string, samples: readonly SampleRecord[
   const reported = metrics['critic/score/mean'];
   if (aborted.length > 0 && !(reported === allAttemptsScoreMean)) {
     const related = aborted.slice(1, 21).map((s): Location => ({ file, line: s.line }));
-    findings.push(makeFinding('denominator-inflation', { file, line: aborted[0].line, dataset: null, related },
-      rolloutInflationMessage(reported, aborted.length, total, allAttemptsScoreMean)));
+    findings.push(
+      makeFinding(
+        'denominator-inflation',
+        { file, line: aborted[0].line, dataset: null, related },
+        rolloutInflationMessage(reported, aborted.length, total, allAttemptsScoreMean),
+      ),
+    );
   }
   return { metrics, allAttemptsScoreMean, findings };
 }

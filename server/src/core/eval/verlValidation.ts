@@ -12,8 +12,13 @@ const NOT_VARIABLES = new Set(['score', 'step', 'reward']);
 
 type UidVars = Map<string, { first: SampleRecord; rows: SampleRecord[]; vars: Map<string, number[]> }>;
 
-export function analyzeVerlValidation(file: string, samples: readonly SampleRecord[]): {
-  datasets: DatasetSummary[]; metrics: Record<string, number>; findings: Finding[];
+export function analyzeVerlValidation(
+  file: string,
+  samples: readonly SampleRecord[],
+): {
+  datasets: DatasetSummary[];
+  metrics: Record<string, number>;
+  findings: Finding[];
 } {
   const bySource = new Map<string, UidVars>();
   const stem = fileStem(file);
@@ -81,13 +86,12 @@ function sourceMetrics(ds: string, uids: UidVars): { metrics: Record<string, num
 
 function push(m: Map<string, number[]>, key: string, v: number): void {
   const list = m.get(key);
-  if (list) list.push(v); else m.set(key, [v]);
+  if (list) list.push(v);
+  else m.set(key, [v]);
 }
 
 /** Prompts with fewer than Nmax samples drop out of the headline: show it beside all attempts. */
-function inflation(
-  file: string, ds: string, uids: UidVars, coreVar: string, nMax: number, metrics: Record<string, number>,
-): Finding | null {
+function inflation(file: string, ds: string, uids: UidVars, coreVar: string, nMax: number, metrics: Record<string, number>): Finding | null {
   const name = `val-core/${ds}/${coreVar}/mean@${nMax}`;
   const reported = metrics[name];
   if (reported === undefined) return null;
@@ -97,8 +101,12 @@ function inflation(
   const sum = npSum(all.flatMap((u) => u.vars.get(coreVar)!));
   const allAttempts = sum / (all.length * nMax);
   const lesser = [...new Set(short.map((u) => u.vars.get(coreVar)!.length))].sort((a, b) => b - a).map((n) => `mean@${n}`);
-  const related = short.flatMap((u) => u.rows).slice(1, 21).map((s): Location => ({ file, line: s.line }));
-  const message = `${name} = ${pyFloatRepr(reported)} averages only the ${all.length - short.length} of ${all.length} prompts that kept all ${nMax} samples; ` +
+  const related = short
+    .flatMap((u) => u.rows)
+    .slice(1, 21)
+    .map((s): Location => ({ file, line: s.line }));
+  const message =
+    `${name} = ${pyFloatRepr(reported)} averages only the ${all.length - short.length} of ${all.length} prompts that kept all ${nMax} samples; ` +
     `${short.length} prompt${short.length === 1 ? '' : 's'} that lost samples ${short.length === 1 ? 'goes' : 'go'} to val-aux (${lesser.join(', ')}); ` +
     `over all ${all.length * nMax} attempts (lost ones scored 0) the mean is ${pyFloatRepr(allAttempts)}`;
   return makeFinding('denominator-inflation', { file, line: short[0].first.line, dataset: ds, group: null, related }, message);

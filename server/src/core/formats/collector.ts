@@ -53,7 +53,6 @@ export interface CollectorState {
 /** How far into a file that has shown no valid JSON yet lines are sniffed for binary content. */
 const SNIFF_WINDOW = 512;
 
-
 export class RecordCollector {
   readonly state: CollectorState;
   private ctx: NormalizeContext | null = null;
@@ -67,9 +66,20 @@ export class RecordCollector {
     private readonly normalize: typeof normalizeRecord = normalizeRecord,
   ) {
     this.state = state ?? {
-      format: 'unknown', kind: 'unknown', settled: false, candidates: [], samples: [], metricsRecords: [],
-      records: 0, invalidLines: 0, blankLines: 0, findings: [], droppedFindings: 0,
-      inputRun: { lastHash: null, groups: 0 }, rewardProblemReported: false, binary: null,
+      format: 'unknown',
+      kind: 'unknown',
+      settled: false,
+      candidates: [],
+      samples: [],
+      metricsRecords: [],
+      records: 0,
+      invalidLines: 0,
+      blankLines: 0,
+      findings: [],
+      droppedFindings: 0,
+      inputRun: { lastHash: null, groups: 0 },
+      rewardProblemReported: false,
+      binary: null,
     };
     if (this.state.settled && this.state.format !== 'unknown') this.ctx = this.makeContext();
   }
@@ -141,7 +151,11 @@ export class RecordCollector {
     const skipped = s.binarySkipped ?? 0;
     if (skipped > 0) {
       const from = s.binarySkippedFrom ?? 2;
-      this.addFinding('invalid-json', from, `invalid JSON: ${skipped} of lines ${from}-${atLine - 1} are not JSON (not reported one by one while the file's start looked binary)`);
+      this.addFinding(
+        'invalid-json',
+        from,
+        `invalid JSON: ${skipped} of lines ${from}-${atLine - 1} are not JSON (not reported one by one while the file's start looked binary)`,
+      );
     }
     s.binaryFirst = null;
     s.binarySkipped = 0;
@@ -257,11 +271,19 @@ export class RecordCollector {
       for (const c of waiting) this.accept(c.value, c.info);
     }
     if (s.binary !== null) {
-      this.addFinding('unknown-format', 1, `unknown log format: this is ${s.binary}; its ${s.invalidLines} line${s.invalidLines === 1 ? '' : 's'} that are not JSON are not reported one by one`);
+      this.addFinding(
+        'unknown-format',
+        1,
+        `unknown log format: this is ${s.binary}; its ${s.invalidLines} line${s.invalidLines === 1 ? '' : 's'} that are not JSON are not reported one by one`,
+      );
     } else if (s.format === 'unknown') {
       const what = s.records === 0 && s.invalidLines === 0 ? 'the file holds no records' : 'no known log format matched its first records';
       const hint = this.settings.fields.groupKey ? '' : '; map its fields with the `fields` setting to read it as `generic`';
-      this.addFinding('unknown-format', 1, `unknown log format: ${what} (miles samples, trajectories, eval trials, metrics; verl rollout or validation dumps)${hint}`);
+      this.addFinding(
+        'unknown-format',
+        1,
+        `unknown log format: ${what} (miles samples, trajectories, eval trials, metrics; verl rollout or validation dumps)${hint}`,
+      );
     }
   }
 }

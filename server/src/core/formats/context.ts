@@ -25,9 +25,7 @@ export interface NormalizeContext {
 }
 
 export type Normalized =
-  | { type: 'sample'; sample: SampleRecord; rewardProblem: string | null }
-  | { type: 'metrics'; metrics: MetricsRecord }
-  | { type: 'invalid'; message: string };
+  { type: 'sample'; sample: SampleRecord; rewardProblem: string | null } | { type: 'metrics'; metrics: MetricsRecord } | { type: 'invalid'; message: string };
 
 /** Spec §1 dataset order: `dataset`, `metadata.dataset`, `metadata.dataset_name`, `data_source`. */
 export function datasetOf(
@@ -43,7 +41,7 @@ export function causeOf(v: string | null | undefined): string | null {
 }
 
 export function rewardKeyFor(kind: FileKind, settings: RolloutLensSettings): string | null {
-  return kind === 'eval' ? settings.evalRewardKey ?? settings.rewardKey : settings.rewardKey;
+  return kind === 'eval' ? (settings.evalRewardKey ?? settings.rewardKey) : settings.rewardKey;
 }
 
 /**

@@ -20,13 +20,12 @@ export function keyText(holder: unknown, field: string, value: string | number |
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   const literal = intLiteral(holder, field);
-  return literal === '-0' ? '0' : literal ?? String(value);
+  return literal === '-0' ? '0' : (literal ?? String(value));
 }
 
 function hashOf(v: unknown): string | null {
   return v instanceof Skipped ? v.hash : null;
 }
-
 
 // The records below spell out line/offset/byteLength: an object spread (`...base(info)`) in these
 // per-line literals made V8 build each record slowly (BENCHMARKS.md, "Design measurements").
@@ -122,7 +121,14 @@ export function normalizeMilesMetrics(o: Obj, info: LineInfo): Normalized {
   }
   return {
     type: 'metrics',
-    metrics: { line: info.line, offset: info.offset, byteLength: info.byteLength, step: parsed.data.step ?? null, stepKey: parsed.data.step_key ?? null, metrics },
+    metrics: {
+      line: info.line,
+      offset: info.offset,
+      byteLength: info.byteLength,
+      step: parsed.data.step ?? null,
+      stepKey: parsed.data.step_key ?? null,
+      metrics,
+    },
   };
 }
 

@@ -13,7 +13,9 @@ export interface RewardValue {
 }
 
 function keyList(o: Record<string, unknown>): string {
-  const keys = Object.keys(o).slice(0, 8).map((k) => JSON.stringify(k));
+  const keys = Object.keys(o)
+    .slice(0, 8)
+    .map((k) => JSON.stringify(k));
   return keys.length ? keys.join(', ') : '(none)';
 }
 
@@ -22,7 +24,11 @@ export function resolveReward(holder: unknown, field: string, raw: unknown, key:
   if (typeof raw === 'number') return { reward: raw, rewardIsInt: intLiteral(holder, field) !== null, problem: null };
   if (!isPlainObject(raw)) return { reward: null, rewardIsInt: false, problem: null };
   if (key === null) {
-    return { reward: null, rewardIsInt: false, problem: `the reward is an object of named rewards (${keyList(raw)}) and no reward key is set: set rewardKey / evalRewardKey (CLI: --reward-key, --eval-reward-key)` };
+    return {
+      reward: null,
+      rewardIsInt: false,
+      problem: `the reward is an object of named rewards (${keyList(raw)}) and no reward key is set: set rewardKey / evalRewardKey (CLI: --reward-key, --eval-reward-key)`,
+    };
   }
   if (!Object.prototype.hasOwnProperty.call(raw, key)) {
     return { reward: null, rewardIsInt: false, problem: `the reward object has no key ${JSON.stringify(key)} (keys: ${keyList(raw)})` };

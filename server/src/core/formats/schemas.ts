@@ -17,19 +17,16 @@ export const anyNumber = z.custom<number>((v) => typeof v === 'number', { error:
 export const integer = z.custom<number>((v) => typeof v === 'number' && Number.isInteger(v), { error: 'expected an integer' });
 export const text = z.custom<string>((v) => typeof v === 'string', { error: 'expected a string (up to 1024 bytes)' });
 /** A string of any length (long ones are skipped, not built). */
-export const anyString = z.custom<string | Skipped>(
-  (v) => typeof v === 'string' || (v instanceof Skipped && v.kind === 'string'),
-  { error: 'expected a string' },
-);
-export const idValue = z.custom<string | number>(
-  (v) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)),
-  { error: 'expected a string or an integer' },
-);
+export const anyString = z.custom<string | Skipped>((v) => typeof v === 'string' || (v instanceof Skipped && v.kind === 'string'), {
+  error: 'expected a string',
+});
+export const idValue = z.custom<string | number>((v) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)), {
+  error: 'expected a string or an integer',
+});
 /** Spec §2.3: a number, an object of named rewards, or null. */
-export const rewardValue = z.custom<number | Record<string, unknown> | null>(
-  (v) => v === null || typeof v === 'number' || isPlainObject(v),
-  { error: 'expected a number, an object of named rewards, or null' },
-);
+export const rewardValue = z.custom<number | Record<string, unknown> | null>((v) => v === null || typeof v === 'number' || isPlainObject(v), {
+  error: 'expected a number, an object of named rewards, or null',
+});
 export const plainObject = z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected an object' });
 
 export const STATUSES = ['pending', 'completed', 'truncated', 'aborted', 'failed'] as const;

@@ -17,7 +17,8 @@ export function sniffBinary(bytes: Uint8Array, start: number, end: number): stri
     if (end - start >= magic.length && magic.every((m, k) => bytes[start + k] === m)) return what;
   }
   // Python pickle (protocol 2-5): PROTO opcode then the protocol number.
-  if (end - start >= 2 && bytes[start] === 0x80 && bytes[start + 1] >= 2 && bytes[start + 1] <= 5) return 'a Python pickle (e.g. a `torch.save` file), not a JSONL log';
+  if (end - start >= 2 && bytes[start] === 0x80 && bytes[start + 1] >= 2 && bytes[start + 1] <= 5)
+    return 'a Python pickle (e.g. a `torch.save` file), not a JSONL log';
   const utf16 = utf16Encoding(bytes, start, end);
   if (utf16) return `${utf16} text, not UTF-8 (convert it first, e.g. \`iconv -f ${utf16} -t UTF-8 in.jsonl > out.jsonl\`)`;
   const n = Math.min(end - start, 512);

@@ -53,7 +53,16 @@ function kindAt(c: number): Skipped['kind'] {
  * One member value at `i` (no leading whitespace). `wanted`: build scalars; `rule`: the member's own
  * rule, if any. Sets `pos` after the value. Integer literals are recorded on `parent`.
  */
-function buildMember(b: Uint8Array, i: number, e: number, rule: Rule | 'hash' | undefined, wanted: boolean, maxString: number, parent: ScannedObject | null, key: string): unknown {
+function buildMember(
+  b: Uint8Array,
+  i: number,
+  e: number,
+  rule: Rule | 'hash' | undefined,
+  wanted: boolean,
+  maxString: number,
+  parent: ScannedObject | null,
+  key: string,
+): unknown {
   if (i >= e) throw new JsonError('unexpected end of line', i);
   const c = b[i];
   if (rule === 'hash') {

@@ -8,7 +8,7 @@ const ZERO = 0x30;
 const DOT = 0x2e;
 
 function isDigit(c: number): boolean {
-  return c - ZERO >>> 0 < 10;
+  return (c - ZERO) >>> 0 < 10;
 }
 
 function literal(b: Uint8Array, i: number, e: number, word: string): number {
@@ -35,21 +35,24 @@ export function skipNumberAt(b: Uint8Array, i: number, e: number): number {
     c = b[++i];
     // A leading zero must stand alone (`01` is not JSON).
     if (i < e && isDigit(c)) throw new JsonError('invalid number: leading zero', start);
-  } else if (c - 0x31 >>> 0 < 9) {
-    do c = b[++i]; while (i < e && isDigit(c));
+  } else if ((c - 0x31) >>> 0 < 9) {
+    do c = b[++i];
+    while (i < e && isDigit(c));
   } else {
     throw new JsonError('invalid number: no digits', start);
   }
   if (c === DOT && i < e) {
     c = b[++i];
     if (i >= e || !isDigit(c)) throw new JsonError('invalid number: no digits after the decimal point', start);
-    do c = b[++i]; while (i < e && isDigit(c));
+    do c = b[++i];
+    while (i < e && isDigit(c));
   }
   if ((c | 0x20) === 0x65 && i < e) {
     c = b[++i];
     if (c === PLUS || c === MINUS) c = b[++i];
     if (i >= e || !isDigit(c)) throw new JsonError('invalid number: no digits in the exponent', start);
-    do c = b[++i]; while (i < e && isDigit(c));
+    do c = b[++i];
+    while (i < e && isDigit(c));
   }
   return i;
 }

@@ -62,7 +62,6 @@ export function intLiteral(obj: unknown, key: string): string | null {
 
 export type ScanResult = { ok: true; value: unknown } | { ok: false; reason: string; position: number };
 
-
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -298,7 +297,8 @@ function pairEnd(b: Uint8Array, dv: DataView, i: number, e: number): number {
     c = b[++j];
     if (c === 0x2b || c === 0x2d) c = b[++j];
     if ((c ^ 0x30) >= 10) return -1;
-    do c = b[++j]; while ((c ^ 0x30) < 10);
+    do c = b[++j];
+    while ((c ^ 0x30) < 10);
   }
   return j > e ? -1 : j;
 }

@@ -76,12 +76,7 @@ function hasBom(bytes: Uint8Array, n: number): boolean {
  * line without `\n` is returned as `pending` instead, because a file being written may still
  * complete it; the caller decides what it means.
  */
-export async function readLines(
-  access: FileAccess,
-  path: string,
-  options: ReadLinesOptions,
-  onLine: (ref: LineRef) => void,
-): Promise<ReadLinesResult> {
+export async function readLines(access: FileAccess, path: string, options: ReadLinesOptions, onLine: (ref: LineRef) => void): Promise<ReadLinesResult> {
   const file = await access.open(path);
   try {
     return await readOpen(file, options, onLine);

@@ -87,11 +87,7 @@ async function canResume(previous: ScanState | undefined, path: string, identity
   return (await tailHash(access, path, previous.endOffset)) === previous.resume.tail;
 }
 
-export async function scanFile(
-  target: { path: string; displayPath: string },
-  options: ScanOptions,
-  previous?: ScanState,
-): Promise<ScanState> {
+export async function scanFile(target: { path: string; displayPath: string }, options: ScanOptions, previous?: ScanState): Promise<ScanState> {
   const { access, settings } = options;
   const st = await access.stat(target.path);
   if (!st.isFile) throw new Error(`${target.displayPath}: not a file`);
@@ -106,17 +102,23 @@ export async function scanFile(
 
   const onProgress = (position: number, size: number) => options.onProgress?.(target.path, position, Math.max(size, identity.size));
   const readHere = () =>
-    readLines(
-      access,
-      target.path,
-      { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress },
-      (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
+    readLines(access, target.path, { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress }, (ref) =>
+      collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
     );
   const parallel = options.parallel;
   let read: ReadLinesResult;
   if (parallel && parallel.wants(target.path, identity.size - startOffset)) {
     try {
-      read = await readParallel(parallel, access, target.path, { start: startOffset, end: identity.size, startLine }, settings, collector, options.isCancelled, onProgress);
+      read = await readParallel(
+        parallel,
+        access,
+        target.path,
+        { start: startOffset, end: identity.size, startLine },
+        settings,
+        collector,
+        options.isCancelled,
+        onProgress,
+      );
     } catch {
       // A worker died (out of memory on a hostile line, crashed) or the file changed under the
       // ranges: read it again on this thread, from a fresh collector, rather than lose the file.
@@ -152,7 +154,9 @@ export async function scanFile(
 }
 
 /** The part of a scan's result that is the collector's: the same for disk files and open documents. */
-export function collectedFields(s: CollectorState): Pick<ScanState, 'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'> {
+export function collectedFields(
+  s: CollectorState,
+): Pick<ScanState, 'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'> {
   return {
     format: s.format,
     kind: s.kind,

@@ -7,9 +7,7 @@ import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, SampleRecord } from '../types';
 import { abortedFilter, zeroStdFilter } from './filters';
 import { groupSamples, type SampleGroup } from './groups';
-import {
-  abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage,
-} from './messages';
+import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
 import { incompleteGroups, misgrouped } from './shape';
 
 export interface RolloutResult {
@@ -21,12 +19,7 @@ export interface RolloutResult {
   findings: Finding[];
 }
 
-export function analyzeRollout(
-  file: string,
-  format: FormatId,
-  samples: readonly SampleRecord[],
-  settings: RolloutLensSettings,
-): RolloutResult {
+export function analyzeRollout(file: string, format: FormatId, samples: readonly SampleRecord[], settings: RolloutLensSettings): RolloutResult {
   // verl has no aborted-group filter: it masks empty responses (response_length == 0) out of the
   // loss and its means instead of dropping the group, and `check_reward_nonzero_std` is miles'
   // filter (verl's DAPO group filter logs under other names). So a verl file gets groups and the
@@ -40,8 +33,14 @@ export function analyzeRollout(
 
   const finding = (code: FindingCode, at: SampleRecord, message: string, related: readonly SampleRecord[]): void => {
     findings.push({
-      code, severity: severityOf(code), file, line: at.line, message,
-      group: at.groupKey, dataset: at.dataset, fix: null,
+      code,
+      severity: severityOf(code),
+      file,
+      line: at.line,
+      message,
+      group: at.groupKey,
+      dataset: at.dataset,
+      fix: null,
       ...(related.length > 0 ? { related: related.map((s) => ({ file, line: s.line })) } : {}),
     });
   };
@@ -66,9 +65,7 @@ export function analyzeRollout(
 type Report = (code: FindingCode, at: SampleRecord, message: string, related: readonly SampleRecord[]) => void;
 
 /** The aborted-group filter first (§2.1), then the dynamic filter on survivors (§2.2). */
-function filterGroup(
-  g: SampleGroup, settings: RolloutLensSettings, report: Report,
-): { outcome: GroupOutcome; namer: SampleRecord | null } {
+function filterGroup(g: SampleGroup, settings: RolloutLensSettings, report: Report): { outcome: GroupOutcome; namer: SampleRecord | null } {
   const aborted = abortedFilter(g.members);
   if (aborted) {
     const others = g.members.filter((s) => s !== aborted.namer);
@@ -85,8 +82,13 @@ function filterGroup(
 
 /** Per-sample cause checks (§2.4), independent of the group's fate. */
 function checkCause(
-  s: SampleRecord, format: FormatId, settings: RolloutLensSettings, filtersRun: boolean,
-  namer: SampleRecord | null, groupReason: string | null, report: Report,
+  s: SampleRecord,
+  format: FormatId,
+  settings: RolloutLensSettings,
+  filtersRun: boolean,
+  namer: SampleRecord | null,
+  groupReason: string | null,
+  report: Report,
 ): void {
   if (s.aborted && (s.cause === null || s.cause === '')) {
     // verl records no causes and drops nothing, so an unknown cause there says nothing new.

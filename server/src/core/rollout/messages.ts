@@ -13,9 +13,7 @@ export function rewardRepr(s: SampleRecord): string {
   return pyFloatRepr(s.reward);
 }
 
-export function groupDroppedMessage(
-  reason: string, key: string, members: readonly SampleRecord[], namer: SampleRecord, settings: CauseSettings,
-): string {
+export function groupDroppedMessage(reason: string, key: string, members: readonly SampleRecord[], namer: SampleRecord, settings: CauseSettings): string {
   const aborted = members.filter((s) => s.aborted);
   const parts = [
     // The older chart names are in the report table and the hover (causes.formerNames), not here.
@@ -65,14 +63,13 @@ export function zeroStdMessage(reason: string, key: string, members: readonly Sa
 }
 
 export function abortCauseUnknownMessage(s: SampleRecord, namer: SampleRecord | null, trajectory: boolean): string {
-  const counted = namer === null
-    ? 'this sample has no group key, so no group can be credited with it.'
-    : namer === s
-      ? `its group ${s.groupKey} counts as group_has_aborted_unknown.`
-      : `its group ${s.groupKey} counts under the first aborted sample (line ${namer.line}), but this abort's own cause is lost.`;
-  const where = trajectory
-    ? ' Trajectory dumps carry no metadata: the Sample itself may have held a cause.'
-    : '';
+  const counted =
+    namer === null
+      ? 'this sample has no group key, so no group can be credited with it.'
+      : namer === s
+        ? `its group ${s.groupKey} counts as group_has_aborted_unknown.`
+        : `its group ${s.groupKey} counts under the first aborted sample (line ${namer.line}), but this abort's own cause is lost.`;
+  const where = trajectory ? ' Trajectory dumps carry no metadata: the Sample itself may have held a cause.' : '';
   return (
     `aborted sample records no exit_status — ${counted}${where} Record why it aborted: when the agent aborts for an` +
     ' infrastructure failure, set metadata.exit_status to its cause (e.g. ServerUnreachable, SandboxUnavailable),' +
@@ -81,9 +78,10 @@ export function abortCauseUnknownMessage(s: SampleRecord, namer: SampleRecord | 
 }
 
 export function infraScoredMessage(s: SampleRecord, groupDropReason: string | null): string {
-  const fate = groupDropReason === null
-    ? 'its group was kept, so the policy was trained as if it had failed'
-    : `its group happened to be dropped (${groupDropReason}), but the same handling trains other such failures as policy failures`;
+  const fate =
+    groupDropReason === null
+      ? 'its group was kept, so the policy was trained as if it had failed'
+      : `its group happened to be dropped (${groupDropReason}), but the same handling trains other such failures as policy failures`;
   return (
     `infrastructure failure ${s.cause} was kept and scored (status ${s.status ?? 'unknown'}, reward ${rewardRepr(s)}) — ` +
     `${fate}. ${s.cause} is not caused by the policy: the agent should abort the sample` +

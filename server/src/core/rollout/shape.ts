@@ -42,7 +42,9 @@ export function misgrouped(groups: readonly SampleGroup[]): ShapeProblem[] {
     if (distinct.size > 1) {
       const odd = withPrompt.find((s) => s.promptKey !== withPrompt[0].promptKey) as SampleRecord;
       problems.push({
-        code: 'misgrouped', at: odd, group: g.key,
+        code: 'misgrouped',
+        at: odd,
+        group: g.key,
         message: mixedPromptsMessage(g.key, distinct.size),
         related: g.members.filter((s) => s !== odd),
       });
@@ -58,7 +60,9 @@ export function misgrouped(groups: readonly SampleGroup[]): ShapeProblem[] {
     if (entries.length < 2) continue;
     const at = entries[1].first;
     problems.push({
-      code: 'misgrouped', at, group: entries[1].group.key,
+      code: 'misgrouped',
+      at,
+      group: entries[1].group.key,
       message: spreadPromptMessage(entries.map((e) => e.group.key)),
       related: entries.filter((e) => e.first !== at).map((e) => e.first),
     });
