@@ -2,6 +2,6 @@
 export { analyzeFiles, scanFile } from '../server/src/core/engine';
 export { nodeFileAccess } from '../server/src/node/nodeFileAccess';
 export { DEFAULT_SETTINGS } from '../shared/protocol';
-export { scanJson } from '../server/src/core/reader/jsonBuild';
+export { scanJson } from '../server/src/core/reader/scanJson';
 export { buildRule } from '../server/src/core/formats/rule';
 export { WorkerPool } from '../server/src/node/parallelScan';

@@ -10,7 +10,7 @@ import { fileStep } from './eval/datasets';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { FileAccess } from './fileAccess';
 import type { ParallelScanner } from './reader/parallel';
-import { CancelledError, type ScanState, scanFile as scanOne } from './reader/scanFile';
+import { CancelledError, type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout } from './rollout/analyze';
 import { severityOf } from './catalog';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport } from './types';
@@ -52,7 +52,7 @@ export interface AnalyzeTarget {
  */
 export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, previous?: ScanState): Promise<ScanState> {
   const cancellation = options.cancellation;
-  return scanOne(
+  return scanRecords(
     target,
     {
       access: options.access,

@@ -3,26 +3,26 @@
 // a URI, re-analyse what depends on a changed eval config or on changed settings.
 import type { CancellationToken, ClientCapabilities, Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FileAnalysis } from './analysisRunner';
-import type { DocumentAccess } from './documentAccess';
-import type { DocumentAnalyses } from './documentAnalyses';
-import type { DiskAnalyses } from './diskAnalyses';
-import type { LiveLogs } from './liveLogs';
-import type { Publisher } from './publisher';
+import type { FileAnalysis } from './analysis/fileAnalysis';
+import type { DocumentAccess } from './documents/documentAccess';
+import type { DocumentScheduler } from './analysis/documentScheduler';
+import type { DiskCache } from './analysis/diskCache';
+import type { LiveLogs } from './analysis/liveLogs';
+import type { Publisher } from './diagnostics/publisher';
 import type { ServerRuntime } from './runtime';
-import type { SettingsCache } from './settings';
-import { CONFIG_NAMES } from './evalConfigLocator';
-import { uriToPath } from './uris';
+import type { SettingsCache } from './protocol/settings';
+import { CONFIG_NAMES } from './analysis/evalConfigLocator';
+import { uriToPath } from './protocol/uris';
 
 export interface ServerParts {
   connection: Connection;
   documents: TextDocuments<TextDocument>;
   overlay: DocumentAccess;
-  analyses: DocumentAnalyses;
+  analyses: DocumentScheduler;
   settings: SettingsCache;
   publisher: Publisher;
   live: LiveLogs;
-  disk: DiskAnalyses;
+  disk: DiskCache;
   /** Workspace folder paths; mutated in place when folders change (the runners hold this array). */
   folders: string[];
   runtime: ServerRuntime;
@@ -36,11 +36,11 @@ export class ServerContext implements ServerParts {
   connection!: Connection;
   documents!: TextDocuments<TextDocument>;
   overlay!: DocumentAccess;
-  analyses!: DocumentAnalyses;
+  analyses!: DocumentScheduler;
   settings!: SettingsCache;
   publisher!: Publisher;
   live!: LiveLogs;
-  disk!: DiskAnalyses;
+  disk!: DiskCache;
   folders!: string[];
   runtime!: ServerRuntime;
   caps!: ClientCapabilities;

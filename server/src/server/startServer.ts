@@ -14,20 +14,20 @@ import {
 } from 'vscode-languageserver';
 import { type TextDocument } from 'vscode-languageserver-textdocument';
 import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
-import { runAnalysis } from './analysisRunner';
-import { DocumentAccess } from './documentAccess';
-import { DocumentLines } from './documentLines';
-import { DiskAnalyses } from './diskAnalyses';
-import { DocumentAnalyses } from './documentAnalyses';
-import { describeError } from './guard';
-import { registerHandlers } from './handlers';
-import { LiveLogs } from './liveLogs';
-import { runLinesAnalysis } from './linesRunner';
-import { Publisher } from './publisher';
+import { runAnalysis } from './analysis/fileAnalysis';
+import { DocumentAccess } from './documents/documentAccess';
+import { OpenDocuments } from './documents/openDocuments';
+import { DiskCache } from './analysis/diskCache';
+import { DocumentScheduler } from './analysis/documentScheduler';
+import { describeError } from './protocol/guard';
+import { registerHandlers } from './protocol/handlers';
+import { LiveLogs } from './analysis/liveLogs';
+import { runIncrementalAnalysis } from './analysis/incrementalAnalysis';
+import { Publisher } from './diagnostics/publisher';
 import { DEFAULTS, nodeTimers, type ServerRuntime } from './runtime';
-import { SettingsCache } from './settings';
+import { SettingsCache } from './protocol/settings';
 import { ServerContext } from './serverContext';
-import { uriToPath } from './uris';
+import { uriToPath } from './protocol/uris';
 
 const LOG_FILE = /\.(jsonl|ndjson)$/i;
 /** Logs, and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
@@ -45,7 +45,7 @@ function workspaceFolderPaths(params: InitializeParams): string[] {
 
 export function startServer(connection: Connection, runtime: ServerRuntime): void {
   const timers = runtime.timers ?? nodeTimers;
-  const lines = new DocumentLines();
+  const lines = new OpenDocuments();
   const documents = new TextDocuments(lines.config);
   documents.onDidClose((e) => lines.close(e.document.uri));
   const overlay = new DocumentAccess(runtime.access);
@@ -64,7 +64,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     );
     const publisher = new Publisher(connection, documents, { pull, refreshSupport: caps.workspace?.diagnostics?.refreshSupport === true });
     const folders = workspaceFolderPaths(params);
-    const analyses: DocumentAnalyses = new DocumentAnalyses({
+    const analyses: DocumentScheduler = new DocumentScheduler({
       timers,
       debounceMs: runtime.debounceMs ?? DEFAULTS.debounceMs,
       current: (uri) => {
@@ -82,9 +82,9 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
           cancellation: token,
           onConfigProblem: (m: string) => connection.console.warn(m),
         };
-        // Open documents re-scan only the lines an edit changed (see documentLines).
+        // Open documents re-scan only the lines an edit changed (see documents/openDocuments).
         const open = documents.get(doc.uri);
-        return open ? runLinesAnalysis(opts, lines.get(doc.uri), open) : runAnalysis(opts);
+        return open ? runIncrementalAnalysis(opts, lines.get(doc.uri), open) : runAnalysis(opts);
       },
       onResult: (result) => publisher.resultReady(result),
       onError: (uri, err) => connection.console.error(`rollout-lens: analysing ${uri} failed: ${describeError(err)}`),
@@ -99,7 +99,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       pollIntervalMs: runtime.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
       isOpen: (uri) => documents.get(uri) !== undefined,
     });
-    const disk = new DiskAnalyses(runtime.access, settings, folders, (m) => connection.console.warn(m));
+    const disk = new DiskCache(runtime.access, settings, folders, (m) => connection.console.warn(m));
     ctx = new ServerContext({
       connection,
       documents,

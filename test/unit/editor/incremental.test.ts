@@ -1,4 +1,4 @@
-// Open documents re-scan only the lines an edit touched (LinesDocument + LineScans). Properties:
+// Open documents re-scan only the lines an edit touched (LineArrayDocument + DocumentScans). Properties:
 // the line-array document behaves as vscode-languageserver-textdocument's TextDocument under any
 // edits (text, line count, offsets, positions, ranges), and after any edits the kept line scans
 // replay to exactly the ScanState a full scan of the edited text gives (samples, findings, counts,
@@ -10,11 +10,11 @@ import { TextDocument, type TextDocumentContentChangeEvent } from 'vscode-langua
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { scanFile, type ScanState } from '../../../server/src/core/engine';
-import { LineScans } from '../../../server/src/core/lineScans';
+import { DocumentScans } from '../../../server/src/core/documentScans';
 import { readRange } from '../../../server/src/core/reader/lineReader';
-import { DocumentAccess } from '../../../server/src/server/documentAccess';
-import { layoutAccess, lineSource } from '../../../server/src/server/documentLines';
-import { LinesDocument, splitLines } from '../../../server/src/server/linesDocument';
+import { DocumentAccess } from '../../../server/src/server/documents/documentAccess';
+import { layoutAccess, lineSource } from '../../../server/src/server/documents/openDocuments';
+import { LineArrayDocument, splitLines } from '../../../server/src/server/documents/lineArrayDocument';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { milesSample, rolloutLines } from '../../lsp/fixtures';
 
@@ -88,12 +88,12 @@ function comparable(s: ScanState) {
   return { format, kind, samples, metricsRecords, records, invalidLines, blankLines, findings, droppedFindings, endOffset, pending, lines };
 }
 
-test('LinesDocument: same text, lines, offsets, positions and ranges as TextDocument under any incremental or full edits', () => {
+test('LineArrayDocument: same text, lines, offsets, positions and ranges as TextDocument under any incremental or full edits', () => {
   const start = `${rolloutLines().slice(0, 4).join('\n')}\n`;
   fc.assert(
     fc.property(fc.array(editArb, { maxLength: 12 }), fc.array(fc.nat(4000), { minLength: 6, maxLength: 6 }), (edits, probes) => {
       const ref = TextDocument.create('file:///a', 'jsonl', 1, start);
-      const doc = new LinesDocument('file:///a', 'jsonl', 1, start);
+      const doc = new LineArrayDocument('file:///a', 'jsonl', 1, start);
       let version = 1;
       for (const spec of edits) {
         const change = toChange(ref, spec);
@@ -116,12 +116,12 @@ test('LinesDocument: same text, lines, offsets, positions and ranges as TextDocu
   );
 });
 
-test('LineScans: after any edits, re-scanning only the changed lines gives the ScanState of a full scan of the edited text (invalid JSON and back, group key, status, inserted/deleted lines, CRLF, BOM, pending last line)', async () => {
+test('DocumentScans: after any edits, re-scanning only the changed lines gives the ScanState of a full scan of the edited text (invalid JSON and back, group key, status, inserted/deleted lines, CRLF, BOM, pending last line)', async () => {
   const start = `${rolloutLines().join('\n')}\n`;
   await fc.assert(
     fc.asyncProperty(fc.array(editArb, { minLength: 1, maxLength: 10 }), async (edits) => {
-      const doc = new LinesDocument('file:///a', 'jsonl', 1, start);
-      const scans = new LineScans();
+      const doc = new LineArrayDocument('file:///a', 'jsonl', 1, start);
+      const scans = new DocumentScans();
       doc.onReplace = (from, to, count) => scans.replace(from, to, count);
       assert.ok(scans.refresh(lineSource(doc), SETTINGS));
       let version = 1;
@@ -149,9 +149,9 @@ test('LineScans: after any edits, re-scanning only the changed lines gives the S
   );
 });
 
-test('LineScans: a one-line edit re-scans that line only; inserted lines shift the rest without re-scanning them', () => {
-  const doc = new LinesDocument('file:///a', 'jsonl', 1, `${rolloutLines().join('\n')}\n`);
-  const scans = new LineScans();
+test('DocumentScans: a one-line edit re-scans that line only; inserted lines shift the rest without re-scanning them', () => {
+  const doc = new LineArrayDocument('file:///a', 'jsonl', 1, `${rolloutLines().join('\n')}\n`);
+  const scans = new DocumentScans();
   doc.onReplace = (from, to, count) => scans.replace(from, to, count);
   scans.refresh(lineSource(doc), SETTINGS);
   assert.equal(scans.lastRescanned, 13); // 12 lines and the empty one after the last newline

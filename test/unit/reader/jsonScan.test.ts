@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { MAX_BUILT_SCALARS, scanJson } from '../../../server/src/core/reader/jsonBuild';
-import { intLiteral, type Rule, Skipped } from '../../../server/src/core/reader/jsonScan';
+import { MAX_BUILT_SCALARS, scanJson } from '../../../server/src/core/reader/scanJson';
+import { intLiteral, type Rule, Skipped } from '../../../server/src/core/reader/jsonRule';
 import { buildRule } from '../../../server/src/core/formats/rule';
 
 const RULE = buildRule({});

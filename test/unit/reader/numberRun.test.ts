@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 
 import { buildRule } from '../../../server/src/core/formats/rule';
-import { scanJson } from '../../../server/src/core/reader/jsonBuild';
+import { scanJson } from '../../../server/src/core/reader/scanJson';
 import { runSkipperOf, scanBytes } from '../../../server/src/core/reader/scanBytes';
 
 const RULE = buildRule({});

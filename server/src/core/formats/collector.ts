@@ -3,7 +3,7 @@
 // complete line and resume there when the file grows (see `snapshot` / `restore`).
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { severityOf, type FindingCode } from '../catalog';
-import type { Rule } from '../reader/jsonScan';
+import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 

@@ -14,7 +14,7 @@
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import type { FileKind, FormatId } from '../types';
 
-import { Skipped } from '../reader/jsonScan';
+import { Skipped } from '../reader/jsonRule';
 
 import { parsePointer, resolvePath } from './pointer';
 

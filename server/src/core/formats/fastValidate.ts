@@ -6,7 +6,7 @@
 // may be stricter than zod (then zod decides), never looser: `fastPath.test.ts` compares both paths.
 import type { z } from 'zod';
 
-import { Skipped } from '../reader/jsonScan';
+import { Skipped } from '../reader/jsonRule';
 
 import { isPlainObject, STATUSES } from './schemas';
 

@@ -1,6 +1,6 @@
 // The `generic` format: fields mapped by JSON pointers in settings `fields.*`.
 import type { GenericFieldMap } from '../../../../shared/protocol';
-import { Skipped } from '../reader/jsonScan';
+import { Skipped } from '../reader/jsonRule';
 
 import { causeOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastGeneric, validate } from './fastValidate';

@@ -1,7 +1,7 @@
 // Turns zod issues into the `invalid-record` message: which field, what was wrong, what was expected.
 import type { z } from 'zod';
 
-import { Skipped } from '../reader/jsonScan';
+import { Skipped } from '../reader/jsonRule';
 
 import { resolvePath } from './pointer';
 

@@ -1,7 +1,7 @@
 // miles formats (docs/semantics.md#formats): `Sample.to_dict()` lines, `--dump-details` trajectories, agent-server
 // eval trials, and the dashboard's metrics.jsonl.
 import { classifyCause } from '../causes';
-import { intLiteral, Skipped } from '../reader/jsonScan';
+import { intLiteral, Skipped } from '../reader/jsonRule';
 import type { SampleRecord } from '../types';
 
 import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';

@@ -1,7 +1,7 @@
 // Spec §2.3: the reward value of a record. A number is the reward; an object is indexed by the
 // reward key (`rewardKey`; eval files use `evalRewardKey`, falling back to `rewardKey`); null is
 // "no reward". The JSON literal decides int vs float (`zero_std_1` vs `zero_std_1.0`).
-import { intLiteral } from '../reader/jsonScan';
+import { intLiteral } from '../reader/jsonRule';
 
 import { isPlainObject } from './schemas';
 

@@ -6,7 +6,7 @@
 // - `metrics`: the scalar members of a metrics line;
 // - the `generic` format's mapped JSON pointers (settings `fields.*`).
 import type { GenericFieldMap } from '../../../../shared/protocol';
-import type { Rule } from '../reader/jsonScan';
+import type { Rule } from '../reader/jsonRule';
 
 import { parsePointer } from './pointer';
 

@@ -5,7 +5,7 @@
 // (`test/unit/formats/fastPath.test.ts` compares them).
 import { z } from 'zod';
 
-import { Skipped } from '../reader/jsonScan';
+import { Skipped } from '../reader/jsonRule';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Skipped);

@@ -1,6 +1,6 @@
 // verl rollout and validation dumps (docs/semantics.md#formats): `{input, output, gts, score, step, ...extra reward
 // keys, uid?}`; validation adds `reward` (and `acc`, `pred`, ...) and `data_source`.
-import { Skipped } from '../reader/jsonScan';
+import { Skipped } from '../reader/jsonRule';
 
 import { datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastVerl, validate } from './fastValidate';

@@ -6,8 +6,8 @@
 // array value, so an array is unambiguously one of our tags).
 import { sniffBinary } from '../formats/sniff';
 
-import { scanJson } from './jsonBuild';
-import { INT_LITERALS, type Rule, type ScannedObject, Skipped } from './jsonScan';
+import { scanJson } from './scanJson';
+import { INT_LITERALS, type Rule, type ScannedObject, Skipped } from './jsonRule';
 
 export type LineScan =
   | { type: 'blank' }

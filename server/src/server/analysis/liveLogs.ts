@@ -4,14 +4,14 @@
 // a shrunk or replaced one (other identity) is read again from the start, so nothing is lost or
 // counted twice. One update per file at a time; events during an update coalesce into one more.
 import { CancellationTokenSource, type CancellationToken, type Connection } from 'vscode-languageserver';
-import type { FileAccess, FileStat } from '../core/fileAccess';
-import type { FileAnalysis } from './analysisRunner';
-import { describeError } from './guard';
-import type { Publisher } from './publisher';
-import type { Timers } from './runtime';
-import type { SettingsCache } from './settings';
+import type { FileAccess, FileStat } from '../../core/fileAccess';
+import type { FileAnalysis } from './fileAnalysis';
+import { describeError } from '../protocol/guard';
+import type { Publisher } from '../diagnostics/publisher';
+import type { Timers } from '../runtime';
+import type { SettingsCache } from '../protocol/settings';
 import { Tailer } from './tailer';
-import { pathToUri } from './uris';
+import { pathToUri } from '../protocol/uris';
 
 export interface LiveLogsOptions {
   connection: Connection;

@@ -3,9 +3,9 @@
 // (`$/progress`) and cancellation (the request's, or the progress UI's cancel button), pushes its
 // diagnostics, and keeps tailing it as a live log.
 import { CancellationTokenSource, ResponseError, ErrorCodes, type CancellationToken, type WorkDoneProgressReporter } from 'vscode-languageserver';
-import type { AnalyzeFileParams, AnalyzeFileResult } from '../../../shared/protocol';
-import type { ServerContext } from './serverContext';
-import { uriToPath } from './uris';
+import type { AnalyzeFileParams, AnalyzeFileResult } from '../../../../shared/protocol';
+import type { ServerContext } from '../serverContext';
+import { uriToPath } from '../protocol/uris';
 
 /** Reports at most once per percent: a GB file must not send a million `$/progress` messages. */
 export function progressThrottle(report: (percent: number, message: string) => void): (read: number, total: number) => void {

@@ -3,8 +3,8 @@
 // the document still has the version that was analysed. Waiters (pull diagnostics, hover) can
 // ask for the result of the current version.
 import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver';
-import type { FileAnalysis } from './analysisRunner';
-import type { Timers } from './runtime';
+import type { FileAnalysis } from './fileAnalysis';
+import type { Timers } from '../runtime';
 
 export interface DocumentRef {
   uri: string;
@@ -22,7 +22,7 @@ interface DocState {
   waiters: Waiter[];
 }
 
-export interface DocumentAnalysesOptions {
+export interface DocumentSchedulerOptions {
   timers: Timers;
   debounceMs: number;
   /** The document as it is now (undefined when closed). */
@@ -33,11 +33,11 @@ export interface DocumentAnalysesOptions {
   onError(uri: string, err: unknown): void;
 }
 
-export class DocumentAnalyses {
+export class DocumentScheduler {
   private readonly states = new Map<string, DocState>();
   private readonly results = new Map<string, FileAnalysis>();
 
-  constructor(private readonly opts: DocumentAnalysesOptions) {}
+  constructor(private readonly opts: DocumentSchedulerOptions) {}
 
   /** Latest result for the document, whatever its version. */
   latest(uri: string): FileAnalysis | undefined {

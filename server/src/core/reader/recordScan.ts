@@ -87,7 +87,7 @@ async function canResume(previous: ScanState | undefined, path: string, identity
   return (await tailHash(access, path, previous.endOffset)) === previous.resume.tail;
 }
 
-export async function scanFile(target: { path: string; displayPath: string }, options: ScanOptions, previous?: ScanState): Promise<ScanState> {
+export async function scanRecords(target: { path: string; displayPath: string }, options: ScanOptions, previous?: ScanState): Promise<ScanState> {
   const { access, settings } = options;
   const st = await access.stat(target.path);
   if (!st.isFile) throw new Error(`${target.displayPath}: not a file`);
@@ -182,7 +182,7 @@ function copyState(s: CollectorState): CollectorState {
 }
 
 /**
- * The parallel path of `scanFile`: scanned lines come back in file order and are numbered and fed
+ * The parallel path of `scanRecords`: scanned lines come back in file order and are numbered and fed
  * to the same collector as on the single-threaded path; the pending last line is read here.
  */
 async function readParallel(

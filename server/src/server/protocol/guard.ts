@@ -1,7 +1,7 @@
 // An internal error in one handler must not take the server down or leave a request unanswered:
 // it is logged and answered with an LSP error, and the next request works as before.
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
-import { AnalysisCancelled } from './analysisRunner';
+import { AnalysisCancelled } from '../analysis/fileAnalysis';
 
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;

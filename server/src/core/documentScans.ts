@@ -10,7 +10,7 @@ import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { scanBytes } from './reader/scanBytes';
 import { type LineScan, scanLine } from './reader/lineScan';
-import { collectedFields, type ScanState } from './reader/scanFile';
+import { collectedFields, type ScanState } from './reader/recordScan';
 
 /** The text of an open document, line by line (lines as an editor counts them). */
 export interface LineSource {
@@ -39,7 +39,7 @@ export interface LineLayout {
   byteStarts: Float64Array;
 }
 
-export class LineScans {
+export class DocumentScans {
   /** One slot per editor line; undefined: not scanned since it changed. */
   private entries: (Entry | undefined)[] = [];
   private ruleKey = '';
@@ -125,7 +125,7 @@ export class LineScans {
     let endOffset = 0;
     let pending: ScanState['pending'] = null;
     for (const e of this.entries) {
-      if (e === undefined) throw new Error('LineScans.scanState before refresh');
+      if (e === undefined) throw new Error('DocumentScans.scanState before refresh');
       const start = offset + (e.bom ? 3 : 0);
       if (e.eol > 0) {
         collector.onScanned(e.scan, line, start, e.byteLength);

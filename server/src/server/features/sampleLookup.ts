@@ -1,7 +1,7 @@
 // Finding a sample, its group and its dataset in a file's detail by line number, without copying
 // the detail: samples are searched by line, groups indexed by key once per detail (WeakMap, so
 // the index goes when the result goes).
-import type { DatasetSummary, FileDetail, GroupOutcome, SampleRecord } from '../core/types';
+import type { DatasetSummary, FileDetail, GroupOutcome, SampleRecord } from '../../core/types';
 
 const sortedSamples = new WeakMap<FileDetail, readonly SampleRecord[]>();
 const groupIndex = new WeakMap<FileDetail, Map<string, GroupOutcome[]>>();

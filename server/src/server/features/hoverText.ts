@@ -2,9 +2,9 @@
 // that comes from the log (keys, causes, dataset names, messages, metadata, even metric names
 // built from causes) goes through `codeSpan`/`codeBlock`/`inline`, so policy-written text renders
 // as text; only this file's own fixed words are markdown.
-import { classifyCause, formerNames, isAbortedReason, type CauseClass } from '../core/causes';
-import type { DatasetSummary, FileKind, FormatId, GroupOutcome, SampleRecord } from '../core/types';
-import type { RolloutLensSettings } from '../../../shared/protocol';
+import { classifyCause, formerNames, isAbortedReason, type CauseClass } from '../../core/causes';
+import type { DatasetSummary, FileKind, FormatId, GroupOutcome, SampleRecord } from '../../core/types';
+import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { codeBlock, codeSpan, inline, numberText } from './escape';
 
 /** Members listed in a hover; the rest are counted. */

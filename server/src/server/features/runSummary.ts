@@ -14,13 +14,13 @@ import type {
   RunStepsParams,
   RunStepsResult,
   SamplesRef,
-} from '../../../shared/protocol';
-import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../core/causes';
-import type { FileDetail, GroupOutcome } from '../core/types';
-import { AnalysisCancelled, type FileAnalysis } from './analysisRunner';
+} from '../../../../shared/protocol';
+import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../../core/causes';
+import type { FileDetail, GroupOutcome } from '../../core/types';
+import { AnalysisCancelled, type FileAnalysis } from '../analysis/fileAnalysis';
 import { sampleAt } from './sampleLookup';
-import type { ServerContext } from './serverContext';
-import { uriToPath } from './uris';
+import type { ServerContext } from '../serverContext';
+import { uriToPath } from '../protocol/uris';
 
 /** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
 export const MAX_BUCKET_GROUPS = 500;

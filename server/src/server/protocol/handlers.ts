@@ -10,15 +10,15 @@ import {
   type EvalDatasetsParams,
   type GroupsByCauseParams,
   type RunStepsParams,
-} from '../../../shared/protocol';
-import type { FileAnalysis } from './analysisRunner';
-import { handleAnalyzeFile } from './analyzeFile';
-import { provideCodeActions } from './codeActions';
+} from '../../../../shared/protocol';
+import type { FileAnalysis } from '../analysis/fileAnalysis';
+import { handleAnalyzeFile } from '../features/analyzeFileRequest';
+import { provideCodeActions } from '../features/codeActions';
 import { guardNotification, guardRequest } from './guard';
-import { provideHover } from './hover';
-import { evalDatasets, groupsByCause, runSteps } from './runSummary';
-import type { ServerContext } from './serverContext';
-import { provideSymbols } from './symbols';
+import { provideHover } from '../features/hover';
+import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
+import type { ServerContext } from '../serverContext';
+import { provideSymbols } from '../features/symbols';
 import { uriToPath } from './uris';
 
 /** Result ids for pull diagnostics: the same result object always gets the same id. */

@@ -1,66 +1,13 @@
-// A JSON scanner over the bytes of one line. It validates the whole line (RFC 8259 plus Python's
-// `NaN`, `Infinity`, `-Infinity`), but builds JS values only along the key paths a `Rule` names;
-// everything else is skipped: the long `tokens` / `loss_mask` / `rollout_log_probs` arrays and long
-// strings cost a tight byte loop each, with no allocation. Skipping is iterative (an explicit stack
-// of container kinds), so 100 000 nesting levels cannot overflow the JS stack; materialising
-// recurses only along the rule tree, whose depth the program (not the log) decides.
-import { hashBytes } from './hash';
+// Validating and skipping JSON values over the bytes of one line. The scanner (scanJson.ts)
+// validates the whole line (RFC 8259 plus Python's `NaN`, `Infinity`, `-Infinity`), but builds JS
+// values only along the key paths a `Rule` (jsonRule.ts) names; everything else is skipped here:
+// the long `tokens` / `loss_mask` / `rollout_log_probs` arrays and long strings cost a tight byte
+// loop each, with no allocation. Skipping is iterative (an explicit stack of container kinds), so
+// 100 000 nesting levels cannot overflow the JS stack; materialising recurses only along the rule
+// tree, whose depth the program (not the log) decides.
 import { JsonError } from './jsonError';
 import { skipNumberAt } from './jsonNumber';
 import { runSkipperOf } from './scanBytes';
-
-/** What to build for an object value; anything not named is skipped. */
-export interface Rule {
-  /** Build scalar members (numbers, booleans, null, strings up to `maxString` bytes). */
-  scalars: boolean;
-  maxString: number;
-  /** Members to descend into (a nested rule) or to hash instead of building ('hash'). */
-  children: Map<string, Rule | 'hash'> | null;
-  /**
-   * The keys last seen at each member position of objects read by this rule, with their decoded
-   * text and child rule: lines of a log repeat the same keys in the same order, so a key is
-   * usually recognised by comparing its bytes, without decoding or looking it up again.
-   */
-  keyCache?: KeyCacheEntry[];
-}
-
-export interface KeyCacheEntry {
-  /** The key's bytes as written (between the quotes). */
-  bytes: Uint8Array;
-  text: string;
-  child: Rule | 'hash' | undefined;
-}
-
-/** A value that was validated but not built. */
-export class Skipped {
-  constructor(
-    readonly kind: 'array' | 'object' | 'string' | 'number' | 'literal',
-    /** Bytes of the value's JSON text. */
-    readonly byteLength: number,
-    /** 64-bit hash (16 hex digits) of the value's JSON text, when the rule asked for it. */
-    readonly hash: string | null,
-  ) {}
-}
-
-/**
- * Integer literals of a built object (`1`, not `1.0`), as pairs: key, then the literal's text when
- * the value cannot give it back (beyond 2^53; `-0`), else null (the text is `String(value)`).
- */
-export const INT_LITERALS: unique symbol = Symbol('intLiterals');
-export type ScannedObject = Record<string, unknown> & { [INT_LITERALS]?: (string | null)[] };
-
-/** The literal text of `obj[key]` when it was written as a JSON integer; null otherwise. */
-export function intLiteral(obj: unknown, key: string): string | null {
-  if (obj === null || typeof obj !== 'object') return null;
-  const ints = (obj as ScannedObject)[INT_LITERALS];
-  if (ints === undefined) return null;
-  for (let k = 0; k < ints.length; k += 2) {
-    if (ints[k] === key) return ints[k + 1] ?? String((obj as ScannedObject)[key]);
-  }
-  return null;
-}
-
-export type ScanResult = { ok: true; value: unknown } | { ok: false; reason: string; position: number };
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -333,5 +280,3 @@ function viewOf(b: Uint8Array): DataView {
   }
   return view;
 }
-
-export { hashBytes, JsonError };

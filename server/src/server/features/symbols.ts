@@ -2,11 +2,11 @@
 // (group_has_aborted_ServerUnreachable)`), children the member lines; eval datasets as symbols
 // too. Capped: a run file can hold 100k groups, and an outline of that helps nobody.
 import { SymbolKind, type CancellationToken, type DocumentSymbol, type DocumentSymbolParams, type Range } from 'vscode-languageserver';
-import type { DatasetSummary, FileDetail, GroupOutcome } from '../core/types';
+import type { DatasetSummary, FileDetail, GroupOutcome } from '../../core/types';
 import { revealInvisible, truncate } from './escape';
-import { DEFAULTS } from './runtime';
+import { DEFAULTS } from '../runtime';
 import { sampleAt } from './sampleLookup';
-import type { ServerContext } from './serverContext';
+import type { ServerContext } from '../serverContext';
 
 const MAX_CHILDREN = 64;
 

@@ -1,22 +1,22 @@
-// Open documents keep their per-line scans between edits (core/lineScans): documents are line
-// arrays (linesDocument) that say which lines each change replaced, and just those lines become
+// Open documents keep their per-line scans between edits (core/documentScans): documents are line
+// arrays (lineArrayDocument) that say which lines each change replaced, and just those lines become
 // unscanned, so the next analysis re-scans them, not the whole (maybe 40 MB) document. The
 // analysed version's lines are pinned (a copy of the array: strings are immutable) and served as
 // the file's bytes line by line: hover re-reads one sample line without the whole document ever
 // being joined or encoded to UTF-8.
 import type { TextDocumentsConfiguration } from 'vscode-languageserver';
-import type { FileAccess, FileStat, OpenFile } from '../core/fileAccess';
-import { type LineLayout, LineScans, type LineSource } from '../core/lineScans';
-import { LinesDocument } from './linesDocument';
+import type { FileAccess, FileStat, OpenFile } from '../../core/fileAccess';
+import { type LineLayout, DocumentScans, type LineSource } from '../../core/documentScans';
+import { LineArrayDocument } from './lineArrayDocument';
 
-export class DocumentLines {
-  private readonly byUri = new Map<string, LineScans>();
+export class OpenDocuments {
+  private readonly byUri = new Map<string, DocumentScans>();
 
   /** For `new TextDocuments(lines.config)`: line-array documents whose changes the scans follow. */
-  readonly config: TextDocumentsConfiguration<LinesDocument> = {
+  readonly config: TextDocumentsConfiguration<LineArrayDocument> = {
     create: (uri, languageId, version, content) => {
       this.byUri.delete(uri);
-      const doc = new LinesDocument(uri, languageId, version, content);
+      const doc = new LineArrayDocument(uri, languageId, version, content);
       doc.onReplace = (from, to, count) => this.byUri.get(uri)?.replace(from, to, count);
       return doc;
     },
@@ -27,10 +27,10 @@ export class DocumentLines {
   };
 
   /** The line scans of an open document (empty until its first analysis). */
-  get(uri: string): LineScans {
+  get(uri: string): DocumentScans {
     let scans = this.byUri.get(uri);
     if (!scans) {
-      scans = new LineScans();
+      scans = new DocumentScans();
       this.byUri.set(uri, scans);
     }
     return scans;
@@ -41,7 +41,7 @@ export class DocumentLines {
   }
 }
 
-export function lineSource(doc: LinesDocument): LineSource {
+export function lineSource(doc: LineArrayDocument): LineSource {
   return { lineCount: doc.lineCount, lineText: (i) => doc.line(i) };
 }
 

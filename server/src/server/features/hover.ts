@@ -2,14 +2,14 @@
 // and metadata are re-read from the document or the disk by the line's offset, and only the
 // short scalar fields are built (the scanner skips token arrays and long responses).
 import type { CancellationToken, Hover, HoverParams } from 'vscode-languageserver';
-import { readRange } from '../core/reader/lineReader';
-import { scanJson } from '../core/reader/jsonBuild';
-import { Skipped, type Rule } from '../core/reader/jsonScan';
-import type { SampleRecord } from '../core/types';
-import type { FileAnalysis } from './analysisRunner';
+import { readRange } from '../../core/reader/lineReader';
+import { scanJson } from '../../core/reader/scanJson';
+import { Skipped, type Rule } from '../../core/reader/jsonRule';
+import type { SampleRecord } from '../../core/types';
+import type { FileAnalysis } from '../analysis/fileAnalysis';
 import { renderSampleHover, type RecordDetail } from './hoverText';
 import { datasetOf, evalGroupOf, groupOf, membersOf, sampleAt } from './sampleLookup';
-import type { ServerContext } from './serverContext';
+import type { ServerContext } from '../serverContext';
 
 /** Longest line re-read for a hover; beyond it the hover says so instead of reading it. */
 export const MAX_HOVER_LINE_BYTES = 64 * 1024 * 1024;

@@ -38,7 +38,7 @@ function eolLength(line: string): number {
 /** Told after each change: lines `from..to` (inclusive, before the change) became `count` lines. */
 export type ReplaceListener = (from: number, to: number, count: number) => void;
 
-export class LinesDocument implements TextDocument {
+export class LineArrayDocument implements TextDocument {
   private lines: string[];
   /** UTF-16 offset of each line's start; rebuilt lazily after a change. */
   private starts: Float64Array | undefined;

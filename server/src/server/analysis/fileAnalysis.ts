@@ -1,11 +1,11 @@
 // One file through the engine, for the editor: per-sample detail kept (hover, outline, summaries),
 // the eval config located and loaded, and only this file's findings kept. Cancellation is checked
 // before the work and after it, and handed to the engine for the work in between.
-import type { RolloutLensSettings } from '../../../shared/protocol';
-import { analyzeScans, CancelledError, scanFile, type Cancellation, type ScanState } from '../core/engine';
-import { loadEvalConfig, type EvalConfig } from '../core/eval/config';
-import type { FileAccess } from '../core/fileAccess';
-import type { FileReport, Finding, RunReport } from '../core/types';
+import type { RolloutLensSettings } from '../../../../shared/protocol';
+import { analyzeScans, CancelledError, scanFile, type Cancellation, type ScanState } from '../../core/engine';
+import { loadEvalConfig, type EvalConfig } from '../../core/eval/config';
+import type { FileAccess } from '../../core/fileAccess';
+import type { FileReport, Finding, RunReport } from '../../core/types';
 import { locateEvalConfig } from './evalConfigLocator';
 
 export interface FileAnalysis {

@@ -1,7 +1,7 @@
 // The read state of one tailed file. `update` brings the analysis up to the file as it is now.
-import type { ScanState } from '../core/engine';
-import type { FileStat } from '../core/fileAccess';
-import { runScanAnalysis, type FileAnalysis, type RunOptions } from './analysisRunner';
+import type { ScanState } from '../../core/engine';
+import type { FileStat } from '../../core/fileAccess';
+import { runScanAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
 
 /** What a run needs besides the file itself, which the tailer knows. */
 export type TailUpdateOptions = Omit<RunOptions, 'uri' | 'path' | 'version'>;

@@ -2,13 +2,13 @@
 // last analysis are scanned again, then the (cheap) collector replay and rollout/eval analyses run
 // over the compact records. Same result as `runAnalysis` on the document's text; a document the
 // line scans cannot follow (a lone `\r` line break) takes that full path instead.
-import { analyzeScans, CancelledError } from '../core/engine';
-import type { LineScans } from '../core/lineScans';
-import { AnalysisCancelled, ENGINE_FINDINGS_FLOOR, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './analysisRunner';
-import { layoutAccess, lineSource } from './documentLines';
-import type { LinesDocument } from './linesDocument';
+import { analyzeScans, CancelledError } from '../../core/engine';
+import type { DocumentScans } from '../../core/documentScans';
+import { AnalysisCancelled, ENGINE_FINDINGS_FLOOR, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
+import { layoutAccess, lineSource } from '../documents/openDocuments';
+import type { LineArrayDocument } from '../documents/lineArrayDocument';
 
-export async function runLinesAnalysis(opts: RunOptions, scans: LineScans, doc: LinesDocument): Promise<FileAnalysis> {
+export async function runIncrementalAnalysis(opts: RunOptions, scans: DocumentScans, doc: LineArrayDocument): Promise<FileAnalysis> {
   if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
   const { path: configPath, config } = await loadConfig(opts);
   // Edits arrive between awaits: analyse only the version asked for (a newer one is scheduled).

@@ -3,8 +3,8 @@
 // one at the root of that workspace folder. Looked up through FileAccess so an unsaved, open
 // config counts.
 import * as path from 'node:path';
-import type { FileAccess } from '../core/fileAccess';
-import { isInside } from './uris';
+import type { FileAccess } from '../../core/fileAccess';
+import { isInside } from '../protocol/uris';
 
 /** The names the engine (and the CLI) look for beside a log. */
 export const CONFIG_NAMES = ['eval_config.yaml', 'eval_config.yml', 'eval_config.json'];

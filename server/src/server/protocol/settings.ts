@@ -1,8 +1,8 @@
 // Settings per resource (`workspace/configuration`, section `rolloutLens`), validated field by
 // field: a bad value falls back to its default with a readable message, the good ones are kept.
 // Cached per document URI and dropped when the configuration changes; never kept in globals.
-import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
-import { SETTINGS_FIELD_SCHEMAS as FIELD_SCHEMAS } from '../core/settingsSchema';
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../../shared/protocol';
+import { SETTINGS_FIELD_SCHEMAS as FIELD_SCHEMAS } from '../../core/settingsSchema';
 
 export interface ValidatedSettings {
   settings: RolloutLensSettings;

@@ -2,10 +2,10 @@
 // Cached by the file's stamp (size, mtime, identity) and dropped when settings change; bounded, so
 // a run folder of thousands of steps does not keep every step's detail alive.
 import type { CancellationToken } from 'vscode-languageserver';
-import type { FileAccess } from '../core/fileAccess';
-import { runAnalysis, type FileAnalysis } from './analysisRunner';
-import type { SettingsCache } from './settings';
-import { pathToUri } from './uris';
+import type { FileAccess } from '../../core/fileAccess';
+import { runAnalysis, type FileAnalysis } from './fileAnalysis';
+import type { SettingsCache } from '../protocol/settings';
+import { pathToUri } from '../protocol/uris';
 
 export const MAX_CACHED_FILES = 256;
 const MAX_WALK_FILES = 10_000;
@@ -19,7 +19,7 @@ interface Entry {
   result: FileAnalysis;
 }
 
-export class DiskAnalyses {
+export class DiskCache {
   private readonly cache = new Map<string, Entry>();
 
   constructor(

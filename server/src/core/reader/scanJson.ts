@@ -5,7 +5,8 @@ import { hashBytes } from './hash';
 import { JsonError } from './jsonError';
 import { numberValue, skipNumberAt } from './jsonNumber';
 import { hasByte, shortText, utf8Text } from './text';
-import { INT_LITERALS, type KeyCacheEntry, type Rule, type ScanResult, type ScannedObject, Skipped, skipString, skipValue } from './jsonScan';
+import { INT_LITERALS, type KeyCacheEntry, type Rule, type ScanResult, type ScannedObject, Skipped } from './jsonRule';
+import { skipString, skipValue } from './jsonSkip';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

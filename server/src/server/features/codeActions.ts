@@ -13,13 +13,13 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions, type SetNSamplesPerEvalPromptArgs } from '../../../shared/protocol';
-import { applyNSamplesFix } from '../core/eval/fixConfig';
-import { readLineText } from '../core/reader/lineReader';
-import type { SetNSamplesFix } from '../core/types';
-import { SOURCE, type DiagnosticData } from './diagnostics';
-import type { ServerContext } from './serverContext';
-import { isInside, uriToPath } from './uris';
+import { SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions, type SetNSamplesPerEvalPromptArgs } from '../../../../shared/protocol';
+import { applyNSamplesFix } from '../../core/eval/fixConfig';
+import { readLineText } from '../../core/reader/lineReader';
+import type { SetNSamplesFix } from '../../core/types';
+import { SOURCE, type DiagnosticData } from '../diagnostics/toDiagnostics';
+import type { ServerContext } from '../serverContext';
+import { isInside, uriToPath } from '../protocol/uris';
 
 export const FIXABLE = new Set(['misgrouped-dataset', 'passk-group-size-mismatch']);
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;

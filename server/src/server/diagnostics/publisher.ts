@@ -4,10 +4,10 @@
 // `analysisChanged` notification the client's run views listen to.
 import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../../shared/protocol';
-import type { FileAnalysis } from './analysisRunner';
-import { toDiagnostics, type DiagnosticContext } from './diagnostics';
-import { pathToUri } from './uris';
+import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../../../shared/protocol';
+import type { FileAnalysis } from '../analysis/fileAnalysis';
+import { toDiagnostics, type DiagnosticContext } from './toDiagnostics';
+import { pathToUri } from '../protocol/uris';
 
 export interface PublisherOptions {
   /** The client pulls diagnostics for open documents. */

@@ -2,9 +2,9 @@
 // how long a line is. The most severe findings come first, so the `maxProblems` cap keeps what
 // matters and one summary diagnostic says how many more there are and of which codes.
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
-import { DOCS_BASE } from '../../../shared/protocol';
-import type { Finding, Fix, Severity } from '../core/types';
-import { revealInvisible } from './escape';
+import { DOCS_BASE } from '../../../../shared/protocol';
+import type { Finding, Fix, Severity } from '../../core/types';
+import { revealInvisible } from '../features/escape';
 
 export const SOURCE = 'rollout-lens';
 /** Related entries per diagnostic: a group of 1000 samples must not make a 1000-entry list. */
