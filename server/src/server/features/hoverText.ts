@@ -1,45 +1,18 @@
-// The hover of one sample line, as markdown. Pure: everything it shows is handed in. Every value
-// that comes from the log (keys, causes, dataset names, messages, metadata, even metric names
-// built from causes) goes through `codeSpan`/`codeBlock`/`inline`, so policy-written text renders
-// as text; only this file's own fixed words are markdown.
-import { classifyCause, formerNames, isAbortedReason, type CauseClass } from '../../core/causes';
-import type { DatasetSummary, FileKind, FormatId, GroupOutcome, SampleRecord } from '../../core/types';
+// The hover of one sample line, as markdown, rendered from the engine's inspection
+// (core/inspect.ts). Pure: everything it shows is handed in. Every value that comes from the log
+// (keys, causes, dataset names, messages, metadata, even metric names built from causes) goes
+// through `codeSpan`/`codeBlock`/`inline`, so policy-written text renders as text; only this
+// file's own fixed words are markdown.
+import type { CauseClass } from '../../core/causes';
+import type { RecordDetail, SampleInspection } from '../../core/inspect';
+import type { DatasetSummary, FileKind, FormatId, SampleRecord } from '../../core/types';
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { codeBlock, codeSpan, inline, numberText } from './escape';
 
 /** Members listed in a hover; the rest are counted. */
 export const MAX_MEMBERS_SHOWN = 12;
 
-export interface RecordDetail {
-  /** Free-text message of a failure (error, exception, message, traceback), first one found. */
-  message: { field: string; text: string } | null;
-  /** Other short scalar fields worth showing for a failure (exit_status, status_code, ...). */
-  fields: { name: string; value: string }[];
-  /** Why the line could not be re-read or parsed, when it could not. */
-  unavailable: string | null;
-}
-
-/** An eval prompt group: the dataset's samples in index order, cut into groups of its n (docs/semantics.md#eval-grouping). */
-export interface EvalGroup {
-  /** 0-based group number within the dataset. */
-  index: number;
-  n: number;
-  members: SampleRecord[];
-}
-
-export interface SampleHoverInput {
-  kind: FileKind;
-  format: FormatId;
-  sample: SampleRecord;
-  /** Rollout files: what the filters did to the sample's group. */
-  group: GroupOutcome | undefined;
-  members: SampleRecord[];
-  /** Eval files: the prompt group pass@k counts the sample in. */
-  evalGroup?: EvalGroup;
-  dataset: DatasetSummary | undefined;
-  detail: RecordDetail | null;
-  settings: Pick<RolloutLensSettings, 'infraCauses' | 'policyCauses' | 'dynamicFilter'>;
-}
+export type HoverSettings = Pick<RolloutLensSettings, 'dynamicFilter'>;
 
 function rewardText(s: SampleRecord): string {
   if (s.reward === null) return 'null';
@@ -75,14 +48,15 @@ function causeVerdict(s: SampleRecord, cls: CauseClass, kind: FileKind): string 
   return null;
 }
 
-function causeSection(s: SampleRecord, input: SampleHoverInput): string[] {
-  if (s.cause === null && !s.aborted) return [];
-  if (s.cause === null) {
+function causeSection(input: SampleInspection): string[] {
+  const s = input.sample;
+  if (input.cause === null && !s.aborted) return [];
+  if (input.cause === null) {
     if (input.kind !== 'rollout' || isVerl(input.format)) return ['**Cause**: none recorded.'];
     return ['**Cause**: none recorded (no `exit_status`): the group counts as `group_has_aborted_unknown`.'];
   }
-  const cls = classifyCause(s.cause, input.settings);
-  const lines = [`**Cause** ${codeSpan(s.cause)}: ${CLASS_TEXT[cls]}.`];
+  const cls = input.cause.class;
+  const lines = [`**Cause** ${codeSpan(input.cause.name)}: ${CLASS_TEXT[cls]}.`];
   const verdict = causeVerdict(s, cls, input.kind);
   if (verdict) lines.push(verdict);
   return lines;
@@ -98,7 +72,7 @@ function memberList(members: SampleRecord[], sample: SampleRecord): string[] {
   return shown.length ? [shown.join('\n')] : [];
 }
 
-function evalGroupSection(input: SampleHoverInput): string[] {
+function evalGroupSection(input: SampleInspection): string[] {
   const g = input.evalGroup;
   if (!g) return [];
   const correct = g.members.filter((m) => m.reward === 1).length;
@@ -106,22 +80,23 @@ function evalGroupSection(input: SampleHoverInput): string[] {
   return [head, ...memberList(g.members, input.sample)];
 }
 
-function groupSection(input: SampleHoverInput): string[] {
-  const { group, members, sample, settings } = input;
+function groupSection(input: SampleInspection, settings: HoverSettings): string[] {
+  const { group, sample } = input;
   if (input.kind === 'eval') return evalGroupSection(input);
   if (!group) return sample.groupKey === null ? [] : [`**Group** ${codeSpan(sample.groupKey)}`];
-  const out = [`**Group** ${codeSpan(group.key)}: ${members.length} sample${members.length === 1 ? '' : 's'}, ${group.kept ? '**kept**' : '**dropped**'}`];
-  if (!group.kept && group.reason !== null) {
-    if (isAbortedReason(group.reason)) {
-      const namer = members.find((m) => m.aborted);
-      const at = namer ? ` (line ${namer.line}, the first aborted sample in group order)` : '';
-      out.push(`Dropped by the aborted-group filter, which runs before any dynamic filter: a sample aborted${at}. Reason ${codeSpan(group.reason)}.`);
-    } else {
-      out.push(
-        `Dropped by \`check_reward_nonzero_std\`: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${codeSpan(group.reason)}.`,
-      );
-    }
-  } else if (group.kept && isVerl(input.format) && members.some((m) => m.aborted)) {
+  const members = group.members;
+  const out = [
+    `**Group** ${codeSpan(group.outcome.key)}: ${members.length} sample${members.length === 1 ? '' : 's'}, ${group.kept ? '**kept**' : '**dropped**'}`,
+  ];
+  if (group.droppedBy === 'aborted-group') {
+    const namer = group.firstAborted;
+    const at = namer ? ` (line ${namer.line}, the first aborted sample in group order)` : '';
+    out.push(`Dropped by the aborted-group filter, which runs before any dynamic filter: a sample aborted${at}. Reason ${codeSpan(group.reason!)}.`);
+  } else if (group.droppedBy === 'reward-std') {
+    out.push(
+      `Dropped by \`check_reward_nonzero_std\`: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${codeSpan(group.reason!)}.`,
+    );
+  } else if (group.kept && isVerl(input.format) && group.firstAborted !== null) {
     out.push(
       'Kept: verl has no aborted-group filter; a sample with an empty response (response_length 0) is masked out of the loss and of `critic/score/mean` instead.',
     );
@@ -130,7 +105,7 @@ function groupSection(input: SampleHoverInput): string[] {
     out.push(`Kept: no sample aborted${filter}.`);
   }
   if (group.metric !== null && group.reason !== null) {
-    const former = formerNames(group.reason).map((f) => `${codeSpan(f.name)} (${f.mode})`);
+    const former = group.formerly.map((f) => `${codeSpan(f.name)} (${f.mode})`);
     out.push(`Counted in ${codeSpan(group.metric)}${former.length ? `; formerly ${former.join(', ')}` : ''}.`);
   }
   return [...out, ...memberList(members, sample)];
@@ -157,7 +132,8 @@ function detailSection(s: SampleRecord, detail: RecordDetail | null): string[] {
   return out;
 }
 
-export function renderSampleHover(input: SampleHoverInput): string {
+/** The hover of a sample: the inspection, and the line's detail when it was read. */
+export function renderSampleHover(input: SampleInspection, detail: RecordDetail | null, settings: HoverSettings): string {
   const s = input.sample;
   const status = s.status ?? (s.aborted ? 'aborted' : null);
   const head = [
@@ -173,6 +149,6 @@ export function renderSampleHover(input: SampleHoverInput): string {
       .join(' · '),
   ];
   // Every entry of a section is its own paragraph (markdown would join single lines).
-  const sections = [groupSection(input), causeSection(s, input), datasetSection(input.dataset), detailSection(s, input.detail)];
+  const sections = [groupSection(input, settings), causeSection(input), datasetSection(input.dataset), detailSection(s, detail)];
   return [...head, ...sections.flat()].join('\n\n');
 }

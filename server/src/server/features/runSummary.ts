@@ -18,7 +18,7 @@ import type {
 import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../../core/causes';
 import type { FileDetail, GroupOutcome } from '../../core/types';
 import { AnalysisCancelled, type FileAnalysis } from '../analysis/fileAnalysis';
-import { sampleAt } from './sampleLookup';
+import { sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
 

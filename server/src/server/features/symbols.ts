@@ -5,7 +5,7 @@ import { SymbolKind, type CancellationToken, type DocumentSymbol, type DocumentS
 import type { DatasetSummary, FileDetail, GroupOutcome } from '../../core/types';
 import { revealInvisible, truncate } from './escape';
 import { DEFAULTS } from '../runtime';
-import { sampleAt } from './sampleLookup';
+import { sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 
 const MAX_CHILDREN = 64;

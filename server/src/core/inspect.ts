@@ -1,0 +1,270 @@
+// The inspection facade: what one sample is, which group it belongs to, what happened to that
+// group and why, which metric counted it, and what its log line says about a failure. Editors
+// (hover), the CLI and the sample view all ask here, so none of them re-parses lines or recomputes
+// groups itself; they only render what this returns.
+//
+//   inspectSample(file, line)        → SampleInspection (no file read), or undefined: not a sample
+//   readRecordDetail(file, sample)   → the failure message and short fields of the sample's line
+//   inspectLine(file, line)          → both at once (detail read only when the sample failed)
+//
+// Lookups by line go through indexes kept per FileDetail (WeakMap: they go when the result goes),
+// so a hover on a file of a million samples does not copy or scan the detail each time.
+import { classifyCause, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './causes';
+import type { FileAccess } from './fileAccess';
+import { Skipped, type Rule } from './reader/jsonRule';
+import { readRange } from './reader/lineReader';
+import { scanJson } from './reader/scanJson';
+import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, SampleRecord } from './types';
+
+/** An analysed file as the facade needs it: its report (with detail) and how to read it again. */
+export interface InspectedFile {
+  /** Null or without `detail`: nothing to inspect (the file was analysed without per-sample detail). */
+  report: FileReport | null;
+  /** The path the report was read from, handed to `access` to re-read a sample's line. */
+  path: string;
+  access: FileAccess;
+  settings: CauseSettings;
+}
+
+/** An eval prompt group: the dataset's samples in index order, cut into groups of its n (docs/semantics.md#eval-grouping). */
+export interface EvalGroup {
+  /** 0-based group number within the dataset. */
+  index: number;
+  n: number;
+  /** The group's samples in index order. */
+  members: SampleRecord[];
+}
+
+/** Which filter dropped a rollout group (docs/semantics.md). */
+export type DropFilter = 'aborted-group' | 'reward-std';
+
+/** A rollout group and the verdict of the filters on it. */
+export interface GroupVerdict {
+  outcome: GroupOutcome;
+  /** Members in group order (lines the detail does not hold are left out). */
+  members: SampleRecord[];
+  kept: boolean;
+  /** The framework's reason (`group_has_aborted_<cause>`, `zero_std_<r>`); null when kept. */
+  reason: string | null;
+  /** Null when kept. */
+  droppedBy: DropFilter | null;
+  /** The first aborted member in group order: the one whose cause names an aborted-group drop. */
+  firstAborted: SampleRecord | null;
+  /** Metric the drop is counted in, and the names older framework versions used for it. */
+  metric: string | null;
+  formerly: FormerName[];
+}
+
+export interface SampleInspection {
+  kind: FileKind;
+  format: FormatId;
+  /** The record summary the analysis kept for the line. */
+  sample: SampleRecord;
+  /** Rollout files: the sample's group and what the filters did to it. */
+  group: GroupVerdict | undefined;
+  /** Eval files: the prompt group pass@k counts the sample in. */
+  evalGroup: EvalGroup | undefined;
+  /** The dataset the sample counted in (eval files, or a rollout file that names one). */
+  dataset: DatasetSummary | undefined;
+  /** The sample's failure cause and whether the policy could have caused it; null: no cause recorded. */
+  cause: { name: string; class: CauseClass } | null;
+  /** True when the line's failure detail is worth reading (aborted, failed, or a cause recorded). */
+  failed: boolean;
+}
+
+/** What a sample's log line says about a failure, re-read from the file. */
+export interface RecordDetail {
+  /** Free-text message of a failure (error, exception, message, traceback), first one found. */
+  message: { field: string; text: string } | null;
+  /** Other short scalar fields worth showing for a failure (exit_status, status_code, ...). */
+  fields: { name: string; value: string }[];
+  /** Why the line could not be re-read or parsed, when it could not. */
+  unavailable: string | null;
+}
+
+/** Longest line re-read for its detail; beyond it the detail says so instead of reading it. */
+export const MAX_DETAIL_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_TEXT = 16 * 1024;
+
+const sortedSamples = new WeakMap<FileDetail, readonly SampleRecord[]>();
+const groupIndex = new WeakMap<FileDetail, Map<string, GroupOutcome[]>>();
+
+function samplesByLine(detail: FileDetail): readonly SampleRecord[] {
+  let sorted = sortedSamples.get(detail);
+  if (!sorted) {
+    const s = detail.samples;
+    let inOrder = true;
+    for (let i = 1; i < s.length && inOrder; i++) if (s[i - 1].line > s[i].line) inOrder = false;
+    sorted = inOrder ? s : [...s].sort((a, b) => a.line - b.line);
+    sortedSamples.set(detail, sorted);
+  }
+  return sorted;
+}
+
+/** The sample on a 1-based line, if the line holds one. */
+export function sampleAt(detail: FileDetail, line1: number): SampleRecord | undefined {
+  const s = samplesByLine(detail);
+  let lo = 0;
+  let hi = s.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (s[mid].line === line1) return s[mid];
+    if (s[mid].line < line1) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** The rollout group holding the sample (by key, then by line: a key can repeat across steps). */
+export function groupOf(detail: FileDetail, sample: SampleRecord): GroupOutcome | undefined {
+  if (sample.groupKey === null) return undefined;
+  let index = groupIndex.get(detail);
+  if (!index) {
+    index = new Map();
+    for (const g of detail.groups) {
+      const list = index.get(g.key);
+      if (list) list.push(g);
+      else index.set(g.key, [g]);
+    }
+    groupIndex.set(detail, index);
+  }
+  return index.get(sample.groupKey)?.find((g) => g.lines.includes(sample.line));
+}
+
+/** The group's members in group order (lines the detail does not hold are skipped). */
+export function membersOf(detail: FileDetail, group: GroupOutcome): SampleRecord[] {
+  return group.lines.map((l) => sampleAt(detail, l)).filter((s): s is SampleRecord => s !== undefined);
+}
+
+/** The dataset a sample counted in: by name, else the only dataset of the file. */
+export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSummary | undefined {
+  if (sample.dataset !== null) {
+    const named = detail.datasets.find((d) => d.name === sample.dataset);
+    if (named) return named;
+  }
+  return detail.datasets.length === 1 ? detail.datasets[0] : undefined;
+}
+
+/**
+ * The eval prompt group of a sample (docs/semantics.md#eval-grouping): the dataset's samples
+ * sorted by `index`, cut into consecutive groups of the dataset's n. Undefined when the sample has
+ * no index.
+ */
+export function evalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): EvalGroup | undefined {
+  if (sample.index === null || dataset.n < 1) return undefined;
+  const only = detail.datasets.length === 1;
+  const inDataset = detail.samples.filter((s) => (only || s.dataset === dataset.name) && s.index !== null);
+  inDataset.sort((a, b) => a.index! - b.index! || a.line - b.line);
+  const position = inDataset.indexOf(sample);
+  if (position < 0) return undefined;
+  const index = Math.floor(position / dataset.n);
+  return { index, n: dataset.n, members: inDataset.slice(index * dataset.n, index * dataset.n + dataset.n) };
+}
+
+/** The filters' verdict on a rollout group, with its members. */
+export function groupVerdict(detail: FileDetail, group: GroupOutcome): GroupVerdict {
+  const members = membersOf(detail, group);
+  const droppedBy: DropFilter | null = group.kept || group.reason === null ? null : isAbortedReason(group.reason) ? 'aborted-group' : 'reward-std';
+  return {
+    outcome: group,
+    members,
+    kept: group.kept,
+    reason: group.reason,
+    droppedBy,
+    firstAborted: members.find((m) => m.aborted) ?? null,
+    metric: group.metric,
+    formerly: group.metric !== null && group.reason !== null ? formerNames(group.reason) : [],
+  };
+}
+
+/** Everything the analysis knows about the sample on a 1-based line; undefined when no sample is there. */
+export function inspectSample(file: Pick<InspectedFile, 'report' | 'settings'>, line1: number): SampleInspection | undefined {
+  const report = file.report;
+  const detail = report?.detail;
+  if (!report || !detail) return undefined;
+  const sample = sampleAt(detail, line1);
+  if (!sample) return undefined;
+  const group = groupOf(detail, sample);
+  const dataset = datasetOf(detail, sample);
+  return {
+    kind: report.kind,
+    format: report.format,
+    sample,
+    group: group ? groupVerdict(detail, group) : undefined,
+    evalGroup: report.kind === 'eval' && dataset ? evalGroupOf(detail, sample, dataset) : undefined,
+    dataset,
+    cause: sample.cause === null ? null : { name: sample.cause, class: classifyCause(sample.cause, file.settings) },
+    failed: sample.aborted || sample.cause !== null || sample.status === 'failed',
+  };
+}
+
+const SHORT: Rule = { scalars: true, maxString: MAX_TEXT, children: null };
+const RULE: Rule = { scalars: true, maxString: MAX_TEXT, children: new Map([['metadata', SHORT]]) };
+
+/** Free-text fields, most telling first; searched in `metadata` then at the top level. */
+const MESSAGE_FIELDS = ['error', 'error_message', 'exception', 'message', 'abort_reason', 'reason', 'traceback', 'stderr'];
+/** Short identifying fields shown for a failed sample. */
+const FIELDS = ['exit_status', 'status_code', 'error_type', 'exception_type', 'instance_id', 'trial_idx', 'elapsed_sec', 'response_length', 'finish_reason'];
+
+function scalarText(v: unknown): string | null {
+  if (v instanceof Skipped) return v.kind === 'string' ? `(${v.byteLength} bytes, too long to show)` : null;
+  if (v === null || v === undefined || typeof v === 'object') return null;
+  return String(v);
+}
+
+/** Picks the message and fields out of a scanned record (pure). */
+export function recordDetail(value: unknown): RecordDetail {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { message: null, fields: [], unavailable: 'the line is not a JSON object' };
+  }
+  const top = value as Record<string, unknown>;
+  const meta = top.metadata !== null && typeof top.metadata === 'object' && !(top.metadata instanceof Skipped) ? (top.metadata as Record<string, unknown>) : {};
+  let message: RecordDetail['message'] = null;
+  for (const field of MESSAGE_FIELDS) {
+    for (const [where, holder] of [
+      ['metadata.', meta],
+      ['', top],
+    ] as const) {
+      const text = scalarText(holder[field]);
+      if (message === null && text !== null && text !== '') message = { field: `${where}${field}`, text };
+    }
+  }
+  const fields: RecordDetail['fields'] = [];
+  for (const name of FIELDS) {
+    for (const [where, holder] of [
+      ['metadata.', meta],
+      ['', top],
+    ] as const) {
+      const text = scalarText(holder[name]);
+      if (text !== null && text !== '') fields.push({ name: `${where}${name}`, value: text });
+    }
+  }
+  return { message, fields, unavailable: null };
+}
+
+/**
+ * Re-reads the sample's line by its offset and builds only its short scalar fields (the scanner
+ * skips token arrays and long responses). Never throws: a line that cannot be read says why.
+ */
+export async function readRecordDetail(file: Pick<InspectedFile, 'path' | 'access'>, sample: SampleRecord): Promise<RecordDetail> {
+  if (sample.byteLength > MAX_DETAIL_LINE_BYTES) {
+    return { message: null, fields: [], unavailable: `the line is ${sample.byteLength} bytes long` };
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readRange(file.access, file.path, sample.offset, sample.byteLength);
+  } catch (err) {
+    return { message: null, fields: [], unavailable: `could not re-read the line (${err instanceof Error ? err.message : String(err)})` };
+  }
+  if (bytes.byteLength !== sample.byteLength) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };
+  const scanned = scanJson(bytes, 0, bytes.byteLength, RULE);
+  if (!scanned.ok) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };
+  return recordDetail(scanned.value);
+}
+
+/** `inspectSample` plus the line's detail, read only for a failed sample (null otherwise). */
+export async function inspectLine(file: InspectedFile, line1: number): Promise<{ inspection: SampleInspection; detail: RecordDetail | null } | undefined> {
+  const inspection = inspectSample(file, line1);
+  if (!inspection) return undefined;
+  return { inspection, detail: inspection.failed ? await readRecordDetail(file, inspection.sample) : null };
+}
