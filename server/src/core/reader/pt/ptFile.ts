@@ -1,0 +1,69 @@
+// One `.pt` file (torch.save's zip) → its samples, one by one, and what could not be read
+// (docs/pt.md). Reads through FileAccess only; runs nothing the file names.
+import type { FileAccess } from '../../fileAccess';
+
+import { PickleMachine, type PickleOptions, type PickleProblem } from './pickle';
+import { PyDict, PyList } from './values';
+import { entryData, findDataPkl, readZipDirectory, ZipError } from './zip';
+
+export interface PtReadResult {
+  /** The root value (miles: a dict of rollout_id, metadata, samples), or undefined if unreadable. */
+  root: unknown;
+  /** The root's entries other than `samples` (rollout_id, metadata), when the root is a dict. */
+  header: Map<unknown, unknown>;
+  samples: number;
+  /** Zip and pickle problems; `blocked` ones name a callable that was not run. */
+  problems: PickleProblem[];
+  cancelled: boolean;
+}
+
+/** True for the first bytes of a zip (a torch.save `.pt` since PyTorch 1.6). */
+export function looksLikeZip(head: Uint8Array): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
+}
+
+export async function readPt(access: FileAccess, path: string, options: PickleOptions): Promise<PtReadResult> {
+  const size = (await access.stat(path)).size;
+  const file = await access.open(path);
+  const fail = (message: string): PtReadResult => ({
+    root: undefined,
+    header: new Map(),
+    samples: 0,
+    problems: [{ kind: 'error', message, offset: 0 }],
+    cancelled: false,
+  });
+  try {
+    let entries;
+    try {
+      entries = await readZipDirectory(file, size);
+    } catch (err) {
+      if (err instanceof ZipError) return fail(err.message);
+      throw err;
+    }
+    const pkl = findDataPkl(entries);
+    if (!pkl)
+      return fail(
+        `the zip holds no <name>/data.pkl, so it is not a torch.save file (entries: ${
+          entries
+            .slice(0, 5)
+            .map((e) => e.name)
+            .join(', ') || 'none'
+        })`,
+      );
+    if (pkl.method !== 0) return fail(`${pkl.name} is compressed (zip method ${pkl.method}); torch.save stores it uncompressed`);
+    let data;
+    try {
+      data = await entryData(file, size, pkl);
+    } catch (err) {
+      if (err instanceof ZipError) return fail(err.message);
+      throw err;
+    }
+    const machine = new PickleMachine(file, data.dataOffset, data.size, options);
+    const r = await machine.run();
+    const header = new Map<unknown, unknown>();
+    if (r.value instanceof PyDict) for (const [k, v] of r.value.map) if (!(k === 'samples' && v instanceof PyList)) header.set(k, v);
+    return { root: r.value, header, samples: r.samples, problems: r.problems, cancelled: r.cancelled };
+  } finally {
+    await file.close();
+  }
+}

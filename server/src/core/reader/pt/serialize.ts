@@ -1,0 +1,184 @@
+// Inert pickle values → JSON (docs/pt.md): the JSON Lines view of a `.pt` (one sample per line, as
+// the analysis and the editor read it) and the canonical form the tests compare with torch.load's
+// export (test/fixtures/pt/generate.py writes the same form). Placeholders are objects with one
+// `$` key: {"$tensor": {dtype, shape}}, {"$ndarray": …}, {"$image": {mode, size}}, {"$bytes": hex},
+// {"$class": name, "state": …}, {"$blocked": callable}, {"$numbers": count} (a summarised run).
+import {
+  Blocked,
+  ImagePlaceholder,
+  NdArrayPlaceholder,
+  NpDtype,
+  PyBytes,
+  PyDict,
+  PyFloat,
+  PyGlobal,
+  PyList,
+  PyObject,
+  PySet,
+  PyTuple,
+  StoragePlaceholder,
+  TensorPlaceholder,
+} from './values';
+
+/**
+ * `line`: special floats stay numbers (written NaN / Infinity, as Python's json does), big
+ * integers stay bigint, integral floats stay PyFloat (written `1.0`). `canonical`: JSON-safe, with
+ * {"$float": "nan"|"inf"|"-inf"} and {"$int": "digits"} beyond 2^53.
+ */
+export type PlainMode = 'line' | 'canonical';
+
+const MAX_DEPTH = 1100;
+
+function hex(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += x.toString(16).padStart(2, '0');
+  return s;
+}
+
+/** Python's `str(key)` for the dict keys json.dumps accepts. */
+function keyText(k: unknown): string {
+  if (typeof k === 'string') return k;
+  if (k === null) return 'None';
+  if (k === true) return 'True';
+  if (k === false) return 'False';
+  if (typeof k === 'number' || typeof k === 'bigint') return String(k);
+  if (k instanceof PyFloat) return floatText(k.value);
+  if (k instanceof PyTuple) return `(${k.items.map(keyText).join(', ')}${k.items.length === 1 ? ',' : ''})`;
+  return '?';
+}
+
+function floatText(v: number): string {
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
+  if (Number.isInteger(v)) {
+    if (Object.is(v, -0)) return '-0.0';
+    return Math.abs(v) < 1e16 ? `${v}.0` : v.toExponential();
+  }
+  return String(v);
+}
+
+type Plain = null | boolean | number | bigint | string | PyFloat | Plain[] | { [k: string]: Plain };
+
+function obj(entries: [string, Plain][]): { [k: string]: Plain } {
+  const o = Object.create(null) as { [k: string]: Plain };
+  for (const [k, v] of entries) o[k] = v;
+  return o;
+}
+
+/** Inert value → plain JSON-like value. Cycles become {"$cycle": true}; past MAX_DEPTH {"$deep": true}. */
+export function toPlain(value: unknown, mode: PlainMode): Plain {
+  const ancestors = new Set<unknown>();
+  const go = (v: unknown, depth: number): Plain => {
+    if (v === null || v === undefined) return null;
+    if (typeof v === 'boolean' || typeof v === 'string') return v;
+    if (typeof v === 'number') {
+      if (mode === 'canonical' && !Number.isFinite(v)) return obj([['$float', Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf']]);
+      return v;
+    }
+    if (typeof v === 'bigint') return mode === 'canonical' ? obj([['$int', v.toString()]]) : v;
+    if (v instanceof PyFloat) return mode === 'canonical' ? v.value : v;
+    if (v instanceof PyBytes) return obj([['$bytes', hex(v.bytes)]]);
+    if (v instanceof TensorPlaceholder)
+      return obj([
+        [
+          '$tensor',
+          obj([
+            ['dtype', v.dtype],
+            ['shape', v.shape],
+          ]),
+        ],
+      ]);
+    if (v instanceof NdArrayPlaceholder)
+      return obj([
+        [
+          '$ndarray',
+          obj([
+            ['dtype', v.dtype],
+            ['shape', v.shape],
+          ]),
+        ],
+      ]);
+    if (v instanceof ImagePlaceholder)
+      return obj([
+        [
+          '$image',
+          obj([
+            ['mode', v.mode],
+            ['size', v.size],
+          ]),
+        ],
+      ]);
+    if (v instanceof Blocked) return obj([['$blocked', v.callable]]);
+    if (v instanceof PyGlobal) return obj([['$global', v.qualified]]);
+    if (v instanceof NpDtype) return obj([['$dtype', v.str]]);
+    if (v instanceof StoragePlaceholder) return obj([['$storage', v.dtype]]);
+    if (depth > MAX_DEPTH) return obj([['$deep', true]]);
+    if (ancestors.has(v)) return obj([['$cycle', true]]);
+    ancestors.add(v);
+    try {
+      if (v instanceof PyList) {
+        if (v.summarized) return obj([['$numbers', v.count]]);
+        return v.items.map((x) => go(x, depth + 1));
+      }
+      if (v instanceof PyTuple) return v.items.map((x) => go(x, depth + 1));
+      if (v instanceof PySet) return obj([['$set', v.items.map((x) => go(x, depth + 1))]]);
+      if (v instanceof PyDict) {
+        const o = Object.create(null) as { [k: string]: Plain };
+        for (const [k, x] of v.map) o[keyText(k)] = go(x, depth + 1);
+        return o;
+      }
+      if (v instanceof PyObject) {
+        const entries: [string, Plain][] = [
+          ['$class', v.cls],
+          ['state', go(v.state, depth + 1)],
+        ];
+        const extra = v as PyObject & { list?: PyList; dict?: PyDict };
+        if (extra.list) entries.push(['items', go(extra.list, depth + 1)]);
+        if (extra.dict) entries.push(['entries', go(extra.dict, depth + 1)]);
+        return obj(entries);
+      }
+    } finally {
+      ancestors.delete(v);
+    }
+    return null;
+  };
+  return go(value, 0);
+}
+
+/** A plain value as JSON text (NaN / Infinity and big integers written as Python's json writes them). */
+export function stringify(v: Plain): string {
+  const parts: string[] = [];
+  const go = (x: Plain): void => {
+    if (x === null) parts.push('null');
+    else if (typeof x === 'boolean') parts.push(x ? 'true' : 'false');
+    else if (typeof x === 'number') parts.push(Number.isFinite(x) && !Object.is(x, -0) ? String(x) : floatText(x));
+    else if (typeof x === 'bigint') parts.push(x.toString());
+    else if (typeof x === 'string') parts.push(JSON.stringify(x));
+    else if (x instanceof PyFloat) parts.push(floatText(x.value));
+    else if (Array.isArray(x)) {
+      parts.push('[');
+      x.forEach((y, i) => {
+        if (i) parts.push(', ');
+        go(y);
+      });
+      parts.push(']');
+    } else {
+      parts.push('{');
+      let first = true;
+      for (const k of Object.keys(x)) {
+        if (!first) parts.push(', ');
+        first = false;
+        parts.push(JSON.stringify(k), ': ');
+        go(x[k]);
+      }
+      parts.push('}');
+    }
+  };
+  go(v);
+  return parts.join('');
+}
+
+/** One sample as a JSON Lines line (without the newline). */
+export function sampleLine(value: unknown): string {
+  return stringify(toPlain(value, 'line'));
+}

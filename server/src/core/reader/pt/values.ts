@@ -1,0 +1,108 @@
+// The inert values the pickle machine builds (docs/pt.md). Nothing here can run code: a callable
+// named by a pickle is at most a name (`PyGlobal`), and a call of one is a record of what would
+// have been called.
+
+/** A Python list. With `summarize`, a run of numbers is counted, not kept (tokens, log-probs). */
+export class PyList {
+  items: unknown[] = [];
+  /** Items appended in all (equals items.length unless summarised). */
+  count = 0;
+  /** True once numbers were counted instead of kept. */
+  summarized = false;
+  depth = 1;
+}
+
+export class PyTuple {
+  constructor(
+    readonly items: unknown[],
+    readonly depth: number,
+  ) {}
+}
+
+/** A Python dict: keys of any (inert) type, in insertion order. */
+export class PyDict {
+  readonly map = new Map<unknown, unknown>();
+  depth = 1;
+}
+
+export class PySet {
+  readonly items: unknown[] = [];
+  constructor(readonly frozen: boolean) {}
+  depth = 1;
+}
+
+/**
+ * A Python float whose value is integral (1.0, -0.0): a plain JS number would lose that it is a
+ * float, and miles' rewards 1.0 and 1 mean different things to the analysis (docs/semantics.md).
+ * Other floats are plain numbers.
+ */
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+export function pyFloat(v: number): number | PyFloat {
+  return Number.isInteger(v) ? new PyFloat(v) : v;
+}
+
+export class PyBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** `module.name` as a GLOBAL / STACK_GLOBAL named it; never resolved to anything. */
+export class PyGlobal {
+  constructor(
+    readonly module: string,
+    readonly name: string,
+  ) {}
+  get qualified(): string {
+    return `${this.module}.${this.name}`;
+  }
+}
+
+/** An instance made by NEWOBJ (then BUILD): the class name and the state it was given. */
+export class PyObject {
+  state: unknown = null;
+  depth = 1;
+  constructor(readonly cls: string) {}
+}
+
+export class TensorPlaceholder {
+  constructor(
+    readonly dtype: string,
+    readonly shape: number[],
+  ) {}
+}
+
+export class NdArrayPlaceholder {
+  dtype = '';
+  shape: number[] = [];
+}
+
+/** numpy.dtype(...) as pickled: the type string, and the byte order BUILD gives. */
+export class NpDtype {
+  order = '|';
+  constructor(readonly code: string) {}
+  get str(): string {
+    return this.order + this.code;
+  }
+}
+
+export class ImagePlaceholder {
+  mode = '';
+  size: number[] = [];
+}
+
+/** A torch storage named by BINPERSID (`('storage', torch.FloatStorage, key, location, numel)`). */
+export class StoragePlaceholder {
+  constructor(readonly dtype: string) {}
+}
+
+/** What a call of a callable outside the allow-list would have returned: nothing was run. */
+export class Blocked {
+  constructor(readonly callable: string) {}
+}
+
+export function depthOf(v: unknown): number {
+  if (v instanceof PyList || v instanceof PyDict || v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return v.depth;
+  return 0;
+}
