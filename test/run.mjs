@@ -8,7 +8,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureSystemPackages } from './setup/system.mjs';
 
-const RINGS = ['unit', 'lsp', 'stdio', 'reliability', 'nvim', 'vscode'];
+const RINGS = ['unit', 'lsp', 'stdio', 'reliability', 'nvim', 'emacs', 'vscode'];
 const root = new URL('..', import.meta.url).pathname;
 const chosen = process.argv.slice(2);
 const rings = chosen.length ? chosen : RINGS;

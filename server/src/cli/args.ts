@@ -12,6 +12,7 @@ metric logic and reports findings. <path> is a file, or a folder searched recurs
 options:
   --format text|json                  output format (default text)
   --config <file>                     run settings, JSON or YAML, same keys as the editor settings
+                                      (default: the rollout-lens.yaml/.yml/.json nearest above each log)
   --eval-config <file>                miles eval config (YAML or JSON)
   --n-samples-per-prompt <n>          training samples per prompt (enables the group-size check)
   --n-samples-per-eval-prompt <n>     global eval samples per prompt (miles default: 1)

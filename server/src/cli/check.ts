@@ -1,16 +1,18 @@
 // `rollout-lens check`: settings (defaults < --config < flags), eval config, walk, analyse, print,
 // optional --fix, exit status. Returns the exit status instead of exiting, so tests can call it.
+import { dirname, resolve } from 'node:path';
+
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';
-import { walkPaths } from '../core/walk';
+import { walkPaths, type WalkTarget } from '../core/walk';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { WorkerPool } from '../node/parallelScan';
 
 import { applyFixes } from './applyFixes';
 import { type CheckArgs, UsageError } from './args';
-import { loadSettingsFile } from './configFile';
+import { findRunSettings, loadSettingsFile } from './configFile';
 import { escapeInline } from './escape';
 import { renderJson } from './jsonReport';
 import { renderText } from './textReport';
@@ -22,11 +24,43 @@ export interface Io {
   progress?: (done: number, total: number, file: string | null) => void;
 }
 
-async function settingsFor(args: CheckArgs): Promise<RolloutLensSettings> {
-  const fromFile = args.config ? await loadSettingsFile(args.config) : {};
+function settingsOf(args: CheckArgs, fromFile: Partial<RolloutLensSettings>): RolloutLensSettings {
   const settings: RolloutLensSettings = { ...DEFAULT_SETTINGS, ...fromFile, ...args.overrides };
   if (args.evalConfig) settings.evalConfig = args.evalConfig;
   return settings;
+}
+
+interface RunGroup {
+  settings: RolloutLensSettings;
+  targets: WalkTarget[];
+}
+
+/**
+ * With `--config`, one set of settings for every file. Without it, each file takes the run
+ * settings file nearest above its folder, as the editor does (core/runSettings.ts): files are
+ * analysed in groups that share one, in the order the walk found them.
+ */
+async function runGroups(args: CheckArgs, targets: WalkTarget[]): Promise<RunGroup[]> {
+  if (args.config) return [{ settings: settingsOf(args, await loadSettingsFile(args.config)), targets }];
+  const byDir = new Map<string, Promise<{ path: string; settings: Partial<RolloutLensSettings> } | null>>();
+  const groups = new Map<string, RunGroup>();
+  for (const target of targets) {
+    const dir = dirname(resolve(target.path));
+    let found = byDir.get(dir);
+    if (!found) {
+      found = findRunSettings(dir);
+      byDir.set(dir, found);
+    }
+    const file = await found;
+    const key = file?.path ?? '';
+    let group = groups.get(key);
+    if (!group) {
+      group = { settings: settingsOf(args, file?.settings ?? {}), targets: [] };
+      groups.set(key, group);
+    }
+    group.targets.push(target);
+  }
+  return [...groups.values()];
 }
 
 async function evalConfigFor(settings: RolloutLensSettings): Promise<EvalConfig | null | undefined> {
@@ -39,8 +73,6 @@ async function evalConfigFor(settings: RolloutLensSettings): Promise<EvalConfig 
 }
 
 export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
-  const settings = await settingsFor(args);
-  const evalConfig = await evalConfigFor(settings);
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
   for (const p of walk.problems) {
@@ -52,28 +84,36 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
     return 2;
   }
 
+  const groups = await runGroups(args, walk.targets);
+  const configs = await Promise.all(groups.map((g) => evalConfigFor(g.settings)));
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
-  const options = { access: nodeFileAccess, settings, evalConfig, parallel: pool };
-  const run = new RunAnalyzer(options);
   const total = walk.targets.length;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
+  const report: RunReport = { version: 1, files: [], findings: [] };
+  let done = 0;
   try {
-    for (const [i, target] of walk.targets.entries()) {
-      progress?.(i, total, target.displayPath);
-      // One file at a time: its samples are released before the next file is read.
-      try {
-        await run.add(await scanFile(target, options));
-      } catch (err) {
-        io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
-        unreadable = true;
+    for (const [g, group] of groups.entries()) {
+      const options = { access: nodeFileAccess, settings: group.settings, evalConfig: configs[g], parallel: pool };
+      const run = new RunAnalyzer(options);
+      for (const target of group.targets) {
+        progress?.(done++, total, target.displayPath);
+        // One file at a time: its samples are released before the next file is read.
+        try {
+          await run.add(await scanFile(target, options));
+        } catch (err) {
+          io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
+          unreadable = true;
+        }
       }
+      const part = run.finish();
+      report.files.push(...part.files);
+      report.findings.push(...part.findings);
     }
   } finally {
     await pool?.close();
   }
   progress?.(total, total, null);
-  const report: RunReport = run.finish();
 
   io.stdout(args.format === 'json' ? renderJson(report) : renderText(report));
   if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { runCli, tempDir } from './run';
@@ -73,4 +73,41 @@ test('cli --eval-config that cannot be read is a usage error (exit 2)', (t) => {
   const r = runCli(['check', '--eval-config', join(dir, 'nope.yaml'), log(dir)]);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /eval config: .*nope\.yaml/);
+});
+
+test('cli without --config: each log takes the rollout-lens.yaml nearest above its folder', (t) => {
+  const dir = tempDir(t);
+  // runs/rollout-lens.yaml applies to runs/a; runs/b has its own, which wins there.
+  mkdirSync(join(dir, 'runs/a/rollout'), { recursive: true });
+  mkdirSync(join(dir, 'runs/b/rollout'), { recursive: true });
+  writeFileSync(join(dir, 'runs/rollout-lens.yaml'), 'dynamicFilter: check_reward_nonzero_std\n');
+  writeFileSync(join(dir, 'runs/b/rollout-lens.json'), '{"dynamicFilter": "none"}');
+  renameSync(log(dir), join(dir, 'runs/a/rollout/rollout_1.jsonl'));
+  renameSync(log(dir), join(dir, 'runs/b/rollout/rollout_1.jsonl'));
+  const r = runCli(['check', '--format', 'json', 'runs'], dir);
+  assert.equal(r.status, 0, r.stderr);
+  const files = JSON.parse(r.stdout).files as { path: string; metrics: Record<string, number> }[];
+  assert.deepEqual(
+    files.map((f) => [f.path, f.metrics]),
+    [
+      ['runs/a/rollout/rollout_1.jsonl', { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 }],
+      ['runs/b/rollout/rollout_1.jsonl', {}],
+    ],
+  );
+  // --config replaces the search for every file.
+  writeFileSync(join(dir, 'none.yaml'), 'dynamicFilter: none\n');
+  const given = runCli(['check', '--format', 'json', '--config', 'none.yaml', 'runs'], dir);
+  assert.deepEqual(
+    (JSON.parse(given.stdout).files as { metrics: object }[]).map((f) => f.metrics),
+    [{}, {}],
+  );
+});
+
+test('cli without --config: a bad rollout-lens.yaml found for a log is a usage error naming it', (t) => {
+  const dir = tempDir(t);
+  const path = log(dir);
+  writeFileSync(join(dir, 'rollout-lens.yaml'), 'nSamplesPerPrompt: four\n');
+  const r = runCli(['check', path]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /rollout-lens\.yaml: nSamplesPerPrompt: expected number, received string/);
 });

@@ -1,0 +1,158 @@
+// Run settings files (`rollout-lens.yaml`, `.yml` or `.json`): found the way linters find their
+// configuration, searching upward from a log's folder, the nearest file winning; parsed and
+// validated strictly (an unknown key or a wrong type names the file, the key and what was
+// expected). One owner for the CLI (`check` without `--config`, and `--config`) and the language
+// server (merged over the client's settings), so both analyse a log with the same settings.
+import { parse as parseYaml } from 'yaml';
+import { type z } from 'zod';
+import type { RolloutLensSettings } from '../../../shared/protocol';
+import type { FileAccess } from './fileAccess';
+import { settingsFileSchema } from './settingsSchema';
+
+/** Looked for in each folder, in this order. */
+export const SETTINGS_FILE_NAMES = ['rollout-lens.yaml', 'rollout-lens.yml', 'rollout-lens.json'];
+
+/** A settings file is a few lines; anything bigger is not one. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+/** Folders climbed at most (a bound on symlinked or odd paths, far above any real depth). */
+const MAX_DEPTH = 64;
+const PREFIX = 'rolloutLens.';
+
+/** A settings file that cannot be read, parsed or validated; the message starts with its path. */
+export class SettingsFileError extends Error {
+  constructor(
+    readonly path: string,
+    /** What is wrong, without the path. */
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+function sepOf(path: string): string {
+  return path.includes('\\') && !path.includes('/') ? '\\' : '/';
+}
+
+export function parentDir(path: string): string | null {
+  const trimmed = path.length > 1 ? path.replace(/[\\/]+$/, '') : path;
+  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (cut < 0) return null;
+  const parent = cut === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, cut);
+  // `C:` alone is the drive's current folder, not its root.
+  const fixed = /^[A-Za-z]:$/.test(parent) ? `${parent}\\` : parent;
+  return fixed === trimmed ? null : fixed;
+}
+
+export function joinPath(dir: string, name: string): string {
+  const sep = sepOf(dir);
+  return dir.endsWith('/') || dir.endsWith('\\') ? `${dir}${name}` : `${dir}${sep}${name}`;
+}
+
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(path);
+}
+
+/** `dir`, then its parents up to the root: where run files are searched, nearest first. */
+export function foldersUpward(dir: string): string[] {
+  const out: string[] = [];
+  for (let d: string | null = dir; d !== null && out.length < MAX_DEPTH; d = parentDir(d)) out.push(d);
+  return out;
+}
+
+async function isFile(access: FileAccess, path: string): Promise<boolean> {
+  try {
+    return (await access.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** The first of `names` that is a file in `dir`, then in its parents: the nearest wins. */
+export async function findUpward(dir: string, names: readonly string[], access: FileAccess): Promise<string | null> {
+  for (const folder of foldersUpward(dir)) {
+    for (const name of names) {
+      const candidate = joinPath(folder, name);
+      if (await isFile(access, candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+/** The run settings file that applies to files in `dir`: the nearest one upward, or null. */
+export function findSettingsFile(dir: string, access: FileAccess): Promise<string | null> {
+  return findUpward(dir, SETTINGS_FILE_NAMES, access);
+}
+
+/** Accepts plain keys, `rolloutLens.`-prefixed keys (as in settings.json), or a `rolloutLens` mapping. */
+function unwrap(doc: unknown): unknown {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return doc;
+  const obj = doc as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (keys.length === 1 && keys[0] === 'rolloutLens') return obj.rolloutLens;
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(obj)) out[k.startsWith(PREFIX) ? k.slice(PREFIX.length) : k] = value;
+  return out;
+}
+
+function issueText(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length ? issue.path.join('.') : '(top level)';
+  if (issue.code === 'unrecognized_keys')
+    return `unknown setting${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}${where === '(top level)' ? '' : ` in ${where}`}`;
+  return `${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/^Invalid option: /, '')}`;
+}
+
+/** Parses and validates settings file text. `evalConfig` is returned as written. */
+export function parseSettingsFile(text: string, path: string): Partial<RolloutLensSettings> {
+  let doc: unknown;
+  try {
+    // YAML is a superset of JSON, so one parser reads both.
+    doc = text.trim() === '' ? {} : parseYaml(text);
+  } catch (err) {
+    throw new SettingsFileError(path, `not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || doc === undefined) doc = {};
+  const parsed = settingsFileSchema.safeParse(unwrap(doc));
+  if (!parsed.success) throw new SettingsFileError(path, parsed.error.issues.slice(0, 5).map(issueText).join('; '));
+  return parsed.data as Partial<RolloutLensSettings>;
+}
+
+async function readText(path: string, access: FileAccess): Promise<string> {
+  const stat = await access.stat(path);
+  if (!stat.isFile) throw new Error('not a file');
+  if (stat.size > MAX_SETTINGS_BYTES) throw new Error(`${stat.size} bytes; a settings file is at most ${MAX_SETTINGS_BYTES}`);
+  const file = await access.open(path);
+  try {
+    const buf = new Uint8Array(stat.size);
+    let total = 0;
+    while (total < buf.length) {
+      const n = await file.read(buf, total, buf.length - total, total);
+      if (n === 0) break;
+      total += n;
+    }
+    return new TextDecoder().decode(buf.subarray(0, total));
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Reads, parses and validates a settings file. A relative `evalConfig` is relative to the file's
+ * folder (like tsconfig paths); `alsoRelativeTo` (the CLI's working folder) is accepted when the
+ * path exists only there.
+ */
+export async function loadSettingsFile(path: string, access: FileAccess, alsoRelativeTo?: string): Promise<Partial<RolloutLensSettings>> {
+  let text: string;
+  try {
+    text = await readText(path, access);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new SettingsFileError(path, `cannot read: ${code ?? (err as Error).message}`);
+  }
+  const settings = parseSettingsFile(text, path);
+  if (settings.evalConfig && !isAbsolutePath(settings.evalConfig)) {
+    const besideFile = joinPath(parentDir(path) ?? '.', settings.evalConfig);
+    const other = alsoRelativeTo !== undefined ? joinPath(alsoRelativeTo, settings.evalConfig) : null;
+    settings.evalConfig = other !== null && !(await isFile(access, besideFile)) && (await isFile(access, other)) ? other : besideFile;
+  }
+  return settings;
+}

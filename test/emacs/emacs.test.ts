@@ -1,0 +1,134 @@
+// A third, independent LSP client: Debian's Emacs 28 with its eglot 1.9, headless (`--batch`,
+// hermetic HOME), set up exactly as docs/editors.md says (test/emacs/init.el, quoted there), on a
+// copy of the example run. It opens logs as a user would and must show the same findings as
+// `rollout-lens check` on the run folder, a hover, the quick fix applied to the eval config and
+// saved, and the groups as document symbols (test/emacs/client.el drives it).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, tempWorkspace } from '../lsp/fixtures';
+
+const ROOT = repoRoot();
+const WAIT_MS = 20_000;
+const SEVERITY: Record<string, number> = { error: 1, warning: 2, information: 3, hint: 4 };
+
+interface CheckFinding {
+  code: string;
+  severity: string;
+  file: string;
+  line: number;
+  message: string;
+}
+
+interface EmacsResult {
+  error?: string;
+  diagnostics: Record<string, string[]>;
+  hover: string | false;
+  fixTitle: string | false;
+  configModified: boolean;
+  symbols: string[];
+}
+
+function emacsVersion(): string | null {
+  const r = spawnSync('emacs', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n')[0] : null;
+}
+
+/** `check`'s findings on the run folder, as the canonical lines client.el writes per file. */
+function checkFindings(cwd: string, files: string[]): Record<string, string[]> {
+  const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', '--config', 'run/rollout-lens.yaml', 'run'], {
+    cwd,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const findings = (JSON.parse(r.stdout) as { findings: CheckFinding[] }).findings;
+  const out: Record<string, string[]> = {};
+  for (const file of files) {
+    out[file] = findings
+      .filter((f) => join(cwd, f.file) === file)
+      .map((f) => `${f.code}\t${f.line - 1}\t${SEVERITY[f.severity]}\t${f.message}`)
+      .sort();
+  }
+  return out;
+}
+
+test('docs/editors.md gives the Emacs set-up the test runs', () => {
+  const init = readFileSync(join(ROOT, 'test/emacs/init.el'), 'utf8').trim();
+  assert.ok(readFileSync(join(ROOT, 'docs/editors.md'), 'utf8').includes(init), 'docs/editors.md must quote test/emacs/init.el as is');
+});
+
+test("Emacs 28 + eglot shows check's findings on the example run, a hover, the quick fix and the groups", async () => {
+  const version = emacsVersion();
+  assert.ok(version, 'emacs is not installed: `apt-get install -y emacs-nox elpa-eglot` (npm test installs them)');
+  const ws = tempWorkspace('rl-emacs-');
+  try {
+    cpSync(join(ROOT, 'examples/run'), ws.path('run'), { recursive: true });
+    mkdirSync(ws.path('home'));
+    // The run folder is its own project (a version-controlled folder, as eglot finds projects).
+    spawnSync('git', ['init', '-q', ws.path('run')]);
+    const init = readFileSync(join(ROOT, 'test/emacs/init.el'), 'utf8').replaceAll('/path/to/rollout-lens', ROOT);
+    writeFileSync(ws.path('init.el'), init);
+    const evalLog = ws.path('run/eval/eval_100.jsonl');
+    const rollout = ws.path('run/rollout/rollout_1.jsonl');
+    const config = ws.path('run/eval_config.yaml');
+    const files = [evalLog, rollout];
+    const expected = checkFindings(ws.dir, files);
+    assert.ok(expected[evalLog].some((l) => l.startsWith('misgrouped-dataset\t')));
+
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: ws.path('home'),
+      RL_FILES: files.join('\n'),
+      RL_EXPECTED: JSON.stringify(expected),
+      RL_FIX_LOG: evalLog,
+      RL_FIX_CODE: 'misgrouped-dataset',
+      RL_FIX_TITLE: 'Set n_samples_per_eval_prompt of gpqa to 3',
+      RL_CONFIG: config,
+      RL_SYMBOLS: rollout,
+      RL_OUT: ws.path('out.json'),
+      RL_WAIT_MS: String(WAIT_MS),
+    };
+    const child = spawn('emacs', ['--batch', '-l', ws.path('init.el'), '-l', join(ROOT, 'test/emacs/client.el')], {
+      cwd: ws.dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+    // Bounded: client.el bounds each wait; this bounds the whole run.
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS * 4);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    assert.ok(existsSync(ws.path('out.json')), `emacs wrote no result (exit ${code}): ${output}`);
+    const result = JSON.parse(readFileSync(ws.path('out.json'), 'utf8')) as EmacsResult;
+    assert.equal(result.error, undefined, `${result.error}\n${output}`);
+    assert.equal(code, 0, output);
+    console.log(`${version}: ${Object.values(result.diagnostics).reduce((n, d) => n + d.length, 0)} diagnostics`);
+
+    if (process.env.RL_DEBUG) console.log(JSON.stringify(result, null, 1));
+    for (const file of files) assert.deepEqual(result.diagnostics[file], expected[file], file);
+
+    // eglot 1.9 renders plain text only (no markdown mode installed): the hover reads as text.
+    assert.ok(result.hover && result.hover.includes('gpqa'), `hover: ${result.hover}`);
+
+    assert.equal(result.fixTitle, 'Set n_samples_per_eval_prompt of gpqa to 3 in eval_config.yaml');
+    assert.equal(result.configModified, false);
+    const saved = readFileSync(config, 'utf8');
+    const original = readFileSync(join(ROOT, 'examples/run/eval_config.yaml'), 'utf8');
+    assert.equal(saved, original.replace('n_samples_per_eval_prompt: 2   # edited after the run', 'n_samples_per_eval_prompt: 3   # edited after the run'));
+
+    assert.ok(
+      result.symbols.some((s) => /^group \S+: dropped \(group_has_aborted_ServerUnreachable\)$/.test(s)),
+      `symbols: ${result.symbols.join(', ')}`,
+    );
+  } finally {
+    ws.remove();
+  }
+});
