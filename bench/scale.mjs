@@ -1,0 +1,289 @@
+// Scale with the number of samples (issue 18): `check` next to the plain JSON.parse-per-line pass
+// (bench/baseline.mjs) on three seeded inputs, results checked equal first:
+//   short  1 000 000 short miles samples (~200 B each: math answers, 2% aborted)
+//   folder a run folder of 10 such files (10 M samples; every record counted)
+//   text   a ~500 MB text-heavy miles file (13 000 samples of ~37 KB; log-probs with 6 decimals)
+//   node bench/scale.mjs [--runs 3] [--only short,folder,text] [--no-write]   (after `npm run build`)
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+
+import { rng } from './generate.mjs';
+import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { eachLine, referenceRecord } from './reference.mjs';
+
+const dataDir = join(root, 'bench/.data');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const runs = Number(arg('runs', '3'));
+const only = new Set(arg('only', 'short,folder,text').split(','));
+const write = !process.argv.includes('--no-write');
+mkdirSync(dataDir, { recursive: true });
+
+// ---- generators ----
+const CAUSES = ['SandboxUnavailable', 'ServerUnreachable', 'AgentSetupFailed', 'TimeLimitExceeded'];
+const OPS = ['+', '-', '*'];
+
+/** `samples` short miles samples (groups of 8, 2% of samples aborted), as Python's json.dumps writes them. */
+function generateShort(path, samples, seed) {
+  const rand = rng(seed);
+  const fd = openSync(path, 'w');
+  let batch = [];
+  for (let g = 0; g * 8 < samples; g++) {
+    const a = 2 + Math.floor(rand() * 998);
+    const b = 2 + Math.floor(rand() * 998);
+    const op = OPS[Math.floor(rand() * 3)];
+    const answer = op === '+' ? a + b : op === '-' ? a - b : a * b;
+    for (let i = 0; i < 8 && g * 8 + i < samples; i++) {
+      const aborted = rand() < 0.02;
+      const right = rand() < 0.55;
+      const said = right ? answer : answer + 1 + Math.floor(rand() * 9);
+      const cause = aborted ? CAUSES[Math.floor(rand() * CAUSES.length)] : 'Submitted';
+      const response = aborted ? '' : `\\\\boxed{${said}}`;
+      batch.push(
+        `{"group_index": ${g}, "index": ${g * 8 + i}, "prompt": "What is ${a} ${op} ${b}?", "response": "${response}", "label": "${answer}", "reward": ${aborted ? 'null' : right ? '1.0' : '0.0'}, "status": "${aborted ? 'aborted' : 'completed'}", "response_length": ${aborted ? 0 : 12 + Math.floor(rand() * 20)}, "metadata": {"exit_status": "${cause}"}}`,
+      );
+    }
+    if (batch.length >= 8192) {
+      writeSync(fd, `${batch.join('\n')}\n`);
+      batch = [];
+    }
+  }
+  if (batch.length) writeSync(fd, `${batch.join('\n')}\n`);
+  closeSync(fd);
+}
+
+const WORDS =
+  'the of to and a in is it that for on are with as be at this from or by but what we can all when up so if then each which their will x y z sum let equation solve value'.split(
+    ' ',
+  );
+
+/** Python's repr of a float rounded to 6 decimals (exponent form below 1e-4, as Python writes it). */
+function pyRepr6(v) {
+  const r = Math.round(v * 1e6) / 1e6;
+  if (r === 0) return Object.is(r, -0) || v < 0 ? '-0.0' : '0.0';
+  if (Math.abs(r) < 1e-4) return r.toExponential().replace(/e-(\d)$/, 'e-0$1');
+  const s = String(r);
+  return s.includes('.') ? s : `${s}.0`;
+}
+
+/** ~`bytes` of text-heavy miles samples: ~37 KB lines whose log-probs have 6 decimals. */
+function generateText(path, bytes, seed) {
+  const rand = rng(seed);
+  const fd = openSync(path, 'w');
+  let written = 0;
+  let lines = 0;
+  for (let g = 0; written < bytes; g++) {
+    const promptText = Array.from({ length: 60 }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+    const pTok = Array.from({ length: 120 }, () => Math.floor(rand() * 151_000));
+    const abortAt = rand() < 0.06 ? Math.floor(rand() * 8) : -1;
+    const out = [];
+    for (let i = 0; i < 8; i++) {
+      const aborted = i === abortAt;
+      const len = aborted ? 0 : 1150 + Math.floor(rand() * 900);
+      const tokens = pTok.concat(Array.from({ length: len }, () => Math.floor(rand() * 151_000)));
+      const logProbs = Array.from({ length: len }, () => pyRepr6(-(rand() ** 3) * 4));
+      const response = Array.from({ length: Math.floor(len * 0.4) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+      const cause = aborted ? CAUSES[Math.floor(rand() * CAUSES.length)] : 'Submitted';
+      out.push(
+        `{"group_index": ${g}, "index": ${g * 8 + i}, "prompt": [{"role": "user", "content": "Problem ${g}: ${promptText}"}], "tokens": [${tokens.join(', ')}], "multimodal_inputs": null, "response": "${response}", "response_length": ${len}, "label": "${Math.floor(rand() * 1000)}", "reward": ${aborted ? 'null' : rand() < 0.5 ? '1.0' : '0.0'}, "loss_mask": [${Array(len).fill(1).join(', ')}], "weight_versions": ["3"], "rollout_log_probs": [${logProbs.join(', ')}], "rollout_routed_experts": null, "remove_sample": false, "status": "${aborted ? 'aborted' : len >= 2040 ? 'truncated' : 'completed'}", "metadata": {"exit_status": "${cause}"}, "train_metadata": null, "non_generation_time": ${pyRepr6(rand())}, "spec_info": {}, "prefix_cache_info": {}}`,
+      );
+    }
+    written += writeSync(fd, `${out.join('\n')}\n`);
+    lines += 8;
+  }
+  closeSync(fd);
+  return lines;
+}
+
+// ---- inputs (cached) ----
+function cached(path, make) {
+  const done = `${path}.complete`;
+  if (!existsSync(done)) {
+    const t = performance.now();
+    console.log(`generating ${path} ...`);
+    rmSync(path, { recursive: true, force: true });
+    make();
+    writeFileSync(done, '');
+    console.log(`  in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  return path;
+}
+const SHORT_N = 1_000_000;
+const shortFile = () => cached(join(dataDir, 'scale-short-1m-seed7.jsonl'), () => generateShort(join(dataDir, 'scale-short-1m-seed7.jsonl'), SHORT_N, 7));
+const folderDir = () =>
+  cached(join(dataDir, 'scale-run-10x1m'), () => {
+    const dir = join(dataDir, 'scale-run-10x1m');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 1; i <= 10; i++) generateShort(join(dir, `rollout_${i}.jsonl`), SHORT_N, 100 + i);
+  });
+const textFile = () => cached(join(dataDir, 'scale-text-500mb-seed11.jsonl'), () => generateText(join(dataDir, 'scale-text-500mb-seed11.jsonl'), 500e6, 11));
+
+// ---- correctness: the engine's records vs JSON.parse on every line ----
+let engine;
+async function loadEngine() {
+  if (engine) return engine;
+  const bundle = join(dataDir, 'engine.cjs');
+  await esbuild.build({
+    entryPoints: [join(root, 'bench/engineEntry.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    outfile: bundle,
+    logLevel: 'warning',
+  });
+  engine = createRequire(import.meta.url)(bundle);
+  return engine;
+}
+const FIELDS = ['line', 'groupKey', 'index', 'dataset', 'status', 'aborted', 'reward', 'rewardIsInt', 'cause', 'responseLength', 'step'];
+
+/** Every record's fields equal the JSON.parse reference; returns the number of records. */
+async function checkRecords(path) {
+  const e = await loadEngine();
+  const scan = await e.scanFile({ path, displayPath: path }, { access: e.nodeFileAccess, settings: e.DEFAULT_SETTINGS });
+  const at = (i) => scan.samples.at(i);
+  const count = scan.samples.length;
+  let checked = 0;
+  const promptOf = new Map();
+  const keyOf = new Map();
+  eachLine(path, (text, line) => {
+    const want = referenceRecord(text, line);
+    const got = at(checked);
+    if (!got) throw new Error(`${path}:${line}: the engine has no record`);
+    for (const f of FIELDS) {
+      if (!Object.is(got[f], want[f]))
+        throw new Error(`${path}:${line}: ${f} differs: engine ${JSON.stringify(got[f])}, JSON.parse ${JSON.stringify(want[f])}`);
+    }
+    if ((promptOf.get(got.promptKey) ?? want.prompt) !== want.prompt || (keyOf.get(want.prompt) ?? got.promptKey) !== got.promptKey) {
+      throw new Error(`${path}:${line}: prompt identity differs`);
+    }
+    promptOf.set(got.promptKey, want.prompt);
+    keyOf.set(want.prompt, got.promptKey);
+    checked++;
+  });
+  if (checked !== count || scan.invalidLines !== 0) throw new Error(`${path}: record counts differ: ${checked} vs ${count}`);
+  console.log(`  ${path}: ${checked} records agree on ${FIELDS.length} fields and prompt identity`);
+  return checked;
+}
+
+// ---- timing ----
+function timeRow(name, baseArgs, checkArgs, expectRecords, bytes) {
+  const commands = { baseline: ['bench/baseline.mjs', ...baseArgs], check: ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', ...checkArgs] };
+  for (const a of Object.values(commands)) measure(a); // warm-up (page cache)
+  const got = { baseline: [], check: [] };
+  for (let r = 0; r < runs; r++) {
+    for (const [k, a] of Object.entries(commands)) {
+      const m = measure(a);
+      got[k].push(m);
+      console.log(`  ${name} ${k}: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rss.toFixed(0)} MB`);
+    }
+  }
+  const report = JSON.parse(got.check[0].stdout);
+  const counted = report.files.reduce((s, f) => s + f.records, 0);
+  const base = JSON.parse(got.baseline[0].stdout).records;
+  if (counted !== expectRecords || base !== expectRecords) throw new Error(`${name}: check counted ${counted}, baseline ${base}, expected ${expectRecords}`);
+  if (got.check.some((m) => m.stdout !== got.check[0].stdout)) throw new Error(`${name}: check printed different reports`);
+  const w = (k) =>
+    pct(
+      got[k].map((m) => m.wall),
+      50,
+    );
+  const c = (k) =>
+    pct(
+      got[k].map((m) => m.cpu),
+      50,
+    );
+  const ratios = got.check.map((m, i) => got.baseline[i].wall / m.wall).sort((a, b) => a - b);
+  return {
+    name,
+    bytes,
+    records: counted,
+    base: w('baseline'),
+    check: w('check'),
+    ratio: w('baseline') / w('check'),
+    ratioRange: `${ratios[0].toFixed(2)}–${ratios[ratios.length - 1].toFixed(2)}`,
+    cpuRatio: c('baseline') / c('check'),
+    rss: Math.max(...got.check.map((m) => m.rss)),
+    baseRss: Math.max(...got.baseline.map((m) => m.rss)),
+  };
+}
+
+const loadBefore = load();
+const rows = [];
+const targets = { short: { ratio: 4, rss: 150 }, folder: { ratio: null, rss: 200 }, text: { ratio: 6, rss: null } };
+if (only.has('short')) {
+  const f = shortFile();
+  await checkRecords(f);
+  rows.push({ key: 'short', label: '1,000,000 short samples', cmd: '--only short', ...timeRow('short', [f], [f], SHORT_N, statSync(f).size) });
+}
+if (only.has('folder')) {
+  const d = folderDir();
+  const files = readdirSync(d)
+    .filter((n) => n.endsWith('.jsonl'))
+    .map((n) => join(d, n));
+  await checkRecords(files[files.length - 1]);
+  const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
+  rows.push({
+    key: 'folder',
+    label: 'run folder, 10 files × 1,000,000 short samples',
+    cmd: '--only folder',
+    ...timeRow('folder', files, [d], 10 * SHORT_N, bytes),
+  });
+}
+if (only.has('text')) {
+  const f = textFile();
+  const n = await checkRecords(f);
+  rows.push({
+    key: 'text',
+    label: `text-heavy file, ${n.toLocaleString('en-US')} samples of ~${(statSync(f).size / n / 1000).toFixed(0)} KB`,
+    cmd: '--only text',
+    ...timeRow('text', [f], [f], n, statSync(f).size),
+  });
+}
+
+const verdict = (r) => {
+  const t = targets[r.key];
+  const out = [];
+  if (t.ratio) out.push(r.ratio >= t.ratio ? `≥ ${t.ratio}×: met` : `≥ ${t.ratio}×: MISSED by ${(t.ratio / r.ratio).toFixed(2)}×`);
+  if (t.rss) out.push(r.rss <= t.rss ? `≤ ${t.rss} MB: met` : `≤ ${t.rss} MB: MISSED by ${(r.rss - t.rss).toFixed(0)} MB`);
+  if (r.key === 'folder') out.push(`every record counted (${r.records.toLocaleString('en-US')})`);
+  return out.join('; ');
+};
+const table = [
+  '| input | MB | JSON.parse pass p50 (s) | check p50 (s) | ratio (wall) | ratio range | ratio (CPU) | check peak RSS (MB) | baseline peak RSS (MB) | target (issue 18) | reproduce |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${(r.bytes / 1e6).toFixed(0)} | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratioRange}× | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} | ${verdict(r)} | \`node bench/scale.mjs ${r.cmd} --runs ${runs}\` |`,
+  ),
+];
+console.log(`\n${table.join('\n')}\n`);
+if (write && rows.length === 3) {
+  writeSection(
+    'scale',
+    `## Scale with the number of samples
+
+Reproduce: \`node bench/scale.mjs --runs ${runs}\` after \`npm run build\` (inputs generated once into
+\`bench/.data/\`; \`--only short|folder|text\` runs one row).
+
+Inputs (seeded, \`bench/scale.mjs\`): 1 000 000 short miles samples (~200 B a line: an arithmetic
+prompt, a short boxed answer, label, reward, status, response length, exit status; groups of 8, 2%
+of samples aborted); a run folder of 10 such files (seeds 101-110); a text-heavy miles file of
+\`Sample.to_dict()\` lines of ~37 KB (tokens, loss mask, log-probs rounded to 6 decimals as
+Python writes them, ~3 KB of response text). Correctness first: on every record of the 1 M file, of
+one folder file and of the text-heavy file, the engine's fields equal a JSON.parse reference
+(11 fields and prompt identity); \`check\` counts every record the baseline counts, and its runs
+print identical reports. The baseline is \`bench/baseline.mjs\` (JSON.parse per line, every file
+of the folder in one process). Each command runs in a fresh process ${runs} times, interleaved with
+the other after one warm-up; ratio = baseline wall p50 / check wall p50; the range is over the
+interleaved pairs.
+
+Machine: ${machine(loadBefore)}.
+
+${table.join('\n')}`,
+  );
+  console.log('wrote the scale section of BENCHMARKS.md');
+}
