@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseCommand, UsageError, USAGE } from './cli/args';
 import { runCheck } from './cli/check';
 import { escapeInline } from './cli/escape';
+import { runExport } from './cli/exportPt';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
 function version(): string {
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       io.stdout(`${version()}\n`);
       return 0;
     }
+    if (command.kind === 'export') return await runExport(command.file, command.out, io);
     return await runCheck(command.args, io);
   } catch (err) {
     if (err instanceof UsageError) {

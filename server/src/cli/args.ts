@@ -4,10 +4,14 @@ import { parseArgs } from 'node:util';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 
 export const USAGE = `usage: rollout-lens check [options] <path>...
+       rollout-lens export <file.pt> [--out <file.jsonl>]
 
 Checks RL rollout and eval logs (JSONL from miles and verl): re-runs the framework's filter and
 metric logic and reports findings. <path> is a file, or a folder searched recursively for
-*.jsonl / *.ndjson.
+*.jsonl / *.ndjson / *.pt (miles' torch.save dumps, read without running anything).
+
+export writes a .pt dump's samples as JSON Lines, one sample a line (tensors and arrays as
+{"$tensor": {dtype, shape}} placeholders), to --out or stdout.
 
 options:
   --format text|json                  output format (default text)
@@ -45,7 +49,7 @@ export interface CheckArgs {
   overrides: Partial<RolloutLensSettings>;
 }
 
-export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'check'; args: CheckArgs };
+export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'check'; args: CheckArgs } | { kind: 'export'; file: string; out: string | null };
 
 export class UsageError extends Error {}
 
@@ -87,6 +91,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
         jobs: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
+        out: { type: 'string' },
       },
     });
   } catch (err) {
@@ -96,8 +101,14 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
   const [command, ...paths] = positionals;
-  if (command === undefined) throw new UsageError('missing command: check');
-  if (command !== 'check') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check)`);
+  if (command === undefined) throw new UsageError('missing command: check or export');
+  if (command === 'export') {
+    if (paths.length !== 1) throw new UsageError('export: give exactly one <file.pt>');
+    if (v.out === '') throw new UsageError('--out: must not be empty');
+    return { kind: 'export', file: paths[0], out: v.out ?? null };
+  }
+  if (v.out !== undefined) throw new UsageError('--out: only for export');
+  if (command !== 'check') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check or export)`);
   if (paths.length === 0) throw new UsageError('check: no <path> given');
 
   const overrides: Partial<RolloutLensSettings> = {};
