@@ -6,6 +6,7 @@ import { parseCommand, UsageError, USAGE } from './cli/args';
 import { runCheck } from './cli/check';
 import { runReport } from './cli/report';
 import { escapeInline } from './cli/escape';
+import { runExport } from './cli/exportPt';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
 function version(): string {
@@ -46,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command.kind === 'report') return await runReport(command.args, io);
+    if (command.kind === 'export') return await runExport(command.file, command.out, io);
     return await runCheck(command.args, io);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -105,9 +105,13 @@ function writesFiles(text: string): boolean {
   return namespaces.some((ns) => new RegExp(`\\b${ns}\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) || /\bopen\([^)]*['"][wa]\+?['"]/.test(text);
 }
 
-test('only the CLI --fix path writes files: no other product source uses a file-system write', () => {
+test('only the CLI --fix path, report --out and export --out write files: no other product source uses a file-system write', () => {
   const writers = PRODUCT.filter((file) => writesFiles(readFileSync(join(ROOT, file), 'utf8')));
-  assert.deepEqual(writers, ['server/src/cli/applyFixes.ts']);
+  assert.deepEqual(writers, ['server/src/cli/applyFixes.ts', 'server/src/cli/exportPt.ts', 'server/src/cli/report.ts']);
+  const exportPt = readFileSync(join(ROOT, 'server/src/cli/exportPt.ts'), 'utf8');
+  assert.match(exportPt, /const tmp = out === null \? null : `\$\{out\}\.tmp-\$\{process\.pid\}`;/, 'export writes only beside --out');
+  const report = readFileSync(join(ROOT, 'server/src/cli/report.ts'), 'utf8');
+  assert.deepEqual([...report.matchAll(/writeFileSync\(([^,]+),/g)].map((m) => m[1]), ['args.out'], 'report writes only the --out file');
   const fix = readFileSync(join(ROOT, 'server/src/cli/check.ts'), 'utf8');
   assert.match(fix, /if \(args\.fix\) await runFixes/, 'applyFixes runs only with --fix');
 });

@@ -6,7 +6,17 @@ const FIX = z
   .object({ kind: z.literal('set-n-samples-per-eval-prompt'), dataset: z.string(), value: z.number().int().min(1), configFile: z.string().nullable() })
   .strict();
 
-const FORMATS = ['miles-sample', 'miles-trajectory', 'miles-eval-trials', 'miles-metrics', 'verl-rollout', 'verl-validation', 'generic', 'unknown'] as const;
+const FORMATS = [
+  'miles-sample',
+  'miles-pt',
+  'miles-trajectory',
+  'miles-eval-trials',
+  'miles-metrics',
+  'verl-rollout',
+  'verl-validation',
+  'generic',
+  'unknown',
+] as const;
 
 export const CONTRACT = z
   .object({

@@ -5,12 +5,15 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 
 export const USAGE = `usage: rollout-lens check [options] <path>...
        rollout-lens report [options] --out <file.html> <path>...
+       rollout-lens export <file.pt> [--out <file.jsonl>]
 
-check: checks RL rollout and eval logs (JSONL from miles and verl): re-runs the framework's filter
-and metric logic and reports findings. <path> is a file, or a folder searched recursively for
-*.jsonl / *.ndjson.
+check: checks RL rollout and eval logs (JSONL from miles and verl, miles' .pt dumps): re-runs the
+framework's filter and metric logic and reports findings. <path> is a file, or a folder searched
+recursively for *.jsonl / *.ndjson / *.pt (miles' torch.save dumps, read without running anything).
 report: the same analysis as one self-contained HTML file (charts per step of dropped groups by
 cause, eval pass@k, the first samples of each cause); no network needed to open it.
+export: writes a .pt dump's samples as JSON Lines, one sample a line (tensors and arrays as
+{"$tensor": {dtype, shape}} placeholders), to --out or stdout.
 
 options:
   --format text|json                  output format (default text)
@@ -55,7 +58,12 @@ export interface ReportArgs extends CheckArgs {
   samplesPerCause: number | null;
 }
 
-export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'check'; args: CheckArgs } | { kind: 'report'; args: ReportArgs };
+export type ParsedCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'check'; args: CheckArgs }
+  | { kind: 'report'; args: ReportArgs }
+  | { kind: 'export'; file: string; out: string | null };
 
 export class UsageError extends Error {}
 
@@ -108,11 +116,17 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
   const [command, ...paths] = positionals;
-  if (command === undefined) throw new UsageError('missing command: check or report');
-  if (command !== 'check' && command !== 'report') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check or report)`);
+  if (command === undefined) throw new UsageError('missing command: check, report or export');
+  if (command === 'export') {
+    if (paths.length !== 1) throw new UsageError('export: give exactly one <file.pt>');
+    if (v.out === '') throw new UsageError('--out: must not be empty');
+    return { kind: 'export', file: paths[0], out: v.out ?? null };
+  }
+  if (command !== 'check' && command !== 'report') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check, report or export)`);
   if (paths.length === 0) throw new UsageError(`${command}: no <path> given`);
   if (command === 'check') {
-    for (const flag of ['out', 'samples-per-cause'] as const) if (v[flag] !== undefined) throw new UsageError(`--${flag}: only for report`);
+    if (v.out !== undefined) throw new UsageError('--out: only for report or export');
+    if (v['samples-per-cause'] !== undefined) throw new UsageError('--samples-per-cause: only for report');
   } else {
     if (v.out === undefined || v.out === '') throw new UsageError('report: --out <file.html> is required');
     if (v.format !== undefined) throw new UsageError('--format: only for check');

@@ -27,6 +27,8 @@ export const CATALOG = {
   'none-reward': { severity: 'warning', summary: 'Attempts without a reward are scored 0.' },
   'denominator-inflation': { severity: 'warning', summary: 'A mean leaves failed attempts out of its denominator.' },
   'metric-mismatch': { severity: 'warning', summary: 'A logged metric differs from the recomputed value.' },
+  'pt-unsafe-callable': { severity: 'error', summary: 'A .pt pickle names a callable that is not data; it was not run.' },
+  'pt-unreadable': { severity: 'error', summary: 'A .pt file could not be read (past this point).' },
   'too-many-problems': { severity: 'information', summary: 'More findings than maxProblems; the rest are summarised.' },
 } as const satisfies Record<string, CatalogEntry>;
 

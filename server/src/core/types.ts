@@ -1,7 +1,8 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
 
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
-export type FormatId = 'miles-sample' | 'miles-trajectory' | 'miles-eval-trials' | 'miles-metrics' | 'verl-rollout' | 'verl-validation' | 'generic' | 'unknown';
+export type FormatId =
+  'miles-sample' | 'miles-pt' | 'miles-trajectory' | 'miles-eval-trials' | 'miles-metrics' | 'verl-rollout' | 'verl-validation' | 'generic' | 'unknown';
 
 export type FileKind = 'rollout' | 'eval' | 'metrics' | 'unknown';
 

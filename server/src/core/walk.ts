@@ -1,5 +1,5 @@
 // Turns the paths a user gave (files or folders) into the log files to analyse: folders are
-// searched recursively for `*.jsonl` / `*.ndjson`, sorted naturally (`2.jsonl` before `10.jsonl`,
+// searched recursively for `*.jsonl` / `*.ndjson` / `*.pt`, sorted naturally (`2.jsonl` before `10.jsonl`,
 // so step files come in step order). Symlinked folders are followed once (by real path), so loops
 // end; an unreadable entry becomes a problem to report, never a crash.
 import type { FileAccess } from './fileAccess';
@@ -21,7 +21,7 @@ export interface WalkResult {
   problems: WalkProblem[];
 }
 
-const LOG_FILE = /\.(?:jsonl|ndjson)$/i;
+const LOG_FILE = /\.(?:jsonl|ndjson|pt)$/i;
 
 /** Natural order: digit runs compare by value, the rest by code unit. */
 export function naturalCompare(a: string, b: string): number {

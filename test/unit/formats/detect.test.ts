@@ -100,7 +100,7 @@ test('detect: the first VALID record decides; invalid lines before it do not', a
   assert.match(s.findings[1].message, /a line must be a JSON object, got an array/);
 });
 
-test('detect: a gzip file, a .pt (zip) dump and a pickle are named as such in one unknown-format finding', async (t) => {
+test('detect: a gzip file, a zip that is no torch.save dump and a pickle are named as such in one unknown-format finding (a .pt is read: test/unit/pt)', async (t) => {
   const dir = tempDir(t);
   const { writeFileSync } = await import('node:fs');
   const { gzipSync } = await import('node:zlib');
@@ -108,7 +108,7 @@ test('detect: a gzip file, a .pt (zip) dump and a pickle are named as such in on
   const cases: [string, Uint8Array, RegExp][] = [
     ['log.jsonl.gz', gzipSync(Buffer.from('{"a": 1}\n'.repeat(2000))), /this is a gzip-compressed file/],
     [
-      'model.pt',
+      'archive.zip',
       Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(3000, 7), Buffer.from('\n\n\n')]),
       /a zip archive \(a PyTorch `\.pt` checkpoint is one\)/,
     ],

@@ -5,7 +5,7 @@ import type { FormatId, SampleRecord } from '../types';
 import type { EvalConfig } from './config';
 
 /** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */
-const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-trajectory']);
+const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-pt', 'miles-trajectory']);
 
 export interface DatasetPart {
   name: string;
@@ -17,7 +17,7 @@ export interface DatasetPart {
 /** `dir/eval_100.jsonl` → `eval_100`. */
 export function fileStem(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
-  return base.replace(/\.(jsonl|ndjson|json)$/i, '') || base;
+  return base.replace(/\.(jsonl|ndjson|json|pt)$/i, '') || base;
 }
 
 /**

@@ -41,7 +41,7 @@ function pathParts(path: string): { base: string; dirs: string[] } {
 
 function evalByPath(path: string): boolean {
   const { base, dirs } = pathParts(path);
-  return /^eval(?:[_-][^/]*)?\.(?:jsonl|ndjson)$/i.test(base) || dirs.some((d) => /^eval(?:[_-].*|s)?$/i.test(d));
+  return /^eval(?:[_-][^/]*)?\.(?:jsonl|ndjson|pt)$/i.test(base) || dirs.some((d) => /^eval(?:[_-].*|s)?$/i.test(d));
 }
 
 function validationByPath(path: string): boolean {

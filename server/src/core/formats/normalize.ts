@@ -12,6 +12,7 @@ export function normalizeRecord(value: unknown, info: LineInfo, ctx: NormalizeCo
   }
   switch (ctx.format) {
     case 'miles-sample':
+    case 'miles-pt':
       return normalizeMilesSample(value, info, ctx);
     case 'miles-trajectory':
       return normalizeMilesTrajectory(value, info, ctx);

@@ -12,6 +12,7 @@ import { hashBytes } from './hash';
 import { decodeScanned } from './lineScan';
 import { type ReadLinesResult, readLines, readRange } from './lineReader';
 import type { ParallelScanner } from './parallel';
+import { isTorchFile, scanPt } from './pt/scanPt';
 
 export interface FileIdentity {
   id: string | null;
@@ -92,6 +93,8 @@ export async function scanRecords(target: { path: string; displayPath: string },
   const st = await access.stat(target.path);
   if (!st.isFile) throw new Error(`${target.displayPath}: not a file`);
   const identity: FileIdentity = { id: st.id, size: st.size, mtimeMs: st.mtimeMs };
+  // torch.save dumps (miles' rollout_data/*.pt) are zips around a pickle, not lines: docs/pt.md.
+  if (await isTorchFile(access, target.path, st.size)) return scanPt(target, options, identity);
   const settingsKey = JSON.stringify(settings);
   const resume = await canResume(previous, target.path, identity, settingsKey, access);
   const rule = buildRule(settings.fields);

@@ -36,6 +36,8 @@ export interface PickleProblem {
   message: string;
   /** Byte offset in the pickle where it happened. */
   offset: number;
+  /** Samples handed over before it happened (so it is in sample `sample`, 0-based, if any). */
+  sample: number;
   callable?: string;
 }
 
@@ -192,9 +194,24 @@ export class PickleMachine {
       }
     } catch (err) {
       if (!(err instanceof PickleError)) throw err;
-      this.problems.push({ kind: 'error', message: err.message, offset: this.offset });
+      this.problems.push({ kind: 'error', message: err.message, offset: this.offset, sample: this.currentSample() });
     }
     return this.finish(false);
+  }
+
+  /**
+   * Index of the sample being read: the pickler appends samples in batches (MARK … APPENDS), so
+   * the finished ones of this batch and the one being built sit on the stack above the batch's MARK.
+   */
+  private currentSample(): number {
+    const list = this.samplesList;
+    if (list === null) return this.samples;
+    const pos = this.stack.lastIndexOf(list);
+    if (pos < 0) return this.samples;
+    const mi = this.marks.findIndex((m) => m > pos);
+    if (mi < 0) return this.samples;
+    const to = mi + 1 < this.marks.length ? this.marks[mi + 1] : this.stack.length;
+    return this.samples + Math.max(0, to - this.marks[mi] - 1);
   }
 
   private finish(cancelled: boolean): PickleResult {
@@ -302,6 +319,7 @@ export class PickleMachine {
         kind: 'blocked',
         callable,
         offset: this.offset,
+        sample: this.currentSample(),
         message: `the pickle calls ${callable}, which is not a data type: it was not run (nothing in the file was executed) and its result is left out`,
       });
     }

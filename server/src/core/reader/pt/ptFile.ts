@@ -29,7 +29,7 @@ export async function readPt(access: FileAccess, path: string, options: PickleOp
     root: undefined,
     header: new Map(),
     samples: 0,
-    problems: [{ kind: 'error', message, offset: 0 }],
+    problems: [{ kind: 'error', message, offset: 0, sample: 0 }],
     cancelled: false,
   });
   try {

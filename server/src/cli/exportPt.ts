@@ -1,0 +1,47 @@
+// `rollout-lens export <file.pt> [--out file.jsonl]`: a miles `.pt` dump as JSON Lines, for
+// editors without the extension and for scripts (docs/pt.md). Nothing in the file is run.
+// Exit: 0 read whole; 1 a callable was blocked or reading stopped early (what was read is
+// written); 2 the file cannot be opened or is no torch.save file.
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+
+import { describeProblem, exportPtLines } from '../core/reader/pt/exportLines';
+import { nodeFileAccess } from '../node/nodeFileAccess';
+
+import { escapeInline } from './escape';
+
+interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export async function runExport(file: string, out: string | null, io: Io): Promise<number> {
+  try {
+    if (!(await nodeFileAccess.stat(file)).isFile) throw new Error('not a file');
+  } catch (err) {
+    io.stderr(`rollout-lens: ${escapeInline(file)}: ${escapeInline((err as Error).message)}\n`);
+    return 2;
+  }
+  // Written to a temporary file beside --out, then renamed: a failed export leaves no half file.
+  const tmp = out === null ? null : `${out}.tmp-${process.pid}`;
+  const fd = tmp === null ? null : openSync(tmp, 'w');
+  let chunk = '';
+  const flush = () => {
+    if (fd !== null) writeSync(fd, chunk);
+    else io.stdout(chunk);
+    chunk = '';
+  };
+  let r;
+  try {
+    r = await exportPtLines(nodeFileAccess, file, (line) => {
+      chunk += line;
+      if (chunk.length >= 1 << 20) flush();
+    });
+    flush();
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  if (tmp !== null && out !== null) renameSync(tmp, out);
+  for (const p of r.problems) io.stderr(`rollout-lens: ${escapeInline(file)}: ${escapeInline(describeProblem(p))}\n`);
+  if (r.samples === 0 && r.problems.some((p) => p.kind === 'error')) return 2;
+  return r.problems.length > 0 ? 1 : 0;
+}

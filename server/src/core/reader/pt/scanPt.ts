@@ -1,0 +1,103 @@
+// A `.pt` dump as a scan (docs/pt.md): each sample the pickle machine hands over becomes one JSON
+// line, fed to the same collector as a JSONL file's lines, so every format rule, finding and
+// metric applies unchanged. Line N of the report is sample N (1-based) of the dump, which is also
+// line N of its JSON Lines view (`rollout-lens export`, the editor's view). Token and log-prob
+// runs are counted, not kept, so memory follows the samples' other fields.
+import type { RolloutLensSettings } from '../../../../../shared/protocol';
+import { severityOf } from '../../catalog';
+import type { FileAccess } from '../../fileAccess';
+import { RecordCollector } from '../../formats/collector';
+import { buildRule } from '../../formats/rule';
+import type { Finding } from '../../types';
+import { CancelledError, collectedFields, type FileIdentity, type ScanState } from '../recordScan';
+
+import type { PickleProblem } from './pickle';
+import { looksLikeZip, readPt } from './ptFile';
+import { sampleLine } from './serialize';
+import { findDataPkl, readZipDirectory } from './zip';
+
+export interface PtScanOptions {
+  access: FileAccess;
+  settings: RolloutLensSettings;
+  isCancelled?: () => boolean;
+  onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
+  chunkSize?: number;
+}
+
+/**
+ * A file to read as a torch.save dump: a zip named `*.pt` / `*.pth`, or any zip holding a
+ * `<name>/data.pkl` (other zips keep the "not a JSONL log" finding).
+ */
+export async function isTorchFile(access: FileAccess, path: string, size: number): Promise<boolean> {
+  if (size < 4) return false;
+  const file = await access.open(path);
+  try {
+    const head = new Uint8Array(4);
+    await file.read(head, 0, 4, 0);
+    if (!looksLikeZip(head)) return false;
+    if (/\.pth?$/i.test(path)) return true;
+    try {
+      return findDataPkl(await readZipDirectory(file, size)) !== null;
+    } catch {
+      return false;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+function problemFinding(p: PickleProblem, file: string, samples: number): Finding {
+  const line = Math.max(1, Math.min(p.sample + 1, Math.max(samples, 1)));
+  if (p.kind === 'blocked') {
+    return { code: 'pt-unsafe-callable', severity: severityOf('pt-unsafe-callable'), file, line, message: p.message, group: null, dataset: null, fix: null };
+  }
+  const after = p.sample > 0 ? `; the ${p.sample} sample${p.sample === 1 ? '' : 's'} before it were read` : '';
+  return {
+    code: 'pt-unreadable',
+    severity: severityOf('pt-unreadable'),
+    file,
+    line,
+    message: `cannot read this .pt file further: ${p.message}${after}; nothing in it was run`,
+    group: null,
+    dataset: null,
+    fix: null,
+  };
+}
+
+export async function scanPt(target: { path: string; displayPath: string }, options: PtScanOptions, identity: FileIdentity): Promise<ScanState> {
+  const { access, settings } = options;
+  const collector = new RecordCollector(target.displayPath, settings, buildRule(settings.fields));
+  const encoder = new TextEncoder();
+  let line = 0;
+  const r = await readPt(access, target.path, {
+    summarize: true,
+    chunkSize: options.chunkSize,
+    isCancelled: options.isCancelled,
+    onSample: (value, index) => {
+      const bytes = encoder.encode(sampleLine(value));
+      line = index + 1;
+      collector.onLine(bytes, 0, bytes.length, line, index);
+    },
+  });
+  if (r.cancelled) throw new CancelledError();
+  options.onProgress?.(target.path, identity.size, identity.size);
+  collector.finish();
+  const fields = collectedFields(collector.state);
+  if (fields.format === 'miles-sample') fields.format = 'miles-pt';
+  const findings = r.problems.map((p) => problemFinding(p, target.displayPath, r.samples));
+  // A dump whose samples could not be reached is not an "unknown format" JSONL file.
+  fields.findings = findings.concat(r.samples === 0 && findings.length > 0 ? fields.findings.filter((f) => f.code !== 'unknown-format') : fields.findings);
+  return {
+    path: target.path,
+    displayPath: target.displayPath,
+    identity,
+    ...fields,
+    endOffset: identity.size,
+    pending: null,
+    lines: line,
+    resumedFrom: 0,
+    // A .pt is rewritten whole, never appended to: a changed file is read again from the start
+    // (no tail fingerprint can match this one).
+    resume: { collector: collector.snapshot(), nextLine: line + 1, settingsKey: JSON.stringify(settings), tail: 'pt' },
+  };
+}
