@@ -1,0 +1,417 @@
+// The run view model (issue 17): what the run view panel and `rollout-lens report` draw, built
+// from the engine's own per-file analyses (the same groups, reasons, metrics and dataset summaries
+// `check` reports). Aggregated per step, so its size follows the number of steps and causes, not
+// the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
+// are listed per drop reason, by file and line.
+import { ABORTED_REASON_PREFIX, classifyCause, type CauseClass, type CauseSettings, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { fileStep } from '../eval/datasets';
+import type { FileAccess } from '../fileAccess';
+import type { DatasetSummary, FileReport, RunReport, SampleRecord, SampleStatus } from '../types';
+
+export const RUN_VIEW_VERSION = 1;
+/** Samples listed per drop reason unless the caller says otherwise. */
+export const DEFAULT_SAMPLES_PER_REASON = 20;
+
+/** One drop reason as the framework names it, with what it means. */
+export interface ReasonInfo {
+  /** `group_has_aborted_<cause>` or `zero_std_<r>`, character for character. */
+  reason: string;
+  /** `rollout/dynamic_filter/drop_<reason>`. */
+  metric: string | null;
+  kind: 'aborted' | 'zero-std' | 'other';
+  /** The cause of an aborted-group drop (`unknown` when none was recorded); null otherwise. */
+  cause: string | null;
+  /** Who causes it (docs/semantics.md#failure-causes); null for zero-std drops. */
+  causeClass: CauseClass | null;
+  /** The reward of a zero-std drop (`1.0`, `0`, ...), as miles writes it in the reason; null otherwise. */
+  reward: string | null;
+  /** Groups dropped for it over the whole run. */
+  groups: number;
+}
+
+/** One training step: every rollout file of that step merged. */
+export interface StepRow {
+  /** The step (`rollout_id`, `step`, or the number in the file name); null when nothing says. */
+  step: number | null;
+  /** Files of the step (display paths). */
+  files: string[];
+  /** URI-paths or absolute paths of the files, for an editor to reveal them (same order as `files`). */
+  sources: string[];
+  samples: number;
+  groups: number;
+  kept: number;
+  dropped: number;
+  /** Drop reason → groups dropped for it at this step (only reasons that occurred). */
+  drops: Record<string, number>;
+  /** Reward (as written in the reason) → zero-std groups dropped with it at this step. */
+  zeroStdByReward: Record<string, number>;
+  /** Mean of the finite rewards of all samples; null when none. */
+  rewardMean: number | null;
+  /** Mean response length (tokens) of the samples that record one; null when none. */
+  responseLengthMean: number | null;
+  /** Share of samples with status `truncated`; null when no sample has a status. */
+  truncatedRatio: number | null;
+  /** Response tokens of the samples in dropped groups: the rollout compute a drop threw away. */
+  droppedTokens: number;
+  /** Response tokens of all samples of the step. */
+  totalTokens: number;
+}
+
+/** One eval dataset at one eval step. */
+export interface EvalRow {
+  step: number | null;
+  file: string;
+  dataset: string;
+  samples: number;
+  /** Samples per prompt pass@k is grouped by (the dataset's own n) and where it came from. */
+  n: number;
+  nSource: DatasetSummary['nSource'];
+  /** `eval/<ds>`; null when not finite. */
+  score: number | null;
+  /** `pass@<k>` → value by the dataset's own n. */
+  passAtK: Record<string, number | null>;
+  /** What older miles reports grouping by the global n, where that differs. */
+  wrong: { groupSize: number; passAtK: Record<string, number | null> } | { groupSize: number; crash: string } | null;
+}
+
+/** A sample listed under its group's drop reason. */
+export interface SampleRef {
+  file: string;
+  source: string;
+  /** 1-based. */
+  line: number;
+  step: number | null;
+  group: string | null;
+  index: number | null;
+  status: SampleStatus | null;
+  reward: number | null;
+  cause: string | null;
+  /** Start of the prompt and the response (filled by `attachExcerpts`; log text, render as text). */
+  prompt?: string;
+  response?: string;
+}
+
+export interface RunView {
+  version: typeof RUN_VIEW_VERSION;
+  /** Reasons in display order: aborted causes (infrastructure, then policy, then others), then zero-std by reward. */
+  reasons: ReasonInfo[];
+  steps: StepRow[];
+  eval: EvalRow[];
+  /** Reason → at most `samplesPerReason` samples of groups dropped for it (first group member of each group). */
+  samples: Record<string, SampleRef[]>;
+  /** Reason → samples of that reason not listed. */
+  samplesOmitted: Record<string, number>;
+  /** Findings by code over the run (counts). */
+  findings: Record<string, number>;
+  totals: { files: number; samples: number; groups: number; kept: number; dropped: number; droppedTokens: number; totalTokens: number };
+}
+
+export interface RunViewOptions {
+  causes: CauseSettings;
+  samplesPerReason?: number;
+}
+
+interface StepAcc {
+  row: StepRow;
+  rewardSum: number;
+  rewardCount: number;
+  lengthSum: number;
+  lengthCount: number;
+  statusCount: number;
+  truncated: number;
+}
+
+/** Sorting key of steps: numbered steps in order, then unnumbered files by path. */
+function stepKey(step: number | null, file: string): string {
+  return step === null ? `f:${file}` : `s:${step}`;
+}
+
+function finiteOrNull(v: number | undefined): number | null {
+  return v !== undefined && Number.isFinite(v) ? v : null;
+}
+
+/** `pass@<k>` values of `eval/<ds>-pass@<k>` metrics. */
+function passAtKOf(name: string, metrics: Record<string, number>): Record<string, number | null> {
+  const prefix = `eval/${name}-pass@`;
+  const out: Record<string, number | null> = {};
+  for (const [k, v] of Object.entries(metrics)) if (k.startsWith(prefix)) out[k.slice(`eval/${name}-`.length)] = finiteOrNull(v);
+  return out;
+}
+
+/** Needs `report` built with `keepDetail` (per-sample detail); files without detail count only by their totals. */
+export function buildRunView(report: RunReport, options: RunViewOptions): RunView {
+  const perReason = Math.max(0, options.samplesPerReason ?? DEFAULT_SAMPLES_PER_REASON);
+  const steps = new Map<string, StepAcc>();
+  const reasons = new Map<string, ReasonInfo>();
+  const samples: Record<string, SampleRef[]> = {};
+  const omitted: Record<string, number> = {};
+  const evalRows: EvalRow[] = [];
+  const totals = { files: report.files.length, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
+
+  for (const file of report.files) {
+    if (file.kind === 'rollout') addRollout(file);
+    else if (file.kind === 'eval') addEval(file);
+  }
+
+  function addRollout(file: FileReport): void {
+    const detail = file.detail;
+    const list = detail?.samples ?? [];
+    const step = fileStep(file.path, list);
+    const key = stepKey(step, file.path);
+    let acc = steps.get(key);
+    if (!acc) {
+      const row: StepRow = {
+        step,
+        files: [],
+        sources: [],
+        samples: 0,
+        groups: 0,
+        kept: 0,
+        dropped: 0,
+        drops: {},
+        zeroStdByReward: {},
+        rewardMean: null,
+        responseLengthMean: null,
+        truncatedRatio: null,
+        droppedTokens: 0,
+        totalTokens: 0,
+      };
+      acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0 };
+      steps.set(key, acc);
+    }
+    const row = acc.row;
+    row.files.push(file.path);
+    row.sources.push(detail?.source ?? file.path);
+    row.groups += file.groups.total;
+    row.kept += file.groups.kept;
+    row.dropped += file.groups.dropped;
+    row.samples += detail ? list.length : file.records;
+    for (const s of list) {
+      if (s.reward !== null && Number.isFinite(s.reward)) {
+        acc.rewardSum += s.reward;
+        acc.rewardCount++;
+      }
+      if (s.responseLength !== null && Number.isFinite(s.responseLength)) {
+        acc.lengthSum += s.responseLength;
+        acc.lengthCount++;
+        row.totalTokens += s.responseLength;
+      }
+      if (s.status !== null) {
+        acc.statusCount++;
+        if (s.status === 'truncated') acc.truncated++;
+      }
+    }
+    if (!detail) return;
+    const byLine = new Map<number, SampleRecord>();
+    for (const s of list) byLine.set(s.line, s);
+    for (const g of detail.groups) {
+      if (g.kept || g.reason === null) continue;
+      const reason = g.reason;
+      row.drops[reason] = (row.drops[reason] ?? 0) + 1;
+      const info = reasonInfo(reason, g.metric);
+      info.groups++;
+      if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + 1;
+      for (const line of g.lines) {
+        const len = byLine.get(line)?.responseLength;
+        if (len !== undefined && len !== null && Number.isFinite(len)) row.droppedTokens += len;
+      }
+      // The sample that names the reason: the first aborted member, else the first member.
+      const members = g.lines.map((l) => byLine.get(l)).filter((s): s is SampleRecord => s !== undefined);
+      const at = members.find((s) => s.aborted) ?? members[0];
+      if (!at) continue;
+      const listed = (samples[reason] ??= []);
+      if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at));
+      else omitted[reason] = (omitted[reason] ?? 0) + 1;
+    }
+  }
+
+  function reasonInfo(reason: string, metric: string | null): ReasonInfo {
+    let info = reasons.get(reason);
+    if (!info) {
+      if (isAbortedReason(reason)) {
+        const cause = reason.slice(ABORTED_REASON_PREFIX.length);
+        const causeClass = cause === 'unknown' ? 'unclassified' : classifyCause(cause, options.causes);
+        info = { reason, metric, kind: 'aborted', cause, causeClass, reward: null, groups: 0 };
+      } else if (reason.startsWith(ZERO_STD_REASON_PREFIX)) {
+        info = { reason, metric, kind: 'zero-std', cause: null, causeClass: null, reward: reason.slice(ZERO_STD_REASON_PREFIX.length), groups: 0 };
+      } else {
+        info = { reason, metric, kind: 'other', cause: null, causeClass: null, reward: null, groups: 0 };
+      }
+      reasons.set(reason, info);
+    }
+    return info;
+  }
+
+  function addEval(file: FileReport): void {
+    const detail = file.detail;
+    if (!detail) return;
+    const step = fileStep(file.path, detail.samples);
+    for (const d of detail.datasets) {
+      let wrong: EvalRow['wrong'] = null;
+      if (d.wrongPassAtK) {
+        wrong =
+          'crash' in d.wrongPassAtK
+            ? { groupSize: d.wrongPassAtK.groupSize, crash: d.wrongPassAtK.crash }
+            : { groupSize: d.wrongPassAtK.groupSize, passAtK: passAtKOf(d.name, d.wrongPassAtK.metrics) };
+      }
+      evalRows.push({
+        step,
+        file: file.path,
+        dataset: d.name,
+        samples: d.samples,
+        n: d.n,
+        nSource: d.nSource,
+        score: finiteOrNull(d.metrics[`eval/${d.name}`]),
+        passAtK: passAtKOf(d.name, d.metrics),
+        wrong,
+      });
+    }
+  }
+
+  const rows = [...steps.entries()]
+    .sort(([ka, a], [kb, b]) => {
+      if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;
+      if (a.row.step !== null || b.row.step !== null) return a.row.step === null ? 1 : -1;
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    })
+    .map(([, acc]) => {
+      const row = acc.row;
+      row.rewardMean = acc.rewardCount > 0 ? acc.rewardSum / acc.rewardCount : null;
+      row.responseLengthMean = acc.lengthCount > 0 ? acc.lengthSum / acc.lengthCount : null;
+      row.truncatedRatio = acc.statusCount > 0 ? acc.truncated / acc.statusCount : null;
+      totals.samples += row.samples;
+      totals.groups += row.groups;
+      totals.kept += row.kept;
+      totals.dropped += row.dropped;
+      totals.droppedTokens += row.droppedTokens;
+      totals.totalTokens += row.totalTokens;
+      return row;
+    });
+  evalRows.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+
+  const findings: Record<string, number> = {};
+  for (const f of report.findings) findings[f.code] = (findings[f.code] ?? 0) + 1;
+
+  return {
+    version: RUN_VIEW_VERSION,
+    reasons: [...reasons.values()].sort(reasonOrder),
+    steps: rows,
+    eval: evalRows,
+    samples,
+    samplesOmitted: omitted,
+    findings,
+    totals,
+  };
+}
+
+const CLASS_ORDER: Record<string, number> = { infrastructure: 0, policy: 1, scored: 2, unclassified: 3 };
+
+/** Aborted causes by class then name; zero-std by reward; others last. */
+function reasonOrder(a: ReasonInfo, b: ReasonInfo): number {
+  const kind = (r: ReasonInfo) => (r.kind === 'aborted' ? 0 : r.kind === 'zero-std' ? 1 : 2);
+  const byKind = kind(a) - kind(b);
+  if (byKind !== 0) return byKind;
+  const byClass = (CLASS_ORDER[a.causeClass ?? ''] ?? 4) - (CLASS_ORDER[b.causeClass ?? ''] ?? 4);
+  if (byClass !== 0) return byClass;
+  return a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0;
+}
+
+/** Where each listed sample's line is, for `attachExcerpts` (kept out of the model itself). */
+const refLines = new WeakMap<SampleRef, { offset: number; byteLength: number }>();
+
+function sampleRef(file: FileReport, source: string, step: number | null, s: SampleRecord): SampleRef {
+  const ref: SampleRef = {
+    file: file.path,
+    source,
+    line: s.line,
+    step,
+    group: s.groupKey,
+    index: s.index,
+    status: s.status,
+    reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
+    cause: s.cause,
+  };
+  refLines.set(ref, { offset: s.offset, byteLength: s.byteLength });
+  return ref;
+}
+
+/** Characters of prompt and response kept per listed sample. */
+export const EXCERPT_CHARS = 240;
+/** Lines longer than this are not parsed for an excerpt (the list stays cheap on huge samples). */
+export const EXCERPT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Fills `prompt`/`response` of the listed samples from their lines on disk (a bounded number of
+ * reads: at most `samplesPerReason` per reason). The text is the log's: hostile, shown as text only.
+ */
+export async function attachExcerpts(view: RunView, access: FileAccess): Promise<void> {
+  for (const refs of Object.values(view.samples)) {
+    for (const ref of refs) {
+      const at = refLines.get(ref);
+      if (!at || at.byteLength > EXCERPT_MAX_LINE_BYTES) continue;
+      let record: unknown;
+      try {
+        const file = await access.open(ref.source);
+        try {
+          const bytes = new Uint8Array(at.byteLength);
+          let got = 0;
+          while (got < bytes.length) {
+            const n = await file.read(bytes, got, bytes.length - got, at.offset + got);
+            if (n === 0) break;
+            got += n;
+          }
+          record = JSON.parse(new TextDecoder().decode(bytes.subarray(0, got)));
+        } finally {
+          await file.close();
+        }
+      } catch {
+        continue; // changed or unreadable since the analysis: no excerpt
+      }
+      const { prompt, response } = excerptsOf(record);
+      if (prompt !== null) ref.prompt = prompt;
+      if (response !== null) ref.response = response;
+    }
+  }
+}
+
+function clip(text: string): string {
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+}
+
+/** Text of a message's content: a string, or the text parts of a list. */
+function contentText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const parts = content.map((p) =>
+      typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '',
+    );
+    return parts.join('');
+  }
+  return null;
+}
+
+/** The prompt (its last user message when it is a conversation) and the response of a record. */
+export function excerptsOf(record: unknown): { prompt: string | null; response: string | null } {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return { prompt: null, response: null };
+  const r = record as Record<string, unknown>;
+  let prompt: string | null = null;
+  for (const key of ['prompt', 'messages', 'input', 'question']) {
+    const v = r[key];
+    if (typeof v === 'string') prompt = v;
+    else if (Array.isArray(v)) {
+      const users = v.filter((m) => m && typeof m === 'object' && (m as { role?: unknown }).role === 'user');
+      const last = users[users.length - 1] ?? v[v.length - 1];
+      prompt = last && typeof last === 'object' ? contentText((last as { content?: unknown }).content) : null;
+    }
+    if (prompt !== null) break;
+  }
+  let response: string | null = null;
+  for (const key of ['response', 'output', 'completion']) {
+    const v = r[key];
+    if (typeof v === 'string') {
+      response = v;
+      break;
+    }
+  }
+  return { prompt: prompt === null ? null : clip(prompt), response: response === null ? null : clip(response) };
+}

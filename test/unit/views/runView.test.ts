@@ -1,0 +1,250 @@
+// The run view model (issue 17) against the example run and small hand-built runs: per-step drops
+// by cause equal the drop metrics `check` reports, eval rows carry pass@k by the dataset's own n and
+// the wrong global-n values, listed samples are capped, and the model stays small for long runs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { analyzeFiles } from '../../../server/src/core/engine';
+import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
+import type { FileReport, RunReport, SampleRecord } from '../../../server/src/core/types';
+import { attachExcerpts, buildRunView, excerptsOf, EXCERPT_CHARS } from '../../../server/src/core/views/runView';
+import { walkPaths } from '../../../server/src/core/walk';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { aborted, group, sample } from '../rollout/helpers';
+
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
+  return process.cwd();
+}
+const RUN = join(repoRoot(), 'examples/run');
+
+async function exampleReport(): Promise<{ report: RunReport; settings: RolloutLensSettings }> {
+  const yaml = parse(readFileSync(join(RUN, 'rollout-lens.yaml'), 'utf8')) as Partial<RolloutLensSettings>;
+  const settings: RolloutLensSettings = { ...DEFAULT_SETTINGS, ...yaml, evalConfig: join(RUN, yaml.evalConfig ?? 'eval_config.yaml') };
+  const walk = await walkPaths([RUN], nodeFileAccess);
+  const report = await analyzeFiles(walk.targets, { access: nodeFileAccess, settings, keepDetail: true });
+  return { report, settings };
+}
+
+test('example run: drops per step by reason equal the drop metrics of each rollout file', async () => {
+  const { report, settings } = await exampleReport();
+  const view = buildRunView(report, { causes: settings });
+  const miles = view.steps.filter((s) => s.files.some((f) => f.includes('rollout_')));
+  assert.deepEqual(
+    miles.map((s) => s.step),
+    [1, 2, 3],
+  );
+  for (const row of miles) {
+    const file = report.files.find((f) => f.path === row.files[0])!;
+    const fromMetrics = Object.fromEntries(Object.entries(file.metrics).map(([k, v]) => [k.replace('rollout/dynamic_filter/drop_', ''), v]));
+    assert.deepEqual(row.drops, fromMetrics, row.files[0]);
+    assert.equal(row.kept + row.dropped, row.groups);
+  }
+  assert.deepEqual(miles[0].drops, {
+    group_has_aborted_ServerUnreachable: 1,
+    'zero_std_1.0': 1,
+    group_has_aborted_SandboxUnavailable: 1,
+    group_has_aborted_unknown: 1,
+    group_has_aborted_TimeLimitExceeded: 1,
+    'zero_std_0.0': 1,
+  });
+  assert.deepEqual([miles[0].kept, miles[0].dropped], [2, 6]);
+  assert.deepEqual(miles[0].zeroStdByReward, { '1.0': 1, '0.0': 1 });
+  assert.deepEqual(miles[1].zeroStdByReward, { '0.2': 1, '1': 1 });
+});
+
+test('example run: reasons carry cause and class, infrastructure before policy', async () => {
+  const { report, settings } = await exampleReport();
+  const view = buildRunView(report, { causes: settings });
+  const byReason = new Map(view.reasons.map((r) => [r.reason, r]));
+  assert.deepEqual(byReason.get('group_has_aborted_ServerUnreachable'), {
+    reason: 'group_has_aborted_ServerUnreachable',
+    metric: 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable',
+    kind: 'aborted',
+    cause: 'ServerUnreachable',
+    causeClass: 'infrastructure',
+    reward: null,
+    groups: 2,
+  });
+  assert.equal(byReason.get('group_has_aborted_TimeLimitExceeded')?.causeClass, 'policy');
+  assert.equal(byReason.get('group_has_aborted_unknown')?.causeClass, 'unclassified');
+  assert.deepEqual(byReason.get('zero_std_0.0')?.reward, '0.0');
+  const kinds = view.reasons.map((r) => r.kind);
+  assert.deepEqual(
+    kinds,
+    [...kinds].sort((a, b) => (a === 'aborted' ? 0 : 1) - (b === 'aborted' ? 0 : 1)),
+  );
+  const classes = view.reasons.filter((r) => r.kind === 'aborted').map((r) => r.causeClass);
+  assert.ok(classes.indexOf('policy') > classes.lastIndexOf('infrastructure'));
+  // Every listed sample sits in its file at the line the engine found.
+  const sandbox = view.samples['group_has_aborted_SandboxUnavailable'];
+  assert.deepEqual(
+    sandbox.map((s) => [s.file.endsWith('rollout/rollout_1.jsonl'), s.line, s.cause, s.status]),
+    [[true, 13, 'SandboxUnavailable', 'aborted']],
+  );
+  assert.equal(view.findings['group-dropped'], report.findings.filter((f) => f.code === 'group-dropped').length);
+  assert.equal(view.findings['group-dropped'], 9);
+});
+
+test('example run: eval rows give pass@k by the own n and the wrong global-n values', async () => {
+  const { report, settings } = await exampleReport();
+  const view = buildRunView(report, { causes: settings });
+  const aime = view.eval.find((e) => e.dataset === 'aime')!;
+  assert.deepEqual([aime.step, aime.n, aime.nSource, aime.score], [100, 4, 'dataset', 0.3333333333333333]);
+  assert.deepEqual(aime.passAtK, { 'pass@1': 0.3333333333333333, 'pass@2': 0.611111111111111, 'pass@4': 1.0 });
+  assert.deepEqual(aime.wrong, { groupSize: 2, passAtK: { 'pass@1': 0.3333333333333333, 'pass@2': 0.5 } });
+  const gpqa = view.eval.find((e) => e.dataset === 'gpqa')!;
+  assert.equal(gpqa.wrong, null);
+  // Eval steps in order: verl's validation at step 12, then miles' eval at step 100 in file order.
+  assert.deepEqual(
+    view.eval.map((e) => [e.step, e.dataset]),
+    [
+      [12, 'gsm8k'],
+      [100, 'aime'],
+      [100, 'gpqa'],
+      [100, 'swe_verified'],
+    ],
+  );
+});
+
+function fileOf(path: string, samples: SampleRecord[], settings: RolloutLensSettings): FileReport {
+  const r = analyzeRollout(path, 'miles-sample', samples, settings);
+  return {
+    path,
+    format: 'miles-sample',
+    kind: 'rollout',
+    records: samples.length,
+    invalidLines: 0,
+    groups: r.counts,
+    metrics: r.metrics,
+    detail: { samples, groups: r.groups, datasets: [], metricsRecords: [], source: `/abs/${path}` },
+  };
+}
+
+const zeroStd: RolloutLensSettings = { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' };
+
+test('per step: reward mean, response length, truncated ratio and tokens of dropped groups', () => {
+  const samples = [
+    ...group('a', [1, 0], 0).map((s, i) => ({ ...s, responseLength: 100 + i, step: 7 })),
+    aborted('b', 0, 'SandboxUnavailable', { step: 7, responseLength: 5 }),
+    sample('b', 1, { step: 7, reward: 0.5, responseLength: 30, status: 'truncated' }),
+    ...group('c', [1, 1], 0).map((s) => ({ ...s, responseLength: 40, step: 7 })),
+  ];
+  const view = buildRunView({ version: 1, files: [fileOf('r7.jsonl', samples, zeroStd)], findings: [] }, { causes: DEFAULT_SETTINGS });
+  const [row] = view.steps;
+  assert.equal(row.step, 7);
+  assert.deepEqual(row.drops, { group_has_aborted_SandboxUnavailable: 1, 'zero_std_1.0': 1 });
+  assert.equal(row.droppedTokens, 5 + 30 + 40 + 40);
+  assert.equal(row.totalTokens, 100 + 101 + 5 + 30 + 80);
+  assert.equal(row.rewardMean, (1 + 0 + 0.5 + 1 + 1) / 5);
+  assert.equal(row.responseLengthMean, (100 + 101 + 5 + 30 + 80) / 6);
+  assert.equal(row.truncatedRatio, 1 / 6);
+  assert.deepEqual(view.totals, { files: 1, samples: 6, groups: 3, kept: 1, dropped: 2, droppedTokens: 115, totalTokens: 316 });
+  // The aborted member names the reason, so it is the one listed.
+  assert.equal(view.samples['group_has_aborted_SandboxUnavailable'][0].line, samples[2].line);
+});
+
+test('two files of one step merge; files without a step follow the numbered steps', () => {
+  const a = fileOf(
+    'x/a.jsonl',
+    group('a', [1, 0]).map((s) => ({ ...s, step: 2 })),
+    zeroStd,
+  );
+  const b = fileOf(
+    'x/b.jsonl',
+    group('b', [1, 1]).map((s) => ({ ...s, step: 2 })),
+    zeroStd,
+  );
+  const c = fileOf(
+    'x/c.jsonl',
+    group('c', [1, 0]).map((s) => ({ ...s, step: 1 })),
+    zeroStd,
+  );
+  const d = fileOf(
+    'x/last.jsonl',
+    group('d', [1, 0]).map((s) => ({ ...s, step: null })),
+    zeroStd,
+  );
+  const view = buildRunView({ version: 1, files: [d, a, b, c], findings: [] }, { causes: DEFAULT_SETTINGS });
+  assert.deepEqual(
+    view.steps.map((s) => [s.step, s.files, s.groups, s.dropped]),
+    [
+      [1, ['x/c.jsonl'], 1, 0],
+      [2, ['x/a.jsonl', 'x/b.jsonl'], 2, 1],
+      [null, ['x/last.jsonl'], 1, 0],
+    ],
+  );
+});
+
+test('at most N samples per reason are listed; the rest are counted', () => {
+  const samples: SampleRecord[] = [];
+  for (let g = 0; g < 30; g++) samples.push(...group(`g${g}`, [0, 0]));
+  const view = buildRunView({ version: 1, files: [fileOf('r.jsonl', samples, zeroStd)], findings: [] }, { causes: DEFAULT_SETTINGS, samplesPerReason: 4 });
+  assert.equal(view.samples['zero_std_0.0'].length, 4);
+  assert.equal(view.samplesOmitted['zero_std_0.0'], 26);
+});
+
+test('1 000 steps of 64 groups with many causes: the model stays under a few MB', () => {
+  const files: FileReport[] = [];
+  const causes = ['SandboxUnavailable', 'ServerUnreachable', 'TimeLimitExceeded', 'AgentError', 'NoModelCalls', 'Weird<b>Cause'];
+  for (let step = 1; step <= 1000; step++) {
+    const samples: SampleRecord[] = [];
+    for (let g = 0; g < 64; g++) {
+      const key = `${step}-${g}`;
+      if (g % 3 === 0) samples.push(aborted(key, 0, causes[(g + step) % causes.length], { step }), ...group(key, [1, 0, 1], 1).map((s) => ({ ...s, step })));
+      else samples.push(...group(key, g % 3 === 1 ? [1, 1, 1, 1] : [1, 0, 1, 0]).map((s) => ({ ...s, step })));
+    }
+    files.push(fileOf(`rollout/rollout_${step}.jsonl`, samples, zeroStd));
+  }
+  const view = buildRunView({ version: 1, files, findings: [] }, { causes: DEFAULT_SETTINGS });
+  assert.equal(view.steps.length, 1000);
+  assert.equal(view.totals.groups, 64_000);
+  const bytes = Buffer.byteLength(JSON.stringify(view));
+  assert.ok(bytes < 3 * 1024 * 1024, `${bytes} bytes`);
+});
+
+test('excerpts: prompt (last user message) and response from the line on disk, clipped, text kept as is', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-runview-'));
+  try {
+    const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)> [x](command:rolloutLens.inspect) \u202Egnp.exe';
+    const lines = [
+      {
+        group_index: 0,
+        index: 0,
+        rollout_id: 1,
+        prompt: [
+          { role: 'system', content: 'sys' },
+          { role: 'user', content: hostile },
+        ],
+        response: 'r'.repeat(1000),
+        reward: null,
+        status: 'aborted',
+        metadata: { exit_status: hostile },
+      },
+      { group_index: 0, index: 1, rollout_id: 1, prompt: 'p', response: hostile, reward: 1.0, status: 'completed' },
+    ];
+    const path = join(dir, 'rollout_1.jsonl');
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const report = await analyzeFiles([{ path, displayPath: 'rollout_1.jsonl' }], { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepDetail: true });
+    const view = buildRunView(report, { causes: DEFAULT_SETTINGS });
+    const reason = `group_has_aborted_${hostile}`;
+    assert.deepEqual(Object.keys(view.samples), [reason]);
+    await attachExcerpts(view, nodeFileAccess);
+    const [ref] = view.samples[reason];
+    assert.equal(ref.prompt, hostile);
+    assert.equal(ref.response, `${'r'.repeat(EXCERPT_CHARS)}…`);
+    assert.equal(ref.cause, hostile);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('excerptsOf: verl rows and content parts', () => {
+  assert.deepEqual(excerptsOf({ input: 'q', output: 'a' }), { prompt: 'q', response: 'a' });
+  assert.deepEqual(excerptsOf({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image' }] }] }), { prompt: 'hi', response: null });
+  assert.deepEqual(excerptsOf([1, 2]), { prompt: null, response: null });
+});
