@@ -22,4 +22,17 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
   // Worker threads of the CLI's parallel scan of big files (loaded from beside cli.js / server.js).
   esbuild.build({ ...common, entryPoints: ['server/src/node/scanWorker.ts'], outfile: `${outdir}/scanWorker.js` }),
+  // The run view's chart script (with Chart.js) for the VS Code webview and `rollout-lens report`,
+  // which inlines it; minified always, since every report carries a copy.
+  esbuild.build({
+    ...common,
+    entryPoints: ['webview/src/runView.ts'],
+    outfile: `${outdir}/runView.js`,
+    platform: 'browser',
+    target: 'es2020',
+    format: 'iife',
+    minify: true,
+    sourcemap: false,
+    legalComments: 'none',
+  }),
 ]);

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureSystemPackages } from './setup/system.mjs';
 
-const RINGS = ['unit', 'lsp', 'stdio', 'reliability', 'nvim', 'emacs', 'vscode'];
+const RINGS = ['unit', 'lsp', 'stdio', 'reliability', 'browser', 'nvim', 'emacs', 'vscode'];
 const root = new URL('..', import.meta.url).pathname;
 const chosen = process.argv.slice(2);
 const rings = chosen.length ? chosen : RINGS;
@@ -19,6 +19,8 @@ if (chosen.length === 0) execFileSync('npm', ['run', '--silent', 'lint'], { cwd:
 execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
 rmSync(join(root, 'out'), { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+// The run view's browser script has its own program (DOM types, bundler resolution).
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'webview/tsconfig.json'], { cwd: root, stdio: 'inherit' });
 
 function testFiles(dir) {
   if (!existsSync(dir)) return [];

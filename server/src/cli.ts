@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { parseCommand, UsageError, USAGE } from './cli/args';
 import { runCheck } from './cli/check';
+import { runReport } from './cli/report';
 import { escapeInline } from './cli/escape';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       io.stdout(`${version()}\n`);
       return 0;
     }
+    if (command.kind === 'report') return await runReport(command.args, io);
     return await runCheck(command.args, io);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -10,6 +10,8 @@ export const RING_PACKAGES = {
   emacs: ['emacs-nox', 'elpa-eglot'],
   // code-server's `kerberos` module compiles against libkrb5-dev; Chromium drives the workbench.
   vscode: ['chromium', 'libkrb5-dev'],
+  // The HTML report is opened in headless Chromium.
+  browser: ['chromium'],
 };
 
 export function packagesFor(rings) {

@@ -24,6 +24,7 @@ test(
         'extension/dist/client.js',
         'extension/dist/server.js',
         'extension/dist/scanWorker.js', // the CLI's scan worker for big files
+        'extension/dist/runView.js', // the run view's charts (webview and report)
         'extension/media/activity.svg',
         'extension/media/icon.png',
         'extension/package.json',

@@ -4,10 +4,13 @@ import { parseArgs } from 'node:util';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 
 export const USAGE = `usage: rollout-lens check [options] <path>...
+       rollout-lens report [options] --out <file.html> <path>...
 
-Checks RL rollout and eval logs (JSONL from miles and verl): re-runs the framework's filter and
-metric logic and reports findings. <path> is a file, or a folder searched recursively for
+check: checks RL rollout and eval logs (JSONL from miles and verl): re-runs the framework's filter
+and metric logic and reports findings. <path> is a file, or a folder searched recursively for
 *.jsonl / *.ndjson.
+report: the same analysis as one self-contained HTML file (charts per step of dropped groups by
+cause, eval pass@k, the first samples of each cause); no network needed to open it.
 
 options:
   --format text|json                  output format (default text)
@@ -25,6 +28,8 @@ options:
   --progress                          print per-file progress on stderr (default: only on a terminal)
   --jobs <n>                          scan threads for files of 64 MB and more (default: 1 below 4 cores,
                                       else the cores, at most 4, while a core is idle; 1: no workers)
+  --out <file>                        report: the HTML file to write
+  --samples-per-cause <n>             report: samples listed per drop reason (default 20)
   -h, --help                          this help
   --version                           print the version
 
@@ -45,7 +50,12 @@ export interface CheckArgs {
   overrides: Partial<RolloutLensSettings>;
 }
 
-export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'check'; args: CheckArgs };
+export interface ReportArgs extends CheckArgs {
+  out: string;
+  samplesPerCause: number | null;
+}
+
+export type ParsedCommand = { kind: 'help' } | { kind: 'version' } | { kind: 'check'; args: CheckArgs } | { kind: 'report'; args: ReportArgs };
 
 export class UsageError extends Error {}
 
@@ -85,6 +95,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
         'exit-zero': { type: 'boolean' },
         progress: { type: 'boolean' },
         jobs: { type: 'string' },
+        out: { type: 'string' },
+        'samples-per-cause': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -96,9 +108,16 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (v.help) return { kind: 'help' };
   if (v.version) return { kind: 'version' };
   const [command, ...paths] = positionals;
-  if (command === undefined) throw new UsageError('missing command: check');
-  if (command !== 'check') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check)`);
-  if (paths.length === 0) throw new UsageError('check: no <path> given');
+  if (command === undefined) throw new UsageError('missing command: check or report');
+  if (command !== 'check' && command !== 'report') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check or report)`);
+  if (paths.length === 0) throw new UsageError(`${command}: no <path> given`);
+  if (command === 'check') {
+    for (const flag of ['out', 'samples-per-cause'] as const) if (v[flag] !== undefined) throw new UsageError(`--${flag}: only for report`);
+  } else {
+    if (v.out === undefined || v.out === '') throw new UsageError('report: --out <file.html> is required');
+    if (v.format !== undefined) throw new UsageError('--format: only for check');
+    if (v.fix) throw new UsageError('--fix: only for check');
+  }
 
   const overrides: Partial<RolloutLensSettings> = {};
   if (v['n-samples-per-prompt'] !== undefined) overrides.nSamplesPerPrompt = positiveInt('--n-samples-per-prompt', v['n-samples-per-prompt']);
@@ -118,18 +137,18 @@ export function parseCommand(argv: string[]): ParsedCommand {
     if (value === '') throw new UsageError(`--${flag}: must not be empty`);
     overrides[key] = value;
   }
-  return {
-    kind: 'check',
-    args: {
-      paths,
-      format: v.format === undefined ? 'text' : oneOf('--format', v.format, ['text', 'json'] as const),
-      config: v.config ?? null,
-      evalConfig: v['eval-config'] ?? null,
-      fix: v.fix ?? false,
-      exitZero: v['exit-zero'] ?? false,
-      progress: v.progress ?? false,
-      jobs: v.jobs === undefined ? null : positiveInt('--jobs', v.jobs),
-      overrides,
-    },
+  const args: CheckArgs = {
+    paths,
+    format: v.format === undefined ? 'text' : oneOf('--format', v.format, ['text', 'json'] as const),
+    config: v.config ?? null,
+    evalConfig: v['eval-config'] ?? null,
+    fix: v.fix ?? false,
+    exitZero: v['exit-zero'] ?? false,
+    progress: v.progress ?? false,
+    jobs: v.jobs === undefined ? null : positiveInt('--jobs', v.jobs),
+    overrides,
   };
+  if (command === 'check') return { kind: 'check', args };
+  const samplesPerCause = v['samples-per-cause'] === undefined ? null : positiveInt('--samples-per-cause', v['samples-per-cause']);
+  return { kind: 'report', args: { ...args, out: v.out!, samplesPerCause } };
 }

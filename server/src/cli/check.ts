@@ -72,7 +72,12 @@ async function evalConfigFor(settings: RolloutLensSettings): Promise<EvalConfig 
   }
 }
 
-export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
+/** The analysis `check` and `report` share: walk, scan file by file, analyse. Null: nothing to read (exit 2). */
+export async function analyzeRun(
+  args: CheckArgs,
+  io: Io,
+  onFile?: (file: FileReport, settings: RolloutLensSettings) => void,
+): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean } | null> {
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
   for (const p of walk.problems) {
@@ -81,7 +86,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   }
   if (walk.targets.length === 0) {
     if (!unreadable) io.stderr(`rollout-lens: no *.jsonl or *.ndjson files in ${args.paths.map(escapeInline).join(', ')}\n`);
-    return 2;
+    return null;
   }
 
   const groups = await runGroups(args, walk.targets);
@@ -94,13 +99,19 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   let done = 0;
   try {
     for (const [g, group] of groups.entries()) {
-      const options = { access: nodeFileAccess, settings: group.settings, evalConfig: configs[g], parallel: pool };
+      const options = { access: nodeFileAccess, settings: group.settings, evalConfig: configs[g], parallel: pool, keepDetail: onFile !== undefined };
       const run = new RunAnalyzer(options);
       for (const target of group.targets) {
         progress?.(done++, total, target.displayPath);
-        // One file at a time: its samples are released before the next file is read.
+        // One file at a time: its samples are released before the next file is read (the report
+        // takes its per-step aggregates first).
         try {
-          await run.add(await scanFile(target, options));
+          const file = await run.add(await scanFile(target, options));
+          if (onFile) {
+            onFile(file, group.settings);
+            const d = file.detail;
+            file.detail = d && d.datasets.length > 0 ? { samples: [], groups: [], datasets: d.datasets, metricsRecords: [], source: d.source } : undefined;
+          }
         } catch (err) {
           io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
           unreadable = true;
@@ -114,7 +125,13 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
     await pool?.close();
   }
   progress?.(total, total, null);
+  return { report, settings: groups[0].settings, unreadable };
+}
 
+export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
+  const analysed = await analyzeRun(args, io);
+  if (analysed === null) return 2;
+  const { report, unreadable } = analysed;
   io.stdout(args.format === 'json' ? renderJson(report) : renderText(report));
   if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);
   if (unreadable) return 2;

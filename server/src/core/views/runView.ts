@@ -3,108 +3,22 @@
 // `check` reports). Aggregated per step, so its size follows the number of steps and causes, not
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
 // are listed per drop reason, by file and line.
-import { ABORTED_REASON_PREFIX, classifyCause, type CauseClass, type CauseSettings, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import { fileStep } from '../eval/datasets';
+import {
+  DEFAULT_SAMPLES_PER_REASON,
+  type EvalRow,
+  type ReasonInfo,
+  RUN_VIEW_VERSION,
+  type RunView,
+  type SampleRef,
+  type StepRow,
+} from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
-import type { DatasetSummary, FileReport, RunReport, SampleRecord, SampleStatus } from '../types';
+import type { FileReport, RunReport, SampleRecord } from '../types';
 
-export const RUN_VIEW_VERSION = 1;
-/** Samples listed per drop reason unless the caller says otherwise. */
-export const DEFAULT_SAMPLES_PER_REASON = 20;
-
-/** One drop reason as the framework names it, with what it means. */
-export interface ReasonInfo {
-  /** `group_has_aborted_<cause>` or `zero_std_<r>`, character for character. */
-  reason: string;
-  /** `rollout/dynamic_filter/drop_<reason>`. */
-  metric: string | null;
-  kind: 'aborted' | 'zero-std' | 'other';
-  /** The cause of an aborted-group drop (`unknown` when none was recorded); null otherwise. */
-  cause: string | null;
-  /** Who causes it (docs/semantics.md#failure-causes); null for zero-std drops. */
-  causeClass: CauseClass | null;
-  /** The reward of a zero-std drop (`1.0`, `0`, ...), as miles writes it in the reason; null otherwise. */
-  reward: string | null;
-  /** Groups dropped for it over the whole run. */
-  groups: number;
-}
-
-/** One training step: every rollout file of that step merged. */
-export interface StepRow {
-  /** The step (`rollout_id`, `step`, or the number in the file name); null when nothing says. */
-  step: number | null;
-  /** Files of the step (display paths). */
-  files: string[];
-  /** URI-paths or absolute paths of the files, for an editor to reveal them (same order as `files`). */
-  sources: string[];
-  samples: number;
-  groups: number;
-  kept: number;
-  dropped: number;
-  /** Drop reason → groups dropped for it at this step (only reasons that occurred). */
-  drops: Record<string, number>;
-  /** Reward (as written in the reason) → zero-std groups dropped with it at this step. */
-  zeroStdByReward: Record<string, number>;
-  /** Mean of the finite rewards of all samples; null when none. */
-  rewardMean: number | null;
-  /** Mean response length (tokens) of the samples that record one; null when none. */
-  responseLengthMean: number | null;
-  /** Share of samples with status `truncated`; null when no sample has a status. */
-  truncatedRatio: number | null;
-  /** Response tokens of the samples in dropped groups: the rollout compute a drop threw away. */
-  droppedTokens: number;
-  /** Response tokens of all samples of the step. */
-  totalTokens: number;
-}
-
-/** One eval dataset at one eval step. */
-export interface EvalRow {
-  step: number | null;
-  file: string;
-  dataset: string;
-  samples: number;
-  /** Samples per prompt pass@k is grouped by (the dataset's own n) and where it came from. */
-  n: number;
-  nSource: DatasetSummary['nSource'];
-  /** `eval/<ds>`; null when not finite. */
-  score: number | null;
-  /** `pass@<k>` → value by the dataset's own n. */
-  passAtK: Record<string, number | null>;
-  /** What older miles reports grouping by the global n, where that differs. */
-  wrong: { groupSize: number; passAtK: Record<string, number | null> } | { groupSize: number; crash: string } | null;
-}
-
-/** A sample listed under its group's drop reason. */
-export interface SampleRef {
-  file: string;
-  source: string;
-  /** 1-based. */
-  line: number;
-  step: number | null;
-  group: string | null;
-  index: number | null;
-  status: SampleStatus | null;
-  reward: number | null;
-  cause: string | null;
-  /** Start of the prompt and the response (filled by `attachExcerpts`; log text, render as text). */
-  prompt?: string;
-  response?: string;
-}
-
-export interface RunView {
-  version: typeof RUN_VIEW_VERSION;
-  /** Reasons in display order: aborted causes (infrastructure, then policy, then others), then zero-std by reward. */
-  reasons: ReasonInfo[];
-  steps: StepRow[];
-  eval: EvalRow[];
-  /** Reason → at most `samplesPerReason` samples of groups dropped for it (first group member of each group). */
-  samples: Record<string, SampleRef[]>;
-  /** Reason → samples of that reason not listed. */
-  samplesOmitted: Record<string, number>;
-  /** Findings by code over the run (counts). */
-  findings: Record<string, number>;
-  totals: { files: number; samples: number; groups: number; kept: number; dropped: number; droppedTokens: number; totalTokens: number };
-}
+export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
+export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
 
 export interface RunViewOptions {
   causes: CauseSettings;
@@ -140,15 +54,33 @@ function passAtKOf(name: string, metrics: Record<string, number>): Record<string
 
 /** Needs `report` built with `keepDetail` (per-sample detail); files without detail count only by their totals. */
 export function buildRunView(report: RunReport, options: RunViewOptions): RunView {
+  const builder = runViewBuilder(options);
+  for (const file of report.files) builder.add(file);
+  return builder.finish(report);
+}
+
+export interface RunViewBuilder {
+  /** One file's report with its detail; the detail may be released once this returns. */
+  add(file: FileReport): void;
+  /** The model; `report` gives the findings (its files are not read again). */
+  finish(report: Pick<RunReport, 'findings'>): RunView;
+}
+
+/**
+ * Builds the model file by file, so a caller can drop each file's samples as it goes (memory then
+ * follows the largest file, as in `check`).
+ */
+export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const perReason = Math.max(0, options.samplesPerReason ?? DEFAULT_SAMPLES_PER_REASON);
   const steps = new Map<string, StepAcc>();
   const reasons = new Map<string, ReasonInfo>();
   const samples: Record<string, SampleRef[]> = {};
   const omitted: Record<string, number> = {};
   const evalRows: EvalRow[] = [];
-  const totals = { files: report.files.length, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
+  const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
 
-  for (const file of report.files) {
+  function add(file: FileReport): void {
+    totals.files++;
     if (file.kind === 'rollout') addRollout(file);
     else if (file.kind === 'eval') addEval(file);
   }
@@ -268,40 +200,43 @@ export function buildRunView(report: RunReport, options: RunViewOptions): RunVie
     }
   }
 
-  const rows = [...steps.entries()]
-    .sort(([ka, a], [kb, b]) => {
-      if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;
-      if (a.row.step !== null || b.row.step !== null) return a.row.step === null ? 1 : -1;
-      return ka < kb ? -1 : ka > kb ? 1 : 0;
-    })
-    .map(([, acc]) => {
-      const row = acc.row;
-      row.rewardMean = acc.rewardCount > 0 ? acc.rewardSum / acc.rewardCount : null;
-      row.responseLengthMean = acc.lengthCount > 0 ? acc.lengthSum / acc.lengthCount : null;
-      row.truncatedRatio = acc.statusCount > 0 ? acc.truncated / acc.statusCount : null;
-      totals.samples += row.samples;
-      totals.groups += row.groups;
-      totals.kept += row.kept;
-      totals.dropped += row.dropped;
-      totals.droppedTokens += row.droppedTokens;
-      totals.totalTokens += row.totalTokens;
-      return row;
-    });
-  evalRows.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  function finish(report: Pick<RunReport, 'findings'>): RunView {
+    const rows = [...steps.entries()]
+      .sort(([ka, a], [kb, b]) => {
+        if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;
+        if (a.row.step !== null || b.row.step !== null) return a.row.step === null ? 1 : -1;
+        return ka < kb ? -1 : ka > kb ? 1 : 0;
+      })
+      .map(([, acc]) => {
+        const row = acc.row;
+        row.rewardMean = acc.rewardCount > 0 ? acc.rewardSum / acc.rewardCount : null;
+        row.responseLengthMean = acc.lengthCount > 0 ? acc.lengthSum / acc.lengthCount : null;
+        row.truncatedRatio = acc.statusCount > 0 ? acc.truncated / acc.statusCount : null;
+        totals.samples += row.samples;
+        totals.groups += row.groups;
+        totals.kept += row.kept;
+        totals.dropped += row.dropped;
+        totals.droppedTokens += row.droppedTokens;
+        totals.totalTokens += row.totalTokens;
+        return row;
+      });
+    evalRows.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
-  const findings: Record<string, number> = {};
-  for (const f of report.findings) findings[f.code] = (findings[f.code] ?? 0) + 1;
+    const findings: Record<string, number> = {};
+    for (const f of report.findings) findings[f.code] = (findings[f.code] ?? 0) + 1;
 
-  return {
-    version: RUN_VIEW_VERSION,
-    reasons: [...reasons.values()].sort(reasonOrder),
-    steps: rows,
-    eval: evalRows,
-    samples,
-    samplesOmitted: omitted,
-    findings,
-    totals,
-  };
+    return {
+      version: RUN_VIEW_VERSION,
+      reasons: [...reasons.values()].sort(reasonOrder),
+      steps: rows,
+      eval: evalRows,
+      samples,
+      samplesOmitted: omitted,
+      findings,
+      totals,
+    };
+  }
+  return { add, finish };
 }
 
 const CLASS_ORDER: Record<string, number> = { infrastructure: 0, policy: 1, scored: 2, unclassified: 3 };

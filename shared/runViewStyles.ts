@@ -1,0 +1,26 @@
+// Styles of the run view page (shared/runViewPage.ts). VS Code's theme variables when in a
+// webview, plain colours in the report.
+export const RUN_VIEW_STYLES = `
+:root { color-scheme: light dark; }
+body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px);
+  color: var(--vscode-foreground, #1f2328); background: var(--vscode-editor-background, #ffffff); margin: 0 16px 32px; }
+h1 { font-size: 1.4em; margin: 16px 0 4px; }
+h2 { font-size: 1.1em; margin: 24px 0 8px; }
+#summary { margin: 0 0 8px; opacity: 0.85; }
+section { margin-bottom: 16px; }
+.chart { position: relative; height: 300px; max-width: 1100px; }
+.chart.small { height: 220px; }
+table { border-collapse: collapse; margin: 4px 0 12px; }
+th, td { text-align: left; padding: 3px 10px 3px 0; vertical-align: top; border-bottom: 1px solid rgba(128,128,128,0.25); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.text { max-width: 420px; white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: plaintext; }
+code, .mono { font-family: var(--vscode-editor-font-family, ui-monospace, monospace); unicode-bidi: isolate; }
+.wrong { color: #cf222e; }
+.class-infrastructure { color: #bc4c00; }
+.class-policy { color: #0969da; }
+.muted { opacity: 0.7; }
+details { margin: 4px 0; }
+details.highlight > summary { outline: 2px solid #bf8700; }
+summary { cursor: pointer; }
+a.reveal { cursor: pointer; text-decoration: underline; }
+`;

@@ -1,0 +1,193 @@
+// `rollout-lens report` opened in headless Chromium (Debian's, driven by playwright-core) with every
+// network request blocked: the page runs without script errors or CSP violations, draws its charts,
+// and a run whose causes, prompts and responses hold markup, links, `command:` URIs and bidi
+// overrides shows them as text and injects no element. Saves docs/report.png.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+function repoRoot(): string {
+  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
+  return process.cwd();
+}
+const root = repoRoot();
+const cli = join(root, 'dist', 'cli.js');
+const CHROMIUM = process.env.CODE_HOST_CHROMIUM || '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+function report(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [cli, 'report', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Opened {
+  page: Page;
+  errors: string[];
+  blocked: string[];
+}
+
+/** Opens the file with every request but the file itself aborted; collects errors and console errors. */
+async function open(browser: Browser, file: string): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, javaScriptEnabled: true });
+  const page = await context.newPage();
+  const url = pathToFileURL(file).href;
+  const errors: string[] = [];
+  const blocked: string[] = [];
+  await context.route('**/*', (route) => {
+    if (route.request().url() === url) return route.continue();
+    blocked.push(route.request().url());
+    return route.abort();
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') errors.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  await page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+  await page.waitForFunction('document.body.dataset.rendered !== undefined', undefined, { timeout: 30_000 });
+  return { page, errors, blocked };
+}
+
+/** Canvases and how many of them have any painted pixel. */
+async function drawnCharts(page: Page): Promise<{ canvases: number; painted: number; rendered: number }> {
+  // Page code as text: the test program has no DOM types.
+  return page.evaluate(`(() => {
+    const canvases = [...document.querySelectorAll('canvas')];
+    const painted = canvases.filter((c) => {
+      if (c.width === 0 || c.height === 0) return false;
+      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
+      return false;
+    }).length;
+    return { canvases: canvases.length, painted, rendered: Number(document.body.dataset.rendered) };
+  })()`);
+}
+
+const HOSTILE = {
+  cause: '<script>window.__pwned=1</script>Sandbox',
+  prompt: '<img src=x onerror="window.__pwned=2"> solve [this](https://example.invalid/x) please',
+  response: '[open](command:rolloutLens.inspect?%5B%22%2F%22%5D) \u202Egnp.exe <iframe src="javascript:1"></iframe>',
+  dataset: 'ds</script><b id=injected>x</b>',
+};
+
+function hostileRun(dir: string): void {
+  const lines: object[] = [];
+  for (let g = 0; g < 3; g++) {
+    for (let i = 0; i < 4; i++) {
+      const abort = g === 0 && i === 1;
+      lines.push({
+        group_index: g,
+        index: g * 4 + i,
+        rollout_id: 5,
+        prompt: [{ role: 'user', content: HOSTILE.prompt }],
+        response: abort ? '' : HOSTILE.response,
+        response_length: abort ? 0 : 12,
+        reward: abort ? null : g === 1 ? 1.0 : i % 2,
+        status: abort ? 'aborted' : 'completed',
+        metadata: abort ? { exit_status: HOSTILE.cause } : {},
+      });
+    }
+  }
+  mkdirSync(join(dir, 'rollout'), { recursive: true });
+  writeFileSync(join(dir, 'rollout', 'rollout_5.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const evalLines = [0, 1, 2, 3].map((i) => ({
+    index: i,
+    rollout_id: 5,
+    prompt: HOSTILE.prompt,
+    response: 'a',
+    reward: i % 2,
+    status: 'completed',
+    metadata: { dataset_name: HOSTILE.dataset },
+  }));
+  mkdirSync(join(dir, 'eval'), { recursive: true });
+  writeFileSync(join(dir, 'eval', 'eval_5.jsonl'), evalLines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
+
+test('report in headless Chromium: example run and a hostile run', { timeout: 300_000, skip: !existsSync(cli) && 'dist/cli.js not built' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-report-'));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true, timeout: 60_000 });
+  try {
+    // The example run: every chart drawn, no errors, nothing fetched.
+    const out = join(dir, 'example.html');
+    const r = report(['--config', 'examples/run/rollout-lens.yaml', '--exit-zero', '--out', out, 'examples/run']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^wrote .*example\.html: 4 steps, 28 groups \(14 dropped\), 4 eval rows/);
+    const html = readFileSync(out, 'utf8');
+    assert.doesNotMatch(html, /\bsrc=|https?:\/\/(?!www\.w3\.org)/i, 'no external reference');
+    const ex = await open(browser, out);
+    const charts = await drawnCharts(ex.page);
+    assert.deepEqual(ex.errors, []);
+    assert.deepEqual(ex.blocked, []);
+    assert.equal(charts.canvases, 6);
+    assert.equal(charts.painted, charts.canvases);
+    assert.equal(charts.rendered, charts.canvases);
+    const text = await ex.page.evaluate<string>('document.body.textContent');
+    for (const want of [
+      'group_has_aborted_SandboxUnavailable',
+      'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable',
+      'grouped by global n = 2',
+      'aime',
+    ]) {
+      assert.ok(text.includes(want), want);
+    }
+    await ex.page.screenshot({ path: join(root, 'docs', 'report.png'), fullPage: false });
+    // A click on a bar opens that cause's sample list.
+    const box = (await ex.page.locator('#chart-drops').boundingBox())!;
+    assert.equal(await ex.page.evaluate<boolean>('window.Chart === undefined'), true, 'the script keeps Chart.js out of the global scope');
+    // The bar: the topmost pixel painted (the legend's swatch is below the plot) in the first infrastructure colour (#d1242f), step 1's first cause.
+    const at = await ex.page.evaluate<{ x: number; y: number; scale: number } | null>(`(() => {
+      const c = document.getElementById('chart-drops');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) {
+        const i = (y * c.width + x) * 4;
+        if (d[i] === 0xd1 && d[i + 1] === 0x24 && d[i + 2] === 0x2f) return { x: x + 3, y: y + 3, scale: c.width / c.clientWidth };
+      }
+      return null;
+    })()`);
+    assert.ok(at, 'a bar in the first cause colour');
+    await ex.page.mouse.click(box.x + at.x / at.scale, box.y + at.y / at.scale);
+    const opened = await ex.page.evaluate<string[]>(`[...document.querySelectorAll('details[open]')].map((d) => d.querySelector('code').textContent)`);
+    // The first infrastructure cause by name (its only group is at step 3).
+    assert.deepEqual(opened, ['group_has_aborted_AgentSetupFailed']);
+    await ex.page.context().close();
+
+    // The hostile run: text shown as text, no element injected, no script run.
+    const run = join(dir, 'hostile');
+    hostileRun(run);
+    const hout = join(dir, 'hostile.html');
+    const h = report(['--dynamic-filter', 'check_reward_nonzero_std', '--exit-zero', '--out', hout, run]);
+    assert.equal(h.status, 0, h.stderr);
+    const ho = await open(browser, hout);
+    await ho.page.evaluate(`document.querySelectorAll('details').forEach((d) => (d.open = true))`);
+    assert.deepEqual(ho.errors, []);
+    assert.deepEqual(ho.blocked, []);
+    const state = await ho.page.evaluate<{ pwned: number | null; injected: number; scripts: number; raw: string }>(`({
+      pwned: window.__pwned ?? null,
+      injected: document.querySelectorAll('img, iframe, a, b, object, embed, #injected').length,
+      scripts: document.querySelectorAll('script').length,
+      raw: document.body.textContent,
+    })`);
+    assert.equal(state.pwned, null);
+    assert.equal(state.injected, 0);
+    assert.equal(state.scripts, 2, 'the model and the chart script, nothing else');
+    for (const s of [HOSTILE.cause, HOSTILE.prompt, HOSTILE.response, HOSTILE.dataset]) assert.ok(state.raw.includes(s), `shown as text: ${s}`);
+    const hc = await drawnCharts(ho.page);
+    assert.equal(hc.painted, hc.canvases);
+    await ho.page.context().close();
+  } finally {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
