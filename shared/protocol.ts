@@ -144,6 +144,15 @@ export interface RunStepsResult {
 }
 export const RunStepsRequest = 'rolloutLens/runSteps';
 
+/** The run view model (shared/runViewModel.ts) of a log or a run folder; file sources are URIs. */
+export interface RunViewParams {
+  /** A log file or a run folder. Omitted: every analysed file. */
+  uri?: string;
+  /** Samples listed per drop reason (default 20, at most 200). */
+  samplesPerReason?: number;
+}
+export const RunViewRequest = 'rolloutLens/runView';
+
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {
   uri: string;

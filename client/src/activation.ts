@@ -10,6 +10,7 @@ import { DatasetsTreeProvider } from './datasetsTree';
 import { GroupsTreeProvider } from './groupsTree';
 import { HugeFiles } from './hugeFiles';
 import { createLanguageClient } from './languageClient';
+import { RunViewPanels } from './runViewPanel';
 import { ServerApi } from './serverApi';
 import { StatusBar } from './statusBar';
 import type { TreeNode } from './treeNodes';
@@ -32,6 +33,12 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   const statusBar = new StatusBar(state, target);
   const hugeFiles = new HugeFiles(server, () => client, state, output);
   context.subscriptions.push(output, state, target, groups, datasets, groupsView, datasetsView, statusBar, hugeFiles);
+  const inspectTarget = async (uri: vscode.Uri) => {
+    target.inspect(uri);
+    await refresh();
+  };
+  const runView = new RunViewPanels(context.extensionUri, server, groups, groupsView, target, inspectTarget);
+  context.subscriptions.push(runView);
 
   const refresh = async (): Promise<void> => {
     const t = target.current;
@@ -77,6 +84,16 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   ready.catch(() => undefined); // reported above; the API's `ready` still rejects for callers
 
   context.subscriptions.push(
+    vscode.commands.registerCommand('rolloutLens.openRunView', async (uri?: vscode.Uri) => {
+      const chosen = uri instanceof vscode.Uri ? uri : (target.current ?? (await pickRun()));
+      if (!chosen) return undefined;
+      try {
+        return await runView.open(chosen);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Rollout Lens: run view: ${err instanceof Error ? err.message : String(err)}`);
+        return undefined;
+      }
+    }),
     ...registerCommands({
       restart: async () => {
         state.clear();
@@ -103,11 +120,23 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     state,
     target,
     hugeFiles,
+    runView,
     statusText: () => statusBar.text,
     client: () => client,
     ready,
     refresh,
   };
+}
+
+async function pickRun(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Open the run view of a run folder or a log',
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel: 'Open Run View',
+  });
+  return picked?.[0];
 }
 
 /** Selects the sample under the cursor in the Groups view (when the view is visible). */

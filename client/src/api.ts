@@ -5,6 +5,7 @@ import type { AnalysisState } from './analysisState';
 import type { DatasetsTreeProvider } from './datasetsTree';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { HugeFiles } from './hugeFiles';
+import type { RunViewPanels } from './runViewPanel';
 import type { TreeNode } from './treeNodes';
 import type { ViewTarget } from './viewTarget';
 
@@ -16,6 +17,8 @@ export interface RolloutLensApi {
   readonly state: AnalysisState;
   readonly target: ViewTarget;
   readonly hugeFiles: HugeFiles;
+  /** The run view panel ("Rollout Lens: Open Run View"). */
+  readonly runView: RunViewPanels;
   /** The status bar item's text (with its `$(icon)`), undefined while it is hidden. */
   statusText(): string | undefined;
   /** The running language client (replaced by a restart). */

@@ -7,12 +7,15 @@ import {
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   RunStepsRequest,
+  RunViewRequest,
   type AnalyzeFileParams,
   type AnalyzeFileResult,
   type EvalDatasetsResult,
   type GroupsByCauseResult,
   type RunStepsResult,
+  type RunViewParams,
 } from '../../shared/protocol';
+import type { RunView } from '../../shared/runViewModel';
 
 export class ServerApi {
   constructor(private readonly current: () => LanguageClient | undefined) {}
@@ -34,6 +37,11 @@ export class ServerApi {
 
   async runSteps(folder: vscode.Uri, token?: vscode.CancellationToken): Promise<RunStepsResult> {
     return (await this.client()).sendRequest<RunStepsResult>(RunStepsRequest, { folderUri: folder.toString() }, token);
+  }
+
+  async runView(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunView> {
+    const params: RunViewParams = { uri: uri.toString() };
+    return (await this.client()).sendRequest<RunView>(RunViewRequest, params, token);
   }
 
   async analyzeFile(params: AnalyzeFileParams, token?: vscode.CancellationToken): Promise<AnalyzeFileResult> {

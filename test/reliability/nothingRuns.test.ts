@@ -111,7 +111,11 @@ test('only the CLI --fix path, report --out and export --out write files: no oth
   const exportPt = readFileSync(join(ROOT, 'server/src/cli/exportPt.ts'), 'utf8');
   assert.match(exportPt, /const tmp = out === null \? null : `\$\{out\}\.tmp-\$\{process\.pid\}`;/, 'export writes only beside --out');
   const report = readFileSync(join(ROOT, 'server/src/cli/report.ts'), 'utf8');
-  assert.deepEqual([...report.matchAll(/writeFileSync\(([^,]+),/g)].map((m) => m[1]), ['args.out'], 'report writes only the --out file');
+  assert.deepEqual(
+    [...report.matchAll(/writeFileSync\(([^,]+),/g)].map((m) => m[1]),
+    ['args.out'],
+    'report writes only the --out file',
+  );
   const fix = readFileSync(join(ROOT, 'server/src/cli/check.ts'), 'utf8');
   assert.match(fix, /if \(args\.fix\) await runFixes/, 'applyFixes runs only with --fix');
 });

@@ -26,7 +26,7 @@ import { uriToPath } from '../protocol/uris';
 export const MAX_BUCKET_GROUPS = 500;
 export const MAX_GROUP_SAMPLES = 64;
 
-async function resultsFor(ctx: ServerContext, uri: string | undefined, token: CancellationToken): Promise<FileAnalysis[]> {
+export async function resultsFor(ctx: ServerContext, uri: string | undefined, token: CancellationToken): Promise<FileAnalysis[]> {
   if (uri === undefined) return ctx.allResults();
   if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
   const path = uriToPath(uri);

@@ -6,10 +6,12 @@ import {
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   RunStepsRequest,
+  RunViewRequest,
   type AnalyzeFileParams,
   type EvalDatasetsParams,
   type GroupsByCauseParams,
   type RunStepsParams,
+  type RunViewParams,
 } from '../../../../shared/protocol';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
@@ -17,6 +19,7 @@ import { provideCodeActions } from '../features/codeActions';
 import { guardNotification, guardRequest } from './guard';
 import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
+import { runView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { uriToPath } from './uris';
@@ -129,6 +132,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     RunStepsRequest,
     guardRequest(connection, 'runSteps', (p: RunStepsParams, token) => runSteps(ctx, p, token)),
+  );
+  connection.onRequest(
+    RunViewRequest,
+    guardRequest(connection, 'runView', (p: RunViewParams, token) => runView(ctx, p, token)),
   );
 }
 

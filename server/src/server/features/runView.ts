@@ -1,0 +1,37 @@
+// `rolloutLens/runView`: the run view model (core/views/runView.ts) of a log or a run folder, from
+// the same analyses the Groups and Eval views use, with sources as URIs so the client can reveal
+// them. Listed samples get their prompt/response excerpts read back through the overlay (open
+// documents first, else disk).
+import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
+import { DEFAULT_SETTINGS, type RunViewParams } from '../../../../shared/protocol';
+import type { RunView } from '../../../../shared/runViewModel';
+import { attachExcerpts, DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
+import type { Finding } from '../../core/types';
+import type { ServerContext } from '../serverContext';
+import { resultsFor } from './runSummary';
+
+export const MAX_SAMPLES_PER_REASON = 200;
+
+export async function runView(ctx: ServerContext, params: RunViewParams, token: CancellationToken): Promise<RunView> {
+  if (params?.uri !== undefined && typeof params.uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
+  const asked = params?.samplesPerReason;
+  if (asked !== undefined && (!Number.isInteger(asked) || asked < 0))
+    throw new ResponseError(ErrorCodes.InvalidParams, 'samplesPerReason must be a whole number');
+  const results = await resultsFor(ctx, params?.uri, token);
+  const settings = results[0]?.settings ?? DEFAULT_SETTINGS;
+  const builder = runViewBuilder({ causes: settings, samplesPerReason: Math.min(asked ?? DEFAULT_SAMPLES_PER_REASON, MAX_SAMPLES_PER_REASON) });
+  const uriOf = new Map<string, string>();
+  const findings: Finding[] = [];
+  for (const r of results) {
+    if (!r.report) continue;
+    uriOf.set(r.report.detail?.source ?? r.path, r.uri);
+    builder.add(r.report);
+    findings.push(...r.findings);
+  }
+  const view = builder.finish({ findings });
+  await attachExcerpts(view, ctx.overlay);
+  const toUri = (source: string) => uriOf.get(source) ?? source;
+  for (const step of view.steps) step.sources = step.sources.map(toUri);
+  for (const refs of Object.values(view.samples)) for (const ref of refs) ref.source = toUri(ref.source);
+  return view;
+}
