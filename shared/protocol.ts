@@ -1,54 +1,11 @@
-// The one file both sides import: settings and the custom requests/notifications between the
-// VS Code client and the language server. Type-only plus constants, so it adds nothing to bundles.
+// The one file both sides import: the custom requests and notifications between the VS Code
+// client and the language server, typed (`RequestType<P, R, E>`, `NotificationType<P>`: client and
+// server name the type, never the method string), and the settings the engine owns, re-exported.
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 
-/** Settings, per resource (section `rolloutLens`). The CLI's `--config` file takes the same keys. */
-export interface RolloutLensSettings {
-  /** Key of an object reward to score with (docs/semantics.md#reward-value). */
-  rewardKey: string | null;
-  /** Key for eval rewards; falls back to `rewardKey`. */
-  evalRewardKey: string | null;
-  /** Training `--n-samples-per-prompt`; enables the incomplete-group check. */
-  nSamplesPerPrompt: number | null;
-  /** Global `--n-samples-per-eval-prompt` (miles defaults it to 1). */
-  nSamplesPerEvalPrompt: number | null;
-  dynamicFilter: 'none' | 'check_reward_nonzero_std';
-  framework: 'auto' | 'miles' | 'verl';
-  /** miles eval config (YAML or JSON); else one found beside the log or at the workspace root. */
-  evalConfig: string | null;
-  /** Extra infrastructure causes (added to the built-in list, docs/semantics.md#failure-causes). */
-  infraCauses: string[];
-  /** Extra policy causes (added to the built-in list, docs/semantics.md#failure-causes). */
-  policyCauses: string[];
-  /** Field mapping for the `generic` format: JSON pointers such as `/meta/group`. */
-  fields: GenericFieldMap;
-  /** Most diagnostics per file; one summary diagnostic says how many more there are. */
-  maxProblems: number;
-}
-
-export interface GenericFieldMap {
-  groupKey?: string;
-  index?: string;
-  status?: string;
-  reward?: string;
-  cause?: string;
-  dataset?: string;
-  prompt?: string;
-  responseLength?: string;
-}
-
-export const DEFAULT_SETTINGS: RolloutLensSettings = {
-  rewardKey: null,
-  evalRewardKey: null,
-  nSamplesPerPrompt: null,
-  nSamplesPerEvalPrompt: null,
-  dynamicFilter: 'none',
-  framework: 'auto',
-  evalConfig: null,
-  infraCauses: [],
-  policyCauses: [],
-  fields: {},
-  maxProblems: 1000,
-};
+export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from '../server/src/core/settings';
+import type { RolloutLensSettings } from '../server/src/core/settings';
+import type { RunView } from './runViewModel';
 
 export const SETTINGS_SECTION = 'rolloutLens';
 export const LANGUAGE_ID = 'jsonl';
@@ -67,7 +24,7 @@ export interface AnalyzeFileResult {
   invalidLines: number;
   findings: number;
 }
-export const AnalyzeFileRequest = 'rolloutLens/analyzeFile';
+export const AnalyzeFileRequest = new RequestType<AnalyzeFileParams, AnalyzeFileResult, void>('rolloutLens/analyzeFile');
 
 // Line numbers in these results are 0-based, as everywhere in LSP.
 export interface SamplesRef {
@@ -110,7 +67,7 @@ export interface FileGroups {
 export interface GroupsByCauseResult {
   files: FileGroups[];
 }
-export const GroupsByCauseRequest = 'rolloutLens/groupsByCause';
+export const GroupsByCauseRequest = new RequestType<GroupsByCauseParams, GroupsByCauseResult, void>('rolloutLens/groupsByCause');
 
 export interface DatasetItem {
   uri: string;
@@ -121,7 +78,8 @@ export interface DatasetItem {
   nSource: string;
   metrics: Record<string, number>;
   wrongPassAtK?: { groupSize: number; metrics?: Record<string, number>; crash?: string };
-  findings: { code: string; severity: string; message: string; line: number }[];
+  /** `fixable`: the finding's diagnostic carries a quick fix (the engine's catalog decides). */
+  findings: { code: string; severity: string; message: string; line: number; fixable: boolean }[];
 }
 export interface EvalDatasetsParams {
   uri?: string;
@@ -129,7 +87,7 @@ export interface EvalDatasetsParams {
 export interface EvalDatasetsResult {
   datasets: DatasetItem[];
 }
-export const EvalDatasetsRequest = 'rolloutLens/evalDatasets';
+export const EvalDatasetsRequest = new RequestType<EvalDatasetsParams, EvalDatasetsResult, void>('rolloutLens/evalDatasets');
 
 export interface StepDrops {
   uri: string;
@@ -142,7 +100,7 @@ export interface RunStepsParams {
 export interface RunStepsResult {
   steps: StepDrops[];
 }
-export const RunStepsRequest = 'rolloutLens/runSteps';
+export const RunStepsRequest = new RequestType<RunStepsParams, RunStepsResult, void>('rolloutLens/runSteps');
 
 /** The run view model (shared/runViewModel.ts) of a log or a run folder; file sources are URIs. */
 export interface RunViewParams {
@@ -151,7 +109,7 @@ export interface RunViewParams {
   /** Samples listed per drop reason (default 20, at most 200). */
   samplesPerReason?: number;
 }
-export const RunViewRequest = 'rolloutLens/runView';
+export const RunViewRequest = new RequestType<RunViewParams, RunView, void>('rolloutLens/runView');
 
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {
@@ -160,7 +118,7 @@ export interface AnalysisChangedParams {
   causes: number;
   findings: number;
 }
-export const AnalysisChangedNotification = 'rolloutLens/analysisChanged';
+export const AnalysisChangedNotification = new NotificationType<AnalysisChangedParams>('rolloutLens/analysisChanged');
 
 // ---- quick fix through the client's settings ----
 

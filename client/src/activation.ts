@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../shared/protocol';
 import { AnalysisState } from './analysisState';
-import type { RolloutLensApi } from './api';
+import type { RolloutLensTestApi } from './api';
 import { registerCommands } from './commands';
 import { DatasetsTreeProvider } from './datasetsTree';
 import { GroupsTreeProvider } from './groupsTree';
@@ -20,7 +20,7 @@ const REFRESH_DEBOUNCE_MS = 150;
 
 let client: LanguageClient | undefined;
 
-export function activateExtension(context: vscode.ExtensionContext): RolloutLensApi {
+export function activateExtension(context: vscode.ExtensionContext): RolloutLensTestApi {
   const output = vscode.window.createOutputChannel('Rollout Lens', { log: true });
   const state = new AnalysisState();
   const target = new ViewTarget();

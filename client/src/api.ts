@@ -1,4 +1,7 @@
-// What `activate()` returns: the extension's parts, for tests and for other extensions.
+// What `activate()` returns. Other extensions get `RolloutLensApi`: the running language client
+// (send the requests of shared/protocol.ts by their types), when it is ready, and a refresh of
+// the views. The rest of the object (`RolloutLensTestApi`) is the extension's own parts for its
+// VS Code tests; it is not a contract and may change with any release.
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { AnalysisState } from './analysisState';
@@ -10,6 +13,16 @@ import type { TreeNode } from './treeNodes';
 import type { ViewTarget } from './viewTarget';
 
 export interface RolloutLensApi {
+  /** Resolves once the server has started (or rejects if it could not). */
+  readonly ready: Promise<void>;
+  /** The running language client (replaced by a restart). */
+  client(): LanguageClient | undefined;
+  /** Re-fetches both views for what they show now. */
+  refresh(): Promise<void>;
+}
+
+/** The extension's parts, for its own tests only. */
+export interface RolloutLensTestApi extends RolloutLensApi {
   readonly groups: GroupsTreeProvider;
   readonly datasets: DatasetsTreeProvider;
   readonly groupsView: vscode.TreeView<TreeNode>;
@@ -21,10 +34,4 @@ export interface RolloutLensApi {
   readonly runView: RunViewPanels;
   /** The status bar item's text (with its `$(icon)`), undefined while it is hidden. */
   statusText(): string | undefined;
-  /** The running language client (replaced by a restart). */
-  client(): LanguageClient | undefined;
-  /** Resolves once the server has started (or rejects if it could not). */
-  readonly ready: Promise<void>;
-  /** Re-fetches both views for what they show now. */
-  refresh(): Promise<void>;
 }

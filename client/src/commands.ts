@@ -5,6 +5,7 @@ import { SETTINGS_SECTION, type SetNSamplesPerEvalPromptArgs } from '../../share
 import type { FindingData } from './datasetsTree';
 import { applyFindingFix } from './quickFix';
 import type { TreeNode } from './treeNodes';
+import { LOG_FILE_EXTENSIONS } from '../../shared/logFiles';
 
 export interface CommandHost {
   restart(): Promise<void>;
@@ -29,7 +30,7 @@ async function pickTarget(): Promise<vscode.Uri | undefined> {
     canSelectFolders: true,
     canSelectMany: false,
     openLabel: 'Inspect',
-    filters: { 'JSON Lines logs': ['jsonl', 'ndjson'], 'All files': ['*'] },
+    filters: { 'JSON Lines logs': [...LOG_FILE_EXTENSIONS], 'All files': ['*'] },
   });
   return picked?.[0];
 }

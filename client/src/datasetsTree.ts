@@ -7,8 +7,6 @@ import type { ServerApi } from './serverApi';
 import { appendFields, num, plain, safeMarkdown } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
-/** Codes whose diagnostics carry a quick fix (the server's FIXABLE set). */
-export const FIXABLE_CODES = new Set(['misgrouped-dataset', 'passk-group-size-mismatch']);
 export const FIXABLE_CONTEXT = 'finding.fixable';
 
 const N_SOURCE: Record<string, string> = {
@@ -79,7 +77,7 @@ function passAtKNodes(d: DatasetItem, id: string): TreeNode[] {
 
 function findingNode(d: DatasetItem, id: string, f: DatasetItem['findings'][number], i: number): TreeNode {
   const uri = vscode.Uri.parse(d.uri);
-  const fixable = FIXABLE_CODES.has(f.code);
+  const fixable = f.fixable === true; // the server's answer, from the engine's catalog
   const data: FindingData = { uri: d.uri, dataset: d.name, ...f };
   const tip = appendFields(safeMarkdown(), [
     ['Finding', f.code],

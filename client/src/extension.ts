@@ -1,11 +1,11 @@
 // VS Code entry point (bundled to dist/client.js). Everything happens in activation.ts.
 import type * as vscode from 'vscode';
 import { activateExtension, deactivateExtension } from './activation';
-import type { RolloutLensApi } from './api';
+import type { RolloutLensTestApi } from './api';
 
-export type { RolloutLensApi } from './api';
+export type { RolloutLensApi, RolloutLensTestApi } from './api';
 
-export function activate(context: vscode.ExtensionContext): RolloutLensApi {
+export function activate(context: vscode.ExtensionContext): RolloutLensTestApi {
   return activateExtension(context);
 }
 

@@ -3,6 +3,7 @@
 // reads (synced so an unsaved config edit counts at once). Settings section `rolloutLens`.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { LOG_FILE_GLOB } from '../../shared/logFiles';
 import { LANGUAGE_ID, SETTINGS_SECTION, SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions } from '../../shared/protocol';
 
 export const CLIENT_ID = 'rolloutLens';
@@ -10,7 +11,7 @@ export const CLIENT_NAME = 'Rollout Lens';
 
 export const DOCUMENT_SELECTOR = [
   { language: LANGUAGE_ID },
-  { scheme: 'file', pattern: '**/*.{jsonl,ndjson}' },
+  { scheme: 'file', pattern: LOG_FILE_GLOB },
   { scheme: 'untitled', language: LANGUAGE_ID },
   // miles eval configs (`eval_config.yaml` beside a log, or any *eval*.yaml/json the setting names).
   { scheme: 'file', pattern: '**/*eval*.{yaml,yml,json}' },

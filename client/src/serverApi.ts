@@ -28,24 +28,24 @@ export class ServerApi {
   }
 
   async groupsByCause(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<GroupsByCauseResult> {
-    return (await this.client()).sendRequest<GroupsByCauseResult>(GroupsByCauseRequest, { uri: uri.toString() }, token);
+    return (await this.client()).sendRequest(GroupsByCauseRequest, { uri: uri.toString() }, token);
   }
 
   async evalDatasets(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<EvalDatasetsResult> {
-    return (await this.client()).sendRequest<EvalDatasetsResult>(EvalDatasetsRequest, { uri: uri.toString() }, token);
+    return (await this.client()).sendRequest(EvalDatasetsRequest, { uri: uri.toString() }, token);
   }
 
   async runSteps(folder: vscode.Uri, token?: vscode.CancellationToken): Promise<RunStepsResult> {
-    return (await this.client()).sendRequest<RunStepsResult>(RunStepsRequest, { folderUri: folder.toString() }, token);
+    return (await this.client()).sendRequest(RunStepsRequest, { folderUri: folder.toString() }, token);
   }
 
   async runView(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunView> {
     const params: RunViewParams = { uri: uri.toString() };
-    return (await this.client()).sendRequest<RunView>(RunViewRequest, params, token);
+    return (await this.client()).sendRequest(RunViewRequest, params, token);
   }
 
   async analyzeFile(params: AnalyzeFileParams, token?: vscode.CancellationToken): Promise<AnalyzeFileResult> {
-    return (await this.client()).sendRequest<AnalyzeFileResult>(AnalyzeFileRequest, params, token);
+    return (await this.client()).sendRequest(AnalyzeFileRequest, params, token);
   }
 }
 

@@ -5,8 +5,8 @@ import type { AnalysisState } from './analysisState';
 import { baseName, plural } from './text';
 import type { ViewTarget } from './viewTarget';
 
-/** The words of the status (without the icon); exported for tests and the API. */
-export function statusWords(state: AnalysisState, uri: vscode.Uri): string | undefined {
+/** The words of the status (without the icon). */
+function statusWords(state: AnalysisState, uri: vscode.Uri): string | undefined {
   if (state.isReading(uri)) return `reading ${baseName(uri)}…`;
   const a = state.get(uri);
   if (!a) return undefined;

@@ -1,16 +1,15 @@
-// Log text is written by the model under training: it reaches labels and tooltips only through
-// these helpers. Labels are plain text, but control and bidi-override characters could still
-// disguise what a line says, so they are shown escaped; tooltips are built with
-// `MarkdownString.appendText` (which escapes markdown) and never trusted, never HTML.
+// The label escaper (shared/unsafeText.ts lists the others). Log text is written by the model
+// under training: it reaches labels and tooltips only through these helpers. Labels are plain
+// text, but control and bidi-override characters could still disguise what a line says, so they
+// are shown escaped; tooltips are built with `MarkdownString.appendText` (which escapes markdown)
+// and never trusted, never HTML.
 import * as vscode from 'vscode';
 import { pyFloatRepr } from '../../shared/pythonRepr';
-
-// C0/C1 controls, and the Unicode bidi overrides/isolates that reorder what is displayed.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+import { UNSAFE_OR_WHITESPACE_CONTROL } from '../../shared/unsafeText';
 
 /** One line of display text: unsafe characters as `\uXXXX`, long text cut with an ellipsis. */
 export function plain(value: string, max = 120): string {
-  const safe = value.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const safe = value.replace(UNSAFE_OR_WHITESPACE_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
 }
 

@@ -2,11 +2,10 @@
 // editor tab. Tabs rather than text editors, because a huge log (above VS Code's sync limit) has a
 // tab but no TextEditor. Choosing another log outside the inspected folder follows that log.
 import * as vscode from 'vscode';
-
-const LOG_FILE = /\.(jsonl|ndjson)$/i;
+import { isLogFileName } from '../../shared/logFiles';
 
 export function isLogUri(uri: vscode.Uri | undefined): uri is vscode.Uri {
-  return !!uri && (uri.scheme === 'file' || uri.scheme === 'untitled' || uri.scheme === 'vscode-remote') && LOG_FILE.test(uri.path);
+  return !!uri && (uri.scheme === 'file' || uri.scheme === 'untitled' || uri.scheme === 'vscode-remote') && isLogFileName(uri.path);
 }
 
 function activeTabUri(): vscode.Uri | undefined {

@@ -81,7 +81,7 @@ test('analyzeFile is cancellable: $/cancelRequest after the first progress repor
 test('analyzeFile rejects bad params and folders with InvalidParams', async () => {
   const h = await startHarness({ workspaceFolders: [ws.dir] });
   try {
-    await assert.rejects(h.client.sendRequest(AnalyzeFileRequest, { uri: 42 }), (e: unknown) => e instanceof ResponseError && e.code === -32602);
+    await assert.rejects(h.client.sendRequest(AnalyzeFileRequest.method, { uri: 42 }), (e: unknown) => e instanceof ResponseError && e.code === -32602);
     await assert.rejects(h.client.sendRequest(AnalyzeFileRequest, { uri: pathToFileURL(ws.dir).href }), /is not a file/);
   } finally {
     await h.stop();

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { codeBlock, codeSpan, inline, revealInvisible, truncate, value } from '../../server/src/server/features/escape';
+import { codeBlock, codeSpan, inline, value } from '../../server/src/server/features/escape';
+import { revealInvisible, truncate } from '../../shared/unsafeText';
 
 type Renderer = { render(src: string): string };
 // markdown-it: a devDependency, the CommonMark renderer VS Code's own markdown preview uses.

@@ -20,7 +20,7 @@ test('a handler that throws answers InternalError, logs the error, and the next 
       (e: unknown) => e instanceof ResponseError && e.code === -32603 && /hover failed/.test(e.message),
     );
     await h.waitFor('the error in the log', () => h.logs.find((l) => l.type === 1 && l.message.startsWith('rollout-lens: hover failed: TypeError')));
-    await assert.rejects(h.client.sendRequest(RunStepsRequest, {}), (e: unknown) => e instanceof ResponseError && e.code === -32602);
+    await assert.rejects(h.client.sendRequest(RunStepsRequest.method, {}), (e: unknown) => e instanceof ResponseError && e.code === -32602);
     await assert.rejects(h.client.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: null, context: null }), ResponseError);
     const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 5, character: 0 } })) as Hover;
     assert.ok(hover, 'the next hover works');

@@ -88,21 +88,21 @@ test('bogus params for every request (18 shapes × 8 methods) and odd notificati
       'textDocument/codeAction',
       'textDocument/documentSymbol',
       'textDocument/diagnostic',
-      AnalyzeFileRequest,
-      GroupsByCauseRequest,
-      EvalDatasetsRequest,
-      RunStepsRequest,
+      AnalyzeFileRequest.method,
+      GroupsByCauseRequest.method,
+      EvalDatasetsRequest.method,
+      RunStepsRequest.method,
     ];
     let count = 0;
     for (const method of methods) {
       for (const params of BOGUS) {
-        if (method === AnalyzeFileRequest && JSON.stringify(params)?.includes('/dev/zero')) continue; // a char device: stat says "not a file"; covered below
+        if (method === AnalyzeFileRequest.method && JSON.stringify(params)?.includes('/dev/zero')) continue; // a char device: stat says "not a file"; covered below
         const outcome = await answered(h, method, params);
         assert.ok(outcome === 'ok' || typeof outcome === 'number', `${method}`);
         count++;
       }
     }
-    assert.equal(await answered(h, AnalyzeFileRequest, { uri: 'file:///dev/zero' }), -32602, '/dev/zero is not analysed (it never ends)');
+    assert.equal(await answered(h, AnalyzeFileRequest.method, { uri: 'file:///dev/zero' }), -32602, '/dev/zero is not analysed (it never ends)');
     assert.equal(await answered(h, 'rolloutLens/noSuchRequest', {}), -32601, 'unknown request: MethodNotFound');
     assert.ok(count >= 140);
 
@@ -143,7 +143,7 @@ test('a cancellation storm: 2000 requests cancelled at once or a tick later, int
     const uri = pathToFileURL(`${dir}/storm.jsonl`).href;
     h.open(uri, TEXT);
     await h.diagnostics(uri, (d) => d.length > 0);
-    const methods = ['textDocument/hover', 'textDocument/documentSymbol', GroupsByCauseRequest, 'textDocument/codeAction'];
+    const methods = ['textDocument/hover', 'textDocument/documentSymbol', GroupsByCauseRequest.method, 'textDocument/codeAction'];
     const pending: Promise<'ok' | number>[] = [];
     let version = 1;
     for (let i = 0; i < 2000; i++) {
@@ -151,7 +151,7 @@ test('a cancellation storm: 2000 requests cancelled at once or a tick later, int
       const source = new CancellationTokenSource();
       const method = methods[i % methods.length];
       const params =
-        method === GroupsByCauseRequest
+        method === GroupsByCauseRequest.method
           ? { uri }
           : {
               textDocument: { uri },
@@ -221,7 +221,7 @@ test('an internal error inside a handler (FileAccess throws a TypeError for one 
   };
   const h = await startHarness({ workspaceFolders: [dir], runtime: { access } });
   try {
-    for (const method of [GroupsByCauseRequest, AnalyzeFileRequest, EvalDatasetsRequest]) {
+    for (const method of [GroupsByCauseRequest.method, AnalyzeFileRequest.method, EvalDatasetsRequest.method]) {
       const code = await answered(h, method, { uri: pathToFileURL(bad).href });
       assert.equal(code, -32603, `${method}: InternalError`);
       await h

@@ -2,11 +2,7 @@
 // dataset's own n, and what older miles reports when it groups by the global n instead.
 import { pyFloatRepr } from '../core/python';
 import type { DatasetSummary, FileReport } from '../core/types';
-
-/** Log text (dataset names) must not drive the terminal: control characters become escapes. */
-export function escapeTerminal(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
+import { escapeInline } from './escape';
 
 function num(v: number | undefined): string {
   return v === undefined ? '-' : pyFloatRepr(v);
@@ -21,7 +17,7 @@ export function renderEvalTable(file: FileReport): string {
   const ks = [...new Set(datasets.flatMap((d) => passKs(d.metrics, d.name)))].sort((a, b) => a - b);
   const header = ['dataset', 'samples', 'n', 'score', 'none_reward_ratio', 'truncated_ratio', ...ks.map((k) => `pass@${k}`)];
   const rows = datasets.map((d) => [
-    escapeTerminal(d.name),
+    escapeInline(d.name),
     d.samples < 0 ? '-' : String(d.samples),
     d.samples < 0 ? '-' : `${d.n} (${d.nSource})`,
     num(d.metrics[`eval/${d.name}`]),
@@ -29,7 +25,7 @@ export function renderEvalTable(file: FileReport): string {
     num(d.metrics[`eval/${d.name}-truncated_ratio`]),
     ...ks.map((k) => num(d.metrics[`eval/${d.name}-pass@${k}`])),
   ]);
-  const lines = [`eval datasets in ${escapeTerminal(file.path)}:`, ...table(header, rows)];
+  const lines = [`eval datasets in ${escapeInline(file.path)}:`, ...table(header, rows)];
   for (const d of datasets) {
     const w = d.wrongPassAtK;
     if (!w) continue;
@@ -41,7 +37,7 @@ export function renderEvalTable(file: FileReport): string {
           : Object.entries(w.metrics)
               .map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`)
               .join(', ');
-    lines.push(`  ${escapeTerminal(d.name)}: grouped by the global n = ${w.groupSize} (older miles): ${what}`);
+    lines.push(`  ${escapeInline(d.name)}: grouped by the global n = ${w.groupSize} (older miles): ${what}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -74,20 +70,18 @@ function renderVerlRollout(file: FileReport): string {
     ['critic/score/mean', num(m['critic/score/mean'])],
     ['response/aborted_ratio', num(m['response/aborted_ratio'])],
   ];
-  return (
-    [`verl metrics of ${escapeTerminal(file.path)} (rows with empty output left out, as verl does):`, ...table(['metric', 'value'], rows)].join('\n') + '\n'
-  );
+  return [`verl metrics of ${escapeInline(file.path)} (rows with empty output left out, as verl does):`, ...table(['metric', 'value'], rows)].join('\n') + '\n';
 }
 
 /** verl's headline (`val-core`) and the per-N means (`val-aux/…/mean@N`) per data source. */
 function renderVerlValidation(file: FileReport): string {
   const rows = Object.entries(file.metrics)
     .filter(([k]) => k.startsWith('val-core/') || /^val-aux\/.*\/mean@\d+$/.test(k))
-    .map(([k, v]) => [escapeTerminal(k), num(v)]);
+    .map(([k, v]) => [escapeInline(k), num(v)]);
   if (rows.length === 0) return '';
   return (
     [
-      `verl validation metrics in ${escapeTerminal(file.path)} (val-core averages only prompts with all their samples):`,
+      `verl validation metrics in ${escapeInline(file.path)} (val-core averages only prompts with all their samples):`,
       ...table(['metric', 'value'], rows),
     ].join('\n') + '\n'
   );

@@ -2,6 +2,7 @@
 // groups, the metric miles counts them in, the groups' keys, and the older chart names.
 import { DROP_METRIC_PREFIX, FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
 import type { FileReport } from '../core/types';
+import { escapeInline } from './escape';
 
 interface Row {
   reason: string;
@@ -80,9 +81,6 @@ function sortRows(rows: Row[]): Row[] {
  * and bidirectional overrides (they reorder what is shown) as `\xNN`/`\uNNNN`; cut to MAX_CELL.
  */
 export function cell(text: string): string {
-  const safe = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  const safe = escapeInline(text);
   return safe.length > MAX_CELL ? `${safe.slice(0, MAX_CELL - 1)}…` : safe;
 }

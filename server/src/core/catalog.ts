@@ -6,6 +6,8 @@ import type { Severity } from './types';
 export interface CatalogEntry {
   severity: Severity;
   summary: string;
+  /** The finding carries a `Fix` editors offer as a quick fix (and `check --fix` applies). */
+  fixable?: true;
 }
 
 export const CATALOG = {
@@ -21,8 +23,8 @@ export const CATALOG = {
   'incomplete-group': { severity: 'warning', summary: 'A group has another size than n_samples_per_prompt.' },
   misgrouped: { severity: 'warning', summary: 'A group holds different prompts, or a prompt is spread over groups.' },
   'group-size-inferred': { severity: 'information', summary: 'Samples per eval prompt were inferred from the log.' },
-  'passk-group-size-mismatch': { severity: 'warning', summary: "pass@k is grouped by the global n, not the dataset's own." },
-  'misgrouped-dataset': { severity: 'error', summary: "Prompts repeat m times but the dataset's n is not m." },
+  'passk-group-size-mismatch': { severity: 'warning', summary: "pass@k is grouped by the global n, not the dataset's own.", fixable: true },
+  'misgrouped-dataset': { severity: 'error', summary: "Prompts repeat m times but the dataset's n is not m.", fixable: true },
   'eval-all-aborted': { severity: 'error', summary: 'Every attempt of a dataset aborted.' },
   'none-reward': { severity: 'warning', summary: 'Attempts without a reward are scored 0.' },
   'denominator-inflation': { severity: 'warning', summary: 'A mean leaves failed attempts out of its denominator.' },
@@ -36,4 +38,9 @@ export type FindingCode = keyof typeof CATALOG;
 
 export function severityOf(code: FindingCode): Severity {
   return CATALOG[code].severity;
+}
+
+/** True for the codes whose findings carry a quick fix (any string: diagnostics come back from clients). */
+export function isFixable(code: string): boolean {
+  return Object.hasOwn(CATALOG, code) && (CATALOG[code as FindingCode] as CatalogEntry).fixable === true;
 }

@@ -11,7 +11,7 @@ export interface CauseSettings {
   policyCauses: readonly string[];
 }
 
-/** Spec §2.4 infrastructure causes: the policy cannot cause them, so the group must be discarded. */
+/** Infrastructure causes (docs/semantics.md#failure-causes): the policy cannot cause them, so the group must be discarded. */
 export const DEFAULT_INFRA_CAUSES: readonly string[] = [
   'SandboxUnavailable', // failed before the agent started
   'AgentSetupFailed', // failed before the agent started
@@ -25,7 +25,7 @@ export const DEFAULT_INFRA_CAUSES: readonly string[] = [
   'NonCanonicalVerifier',
 ];
 
-/** Spec §2.4 causes the policy can bring about: keep the sample, scored 0. */
+/** Causes the policy can bring about (docs/semantics.md#failure-causes): keep the sample, scored 0. */
 export const DEFAULT_POLICY_CAUSES: readonly string[] = [
   'TimeLimitExceeded',
   'SequenceLengthLimitExceeded',

@@ -2,25 +2,22 @@
 // → one RunReport. Split so the language server can keep per-file scans and resume them when a
 // live log grows: `scanFile` (one file, resumable), `analyzeScans` (analyses over scans), and
 // `analyzeFiles` (both).
-import type { RolloutLensSettings } from '../../../shared/protocol';
+import type { RolloutLensSettings } from './settings';
 import { type EvalConfig, loadEvalConfig } from './eval/config';
+import { locateEvalConfig } from './evalConfigLocation';
 import { analyzeEval } from './eval/analyze';
 import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
-import { fileStep } from './eval/datasets';
+import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { FileAccess } from './fileAccess';
 import type { ParallelScanner } from './reader/parallel';
-import { CancelledError, type ScanState, scanRecords } from './reader/recordScan';
+import { type Cancellation, CancelledError } from './cancellation';
+import { type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout } from './rollout/analyze';
 import { severityOf } from './catalog';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport } from './types';
 
-export { CancelledError, type ScanState };
-
-/** Shape-compatible with LSP's CancellationToken, without importing it. */
-export interface Cancellation {
-  readonly isCancellationRequested: boolean;
-}
+export { CancelledError, type Cancellation, type ScanState };
 
 export interface AnalyzeOptions {
   access: FileAccess;
@@ -66,26 +63,6 @@ export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, p
   );
 }
 
-function dirname(path: string): string {
-  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return cut < 0 ? '.' : cut === 0 ? path.slice(0, 1) : path.slice(0, cut);
-}
-
-/** `eval_config.{yaml,yml,json}` beside the log, if one exists. */
-async function findEvalConfig(logPath: string, access: FileAccess): Promise<string | null> {
-  const dir = dirname(logPath);
-  const sep = logPath.includes('\\') && !logPath.includes('/') ? '\\' : '/';
-  for (const name of ['eval_config.yaml', 'eval_config.yml', 'eval_config.json']) {
-    const candidate = `${dir}${sep}${name}`;
-    try {
-      if ((await access.stat(candidate)).isFile) return candidate;
-    } catch {
-      // not there
-    }
-  }
-  return null;
-}
-
 /** Eval config per eval log: given, from settings, or found beside the log (cached per path). */
 function evalConfigResolver(options: AnalyzeOptions): (logPath: string) => Promise<EvalConfig | null> {
   const cache = new Map<string, Promise<EvalConfig | null>>();
@@ -100,7 +77,7 @@ function evalConfigResolver(options: AnalyzeOptions): (logPath: string) => Promi
   return async (logPath) => {
     if (options.evalConfig !== undefined) return options.evalConfig;
     if (options.settings.evalConfig) return load(options.settings.evalConfig);
-    const found = await findEvalConfig(logPath, options.access);
+    const found = await locateEvalConfig(logPath, { setting: null, folders: [] }, options.access);
     return found ? load(found) : null;
   };
 }
@@ -124,6 +101,7 @@ export function capFindings(findings: readonly Finding[], alreadyDropped: number
     group: null,
     dataset: null,
     fix: null,
+    hiddenCount: more,
   });
   return kept;
 }

@@ -1,8 +1,10 @@
 // The one schema of the run settings, field by field. The language server validates each field on
 // its own (a bad value falls back to its default); the CLI's `--config` file is validated whole and
-// strictly. Both read it from here, so the editor and CI accept exactly the same values.
+// strictly. Both read it from here, so the editor and CI accept exactly the same values. Editors
+// validate what a client sends with `validateSettings`: a bad value falls back to its default with
+// a readable message, the good ones are kept.
 import { z } from 'zod';
-import type { RolloutLensSettings } from '../../../shared/protocol';
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from './settings';
 
 const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'must be a JSON pointer such as /meta/group');
 const nullableKey = z.string().min(1, 'must not be empty').nullable();
@@ -36,3 +38,39 @@ export const SETTINGS_FIELD_SCHEMAS: { [K in keyof RolloutLensSettings]: z.ZodTy
 
 /** A settings file: any subset of the keys, nothing else. */
 export const settingsFileSchema = z.object(SETTINGS_FIELD_SCHEMAS).partial().strict();
+
+export interface ValidatedSettings {
+  settings: RolloutLensSettings;
+  /** One readable line per rejected field, e.g. `rolloutLens.maxProblems: must be at least 1 (got -3)`. */
+  problems: string[];
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/**
+ * Validates what the client sent for the section. Missing keys and `undefined` take defaults
+ * silently (the user did not set them); present but invalid keys take defaults and are reported.
+ */
+export function validateSettings(raw: unknown): ValidatedSettings {
+  const settings: RolloutLensSettings = { ...DEFAULT_SETTINGS, fields: { ...DEFAULT_SETTINGS.fields } };
+  const problems: string[] = [];
+  if (raw === null || raw === undefined) return { settings, problems };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return { settings, problems: [`rolloutLens: expected an object of settings, got ${describe(raw)}; using defaults`] };
+  }
+  const input = raw as Record<string, unknown>;
+  for (const key of Object.keys(SETTINGS_FIELD_SCHEMAS) as (keyof RolloutLensSettings)[]) {
+    if (input[key] === undefined) continue;
+    const result = SETTINGS_FIELD_SCHEMAS[key].safeParse(input[key]);
+    if (result.success) {
+      (settings as unknown as Record<string, unknown>)[key] = result.data;
+    } else {
+      const why = result.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+      problems.push(`rolloutLens.${key}: ${why} (got ${describe(input[key])}); using the default ${describe(DEFAULT_SETTINGS[key])}`);
+    }
+  }
+  return { settings, problems };
+}

@@ -83,6 +83,8 @@ export interface Finding {
   dataset: string | null;
   fix: Fix | null;
   related?: Location[];
+  /** On a `too-many-problems` summary: how many findings it stands for. Not in the CLI's JSON. */
+  hiddenCount?: number;
 }
 
 export interface GroupCounts {

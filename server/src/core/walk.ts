@@ -1,8 +1,10 @@
 // Turns the paths a user gave (files or folders) into the log files to analyse: folders are
 // searched recursively for `*.jsonl` / `*.ndjson` / `*.pt`, sorted naturally (`2.jsonl` before `10.jsonl`,
 // so step files come in step order). Symlinked folders are followed once (by real path), so loops
-// end; an unreadable entry becomes a problem to report, never a crash.
+// end; an unreadable entry becomes a problem to report, never a crash. The one walker: the CLI
+// walks what the user named, the language server a run folder the client asks about (bounded).
 import type { FileAccess } from './fileAccess';
+import { isLogFileName, isPtDumpName } from './logFiles';
 
 export interface WalkTarget {
   path: string;
@@ -21,7 +23,21 @@ export interface WalkResult {
   problems: WalkProblem[];
 }
 
-const LOG_FILE = /\.(?:jsonl|ndjson|pt)$/i;
+export interface WalkOptions {
+  /** Most log files listed (default: no limit). */
+  maxFiles?: number;
+  /** Deepest folder level below a given folder (default: no limit). */
+  maxDepth?: number;
+  /** Most folders listed per given folder: a client may name `/` or `/proc/self` (default: no limit). */
+  maxDirs?: number;
+  /** Polled between folders; the walk stops early and returns what it found. */
+  isCancelled?: () => boolean;
+}
+
+/** Text logs and miles' `.pt` dumps: what a folder walk hands to the analysis. */
+function isWalkedFileName(name: string): boolean {
+  return isLogFileName(name) || isPtDumpName(name);
+}
 
 /** Natural order: digit runs compare by value, the rest by code unit. */
 export function naturalCompare(a: string, b: string): number {
@@ -62,7 +78,7 @@ function reason(err: unknown): string {
  * Files are shown as given; files found in a folder are shown as the folder as given joined with
  * their path inside it (so the paths stay clickable from where the command ran).
  */
-export async function walkPaths(paths: readonly string[], access: FileAccess): Promise<WalkResult> {
+export async function walkPaths(paths: readonly string[], access: FileAccess, options: WalkOptions = {}): Promise<WalkResult> {
   const result: WalkResult = { targets: [], problems: [] };
   const seenFiles = new Set<string>();
   for (const given of paths) {
@@ -74,7 +90,7 @@ export async function walkPaths(paths: readonly string[], access: FileAccess): P
       continue;
     }
     if (st.isDirectory) {
-      await walkDir(given, access, result, new Set(), seenFiles);
+      await walkDir(given, access, result, new Set(), seenFiles, options);
     } else if (st.isFile) {
       const real = await access.realPath(given).catch(() => given);
       if (!seenFiles.has(real)) {
@@ -88,12 +104,27 @@ export async function walkPaths(paths: readonly string[], access: FileAccess): P
   return result;
 }
 
-async function walkDir(dir: string, access: FileAccess, result: WalkResult, seenDirs: Set<string>, seenFiles: Set<string>): Promise<void> {
+async function walkDir(
+  dir: string,
+  access: FileAccess,
+  result: WalkResult,
+  seenDirs: Set<string>,
+  seenFiles: Set<string>,
+  options: WalkOptions,
+): Promise<void> {
+  const maxFiles = options.maxFiles ?? Infinity;
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxDirs = options.maxDirs ?? Infinity;
   // An explicit stack keeps deep trees off the JS stack; visited real paths end symlink loops.
-  const stack: string[] = [dir];
+  const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
   let steps = 0;
   while (stack.length > 0 && steps++ < 1_000_000) {
-    const current = stack.pop() as string;
+    if (result.targets.length >= maxFiles || options.isCancelled?.()) return;
+    if (seenDirs.size >= maxDirs) {
+      result.problems.push({ path: dir, message: `stopped listing ${dir} after ${maxDirs} folders`, given: false });
+      return;
+    }
+    const { path: current, depth } = stack.pop()!;
     let real: string;
     try {
       real = await access.realPath(current);
@@ -122,15 +153,16 @@ async function walkDir(dir: string, access: FileAccess, result: WalkResult, seen
           isDir = st.isDirectory;
           isFile = st.isFile;
         } catch (err) {
-          if (LOG_FILE.test(entry.name)) result.problems.push({ path, message: `cannot read ${path}: ${reason(err)}`, given: false });
+          if (isWalkedFileName(entry.name)) result.problems.push({ path, message: `cannot read ${path}: ${reason(err)}`, given: false });
           continue;
         }
       }
-      if (isDir) subdirs.push(path);
-      else if (!isFile && LOG_FILE.test(entry.name)) {
+      if (isDir) {
+        if (depth < maxDepth) subdirs.push(path);
+      } else if (!isFile && isWalkedFileName(entry.name)) {
         // A FIFO, socket or device named like a log: never opened (a FIFO would block), but said.
         result.problems.push({ path, message: `cannot read ${path}: not a regular file (a FIFO, socket or device)`, given: false });
-      } else if (isFile && LOG_FILE.test(entry.name)) {
+      } else if (isFile && isWalkedFileName(entry.name) && result.targets.length < maxFiles) {
         const realFile = await access.realPath(path).catch(() => path);
         if (seenFiles.has(realFile)) continue;
         seenFiles.add(realFile);
@@ -138,6 +170,6 @@ async function walkDir(dir: string, access: FileAccess, result: WalkResult, seen
       }
     }
     // Files of a folder first, then its subfolders in natural order.
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ path: subdirs[i], depth: depth + 1 });
   }
 }

@@ -11,8 +11,7 @@ import type { LiveLogs } from './analysis/liveLogs';
 import type { Publisher } from './diagnostics/publisher';
 import type { ServerRuntime } from './runtime';
 import type { SettingsCache } from './protocol/settings';
-import { CONFIG_NAMES } from './analysis/evalConfigLocator';
-import { uriToPath } from './protocol/uris';
+import { isEvalConfigName } from '../core/evalConfigLocation';
 
 export interface ServerParts {
   connection: Connection;
@@ -33,24 +32,34 @@ export interface ServerParts {
 }
 
 export class ServerContext implements ServerParts {
-  connection!: Connection;
-  documents!: TextDocuments<TextDocument>;
-  overlay!: DocumentAccess;
-  analyses!: DocumentScheduler;
-  settings!: SettingsCache;
-  publisher!: Publisher;
-  live!: LiveLogs;
-  disk!: DiskCache;
-  folders!: string[];
-  runtime!: ServerRuntime;
-  caps!: ClientCapabilities;
-  initializationOptions: unknown;
-  isLog!: (doc: TextDocument) => boolean;
-  /** Stores the settings a client without `workspace/configuration` pushed. */
-  setPushedSettings: (value: unknown) => void = () => undefined;
+  readonly connection: Connection;
+  readonly documents: TextDocuments<TextDocument>;
+  readonly overlay: DocumentAccess;
+  readonly analyses: DocumentScheduler;
+  readonly settings: SettingsCache;
+  readonly publisher: Publisher;
+  readonly live: LiveLogs;
+  readonly disk: DiskCache;
+  readonly folders: string[];
+  readonly runtime: ServerRuntime;
+  readonly caps: ClientCapabilities;
+  readonly initializationOptions: unknown;
+  readonly isLog: (doc: TextDocument) => boolean;
 
   constructor(parts: ServerParts) {
-    Object.assign(this, parts);
+    this.connection = parts.connection;
+    this.documents = parts.documents;
+    this.overlay = parts.overlay;
+    this.analyses = parts.analyses;
+    this.settings = parts.settings;
+    this.publisher = parts.publisher;
+    this.live = parts.live;
+    this.disk = parts.disk;
+    this.folders = parts.folders;
+    this.runtime = parts.runtime;
+    this.caps = parts.caps;
+    this.initializationOptions = parts.initializationOptions;
+    this.isLog = parts.isLog;
   }
 
   /** The analysis behind a URI: an open log document at its current version, else a tailed file. */
@@ -80,7 +89,7 @@ export class ServerContext implements ServerParts {
    * when it has an eval config's name, eval logs that had none (it may have just been created).
    */
   dependencyChanged(path: string): void {
-    const configName = CONFIG_NAMES.includes(path.split(/[\\/]/).pop() ?? '');
+    const configName = isEvalConfigName(path);
     const depends = (r: FileAnalysis) => r.evalConfig === path || (configName && r.evalConfig === null && r.report?.kind === 'eval');
     for (const result of this.analyses.all()) if (depends(result)) this.analyses.schedule(result.uri);
     this.live.dependencyChanged(path);
@@ -94,10 +103,6 @@ export class ServerContext implements ServerParts {
     }
     this.folders.push(...added.filter((a) => !this.folders.includes(a)));
     this.reanalyzeAll();
-  }
-
-  pathOf(uri: string): string {
-    return uriToPath(uri);
   }
 
   dispose(): void {

@@ -13,6 +13,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { type TextDocument } from 'vscode-languageserver-textdocument';
+import { isLogFileName, LOG_FILE_GLOB } from '../../../shared/logFiles';
 import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
 import { runAnalysis } from './analysis/fileAnalysis';
 import { DocumentAccess } from './documents/documentAccess';
@@ -29,12 +30,11 @@ import { SettingsCache } from './protocol/settings';
 import { ServerContext } from './serverContext';
 import { uriToPath } from './protocol/uris';
 
-const LOG_FILE = /\.(jsonl|ndjson)$/i;
 /** Logs, and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
-export const WATCH_GLOBS = ['**/*.{jsonl,ndjson}', '**/*.{yaml,yml}', '**/eval_config.json'];
+const WATCH_GLOBS = [LOG_FILE_GLOB, '**/*.{yaml,yml}', '**/eval_config.json'];
 
-export function isLogDocument(doc: TextDocument): boolean {
-  return doc.languageId === LANGUAGE_ID || LOG_FILE.test(doc.uri.split(/[?#]/)[0]);
+function isLogDocument(doc: TextDocument): boolean {
+  return doc.languageId === LANGUAGE_ID || isLogFileName(doc.uri.split(/[?#]/)[0]);
 }
 
 function workspaceFolderPaths(params: InitializeParams): string[] {
@@ -57,9 +57,9 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     const canConfigure = caps.workspace?.configuration === true;
     // For clients without workspace/configuration: initializationOptions.settings, then whatever
     // didChangeConfiguration carries.
-    let pushedSettings: unknown = (params.initializationOptions as RolloutLensInitializationOptions | null | undefined)?.settings?.rolloutLens;
     const settings = new SettingsCache(
-      async (uri) => (canConfigure ? connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION }) : pushedSettings),
+      canConfigure ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION }) : null,
+      (params.initializationOptions as RolloutLensInitializationOptions | null | undefined)?.settings?.rolloutLens,
       (problem) => connection.console.warn(problem),
     );
     const publisher = new Publisher(connection, documents, { pull, refreshSupport: caps.workspace?.diagnostics?.refreshSupport === true });
@@ -115,7 +115,6 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       initializationOptions: params.initializationOptions,
       isLog: isLogDocument,
     });
-    ctx.setPushedSettings = (value: unknown) => (pushedSettings = value);
     registerHandlers(ctx);
     return {
       capabilities: {

@@ -1,7 +1,7 @@
 // Helpers for the extension-host suites: bounded condition waits (never fixed sleeps), the
 // extension's API, and paths in the test workspace.
 import * as vscode from 'vscode';
-import type { RolloutLensApi } from '../../../client/src/api';
+import type { RolloutLensTestApi } from '../../../client/src/api';
 
 export const EXTENSION_ID = 'rollout-lens.rollout-lens';
 
@@ -21,8 +21,8 @@ export async function waitFor<T>(check: () => T | undefined | null | false | Pro
   }
 }
 
-export async function api(): Promise<RolloutLensApi> {
-  const ext = vscode.extensions.getExtension<RolloutLensApi>(EXTENSION_ID);
+export async function api(): Promise<RolloutLensTestApi> {
+  const ext = vscode.extensions.getExtension<RolloutLensTestApi>(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not installed`);
   const a = await ext.activate();
   await a.ready;

@@ -1,12 +1,12 @@
 // Evaluation analysis (docs/semantics.md#eval-metrics): per-dataset metrics as miles logs them, pass@k grouped by each
 // dataset's own n, and the evaluation bugs a log reveals (§3.3).
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../types';
 import type { EvalConfig } from './config';
 import { datasetMetrics, flatRewards } from './datasetMetrics';
-import { fileStep, splitDatasets } from './datasets';
+import { fileStep } from '../logFiles';
+import { splitDatasets } from './datasets';
 
-export { fileStep } from './datasets';
 import * as msg from './findings';
 import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
 import type { ResolvedN } from './grouping';

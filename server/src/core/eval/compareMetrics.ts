@@ -2,7 +2,7 @@
 // the value a metrics log (miles dashboard `metrics.jsonl`) holds for that step.
 import { pyFloatRepr } from '../python';
 import type { Finding, MetricsRecord } from '../types';
-import { fileStep } from './datasets';
+import { fileStep } from '../logFiles';
 import type { EvalResult } from './analyze';
 import { makeFinding } from './findings';
 import { relativeDifference } from './numeric';

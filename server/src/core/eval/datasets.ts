@@ -1,6 +1,7 @@
 // Which dataset each eval sample belongs to (docs/semantics.md#dataset-of-a-sample): the name the record gives; else,
 // for miles eval files, the order in which `index` restarts matched to the eval config's dataset
 // order; else the file's name.
+import { fileStem } from '../logFiles';
 import type { FormatId, SampleRecord } from '../types';
 import type { EvalConfig } from './config';
 
@@ -12,12 +13,6 @@ export interface DatasetPart {
   /** How the name was found: as recorded, by index restart matched to the config, or the file name. */
   source: 'recorded' | 'config-order' | 'file-name';
   samples: SampleRecord[];
-}
-
-/** `dir/eval_100.jsonl` → `eval_100`. */
-export function fileStem(file: string): string {
-  const base = file.split(/[\\/]/).pop() ?? file;
-  return base.replace(/\.(jsonl|ndjson|json|pt)$/i, '') || base;
 }
 
 /**
@@ -58,15 +53,4 @@ function indexSegments(samples: readonly SampleRecord[]): number[] {
     out.push(seg);
   }
   return out;
-}
-
-/** Most common record step; else the last number in the file name (`eval_100.jsonl` → 100). */
-export function fileStep(file: string, samples: readonly SampleRecord[]): number | null {
-  const counts = new Map<number, number>();
-  for (const s of samples) if (s.step !== null) counts.set(s.step, (counts.get(s.step) ?? 0) + 1);
-  let best: number | null = null;
-  for (const [step, c] of counts) if (best === null || c > counts.get(best)!) best = step;
-  if (best !== null) return best;
-  const m = /(\d+)(?!.*\d)/.exec(fileStem(file));
-  return m ? Number(m[1]) : null;
 }

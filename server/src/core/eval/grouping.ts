@@ -1,5 +1,5 @@
 // Samples per prompt of a dataset (docs/semantics.md#eval-grouping) and how its samples are cut into groups.
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 import type { DatasetSummary, FormatId, SampleRecord } from '../types';
 import type { EvalConfig, EvalDatasetConfig } from './config';
 

@@ -3,7 +3,7 @@
 // `val-core/<ds>/<var>/mean@<Nmax>` averages only prompts that kept all Nmax samples.
 import { pyFloatRepr } from '../python';
 import type { DatasetSummary, Finding, Location, SampleRecord } from '../types';
-import { fileStem } from './datasets';
+import { fileStem } from '../logFiles';
 import { makeFinding } from './findings';
 import { npMean, npStd, npSum } from './numeric';
 

@@ -1,7 +1,7 @@
 // Turns the lines of one file into records: scan JSON, detect the format from the first valid
 // records, normalise, and collect findings. Its state is plain data so a scan can stop at the last
 // complete line and resume there when the file grows (see `snapshot` / `restore`).
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 import { severityOf, type FindingCode } from '../catalog';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';

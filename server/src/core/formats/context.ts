@@ -1,6 +1,6 @@
 // What normalisation needs besides the record: where the line is, the file's format and kind,
 // settings, and the one piece of state that spans lines (legacy verl grouping by identical input).
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 import type { FileKind, FormatId, MetricsRecord, SampleRecord } from '../types';
 
 export interface LineInfo {
@@ -27,7 +27,7 @@ export interface NormalizeContext {
 export type Normalized =
   { type: 'sample'; sample: SampleRecord; rewardProblem: string | null } | { type: 'metrics'; metrics: MetricsRecord } | { type: 'invalid'; message: string };
 
-/** Spec §1 dataset order: `dataset`, `metadata.dataset`, `metadata.dataset_name`, `data_source`. */
+/** Dataset order (docs/semantics.md#dataset-of-a-sample): `dataset`, `metadata.dataset`, `metadata.dataset_name`, `data_source`. */
 export function datasetOf(
   record: { dataset?: string | null; data_source?: string | null },
   metadata: { dataset?: string | null; dataset_name?: string | null } | null | undefined,

@@ -11,7 +11,7 @@
 // - verl-rollout: rollout. verl-validation (has `reward` or `data_source`, or lives in a folder
 //   named `val*`/`validation*`): eval.
 // - generic: eval when the mapping names a dataset field and the record has a value there; else rollout.
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 import type { FileKind, FormatId } from '../types';
 
 import { Skipped } from '../reader/jsonRule';

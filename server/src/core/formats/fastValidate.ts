@@ -19,10 +19,6 @@ export function setFastValidation(on: boolean): void {
   enabled = on;
 }
 
-export function fastValidationEnabled(): boolean {
-  return enabled;
-}
-
 const STATUS_SET: ReadonlySet<unknown> = new Set<string>(STATUSES);
 
 // `opt(x)` in the schemas is `x.nullable().optional()`: missing (undefined) and null pass.

@@ -1,4 +1,4 @@
-// Spec §2.3: the reward value of a record. A number is the reward; an object is indexed by the
+// The reward value of a record (docs/semantics.md#reward-value). A number is the reward; an object is indexed by the
 // reward key (`rewardKey`; eval files use `evalRewardKey`, falling back to `rewardKey`); null is
 // "no reward". The JSON literal decides int vs float (`zero_std_1` vs `zero_std_1.0`).
 import { intLiteral } from '../reader/jsonRule';

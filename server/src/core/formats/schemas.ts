@@ -23,7 +23,7 @@ export const anyString = z.custom<string | Skipped>((v) => typeof v === 'string'
 export const idValue = z.custom<string | number>((v) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)), {
   error: 'expected a string or an integer',
 });
-/** Spec §2.3: a number, an object of named rewards, or null. */
+/** A reward (docs/semantics.md#reward-value): a number, an object of named rewards, or null. */
 export const rewardValue = z.custom<number | Record<string, unknown> | null>((v) => v === null || typeof v === 'number' || isPlainObject(v), {
   error: 'expected a number, an object of named rewards, or null',
 });

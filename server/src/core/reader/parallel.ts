@@ -2,7 +2,7 @@
 // ranges, `server/src/node/parallelScan.ts`). The engine stays free of platform modules: a caller
 // that can run workers passes a `ParallelScanner`; without one (the language server's in-memory
 // documents, a browser) every file is scanned on the calling thread.
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 
 import type { LineScan } from './lineScan';
 

@@ -2,7 +2,8 @@
 // last complete line ended, so when a live log grows only the new bytes are read. A shrunk or
 // replaced file (other identity, or different bytes before the resume point) is read again from
 // the start. A last line without `\n` is not committed: it is re-read on the next scan.
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
+import { CancelledError } from '../cancellation';
 import type { FileAccess } from '../fileAccess';
 import { type CollectorState, RecordCollector } from '../formats/collector';
 import { buildRule } from '../formats/rule';
@@ -55,13 +56,6 @@ export interface ScanOptions {
   chunkSize?: number;
   /** Scans big files' byte ranges in parallel (same results); omitted: this thread scans. */
   parallel?: ParallelScanner;
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super('cancelled');
-    this.name = 'CancelledError';
-  }
 }
 
 const EDGE_CHECK = 256;

@@ -1,7 +1,7 @@
 // Rollout (training) analysis (docs/semantics.md#aborted-group-filter): re-runs miles' aborted-group filter and the optional
 // dynamic filter `check_reward_nonzero_std` on one file's samples, recomputes the drop metrics
 // `rollout/dynamic_filter/drop_<reason>`, and judges every failure cause (§2.4) and group (§2.5).
-import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { RolloutLensSettings } from '../settings';
 import { classifyCause, dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, SampleRecord } from '../types';

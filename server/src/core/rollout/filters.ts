@@ -13,7 +13,7 @@ export interface AbortedVerdict {
 }
 
 /**
- * Spec §2.1: a group with any aborted member is dropped; the FIRST aborted member in group order
+ * docs/semantics.md#aborted-group-filter: a group with any aborted member is dropped; the FIRST aborted member in group order
  * names the cause (`members` must already be in group order). Null when nothing aborted.
  */
 export function abortedFilter(members: readonly SampleRecord[]): AbortedVerdict | null {
@@ -29,7 +29,7 @@ export type ZeroStdVerdict =
   | { kind: 'dropped'; std: number; reason: string };
 
 /**
- * Spec §2.2 `check_reward_nonzero_std`: keep iff the unbiased std of the rewards, in float64, is
+ * `check_reward_nonzero_std` (docs/semantics.md#zero-std-filter): keep iff the unbiased std of the rewards, in float64, is
  * > 1e-8. NaN std (one sample, a NaN reward, ±inf) fails the comparison, so the group is dropped,
  * as `torch.tensor(...).std() > 1e-8` is False for NaN. The reason is `zero_std_<repr(round(r, 1))>`
  * of the first member's reward, keeping its JSON int/float type.

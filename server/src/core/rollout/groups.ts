@@ -42,7 +42,7 @@ export function groupSamples(samples: readonly SampleRecord[]): Grouping {
 }
 
 /**
- * Spec §2.1: ascending `index`, else line order. A mixed group (some members without an index)
+ * Group order (docs/semantics.md#aborted-group-filter): ascending `index`, else line order. A mixed group (some members without an index)
  * has no total index order, so it falls back to line order as a whole.
  */
 export function inGroupOrder(members: readonly SampleRecord[]): SampleRecord[] {

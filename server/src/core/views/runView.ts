@@ -4,7 +4,7 @@
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
 // are listed per drop reason, by file and line.
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { fileStep } from '../eval/datasets';
+import { fileStep } from '../logFiles';
 import {
   DEFAULT_SAMPLES_PER_REASON,
   type EvalRow,

@@ -3,16 +3,16 @@
 // a run folder of thousands of steps does not keep every step's detail alive.
 import type { CancellationToken } from 'vscode-languageserver';
 import type { FileAccess } from '../../core/fileAccess';
+import { walkPaths } from '../../core/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
 import type { SettingsCache } from '../protocol/settings';
 import { pathToUri } from '../protocol/uris';
 
-export const MAX_CACHED_FILES = 256;
+const MAX_CACHED_FILES = 256;
 const MAX_WALK_FILES = 10_000;
 const MAX_WALK_DEPTH = 16;
 /** Folders listed per walk: a client may name `/` or `/proc/self` (whose `root` link is `/`). */
-export const MAX_WALK_DIRS = 5_000;
-const LOG_NAME = /\.(jsonl|ndjson)$/i;
+const MAX_WALK_DIRS = 5_000;
 
 interface Entry {
   stamp: string;
@@ -63,48 +63,15 @@ export class DiskCache {
     return result;
   }
 
-  /** Log files under a folder, recursively, in name order; symlink loops and depth are bounded. */
+  /** Log files under a folder (the engine's walk, bounded); what it could not list is logged. */
   async walk(folder: string, token: CancellationToken): Promise<string[]> {
-    const out: string[] = [];
-    const seen = new Set<string>();
-    let capped = false;
-    const visit = async (dir: string, depth: number): Promise<void> => {
-      if (depth > MAX_WALK_DEPTH || out.length >= MAX_WALK_FILES || token.isCancellationRequested) return;
-      if (seen.size >= MAX_WALK_DIRS) {
-        if (!capped) this.warn(`rollout-lens: stopped listing ${folder} after ${MAX_WALK_DIRS} folders`);
-        capped = true;
-        return;
-      }
-      let real: string;
-      try {
-        real = await this.access.realPath(dir);
-      } catch {
-        return;
-      }
-      if (seen.has(real)) return;
-      seen.add(real);
-      let entries;
-      try {
-        entries = await this.access.readDir(dir);
-      } catch (err) {
-        this.warn(`rollout-lens: cannot list ${dir}: ${err instanceof Error ? err.message : String(err)}`);
-        return;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const e of entries) {
-        const p = `${dir.replace(/\/$/, '')}/${e.name}`;
-        let isDir = e.isDirectory;
-        let isFile = e.isFile;
-        if (e.isSymbolicLink) {
-          const target = await this.access.stat(p).catch(() => null); // dangling links are skipped
-          isDir = target?.isDirectory ?? false;
-          isFile = target?.isFile ?? false;
-        }
-        if (isDir) await visit(p, depth + 1);
-        else if (isFile && LOG_NAME.test(e.name) && out.length < MAX_WALK_FILES) out.push(p);
-      }
-    };
-    await visit(folder, 0);
-    return out;
+    const walk = await walkPaths([folder], this.access, {
+      maxFiles: MAX_WALK_FILES,
+      maxDepth: MAX_WALK_DEPTH,
+      maxDirs: MAX_WALK_DIRS,
+      isCancelled: () => token.isCancellationRequested,
+    });
+    for (const p of walk.problems) this.warn(`rollout-lens: ${p.message}`);
+    return walk.targets.map((t) => t.path);
   }
 }

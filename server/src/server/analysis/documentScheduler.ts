@@ -27,7 +27,7 @@ export interface DocumentSchedulerOptions {
   debounceMs: number;
   /** The document as it is now (undefined when closed). */
   current(uri: string): DocumentRef | undefined;
-  /** Runs the analysis; throws AnalysisCancelled (or any error) when it produced nothing. */
+  /** Runs the analysis; throws the engine's CancelledError (or any error) when it produced nothing. */
   analyze(doc: DocumentRef, token: CancellationToken): Promise<FileAnalysis>;
   onResult(result: FileAnalysis): void;
   onError(uri: string, err: unknown): void;

@@ -2,11 +2,13 @@
 // the eval config located and loaded, and only this file's findings kept. Cancellation is checked
 // before the work and after it, and handed to the engine for the work in between.
 import type { RolloutLensSettings } from '../../../../shared/protocol';
-import { analyzeScans, CancelledError, scanFile, type Cancellation, type ScanState } from '../../core/engine';
+import { throwIfCancelled, type Cancellation } from '../../core/cancellation';
+import { analyzeScans, scanFile, type ScanState } from '../../core/engine';
 import { loadEvalConfig, type EvalConfig } from '../../core/eval/config';
 import type { FileAccess } from '../../core/fileAccess';
 import type { FileReport, Finding, RunReport } from '../../core/types';
-import { locateEvalConfig } from './evalConfigLocator';
+import { locateEvalConfig } from '../../core/evalConfigLocation';
+import { nodePaths } from '../protocol/uris';
 
 export interface FileAnalysis {
   uri: string;
@@ -43,14 +45,8 @@ export interface RunOptions {
  */
 export const ENGINE_FINDINGS_FLOOR = 10_000;
 
-export class AnalysisCancelled extends Error {
-  constructor() {
-    super('analysis cancelled');
-  }
-}
-
 export async function loadConfig(opts: RunOptions): Promise<{ path: string | null; config: EvalConfig | null }> {
-  const path = await locateEvalConfig(opts.path, opts.settings.evalConfig, opts.workspaceFolders, opts.access);
+  const path = await locateEvalConfig(opts.path, { setting: opts.settings.evalConfig, folders: opts.workspaceFolders }, opts.access, nodePaths);
   if (!path) return { path: null, config: null };
   try {
     return { path, config: await loadEvalConfig(path, opts.access) };
@@ -60,7 +56,7 @@ export async function loadConfig(opts: RunOptions): Promise<{ path: string | nul
   }
 }
 
-/** Throws AnalysisCancelled when the token fires before or after the engine's work. */
+/** Throws the engine's CancelledError when the token fires, before, during or after its work. */
 export async function runAnalysis(opts: RunOptions): Promise<FileAnalysis> {
   return (await runScanAnalysis(opts)).analysis;
 }
@@ -70,9 +66,9 @@ export async function runAnalysis(opts: RunOptions): Promise<FileAnalysis> {
  * the scan. The scan is returned so a tailed file can resume from it next time.
  */
 export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): Promise<{ analysis: FileAnalysis; scan: ScanState }> {
-  if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
+  throwIfCancelled(opts.cancellation);
   const { path: configPath, config } = await loadConfig(opts);
-  if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
+  throwIfCancelled(opts.cancellation);
   const options = {
     access: opts.access,
     settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
@@ -81,16 +77,9 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
     keepDetail: true,
     onProgress: opts.onProgress ? (_file: string, read: number, total: number) => opts.onProgress?.(read, total) : undefined,
   };
-  let scan: ScanState;
-  let run;
-  try {
-    scan = await scanFile({ path: opts.path, displayPath: opts.path }, options, previous);
-    run = await analyzeScans([scan], options);
-  } catch (err) {
-    if (err instanceof CancelledError) throw new AnalysisCancelled();
-    throw err;
-  }
-  if (opts.cancellation.isCancellationRequested) throw new AnalysisCancelled();
+  const scan = await scanFile({ path: opts.path, displayPath: opts.path }, options, previous);
+  const run = await analyzeScans([scan], options);
+  throwIfCancelled(opts.cancellation);
   return { analysis: fileAnalysisOf(opts, run, configPath, opts.access), scan };
 }
 

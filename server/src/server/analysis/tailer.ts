@@ -20,11 +20,6 @@ export class Tailer {
     readonly uri: string,
   ) {}
 
-  /** Where the last scan started reading (0: from the start), for tests and logs. */
-  get resumedFrom(): number | null {
-    return this.scan ? this.scan.resumedFrom : null;
-  }
-
   async update(opts: TailUpdateOptions): Promise<{ stat: FileStat; analysis: FileAnalysis }> {
     const { analysis, scan } = await runScanAnalysis(
       {

@@ -1,8 +1,19 @@
-// Turns analysis results into diagnostics and tells the client: pushed (`publishDiagnostics`), or,
-// for open documents of a client that pulls (`textDocument/diagnostic`), answered on request with
-// a refresh when results change without an edit. Every new result also sends the custom
+// The diagnostics module: turns analysis results into diagnostics (toDiagnostics.ts) and tells the
+// client, pushed (`publishDiagnostics`) or, for open documents of a client that pulls
+// (`textDocument/diagnostic`, answered by `pull`), on request with a refresh when results change
+// without an edit. Every new result also sends the custom
 // `analysisChanged` notification the client's run views listen to.
-import type { Connection, Diagnostic, TextDocuments } from 'vscode-languageserver';
+import {
+  DocumentDiagnosticReportKind,
+  LSPErrorCodes,
+  ResponseError,
+  type CancellationToken,
+  type Connection,
+  type Diagnostic,
+  type DocumentDiagnosticParams,
+  type DocumentDiagnosticReport,
+  type TextDocuments,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../../../shared/protocol';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
@@ -19,6 +30,9 @@ export interface PublisherOptions {
 export class Publisher {
   /** Document version each URI was last pulled at: a new result for the same version needs a refresh. */
   private readonly pulledVersion = new Map<string, number>();
+  /** Result ids for pull diagnostics: the same result object always gets the same id. */
+  private readonly resultIds = new WeakMap<FileAnalysis, string>();
+  private nextResultId = 1;
 
   constructor(
     private readonly connection: Connection,
@@ -50,9 +64,39 @@ export class Publisher {
     return toDiagnostics(result.findings, this.contextFor(result), result.settings.maxProblems);
   }
 
-  /** Remembers what a pull answered, so later results for that version trigger a refresh. */
-  notePulled(uri: string, version: number): void {
-    this.pulledVersion.set(uri, version);
+  /**
+   * Answers `textDocument/diagnostic`. `current` waits for the open log document's result at its
+   * current version; null: the document is not an open log (no diagnostics).
+   */
+  async pull(
+    params: DocumentDiagnosticParams,
+    current: ((token: CancellationToken) => Promise<FileAnalysis | undefined>) | null,
+    token: CancellationToken,
+  ): Promise<DocumentDiagnosticReport> {
+    const uri = params.textDocument.uri;
+    const doc = this.documents.get(uri);
+    if (!doc || !current) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    const result = await current(token);
+    const now = this.documents.get(uri);
+    if (token.isCancellationRequested || !now || (!result && now.version !== doc.version)) {
+      // Superseded by an edit: the client asks again for the new version.
+      throw new ResponseError(LSPErrorCodes.ServerCancelled, 'document changed', { retriggerRequest: true });
+    }
+    if (!result) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    // Remembered, so later results for that version trigger a refresh.
+    this.pulledVersion.set(uri, result.version ?? 0);
+    const resultId = this.resultIdOf(result);
+    if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.diagnosticsOf(result) };
+  }
+
+  private resultIdOf(result: FileAnalysis): string {
+    let id = this.resultIds.get(result);
+    if (!id) {
+      id = `${result.version ?? 'disk'}-${this.nextResultId++}`;
+      this.resultIds.set(result, id);
+    }
+    return id;
   }
 
   /** A new result: push it, or ask a pulling client to pull again when no edit will make it. */

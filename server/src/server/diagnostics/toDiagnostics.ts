@@ -4,11 +4,11 @@
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
 import { DOCS_BASE } from '../../../../shared/protocol';
 import type { Finding, Fix, Severity } from '../../core/types';
-import { revealInvisible } from '../features/escape';
+import { revealInvisible } from '../../../../shared/unsafeText';
 
 export const SOURCE = 'rollout-lens';
 /** Related entries per diagnostic: a group of 1000 samples must not make a 1000-entry list. */
-export const MAX_RELATED = 20;
+const MAX_RELATED = 20;
 
 /** What a diagnostic carries for code actions, so they need no re-analysis. */
 export interface DiagnosticData {
@@ -54,7 +54,7 @@ export function lineRange(ctx: DiagnosticContext, uri: string, line1: number, co
     : { start: { line: line0, character: start }, end: { line: line0, character: length } };
 }
 
-export function docsHref(code: string): string {
+function docsHref(code: string): string {
   return `${DOCS_BASE}#${code}`;
 }
 
@@ -88,7 +88,7 @@ function globalValueOf(finding: Finding, ctx: DiagnosticContext): number | null 
   return null;
 }
 
-export function findingToDiagnostic(finding: Finding, ctx: DiagnosticContext): Diagnostic {
+function findingToDiagnostic(finding: Finding, ctx: DiagnosticContext): Diagnostic {
   const uri = ctx.uriOf(finding.file);
   const data: DiagnosticData = {
     fix: finding.fix,
@@ -114,14 +114,8 @@ export function findingToDiagnostic(finding: Finding, ctx: DiagnosticContext): D
 }
 
 /** Most severe first, then in file order: what the cap keeps. */
-export function orderFindings(findings: readonly Finding[]): Finding[] {
+function orderFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.line - b.line || a.code.localeCompare(b.code));
-}
-
-/** How many findings an engine-made `too-many-problems` summary stands for (its message starts with the count). */
-function summaryCount(f: Finding): number {
-  const m = /^(\d+) more problem/.exec(f.message);
-  return m ? Number(m[1]) : 0;
 }
 
 /**
@@ -143,7 +137,7 @@ export function toDiagnostics(findings: readonly Finding[], ctx: DiagnosticConte
     .sort((a, b) => b[1] - a[1])
     .map(([code, n]) => `${code}: ${n}`)
     .join(', ');
-  const engineHidden = engineSummaries.reduce((sum, f) => sum + summaryCount(f), 0);
+  const engineHidden = engineSummaries.reduce((sum, f) => sum + (f.hiddenCount ?? 0), 0);
   const total = hidden.length + engineHidden;
   const uri = ctx.uriOf(ordered[0].file);
   shown.push({

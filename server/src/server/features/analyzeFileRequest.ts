@@ -8,7 +8,7 @@ import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
 
 /** Reports at most once per percent: a GB file must not send a million `$/progress` messages. */
-export function progressThrottle(report: (percent: number, message: string) => void): (read: number, total: number) => void {
+function progressThrottle(report: (percent: number, message: string) => void): (read: number, total: number) => void {
   let last = -1;
   return (read, total) => {
     const percent = total > 0 ? Math.min(100, Math.floor((read / total) * 100)) : 0;

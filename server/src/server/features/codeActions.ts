@@ -14,6 +14,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions, type SetNSamplesPerEvalPromptArgs } from '../../../../shared/protocol';
+import { isFixable } from '../../core/catalog';
 import { applyNSamplesFix } from '../../core/eval/fixConfig';
 import { readLineText } from '../../core/reader/lineReader';
 import type { SetNSamplesFix } from '../../core/types';
@@ -21,11 +22,10 @@ import { SOURCE, type DiagnosticData } from '../diagnostics/toDiagnostics';
 import type { ServerContext } from '../serverContext';
 import { isInside, uriToPath } from '../protocol/uris';
 
-export const FIXABLE = new Set(['misgrouped-dataset', 'passk-group-size-mismatch']);
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
 function dataOf(d: Diagnostic): DiagnosticData | null {
-  if (d.source !== SOURCE || typeof d.code !== 'string' || !FIXABLE.has(d.code)) return null;
+  if (d.source !== SOURCE || typeof d.code !== 'string' || !isFixable(d.code)) return null;
   const data = d.data as Partial<DiagnosticData> | undefined;
   const fix = data?.fix;
   if (!fix || fix.kind !== 'set-n-samples-per-eval-prompt' || typeof fix.dataset !== 'string' || !Number.isInteger(fix.value) || fix.value < 1) return null;
@@ -33,7 +33,7 @@ function dataOf(d: Diagnostic): DiagnosticData | null {
 }
 
 /** Why the config may not be edited, or null when it may. */
-export function refuseEdit(ctx: ServerContext, fix: SetNSamplesFix, configUri: string | null, usedConfig: string | null | undefined): string | null {
+function refuseEdit(ctx: ServerContext, fix: SetNSamplesFix, configUri: string | null, usedConfig: string | null | undefined): string | null {
   if (!fix.configFile || !configUri) return 'the finding names no eval config';
   const path = uriToPath(configUri);
   if (path !== fix.configFile) return 'the diagnostic data does not match the finding';

@@ -10,7 +10,7 @@ import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { codeBlock, codeSpan, inline, numberText } from './escape';
 
 /** Members listed in a hover; the rest are counted. */
-export const MAX_MEMBERS_SHOWN = 12;
+const MAX_MEMBERS_SHOWN = 12;
 
 export type HoverSettings = Pick<RolloutLensSettings, 'dynamicFilter'>;
 

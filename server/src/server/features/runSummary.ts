@@ -15,16 +15,19 @@ import type {
   RunStepsResult,
   SamplesRef,
 } from '../../../../shared/protocol';
+import { isFixable } from '../../core/catalog';
 import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../../core/causes';
+import { fileStep } from '../../core/logFiles';
 import type { FileDetail, GroupOutcome } from '../../core/types';
-import { AnalysisCancelled, type FileAnalysis } from '../analysis/fileAnalysis';
+import { CancelledError } from '../../core/cancellation';
+import type { FileAnalysis } from '../analysis/fileAnalysis';
 import { sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
 
 /** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
-export const MAX_BUCKET_GROUPS = 500;
-export const MAX_GROUP_SAMPLES = 64;
+const MAX_BUCKET_GROUPS = 500;
+const MAX_GROUP_SAMPLES = 64;
 
 export async function resultsFor(ctx: ServerContext, uri: string | undefined, token: CancellationToken): Promise<FileAnalysis[]> {
   if (uri === undefined) return ctx.allResults();
@@ -34,26 +37,23 @@ export async function resultsFor(ctx: ServerContext, uri: string | undefined, to
   const paths = st.isDirectory ? await ctx.disk.walk(path, token) : [path];
   const out: FileAnalysis[] = [];
   for (const p of paths) {
-    if (token.isCancellationRequested) throw new AnalysisCancelled();
+    if (token.isCancellationRequested) throw new CancelledError();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
     try {
       const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
       out.push(have ?? (await ctx.disk.analyze(p, token)));
     } catch (err) {
       // One unreadable step file must not hide the rest of a run folder; a single file is an error.
-      if (!st.isDirectory || err instanceof AnalysisCancelled || token.isCancellationRequested) throw err;
+      if (!st.isDirectory || err instanceof CancelledError || token.isCancellationRequested) throw err;
       ctx.connection.console.warn(`rollout-lens: skipping ${p}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   return out;
 }
 
-/** Step of a file: what its records say, else a number in its name (`12.jsonl`, `eval_12.jsonl`). */
-export function stepOf(result: FileAnalysis): number | null {
-  const s = result.report?.detail?.samples.find((x) => x.step !== null);
-  if (s) return s.step;
-  const m = /(\d+)\.(?:jsonl|ndjson)$/i.exec(result.path);
-  return m ? Number(m[1]) : null;
+/** Step of a file: the engine's answer from its records, else from its name (`12.jsonl`, `eval_12.jsonl`). */
+function stepOf(result: FileAnalysis): number | null {
+  return fileStep(result.path, result.report?.detail?.samples ?? []);
 }
 
 function groupItem(detail: FileDetail, uri: string, g: GroupOutcome): GroupItem {
@@ -66,7 +66,7 @@ function groupItem(detail: FileDetail, uri: string, g: GroupOutcome): GroupItem 
   return { key: g.key, uri, line: first - 1, kept: g.kept, reason: g.reason, metric: g.metric, samples };
 }
 
-export function fileGroups(result: FileAnalysis): FileGroups | null {
+function fileGroups(result: FileAnalysis): FileGroups | null {
   const detail = result.report?.detail;
   if (!detail || detail.groups.length === 0) return null;
   const buckets = new Map<string, CauseBucket>();
@@ -94,7 +94,7 @@ export async function groupsByCause(ctx: ServerContext, params: GroupsByCausePar
   return { files: results.map(fileGroups).filter((f): f is FileGroups => f !== null) };
 }
 
-export function datasetItems(result: FileAnalysis): DatasetItem[] {
+function datasetItems(result: FileAnalysis): DatasetItem[] {
   const detail = result.report?.detail;
   if (!detail) return [];
   return detail.datasets.map((d) => {
@@ -108,7 +108,9 @@ export function datasetItems(result: FileAnalysis): DatasetItem[] {
       n: d.n,
       nSource: d.nSource,
       metrics: d.metrics,
-      findings: result.findings.filter((f) => f.dataset === d.name).map((f) => ({ code: f.code, severity: f.severity, message: f.message, line: f.line - 1 })),
+      findings: result.findings
+        .filter((f) => f.dataset === d.name)
+        .map((f) => ({ code: f.code, severity: f.severity, message: f.message, line: f.line - 1, fixable: isFixable(f.code) })),
     };
     if (d.wrongPassAtK) item.wrongPassAtK = d.wrongPassAtK;
     return item;

@@ -3,7 +3,7 @@
 // too. Capped: a run file can hold 100k groups, and an outline of that helps nobody.
 import { SymbolKind, type CancellationToken, type DocumentSymbol, type DocumentSymbolParams, type Range } from 'vscode-languageserver';
 import type { DatasetSummary, FileDetail, GroupOutcome } from '../../core/types';
-import { revealInvisible, truncate } from './escape';
+import { revealInvisible, truncate } from '../../../../shared/unsafeText';
 import { DEFAULTS } from '../runtime';
 import { sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
@@ -86,7 +86,7 @@ function datasetSymbol(detail: FileDetail, d: DatasetSummary): DocumentSymbol | 
   };
 }
 
-export function symbolsOf(detail: FileDetail, maxSymbols: number): DocumentSymbol[] {
+function symbolsOf(detail: FileDetail, maxSymbols: number): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   for (const d of detail.datasets) {
     const sym = datasetSymbol(detail, d);

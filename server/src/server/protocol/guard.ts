@@ -1,7 +1,7 @@
 // An internal error in one handler must not take the server down or leave a request unanswered:
 // it is logged and answered with an LSP error, and the next request works as before.
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
-import { AnalysisCancelled } from '../analysis/fileAnalysis';
+import { CancelledError } from '../../core/cancellation';
 
 export function describeError(err: unknown): string {
   if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
@@ -21,7 +21,7 @@ export function guardRequest<P, R>(
       return result;
     } catch (err) {
       if (err instanceof ResponseError) return err as ResponseError<never>;
-      if (err instanceof AnalysisCancelled || token.isCancellationRequested) {
+      if (err instanceof CancelledError || token.isCancellationRequested) {
         return new ResponseError<never>(LSPErrorCodes.RequestCancelled, `${name} cancelled`);
       }
       connection.console.error(`rollout-lens: ${name} failed: ${describeError(err)}`);

@@ -1,19 +1,7 @@
 // Registers every handler on the connection, each behind a guard (an error is logged and answered
 // with an error; the server stays up). The features themselves live in their own modules.
-import { DocumentDiagnosticReportKind, FileChangeType, LSPErrorCodes, ResponseError, type DocumentDiagnosticReport } from 'vscode-languageserver';
-import {
-  AnalyzeFileRequest,
-  EvalDatasetsRequest,
-  GroupsByCauseRequest,
-  RunStepsRequest,
-  RunViewRequest,
-  type AnalyzeFileParams,
-  type EvalDatasetsParams,
-  type GroupsByCauseParams,
-  type RunStepsParams,
-  type RunViewParams,
-} from '../../../../shared/protocol';
-import type { FileAnalysis } from '../analysis/fileAnalysis';
+import { FileChangeType } from 'vscode-languageserver';
+import { AnalyzeFileRequest, EvalDatasetsRequest, GroupsByCauseRequest, RunStepsRequest, RunViewRequest } from '../../../../shared/protocol';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
 import { provideCodeActions } from '../features/codeActions';
 import { guardNotification, guardRequest } from './guard';
@@ -23,18 +11,6 @@ import { runView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { uriToPath } from './uris';
-
-/** Result ids for pull diagnostics: the same result object always gets the same id. */
-const resultIds = new WeakMap<FileAnalysis, string>();
-let nextResultId = 1;
-function resultIdOf(result: FileAnalysis): string {
-  let id = resultIds.get(result);
-  if (!id) {
-    id = `${result.version ?? 'disk'}-${nextResultId++}`;
-    resultIds.set(result, id);
-  }
-  return id;
-}
 
 function registerDocumentSync(ctx: ServerContext): void {
   const { connection, documents, overlay, analyses } = ctx;
@@ -74,7 +50,7 @@ function registerWorkspaceEvents(ctx: ServerContext): void {
     guardNotification(connection, 'didChangeConfiguration', (params) => {
       // A payload without our section (VS Code sends `null` in the pull model) keeps what we had.
       const pushed = (params.settings as Record<string, unknown> | null | undefined)?.rolloutLens;
-      if (pushed !== undefined) ctx.setPushedSettings(pushed);
+      if (pushed !== undefined) ctx.settings.push(pushed);
       ctx.reanalyzeAll();
     }),
   );
@@ -94,20 +70,10 @@ function registerWorkspaceEvents(ctx: ServerContext): void {
 function registerPullDiagnostics(ctx: ServerContext): void {
   const { connection, documents } = ctx;
   connection.languages.diagnostics.on(
-    guardRequest(connection, 'textDocument/diagnostic', async (params, token): Promise<DocumentDiagnosticReport> => {
+    guardRequest(connection, 'textDocument/diagnostic', (params, token) => {
       const doc = documents.get(params.textDocument.uri);
-      if (!doc || !ctx.isLog(doc)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
-      const result = await ctx.analyses.resultForCurrent(doc.uri, token);
-      const now = documents.get(doc.uri);
-      if (token.isCancellationRequested || !now || (!result && now.version !== doc.version)) {
-        // Superseded by an edit: the client asks again for the new version.
-        throw new ResponseError(LSPErrorCodes.ServerCancelled, 'document changed', { retriggerRequest: true });
-      }
-      if (!result) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
-      ctx.publisher.notePulled(doc.uri, result.version ?? 0);
-      const resultId = resultIdOf(result);
-      if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-      return { kind: DocumentDiagnosticReportKind.Full, resultId, items: ctx.publisher.diagnosticsOf(result) };
+      const isLog = doc !== undefined && ctx.isLog(doc);
+      return ctx.publisher.pull(params, isLog ? (t) => ctx.analyses.resultForCurrent(params.textDocument.uri, t) : null, token);
     }),
   );
 }
@@ -119,24 +85,29 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onDocumentSymbol(guardRequest(connection, 'documentSymbol', (params, token) => provideSymbols(ctx, params, token)));
   connection.onRequest(
     AnalyzeFileRequest,
-    guardRequest(connection, 'analyzeFile', (p: AnalyzeFileParams, token) => handleAnalyzeFile(ctx, p, token)),
+    guardRequest(connection, nameOf(AnalyzeFileRequest), (p, token) => handleAnalyzeFile(ctx, p, token)),
   );
   connection.onRequest(
     GroupsByCauseRequest,
-    guardRequest(connection, 'groupsByCause', (p: GroupsByCauseParams, token) => groupsByCause(ctx, p, token)),
+    guardRequest(connection, nameOf(GroupsByCauseRequest), (p, token) => groupsByCause(ctx, p, token)),
   );
   connection.onRequest(
     EvalDatasetsRequest,
-    guardRequest(connection, 'evalDatasets', (p: EvalDatasetsParams, token) => evalDatasets(ctx, p, token)),
+    guardRequest(connection, nameOf(EvalDatasetsRequest), (p, token) => evalDatasets(ctx, p, token)),
   );
   connection.onRequest(
     RunStepsRequest,
-    guardRequest(connection, 'runSteps', (p: RunStepsParams, token) => runSteps(ctx, p, token)),
+    guardRequest(connection, nameOf(RunStepsRequest), (p, token) => runSteps(ctx, p, token)),
   );
   connection.onRequest(
     RunViewRequest,
-    guardRequest(connection, 'runView', (p: RunViewParams, token) => runView(ctx, p, token)),
+    guardRequest(connection, nameOf(RunViewRequest), (p, token) => runView(ctx, p, token)),
   );
+}
+
+/** A shared-protocol request is logged under its method's last part (`runSteps`). */
+function nameOf(type: { method: string }): string {
+  return type.method.split('/').pop()!;
 }
 
 export function registerHandlers(ctx: ServerContext): void {

@@ -3,6 +3,7 @@
 // folder that cannot exist on disk, so the overlay can serve them and nothing else matches them.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as path from 'node:path';
+import type { PathOps } from '../../core/evalConfigLocation';
 
 const VIRTUAL_ROOT = '/\u0000rollout-lens-virtual';
 
@@ -22,17 +23,11 @@ export function pathToUri(p: string): string {
   return pathToFileURL(p).href;
 }
 
-export function isVirtualPath(p: string): boolean {
-  return p.startsWith(`${VIRTUAL_ROOT}/`);
-}
-
-/** Canonical form of a URI for map keys: clients differ in how they percent-encode (`%3A`, `:`). */
-export function normalizeUri(uri: string): string {
-  return uri.startsWith('file:') && !isVirtualPath(uriToPath(uri)) ? pathToUri(uriToPath(uri)) : uri;
-}
-
 /** True when `child` is `parent` or inside it (both absolute paths). */
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
+
+/** Node's path operations, for the engine's lookups that take them (eval config location). */
+export const nodePaths: PathOps = { isAbsolute: path.isAbsolute, join: path.join, dirname: path.dirname, isInside };

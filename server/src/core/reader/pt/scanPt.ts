@@ -9,7 +9,8 @@ import type { FileAccess } from '../../fileAccess';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
 import type { Finding } from '../../types';
-import { CancelledError, collectedFields, type FileIdentity, type ScanState } from '../recordScan';
+import { CancelledError } from '../../cancellation';
+import { collectedFields, type FileIdentity, type ScanState } from '../recordScan';
 
 import type { PickleProblem } from './pickle';
 import { looksLikeZip, readPt } from './ptFile';

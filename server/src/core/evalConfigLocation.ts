@@ -1,0 +1,77 @@
+// Which miles eval config applies to a log (docs/semantics.md#eval-grouping): the `evalConfig`
+// setting (absolute, or relative to the workspace folder holding the log, else to the log's
+// folder), else one with a conventional name beside the log, else one at the root of the
+// workspace folder holding it. Looked up through FileAccess, so an editor's unsaved, open config
+// counts. The engine (no workspace folders) and the language server both ask here.
+import type { FileAccess } from './fileAccess';
+
+/** The names looked for beside a log, in this order. */
+export const EVAL_CONFIG_NAMES: readonly string[] = ['eval_config.yaml', 'eval_config.yml', 'eval_config.json'];
+
+/** True when a path's last part is one of `EVAL_CONFIG_NAMES`. */
+export function isEvalConfigName(path: string): boolean {
+  return EVAL_CONFIG_NAMES.includes(path.split(/[\\/]/).pop() ?? '');
+}
+
+/** The path operations the lookup needs; the server hands in Node's, the engine uses its own. */
+export interface PathOps {
+  isAbsolute(p: string): boolean;
+  join(dir: string, name: string): string;
+  dirname(p: string): string;
+  /** True when `child` is `parent` or inside it. */
+  isInside(parent: string, child: string): boolean;
+}
+
+/** Paths as written, `/` or `\` separated, never normalised (the engine has no Node `path`). */
+export const plainPaths: PathOps = {
+  isAbsolute: (p) => p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(p),
+  join: (dir, name) => {
+    const sep = dir.includes('\\') && !dir.includes('/') ? '\\' : '/';
+    return dir.endsWith('/') || dir.endsWith('\\') ? `${dir}${name}` : `${dir}${sep}${name}`;
+  },
+  dirname: (p) => {
+    const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
+    return cut < 0 ? '.' : cut === 0 ? p.slice(0, 1) : p.slice(0, cut);
+  },
+  isInside: (parent, child) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`),
+};
+
+export interface EvalConfigQuery {
+  /** The `evalConfig` setting; null or empty: look for a conventional name. */
+  setting: string | null;
+  /** Workspace folders (paths); empty outside an editor. */
+  folders: readonly string[];
+}
+
+/** The workspace folder that holds `file`, the innermost when folders nest. */
+export function folderOf(file: string, folders: readonly string[], paths: PathOps = plainPaths): string | null {
+  let best: string | null = null;
+  for (const f of folders) if (paths.isInside(f, file) && (best === null || f.length > best.length)) best = f;
+  return best;
+}
+
+async function isFile(access: FileAccess, p: string): Promise<boolean> {
+  try {
+    return (await access.stat(p)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** The eval config for the log at `logPath` (a path, not yet read), or null when there is none. */
+export async function locateEvalConfig(logPath: string, query: EvalConfigQuery, access: FileAccess, paths: PathOps = plainPaths): Promise<string | null> {
+  const folder = folderOf(logPath, query.folders, paths) ?? query.folders[0] ?? null;
+  if (query.setting) {
+    if (paths.isAbsolute(query.setting)) return query.setting;
+    return paths.join(folder ?? paths.dirname(logPath), query.setting);
+  }
+  const dirs = [paths.dirname(logPath)];
+  if (folder && folder !== dirs[0]) dirs.push(folder);
+  for (const dir of dirs) {
+    for (const name of EVAL_CONFIG_NAMES) {
+      const candidate = paths.join(dir, name);
+      if (await isFile(access, candidate)) return candidate;
+    }
+  }
+  return null;
+}
