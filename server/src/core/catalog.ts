@@ -28,7 +28,7 @@ export const CATALOG = {
   'denominator-inflation': { severity: 'warning', summary: 'A mean leaves failed attempts out of its denominator.' },
   'verl-score-source': { severity: 'information', summary: 'critic/score/* were recomputed from score + overlong_reward (DAPO).' },
   'verl-no-data-source': { severity: 'information', summary: 'The verl dump has no data_source: per-source metrics cannot be recomputed.' },
-  'metrics-crash': { severity: 'error', summary: "miles main's metric code would crash on this log." },
+  'metrics-crash': { severity: 'warning', summary: "miles main's metric code would crash on this log." },
   'metric-mismatch': { severity: 'warning', summary: 'A logged metric differs from the recomputed value.' },
   'pt-unsafe-callable': { severity: 'error', summary: 'A .pt pickle names a callable that is not data; it was not run.' },
   'pt-unreadable': { severity: 'error', summary: 'A .pt file could not be read (past this point).' },
