@@ -410,6 +410,59 @@ def miles_all(out_dir):
     })
 
 
+def miles_edges(out_dir):
+    """Python semantics the engine must copy: NaN never equals itself, int 1 equals 1.0 but rounds to
+    "1", one-sample groups are zero-std, odd medians, mixed "3"/3 versions, a None loss_mask, a long
+    repetitive response (zlib decides), and a completed group whose rewards are all None."""
+    from miles.ray.rollout import metrics as mm
+    from miles.utils.types import Sample
+
+    args = SimpleNamespace(custom_rollout_log_function_path=None, load_debug_rollout_data=None, log_passrate=False,
+                           advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
+                           reward_key=None, use_session_server=None, ci_test=False, wandb_always_use_train_step=False,
+                           rollout_num_gpus=None)
+    logged = {}
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+    plan = [(0, [float("nan"), float("nan")]), (1, [float("inf"), float("inf")]), (2, [0.25, 0.25, 0.25]),
+            (3, [1, 1.0]), (4, [0.5, 0.0, 0.0]), (5, [0.7])]
+    versions = [["3", 3], ["x", "5"], [], [2]]
+    samples, i = [], 0
+    for g, rs in plan:
+        for r in rs:
+            resp = "ab" * (3 + i)
+            s = Sample(group_index=g, index=i, prompt=f"edge {g}", response=resp, response_length=len(resp),
+                       reward=r, status=Sample.Status.COMPLETED, weight_versions=list(versions[i % 4]))
+            s.loss_mask = None if i == 1 else ([1, 0, 1] if i == 2 else [1] * len(resp))
+            s.prefix_cache_info.cached_tokens, s.prefix_cache_info.total_prompt_tokens = (i, 3 * i)
+            samples.append(s)
+            i += 1
+    long_samples = samples + [Sample(group_index=9, index=i, prompt="long", response="abc" * 4000, response_length=12000,
+                                     reward=0.0, status=Sample.Status.COMPLETED, weight_versions=["4"])]
+    results = {}
+    for name, batch in (("rollout_2", samples), ("rollout_4", long_samples)):
+        logged.clear()
+        mm.log_rollout_data(2, args, batch, {}, 10.0)
+        results[name] = {k: v for k, v in logged.items() if k.startswith("rollout/") and k != "rollout/step"}
+        with open(os.path.join(out_dir, "rollout", f"{name}.jsonl"), "w") as f:
+            for x in batch:
+                f.write(json.dumps(x.to_dict()) + "\n")
+        write_json(os.path.join(out_dir, "rollout", f"{name}.expected.json"), {
+            "writer": "Sample.to_dict() as JSON lines", "metrics_by": "miles.ray.rollout.metrics.log_rollout_data",
+            "metrics": results[name]})
+    dead = [Sample(group_index=0, index=k, prompt="p", response="r", response_length=1, reward=None,
+                   status=Sample.Status.COMPLETED) for k in range(2)]
+    try:
+        mm.log_rollout_data(3, args, dead, {}, 10.0)
+        crash = None
+    except TypeError as e:
+        crash = f"TypeError: {e}"
+    with open(os.path.join(out_dir, "rollout", "rollout_3.jsonl"), "w") as f:
+        for x in dead:
+            f.write(json.dumps(x.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "rollout", "rollout_3.expected.json"), {
+        "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
+
+
 def main():
     verl_dir, miles_dir = os.path.join(OUT, "verl"), os.path.join(OUT, "miles")
     for d in (os.path.join(verl_dir, "rollout"), os.path.join(verl_dir, "validation"),
@@ -418,6 +471,7 @@ def main():
     ns, trainer = verl_legacy(verl_dir)
     verl_v1(verl_dir, ns, trainer)
     miles_all(miles_dir)
+    miles_edges(miles_dir)
 
 
 if __name__ == "__main__":

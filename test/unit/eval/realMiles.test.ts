@@ -103,3 +103,37 @@ test('miles logged values: each recomputed metric is compared; a differing one i
     ],
   );
 });
+
+test('miles rollout edge cases: NaN never zero-std, inf and int 1 keys, one-sample group, odd median, "3" vs 3 versions, None loss_mask', async () => {
+  const want = expected('rollout/rollout_2.expected.json').metrics!;
+  const r = await run(['rollout/rollout_2.jsonl'], REAL);
+  const m = r.files[0].metrics;
+  const mine = Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('rollout/dynamic_filter/')));
+  // Exactly the names miles logged (no zero_std/count_nan: NaN == NaN is False in Python).
+  assert.deepEqual(Object.keys(mine).sort(), Object.keys(want).sort());
+  for (const [name, v] of Object.entries(want)) same(m[name], v, name);
+});
+
+test('miles rollout with a response over 10 000 characters: repetition_frac is not guessed (miles compresses it)', async () => {
+  const want = expected('rollout/rollout_4.expected.json').metrics!;
+  assert.ok(want['rollout/repetition_frac'] > 0, 'miles found the repetition');
+  const r = await run(['rollout/rollout_4.jsonl'], REAL);
+  const m = r.files[0].metrics;
+  assert.equal(m['rollout/repetition_frac'], undefined);
+  for (const [name, v] of Object.entries(want)) if (name !== 'rollout/repetition_frac') same(m[name], v, name);
+});
+
+test('miles rollout group whose rewards are all None (not aborted): miles main raises; metrics-crash says so', async () => {
+  const crash = expected('rollout/rollout_3.expected.json').crash!;
+  const r = await run(['rollout/rollout_3.jsonl'], REAL);
+  const f = r.findings.filter((x) => x.code === 'metrics-crash');
+  assert.equal(f.length, 1);
+  assert.equal(f[0].line, 1);
+  assert.ok(f[0].message.includes(crash), f[0].message);
+  // The fixed behaviour: that group is not zero-std.
+  assert.equal(r.files[0].metrics['rollout/zero_std/all_zero_percentage'], 0);
+  assert.equal(
+    Object.keys(r.files[0].metrics).some((k) => k.startsWith('rollout/zero_std/count_')),
+    false,
+  );
+});
