@@ -145,7 +145,7 @@ export class RunAnalyzer {
     if (scan.kind === 'rollout') {
       const r = analyzeRollout(scan.displayPath, scan.format, scan.samples, options.settings);
       report.groups = r.counts;
-      report.metrics = r.metrics;
+      report.metrics = { ...r.metrics, ...r.sampleMetrics };
       detail.groups = r.groups;
       fileFindings = fileFindings.concat(r.findings);
       if (scan.format === 'verl-rollout') {

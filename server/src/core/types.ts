@@ -43,6 +43,28 @@ export interface SampleRecord {
   step: number | null;
   /** Other numeric per-sample variables a framework averages (verl `acc`, `score`, ...). */
   vars?: Record<string, number>;
+  /**
+   * verl v1 uid `<prompt uid>_<session>_<output>`: the session (`<prompt uid>_<session>`) and the
+   * output's number in it. Only a session's last output counts in verl's metrics.
+   */
+  session?: string;
+  output?: number;
+  /** miles `Sample` fields its logged sample metrics read (docs/semantics.md#miles-sample-metrics). */
+  miles?: MilesSampleFields;
+}
+
+export interface MilesSampleFields {
+  /** `effective_response_length`: sum of `loss_mask`, else `response_length`; null when neither is readable. */
+  effectiveLength: number | null;
+  /** `weight_versions` as written (strings or numbers); null when absent or unreadable. */
+  weightVersions: (string | number)[] | null;
+  cachedTokens: number;
+  totalPromptTokens: number;
+  /**
+   * The response might be longer than 10 000 characters, where miles' `has_repetition` compresses
+   * it (zlib) to decide: then the engine cannot recompute `repetition_frac`.
+   */
+  responseMaybeLong: boolean;
 }
 
 /** One line of a metrics log (miles dashboard `metrics.jsonl`). */

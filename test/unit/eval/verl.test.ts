@@ -35,7 +35,7 @@ test('§3.3 denominator inflation (verl rollout): critic/score/mean skips empty 
   assert.deepEqual(f.related, [{ file: 'rollout/12.jsonl', line: 6 }]);
   assert.equal(
     f.message,
-    'critic/score/mean = 0.6666666666666666 leaves out 2 of 8 rows with empty output (response/aborted_ratio = 0.25); over all 8 attempts the mean score is 0.5',
+    'critic/score/mean = 0.6666666666666666 leaves out 2 of 8 rows with empty output (response/aborted_ratio = 0.25); over all 8 attempts the mean score is 0.5; rows with empty output include responses of only an end token, which verl counts as not aborted (response_length 1), so response/aborted_ratio here is an upper bound',
   );
 });
 
@@ -93,11 +93,19 @@ test('§3.4 verl validation: mean@N/std@N per uid averaged over uids; a prompt t
   );
 });
 
-test('§3.4 verl validation: acc is the core variable when present; no data_source → the file name; complete groups → no finding', () => {
+test('§3.4 verl validation: acc is the core variable when present; no data_source → one combined figure and a finding; complete groups → no inflation', () => {
   const rows = valRows(null, { a: [1, 1], b: [0, 1] }, (uid, i) => ({ acc: uid === 'a' ? 1 : i }));
   const r = analyzeEval('val/7.jsonl', 'verl-validation', rows, settings(), null);
-  assert.equal(r.metrics['val-core/7/acc/mean@2'], 0.75);
-  assert.equal(r.metrics['val-aux/7/reward/mean@2'], 0.75);
-  assert.equal(r.metrics['val-core/7/reward/mean@2'], undefined);
-  assert.equal(r.findings.length, 0);
+  assert.equal(r.metrics['val-core/(all data sources)/acc/mean@2'], 0.75);
+  assert.equal(r.metrics['val-aux/(all data sources)/reward/mean@2'], 0.75);
+  assert.equal(r.metrics['val-core/(all data sources)/reward/mean@2'], undefined);
+  assert.equal(r.metrics['val-core/7/acc/mean@2'], undefined, 'the file name is not a data source');
+  assert.deepEqual(
+    r.findings.map((f) => [f.code, f.line, f.dataset]),
+    [['verl-no-data-source', 1, '(all data sources)']],
+  );
+  assert.equal(
+    r.findings[0].message,
+    "the dump has no data_source (all 4 rows): verl reports val-core/<data_source>/… per data source at run time, but its dump does not write the data source, so per-source figures cannot be recomputed; the figures over every prompt without one are under val-core/(all data sources)/… (not a verl metric). To get per-source figures, return data_source in the reward function's extra info (it is then dumped as a column)",
+  );
 });

@@ -33,6 +33,8 @@ test('normalise miles-sample: group key, index, status, aborted, reward (int/flo
       cause: 'Submitted',
       responseLength: 17,
       step: null,
+      // loss_mask summed (17 ones), weight_versions built, no prefix_cache_info → zeros.
+      miles: { effectiveLength: 17, weightVersions: ['7'], cachedTokens: 0, totalPromptTokens: 0, responseMaybeLong: false },
     },
   );
   assert.equal(b.aborted, true);
@@ -166,11 +168,11 @@ test('normalise verl v1: prompt uid = uid without its last two _ parts; empty ou
   assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
 });
 
-test('normalise verl legacy (no uid): consecutive identical inputs form one group; a repeat later is a new group', async () => {
+test('normalise verl legacy (no uid): identical inputs form one group wherever they are (_balance_batch scatters them)', async () => {
   const s = await scanPath(fixture('verl-legacy.jsonl'));
   assert.deepEqual(
     s.samples.map((x) => x.groupKey),
-    ['input#0', 'input#0', 'input#1', 'input#2'],
+    ['input#0', 'input#0', 'input#1', 'input#0'],
   );
 });
 

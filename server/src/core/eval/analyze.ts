@@ -10,6 +10,7 @@ import { splitDatasets } from './datasets';
 import * as msg from './findings';
 import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
 import type { ResolvedN } from './grouping';
+import { crashMessage, milesSampleMetrics } from './milesMetrics';
 import { computePassAtK } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
@@ -59,6 +60,9 @@ function analyzeDataset(
   const ordered = groupingOrder(format, samples);
   const resolved = resolveGroupSize(name, config, settings, ordered);
   const computed = datasetMetrics(name, ordered, resolved.n);
+  // The per-sample metrics miles logs under eval/<ds>/… (docs/semantics.md#miles-sample-metrics).
+  const perSample = milesSampleMetrics(ordered);
+  for (const [k, v] of Object.entries(perSample.metrics)) computed.metrics[`eval/${name}/${k}`] = v;
   const summary: DatasetSummary = { name, samples: ordered.length, n: resolved.n, nSource: resolved.source, metrics: computed.metrics };
   Object.assign(out.metrics, computed.metrics);
   const first = minLine(samples);
@@ -74,6 +78,11 @@ function analyzeDataset(
   }
   checkGlobalGrouping(name, ordered, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
   checkRewards(name, ordered, at, push);
+  // A whole dataset without rewards is eval-all-aborted, whose message names the crash already.
+  if (perSample.crashGroups.length > 0 && ordered.some((s) => s.reward !== null)) {
+    const g = perSample.crashGroups[0];
+    push(msg.makeFinding('metrics-crash', { ...at, line: g.first.line, related: [] }, crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length)));
+  }
   out.datasets.push(summary);
 }
 

@@ -78,9 +78,12 @@ function mismatchMessage(name: string, step: number, logged: number, value: numb
   return text;
 }
 
-/** `eval/aime-pass@2` → `aime`; `val-core/gsm8k/reward/mean@4` → `gsm8k`; else null. */
-function datasetOf(name: string): string | null {
-  const evalMatch = /^eval\/(.+?)(-none_reward_ratio|-truncated_ratio|-pass@\d+)?$/.exec(name);
+/** `eval/aime-pass@2`, `eval/aime/response_len/mean` → `aime`; `val-core/gsm8k/reward/mean@4` → `gsm8k`; else null. */
+export function datasetOf(name: string): string | null {
+  const evalMatch =
+    /^eval\/(.+?)(-none_reward_ratio|-truncated_ratio|-pass@\d+|\/(?:response_len|zero_std|weight_version)\/[^/]+|\/(?:repetition_frac|truncated_ratio|prefix_cache_hit_rate|avg_cached_tokens_per_sample))?$/.exec(
+      name,
+    );
   if (evalMatch) return evalMatch[1];
   const val = /^val-(?:core|aux)\/([^/]+)\//.exec(name);
   return val ? val[1] : null;

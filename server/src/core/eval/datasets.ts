@@ -1,6 +1,6 @@
 // Which dataset each eval sample belongs to (docs/semantics.md#dataset-of-a-sample): the name the record gives; else,
 // for miles eval files, the order in which `index` restarts matched to the eval config's dataset
-// order; else the file's name.
+// order (`dataset <k>` past the config's list, or without a config); else the file's name.
 import { fileStem } from '../logFiles';
 import type { FormatId, SampleRecord } from '../types';
 import type { EvalConfig } from './config';
@@ -11,7 +11,7 @@ const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'mile
 export interface DatasetPart {
   name: string;
   /** How the name was found: as recorded, by index restart matched to the config, or the file name. */
-  source: 'recorded' | 'config-order' | 'file-name';
+  source: 'recorded' | 'config-order' | 'index-restart' | 'file-name';
   samples: SampleRecord[];
 }
 
@@ -31,10 +31,14 @@ export function splitDatasets(file: string, format: FormatId, samples: readonly 
   const segments = unnamedNeedsOrder && RESTARTING_FORMATS.has(format) ? indexSegments(samples) : null;
   const configNames = config?.datasets.map((d) => d.name) ?? [];
   const stem = fileStem(file);
+  // miles writes every dataset from index 0: several segments are several datasets even when no
+  // config names them (each gets its own inferred n).
+  const segmentCount = segments ? segments[segments.length - 1] + 1 : 0;
   samples.forEach((s, i) => {
     if (s.dataset !== null) return add(s.dataset, 'recorded', s);
     const seg = segments ? segments[i] : -1;
     if (seg >= 0 && seg < configNames.length) return add(configNames[seg], 'config-order', s);
+    if (seg >= 0 && segmentCount > 1) return add(`dataset ${seg + 1}`, 'index-restart', s);
     add(stem, 'file-name', s);
   });
   return [...parts.values()];

@@ -1,35 +1,35 @@
 // verl training metrics from a rollout dump (`trainer.rollout_data_dir/<step>.jsonl`): verl leaves
 // rows with an empty response (`response_length == 0`) out of `critic/score/*` and reports their
-// share as `response/aborted_ratio` (docs/semantics.md#denominator-inflation).
+// share as `response/aborted_ratio` (docs/semantics.md#denominator-inflation). The dump's quirks
+// (DAPO's raw score column, end-token-only responses) are in docs/framework-files.md#verl.
 import { pyFloatRepr } from '../python';
 import type { Finding, Location, SampleRecord } from '../types';
 import { makeFinding } from './findings';
 import { npMean } from './numeric';
+import { countedRows, type ScoreSource, verlScore } from './verlRows';
 
 export interface VerlRolloutResult {
   metrics: Record<string, number>;
   /** The mean score over every row, aborted ones included (a null score counts 0). */
   allAttemptsScoreMean: number;
+  /** Which column `critic/score/*` were recomputed from (the first row's; see verlScore). */
+  scoreSource: ScoreSource | null;
   findings: Finding[];
 }
 
-/** The per-row score verl sums into `critic/score`: the dump's `score`, else the reward. */
-export function verlScore(s: SampleRecord): number | null {
-  const v = s.vars?.score;
-  return typeof v === 'number' ? v : s.reward;
-}
-
-export function analyzeVerlRollout(file: string, samples: readonly SampleRecord[]): VerlRolloutResult {
+export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): VerlRolloutResult {
+  const samples = countedRows(all);
   const total = samples.length;
   const kept: number[] = [];
   const aborted: SampleRecord[] = [];
-  for (const s of samples) {
+  const scores = samples.map((s) => verlScore(s));
+  samples.forEach((s, i) => {
     if (s.aborted) aborted.push(s);
-    else kept.push(verlScore(s) ?? 0);
-  }
-  const all = samples.map((s) => verlScore(s) ?? 0);
+    else kept.push(scores[i].value ?? 0);
+  });
   const metrics: Record<string, number> = {};
-  if (total === 0) return { metrics, allAttemptsScoreMean: NaN, findings: [] };
+  if (total === 0) return { metrics, allAttemptsScoreMean: NaN, scoreSource: null, findings: [] };
+  const scoreSource = scores[0].source;
   // Exact float64 figures; verl's own are float32 (compare at 1e-6, docs/semantics.md#logged-vs-recomputed).
   metrics['critic/score/mean'] = npMean(kept);
   if (kept.length > 0) {
@@ -37,8 +37,11 @@ export function analyzeVerlRollout(file: string, samples: readonly SampleRecord[
     metrics['critic/score/min'] = kept.reduce((a, b) => (b < a || Number.isNaN(b) ? b : a));
   }
   metrics['response/aborted_ratio'] = aborted.length / total;
-  const allAttemptsScoreMean = npMean(all);
+  const allAttemptsScoreMean = npMean(scores.map((s) => s.value ?? 0));
   const findings: Finding[] = [];
+  if (scoreSource === 'score + overlong_reward') {
+    findings.push(makeFinding('verl-score-source', { file, line: samples[0].line, dataset: null }, dapoScoreMessage()));
+  }
   const reported = metrics['critic/score/mean'];
   if (aborted.length > 0 && !(reported === allAttemptsScoreMean)) {
     const related = aborted.slice(1, 21).map((s): Location => ({ file, line: s.line }));
@@ -50,13 +53,21 @@ export function analyzeVerlRollout(file: string, samples: readonly SampleRecord[
       ),
     );
   }
-  return { metrics, allAttemptsScoreMean, findings };
+  return { metrics, allAttemptsScoreMean, scoreSource, findings };
 }
+
+export function dapoScoreMessage(): string {
+  return 'critic/score/* recomputed from score + overlong_reward: the reward function returned its own score (DAPO), so the dumped score is the raw score and the trained one adds overlong_reward';
+}
+
+/** The end-token caveat: such a response decodes to "" like an aborted one, but verl does not mask it. */
+const END_TOKEN_NOTE =
+  'rows with empty output include responses of only an end token, which verl counts as not aborted (response_length 1), so response/aborted_ratio here is an upper bound';
 
 export function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number): string {
   const ratio = pyFloatRepr(aborted / total);
   if (aborted === total) {
-    return `critic/score/mean has no row to average: all ${total} rows have empty output (response/aborted_ratio = ${ratio}; verl raises ValueError: All samples are aborted, this should not happen.); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}`;
+    return `critic/score/mean has no row to average: all ${total} rows have empty output (response/aborted_ratio = ${ratio}; verl raises ValueError: All samples are aborted, this should not happen.); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
   }
-  return `critic/score/mean = ${pyFloatRepr(reported)} leaves out ${aborted} of ${total} rows with empty output (response/aborted_ratio = ${ratio}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}`;
+  return `critic/score/mean = ${pyFloatRepr(reported)} leaves out ${aborted} of ${total} rows with empty output (response/aborted_ratio = ${ratio}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
 }

@@ -1,11 +1,16 @@
 // verl validation metrics (docs/semantics.md#verl-validation-metrics) from a validation dump: per data source and prompt uid,
 // `mean@N`/`std@N` of each numeric variable, averaged over uids per metric name; the headline
-// `val-core/<ds>/<var>/mean@<Nmax>` averages only prompts that kept all Nmax samples.
+// `val-core/<ds>/<var>/mean@<Nmax>` averages only prompts that kept all Nmax samples. v1 dumps
+// count a session once (its last output); a dump without data_source gets one combined figure
+// (docs/framework-files.md#verl).
 import { pyFloatRepr } from '../python';
 import type { DatasetSummary, Finding, Location, SampleRecord } from '../types';
-import { fileStem } from '../logFiles';
 import { makeFinding } from './findings';
 import { npMean, npStd, npSum } from './numeric';
+import { countedRows } from './verlRows';
+
+/** The name of the figure over every prompt of a dump that lost its data sources: no data source is called that. */
+export const ALL_DATA_SOURCES = '(all data sources)';
 
 /** Dump keys that are not reward variables (`score` is the dump's copy of `reward`). */
 const NOT_VARIABLES = new Set(['score', 'step', 'reward']);
@@ -21,9 +26,10 @@ export function analyzeVerlValidation(
   findings: Finding[];
 } {
   const bySource = new Map<string, UidVars>();
-  const stem = fileStem(file);
-  for (const s of samples) {
-    const ds = s.dataset ?? stem;
+  const rows = countedRows(samples);
+  const unnamed = rows.filter((s) => s.dataset === null);
+  for (const s of rows) {
+    const ds = s.dataset ?? ALL_DATA_SOURCES;
     const uid = s.groupKey ?? s.promptKey ?? `line ${s.line}`;
     let uids = bySource.get(ds);
     if (!uids) bySource.set(ds, (uids = new Map()));
@@ -42,12 +48,25 @@ export function analyzeVerlValidation(
   for (const [ds, uids] of bySource) {
     const dsMetrics = sourceMetrics(ds, uids);
     Object.assign(metrics, dsMetrics.metrics);
-    const rows = [...uids.values()].reduce((n, u) => n + u.rows.length, 0);
-    datasets.push({ name: ds, samples: rows, n: dsMetrics.nMax, nSource: 'inferred', metrics: dsMetrics.metrics });
+    const count = [...uids.values()].reduce((n, u) => n + u.rows.length, 0);
+    datasets.push({ name: ds, samples: count, n: dsMetrics.nMax, nSource: 'inferred', metrics: dsMetrics.metrics });
     const f = inflation(file, ds, uids, dsMetrics.coreVar, dsMetrics.nMax, dsMetrics.metrics);
     if (f) findings.push(f);
   }
+  if (unnamed.length > 0)
+    findings.push(
+      makeFinding('verl-no-data-source', { file, line: unnamed[0].line, dataset: ALL_DATA_SOURCES }, noDataSourceMessage(unnamed.length, rows.length)),
+    );
   return { datasets, metrics, findings };
+}
+
+export function noDataSourceMessage(unnamed: number, total: number): string {
+  const which = unnamed === total ? `the dump has no data_source (all ${total} rows)` : `${unnamed} of ${total} rows have no data_source`;
+  return (
+    `${which}: verl reports val-core/<data_source>/… per data source at run time, but its dump does not write the data source, ` +
+    `so per-source figures cannot be recomputed; the figures over every prompt without one are under val-core/${ALL_DATA_SOURCES}/… (not a verl metric). ` +
+    "To get per-source figures, return data_source in the reward function's extra info (it is then dumped as a column)"
+  );
 }
 
 function variablesOf(s: SampleRecord): [string, number][] {

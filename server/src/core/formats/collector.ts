@@ -8,7 +8,7 @@ import { type LineScan, scanLine } from '../reader/lineScan';
 import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
-import { rewardKeyFor } from './context';
+import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
 import { normalizeRecord } from './normalize';
 
@@ -77,7 +77,7 @@ export class RecordCollector {
       blankLines: 0,
       findings: [],
       droppedFindings: 0,
-      inputRun: { lastHash: null, groups: 0 },
+      inputRun: { ids: new Map() },
       rewardProblemReported: false,
       binary: null,
     };
@@ -93,7 +93,7 @@ export class RecordCollector {
       samples: s.samples.slice(),
       metricsRecords: s.metricsRecords.slice(),
       findings: s.findings.slice(),
-      inputRun: { ...s.inputRun },
+      inputRun: copyInputRun(s.inputRun),
     };
   }
 

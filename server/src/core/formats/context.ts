@@ -9,10 +9,18 @@ export interface LineInfo {
   byteLength: number;
 }
 
-/** Legacy verl dumps have no uid: consecutive rows with the same input hash form one group. */
+/**
+ * Legacy verl dumps have no uid: rows with the same input hash form one group wherever they are,
+ * since `_balance_batch` scatters a prompt's rows over the file (docs/framework-files.md#verl-legacy).
+ * `ids` numbers the inputs in order of first appearance.
+ */
 export interface InputRunState {
-  lastHash: string | null;
-  groups: number;
+  ids: Map<string | null, number>;
+}
+
+/** A copy to resume from while the original moves on. */
+export function copyInputRun(s: InputRunState): InputRunState {
+  return { ids: new Map(s.ids) };
 }
 
 export interface NormalizeContext {
@@ -67,6 +75,9 @@ export function sampleAt(s: SampleRecord, info: LineInfo): SampleRecord {
     step: s.step,
   };
   if (s.vars !== undefined) out.vars = s.vars;
+  if (s.session !== undefined) out.session = s.session;
+  if (s.output !== undefined) out.output = s.output;
+  if (s.miles !== undefined) out.miles = s.miles;
   return out;
 }
 

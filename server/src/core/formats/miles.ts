@@ -2,7 +2,7 @@
 // eval trials, and the dashboard's metrics.jsonl.
 import { classifyCause } from '../causes';
 import { intLiteral, Skipped } from '../reader/jsonRule';
-import type { SampleRecord } from '../types';
+import type { MilesSampleFields, SampleRecord } from '../types';
 
 import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastMilesMetrics, fastMilesSample, fastMilesTrajectory, fastMilesTrials, validate } from './fastValidate';
@@ -52,7 +52,35 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
     responseLength: r.response_length ?? null,
     step: r.rollout_id ?? null,
   };
+  sample.miles = milesFields(o, r.response_length ?? null);
   return { type: 'sample', sample, rewardProblem: reward.problem };
+}
+
+/** Longest response (characters) miles' `has_repetition` answers False for without compressing it. */
+const REPETITION_MIN_CHARS = 10000;
+
+/** The Sample fields miles' logged sample metrics read (miles/ray/rollout/metrics.py). */
+function milesFields(o: Obj, responseLength: number | null): MilesSampleFields {
+  const mask = o.loss_mask;
+  const effectiveLength = typeof mask === 'number' ? mask : mask === null || mask === undefined ? responseLength : null;
+  const wv = o.weight_versions;
+  const weightVersions = Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null;
+  const cache = o.prefix_cache_info;
+  const num = (holder: unknown, key: string): number => {
+    const v = isPlainObject(holder) ? holder[key] : undefined;
+    return typeof v === 'number' ? v : 0;
+  };
+  const response = o.response;
+  // A JSON string's text has at least one byte per character, plus its quotes.
+  const responseMaybeLong =
+    typeof response === 'string' ? [...response].length > REPETITION_MIN_CHARS : response instanceof Skipped && response.byteLength - 2 > REPETITION_MIN_CHARS;
+  return {
+    effectiveLength,
+    weightVersions,
+    cachedTokens: num(cache, 'cached_tokens'),
+    totalPromptTokens: num(cache, 'total_prompt_tokens'),
+    responseMaybeLong,
+  };
 }
 
 export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {

@@ -6,14 +6,14 @@
 // - `metrics`: the scalar members of a metrics line;
 // - the `generic` format's mapped JSON pointers (settings `fields.*`).
 import type { GenericFieldMap } from '../settings';
-import type { Rule } from '../reader/jsonRule';
+import type { Child, Rule } from '../reader/jsonRule';
 
 import { parsePointer } from './pointer';
 
 /** Longest string built as text; longer ones (responses, long labels) stay `Skipped`. */
 export const MAX_STRING = 1024;
 
-function scalars(children?: [string, Rule | 'hash'][]): Rule {
+function scalars(children?: [string, Child][]): Rule {
   return { scalars: true, maxString: MAX_STRING, children: children ? new Map(children) : null };
 }
 
@@ -26,6 +26,10 @@ export function buildRule(fields: GenericFieldMap): Rule {
     ['reward', scalars()],
     ['metadata', scalars([['reward', scalars()]])],
     ['metrics', scalars()],
+    // miles' per-sample metric inputs (docs/semantics.md#miles-sample-metrics).
+    ['loss_mask', 'sum'],
+    ['weight_versions', 'list'],
+    ['prefix_cache_info', scalars()],
   ]);
   for (const [name, pointer] of Object.entries(fields)) {
     if (typeof pointer !== 'string') continue;
@@ -51,7 +55,7 @@ function addPath(root: Rule, path: string[], leaf: Rule | 'hash'): void {
       if (existing === undefined || leaf === 'hash') at.children.set(key, leaf);
       return;
     }
-    if (existing === undefined || existing === 'hash') {
+    if (existing === undefined || typeof existing === 'string') {
       const next = scalars();
       at.children.set(key, next);
       at = next;

@@ -1,6 +1,7 @@
 // verl rollout and validation dumps (docs/semantics.md#formats): `{input, output, gts, score, step, ...extra reward
 // keys, uid?}`; validation adds `reward` (and `acc`, `pred`, ...) and `data_source`.
 import { Skipped } from '../reader/jsonRule';
+import type { SampleRecord } from '../types';
 
 import { datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastVerl, validate } from './fastValidate';
@@ -43,14 +44,21 @@ export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): No
   const r = parsed.data;
   const inputHash = o.input instanceof Skipped ? o.input.hash : null;
   let groupKey: string;
+  let session: string | undefined;
+  let output: number | undefined;
   const uid = keyText(o, 'uid', r.uid);
   if (uid !== null) {
     groupKey = promptUid(uid);
+    if (groupKey !== uid) {
+      const last = uid.lastIndexOf('_');
+      session = uid.slice(0, last);
+      output = Number(uid.slice(last + 1));
+    }
   } else {
-    // Legacy dump: a new group starts whenever the input changes.
-    if (inputHash !== ctx.inputRun.lastHash || ctx.inputRun.groups === 0) ctx.inputRun.groups++;
-    ctx.inputRun.lastHash = inputHash;
-    groupKey = `input#${ctx.inputRun.groups - 1}`;
+    // Legacy dump: one group per distinct input, wherever its rows are (they are scattered).
+    let id = ctx.inputRun.ids.get(inputHash);
+    if (id === undefined) ctx.inputRun.ids.set(inputHash, (id = ctx.inputRun.ids.size));
+    groupKey = `input#${id}`;
   }
   // Validation rows carry `reward` (the score the metrics average); training rows only `score`.
   const field = r.reward !== undefined && r.reward !== null ? 'reward' : 'score';
@@ -63,25 +71,26 @@ export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): No
   }
   // verl masks rows whose response is empty (response_length == 0): they count as aborted.
   const aborted = r.output === '' || (r.output instanceof Skipped && r.output.byteLength === 2);
-  return {
-    type: 'sample',
-    rewardProblem: reward.problem,
-    sample: {
-      line: info.line,
-      offset: info.offset,
-      byteLength: info.byteLength,
-      groupKey,
-      index: null,
-      dataset: datasetOf(r, null),
-      promptKey: inputHash,
-      status: aborted ? 'aborted' : null,
-      aborted,
-      reward: reward.reward,
-      rewardIsInt: reward.rewardIsInt,
-      cause: null,
-      responseLength: null,
-      step: r.step ?? null,
-      vars,
-    },
+  const sample: SampleRecord = {
+    line: info.line,
+    offset: info.offset,
+    byteLength: info.byteLength,
+    groupKey,
+    index: null,
+    dataset: datasetOf(r, null),
+    promptKey: inputHash,
+    status: aborted ? 'aborted' : null,
+    aborted,
+    reward: reward.reward,
+    rewardIsInt: reward.rewardIsInt,
+    cause: null,
+    responseLength: null,
+    step: r.step ?? null,
+    vars,
   };
+  if (session !== undefined) {
+    sample.session = session;
+    sample.output = output;
+  }
+  return { type: 'sample', rewardProblem: reward.problem, sample };
 }

@@ -2,13 +2,24 @@
 // `Skipped` placeholder for a value validated but not built, and the integer-literal marks of a
 // built object. The skipper (jsonSkip.ts) and the builder (scanJson.ts) share these.
 
+/**
+ * How to read a named member: a nested rule, its hash instead of its value ('hash'), the sum of a
+ * numeric array ('sum': miles' `loss_mask`, whose sum is the effective response length), or a short
+ * array of scalars ('list': miles' `weight_versions`). A member that is not an array under 'sum'
+ * or 'list' is built as a scalar; an array that does not qualify comes back `Skipped`.
+ */
+export type Child = Rule | 'hash' | 'sum' | 'list';
+
+/** Most items a 'list' member builds; a longer array stays `Skipped`. */
+export const MAX_LIST_ITEMS = 256;
+
 /** What to build for an object value; anything not named is skipped. */
 export interface Rule {
   /** Build scalar members (numbers, booleans, null, strings up to `maxString` bytes). */
   scalars: boolean;
   maxString: number;
   /** Members to descend into (a nested rule) or to hash instead of building ('hash'). */
-  children: Map<string, Rule | 'hash'> | null;
+  children: Map<string, Child> | null;
   /**
    * The keys last seen at each member position of objects read by this rule, with their decoded
    * text and child rule: lines of a log repeat the same keys in the same order, so a key is
@@ -21,7 +32,7 @@ export interface KeyCacheEntry {
   /** The key's bytes as written (between the quotes). */
   bytes: Uint8Array;
   text: string;
-  child: Rule | 'hash' | undefined;
+  child: Child | undefined;
 }
 
 /** A value that was validated but not built. */

@@ -2,8 +2,8 @@
 // or a syntax error. The same function runs on the main thread (single-threaded scans) and in scan
 // workers (byte ranges of big files), so both paths feed the collector identical inputs. Scanned
 // values hold `Skipped` instances and integer-literal maps, which structured clone would flatten:
-// `encodeScanned` / `decodeScanned` turn them into arrays and back (the scanner never builds an
-// array value, so an array is unambiguously one of our tags).
+// `encodeScanned` / `decodeScanned` turn them into arrays and back (every array is one of our tags:
+// the scanner's own arrays, from 'list' members, are tagged LIST).
 import { sniffBinary } from '../formats/sniff';
 
 import { scanJson } from './scanJson';
@@ -37,11 +37,13 @@ export function scanLine(bytes: Uint8Array, start: number, end: number, rule: Ru
 
 const SKIPPED = 0;
 const OBJECT = 1;
+const LIST = 2;
 
 /** A scanned value as structured-clone-safe data. */
 export function encodeScanned(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (v instanceof Skipped) return [SKIPPED, v.kind, v.byteLength, v.hash];
+  if (Array.isArray(v)) return [LIST, v];
   const obj = v as ScannedObject;
   const entries: unknown[] = [];
   for (const key of Object.keys(obj)) entries.push(key, encodeScanned(obj[key]));
@@ -52,6 +54,7 @@ export function encodeScanned(v: unknown): unknown {
 export function decodeScanned(v: unknown): unknown {
   if (!Array.isArray(v)) return v;
   if (v[0] === SKIPPED) return new Skipped(v[1] as Skipped['kind'], v[2] as number, v[3] as string | null);
+  if (v[0] === LIST) return v[1] as unknown[];
   const entries = v[1] as unknown[];
   const obj: ScannedObject = {};
   for (let k = 0; k < entries.length; k += 2) obj[entries[k] as string] = decodeScanned(entries[k + 1]);

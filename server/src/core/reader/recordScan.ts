@@ -7,6 +7,7 @@ import { CancelledError } from '../cancellation';
 import type { FileAccess } from '../fileAccess';
 import { type CollectorState, RecordCollector } from '../formats/collector';
 import { buildRule } from '../formats/rule';
+import { copyInputRun } from '../formats/context';
 import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 
 import { hashBytes } from './hash';
@@ -174,7 +175,7 @@ function copyState(s: CollectorState): CollectorState {
     samples: s.samples.slice(),
     metricsRecords: s.metricsRecords.slice(),
     findings: s.findings.slice(),
-    inputRun: { ...s.inputRun },
+    inputRun: copyInputRun(s.inputRun),
   };
 }
 

@@ -5,7 +5,7 @@ import { hashBytes } from './hash';
 import { JsonError } from './jsonError';
 import { numberValue, skipNumberAt } from './jsonNumber';
 import { hasByte, shortText, utf8Text } from './text';
-import { INT_LITERALS, type KeyCacheEntry, type Rule, type ScanResult, type ScannedObject, Skipped } from './jsonRule';
+import { type Child, INT_LITERALS, type KeyCacheEntry, MAX_LIST_ITEMS, type Rule, type ScanResult, type ScannedObject, Skipped } from './jsonRule';
 import { skipString, skipValue } from './jsonSkip';
 
 const QUOTE = 0x22;
@@ -58,7 +58,7 @@ function buildMember(
   b: Uint8Array,
   i: number,
   e: number,
-  rule: Rule | 'hash' | undefined,
+  rule: Child | undefined,
   wanted: boolean,
   maxString: number,
   parent: ScannedObject | null,
@@ -69,6 +69,11 @@ function buildMember(
   if (rule === 'hash') {
     pos = skipValue(b, i, e);
     return new Skipped(kindAt(c), pos - i, hashBytes(b, i, pos));
+  }
+  if (rule === 'sum' || rule === 'list') {
+    if (c === 0x5b) return rule === 'sum' ? sumArray(b, i, e) : listArray(b, i, e, maxString);
+    rule = undefined;
+    wanted = true;
   }
   if (c === 0x7b && rule !== undefined) return buildObject(b, i, e, rule);
   if (rule !== undefined) {
@@ -93,6 +98,78 @@ function buildMember(
   }
   pos = skipNumberAt(b, i, e);
   return numberAt(b, i, pos, parent, key);
+}
+
+/**
+ * `i` at `[`: the sum of an array of numbers (0/1 masks take the fast path), or `Skipped` when an
+ * item is not a number. Sets `pos` after `]`.
+ */
+function sumArray(b: Uint8Array, i: number, e: number): number | Skipped {
+  const start = i;
+  let sum = 0;
+  i = skipWs(b, i + 1, e);
+  if (b[i] === 0x5d && i < e) {
+    pos = i + 1;
+    return 0;
+  }
+  for (;;) {
+    const c = b[i];
+    if ((c === 0x30 || c === 0x31) && (b[i + 1] === 0x2c || b[i + 1] === 0x5d || WS[b[i + 1]] === 1) && i + 1 < e) {
+      sum += c - 0x30;
+      i++;
+    } else if (i < e && isNumberStart(c)) {
+      const end = skipNumberAt(b, i, e);
+      sum += numberAt(b, i, end, null, '');
+      i = end;
+    } else {
+      pos = skipValue(b, start, e);
+      return new Skipped('array', pos - start, null);
+    }
+    i = skipWs(b, i, e);
+    if (b[i] === 0x2c && i < e) {
+      i = skipWs(b, i + 1, e);
+      continue;
+    }
+    if (b[i] === 0x5d && i < e) {
+      pos = i + 1;
+      return sum;
+    }
+    throw new JsonError(`expected ',' or ']' in array, found ${found(b, i, e)}`, i);
+  }
+}
+
+/** `i` at `[`: up to MAX_LIST_ITEMS scalars (strings up to `maxString` bytes), else `Skipped`. */
+function listArray(b: Uint8Array, i: number, e: number, maxString: number): unknown[] | Skipped {
+  const start = i;
+  const out: unknown[] = [];
+  i = skipWs(b, i + 1, e);
+  if (b[i] === 0x5d && i < e) {
+    pos = i + 1;
+    return out;
+  }
+  for (;;) {
+    const c = b[i];
+    if (i >= e || c === 0x7b || c === 0x5b || out.length >= MAX_LIST_ITEMS) {
+      pos = skipValue(b, start, e);
+      return new Skipped('array', pos - start, null);
+    }
+    const value = buildMember(b, i, e, undefined, true, maxString, null, '');
+    if (value instanceof Skipped) {
+      pos = skipValue(b, start, e);
+      return new Skipped('array', pos - start, null);
+    }
+    out.push(value);
+    i = skipWs(b, pos, e);
+    if (b[i] === 0x2c && i < e) {
+      i = skipWs(b, i + 1, e);
+      continue;
+    }
+    if (b[i] === 0x5d && i < e) {
+      pos = i + 1;
+      return out;
+    }
+    throw new JsonError(`expected ',' or ']' in array, found ${found(b, i, e)}`, i);
+  }
 }
 
 /**

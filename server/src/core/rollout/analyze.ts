@@ -9,6 +9,7 @@ import { abortedFilter, zeroStdFilter } from './filters';
 import { groupSamples, type SampleGroup } from './groups';
 import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
 import { incompleteGroups, misgrouped } from './shape';
+import { crashMessage, milesSampleMetrics } from '../eval/milesMetrics';
 
 export interface RolloutResult {
   /** One outcome per group, in file order (first-written member). */
@@ -16,6 +17,8 @@ export interface RolloutResult {
   counts: GroupCounts;
   /** Drop metric → groups dropped for that reason; only reasons that occurred, first-seen order. */
   metrics: Record<string, number>;
+  /** miles-sample files: the per-sample metrics miles logs under `rollout/…` (docs/semantics.md#miles-sample-metrics). */
+  sampleMetrics: Record<string, number>;
   findings: Finding[];
 }
 
@@ -56,10 +59,26 @@ export function analyzeRollout(file: string, format: FormatId, samples: readonly
     finding(p.code, p.at, p.message, p.related);
   }
 
+  const sampleMetrics: Record<string, number> = {};
+  if (format === 'miles-sample') {
+    const perSample = milesSampleMetrics(samples);
+    for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
+    // A group with an aborted member is gone before miles logs (check_no_aborted); one whose rewards
+    // are all null without an abort reaches the zero-std count and its round(None).
+    const crash = perSample.crashGroups.filter((g) => !g.members.some((s) => s.aborted));
+    if (crash.length > 0)
+      finding(
+        'metrics-crash',
+        crash[0].first,
+        crashMessage('rollout/zero_std/…', crash.length),
+        crash.slice(1).map((g) => g.first),
+      );
+  }
+
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
   findings.sort((a, b) => a.line - b.line);
   const dropped = outcomes.filter((o) => !o.kept).length;
-  return { groups: outcomes, counts: { total: outcomes.length, kept: outcomes.length - dropped, dropped }, metrics, findings };
+  return { groups: outcomes, counts: { total: outcomes.length, kept: outcomes.length - dropped, dropped }, metrics, sampleMetrics, findings };
 }
 
 type Report = (code: FindingCode, at: SampleRecord, message: string, related: readonly SampleRecord[]) => void;

@@ -1,5 +1,6 @@
 // Group shape checks (docs/semantics.md#group-shape): group size against n_samples_per_prompt, and prompt identity
 // against group membership.
+import { attemptCount } from '../eval/verlRows';
 import type { SampleRecord } from '../types';
 import type { SampleGroup } from './groups';
 import { incompleteGroupMessage, mixedPromptsMessage, spreadPromptMessage } from './messages';
@@ -13,16 +14,20 @@ export interface ShapeProblem {
   related: SampleRecord[];
 }
 
-/** With n known, every group of another size (miles' sync loop would assert). */
+/**
+ * With n known, every group of another size (miles' sync loop would assert). A verl v1 session
+ * that wrote several outputs is one attempt (docs/framework-files.md#verl-v1).
+ */
 export function incompleteGroups(groups: readonly SampleGroup[], n: number | null): ShapeProblem[] {
   if (n === null) return [];
   return groups
-    .filter((g) => g.members.length !== n)
-    .map((g) => ({
+    .map((g) => ({ g, size: attemptCount(g.members) }))
+    .filter(({ size }) => size !== n)
+    .map(({ g, size }) => ({
       code: 'incomplete-group' as const,
       at: g.members[0],
       group: g.key,
-      message: incompleteGroupMessage(g.key, g.members.length, n),
+      message: incompleteGroupMessage(g.key, size, n),
       related: g.members.slice(1),
     }));
 }

@@ -1,0 +1,478 @@
+#!/usr/bin/python3
+"""Writes test/fixtures/real/: files produced by verl's and miles' own writer code, and the metrics
+their own metric functions compute on the same data (expected.json beside each file).
+
+Run (docs/framework-files.md has the whole recipe):
+  git -C <verl mirror> archive HEAD verl | tar -x -C /tmp/fx/verl
+  git -C <miles mirror> archive HEAD miles | tar -x -C /tmp/fx/miles
+  /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
+
+Nothing here is framework code: the frameworks' functions are imported from the extraction (or, for
+verl trainer methods that cannot be imported without a cluster, their source is read from
+ray_trainer.py and executed as is). Only what is not a writer is stubbed: ray, tracking, tokenizers,
+and the packages the extraction's imports name but this machine lacks (tensordict, transformers, ...);
+DataProto is replaced by a small stand-in with the same batch / non_tensor_batch / reorder behaviour.
+"""
+import ast
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import shutil
+import sys
+import tempfile
+import textwrap
+from types import SimpleNamespace
+from unittest import mock
+
+VERL, MILES = sys.argv[1], sys.argv[2]
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "fixtures", "real")
+STUB = ("ray", "tensordict", "transformers", "wandb", "swanlab", "codetiming", "torchdata", "datasets", "peft",
+        "hydra", "pyarrow", "packaging", "accelerate", "mlflow", "tensorboard", "vllm", "sglang", "liger_kernel", "flash_attn",
+        "miles.utils.misc", "miles.utils.tracking_utils", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron")
+
+
+class _Stubs(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path, target=None):
+        if any(name == s or name.startswith(s + ".") for s in STUB):
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
+
+    def create_module(self, spec):
+        m = mock.MagicMock(name=spec.name)
+        m.__path__, m.__spec__, m.__name__ = [], spec, spec.name
+        return m
+
+    def exec_module(self, module):
+        pass
+
+
+sys.meta_path.insert(0, _Stubs())
+sys.path[:0] = [VERL, MILES]
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+
+def write_json(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(value, f, indent=1, sort_keys=True, allow_nan=True)
+        f.write("\n")
+
+
+def method_source(path, cls_method_names):
+    """Source of the named methods of ray_trainer.py, dedented, to exec as plain functions."""
+    src = open(path).read()
+    tree = ast.parse(src)
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in cls_method_names and node.name not in out:
+            out[node.name] = textwrap.dedent(ast.get_source_segment(src, node))
+    return out
+
+
+# ---------------------------------------------------------------- verl
+PAD, EOS = 0, 2  # token ids; EOS is a special token the decoder skips
+
+
+class Tok:
+    """Stub tokenizer: token t > 2 decodes to chr(ord('a') + t - 3); PAD and EOS are special."""
+    eos_token = "</s>"
+    eos_token_id = EOS
+    pad_token_id = PAD
+
+    def decode(self, ids, skip_special_tokens=True):
+        ids = ids.tolist() if hasattr(ids, "tolist") else list(ids)
+        return "".join(chr(ord("a") + t - 3) for t in ids if not (skip_special_tokens and t in (PAD, EOS)))
+
+    def batch_decode(self, rows, skip_special_tokens=True):
+        return [self.decode(r, skip_special_tokens) for r in rows]
+
+
+class Item:
+    def __init__(self, batch, non_tensor_batch):
+        self.batch, self.non_tensor_batch = batch, non_tensor_batch
+
+
+class Proto:
+    """Stand-in for verl's DataProto: the fields and reorder() the writer path uses."""
+
+    def __init__(self, batch, non_tensor_batch, meta_info=None):
+        self.batch, self.non_tensor_batch, self.meta_info = batch, non_tensor_batch, meta_info or {}
+
+    def __len__(self):
+        return next(iter(self.batch.values())).shape[0]
+
+    def __getitem__(self, i):
+        return Item({k: v[i] for k, v in self.batch.items()}, {k: v[i] for k, v in self.non_tensor_batch.items()})
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def reorder(self, indices):  # DataProto.reorder: tensors and non-tensors alike
+        idx = indices.numpy()
+        self.batch = {k: v[indices] for k, v in self.batch.items()}
+        self.non_tensor_batch = {k: v[idx] for k, v in self.non_tensor_batch.items()}
+
+
+def encode(text):
+    return [ord(c) - ord("a") + 3 for c in text]
+
+
+def make_batch(rows, prompt_len=6, resp_len=8):
+    """rows: (prompt text, response token ids, ground truth, data source, uid)."""
+    prompts, responses, masks = [], [], []
+    for prompt, resp, *_ in rows:
+        p = encode(prompt)
+        prompts.append([PAD] * (prompt_len - len(p)) + p)
+        responses.append(resp + [PAD] * (resp_len - len(resp)))
+        masks.append([0] * (prompt_len - len(p)) + [1] * len(p) + [1] * len(resp) + [0] * (resp_len - len(resp)))
+    t = lambda x, dt=torch.long: torch.tensor(x, dtype=dt)  # noqa: E731
+    batch = {
+        "prompts": t(prompts),
+        "responses": t(responses),
+        "attention_mask": t(masks),
+        "input_ids": torch.cat([t(prompts), t(responses)], dim=1),
+    }
+    batch["response_mask"] = batch["attention_mask"][:, prompt_len:]
+    nt = {
+        "reward_model": np.array([{"ground_truth": gt, "style": "rule"} for _, _, gt, _, _ in rows], dtype=object),
+        "data_source": np.array([ds for *_, ds, _ in rows], dtype=object),
+        "uid": np.array([uid for *_, uid in rows], dtype=object),
+        "extra_info": np.array([{} for _ in rows], dtype=object),
+    }
+    return Proto(batch, nt)
+
+
+def dapo_score(data_source, solution_str, ground_truth, extra_info=None):
+    """A DAPO-style compute_score: returns its own `score` (the raw correctness, ±1) with acc and pred."""
+    acc = solution_str.startswith(ground_truth) and solution_str != ""
+    return {"score": 1.0 if acc else -1.0, "acc": acc, "pred": solution_str[:2]}
+
+
+def dapo_manager():
+    """verl's DAPORewardManager class, its source executed as is. Importing verl.workers pulls in
+    transformers; the base class is reduced to the one hook the class calls (no rm_scores here)."""
+    path = os.path.join(VERL, "verl/workers/reward_manager/dapo.py")
+    src = open(path).read()
+    node = next(n for n in ast.parse(src).body if isinstance(n, ast.ClassDef) and n.name == "DAPORewardManager")
+    base = type("AbstractRewardManager", (), {"_extract_reward_from_rm_scores": lambda self, data, rd: None})
+    ns = {"torch": torch, "defaultdict": __import__("collections").defaultdict, "DataProto": Proto,
+          "AbstractRewardManager": base, "register": lambda name: (lambda c: c), "default_compute_score": None}
+    exec(ast.get_source_segment(src, node).replace("@register(\"dapo\")\n", ""), ns)  # noqa: S102
+    return ns["DAPORewardManager"]
+
+
+def verl_legacy(out_dir):
+    from verl.trainer.ppo import metric_utils
+    from verl.utils import seqlen_balancing
+    DAPORewardManager = dapo_manager()
+
+    srcs = method_source(os.path.join(VERL, "verl/trainer/ppo/ray_trainer.py"),
+                         {"_dump_generations", "_balance_batch", "_log_rollout_data", "_val_metrics_update"})
+    ns = {"os": os, "json": json, "torch": torch, "np": np, "DataProto": Proto,
+          "marked_timer": __import__("contextlib").contextmanager(lambda *a, **k: (yield)),
+          "calculate_workload": seqlen_balancing.calculate_workload,
+          "get_seqlen_balanced_partitions": seqlen_balancing.get_seqlen_balanced_partitions,
+          "log_seqlen_unbalance": seqlen_balancing.log_seqlen_unbalance,
+          "process_validation_metrics": metric_utils.process_validation_metrics}
+    for s in srcs.values():
+        exec(s, ns)  # noqa: S102 - verl's own method bodies, run as written
+    cfg = SimpleNamespace(actor_rollout_ref=SimpleNamespace(actor={"ppo_mini_batch_size": 8}))
+    trainer = SimpleNamespace(tokenizer=Tok(), global_steps=12, config=cfg, use_prefix_grouper=False,
+                              _get_dp_size=lambda wg, role: 2, actor_rollout_wg=None)
+    for name in ("_dump_generations",):
+        setattr(trainer, name, ns[name].__get__(trainer))
+
+    # ---- training step: 4 prompts x 4, rows reordered by _balance_batch before they are written.
+    # Prompt "ab" answers "x"; prompt "cd" answers "y"; ... Response token lists: a correct answer
+    # starts with the ground truth. [] is an empty (aborted) response; [EOS] decodes to "" too.
+    X = encode("x")
+    rows = []
+    plan = {
+        "ab": ("x", [X + encode("q") + [EOS], encode("zz") + [EOS], X + [EOS], encode("zzzzzzz")]),
+        "cd": ("y", [[], encode("y") + [EOS], [EOS], encode("yyyyyy") + [EOS]]),
+        "ef": ("x", [X + [EOS], X + encode("xx") + [EOS], encode("q") + [EOS], X + encode("xxxxxx")]),
+        "gh": ("z", [encode("z") + [EOS], [], encode("zzzzzzz") + [EOS], encode("z") + [EOS]]),
+    }
+    for p, (gt, resps) in plan.items():
+        for r in resps:
+            rows.append((p, r, gt, "math_dapo", f"uid-{p}"))
+    batch = make_batch(rows)
+    metrics = {}
+    ns["_balance_batch"](trainer, batch, metrics)
+    order = [str(u) for u in batch.non_tensor_batch["uid"]]
+    cfg_overlong = SimpleNamespace(enable=True, len=4, penalty_factor=1.0, log=True)
+    rm = DAPORewardManager(tokenizer=Tok(), num_examine=0, compute_score=dapo_score, max_resp_len=8,
+                           overlong_buffer_cfg=cfg_overlong)
+    with mock.patch("builtins.print"):
+        res = rm(batch, return_dict=True)
+    extra = {k: [v.item() if torch.is_tensor(v) else v for v in vs] for k, vs in res["reward_extra_info"].items()}
+    batch.batch["token_level_scores"] = res["reward_tensor"]
+    batch.batch["token_level_rewards"] = res["reward_tensor"]
+    batch.batch["advantages"] = torch.zeros_like(res["reward_tensor"])
+    batch.batch["returns"] = torch.zeros_like(res["reward_tensor"])
+    with tempfile.TemporaryDirectory() as d:
+        with mock.patch("builtins.print"):
+            ns["_log_rollout_data"](trainer, batch, extra, {}, d)
+        shutil.copy(os.path.join(d, "12.jsonl"), os.path.join(out_dir, "rollout", "12.jsonl"))
+    m = metric_utils.compute_data_metrics(batch, use_critic=False)
+    keep = ("critic/score/", "critic/rewards/", "response/aborted_ratio", "response_length/")
+    write_json(os.path.join(out_dir, "rollout", "12.expected.json"), {
+        "writer": "verl ray_trainer._balance_batch + DAPORewardManager + _log_rollout_data/_dump_generations",
+        "metrics_by": "verl.trainer.ppo.metric_utils.compute_data_metrics",
+        "row_uids_in_file_order": order,
+        "metrics": {k: v for k, v in m.items() if k.startswith(keep)},
+    })
+
+    # ---- validation step: rows as _validate collects them (repeat interleave, no reordering), dumped
+    # by _dump_generations; the dump has no uid and no data_source, the metrics had both.
+    vrows, sources = [], []
+    vplan = [("ab", "x", "gsm8k", [X, X, encode("q"), X]), ("cd", "y", "gsm8k", [encode("y"), [], encode("q"), encode("q")]),
+             ("ef", "x", "aime", [encode("q"), encode("q"), encode("q"), X]), ("gh", "z", "aime", [encode("z")] * 4)]
+    for p, gt, ds, resps in vplan:
+        for r in resps:
+            vrows.append((p, r + [EOS] if r else r, gt, ds, f"v-{p}"))
+    vb = make_batch(vrows)
+    with mock.patch("builtins.print"):
+        vres = DAPORewardManager(tokenizer=Tok(), num_examine=0, compute_score=dapo_score, max_resp_len=8,
+                                 overlong_buffer_cfg=SimpleNamespace(enable=False, len=4))(vb, return_dict=True)
+    scores = vres["reward_tensor"].sum(-1).cpu().tolist()
+    infos = {"reward": list(scores)}
+    for k, vs in vres["reward_extra_info"].items():
+        infos[k] = list(vs)
+    inputs = Tok().batch_decode(vb.batch["prompts"])
+    outputs = [Tok().decode(ids) for ids in vb.batch["responses"]]
+    gts = [it.non_tensor_batch["reward_model"]["ground_truth"] for it in vb]
+    trainer.global_steps = 20
+    with tempfile.TemporaryDirectory() as d:
+        with mock.patch("builtins.print"):
+            trainer._dump_generations(inputs, outputs, gts, scores, infos, d)
+        shutil.copy(os.path.join(d, "20.jsonl"), os.path.join(out_dir, "validation", "20.jsonl"))
+    uids = list(vb.non_tensor_batch["uid"])
+    per_source = ns["_val_metrics_update"](trainer, np.array(vb.non_tensor_batch["data_source"]), uids, infos, [])
+    combined = ns["_val_metrics_update"](trainer, np.array([COMBINED] * len(uids)), uids, infos, [])
+    write_json(os.path.join(out_dir, "validation", "20.expected.json"), {
+        "writer": "verl ray_trainer._dump_generations with the lists _validate collects",
+        "metrics_by": "verl ray_trainer._val_metrics_update (process_validation_metrics)",
+        "run_time_metrics_per_data_source": {k: v for k, v in per_source.items() if "/mean@" in k or "/std@" in k},
+        "combined_metrics": {k: v for k, v in combined.items() if "/mean@" in k or "/std@" in k},
+    })
+    return ns, trainer
+
+
+COMBINED = "(all data sources)"
+
+
+def verl_v1(out_dir, ns, trainer):
+    """v1 trainer validation dump. verl's v1/trainer_base.py is not in the mirrored verl, so the
+    rows are laid out as that writer lays them out (uid = <prompt uid>_<session>_<output>, sorted by
+    uid, each output row carrying its session's final score); the metrics are verl's own
+    _val_metrics_update over the rows verl's metrics count: each session's last output."""
+    n = 4
+    # prompt -> sessions -> per-output text; the session's score is its last output's score.
+    plan = {
+        "pa": {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]},          # session 1 wrote two outputs
+        "pb": {0: ["q"], 1: ["q"], 2: ["y"], 3: ["q", "q", "y"]},     # session 3 wrote three
+        "pc": {0: ["x"], 1: [], 3: ["x"]},                            # lost session 2 ([] = "" output)
+        "pd": {0: ["z"], 1: ["q"], 2: ["z"], 3: ["z"]},
+    }
+    gt = {"pa": "x", "pb": "y", "pc": "x", "pd": "z"}
+    rows, counted = [], []
+    for p, sessions in plan.items():
+        for s, outs in sessions.items():
+            final = outs[-1] if outs else ""
+            sc = dapo_score("x", final, gt[p])
+            outs = outs or [""]
+            for o_i, o in enumerate(outs):
+                rows.append({"input": p, "output": o, "gts": gt[p], "score": sc["score"], "step": 30,
+                             "reward": sc["score"], "acc": sc["acc"], "pred": sc["pred"],
+                             "uid": f"{p}_{s}_{o_i}"})
+            counted.append((p, sc))
+    rows.sort(key=lambda r: r["uid"])
+    os.makedirs(os.path.join(out_dir, "validation-v1"), exist_ok=True)
+    with open(os.path.join(out_dir, "validation-v1", "30.jsonl"), "w") as f:
+        f.write("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n")
+    uids = [p for p, _ in counted]
+    infos = {"reward": [c["score"] for _, c in counted], "acc": [c["acc"] for _, c in counted],
+             "pred": [c["pred"] for _, c in counted]}
+    m = ns["_val_metrics_update"](trainer, np.array([COMBINED] * len(uids)), uids, infos, [])
+    write_json(os.path.join(out_dir, "validation-v1", "30.expected.json"), {
+        "writer": "layout of verl v1 trainer_base validation dumps (see the generator's note)",
+        "metrics_by": "verl ray_trainer._val_metrics_update over each session's last output",
+        "n": n,
+        "combined_metrics": {k: v for k, v in m.items() if "/mean@" in k or "/std@" in k},
+    })
+
+
+# ---------------------------------------------------------------- miles
+def miles_all(out_dir):
+    from miles.ray.rollout import debug_data, metrics as mm
+    from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std
+    from miles.utils.types import Sample
+
+    args = SimpleNamespace(custom_eval_rollout_log_function_path=None, custom_rollout_log_function_path=None,
+                           log_passrate=True, n_samples_per_eval_prompt=1, n_samples_per_prompt=4,
+                           advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
+                           reward_key=None, eval_reward_key=None, use_session_server=None, ci_test=False,
+                           wandb_always_use_train_step=False, load_debug_rollout_data=None,
+                           save_debug_trajectory_data=None, rollout_num_gpus=None)
+    logged = {}
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+
+    def sample(i, prompt, resp, reward, status="completed", gi=None, wv=("3",), cache=(0, 0), loss_mask=True):
+        s = Sample(group_index=gi, index=i, prompt=prompt, response=resp, response_length=len(resp), label="x",
+                   reward=reward, status=Sample.Status(status), weight_versions=list(wv))
+        s.tokens = list(range(4 + len(resp)))
+        s.loss_mask = [1] * len(resp) if loss_mask else None
+        s.prefix_cache_info.cached_tokens, s.prefix_cache_info.total_prompt_tokens = cache
+        return s
+
+    # ---- eval: two unnamed datasets back to back (index restarts), each dataset's own n.
+    ds1 = []  # 3 prompts x 2
+    for p in range(3):
+        for j in range(2):
+            i = p * 2 + j
+            rew = [1, 0, 0, 0, 1, 1][i]
+            ds1.append(sample(i, f"ds1 prompt {p}", "r" * (3 + i), float(rew), "truncated" if i == 3 else "completed",
+                              wv=("3", "4") if i == 1 else ("4",), cache=(2, 10)))
+    ds2 = []  # 2 prompts x 3, one aborted attempt (reward None)
+    for p in range(2):
+        for j in range(3):
+            i = p * 3 + j
+            rew = [1.0, 1.0, 1.0, None, 0.0, 1.0][i]
+            ds2.append(sample(i, f"ds2 prompt {p}", "" if rew is None else "s" * (2 + i), rew,
+                              "aborted" if rew is None else "completed", wv=() if rew is None else ("5",),
+                              cache=(0, 0) if rew is None else (1, 4)))
+    data = {name: {"rewards": [s.reward for s in d], "truncated": [s.status == Sample.Status.TRUNCATED for s in d],
+                   "samples": d} for name, d in (("dataset 1", ds1), ("dataset 2", ds2))}
+    args.save_debug_rollout_data = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
+    expected = {}
+    for name, n in (("dataset 1", 2), ("dataset 2", 3)):
+        args.n_samples_per_eval_prompt = n
+        logged.clear()
+        out = mm.log_eval_rollout_data(100, args, {name: data[name]})
+        expected.update({k: v for k, v in out.items() if k != "eval/step"})
+    debug_data.save_debug_rollout_data(args, data, rollout_id=100, evaluation=True)
+    with open(os.path.join(out_dir, "eval", "eval_100.jsonl"), "w") as f:
+        for d in (ds1, ds2):
+            for s in d:
+                f.write(json.dumps(s.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "eval", "eval_100.expected.json"), {
+        "writer": "miles save_debug_rollout_data (.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "metrics_by": "miles.ray.rollout.metrics.log_eval_rollout_data, one call per dataset with its own n",
+        "metrics": expected,
+    })
+
+    # ---- eval where every attempt aborted: miles main raises in its zero-std code.
+    dead = [sample(i, "dead prompt", "", None, "aborted", wv=()) for i in range(2)]
+    try:
+        mm.log_eval_rollout_data(101, args, {"dead": {"rewards": [None, None], "truncated": [False, False],
+                                                      "samples": dead}})
+        crash = None
+    except TypeError as e:
+        crash = f"TypeError: {e}"
+    with open(os.path.join(out_dir, "eval", "eval_101.jsonl"), "w") as f:
+        for s in dead:
+            f.write(json.dumps(s.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "eval", "eval_101.expected.json"), {
+        "metrics_by": "miles.ray.rollout.metrics.log_eval_rollout_data", "crash": crash})
+
+    # ---- rollout: 5 groups of 4 (int and float rewards), filters and logged sample metrics.
+    groups = {0: [1.0, 1.0, 1.0, 1.0], 1: [0.0, 0.0, 0.0, 0.0], 2: [1, 1, 1, 1], 3: [0.0, 1.0, 0.0, 1.0],
+              4: [0.25, 0.25, 0.25, 0.25], 5: [0.0, 0.0, 0.0, 0.0]}
+    train = []
+    for g, rs in groups.items():
+        for j, r in enumerate(rs):
+            i = g * 4 + j
+            st = "aborted" if (g == 5 and j == 2) else ("truncated" if i % 7 == 0 else "completed")
+            train.append(sample(i, f"train prompt {g}", "t" * (1 + i % 5), r, st, gi=g,
+                                wv=("7", "8") if i % 6 == 0 else ("8",), cache=(i % 3, 6)))
+    drops = {}
+    for g in groups:
+        members = [s for s in train if s.group_index == g]
+        for f in (check_no_aborted, check_reward_nonzero_std):
+            o = f(args, members)
+            if not o.keep:
+                drops[f"rollout/dynamic_filter/drop_{o.reason}"] = drops.get(f"rollout/dynamic_filter/drop_{o.reason}", 0) + 1
+                break
+    logged.clear()
+    args.log_passrate = False
+    mm.log_rollout_data(1, args, train, drops, 10.0)
+    debug_data.save_debug_rollout_data(args, train, rollout_id=1, evaluation=False)
+    with open(os.path.join(out_dir, "rollout", "rollout_1.jsonl"), "w") as f:
+        for s in train:
+            f.write(json.dumps(s.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "rollout", "rollout_1.expected.json"), {
+        "writer": "miles save_debug_rollout_data (.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "metrics_by": "miles check_no_aborted then check_reward_nonzero_std per group; miles.ray.rollout.metrics.log_rollout_data",
+        "metrics": {k: v for k, v in logged.items() if k.startswith("rollout/")},
+    })
+
+
+def miles_edges(out_dir):
+    """Python semantics the engine must copy: NaN never equals itself, int 1 equals 1.0 but rounds to
+    "1", one-sample groups are zero-std, odd medians, mixed "3"/3 versions, a None loss_mask, a long
+    repetitive response (zlib decides), and a completed group whose rewards are all None."""
+    from miles.ray.rollout import metrics as mm
+    from miles.utils.types import Sample
+
+    args = SimpleNamespace(custom_rollout_log_function_path=None, load_debug_rollout_data=None, log_passrate=False,
+                           advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
+                           reward_key=None, use_session_server=None, ci_test=False, wandb_always_use_train_step=False,
+                           rollout_num_gpus=None)
+    logged = {}
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+    plan = [(0, [float("nan"), float("nan")]), (1, [float("inf"), float("inf")]), (2, [0.25, 0.25, 0.25]),
+            (3, [1, 1.0]), (4, [0.5, 0.0, 0.0]), (5, [0.7])]
+    versions = [["3", 3], ["x", "5"], [], [2]]
+    samples, i = [], 0
+    for g, rs in plan:
+        for r in rs:
+            resp = "ab" * (3 + i)
+            s = Sample(group_index=g, index=i, prompt=f"edge {g}", response=resp, response_length=len(resp),
+                       reward=r, status=Sample.Status.COMPLETED, weight_versions=list(versions[i % 4]))
+            s.loss_mask = None if i == 1 else ([1, 0, 1] if i == 2 else [1] * len(resp))
+            s.prefix_cache_info.cached_tokens, s.prefix_cache_info.total_prompt_tokens = (i, 3 * i)
+            samples.append(s)
+            i += 1
+    long_samples = samples + [Sample(group_index=9, index=i, prompt="long", response="abc" * 4000, response_length=12000,
+                                     reward=0.0, status=Sample.Status.COMPLETED, weight_versions=["4"])]
+    results = {}
+    for name, batch in (("rollout_2", samples), ("rollout_4", long_samples)):
+        logged.clear()
+        mm.log_rollout_data(2, args, batch, {}, 10.0)
+        results[name] = {k: v for k, v in logged.items() if k.startswith("rollout/") and k != "rollout/step"}
+        with open(os.path.join(out_dir, "rollout", f"{name}.jsonl"), "w") as f:
+            for x in batch:
+                f.write(json.dumps(x.to_dict()) + "\n")
+        write_json(os.path.join(out_dir, "rollout", f"{name}.expected.json"), {
+            "writer": "Sample.to_dict() as JSON lines", "metrics_by": "miles.ray.rollout.metrics.log_rollout_data",
+            "metrics": results[name]})
+    dead = [Sample(group_index=0, index=k, prompt="p", response="r", response_length=1, reward=None,
+                   status=Sample.Status.COMPLETED) for k in range(2)]
+    try:
+        mm.log_rollout_data(3, args, dead, {}, 10.0)
+        crash = None
+    except TypeError as e:
+        crash = f"TypeError: {e}"
+    with open(os.path.join(out_dir, "rollout", "rollout_3.jsonl"), "w") as f:
+        for x in dead:
+            f.write(json.dumps(x.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "rollout", "rollout_3.expected.json"), {
+        "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
+
+
+def main():
+    verl_dir, miles_dir = os.path.join(OUT, "verl"), os.path.join(OUT, "miles")
+    for d in (os.path.join(verl_dir, "rollout"), os.path.join(verl_dir, "validation"),
+              os.path.join(miles_dir, "eval"), os.path.join(miles_dir, "rollout")):
+        os.makedirs(d, exist_ok=True)
+    ns, trainer = verl_legacy(verl_dir)
+    verl_v1(verl_dir, ns, trainer)
+    miles_all(miles_dir)
+    miles_edges(miles_dir)
+
+
+if __name__ == "__main__":
+    main()

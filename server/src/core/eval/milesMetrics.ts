@@ -1,0 +1,125 @@
+// The per-sample metrics miles logs for a rollout (`rollout/…`) and for each eval dataset
+// (`eval/<ds>/…`), recomputed from the samples (docs/semantics.md#miles-sample-metrics): miles'
+// `_compute_metrics_from_samples` in miles/ray/rollout/metrics.py, with Python's and numpy's
+// semantics for equality, rounding, means and medians.
+import { pyRoundRepr } from '../python';
+import type { SampleRecord } from '../types';
+import { npMean } from './numeric';
+
+export interface MilesSampleMetrics {
+  metrics: Record<string, number>;
+  /**
+   * Groups miles main's zero-std count would crash on (`round(None)`): every reward is equal and
+   * the first is None. Their zero-std counts follow the fixed behaviour (never zero-std).
+   */
+  crashGroups: { key: string | null; first: SampleRecord; members: SampleRecord[] }[];
+  /** `repetition_frac` was not recomputed: a response may exceed 10 000 characters (miles then compresses it). */
+  repetitionUnknown: boolean;
+}
+
+export const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round__ method";
+
+/** `compute_statistics`: np.mean, np.median, np.max, np.min of the values. */
+function statistics(values: readonly number[], prefix: string, out: Record<string, number>): void {
+  if (values.length === 0) return;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  out[`${prefix}mean`] = npMean(values);
+  out[`${prefix}median`] = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  out[`${prefix}max`] = sorted[sorted.length - 1];
+  out[`${prefix}min`] = sorted[0];
+}
+
+/** `s.oldest_weight_version`: the least of the versions that are digit strings (or ints), else null. */
+function oldestVersion(versions: readonly (string | number)[]): number | null {
+  let min: number | null = null;
+  for (const v of versions) {
+    // Python's str(v).isdigit(): a non-negative int, or a string of digits (ASCII here).
+    const text = typeof v === 'number' ? (Number.isInteger(v) && v >= 0 ? String(v) : '') : v;
+    if (!/^[0-9]+$/.test(text)) continue;
+    const n = Number(text);
+    if (min === null || n < min) min = n;
+  }
+  return min;
+}
+
+/** `len(set(versions)) > 1`: Python keeps the string "3" and the int 3 apart. */
+function mixedVersions(versions: readonly (string | number)[]): boolean {
+  return new Set(versions.map((v) => (typeof v === 'number' ? `n${v}` : `s${v}`))).size > 1;
+}
+
+/**
+ * What miles logs from the samples of one rollout or eval dataset, names without their prefix
+ * (`response_len/mean`, `zero_std/count_1.0`, …). Samples in miles' order (eval: by index).
+ */
+export function milesSampleMetrics(samples: readonly SampleRecord[]): MilesSampleMetrics {
+  const out: Record<string, number> = {};
+  const fields = samples.map((s) => s.miles);
+  const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false };
+  if (samples.length === 0 || fields.some((f) => f === undefined)) return result;
+  const f = fields as NonNullable<SampleRecord['miles']>[];
+
+  const lengths = f.map((x) => x.effectiveLength);
+  if (lengths.every((x) => x !== null)) statistics(lengths as number[], 'response_len/', out);
+
+  zeroStd(samples, out, result.crashGroups);
+
+  let cached = 0;
+  let prompt = 0;
+  for (const x of f) {
+    cached += x.cachedTokens;
+    prompt += x.totalPromptTokens;
+  }
+  out['prefix_cache_hit_rate'] = prompt > 0 ? cached / prompt : 0;
+  out['avg_cached_tokens_per_sample'] = cached / samples.length;
+
+  // has_repetition is False for text of at most 10 000 characters; longer text needs zlib.
+  if (f.some((x) => x.responseMaybeLong)) result.repetitionUnknown = true;
+  else out['repetition_frac'] = 0;
+  out['truncated_ratio'] = npMean(samples.map((s) => (s.status === 'truncated' ? 1 : 0)));
+
+  if (f.every((x) => x.weightVersions !== null)) {
+    const versions = f.map((x) => x.weightVersions as (string | number)[]);
+    const oldest = versions.map(oldestVersion).filter((v): v is number => v !== null);
+    if (oldest.length > 0) {
+      statistics(oldest, 'weight_version/', out);
+      out['weight_version/mixed_version_ratio'] = versions.filter(mixedVersions).length / samples.length;
+    }
+  }
+  return result;
+}
+
+/**
+ * `_compute_zero_std_metrics`: groups by `group_index` (samples without one form one group, as
+ * eval samples do); a group is zero-std when every reward equals the first (Python `==`: NaN equals
+ * nothing, None equals None). Counted by `str(round(first_reward, 1))`; the percentages read the
+ * keys "0.0" and "1.0" only, so an int reward 1 (key "1") is not in all_one_percentage.
+ */
+function zeroStd(samples: readonly SampleRecord[], out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
+  const groups = new Map<string | null, SampleRecord[]>();
+  for (const s of samples) {
+    const g = groups.get(s.groupKey);
+    if (g) g.push(s);
+    else groups.set(s.groupKey, [s]);
+  }
+  const counts = new Map<string, number>();
+  for (const [key, members] of groups) {
+    const first = members[0].reward;
+    const allEqual = members.every((s) => s.reward === first && !(typeof first === 'number' && Number.isNaN(first)));
+    if (!allEqual) continue;
+    if (first === null) {
+      crash.push({ key, first: members[0], members });
+      continue;
+    }
+    const r = pyRoundRepr(first, members[0].rewardIsInt, 1);
+    counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  for (const [r, n] of counts) out[`zero_std/count_${r}`] = n;
+  out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / groups.size;
+  out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / groups.size;
+}
+
+/** miles main's zero-std count rounds a None reward: the log would crash its metric code. */
+export function crashMessage(metric: string, groups: number): string {
+  return `${groups} group${groups === 1 ? '' : 's'} with every reward null: miles main's ${metric} code raises ${ROUND_NONE_ERROR} on ${groups === 1 ? 'it' : 'them'}, so no metric of this log is logged; fixed behaviour: a group holding a null reward is never zero-std`;
+}

@@ -1,0 +1,139 @@
+// miles files written by miles' own writer code (scripts/gen-real-fixtures.py) and the metrics
+// miles' own functions logged for the same samples (the *.expected.json beside each file).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { analyzeFiles } from '../../../server/src/core/engine';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import type { RunReport } from '../../../server/src/core/types';
+
+const REAL = join(__dirname, '../../../../test/fixtures/real/miles');
+
+function expected(rel: string): { metrics?: Record<string, number>; crash?: string | null } {
+  return JSON.parse(readFileSync(join(REAL, rel), 'utf8')) as { metrics?: Record<string, number>; crash?: string | null };
+}
+
+async function run(paths: string[], root: string, over: Partial<RolloutLensSettings> = {}): Promise<RunReport> {
+  return analyzeFiles(
+    paths.map((p) => ({ path: join(root, p), displayPath: p })),
+    { access: nodeFileAccess, settings: { ...DEFAULT_SETTINGS, ...over }, evalConfig: null, keepDetail: true },
+  );
+}
+
+/** miles computes in float64 like the engine: the same double, or within one rounding of a mean. */
+function same(actual: number | undefined, want: number, name: string): void {
+  assert.ok(actual !== undefined, `${name} not recomputed`);
+  assert.ok(actual === want || Math.abs(actual - want) <= 1e-15 * Math.abs(want), `${name}: engine ${actual}, miles ${want}`);
+}
+
+test('miles eval without a config: index restarts split the file into dataset 1 and dataset 2, each with its own inferred n', async () => {
+  const r = await run(['eval/eval_100.jsonl'], REAL);
+  const ds = r.files[0].detail!.datasets;
+  assert.deepEqual(
+    ds.map((d) => [d.name, d.samples, d.n, d.nSource]),
+    [
+      ['dataset 1', 6, 2, 'inferred'],
+      ['dataset 2', 6, 3, 'inferred'],
+    ],
+  );
+});
+
+test('miles eval: every metric log_eval_rollout_data logged is recomputed under the same name and value', async () => {
+  const want = expected('eval/eval_100.expected.json').metrics!;
+  const r = await run(['eval/eval_100.jsonl'], REAL);
+  const m = r.files[0].metrics;
+  assert.ok(Object.keys(want).length >= 40);
+  for (const [name, v] of Object.entries(want)) same(m[name], v, name);
+});
+
+test('miles eval where every attempt aborted: miles main raises the TypeError the finding names', async () => {
+  const crash = expected('eval/eval_101.expected.json').crash!;
+  assert.equal(crash, "TypeError: type NoneType doesn't define __round__ method");
+  const r = await run(['eval/eval_101.jsonl'], REAL);
+  const f = r.findings.filter((x) => x.code === 'eval-all-aborted');
+  assert.equal(f.length, 1);
+  assert.ok(f[0].message.includes(crash), f[0].message);
+});
+
+test('miles rollout: the sample metrics log_rollout_data logged, and the zero-std drops check_reward_nonzero_std made', async () => {
+  const want = expected('rollout/rollout_1.expected.json').metrics!;
+  const r = await run(['rollout/rollout_1.jsonl'], REAL, { dynamicFilter: 'check_reward_nonzero_std' });
+  const m = r.files[0].metrics;
+  for (const [name, v] of Object.entries(want)) {
+    if (name === 'rollout/step') continue;
+    // miles main names the aborted drop plainly; the engine names its cause (docs/semantics.md#aborted-group-filter).
+    if (name === 'rollout/dynamic_filter/drop_group_has_aborted') {
+      assert.equal(m['rollout/dynamic_filter/drop_group_has_aborted_unknown'], v);
+      continue;
+    }
+    same(m[name], v, name);
+  }
+  // Python semantics the fixture pins: an int reward 1 counts under count_1, outside all_one_percentage.
+  assert.equal(m['rollout/zero_std/count_1'], 1);
+  assert.equal(m['rollout/zero_std/all_one_percentage'], 1 / 6);
+});
+
+test('miles logged values: each recomputed metric is compared; a differing one is a metric-mismatch', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-real-miles-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'eval'));
+  mkdirSync(join(dir, 'rollout'));
+  copyFileSync(join(REAL, 'eval/eval_100.jsonl'), join(dir, 'eval/eval_100.jsonl'));
+  copyFileSync(join(REAL, 'rollout/rollout_1.jsonl'), join(dir, 'rollout/rollout_1.jsonl'));
+  const evalLogged = { ...expected('eval/eval_100.expected.json').metrics!, 'eval/dataset 2/response_len/median': 4.0 };
+  const rolloutLogged = { ...expected('rollout/rollout_1.expected.json').metrics!, 'rollout/zero_std/all_zero_percentage': 0.5 };
+  writeFileSync(
+    join(dir, 'metrics.jsonl'),
+    [
+      JSON.stringify({ ts: 1, step_key: 'eval/step', step: 100, metrics: evalLogged }),
+      JSON.stringify({ ts: 2, step_key: 'rollout/step', step: 1, metrics: rolloutLogged }),
+    ].join('\n') + '\n',
+  );
+  const r = await run(['eval/eval_100.jsonl', 'rollout/rollout_1.jsonl', 'metrics.jsonl'], dir, { dynamicFilter: 'check_reward_nonzero_std' });
+  const mm = r.findings.filter((f) => f.code === 'metric-mismatch');
+  assert.deepEqual(
+    mm.map((f) => [f.line, f.dataset, f.message]),
+    [
+      [1, 'dataset 2', 'eval/dataset 2/response_len/median at step 100: logged 4.0, recomputed 3.5 from eval/eval_100.jsonl'],
+      [2, null, 'rollout/zero_std/all_zero_percentage at step 1: logged 0.5, recomputed 0.3333333333333333 from rollout/rollout_1.jsonl'],
+    ],
+  );
+});
+
+test('miles rollout edge cases: NaN never zero-std, inf and int 1 keys, one-sample group, odd median, "3" vs 3 versions, None loss_mask', async () => {
+  const want = expected('rollout/rollout_2.expected.json').metrics!;
+  const r = await run(['rollout/rollout_2.jsonl'], REAL);
+  const m = r.files[0].metrics;
+  const mine = Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('rollout/dynamic_filter/')));
+  // Exactly the names miles logged (no zero_std/count_nan: NaN == NaN is False in Python).
+  assert.deepEqual(Object.keys(mine).sort(), Object.keys(want).sort());
+  for (const [name, v] of Object.entries(want)) same(m[name], v, name);
+});
+
+test('miles rollout with a response over 10 000 characters: repetition_frac is not guessed (miles compresses it)', async () => {
+  const want = expected('rollout/rollout_4.expected.json').metrics!;
+  assert.ok(want['rollout/repetition_frac'] > 0, 'miles found the repetition');
+  const r = await run(['rollout/rollout_4.jsonl'], REAL);
+  const m = r.files[0].metrics;
+  assert.equal(m['rollout/repetition_frac'], undefined);
+  for (const [name, v] of Object.entries(want)) if (name !== 'rollout/repetition_frac') same(m[name], v, name);
+});
+
+test('miles rollout group whose rewards are all None (not aborted): miles main raises; metrics-crash says so', async () => {
+  const crash = expected('rollout/rollout_3.expected.json').crash!;
+  const r = await run(['rollout/rollout_3.jsonl'], REAL);
+  const f = r.findings.filter((x) => x.code === 'metrics-crash');
+  assert.equal(f.length, 1);
+  assert.equal(f[0].line, 1);
+  assert.ok(f[0].message.includes(crash), f[0].message);
+  // The fixed behaviour: that group is not zero-std.
+  assert.equal(r.files[0].metrics['rollout/zero_std/all_zero_percentage'], 0);
+  assert.equal(
+    Object.keys(r.files[0].metrics).some((k) => k.startsWith('rollout/zero_std/count_')),
+    false,
+  );
+});

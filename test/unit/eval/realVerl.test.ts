@@ -1,0 +1,121 @@
+// verl files written by verl's own writer code (scripts/gen-real-fixtures.py) and the metrics verl's
+// own functions computed on the same data (the *.expected.json beside each file).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { analyzeFiles } from '../../../server/src/core/engine';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import type { RunReport } from '../../../server/src/core/types';
+
+const REAL = join(__dirname, '../../../../test/fixtures/real/verl');
+
+interface Expected {
+  metrics?: Record<string, number>;
+  combined_metrics?: Record<string, number>;
+  run_time_metrics_per_data_source?: Record<string, number>;
+  row_uids_in_file_order?: string[];
+}
+
+function expected(rel: string): Expected {
+  return JSON.parse(readFileSync(join(REAL, rel), 'utf8')) as Expected;
+}
+
+async function run(rel: string, over: Partial<RolloutLensSettings> = {}): Promise<RunReport> {
+  return analyzeFiles([{ path: join(REAL, rel), displayPath: rel }], {
+    access: nodeFileAccess,
+    settings: { ...DEFAULT_SETTINGS, ...over },
+    evalConfig: null,
+    keepDetail: true,
+  });
+}
+
+function close(actual: number | undefined, want: number, tol: number, name: string): void {
+  assert.ok(actual !== undefined, `${name} not recomputed`);
+  assert.ok(Math.abs(actual - want) <= tol * Math.max(1, Math.abs(want)), `${name}: ${actual} vs verl ${want}`);
+}
+
+test('verl legacy rollout after _balance_batch: scattered rows group by input, no false misgrouped', async () => {
+  const uids = expected('rollout/12.expected.json').row_uids_in_file_order!;
+  // The writer really scattered them: some prompt's rows are not adjacent.
+  assert.ok(uids.some((u, i) => uids.indexOf(u) < i - 1 && uids[i - 1] !== u));
+  const r = await run('rollout/12.jsonl', { nSamplesPerPrompt: 4 });
+  const groups = r.files[0].detail!.groups;
+  assert.equal(groups.length, 4);
+  // Every group holds exactly the rows of one uid, wherever they are.
+  for (const g of groups) assert.equal(new Set(g.lines.map((l) => uids[l - 1])).size, 1, g.key);
+  assert.deepEqual(
+    groups.map((g) => g.lines.length),
+    [4, 4, 4, 4],
+  );
+  assert.deepEqual(
+    r.findings.filter((f) => f.code === 'misgrouped' || f.code === 'incomplete-group'),
+    [],
+  );
+});
+
+test('verl DAPO rollout: critic/score/* from score + overlong_reward, said in a finding; matches verl once the end-token row is counted', async () => {
+  const want = expected('rollout/12.expected.json').metrics!;
+  const r = await run('rollout/12.jsonl');
+  const m = r.files[0].metrics;
+  const rows = readFileSync(join(REAL, 'rollout/12.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { output: string; score: number; overlong_reward: number });
+  const empty = rows.filter((x) => x.output === '');
+  assert.equal(empty.length, 3, 'two aborted rows and one end-token-only row dump as ""');
+  // verl masked two rows (response_length 0); the dump shows three empty outputs: an upper bound.
+  assert.equal(want['response/aborted_ratio'], 2 / 16);
+  assert.equal(m['response/aborted_ratio'], 3 / 16);
+  // The engine averages 13 rows; verl averaged those plus the end-token-only row (score -1.0,
+  // overlong 0): the sums agree, so the column used is verl's score + overlong_reward.
+  close(m['critic/score/mean'] * 13 + -1, want['critic/score/mean'] * 14, 1e-6, 'critic/score/mean');
+  close(m['critic/score/min'], want['critic/score/min'], 1e-6, 'critic/score/min');
+  close(m['critic/score/max'], want['critic/score/max'], 1e-6, 'critic/score/max');
+  // From the raw score column alone the mean would differ: the source matters.
+  const raw = rows.filter((x) => x.output !== '').reduce((a, x) => a + x.score, 0) / 13;
+  assert.notEqual(raw, m['critic/score/mean']);
+  const src = r.findings.filter((f) => f.code === 'verl-score-source');
+  assert.equal(src.length, 1);
+  assert.match(src[0].message, /^critic\/score\/\* recomputed from score \+ overlong_reward/);
+  const den = r.findings.find((f) => f.code === 'denominator-inflation')!;
+  assert.match(den.message, /responses of only an end token, which verl counts as not aborted .* upper bound$/);
+});
+
+test('verl legacy validation without data_source: combined figure under (all data sources) equals verl over all prompts; finding says why', async () => {
+  const want = expected('validation/20.expected.json');
+  const r = await run('validation/20.jsonl');
+  const m = r.files[0].metrics;
+  for (const [name, v] of Object.entries(want.combined_metrics!)) {
+    if (name.includes('/score/')) continue; // DAPO's score column is not a validation variable here (docs/framework-files.md)
+    close(m[name], v, 1e-12, name);
+  }
+  // Per-source run-time figures are not invented.
+  for (const name of Object.keys(want.run_time_metrics_per_data_source!)) assert.equal(m[name], undefined, name);
+  const f = r.findings.filter((x) => x.code === 'verl-no-data-source');
+  assert.equal(f.length, 1);
+  assert.equal(f[0].line, 1);
+  assert.match(f[0].message, /per-source figures cannot be recomputed/);
+  assert.match(f[0].message, /return data_source in the reward function's extra info/);
+  assert.deepEqual(
+    r.findings.filter((x) => x.code === 'misgrouped'),
+    [],
+  );
+});
+
+test('verl v1 sessions: a session with several outputs counts once (its last); only the prompt that lost a session is incomplete', async () => {
+  const want = expected('validation-v1/30.expected.json').combined_metrics!;
+  const r = await run('validation-v1/30.jsonl');
+  const m = r.files[0].metrics;
+  for (const [name, v] of Object.entries(want)) close(m[name], v, 1e-12, name);
+  // val-core over the complete prompts only; the one that lost a session is under mean@3.
+  assert.equal(m['val-core/(all data sources)/acc/mean@4'], want['val-core/(all data sources)/acc/mean@4']);
+  assert.equal(m['val-aux/(all data sources)/acc/mean@3'], want['val-aux/(all data sources)/acc/mean@3']);
+  const den = r.findings.filter((f) => f.code === 'denominator-inflation');
+  assert.equal(den.length, 1);
+  // At pc's first row (line 12), the one prompt with 3 sessions; pa and pb wrote 5 and 6 rows.
+  assert.equal(den[0].line, 12);
+  assert.match(den[0].message, /averages only the 3 of 4 prompts that kept all 4 samples; 1 prompt that lost samples goes to val-aux \(mean@3\)/);
+});
