@@ -5,3 +5,4 @@ export { DEFAULT_SETTINGS } from '../shared/protocol';
 export { scanJson } from '../server/src/core/reader/scanJson';
 export { buildRule } from '../server/src/core/formats/rule';
 export { WorkerPool } from '../server/src/node/parallelScan';
+export { exportPtLines } from '../server/src/core/reader/pt/exportLines';

@@ -34,6 +34,8 @@ export const CATALOG = {
   'metric-mismatch': { severity: 'warning', summary: 'A logged metric differs from the recomputed value.' },
   'pt-unsafe-callable': { severity: 'error', summary: 'A .pt pickle names a callable that is not data; it was not run.' },
   'pt-unreadable': { severity: 'error', summary: 'A .pt file could not be read (past this point).' },
+  'trajectory-verdicts-from-pt': { severity: 'information', summary: "A trajectory dump's verdicts come from the step's .pt." },
+  'trajectory-missing-members': { severity: 'warning', summary: 'A trajectory group has fewer rows than its members; the .pt has them.' },
   'too-many-problems': { severity: 'information', summary: 'More findings than maxProblems; the rest are summarised.' },
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -13,7 +13,8 @@ import type { FileAccess } from './fileAccess';
 import type { ParallelScanner } from './reader/parallel';
 import { type Cancellation, CancelledError } from './cancellation';
 import { type ScanState, scanRecords } from './reader/recordScan';
-import { analyzeRollout } from './rollout/analyze';
+import { analyzeRollout, type RolloutResult } from './rollout/analyze';
+import { existingFile, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport } from './types';
 
@@ -143,7 +144,9 @@ export class RunAnalyzer {
     let fileFindings: Finding[] = scan.findings.slice();
     const detail: FileDetail = { samples: scan.samples, groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
     if (scan.kind === 'rollout') {
-      const r = analyzeRollout(scan.displayPath, scan.format, scan.samples, options.settings);
+      let r = analyzeRollout(scan.displayPath, scan.format, scan.samples, options.settings);
+      let folded = false;
+      if (scan.format === 'miles-trajectory') ({ r, folded } = await this.sidecar(scan, r));
       report.groups = r.counts;
       report.metrics = { ...r.metrics, ...r.sampleMetrics };
       detail.groups = r.groups;
@@ -154,7 +157,8 @@ export class RunAnalyzer {
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
       }
-      this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
+      // A sidecar folded into its .pt repeats the .pt's metrics: counted once, from the .pt.
+      if (!folded) this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
     } else if (scan.kind === 'eval') {
       const config = await this.configFor(scan.path);
       const r = analyzeEval(scan.displayPath, scan.format, scan.samples, options.settings, config);
@@ -176,6 +180,20 @@ export class RunAnalyzer {
       this.findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
     }
     return report;
+  }
+
+  /** miles' trajectory sidecar: verdicts from the step's .pt when it is there (docs/pt.md). */
+  private async sidecar(scan: ScanState, r: RolloutResult): Promise<{ r: RolloutResult; folded: boolean }> {
+    const ptPath = siblingPt(scan.path);
+    const ptDisplay = siblingPt(scan.displayPath) ?? ptPath;
+    if (ptPath !== null && ptDisplay !== null && (await existingFile(this.options.access, ptPath))) {
+      const pt = await scanFile({ path: ptPath, displayPath: ptDisplay }, this.options);
+      if (pt.kind === 'rollout' && pt.samples.length > 0) {
+        const result = analyzeRollout(ptDisplay, pt.format, pt.samples, this.options.settings);
+        return { r: verdictsFromPt(scan, { displayPath: ptDisplay, samples: pt.samples, result }), folded: true };
+      }
+    }
+    return { r: sidecarAlone(scan.displayPath, scan.samples, r, this.options.settings.nSamplesPerPrompt, ptDisplay), folded: false };
   }
 
   finish(): RunReport {

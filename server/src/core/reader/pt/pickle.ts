@@ -148,7 +148,7 @@ export class PickleMachine {
     private readonly options: PickleOptions = {},
   ) {
     this.summarize = options.summarize ?? false;
-    this.chunk = options.chunkSize ?? 1 << 20;
+    this.chunk = options.chunkSize ?? 4 << 20;
   }
 
   private get offset(): number {
@@ -159,6 +159,11 @@ export class PickleMachine {
   private get unread(): number {
     return this.length - (this.base + this.end);
   }
+
+  /** The next chunk, read while the current one is interpreted: where it starts, and the read. */
+  private ahead: { at: number; buf: Uint8Array; read: Promise<number> } | null = null;
+  /** A read-ahead buffer whose bytes were all taken: reused for the next read-ahead. */
+  private spare: Uint8Array | null = null;
 
   /** Makes at least `need` bytes available from `pos` (fewer only at the end of the pickle). */
   private async fill(need: number): Promise<void> {
@@ -172,16 +177,41 @@ export class PickleMachine {
     this.pos = 0;
     this.end = have;
     while (this.end < want) {
-      const n = await this.file.read(this.buf, this.end, want - this.end, this.start + this.base + this.end);
+      const at = this.base + this.end;
+      const ahead = this.ahead;
+      this.ahead = null;
+      let n = -1;
+      if (ahead !== null && ahead.at === at) {
+        const got = await ahead.read;
+        if (got > 0) {
+          n = Math.min(got, want - this.end);
+          this.buf.set(ahead.buf.subarray(0, n), this.end);
+          if (n < got) this.ahead = { at: at + n, buf: ahead.buf.subarray(n), read: Promise.resolve(got - n) };
+          else if (ahead.buf.byteOffset === 0) this.spare = ahead.buf;
+        }
+      }
+      if (n <= 0) n = await this.file.read(this.buf, this.end, want - this.end, this.start + at);
       if (n <= 0) throw new PickleError(`data.pkl ends after ${this.base + this.end} of its ${this.length} bytes (the file is truncated)`);
       this.end += n;
+    }
+    const at = this.base + this.end;
+    const left = this.length - at;
+    if (this.ahead === null && left > 0) {
+      const size = Math.min(this.chunk, left);
+      const buf = this.spare !== null && this.spare.length >= size ? this.spare.subarray(0, size) : new Uint8Array(size);
+      this.spare = null;
+      // A failed read-ahead is read again directly (and reports its error there).
+      this.ahead = { at, buf, read: this.file.read(buf, 0, buf.length, this.start + at).catch(() => -1) };
     }
   }
 
   async run(): Promise<PickleResult> {
     try {
       while (!this.stopped) {
-        if (this.options.isCancelled?.()) return this.finish(true);
+        if (this.options.isCancelled?.()) {
+          if (this.ahead !== null) await this.ahead.read;
+          return this.finish(true);
+        }
         const need = this.step();
         if (need > 0) {
           const left = this.end - this.pos + this.unread;
@@ -196,6 +226,8 @@ export class PickleMachine {
       if (!(err instanceof PickleError)) throw err;
       this.problems.push({ kind: 'error', message: err.message, offset: this.offset, sample: this.currentSample() });
     }
+    // The file is closed after this: no read may still be in flight.
+    if (this.ahead !== null) await this.ahead.read;
     return this.finish(false);
   }
 
@@ -493,6 +525,30 @@ export class PickleMachine {
           this.pos = p + 9;
           continue;
         case 0x28: // MARK
+          if (this.summarize) {
+            // MARK, a run of BININT1/BININT2/BININT/BINFLOAT, APPENDS onto a list of numbers: the
+            // pickler's batches of token ids and log-probs. Counted in one pass, nothing pushed.
+            let q = p + 1;
+            let n = 0;
+            const end = this.end;
+            for (;;) {
+              const o = b[q];
+              const w = o === 0x4b ? 2 : o === 0x4d ? 3 : o === 0x4a ? 5 : o === 0x47 ? 9 : 0;
+              if (w === 0 || q + w >= end) break;
+              q += w;
+              n++;
+            }
+            if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && this.stack.length > 0) {
+              const target = this.stack[this.stack.length - 1];
+              if (target instanceof PyList && target !== this.samplesList && (target.summarized || target.items.every(isNumber))) {
+                target.summarized = true;
+                target.items = [];
+                target.count += n;
+                this.pos = q + 1;
+                continue;
+              }
+            }
+          }
           if (this.marks.length >= LIMITS.marks) throw new PickleError(`more than ${LIMITS.marks} open MARKs`);
           this.marks.push(this.stack.length);
           this.pos = p + 1;

@@ -1,0 +1,123 @@
+// `npm run bench` (part): a miles `.pt` dump of about 250 MB written by the real torch.save
+// (bench/pt_generate.py, /usr/bin/python3 with python3-torch), read by `rollout-lens check` and by
+// torch.load. Results are checked equal first (every sample's index, group, status, reward, cause
+// and response length, and the token and log-prob counts), then both are timed; figures go to
+// BENCHMARKS.md. Skipped with a message when no Python with torch is there.
+//   node bench/pt.mjs [--samples 4000] [--runs 3] [--no-write]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import * as esbuild from 'esbuild';
+
+import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const samples = Number(arg('samples', '4000'));
+const runs = Number(arg('runs', '3'));
+const python = process.env.ROLLOUT_LENS_TORCH_PYTHON ?? '/usr/bin/python3';
+const dataDir = join(root, 'bench/.data');
+mkdirSync(dataDir, { recursive: true });
+
+const probe = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8' });
+if (probe.status !== 0) {
+  console.log(`pt bench skipped: ${python} has no torch (Debian: apt-get install python3-torch)`);
+  process.exit(0);
+}
+
+const file = join(dataDir, `miles-${samples}.pt`);
+if (!existsSync(file)) {
+  console.log(`generating ${file} with torch.save (${samples} samples) ...`);
+  const g = spawnSync(python, [join(root, 'bench/pt_generate.py'), 'write', file, String(samples)], { stdio: 'inherit' });
+  if (g.status !== 0) throw new Error('pt_generate.py failed');
+}
+const size = statSync(file).size;
+console.log(`${file}: ${(size / 1e6).toFixed(0)} MB`);
+
+// ---- correctness first: the engine's records against torch.load's view ----
+const expectedFile = join(dataDir, `miles-${samples}.expected.json`);
+const torchRuns = [];
+const torchOnce = () => {
+  const r = spawnSync(python, [join(root, 'bench/pt_generate.py'), 'load', file, expectedFile], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`torch.load failed: ${r.stderr.slice(-1000)}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+};
+torchRuns.push(torchOnce());
+const expected = JSON.parse(readFileSync(expectedFile, 'utf8'));
+
+const engineBundle = join(dataDir, 'engine.cjs');
+await esbuild.build({
+  entryPoints: [join(root, 'bench/engineEntry.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: engineBundle,
+  logLevel: 'warning',
+});
+const engine = createRequire(import.meta.url)(engineBundle);
+const scan = await engine.scanFile({ path: file, displayPath: file }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS });
+if (scan.format !== 'miles-pt' || scan.samples.length !== expected.length)
+  throw new Error(`engine: ${scan.format}, ${scan.samples.length} samples; torch.load: ${expected.length}`);
+scan.samples.forEach((s, i) => {
+  const [index, group, status, reward, cause, responseLength] = expected[i];
+  const got = [s.index, s.groupKey, s.status, s.reward, s.cause, s.responseLength];
+  const want = [index, String(group), status, reward, cause, responseLength];
+  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`sample ${i}: engine ${JSON.stringify(got)}, torch.load ${JSON.stringify(want)}`);
+});
+// Token and log-prob counts, from the export (which keeps them).
+const { exportPtLines } = createRequire(import.meta.url)(engineBundle);
+if (exportPtLines) {
+  let i = 0;
+  await exportPtLines(engine.nodeFileAccess, file, (line) => {
+    const o = JSON.parse(line);
+    const [, , , , , , tokens, logprobs] = expected[i++];
+    if (o.tokens.length !== tokens || o.rollout_log_probs.length !== logprobs) throw new Error(`sample ${i}: token/log-prob counts differ`);
+  });
+}
+console.log(`  ${expected.length} samples agree with torch.load (index, group, status, reward, cause, response length, token and log-prob counts)`);
+
+// ---- timing: check (the built CLI) and torch.load, interleaved ----
+const loadBefore = load();
+const cli = join(root, 'dist/cli.js');
+const checks = [];
+for (let i = 0; i < runs; i++) {
+  checks.push(measure([cli, 'check', '--format', 'json', '--exit-zero', file]));
+  if (i > 0) torchRuns.push(torchOnce());
+}
+const checkWall = pct(
+  checks.map((c) => c.wall),
+  50,
+);
+const checkRss = Math.max(...checks.map((c) => c.rss));
+const torchWall = pct(
+  torchRuns.map((t) => t.seconds),
+  50,
+);
+const torchRss = Math.max(...torchRuns.map((t) => t.peak_rss_mb));
+const speedup = torchWall / checkWall;
+console.log(
+  `  check ${checkWall.toFixed(2)} s, peak RSS ${checkRss.toFixed(0)} MB; torch.load ${torchWall.toFixed(2)} s, peak RSS ${torchRss.toFixed(0)} MB; ${speedup.toFixed(1)}x`,
+);
+if (speedup < 5) console.log('  WARNING: below the 5x target');
+if (checkRss > 200) console.log('  WARNING: above the 200 MB target');
+
+if (!process.argv.includes('--no-write')) {
+  writeSection(
+    'pt',
+    `## check on a miles .pt dump (torch.save, ${(size / 1e6).toFixed(0)} MB)
+
+\`node bench/pt.mjs --samples ${samples} --runs ${runs}\` (part of \`npm run bench\`): ${samples} samples of
+${expected[0][6]} token ids and ${expected[0][7]} log-probs each, written by torch.save (bench/pt_generate.py).
+Results checked equal to torch.load's first. Median of ${runs}; peak RSS is the whole process.
+
+| reader | wall (median) | peak RSS |
+|---|---|---|
+| \`rollout-lens check --format json\` | ${checkWall.toFixed(2)} s | ${checkRss.toFixed(0)} MB |
+| \`torch.load\` (Python, torch ${spawnSync(python, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' }).stdout.trim()}) | ${torchWall.toFixed(2)} s | ${torchRss.toFixed(0)} MB |
+
+check is ${speedup.toFixed(1)}× faster than torch.load. Machine: ${machine(loadBefore)}.`,
+  );
+}

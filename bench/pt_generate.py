@@ -1,0 +1,77 @@
+"""Writes the .pt benchmark input with the real torch.save: a miles train dump of 4 000 samples
+(Sample.to_dict() fields, token ids and log-prob lists: about 250 MB), seeded. Also prints
+torch.load's view of what the analysis reads, with torch.load's time and peak RSS.
+
+    /usr/bin/python3 bench/pt_generate.py write <out.pt> [samples]
+    /usr/bin/python3 bench/pt_generate.py load <file.pt> <expected.json>
+"""
+
+import json
+import random
+import resource
+import sys
+import time
+
+
+def sample(rng, i, n):
+    group = i // n
+    aborted = group % 7 == 3 and i % n == 1
+    prompt_len, response_len = 500, 3700
+    cause = ["ServerUnreachable", "SandboxUnavailable", "TimeLimitExceeded"][group % 3]
+    return dict(
+        group_index=group,
+        index=i,
+        rollout_id=None,
+        prompt=f"Solve problem {group}: " + "x" * 200,
+        tokens=[rng.randrange(0, 151000) for _ in range(prompt_len + response_len)],
+        multimodal_inputs=None,
+        multimodal_train_inputs=None,
+        response="answer " * 40,
+        response_length=response_len,
+        label=str(group),
+        reward=None if aborted else float(rng.random() < 0.5),
+        loss_mask=[1] * response_len,
+        weight_versions=["7"],
+        rollout_log_probs=[-rng.random() * 4 for _ in range(response_len)],
+        rollout_routed_experts=None,
+        rollout_indexer_topk=None,
+        remove_sample=False,
+        teacher_log_probs=None,
+        opd_reverse_kl=None,
+        status="aborted" if aborted else "completed",
+        metadata={"exit_status": cause} if aborted else {},
+        generate_function_path=None,
+        train_metadata=None,
+        adapter=None,
+        reward_spec=None,
+        routing_key=None,
+        non_generation_time=0.0,
+        spec_info={"spec_accept_token_num": 0, "spec_draft_token_num": 0, "spec_verify_ct": 0, "completion_token_num": 0},
+        prefix_cache_info={"cached_tokens": 0, "total_prompt_tokens": 0},
+    )
+
+
+def main():
+    import torch
+
+    if sys.argv[1] == "write":
+        out, count = sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 4000
+        rng = random.Random(42)
+        samples = [sample(rng, i, 8) for i in range(count)]
+        torch.save(dict(rollout_id=7, metadata={}, samples=samples), out)
+        return
+    path, expected = sys.argv[2], sys.argv[3]
+    t = time.perf_counter()
+    data = torch.load(path)
+    seconds = time.perf_counter() - t
+    rows = [
+        [s["index"], s["group_index"], s["status"], s["reward"], (s["metadata"] or {}).get("exit_status"), s["response_length"], len(s["tokens"]), len(s["rollout_log_probs"])]
+        for s in data["samples"]
+    ]
+    with open(expected, "w") as f:
+        json.dump(rows, f)
+    print(json.dumps({"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+
+
+if __name__ == "__main__":
+    main()

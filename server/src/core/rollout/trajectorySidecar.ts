@@ -1,0 +1,148 @@
+// miles' trajectory sidecar `D/trajectory/<step>.jsonl` beside its `.pt` `D/rollout_data/<step>.pt`
+// (docs/pt.md#the-trajectory-sidecar). The sidecar has no metadata (so no exit_status) and no row
+// for a sample aborted before any model call; the `.pt` of the same step holds every sample.
+// - With the `.pt` there, the sidecar's verdicts (groups, drop metrics, findings) come from the
+//   `.pt`: its findings are shown on the sidecar rows of the same samples (by `index`).
+// - Alone, the sidecar never names a cause it cannot see: a group with an aborted row is counted as
+//   dropped under miles' plain `group_has_aborted` with the message saying where the cause is, no
+//   `abort-cause-unknown` is raised for its rows, and a group with fewer rows than the others gets
+//   `trajectory-missing-members` pointing to the `.pt`.
+import { dropMetricName } from '../causes';
+import { severityOf } from '../catalog';
+import type { FileAccess } from '../fileAccess';
+import type { Finding, GroupOutcome, SampleRecord } from '../types';
+
+import type { RolloutResult } from './analyze';
+
+const PLAIN_ABORTED = 'group_has_aborted';
+
+/** `D/trajectory/<stem>.jsonl` → `D/rollout_data/<stem>.pt`, or null when not in a `trajectory` folder. */
+export function siblingPt(path: string): string | null {
+  const m = /^(.*[\\/])?trajectory([\\/])([^\\/]+)\.jsonl$/i.exec(path);
+  if (!m) return null;
+  return `${m[1] ?? ''}rollout_data${m[2]}${m[3]}.pt`;
+}
+
+export async function existingFile(access: FileAccess, path: string | null): Promise<boolean> {
+  if (path === null) return false;
+  try {
+    return (await access.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function finding(
+  code: 'trajectory-missing-members' | 'trajectory-verdicts-from-pt',
+  file: string,
+  line: number,
+  message: string,
+  group: string | null,
+): Finding {
+  return { code, severity: severityOf(code), file, line, message, group, dataset: null, fix: null };
+}
+
+/**
+ * The sidecar's result when its `.pt` is there: the `.pt`'s groups, metrics and findings, each
+ * finding on the sidecar row of the same sample (else on the first row of its group, else line 1),
+ * with the `.pt` line as related.
+ */
+export function verdictsFromPt(
+  sidecar: { displayPath: string; samples: readonly SampleRecord[] },
+  pt: { displayPath: string; samples: readonly SampleRecord[]; result: RolloutResult },
+): RolloutResult {
+  const rowOfIndex = new Map<number, number>();
+  const firstRowOfGroup = new Map<string, number>();
+  for (const s of sidecar.samples) {
+    if (s.index !== null && !rowOfIndex.has(s.index)) rowOfIndex.set(s.index, s.line);
+    if (s.groupKey !== null && !firstRowOfGroup.has(s.groupKey)) firstRowOfGroup.set(s.groupKey, s.line);
+  }
+  const ptByLine = new Map<number, SampleRecord>();
+  for (const s of pt.samples) ptByLine.set(s.line, s);
+  const toRow = (ptLine: number): number | null => {
+    const s = ptByLine.get(ptLine);
+    if (!s) return null;
+    return (s.index !== null ? rowOfIndex.get(s.index) : undefined) ?? (s.groupKey !== null ? firstRowOfGroup.get(s.groupKey) : undefined) ?? null;
+  };
+  const findings: Finding[] = pt.result.findings.map((f) => ({
+    ...f,
+    file: sidecar.displayPath,
+    line: toRow(f.line) ?? 1,
+    related: [{ file: pt.displayPath, line: f.line }, ...(f.related ?? [])],
+  }));
+  const rows = sidecar.samples.length;
+  findings.unshift(
+    finding(
+      'trajectory-verdicts-from-pt',
+      sidecar.displayPath,
+      1,
+      `verdicts from ${pt.displayPath}: this trajectory dump has no metadata and rows for ${rows} of the step's ${pt.samples.length} samples, so groups, causes and drop metrics are those of the .pt`,
+      null,
+    ),
+  );
+  findings.sort((a, b) => a.line - b.line);
+  const groups: GroupOutcome[] = pt.result.groups.map((g) => ({ ...g, lines: g.lines.map((l) => toRow(l)).filter((l): l is number => l !== null) }));
+  return { groups, counts: pt.result.counts, metrics: { ...pt.result.metrics }, sampleMetrics: { ...pt.result.sampleMetrics }, findings };
+}
+
+/** The sidecar alone: no cause called `unknown` that it cannot see; groups missing rows named. */
+export function sidecarAlone(
+  file: string,
+  samples: readonly SampleRecord[],
+  result: RolloutResult,
+  nSamplesPerPrompt: number | null,
+  ptPath: string | null,
+): RolloutResult {
+  const where = ptPath ?? 'the .pt of the same step (D/rollout_data/<step>.pt)';
+  // Counted under miles main's own plain reason (its metric name exists there), never `_unknown`.
+  const plainMetric = dropMetricName(PLAIN_ABORTED);
+  const metrics: Record<string, number> = {};
+  for (const [name, value] of Object.entries(result.metrics)) {
+    const key = name === dropMetricName('group_has_aborted_unknown') ? plainMetric : name;
+    metrics[key] = (metrics[key] ?? 0) + value;
+  }
+  const groups = result.groups.map((g) => (g.kept || g.reason !== 'group_has_aborted_unknown' ? g : { ...g, reason: PLAIN_ABORTED, metric: plainMetric }));
+  const members = new Map<string, SampleRecord[]>();
+  for (const s of samples) {
+    if (s.groupKey === null) continue;
+    const list = members.get(s.groupKey) ?? [];
+    list.push(s);
+    members.set(s.groupKey, list);
+  }
+  // Full groups have a row for every member, so without the setting the largest group is the size.
+  let n = nSamplesPerPrompt;
+  if (n === null) for (const list of members.values()) n = Math.max(n ?? 0, list.length);
+  const findings: Finding[] = [];
+  for (const f of result.findings) {
+    if (f.code === 'abort-cause-unknown') continue;
+    if (f.code === 'group-dropped' && f.message.startsWith('group dropped: group_has_aborted_unknown')) {
+      const list = members.get(f.group ?? '') ?? [];
+      const aborted = list.filter((s) => s.aborted).length;
+      findings.push({
+        ...f,
+        message:
+          `group dropped: ${PLAIN_ABORTED} — ${aborted} of ${list.length} rows of group ${f.group} aborted, so miles drops the group. ` +
+          `Trajectory dumps carry no metadata, so the cause (metadata.exit_status) is not in this file: it is in ${where}, ` +
+          `and miles counts the drop in rollout/dynamic_filter/drop_group_has_aborted_<cause> (miles main: ${plainMetric}).`,
+      });
+      continue;
+    }
+    findings.push(f);
+  }
+  if (n !== null) {
+    for (const [key, list] of members) {
+      if (list.length >= n) continue;
+      findings.push(
+        finding(
+          'trajectory-missing-members',
+          file,
+          list[0].line,
+          `group ${key} has ${list.length} rows where its groups have ${n}: samples aborted before any model call have no trajectory row, so this group may have been dropped (group_has_aborted) though no row here says so; read ${where} for its members and causes`,
+          key,
+        ),
+      );
+    }
+  }
+  findings.sort((a, b) => a.line - b.line);
+  return { groups, counts: result.counts, metrics, sampleMetrics: result.sampleMetrics, findings };
+}
