@@ -153,6 +153,14 @@ export interface RunViewParams {
 }
 export const RunViewRequest = 'rolloutLens/runView';
 
+/** The sample view model (shared/sampleViewModel.ts) of the sample on a line; null when the line holds none. */
+export interface SampleViewParams {
+  uri: string;
+  /** 0-based. */
+  line: number;
+}
+export const SampleViewRequest = 'rolloutLens/sampleView';
+
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {
   uri: string;

@@ -7,11 +7,13 @@ import {
   GroupsByCauseRequest,
   RunStepsRequest,
   RunViewRequest,
+  SampleViewRequest,
   type AnalyzeFileParams,
   type EvalDatasetsParams,
   type GroupsByCauseParams,
   type RunStepsParams,
   type RunViewParams,
+  type SampleViewParams,
 } from '../../../../shared/protocol';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
@@ -19,7 +21,7 @@ import { provideCodeActions } from '../features/codeActions';
 import { guardNotification, guardRequest } from './guard';
 import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
-import { runView } from '../features/runView';
+import { runView, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { uriToPath } from './uris';
@@ -136,6 +138,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     RunViewRequest,
     guardRequest(connection, 'runView', (p: RunViewParams, token) => runView(ctx, p, token)),
+  );
+  connection.onRequest(
+    SampleViewRequest,
+    guardRequest(connection, 'sampleView', (p: SampleViewParams, token) => sampleView(ctx, p, token)),
   );
 }
 
