@@ -6,6 +6,7 @@ import type { DatasetsTreeProvider } from './datasetsTree';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { HugeFiles } from './hugeFiles';
 import type { RunViewPanels } from './runViewPanel';
+import type { SamplePanel } from './samplePanel';
 import type { TreeNode } from './treeNodes';
 import type { ViewTarget } from './viewTarget';
 
@@ -19,6 +20,8 @@ export interface RolloutLensApi {
   readonly hugeFiles: HugeFiles;
   /** The run view panel ("Rollout Lens: Open Run View"). */
   readonly runView: RunViewPanels;
+  /** The sample panel ("Rollout Lens: Open Sample"). */
+  readonly samplePanel: SamplePanel;
   /** The status bar item's text (with its `$(icon)`), undefined while it is hidden. */
   statusText(): string | undefined;
   /** The running language client (replaced by a restart). */

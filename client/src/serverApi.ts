@@ -44,6 +44,11 @@ export class ServerApi {
     return (await this.client()).sendRequest<RunView>(RunViewRequest, params, token);
   }
 
+  /** Any custom request of shared/protocol.ts. */
+  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
+    return (await this.client()).sendRequest<R>(method, params, token);
+  }
+
   async analyzeFile(params: AnalyzeFileParams, token?: vscode.CancellationToken): Promise<AnalyzeFileResult> {
     return (await this.client()).sendRequest<AnalyzeFileResult>(AnalyzeFileRequest, params, token);
   }
