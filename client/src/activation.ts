@@ -93,7 +93,8 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         return await samplePanel.open(at.uri, at.line);
       } catch (err) {
         void vscode.window.showErrorMessage(`Rollout Lens: sample view: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
+        output.error(`sample view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        throw err;
       }
     }),
     vscode.commands.registerCommand('rolloutLens.openRunView', async (uri?: vscode.Uri) => {
@@ -103,7 +104,8 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         return await runView.open(chosen);
       } catch (err) {
         void vscode.window.showErrorMessage(`Rollout Lens: run view: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
+        output.error(`run view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        throw err;
       }
     }),
     ...registerCommands({

@@ -200,7 +200,7 @@ async function clickCanvas(page, id, hex, done) {
     const at = await frame
       .evaluate(
         ([cid, r, g, b]) => {
-          const c = document.getElementById(cid);
+          const c = globalThis.document.getElementById(cid);
           if (!c || !c.getContext) return null;
           const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
           for (let y = 0; y < c.height; y++)

@@ -10,6 +10,7 @@ import { readSampleView } from '../../core/views/sampleView';
 import { attachExcerpts, DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
 import type { Finding } from '../../core/types';
 import type { ServerContext } from '../serverContext';
+import { uriToPath } from '../protocol/uris';
 import { resultsFor } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -43,7 +44,8 @@ export async function sampleView(ctx: ServerContext, params: SampleViewParams, t
   if (typeof params?.uri !== 'string' || !Number.isInteger(params.line) || params.line < 0) {
     throw new ResponseError(ErrorCodes.InvalidParams, 'sampleView needs { uri, line ≥ 0 }');
   }
-  const result = await ctx.resultFor(params.uri, token);
+  // An open document or a tailed file, else the file read from disk (as the run summaries do).
+  const result = (await ctx.resultFor(params.uri, token)) ?? (await ctx.disk.analyze(uriToPath(params.uri), token));
   if (!result || token.isCancellationRequested) return null;
   return (await readSampleView(result, params.line + 1)) ?? null;
 }
