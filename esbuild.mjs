@@ -26,8 +26,8 @@ await Promise.all([
   // which inlines it; minified always, since every report carries a copy.
   esbuild.build({
     ...common,
-    entryPoints: ['webview/src/runView.ts'],
-    outfile: `${outdir}/runView.js`,
+    entryPoints: { runView: 'webview/src/runView.ts', sampleView: 'webview/src/sampleView.ts' },
+    outdir,
     platform: 'browser',
     target: 'es2020',
     format: 'iife',

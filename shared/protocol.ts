@@ -6,6 +6,7 @@ import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from '../server/src/core/settings';
 import type { RolloutLensSettings } from '../server/src/core/settings';
 import type { RunView } from './runViewModel';
+import type { SampleView } from './sampleViewModel';
 
 export const SETTINGS_SECTION = 'rolloutLens';
 export const LANGUAGE_ID = 'jsonl';
@@ -110,6 +111,14 @@ export interface RunViewParams {
   samplesPerReason?: number;
 }
 export const RunViewRequest = new RequestType<RunViewParams, RunView, void>('rolloutLens/runView');
+
+/** The sample view model (shared/sampleViewModel.ts) of the sample on a line; null when the line holds none. */
+export interface SampleViewParams {
+  uri: string;
+  /** 0-based. */
+  line: number;
+}
+export const SampleViewRequest = new RequestType<SampleViewParams, SampleView | null, void>('rolloutLens/sampleView');
 
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {

@@ -1,13 +1,16 @@
-// The HTML document of the run view: the same page in the VS Code webview and in the
+// The HTML document of the run view (and of the sample view, with its own model and script): the same page in the VS Code webview and in the
 // `rollout-lens report` file. The model travels as JSON inside a non-executed
 // <script type="application/json">, with `<`, `>` and `&` escaped so no log string can close the
 // element; the chart script and the styles carry a nonce, and the Content-Security-Policy allows
 // nothing else (no remote source, no inline handler). The script renders every log string with
 // textContent (webview/src/runView.ts).
 import type { RunView } from './runViewModel';
+import type { SampleView } from './sampleViewModel';
 
 export interface RunViewPageOptions {
-  model: RunView;
+  model: RunView | SampleView;
+  /** Id of the JSON element the page script reads (default `run-view-model`). */
+  dataId?: string;
   /** Title shown in the page (escaped here). */
   title: string;
   nonce: string;
@@ -63,7 +66,7 @@ export function runViewHtml(options: RunViewPageOptions): string {
 <body>
 <header><h1>${escapeHtml(options.title)}</h1><p id="summary"></p></header>
 <main id="app"></main>
-<script type="application/json" id="run-view-model">${jsonForScript(options.model)}</script>
+<script type="application/json" id="${options.dataId ?? 'run-view-model'}">${jsonForScript(options.model)}</script>
 ${script}
 </body>
 </html>

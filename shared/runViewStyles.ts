@@ -24,3 +24,21 @@ details.highlight > summary { outline: 2px solid #bf8700; }
 summary { cursor: pointer; }
 a.reveal { cursor: pointer; text-decoration: underline; }
 `;
+
+/** The sample view's extra styles. */
+export const SAMPLE_VIEW_STYLES = `${RUN_VIEW_STYLES}
+pre.text { white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: plaintext; max-height: 480px; overflow: auto;
+  background: var(--vscode-textCodeBlock-background, rgba(128,128,128,0.08)); padding: 6px 8px; margin: 4px 0; }
+.message { border-left: 3px solid rgba(128,128,128,0.4); padding-left: 8px; margin: 8px 0; }
+.message.role-user { border-color: #0969da; }
+.message.role-assistant { border-color: #8250df; }
+.message.role-tool { border-color: #bf8700; }
+.tool-call { margin-left: 12px; }
+tr.current td { font-weight: bold; }
+th { white-space: nowrap; }
+td.reveal { cursor: pointer; text-decoration: underline; }
+.nav button { margin-right: 8px; }
+.leaf { margin-left: 16px; }
+details details { margin-left: 16px; }
+.key { opacity: 0.8; }
+`;

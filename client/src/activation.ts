@@ -11,6 +11,7 @@ import { GroupsTreeProvider } from './groupsTree';
 import { HugeFiles } from './hugeFiles';
 import { createLanguageClient } from './languageClient';
 import { RunViewPanels } from './runViewPanel';
+import { SamplePanel, sampleTarget } from './samplePanel';
 import { ServerApi } from './serverApi';
 import { StatusBar } from './statusBar';
 import type { TreeNode } from './treeNodes';
@@ -38,7 +39,8 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     await refresh();
   };
   const runView = new RunViewPanels(context.extensionUri, server, groups, groupsView, target, inspectTarget);
-  context.subscriptions.push(runView);
+  const samplePanel = new SamplePanel(context.extensionUri, server);
+  context.subscriptions.push(runView, samplePanel);
 
   const refresh = async (): Promise<void> => {
     const t = target.current;
@@ -84,6 +86,17 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   ready.catch(() => undefined); // reported above; the API's `ready` still rejects for callers
 
   context.subscriptions.push(
+    vscode.commands.registerCommand('rolloutLens.openSample', async (arg?: unknown, line?: unknown) => {
+      const at = sampleTarget(arg, line);
+      if (!at) return undefined;
+      try {
+        return await samplePanel.open(at.uri, at.line);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Rollout Lens: sample view: ${err instanceof Error ? err.message : String(err)}`);
+        output.error(`sample view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        throw err;
+      }
+    }),
     vscode.commands.registerCommand('rolloutLens.openRunView', async (uri?: vscode.Uri) => {
       const chosen = uri instanceof vscode.Uri ? uri : (target.current ?? (await pickRun()));
       if (!chosen) return undefined;
@@ -91,7 +104,8 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         return await runView.open(chosen);
       } catch (err) {
         void vscode.window.showErrorMessage(`Rollout Lens: run view: ${err instanceof Error ? err.message : String(err)}`);
-        return undefined;
+        output.error(`run view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        throw err;
       }
     }),
     ...registerCommands({
@@ -121,6 +135,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     target,
     hugeFiles,
     runView,
+    samplePanel,
     statusText: () => statusBar.text,
     client: () => client,
     ready,

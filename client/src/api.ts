@@ -9,6 +9,7 @@ import type { DatasetsTreeProvider } from './datasetsTree';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { HugeFiles } from './hugeFiles';
 import type { RunViewPanels } from './runViewPanel';
+import type { SamplePanel } from './samplePanel';
 import type { TreeNode } from './treeNodes';
 import type { ViewTarget } from './viewTarget';
 
@@ -32,6 +33,8 @@ export interface RolloutLensTestApi extends RolloutLensApi {
   readonly hugeFiles: HugeFiles;
   /** The run view panel ("Rollout Lens: Open Run View"). */
   readonly runView: RunViewPanels;
+  /** The sample panel ("Rollout Lens: Open Sample"). */
+  readonly samplePanel: SamplePanel;
   /** The status bar item's text (with its `$(icon)`), undefined while it is hidden. */
   statusText(): string | undefined;
 }

@@ -207,6 +207,7 @@ function sampleNode(parentId: string, s: SamplesRef): TreeNode {
   return node({
     id: `${parentId}|sample|${s.line}`,
     kind: 'sample',
+    contextValue: 'sample',
     label: `line ${s.line + 1}`,
     description: plain(parts.join(' · '), 80),
     icon: new vscode.ThemeIcon(s.status === 'aborted' ? 'debug-disconnect' : s.status === 'truncated' ? 'fold' : 'circle-small'),

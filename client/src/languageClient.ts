@@ -32,6 +32,16 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     middleware: {
       // Untrusted workspaces get read-only analysis: no edits offered to their files.
       provideCodeActions: (document, range, ctx, token, next) => (vscode.workspace.isTrusted ? next(document, range, ctx, token) : []),
+      // A sample's hover ends with a link that opens it in the sample view. The link is built
+      // here from the document and line (no log text), and trusted for that one command only.
+      provideHover: async (document, position, token, next) => {
+        const hover = await next(document, position, token);
+        if (!hover) return hover;
+        const args = encodeURIComponent(JSON.stringify([document.uri.toString(), position.line]));
+        const link = new vscode.MarkdownString(`[Open Sample](command:rolloutLens.openSample?${args} "Open this sample in the sample view")`);
+        link.isTrusted = { enabledCommands: ['rolloutLens.openSample'] };
+        return new vscode.Hover([...hover.contents, link], hover.range);
+      },
     },
   };
   return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);

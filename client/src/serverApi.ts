@@ -8,14 +8,17 @@ import {
   GroupsByCauseRequest,
   RunStepsRequest,
   RunViewRequest,
+  SampleViewRequest,
   type AnalyzeFileParams,
   type AnalyzeFileResult,
   type EvalDatasetsResult,
   type GroupsByCauseResult,
   type RunStepsResult,
   type RunViewParams,
+  type SampleViewParams,
 } from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
+import type { SampleView } from '../../shared/sampleViewModel';
 
 export class ServerApi {
   constructor(private readonly current: () => LanguageClient | undefined) {}
@@ -42,6 +45,10 @@ export class ServerApi {
   async runView(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunView> {
     const params: RunViewParams = { uri: uri.toString() };
     return (await this.client()).sendRequest(RunViewRequest, params, token);
+  }
+
+  async sampleView(params: SampleViewParams, token?: vscode.CancellationToken): Promise<SampleView | null> {
+    return (await this.client()).sendRequest(SampleViewRequest, params, token);
   }
 
   async analyzeFile(params: AnalyzeFileParams, token?: vscode.CancellationToken): Promise<AnalyzeFileResult> {

@@ -25,6 +25,7 @@ test(
         'extension/dist/server.js',
         'extension/dist/scanWorker.js', // the CLI's scan worker for big files
         'extension/dist/runView.js', // the run view's charts (webview and report)
+        'extension/dist/sampleView.js', // the sample view's page script
         'extension/media/activity.svg',
         'extension/media/icon.png',
         'extension/package.json',

@@ -38,6 +38,10 @@ const CHROMIUM_FLAGS = [
 const TOTAL_MS = Number(process.env.CODE_HOST_TIMEOUT_MS || 600_000);
 const VERBOSE = process.env.CODE_HOST_VERBOSE === '1';
 const SCREENSHOT = /\[\[code-host:screenshot (.+?)\]\]/;
+// `[[code-host:click-canvas <canvas id> <#rrggbb> <absolute done path>]]`: clicks the first pixel of
+// that colour (topmost, then leftmost) in the canvas of that id inside any webview frame, then
+// writes `ok` (or the error) to the done path, so a test can click a chart bar in a real webview.
+const CLICK_CANVAS = /\[\[code-host:click-canvas ([\w-]+) #([0-9a-f]{6}) (.+?)\]\]/;
 // The workbench log is chatty (auth, gallery lookups that cannot resolve here): stdout gets the
 // extension host's own lines and real errors; the whole log goes to a file named at the end.
 const LOG_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../.tmp/code-host');
@@ -189,6 +193,39 @@ function workbenchUrl(origin, opts) {
   return `${origin}/?${q}`;
 }
 
+async function clickCanvas(page, id, hex, done) {
+  const [r, g, b] = [0, 2, 4].map((k) => parseInt(hex.slice(k, k + 2), 16));
+  let result = `no webview frame holds a canvas #${id}`;
+  for (const frame of page.frames()) {
+    const at = await frame
+      .evaluate(
+        ([cid, r, g, b]) => {
+          const c = globalThis.document.getElementById(cid);
+          if (!c || !c.getContext) return null;
+          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          for (let y = 0; y < c.height; y++)
+            for (let x = 0; x < c.width; x++) {
+              const i = (y * c.width + x) * 4;
+              if (d[i] === r && d[i + 1] === g && d[i + 2] === b) return { x: (x + 3) / (c.width / c.clientWidth), y: (y + 3) / (c.height / c.clientHeight) };
+            }
+          return { missing: true };
+        },
+        [id, r, g, b],
+      )
+      .catch(() => null);
+    if (!at) continue;
+    if (at.missing) {
+      result = `canvas #${id} has no pixel of #${hex}`;
+      continue;
+    }
+    await frame.locator(`#${id}`).click({ position: at, timeout: 10_000 });
+    result = 'ok';
+    break;
+  }
+  mkdirSync(dirname(done), { recursive: true });
+  writeFileSync(done, result);
+}
+
 async function takeScreenshot(page, path) {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.partial.png`;
@@ -209,7 +246,9 @@ async function runInBrowser(url, state) {
     const text = Array.isArray(message) ? message.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(message);
     appendFileSync(state.logFile, `${since()}\t${level}\t${text}\n`);
     const shot = SCREENSHOT.exec(text);
+    const click = CLICK_CANVAS.exec(text);
     if (shot) takeScreenshot(page, shot[1]).catch((e) => process.stdout.write(`[code-host] screenshot failed: ${e}\n`));
+    else if (click) clickCanvas(page, click[1], click[2], click[3]).catch((e) => writeFileSync(click[3], `click failed: ${e}`));
     else if (VERBOSE || !NOISE.test(text)) process.stdout.write(`${level === 'error' ? '[error] ' : ''}${text}\n`);
   });
   await page.exposeFunction('codeAutomationExit', (code) => exitWith(Number(code)));

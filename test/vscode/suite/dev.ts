@@ -5,6 +5,7 @@ import './welcome';
 import './rollout';
 import './hostile';
 import './screenshot';
+import './views';
 import './evalDatasets';
 import './hugeFile';
 import { runAll } from './runner';

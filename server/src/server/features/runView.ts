@@ -1,13 +1,16 @@
-// `rolloutLens/runView`: the run view model (core/views/runView.ts) of a log or a run folder, from
+// `rolloutLens/runView` and `rolloutLens/sampleView`: the run view model (core/views/runView.ts) of a log or a run folder, from
 // the same analyses the Groups and Eval views use, with sources as URIs so the client can reveal
 // them. Listed samples get their prompt/response excerpts read back through the overlay (open
 // documents first, else disk).
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
-import { DEFAULT_SETTINGS, type RunViewParams } from '../../../../shared/protocol';
+import { DEFAULT_SETTINGS, type RunViewParams, type SampleViewParams } from '../../../../shared/protocol';
 import type { RunView } from '../../../../shared/runViewModel';
+import type { SampleView } from '../../../../shared/sampleViewModel';
+import { readSampleView } from '../../core/views/sampleView';
 import { attachExcerpts, DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
 import type { Finding } from '../../core/types';
 import type { ServerContext } from '../serverContext';
+import { uriToPath } from '../protocol/uris';
 import { resultsFor } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -34,4 +37,15 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   for (const step of view.steps) step.sources = step.sources.map(toUri);
   for (const refs of Object.values(view.samples)) for (const ref of refs) ref.source = toUri(ref.source);
   return view;
+}
+
+/** `rolloutLens/sampleView`: the sample view model of the sample on a line (null: no sample there). */
+export async function sampleView(ctx: ServerContext, params: SampleViewParams, token: CancellationToken): Promise<SampleView | null> {
+  if (typeof params?.uri !== 'string' || !Number.isInteger(params.line) || params.line < 0) {
+    throw new ResponseError(ErrorCodes.InvalidParams, 'sampleView needs { uri, line ≥ 0 }');
+  }
+  // An open document or a tailed file, else the file read from disk (as the run summaries do).
+  const result = (await ctx.resultFor(params.uri, token)) ?? (await ctx.disk.analyze(uriToPath(params.uri), token));
+  if (!result || token.isCancellationRequested) return null;
+  return (await readSampleView(result, params.line + 1)) ?? null;
 }

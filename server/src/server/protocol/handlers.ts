@@ -1,13 +1,13 @@
 // Registers every handler on the connection, each behind a guard (an error is logged and answered
 // with an error; the server stays up). The features themselves live in their own modules.
 import { FileChangeType } from 'vscode-languageserver';
-import { AnalyzeFileRequest, EvalDatasetsRequest, GroupsByCauseRequest, RunStepsRequest, RunViewRequest } from '../../../../shared/protocol';
+import { AnalyzeFileRequest, EvalDatasetsRequest, GroupsByCauseRequest, RunStepsRequest, RunViewRequest, SampleViewRequest } from '../../../../shared/protocol';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
 import { provideCodeActions } from '../features/codeActions';
 import { guardNotification, guardRequest } from './guard';
 import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
-import { runView } from '../features/runView';
+import { runView, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { uriToPath } from './uris';
@@ -102,6 +102,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     RunViewRequest,
     guardRequest(connection, nameOf(RunViewRequest), (p, token) => runView(ctx, p, token)),
+  );
+  connection.onRequest(
+    SampleViewRequest,
+    guardRequest(connection, nameOf(SampleViewRequest), (p, token) => sampleView(ctx, p, token)),
   );
 }
 

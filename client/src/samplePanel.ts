@@ -1,0 +1,118 @@
+// "Rollout Lens: Open Sample": a panel beside the log showing one sample as the server's sample
+// view model (shared/sampleViewModel.ts) describes it, rendered by dist/sampleView.js under the
+// same strict CSP as the run view (shared/runViewPage.ts). Opened from the hover's link, a sample
+// in the Groups view, or the palette (the sample under the cursor). Stepping to a sibling opens
+// that sample here and reveals its line in the log.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { SampleViewParams } from '../../shared/protocol';
+import { runViewHtml } from '../../shared/runViewPage';
+import { SAMPLE_VIEW_STYLES } from '../../shared/runViewStyles';
+import type { SampleView } from '../../shared/sampleViewModel';
+import { revealLine } from './commands';
+import type { ServerApi } from './serverApi';
+
+export interface SamplePanelState {
+  uri: vscode.Uri;
+  /** 0-based. */
+  line: number;
+  model: SampleView;
+  html: string;
+}
+
+/** The (uri, 0-based line) an "Open Sample" invocation points at: arguments, a tree node, else the cursor. */
+export function sampleTarget(arg?: unknown, line?: unknown): { uri: vscode.Uri; line: number } | undefined {
+  if (typeof arg === 'string' && typeof line === 'number') return { uri: vscode.Uri.parse(arg), line };
+  if (arg instanceof vscode.Uri && typeof line === 'number') return { uri: arg, line };
+  if (arg && typeof arg === 'object' && 'location' in arg) {
+    const loc = (arg as { location?: { uri: vscode.Uri; line: number } }).location;
+    if (loc) return { uri: loc.uri, line: loc.line };
+  }
+  const editor = vscode.window.activeTextEditor;
+  return editor ? { uri: editor.document.uri, line: editor.selection.active.line } : undefined;
+}
+
+export class SamplePanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private stateValue: SamplePanelState | undefined;
+  private readonly changed = new vscode.EventEmitter<SamplePanelState>();
+  /** Fires each time the panel shows a sample (tests wait on it). */
+  readonly onDidShow = this.changed.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly server: ServerApi,
+  ) {}
+
+  get state(): SamplePanelState | undefined {
+    return this.stateValue;
+  }
+
+  async open(uri: vscode.Uri, line: number): Promise<SamplePanelState | undefined> {
+    const params: SampleViewParams = { uri: uri.toString(), line };
+    const model = await this.server.sampleView(params);
+    if (!model) {
+      void vscode.window.showInformationMessage(`Rollout Lens: no sample on line ${line + 1}`);
+      return undefined;
+    }
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel(
+        'rolloutLens.sample',
+        'Sample',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: [dist] },
+      );
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.stateValue = undefined;
+      });
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
+    }
+    const webview = this.panel.webview;
+    const name = uri.path.split('/').pop() ?? uri.path;
+    this.panel.title = `Sample ${name}:${line + 1}`;
+    const html = runViewHtml({
+      model,
+      dataId: 'sample-view-model',
+      title: `Sample ${vscode.workspace.asRelativePath(uri)}:${line + 1}`,
+      nonce: randomBytes(18).toString('base64'),
+      script: { src: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'sampleView.js')).toString() },
+      styles: SAMPLE_VIEW_STYLES,
+      cspSource: webview.cspSource,
+    });
+    webview.html = html;
+    this.panel.reveal(undefined, true);
+    this.stateValue = { uri, line, model, html };
+    this.changed.fire(this.stateValue);
+    return this.stateValue;
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const state = this.stateValue;
+    if (!state || !raw || typeof raw !== 'object') return;
+    const m = raw as { type?: unknown; line?: unknown };
+    if (m.type !== 'sibling' || typeof m.line !== 'number' || !Number.isInteger(m.line) || m.line < 1) return;
+    // Only lines of the shown group: the page cannot send the panel elsewhere.
+    if (!state.model.siblings.some((s) => s.line === m.line)) return;
+    await this.open(state.uri, m.line - 1);
+    await revealLine(state.uri, m.line - 1);
+  }
+
+  /** Steps to the previous (-1) or next (+1) sibling, as the page's buttons do. */
+  async step(delta: -1 | 1): Promise<SamplePanelState | undefined> {
+    const state = this.stateValue;
+    if (!state) return undefined;
+    const list = state.model.siblings;
+    const here = list.findIndex((s) => s.current);
+    const target = list[here + delta];
+    if (here < 0 || !target) return undefined;
+    await this.onMessage({ type: 'sibling', line: target.line });
+    return this.stateValue;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,293 @@
+// The sample view model (shared/sampleViewModel.ts): the inspection facade (core/inspect.ts) says
+// what the sample is and what happened to its group; the sample's line, re-read by offset, gives
+// the conversation, response, token facts and metadata. Everything long is clipped or summarised
+// here, so the panel receives a bounded model whatever the line's size.
+import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
+import { inspectSample, type InspectedFile, MAX_DETAIL_LINE_BYTES, recordDetail, type SampleInspection } from '../inspect';
+import { readRange } from '../reader/lineReader';
+import type { SampleRecord } from '../types';
+
+export type { SampleView };
+
+/** Characters kept of one text (a message, the response). */
+export const MAX_TEXT_CHARS = 64 * 1024;
+/** Messages kept of a conversation. */
+export const MAX_MESSAGES = 200;
+/** Siblings listed. */
+export const MAX_SIBLINGS = 64;
+/** Points of the log-prob chart (min per bucket, so dips stay visible). */
+export const LOG_PROB_POINTS = 200;
+/** The raw JSON toggle shows at most this many characters. */
+export const MAX_RAW_CHARS = 256 * 1024;
+const TREE_DEPTH = 6;
+const TREE_ENTRIES = 50;
+const TREE_TEXT = 2048;
+
+function clip(text: string, max = MAX_TEXT_CHARS): Clip {
+  return text.length > max ? { text: text.slice(0, max), length: text.length } : { text };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** Text of a message content: a string, or the text parts of a list (other parts named by type). */
+function contentClip(content: unknown): Clip | null {
+  if (content === null || content === undefined) return null;
+  if (typeof content === 'string') return clip(content);
+  if (Array.isArray(content)) {
+    const parts = content.map((p) => (typeof p === 'string' ? p : isObject(p) ? (str(p.text) ?? `[${str(p.type) ?? 'part'}]`) : ''));
+    return clip(parts.join('\n'));
+  }
+  return clip(JSON.stringify(content) ?? '');
+}
+
+function toolCalls(v: unknown): ToolCall[] {
+  if (!Array.isArray(v)) return [];
+  return v.slice(0, 50).map((c) => {
+    const o = isObject(c) ? c : {};
+    const fn = isObject(o.function) ? o.function : o;
+    const args = fn.arguments ?? fn.input ?? null;
+    return { id: str(o.id), name: str(fn.name), arguments: args === null ? null : typeof args === 'string' ? clip(args) : clip(JSON.stringify(args) ?? '') };
+  });
+}
+
+/** A chat message list (or a prompt string) as message views. */
+export function messagesOf(v: unknown, roleOfString = 'user'): MessageView[] {
+  if (typeof v === 'string') return [{ role: roleOfString, content: clip(v), name: null, toolCalls: [], toolCallId: null }];
+  if (!Array.isArray(v)) return [];
+  return v.slice(0, MAX_MESSAGES).map((m) => {
+    if (!isObject(m)) return { role: 'unknown', content: contentClip(m), name: null, toolCalls: [], toolCallId: null };
+    return {
+      role: str(m.role) ?? 'unknown',
+      content: contentClip(m.content),
+      name: str(m.name),
+      toolCalls: toolCalls(m.tool_calls),
+      toolCallId: str(m.tool_call_id),
+    };
+  });
+}
+
+function numbers(v: unknown): number[] | null {
+  if (!Array.isArray(v)) return null;
+  const out: number[] = [];
+  for (const x of v) out.push(typeof x === 'number' ? x : NaN);
+  return out;
+}
+
+/** Count, mean, min, max of the finite values, and the chart's points (min per bucket). */
+export function logProbSummary(values: readonly number[]): NonNullable<SampleView['tokens']['logProbs']> {
+  let sum = 0;
+  let count = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const x of values) {
+    if (!Number.isFinite(x)) continue;
+    sum += x;
+    count++;
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  const points: number[] = [];
+  const buckets = Math.min(LOG_PROB_POINTS, values.length);
+  for (let b = 0; b < buckets; b++) {
+    const s = Math.floor((b * values.length) / buckets);
+    const e = Math.floor(((b + 1) * values.length) / buckets);
+    let m = Infinity;
+    for (let k = s; k < e; k++) if (Number.isFinite(values[k]) && values[k] < m) m = values[k];
+    points.push(Number.isFinite(m) ? m : 0);
+  }
+  return { count: values.length, mean: count > 0 ? sum / count : null, min: count > 0 ? min : null, max: count > 0 ? max : null, points };
+}
+
+/** A JSON value as a bounded tree (depth, entries and text capped). */
+export function treeOf(v: unknown, depth = 0): TreeValue {
+  if (v === null || v === undefined) return { kind: 'scalar', text: 'null', type: 'null' };
+  if (typeof v === 'string') return { kind: 'scalar', text: v.length > TREE_TEXT ? `${v.slice(0, TREE_TEXT)}… (${v.length} characters)` : v, type: 'string' };
+  if (typeof v === 'number') return { kind: 'scalar', text: String(v), type: 'number' };
+  if (typeof v === 'boolean') return { kind: 'scalar', text: String(v), type: 'boolean' };
+  if (depth >= TREE_DEPTH) return { kind: 'skipped', text: Array.isArray(v) ? `array of ${v.length}` : 'object (too deep to show)' };
+  if (Array.isArray(v)) return { kind: 'array', items: v.slice(0, TREE_ENTRIES).map((x) => treeOf(x, depth + 1)), length: v.length };
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    return { kind: 'object', entries: keys.slice(0, TREE_ENTRIES).map((k) => [k, treeOf(v[k], depth + 1)]), more: Math.max(0, keys.length - TREE_ENTRIES) };
+  }
+  return { kind: 'scalar', text: String(v), type: 'string' };
+}
+
+/** The record with long strings clipped and long arrays cut, for the raw JSON toggle. */
+function rawOf(v: unknown): { raw: string; clipped: boolean } {
+  let clipped = false;
+  const shrink = (x: unknown, depth: number): unknown => {
+    if (typeof x === 'string' && x.length > 4096) {
+      clipped = true;
+      return `${x.slice(0, 4096)}… (${x.length} characters)`;
+    }
+    if (depth > 12 && x !== null && typeof x === 'object') {
+      clipped = true;
+      return '… (too deep)';
+    }
+    if (Array.isArray(x)) {
+      if (x.length > 64) clipped = true;
+      const head = x.slice(0, 64).map((y) => shrink(y, depth + 1));
+      return x.length > 64 ? [...head, `… ${x.length - 64} more`] : head;
+    }
+    if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, shrink(y, depth + 1)]));
+    return x;
+  };
+  let raw = JSON.stringify(shrink(v, 0), null, 2) ?? 'null';
+  if (raw.length > MAX_RAW_CHARS) {
+    raw = raw.slice(0, MAX_RAW_CHARS);
+    clipped = true;
+  }
+  return { raw, clipped };
+}
+
+/**
+ * JSON.parse with Python's NaN / Infinity / -Infinity tokens (json.dumps writes them) read as null
+ * outside strings; the engine's own scanner keeps them as numbers for the analysis.
+ */
+export function parseLine(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    let out = '';
+    let last = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 0x5c) i++;
+        else if (c === 0x22) inString = false;
+        continue;
+      }
+      if (c === 0x22) inString = true;
+      else if (c === 0x4e && text.startsWith('NaN', i)) {
+        out += `${text.slice(last, i)}null`;
+        i += 2;
+        last = i + 1;
+      } else if ((c === 0x49 || c === 0x2d) && text.startsWith(c === 0x2d ? '-Infinity' : 'Infinity', i)) {
+        const len = c === 0x2d ? 9 : 8;
+        out += `${text.slice(last, i)}null`;
+        i += len - 1;
+        last = i + 1;
+      }
+    }
+    return JSON.parse(out + text.slice(last));
+  }
+}
+
+function siblingsOf(inspection: SampleInspection): { list: SiblingView[]; omitted: number } {
+  const members: readonly SampleRecord[] = inspection.group?.members ?? inspection.evalGroup?.members ?? [];
+  const line = inspection.sample.line;
+  const list = members.slice(0, MAX_SIBLINGS).map((s) => ({
+    line: s.line,
+    index: s.index,
+    status: s.status,
+    reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
+    cause: s.cause,
+    aborted: s.aborted,
+    current: s.line === line,
+  }));
+  return { list, omitted: Math.max(0, members.length - MAX_SIBLINGS) };
+}
+
+/** The model from what the analysis knows and the line's parsed record (null: not available, and why). */
+export function buildSampleView(file: string, inspection: SampleInspection, record: unknown, unavailable: string | null): SampleView {
+  const s = inspection.sample;
+  const r = isObject(record) ? record : {};
+  const meta = isObject(r.metadata) ? r.metadata : null;
+  const g = inspection.group;
+  let verdict: SampleView['verdict'] = null;
+  if (g) {
+    verdict = {
+      kind: 'rollout',
+      kept: g.kept,
+      reason: g.reason,
+      droppedBy: g.droppedBy,
+      metric: g.metric,
+      formerly: g.formerly.map((f) => ({ name: f.name, mode: f.mode })),
+      namedBy: g.droppedBy === 'aborted-group' ? (g.firstAborted?.line ?? null) : g.kept ? null : (g.members[0]?.line ?? null),
+    };
+  } else if (inspection.dataset) {
+    const d = inspection.dataset;
+    verdict = { kind: 'eval', dataset: d.name, n: d.n, nSource: d.nSource, groupIndex: inspection.evalGroup?.index ?? null };
+  }
+  let rewards: SampleView['rewards'] = null;
+  if (isObject(r.reward)) {
+    rewards = {};
+    for (const [k, v] of Object.entries(r.reward).slice(0, 50)) rewards[k] = typeof v === 'number' ? v : null;
+  }
+  const tokens = numbers(r.tokens);
+  const mask = numbers(r.loss_mask);
+  const logProbs = numbers(r.rollout_log_probs) ?? numbers(r.log_probs);
+  const ones = mask ? mask.filter((x) => x === 1).length : 0;
+  const versions = Array.isArray(r.weight_versions)
+    ? r.weight_versions.map((v) => String(v))
+    : typeof r.weight_version === 'string' || typeof r.weight_version === 'number'
+      ? [String(r.weight_version)]
+      : null;
+  const distinct = versions ? [...new Set(versions)] : [];
+  const response = str(r.response) ?? str(r.output) ?? null;
+  const label = r.label ?? r.gts ?? null;
+  const raw = rawOf(record);
+  const failure = record === null ? null : recordDetail(record).message;
+  const sib = siblingsOf(inspection);
+  return {
+    version: 1,
+    file,
+    line: s.line,
+    format: inspection.format,
+    kind: inspection.kind,
+    status: s.status,
+    aborted: s.aborted,
+    reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
+    rewards,
+    label: label === null ? null : typeof label === 'string' ? clip(label) : clip(JSON.stringify(label) ?? ''),
+    index: s.index,
+    group: s.groupKey,
+    step: s.step,
+    dataset: s.dataset ?? inspection.dataset?.name ?? null,
+    prompt: messagesOf(r.prompt ?? r.input ?? r.question ?? null),
+    conversation: messagesOf(r.messages ?? null),
+    response: response === null ? null : clip(response),
+    verdict,
+    cause: inspection.cause ? { name: inspection.cause.name, class: inspection.cause.class } : null,
+    failure: failure ? { field: failure.field, text: clip(failure.text, 4096).text } : null,
+    siblings: sib.list,
+    siblingsOmitted: sib.omitted,
+    tokens: {
+      responseLength: s.responseLength,
+      tokens: tokens ? tokens.length : null,
+      lossMask: mask ? { length: mask.length, ones, coverage: mask.length > 0 ? ones / mask.length : null } : null,
+      logProbs: logProbs ? logProbSummary(logProbs) : null,
+    },
+    weightVersions: versions ? { values: versions.slice(0, 50), distinct: distinct.slice(0, 50), mixed: distinct.length > 1 } : null,
+    metadata: meta ? treeOf(meta) : null,
+    raw: raw.raw,
+    rawClipped: raw.clipped,
+    unavailable,
+  };
+}
+
+/** The sample view of the sample on a 1-based line; undefined when no sample is there. */
+export async function readSampleView(file: InspectedFile, line1: number): Promise<SampleView | undefined> {
+  const inspection = inspectSample(file, line1);
+  if (!inspection) return undefined;
+  const display = file.report?.path ?? file.path;
+  const s = inspection.sample;
+  if (s.byteLength > MAX_DETAIL_LINE_BYTES) return buildSampleView(display, inspection, null, `the line is ${s.byteLength} bytes long`);
+  let record: unknown = null;
+  try {
+    const bytes = await readRange(file.access, file.path, s.offset, s.byteLength);
+    if (bytes.byteLength !== s.byteLength) return buildSampleView(display, inspection, null, 'the file changed since it was analysed');
+    record = parseLine(new TextDecoder().decode(bytes));
+  } catch (err) {
+    return buildSampleView(display, inspection, null, `could not read the line (${err instanceof Error ? err.message : String(err)})`);
+  }
+  return buildSampleView(display, inspection, record, null);
+}

@@ -1,0 +1,99 @@
+// The sample view model (issue 17): one sample as the sample view panel shows it, built by
+// server/src/core/views/sampleView.ts from the inspection facade (core/inspect.ts) and the
+// sample's line. Long strings are clipped and long arrays summarised, so a 50 MB line gives a
+// model of a few hundred KB. Every string comes from a log: render it as text only.
+
+/** A string from the log, clipped; `length` is the full length in characters when clipped. */
+export interface Clip {
+  text: string;
+  length?: number;
+}
+
+export interface ToolCall {
+  id: string | null;
+  name: string | null;
+  arguments: Clip | null;
+}
+
+export interface MessageView {
+  role: string;
+  content: Clip | null;
+  /** Name of the tool a `tool` message answers, or the speaker's name. */
+  name: string | null;
+  toolCalls: ToolCall[];
+  /** The call a tool result answers. */
+  toolCallId: string | null;
+}
+
+export interface SiblingView {
+  /** 1-based. */
+  line: number;
+  index: number | null;
+  status: string | null;
+  reward: number | null;
+  cause: string | null;
+  aborted: boolean;
+  current: boolean;
+}
+
+/** A JSON value as a collapsible tree: objects and arrays list their first entries. */
+export type TreeValue =
+  | { kind: 'scalar'; text: string; type: 'string' | 'number' | 'boolean' | 'null' }
+  | { kind: 'object'; entries: [string, TreeValue][]; more: number }
+  | { kind: 'array'; items: TreeValue[]; length: number }
+  | { kind: 'skipped'; text: string };
+
+export interface SampleView {
+  version: 1;
+  /** Display path and 1-based line. */
+  file: string;
+  line: number;
+  format: string;
+  kind: string;
+  status: string | null;
+  aborted: boolean;
+  reward: number | null;
+  /** Named rewards when the reward is an object. */
+  rewards: Record<string, number | null> | null;
+  label: Clip | null;
+  index: number | null;
+  group: string | null;
+  step: number | null;
+  dataset: string | null;
+  /** The prompt as a conversation (a string prompt is one user message), then `messages` of the sample. */
+  prompt: MessageView[];
+  conversation: MessageView[];
+  response: Clip | null;
+  /** What happened to it: the group's verdict (rollout) or the pass@k group (eval). */
+  verdict:
+    | {
+        kind: 'rollout';
+        kept: boolean;
+        reason: string | null;
+        droppedBy: 'aborted-group' | 'reward-std' | null;
+        metric: string | null;
+        formerly: { name: string; mode: string }[];
+        /** Line of the member whose cause names the drop. */
+        namedBy: number | null;
+      }
+    | { kind: 'eval'; dataset: string; n: number; nSource: string; groupIndex: number | null }
+    | null;
+  cause: { name: string; class: 'infrastructure' | 'policy' | 'scored' | 'unclassified' } | null;
+  /** A failure message the line records (`metadata.error`, ...). */
+  failure: { field: string; text: string } | null;
+  siblings: SiblingView[];
+  siblingsOmitted: number;
+  tokens: {
+    responseLength: number | null;
+    tokens: number | null;
+    lossMask: { length: number; ones: number; coverage: number | null } | null;
+    logProbs: { count: number; mean: number | null; min: number | null; max: number | null; points: number[] } | null;
+  };
+  weightVersions: { values: string[]; distinct: string[]; mixed: boolean } | null;
+  metadata: TreeValue | null;
+  /** The record as JSON with long strings clipped and long arrays cut (for the raw toggle). */
+  raw: string;
+  rawClipped: boolean;
+  /** Why parts are missing (the line could not be re-read, it is too long, ...). */
+  unavailable: string | null;
+}

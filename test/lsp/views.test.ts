@@ -1,0 +1,53 @@
+// The view requests of issue 17 through the protocol: `rolloutLens/runView` on the example run's
+// rollout folder (sources as URIs) and `rolloutLens/sampleView` on a sample read from disk and on an
+// open document.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RunViewRequest, SampleViewRequest } from '../../shared/protocol';
+import type { RunView } from '../../shared/runViewModel';
+import type { SampleView } from '../../shared/sampleViewModel';
+import { repoRoot } from './fixtures';
+import { startHarness } from './harness';
+
+const ROOT = repoRoot();
+const EXAMPLE_ROLLOUT = join(ROOT, 'examples/run/rollout');
+const EXAMPLE_SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' };
+
+test('runView on the example rollout folder: three steps, drops by reason, sources as URIs, excerpts', async () => {
+  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_SETTINGS });
+  try {
+    const view = (await h.client.sendRequest(RunViewRequest, { uri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as RunView;
+    assert.deepEqual(
+      view.steps.map((s) => s.step),
+      [1, 2, 3],
+    );
+    assert.equal(view.steps[0].drops['group_has_aborted_SandboxUnavailable'], 1);
+    for (const s of view.steps) assert.ok(s.sources[0].startsWith('file://') && s.sources[0].endsWith(`rollout_${s.step}.jsonl`));
+    const [ref] = view.samples['group_has_aborted_SandboxUnavailable'];
+    assert.ok(ref.source.startsWith('file://'));
+    assert.match(ref.prompt ?? '', /^Repository /);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('sampleView: a sample from disk, then the same line of an open document; no sample → null', async () => {
+  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_SETTINGS });
+  try {
+    const path = join(EXAMPLE_ROLLOUT, 'rollout_1.jsonl');
+    const uri = pathToFileURL(path).href;
+    const fromDisk = (await h.client.sendRequest(SampleViewRequest, { uri, line: 12 })) as SampleView;
+    assert.deepEqual([fromDisk.line, fromDisk.status, fromDisk.cause?.name], [13, 'aborted', 'SandboxUnavailable']);
+    assert.equal(fromDisk.verdict?.kind === 'rollout' && fromDisk.verdict.reason, 'group_has_aborted_SandboxUnavailable');
+    h.open(uri, readFileSync(path, 'utf8'));
+    const fromDoc = (await h.client.sendRequest(SampleViewRequest, { uri, line: 12 })) as SampleView;
+    assert.deepEqual(fromDoc.siblings, fromDisk.siblings);
+    assert.equal(await h.client.sendRequest(SampleViewRequest, { uri, line: 5000 }), null);
+    await assert.rejects(h.client.sendRequest(SampleViewRequest, { uri, line: -1 }), /sampleView needs/);
+  } finally {
+    await h.stop();
+  }
+});
