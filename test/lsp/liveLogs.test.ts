@@ -13,6 +13,7 @@ import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { AnalyzeFileRequest, DEFAULT_SETTINGS, GroupsByCauseRequest, type GroupsByCauseResult } from '../../shared/protocol';
 import { milesSample, tempWorkspace } from './fixtures';
 import { startHarness, type Harness } from './harness';
+import { dropMetrics } from '../shared/dropMetrics';
 
 /** nodeFileAccess that counts the bytes read per path. */
 function countingAccess(): { access: FileAccess; bytesRead: Map<string, number> } {
@@ -60,7 +61,7 @@ type Summary = { dropped: number; kept: number; metrics: Record<string, number>;
 async function oneShot(path: string): Promise<Summary> {
   const report = await analyzeFiles([{ path, displayPath: path }], { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepDetail: true });
   const f = report.files[0];
-  return { dropped: f.groups.dropped, kept: f.groups.kept, metrics: f.metrics, keys: (f.detail?.groups ?? []).map((g) => g.key).sort() };
+  return { dropped: f.groups.dropped, kept: f.groups.kept, metrics: dropMetrics(f.metrics), keys: (f.detail?.groups ?? []).map((g) => g.key).sort() };
 }
 
 async function served(h: Harness, uri: string): Promise<Summary> {

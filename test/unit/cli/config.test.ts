@@ -4,11 +4,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { runCli, tempDir } from './run';
-
-/** The drop metrics of a file's metrics (miles-sample files also carry the per-sample metrics miles logs). */
-function drops(m: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith('rollout/dynamic_filter/')));
-}
+import { dropMetrics } from '../../shared/dropMetrics';
 
 /** Two groups of two: one with rewards [1.0, 1.0] (zero std), one [1.0, 0.0]. */
 function log(dir: string): string {
@@ -19,8 +15,8 @@ function log(dir: string): string {
   return path;
 }
 
-function dropMetrics(stdout: string): Record<string, number> {
-  return drops(JSON.parse(stdout).files[0].metrics);
+function firstFileDrops(stdout: string): Record<string, number> {
+  return dropMetrics(JSON.parse(stdout).files[0].metrics);
 }
 
 test('cli --config YAML: settings keys apply (dynamicFilter check_reward_nonzero_std → zero_std_1.0 metric)', (t) => {
@@ -29,7 +25,7 @@ test('cli --config YAML: settings keys apply (dynamicFilter check_reward_nonzero
   writeFileSync(join(dir, 'settings.yaml'), '# run settings\ndynamicFilter: check_reward_nonzero_std\nnSamplesPerPrompt: 2\n');
   const r = runCli(['check', '--format', 'json', '--config', join(dir, 'settings.yaml'), path]);
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(dropMetrics(r.stdout), { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
+  assert.deepEqual(firstFileDrops(r.stdout), { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
 });
 
 test('cli --config JSON with editor-style keys (rolloutLens.dynamicFilter) and a nested rolloutLens mapping', (t) => {
@@ -39,7 +35,7 @@ test('cli --config JSON with editor-style keys (rolloutLens.dynamicFilter) and a
   writeFileSync(join(dir, 'b.json'), '{"rolloutLens": {"dynamicFilter": "check_reward_nonzero_std"}}');
   for (const f of ['a.json', 'b.json']) {
     const r = runCli(['check', '--format', 'json', '--config', join(dir, f), path]);
-    assert.deepEqual(dropMetrics(r.stdout), { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 }, f);
+    assert.deepEqual(firstFileDrops(r.stdout), { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 }, f);
   }
 });
 
@@ -48,7 +44,7 @@ test('cli: flags override --config', (t) => {
   const path = log(dir);
   writeFileSync(join(dir, 's.yaml'), 'dynamicFilter: check_reward_nonzero_std\n');
   const r = runCli(['check', '--format', 'json', '--config', join(dir, 's.yaml'), '--dynamic-filter', 'none', path]);
-  assert.deepEqual(dropMetrics(r.stdout), {});
+  assert.deepEqual(firstFileDrops(r.stdout), {});
 });
 
 test('cli --config errors are usage errors (exit 2) naming the file, the key and what was expected', (t) => {
@@ -93,7 +89,7 @@ test('cli without --config: each log takes the rollout-lens.yaml nearest above i
   assert.equal(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout).files as { path: string; metrics: Record<string, number> }[];
   assert.deepEqual(
-    files.map((f) => [f.path, f.metrics]),
+    files.map((f) => [f.path, dropMetrics(f.metrics)]),
     [
       ['runs/a/rollout/rollout_1.jsonl', { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 }],
       ['runs/b/rollout/rollout_1.jsonl', {}],
@@ -103,7 +99,7 @@ test('cli without --config: each log takes the rollout-lens.yaml nearest above i
   writeFileSync(join(dir, 'none.yaml'), 'dynamicFilter: none\n');
   const given = runCli(['check', '--format', 'json', '--config', 'none.yaml', 'runs'], dir);
   assert.deepEqual(
-    (JSON.parse(given.stdout).files as { metrics: object }[]).map((f) => f.metrics),
+    (JSON.parse(given.stdout).files as { metrics: Record<string, number> }[]).map((f) => dropMetrics(f.metrics)),
     [{}, {}],
   );
 });

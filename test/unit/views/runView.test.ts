@@ -15,6 +15,7 @@ import { attachExcerpts, buildRunView, excerptsOf, EXCERPT_CHARS } from '../../.
 import { walkPaths } from '../../../server/src/core/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { aborted, group, sample } from '../rollout/helpers';
+import { dropMetrics } from '../../shared/dropMetrics';
 
 function repoRoot(): string {
   for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
@@ -40,7 +41,7 @@ test('example run: drops per step by reason equal the drop metrics of each rollo
   );
   for (const row of miles) {
     const file = report.files.find((f) => f.path === row.files[0])!;
-    const fromMetrics = Object.fromEntries(Object.entries(file.metrics).map(([k, v]) => [k.replace('rollout/dynamic_filter/drop_', ''), v]));
+    const fromMetrics = Object.fromEntries(Object.entries(dropMetrics(file.metrics)).map(([k, v]) => [k.replace('rollout/dynamic_filter/drop_', ''), v]));
     assert.deepEqual(row.drops, fromMetrics, row.files[0]);
     assert.equal(row.kept + row.dropped, row.groups);
   }
