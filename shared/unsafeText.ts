@@ -6,6 +6,7 @@
 //   markdown (hovers): server/src/server/features/escape.ts (on top of revealInvisible)
 //   terminal (CLI reports): server/src/cli/escape.ts (`\xNN` / `\uNNNN`)
 //   tree labels and tooltips (VS Code client): client/src/text.ts (`\uNNNN`)
+//   HTML (run view page, report): shared/runViewPage.ts (`escapeHtml`, and JSON kept inert in a script)
 
 /**
  * C0/C1 controls except tab and newline (each escaper decides about those two), DEL, the soft

@@ -7,6 +7,7 @@ import { runCheck } from './cli/check';
 import { runReport } from './cli/report';
 import { escapeInline } from './cli/escape';
 import { runExport } from './cli/exportPt';
+import { runInspect } from './cli/inspect';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
 function version(): string {
@@ -48,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (command.kind === 'report') return await runReport(command.args, io);
     if (command.kind === 'export') return await runExport(command.file, command.out, io);
+    if (command.kind === 'inspect') return await runInspect(command.args, io);
     return await runCheck(command.args, io);
   } catch (err) {
     if (err instanceof UsageError) {

@@ -6,6 +6,7 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 export const USAGE = `usage: rollout-lens check [options] <path>...
        rollout-lens report [options] --out <file.html> <path>...
        rollout-lens export <file.pt> [--out <file.jsonl>]
+       rollout-lens inspect [options] <file> <line>
 
 check: checks RL rollout and eval logs (JSONL from miles and verl, miles' .pt dumps): re-runs the
 framework's filter and metric logic and reports findings. <path> is a file, or a folder searched
@@ -14,6 +15,8 @@ report: the same analysis as one self-contained HTML file (charts per step of dr
 cause, eval pass@k, the first samples of each cause); no network needed to open it.
 export: writes a .pt dump's samples as JSON Lines, one sample a line (tensors and arrays as
 {"$tensor": {dtype, shape}} placeholders), to --out or stdout.
+inspect: what the analysis knows about the sample on <line> (1-based) of <file>: its group and
+what the filters did to it, the metric it counts in, its cause, and a failure's message.
 
 options:
   --format text|json                  output format (default text)
@@ -58,12 +61,18 @@ export interface ReportArgs extends CheckArgs {
   samplesPerCause: number | null;
 }
 
+/** `inspect`: one file (in `paths`) and a 1-based line. */
+export interface InspectArgs extends CheckArgs {
+  line: number;
+}
+
 export type ParsedCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'check'; args: CheckArgs }
   | { kind: 'report'; args: ReportArgs }
-  | { kind: 'export'; file: string; out: string | null };
+  | { kind: 'export'; file: string; out: string | null }
+  | { kind: 'inspect'; args: InspectArgs };
 
 export class UsageError extends Error {}
 
@@ -122,9 +131,16 @@ export function parseCommand(argv: string[]): ParsedCommand {
     if (v.out === '') throw new UsageError('--out: must not be empty');
     return { kind: 'export', file: paths[0], out: v.out ?? null };
   }
-  if (command !== 'check' && command !== 'report') throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check, report or export)`);
+  if (command !== 'check' && command !== 'report' && command !== 'inspect') {
+    throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check, report, export or inspect)`);
+  }
   if (paths.length === 0) throw new UsageError(`${command}: no <path> given`);
-  if (command === 'check') {
+  if (command === 'inspect') {
+    if (paths.length !== 2) throw new UsageError('inspect: give one <file> and one <line>');
+    for (const flag of ['out', 'samples-per-cause', 'format', 'fix'] as const) {
+      if (v[flag] !== undefined) throw new UsageError(`--${flag}: not for inspect`);
+    }
+  } else if (command === 'check') {
     if (v.out !== undefined) throw new UsageError('--out: only for report or export');
     if (v['samples-per-cause'] !== undefined) throw new UsageError('--samples-per-cause: only for report');
   } else {
@@ -163,6 +179,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
     overrides,
   };
   if (command === 'check') return { kind: 'check', args };
+  if (command === 'inspect') return { kind: 'inspect', args: { ...args, paths: [paths[0]], line: positiveInt('inspect: <line>', paths[1]) } };
   const samplesPerCause = v['samples-per-cause'] === undefined ? null : positiveInt('--samples-per-cause', v['samples-per-cause']);
   return { kind: 'report', args: { ...args, out: v.out!, samplesPerCause } };
 }

@@ -34,6 +34,8 @@ export interface AnalyzeOptions {
   chunkSize?: number;
   /** Scans big files' byte ranges on worker threads (the CLI's); omitted: single-threaded. */
   parallel?: ParallelScanner;
+  /** Validate records with zod alone, skipping the fast path (the differential test). */
+  zodOnly?: boolean;
 }
 
 export interface AnalyzeTarget {
@@ -59,6 +61,7 @@ export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, p
       onProgress: options.onProgress,
       chunkSize: options.chunkSize,
       parallel: options.parallel,
+      zodOnly: options.zodOnly,
     },
     previous,
   );

@@ -4,6 +4,7 @@
 // workspace folder holding it. Looked up through FileAccess, so an editor's unsaved, open config
 // counts. The engine (no workspace folders) and the language server both ask here.
 import type { FileAccess } from './fileAccess';
+import { dirnameOf, isAbsolutePath, isFile, joinPath } from './paths';
 
 /** The names looked for beside a log, in this order. */
 export const EVAL_CONFIG_NAMES: readonly string[] = ['eval_config.yaml', 'eval_config.yml', 'eval_config.json'];
@@ -22,17 +23,11 @@ export interface PathOps {
   isInside(parent: string, child: string): boolean;
 }
 
-/** Paths as written, `/` or `\` separated, never normalised (the engine has no Node `path`). */
+/** The engine's own (core/paths.ts): paths as written, never normalised. */
 export const plainPaths: PathOps = {
-  isAbsolute: (p) => p.startsWith('/') || p.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(p),
-  join: (dir, name) => {
-    const sep = dir.includes('\\') && !dir.includes('/') ? '\\' : '/';
-    return dir.endsWith('/') || dir.endsWith('\\') ? `${dir}${name}` : `${dir}${sep}${name}`;
-  },
-  dirname: (p) => {
-    const cut = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
-    return cut < 0 ? '.' : cut === 0 ? p.slice(0, 1) : p.slice(0, cut);
-  },
+  isAbsolute: isAbsolutePath,
+  join: joinPath,
+  dirname: dirnameOf,
   isInside: (parent, child) => child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`),
 };
 
@@ -48,14 +43,6 @@ export function folderOf(file: string, folders: readonly string[], paths: PathOp
   let best: string | null = null;
   for (const f of folders) if (paths.isInside(f, file) && (best === null || f.length > best.length)) best = f;
   return best;
-}
-
-async function isFile(access: FileAccess, p: string): Promise<boolean> {
-  try {
-    return (await access.stat(p)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /** The eval config for the log at `logPath` (a path, not yet read), or null when there is none. */

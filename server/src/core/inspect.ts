@@ -219,26 +219,22 @@ export function recordDetail(value: unknown): RecordDetail {
   }
   const top = value as Record<string, unknown>;
   const meta = top.metadata !== null && typeof top.metadata === 'object' && !(top.metadata instanceof Skipped) ? (top.metadata as Record<string, unknown>) : {};
-  let message: RecordDetail['message'] = null;
-  for (const field of MESSAGE_FIELDS) {
-    for (const [where, holder] of [
-      ['metadata.', meta],
-      ['', top],
-    ] as const) {
-      const text = scalarText(holder[field]);
-      if (message === null && text !== null && text !== '') message = { field: `${where}${field}`, text };
-    }
-  }
-  const fields: RecordDetail['fields'] = [];
-  for (const name of FIELDS) {
-    for (const [where, holder] of [
-      ['metadata.', meta],
-      ['', top],
-    ] as const) {
-      const text = scalarText(holder[name]);
-      if (text !== null && text !== '') fields.push({ name: `${where}${name}`, value: text });
-    }
-  }
+  // Each name in `metadata` first, then at the top level; empty and unbuilt values are left out.
+  const found = (names: readonly string[]) =>
+    names.flatMap((name) =>
+      (
+        [
+          ['metadata.', meta],
+          ['', top],
+        ] as const
+      ).flatMap(([where, holder]) => {
+        const text = scalarText(holder[name]);
+        return text !== null && text !== '' ? [{ name: `${where}${name}`, value: text }] : [];
+      }),
+    );
+  const first = found(MESSAGE_FIELDS)[0];
+  const message: RecordDetail['message'] = first ? { field: first.name, text: first.value } : null;
+  const fields: RecordDetail['fields'] = found(FIELDS);
   return { message, fields, unavailable: null };
 }
 

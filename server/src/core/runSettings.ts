@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { type z } from 'zod';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import type { FileAccess } from './fileAccess';
+import { isAbsolutePath, isFile, joinPath, parentDir } from './paths';
 import { settingsFileSchema } from './settingsSchema';
 
 /** Looked for in each folder, in this order. */
@@ -29,42 +30,11 @@ export class SettingsFileError extends Error {
   }
 }
 
-function sepOf(path: string): string {
-  return path.includes('\\') && !path.includes('/') ? '\\' : '/';
-}
-
-export function parentDir(path: string): string | null {
-  const trimmed = path.length > 1 ? path.replace(/[\\/]+$/, '') : path;
-  const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
-  if (cut < 0) return null;
-  const parent = cut === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, cut);
-  // `C:` alone is the drive's current folder, not its root.
-  const fixed = /^[A-Za-z]:$/.test(parent) ? `${parent}\\` : parent;
-  return fixed === trimmed ? null : fixed;
-}
-
-export function joinPath(dir: string, name: string): string {
-  const sep = sepOf(dir);
-  return dir.endsWith('/') || dir.endsWith('\\') ? `${dir}${name}` : `${dir}${sep}${name}`;
-}
-
-export function isAbsolutePath(path: string): boolean {
-  return path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(path);
-}
-
 /** `dir`, then its parents up to the root: where run files are searched, nearest first. */
 export function foldersUpward(dir: string): string[] {
   const out: string[] = [];
   for (let d: string | null = dir; d !== null && out.length < MAX_DEPTH; d = parentDir(d)) out.push(d);
   return out;
-}
-
-async function isFile(access: FileAccess, path: string): Promise<boolean> {
-  try {
-    return (await access.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /** The first of `names` that is a file in `dir`, then in its parents: the nearest wins. */

@@ -64,6 +64,8 @@ export class RecordCollector {
     state?: CollectorState,
     /** Normalises one record (an editor passes a memo over kept line scans). */
     private readonly normalize: typeof normalizeRecord = normalizeRecord,
+    /** Validate with zod alone (see `NormalizeContext.zodOnly`). */
+    private readonly zodOnly = false,
   ) {
     this.state = state ?? {
       format: 'unknown',
@@ -217,7 +219,14 @@ export class RecordCollector {
 
   private makeContext(): NormalizeContext {
     const s = this.state;
-    return { format: s.format, kind: s.kind, settings: this.settings, rewardKey: rewardKeyFor(s.kind, this.settings), inputRun: s.inputRun };
+    return {
+      format: s.format,
+      kind: s.kind,
+      settings: this.settings,
+      rewardKey: rewardKeyFor(s.kind, this.settings),
+      inputRun: s.inputRun,
+      zodOnly: this.zodOnly,
+    };
   }
 
   private tryDetect(value: unknown, line: number): void {

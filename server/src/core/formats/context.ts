@@ -30,6 +30,8 @@ export interface NormalizeContext {
   /** Reward key for this file's kind (docs/semantics.md#reward-value). */
   rewardKey: string | null;
   inputRun: InputRunState;
+  /** Skip the fast validation path (fastValidate.ts): the differential test compares both paths. */
+  zodOnly?: boolean;
 }
 
 export type Normalized =

@@ -12,13 +12,6 @@ import { isPlainObject, STATUSES } from './schemas';
 
 type Obj = Record<string, unknown>;
 
-let enabled = true;
-
-/** Turns the fast path off (tests compare both paths; a bench can time zod alone). */
-export function setFastValidation(on: boolean): void {
-  enabled = on;
-}
-
 const STATUS_SET: ReadonlySet<unknown> = new Set<string>(STATUSES);
 
 // `opt(x)` in the schemas is `x.nullable().optional()`: missing (undefined) and null pass.
@@ -42,7 +35,6 @@ function optMetadata(v: unknown): boolean {
 
 export function fastMilesSample(o: Obj): boolean {
   return (
-    enabled &&
     optInteger(o.group_index) &&
     optInteger(o.index) &&
     optInteger(o.rollout_id) &&
@@ -57,7 +49,6 @@ export function fastMilesSample(o: Obj): boolean {
 
 export function fastMilesTrajectory(o: Obj): boolean {
   return (
-    enabled &&
     isInteger(o.sample_index) &&
     optInteger(o.group_index) &&
     optStatus(o.status) &&
@@ -70,7 +61,6 @@ export function fastMilesTrajectory(o: Obj): boolean {
 
 export function fastMilesTrials(o: Obj): boolean {
   return (
-    enabled &&
     isId(o.instance_id) &&
     optInteger(o.trial_idx) &&
     optInteger(o.status_code) &&
@@ -84,13 +74,12 @@ export function fastMilesTrials(o: Obj): boolean {
 }
 
 export function fastMilesMetrics(o: Obj): boolean {
-  return enabled && optNumber(o.step) && optText(o.step_key) && isPlainObject(o.metrics);
+  return optNumber(o.step) && optText(o.step_key) && isPlainObject(o.metrics);
 }
 
 export function fastVerl(o: Obj): boolean {
   const output = o.output;
   return (
-    enabled &&
     o.input !== undefined &&
     (typeof output === 'string' || (output instanceof Skipped && output.kind === 'string')) &&
     optNumber(o.score) &&
@@ -104,7 +93,6 @@ export function fastVerl(o: Obj): boolean {
 /** `genericSchema`, over the mapped fields gathered into one object. */
 export function fastGeneric(v: Obj): boolean {
   return (
-    enabled &&
     isId(v.groupKey) &&
     optInteger(v.index) &&
     optStatus(v.status) &&
@@ -116,7 +104,7 @@ export function fastGeneric(v: Obj): boolean {
 }
 
 /** `schema.safeParse(o)`, skipped when `fast(o)` vouches for the record (then the data is `o`). */
-export function validate<S extends z.ZodType>(schema: S, fast: (o: Obj) => boolean, o: Obj): z.ZodSafeParseResult<z.output<S>> {
-  if (fast(o)) return { success: true, data: o as z.output<S> };
+export function validate<S extends z.ZodType>(schema: S, fast: (o: Obj) => boolean, o: Obj, zodOnly = false): z.ZodSafeParseResult<z.output<S>> {
+  if (!zodOnly && fast(o)) return { success: true, data: o as z.output<S> };
   return schema.safeParse(o);
 }

@@ -42,7 +42,7 @@ function lastKey(pointer: string | undefined): string {
 export function normalizeGeneric(o: unknown, info: LineInfo, ctx: NormalizeContext): Normalized {
   const fields = ctx.settings.fields;
   const { values, holders } = gather(o, fields);
-  const parsed = validate(genericSchema, fastGeneric, values);
+  const parsed = validate(genericSchema, fastGeneric, values, ctx.zodOnly);
   if (!parsed.success) {
     const name = (path: string[]) => (path[0] ? `${path[0]} (${fields[path[0] as Field] ?? '?'})` : '');
     return { type: 'invalid', message: formatIssues('generic', parsed.error.issues, values, name) };

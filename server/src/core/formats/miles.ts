@@ -30,7 +30,7 @@ function hashOf(v: unknown): string | null {
 // The records below spell out line/offset/byteLength: an object spread (`...base(info)`) in these
 // per-line literals made V8 build each record slowly (BENCHMARKS.md, "Design measurements").
 export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesSampleSchema, fastMilesSample, o);
+  const parsed = validate(milesSampleSchema, fastMilesSample, o, ctx.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-sample', parsed.error.issues, o) };
   const r = parsed.data;
   const meta = r.metadata;
@@ -84,7 +84,7 @@ function milesFields(o: Obj, responseLength: number | null): MilesSampleFields {
 }
 
 export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesTrajectorySchema, fastMilesTrajectory, o);
+  const parsed = validate(milesTrajectorySchema, fastMilesTrajectory, o, ctx.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-trajectory', parsed.error.issues, o) };
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
@@ -112,7 +112,7 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
  * `exit_status` that is an infrastructure cause (docs/semantics.md#failure-causes, plus settings `infraCauses`).
  */
 export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesTrialsSchema, fastMilesTrials, o);
+  const parsed = validate(milesTrialsSchema, fastMilesTrials, o, ctx.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-eval-trials', parsed.error.issues, o) };
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
@@ -140,8 +140,8 @@ export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeConte
 }
 
 /** A dashboard line: numeric metrics only (other values are not metrics to compare). */
-export function normalizeMilesMetrics(o: Obj, info: LineInfo): Normalized {
-  const parsed = validate(milesMetricsSchema, fastMilesMetrics, o);
+export function normalizeMilesMetrics(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
+  const parsed = validate(milesMetricsSchema, fastMilesMetrics, o, ctx.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-metrics', parsed.error.issues, o) };
   const metrics: Record<string, number> = {};
   for (const [name, value] of Object.entries(parsed.data.metrics)) {

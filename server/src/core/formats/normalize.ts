@@ -19,7 +19,7 @@ export function normalizeRecord(value: unknown, info: LineInfo, ctx: NormalizeCo
     case 'miles-eval-trials':
       return normalizeMilesTrials(value, info, ctx);
     case 'miles-metrics':
-      return normalizeMilesMetrics(value, info);
+      return normalizeMilesMetrics(value, info, ctx);
     case 'verl-rollout':
     case 'verl-validation':
       return normalizeVerl(value, info, ctx);

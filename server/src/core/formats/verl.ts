@@ -39,7 +39,7 @@ function isDigits(s: string, from: number, to: number): boolean {
 }
 
 export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(verlSchema, fastVerl, o);
+  const parsed = validate(verlSchema, fastVerl, o, ctx.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues(ctx.format, parsed.error.issues, o) };
   const r = parsed.data;
   const inputHash = o.input instanceof Skipped ? o.input.hash : null;

@@ -57,6 +57,8 @@ export interface ScanOptions {
   chunkSize?: number;
   /** Scans big files' byte ranges in parallel (same results); omitted: this thread scans. */
   parallel?: ParallelScanner;
+  /** Validate records with zod alone, skipping the fast path (the differential test). */
+  zodOnly?: boolean;
 }
 
 const EDGE_CHECK = 256;
@@ -93,7 +95,8 @@ export async function scanRecords(target: { path: string; displayPath: string },
   const settingsKey = JSON.stringify(settings);
   const resume = await canResume(previous, target.path, identity, settingsKey, access);
   const rule = buildRule(settings.fields);
-  const newCollector = () => new RecordCollector(target.displayPath, settings, rule, resume && previous ? copyState(previous.resume.collector) : undefined);
+  const newCollector = () =>
+    new RecordCollector(target.displayPath, settings, rule, resume && previous ? copyState(previous.resume.collector) : undefined, undefined, options.zodOnly);
   let collector = newCollector();
   const startOffset = resume && previous ? previous.endOffset : 0;
   const startLine = resume && previous ? previous.resume.nextLine : 1;

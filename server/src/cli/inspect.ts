@@ -1,0 +1,88 @@
+// `rollout-lens inspect <file> <line>`: what the engine knows about one sample, from the
+// inspection facade (core/inspect.ts) the editor's hover also renders: its record, its group and
+// what the filters did to it, the metric it counts in, its cause and who could have caused it,
+// its eval prompt group and dataset, and a failure's message from the line itself. Plain text;
+// everything from the log is terminal-escaped.
+import { inspectSample, readRecordDetail, type RecordDetail, type SampleInspection } from '../core/inspect';
+import type { SampleRecord } from '../core/types';
+import { nodeFileAccess } from '../node/nodeFileAccess';
+
+import type { InspectArgs } from './args';
+import { analyzeRun, type Io } from './check';
+import { escapeInline } from './escape';
+
+const MAX_MEMBERS = 12;
+
+function reward(s: SampleRecord): string {
+  return s.reward === null ? 'null' : String(s.reward);
+}
+
+function member(m: SampleRecord, self: SampleRecord): string {
+  const status = m.status ?? (m.aborted ? 'aborted' : 'no status');
+  const cause = m.cause ? `, cause ${escapeInline(m.cause)}` : '';
+  return `  line ${m.line}: ${escapeInline(status)}, reward ${reward(m)}${cause}${m === self ? '  <- this sample' : ''}`;
+}
+
+function members(list: SampleRecord[], self: SampleRecord): string[] {
+  const shown = list.slice(0, MAX_MEMBERS).map((m) => member(m, self));
+  if (list.length > shown.length) shown.push(`  ... and ${list.length - shown.length} more`);
+  return shown;
+}
+
+/** The inspection as plain lines (pure, for tests). */
+export function renderInspection(i: SampleInspection, detail: RecordDetail | null): string {
+  const s = i.sample;
+  const status = s.status ?? (s.aborted ? 'aborted' : null);
+  const head = [
+    `line ${s.line}`,
+    status !== null ? `status ${escapeInline(status)}` : null,
+    `reward ${reward(s)}`,
+    s.index !== null ? `index ${s.index}` : null,
+    s.dataset !== null ? `dataset ${escapeInline(s.dataset)}` : null,
+    s.step !== null ? `step ${s.step}` : null,
+  ].filter((x) => x !== null);
+  const out = [`${head.join(' · ')} (${i.format}, ${i.kind})`];
+  const g = i.group;
+  if (g) {
+    const verdict = g.kept ? 'kept' : `dropped by the ${g.droppedBy === 'aborted-group' ? 'aborted-group filter' : 'check_reward_nonzero_std filter'}`;
+    out.push(`group ${escapeInline(g.outcome.key)}: ${g.members.length} samples, ${verdict}${g.reason !== null ? `, reason ${escapeInline(g.reason)}` : ''}`);
+    if (g.metric !== null) {
+      const former = g.formerly.map((f) => `${escapeInline(f.name)} (${f.mode})`);
+      out.push(`counted in ${escapeInline(g.metric)}${former.length ? `; formerly ${former.join(', ')}` : ''}`);
+    }
+    out.push(...members(g.members, s));
+  } else if (s.groupKey !== null) {
+    out.push(`group ${escapeInline(s.groupKey)}`);
+  }
+  if (i.evalGroup) {
+    const e = i.evalGroup;
+    const correct = e.members.filter((m) => m.reward === 1).length;
+    out.push(`prompt group ${e.index} (${e.n} per prompt): ${correct} of ${e.members.length} have reward 1`);
+    out.push(...members(e.members, s));
+  }
+  if (i.cause) out.push(`cause ${escapeInline(i.cause.name)}: ${i.cause.class}`);
+  if (i.dataset)
+    out.push(`dataset ${escapeInline(i.dataset.name)}: ${i.dataset.samples} samples, ${i.dataset.n} per prompt (${escapeInline(i.dataset.nSource)})`);
+  if (detail?.unavailable) out.push(`line detail unavailable: ${escapeInline(detail.unavailable)}`);
+  for (const f of detail?.fields ?? []) out.push(`${escapeInline(f.name)}: ${escapeInline(f.value)}`);
+  if (detail?.message) out.push(`${escapeInline(detail.message.field)}: ${escapeInline(detail.message.text)}`);
+  return `${out.join('\n')}\n`;
+}
+
+export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
+  let inspection: SampleInspection | undefined;
+  let path = args.paths[0];
+  const analysed = await analyzeRun(args, io, (file, settings) => {
+    // Inspected while the file's per-sample detail is still held (check drops it right after).
+    inspection = inspectSample({ report: file, settings }, args.line);
+    path = file.path;
+  });
+  if (analysed === null) return 2;
+  if (!inspection) {
+    io.stderr(`rollout-lens: ${escapeInline(path)}: no sample on line ${args.line}\n`);
+    return 1;
+  }
+  const detail = inspection.failed ? await readRecordDetail({ path, access: nodeFileAccess }, inspection.sample) : null;
+  io.stdout(renderInspection(inspection, detail));
+  return 0;
+}

@@ -1,0 +1,35 @@
+// `rollout-lens inspect <file> <line>`: the engine's inspection of one sample, as terminal-safe text.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GOOD, GOOD2, runCli, tempDir } from './run';
+
+const ABORTED =
+  '{"group_index": 1, "index": 2, "prompt": "q", "response": "", "response_length": 0, "status": "aborted", "reward": null, "metadata": {"exit_status": "SandboxUnavailable", "error": "sandbox \\u001b[31mdown\\u202e"}}';
+const OK3 = '{"group_index": 1, "index": 3, "prompt": "q", "response": "x", "response_length": 1, "status": "completed", "reward": 0.0}';
+
+test('cli inspect: a dropped sample shows its group, the filter, the metric, its cause and the logged message, escaped', (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'rollout_1.jsonl'), [GOOD, GOOD2, ABORTED, OK3].join('\n') + '\n');
+  const r = runCli(['inspect', 'rollout_1.jsonl', '3'], dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^line 3 · status aborted · reward null · index 2 \(miles-sample, rollout\)$/m);
+  assert.match(r.stdout, /^group 1: 2 samples, dropped by the aborted-group filter, reason group_has_aborted_SandboxUnavailable$/m);
+  assert.match(r.stdout, /^counted in rollout\/dynamic_filter\/drop_group_has_aborted_SandboxUnavailable;/m);
+  assert.match(r.stdout, /^ {2}line 3: aborted, reward null, cause SandboxUnavailable {2}<- this sample$/m);
+  assert.match(r.stdout, /^cause SandboxUnavailable: infrastructure$/m);
+  assert.match(r.stdout, /^metadata\.error: sandbox \\x1b\[31mdown\\u202e$/m);
+  assert.doesNotMatch(r.stdout, /[\u001b\u202e]/);
+});
+
+test('cli inspect: a line without a sample exits 1; a missing line number is a usage error', (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'rollout_1.jsonl'), [GOOD, GOOD2].join('\n') + '\n');
+  const none = runCli(['inspect', 'rollout_1.jsonl', '9'], dir);
+  assert.equal(none.status, 1);
+  assert.match(none.stderr, /no sample on line 9/);
+  const usage = runCli(['inspect', 'rollout_1.jsonl'], dir);
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /inspect: give one <file> and one <line>/);
+});
