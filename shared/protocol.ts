@@ -120,6 +120,21 @@ export interface SampleViewParams {
 }
 export const SampleViewRequest = new RequestType<SampleViewParams, SampleView | null, void>('rolloutLens/sampleView');
 
+/**
+ * A miles `.pt` dump as JSON Lines, one sample a line (line N = sample N, as in the findings of its
+ * analysis; docs/pt.md): for editors to show a read-only view of a file that is not text.
+ */
+export interface PtAsJsonlParams {
+  uri: string;
+}
+export interface PtAsJsonlResult {
+  text: string;
+  samples: number;
+  /** What was not run (blocked callables) or where reading stopped; inert text. */
+  problems: string[];
+}
+export const PtAsJsonlRequest = new RequestType<PtAsJsonlParams, PtAsJsonlResult, void>('rolloutLens/ptAsJsonl');
+
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {
   uri: string;

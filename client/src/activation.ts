@@ -11,6 +11,7 @@ import { GroupsTreeProvider } from './groupsTree';
 import { HugeFiles } from './hugeFiles';
 import { createLanguageClient } from './languageClient';
 import { RunViewPanels } from './runViewPanel';
+import { registerPtView } from './ptView';
 import { SamplePanel, sampleTarget } from './samplePanel';
 import { ServerApi } from './serverApi';
 import { StatusBar } from './statusBar';
@@ -86,6 +87,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   ready.catch(() => undefined); // reported above; the API's `ready` still rejects for callers
 
   context.subscriptions.push(
+    ...registerPtView(server),
     vscode.commands.registerCommand('rolloutLens.openSample', async (arg?: unknown, line?: unknown) => {
       const at = sampleTarget(arg, line);
       if (!at) return undefined;

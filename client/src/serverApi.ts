@@ -7,6 +7,7 @@ import {
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   RunStepsRequest,
+  PtAsJsonlRequest,
   RunViewRequest,
   SampleViewRequest,
   type AnalyzeFileParams,
@@ -14,6 +15,7 @@ import {
   type EvalDatasetsResult,
   type GroupsByCauseResult,
   type RunStepsResult,
+  type PtAsJsonlResult,
   type RunViewParams,
   type SampleViewParams,
 } from '../../shared/protocol';
@@ -40,6 +42,10 @@ export class ServerApi {
 
   async runSteps(folder: vscode.Uri, token?: vscode.CancellationToken): Promise<RunStepsResult> {
     return (await this.client()).sendRequest(RunStepsRequest, { folderUri: folder.toString() }, token);
+  }
+
+  async ptAsJsonl(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<PtAsJsonlResult> {
+    return (await this.client()).sendRequest(PtAsJsonlRequest, { uri: uri.toString() }, token);
   }
 
   async runView(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunView> {

@@ -1,12 +1,21 @@
 // Registers every handler on the connection, each behind a guard (an error is logged and answered
 // with an error; the server stays up). The features themselves live in their own modules.
 import { FileChangeType } from 'vscode-languageserver';
-import { AnalyzeFileRequest, EvalDatasetsRequest, GroupsByCauseRequest, RunStepsRequest, RunViewRequest, SampleViewRequest } from '../../../../shared/protocol';
+import {
+  AnalyzeFileRequest,
+  EvalDatasetsRequest,
+  GroupsByCauseRequest,
+  PtAsJsonlRequest,
+  RunStepsRequest,
+  RunViewRequest,
+  SampleViewRequest,
+} from '../../../../shared/protocol';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
 import { provideCodeActions } from '../features/codeActions';
 import { guardNotification, guardRequest } from './guard';
 import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
+import { ptAsJsonl } from '../features/ptAsJsonl';
 import { runView, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
@@ -98,6 +107,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     RunStepsRequest,
     guardRequest(connection, nameOf(RunStepsRequest), (p, token) => runSteps(ctx, p, token)),
+  );
+  connection.onRequest(
+    PtAsJsonlRequest,
+    guardRequest(connection, nameOf(PtAsJsonlRequest), (p, token) => ptAsJsonl(ctx, p, token)),
   );
   connection.onRequest(
     RunViewRequest,
