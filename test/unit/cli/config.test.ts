@@ -93,7 +93,7 @@ test('cli without --config: each log takes the rollout-lens.yaml nearest above i
   assert.equal(r.status, 0, r.stderr);
   const files = JSON.parse(r.stdout).files as { path: string; metrics: Record<string, number> }[];
   assert.deepEqual(
-    files.map((f) => [f.path, f.metrics]),
+    files.map((f) => [f.path, drops(f.metrics)]),
     [
       ['runs/a/rollout/rollout_1.jsonl', { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 }],
       ['runs/b/rollout/rollout_1.jsonl', {}],
@@ -103,7 +103,7 @@ test('cli without --config: each log takes the rollout-lens.yaml nearest above i
   writeFileSync(join(dir, 'none.yaml'), 'dynamicFilter: none\n');
   const given = runCli(['check', '--format', 'json', '--config', 'none.yaml', 'runs'], dir);
   assert.deepEqual(
-    (JSON.parse(given.stdout).files as { metrics: object }[]).map((f) => f.metrics),
+    (JSON.parse(given.stdout).files as { metrics: Record<string, number> }[]).map((f) => drops(f.metrics)),
     [{}, {}],
   );
 });
