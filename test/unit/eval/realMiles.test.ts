@@ -137,3 +137,18 @@ test('miles rollout group whose rewards are all None (not aborted): miles main r
     false,
   );
 });
+
+test('the .pt dumps save_debug_rollout_data wrote give the same metrics as miles logged', async () => {
+  const evalWant = expected('eval/eval_100.expected.json').metrics!;
+  const rolloutWant = expected('rollout/rollout_1.expected.json').metrics!;
+  const r = await run(['rollout_data/eval_100.pt', 'rollout_data/1.pt'], REAL);
+  assert.deepEqual(
+    r.files.map((f) => [f.format, f.kind]),
+    [
+      ['miles-pt', 'eval'],
+      ['miles-pt', 'rollout'],
+    ],
+  );
+  for (const [name, v] of Object.entries(evalWant)) same(r.files[0].metrics[name], v, name);
+  for (const [name, v] of Object.entries(rolloutWant)) if (!name.includes('dynamic_filter') && name !== 'rollout/step') same(r.files[1].metrics[name], v, name);
+});

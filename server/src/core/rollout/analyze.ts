@@ -60,7 +60,7 @@ export function analyzeRollout(file: string, format: FormatId, samples: readonly
   }
 
   const sampleMetrics: Record<string, number> = {};
-  if (format === 'miles-sample') {
+  if (format === 'miles-sample' || format === 'miles-pt') {
     const perSample = milesSampleMetrics(samples);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
     // A group with an aborted member is gone before miles logs (check_no_aborted); one whose rewards
