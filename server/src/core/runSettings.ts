@@ -33,10 +33,11 @@ function sepOf(path: string): string {
   return path.includes('\\') && !path.includes('/') ? '\\' : '/';
 }
 
+/** The folder holding `path`: `.` for a bare relative name, null above a root. */
 export function parentDir(path: string): string | null {
   const trimmed = path.length > 1 ? path.replace(/[\\/]+$/, '') : path;
   const cut = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
-  if (cut < 0) return null;
+  if (cut < 0) return trimmed === '.' || trimmed === '..' || trimmed === '' ? null : '.';
   const parent = cut === 0 ? trimmed.slice(0, 1) : trimmed.slice(0, cut);
   // `C:` alone is the drive's current folder, not its root.
   const fixed = /^[A-Za-z]:$/.test(parent) ? `${parent}\\` : parent;
