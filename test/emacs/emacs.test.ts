@@ -9,18 +9,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot, tempWorkspace } from '../lsp/fixtures';
+import { checkRun, findingLines } from '../shared/checkRun';
 
 const ROOT = repoRoot();
 const WAIT_MS = 20_000;
-const SEVERITY: Record<string, number> = { error: 1, warning: 2, information: 3, hint: 4 };
-
-interface CheckFinding {
-  code: string;
-  severity: string;
-  file: string;
-  line: number;
-  message: string;
-}
 
 interface EmacsResult {
   error?: string;
@@ -29,29 +21,12 @@ interface EmacsResult {
   fixTitle: string | false;
   configModified: boolean;
   symbols: string[];
+  servers: number;
 }
 
 function emacsVersion(): string | null {
   const r = spawnSync('emacs', ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.split('\n')[0] : null;
-}
-
-/** `check`'s findings on the run folder, as the canonical lines client.el writes per file. */
-function checkFindings(cwd: string, files: string[]): Record<string, string[]> {
-  const r = spawnSync(process.execPath, [join(ROOT, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', '--config', 'run/rollout-lens.yaml', 'run'], {
-    cwd,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  const findings = (JSON.parse(r.stdout) as { findings: CheckFinding[] }).findings;
-  const out: Record<string, string[]> = {};
-  for (const file of files) {
-    out[file] = findings
-      .filter((f) => join(cwd, f.file) === file)
-      .map((f) => `${f.code}\t${f.line - 1}\t${SEVERITY[f.severity]}\t${f.message}`)
-      .sort();
-  }
-  return out;
 }
 
 test('docs/editors.md gives the Emacs set-up the test runs', () => {
@@ -66,15 +41,17 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
   try {
     cpSync(join(ROOT, 'examples/run'), ws.path('run'), { recursive: true });
     mkdirSync(ws.path('home'));
-    // The run folder is its own project (a version-controlled folder, as eglot finds projects).
-    spawnSync('git', ['init', '-q', ws.path('run')]);
+    // Not a version-controlled folder: eglot starts one server per directory (its transient
+    // projects), each with that directory as its only root; the run's settings and eval config
+    // are found upward from each log.
     const init = readFileSync(join(ROOT, 'test/emacs/init.el'), 'utf8').replaceAll('/path/to/rollout-lens', ROOT);
     writeFileSync(ws.path('init.el'), init);
     const evalLog = ws.path('run/eval/eval_100.jsonl');
     const rollout = ws.path('run/rollout/rollout_1.jsonl');
     const config = ws.path('run/eval_config.yaml');
     const files = [evalLog, rollout];
-    const expected = checkFindings(ws.dir, files);
+    const findings = checkRun(ws.path('run'));
+    const expected = Object.fromEntries(files.map((f) => [f, findingLines(findings, f)]));
     assert.ok(expected[evalLog].some((l) => l.startsWith('misgrouped-dataset\t')));
 
     const env: NodeJS.ProcessEnv = {
@@ -114,6 +91,7 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
 
     if (process.env.RL_DEBUG) console.log(JSON.stringify(result, null, 1));
     for (const file of files) assert.deepEqual(result.diagnostics[file], expected[file], file);
+    assert.equal(result.servers, 2, 'one server per directory (each with only its own folder as root)');
 
     // eglot 1.9 renders plain text only (no markdown mode installed): the hover reads as text.
     assert.ok(result.hover && result.hover.includes('gpqa'), `hover: ${result.hover}`);

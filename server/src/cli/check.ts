@@ -63,13 +63,20 @@ async function runGroups(args: CheckArgs, targets: WalkTarget[]): Promise<RunGro
   return [...groups.values()];
 }
 
-async function evalConfigFor(settings: RolloutLensSettings): Promise<EvalConfig | null | undefined> {
-  if (!settings.evalConfig) return undefined; // the engine looks beside each eval log
+/**
+ * `--eval-config` applies to every eval log. An `evalConfig` from the settings is the fallback when
+ * no eval config is found beside or above a log (core `findEvalConfig`); either must be readable
+ * (a usage error otherwise).
+ */
+async function evalConfigFor(args: CheckArgs, settings: RolloutLensSettings): Promise<EvalConfig | null | undefined> {
+  if (!settings.evalConfig) return undefined;
+  let config: EvalConfig;
   try {
-    return await loadEvalConfig(settings.evalConfig, nodeFileAccess);
+    config = await loadEvalConfig(settings.evalConfig, nodeFileAccess);
   } catch (err) {
     throw new UsageError(`eval config: ${(err as Error).message}`);
   }
+  return args.evalConfig ? config : undefined; // the engine finds one per eval log
 }
 
 /** The analysis `check` and `report` share: walk, scan file by file, analyse. Null: nothing to read (exit 2). */
@@ -90,7 +97,7 @@ export async function analyzeRun(
   }
 
   const groups = await runGroups(args, walk.targets);
-  const configs = await Promise.all(groups.map((g) => evalConfigFor(g.settings)));
+  const configs = await Promise.all(groups.map((g) => evalConfigFor(args, g.settings)));
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   const total = walk.targets.length;

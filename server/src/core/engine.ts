@@ -23,7 +23,7 @@ export { CancelledError, type Cancellation, type ScanState };
 export interface AnalyzeOptions {
   access: FileAccess;
   settings: RolloutLensSettings;
-  /** The eval config to use; `null`: none. Omitted: `settings.evalConfig`, else `eval_config.{yaml,yml,json}` beside the eval log. */
+  /** The eval config to use; `null`: none. Omitted: found per eval log (`findEvalConfig`). */
   evalConfig?: EvalConfig | null;
   cancellation?: Cancellation;
   /** Called as bytes are read: (file, bytesRead, totalBytes). */
@@ -80,8 +80,7 @@ function evalConfigResolver(options: AnalyzeOptions): (logPath: string) => Promi
   };
   return async (logPath) => {
     if (options.evalConfig !== undefined) return options.evalConfig;
-    if (options.settings.evalConfig) return load(options.settings.evalConfig);
-    const found = await locateEvalConfig(logPath, { setting: null, folders: [] }, options.access);
+    const found = await locateEvalConfig(logPath, { setting: options.settings.evalConfig, folders: [] }, options.access);
     return found ? load(found) : null;
   };
 }
@@ -197,6 +196,11 @@ export class RunAnalyzer {
       }
     }
     return { r: sidecarAlone(scan.displayPath, scan.samples, r, this.options.settings.nSamplesPerPrompt, ptDisplay), folded: false };
+  }
+
+  /** What each rollout and eval file added so far recomputed, for comparing with metrics logs. */
+  recomputedMetrics(): readonly RecomputedMetrics[] {
+    return this.recomputed;
   }
 
   finish(): RunReport {

@@ -1,7 +1,7 @@
-// Which miles eval config applies to a log (docs/semantics.md#eval-grouping): the `evalConfig`
-// setting (absolute, or relative to the workspace folder holding the log, else to the log's
-// folder), else one with a conventional name beside the log, else one at the root of the
-// workspace folder holding it. Looked up through FileAccess, so an editor's unsaved, open config
+// Which miles eval config applies to a log (docs/semantics.md#eval-grouping), found the way run
+// settings are (core/runSettings.ts): one with a conventional name beside the log, else the
+// nearest one in a folder above it, else the `evalConfig` setting (absolute, or relative to the
+// workspace folder holding the log, else to the log's folder). Looked up through FileAccess, so an editor's unsaved, open config
 // counts. The engine (no workspace folders) and the language server both ask here.
 import type { FileAccess } from './fileAccess';
 import { dirnameOf, isAbsolutePath, isFile, joinPath } from './paths';
@@ -47,18 +47,19 @@ export function folderOf(file: string, folders: readonly string[], paths: PathOp
 
 /** The eval config for the log at `logPath` (a path, not yet read), or null when there is none. */
 export async function locateEvalConfig(logPath: string, query: EvalConfigQuery, access: FileAccess, paths: PathOps = plainPaths): Promise<string | null> {
-  const folder = folderOf(logPath, query.folders, paths) ?? query.folders[0] ?? null;
-  if (query.setting) {
-    if (paths.isAbsolute(query.setting)) return query.setting;
-    return paths.join(folder ?? paths.dirname(logPath), query.setting);
-  }
-  const dirs = [paths.dirname(logPath)];
-  if (folder && folder !== dirs[0]) dirs.push(folder);
-  for (const dir of dirs) {
+  // Beside the log, then upward to the root (bounded, for odd paths): the nearest wins.
+  let dir = paths.dirname(logPath);
+  for (let depth = 0; depth < 64; depth++) {
     for (const name of EVAL_CONFIG_NAMES) {
       const candidate = paths.join(dir, name);
       if (await isFile(access, candidate)) return candidate;
     }
+    const up = paths.dirname(dir);
+    if (up === dir) break;
+    dir = up;
   }
-  return null;
+  if (!query.setting) return null;
+  if (paths.isAbsolute(query.setting)) return query.setting;
+  const folder = folderOf(logPath, query.folders, paths) ?? query.folders[0] ?? null;
+  return paths.join(folder ?? paths.dirname(logPath), query.setting);
 }

@@ -12,6 +12,7 @@ import type { Publisher } from './diagnostics/publisher';
 import type { ServerRuntime } from './runtime';
 import type { SettingsCache } from './protocol/settings';
 import { isEvalConfigName } from '../core/evalConfigLocation';
+import { isSettingsFile, type RunSettingsFiles } from './analysis/runSettingsFiles';
 
 export interface ServerParts {
   connection: Connection;
@@ -22,6 +23,8 @@ export interface ServerParts {
   publisher: Publisher;
   live: LiveLogs;
   disk: DiskCache;
+  /** The run settings file of each log (found upward). */
+  runFiles: RunSettingsFiles;
   /** Workspace folder paths; mutated in place when folders change (the runners hold this array). */
   folders: string[];
   runtime: ServerRuntime;
@@ -40,6 +43,7 @@ export class ServerContext implements ServerParts {
   readonly publisher: Publisher;
   readonly live: LiveLogs;
   readonly disk: DiskCache;
+  readonly runFiles: RunSettingsFiles;
   readonly folders: string[];
   readonly runtime: ServerRuntime;
   readonly caps: ClientCapabilities;
@@ -55,6 +59,7 @@ export class ServerContext implements ServerParts {
     this.publisher = parts.publisher;
     this.live = parts.live;
     this.disk = parts.disk;
+    this.runFiles = parts.runFiles;
     this.folders = parts.folders;
     this.runtime = parts.runtime;
     this.caps = parts.caps;
@@ -89,6 +94,11 @@ export class ServerContext implements ServerParts {
    * when it has an eval config's name, eval logs that had none (it may have just been created).
    */
   dependencyChanged(path: string): void {
+    if (isSettingsFile(path)) {
+      // A run settings file: which one applies, and what it says, may change for any log.
+      this.reanalyzeAll();
+      return;
+    }
     const configName = isEvalConfigName(path);
     const depends = (r: FileAnalysis) => r.evalConfig === path || (configName && r.evalConfig === null && r.report?.kind === 'eval');
     for (const result of this.analyses.all()) if (depends(result)) this.analyses.schedule(result.uri);

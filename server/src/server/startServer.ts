@@ -27,11 +27,12 @@ import { runIncrementalAnalysis } from './analysis/incrementalAnalysis';
 import { Publisher } from './diagnostics/publisher';
 import { DEFAULTS, nodeTimers, type ServerRuntime } from './runtime';
 import { SettingsCache } from './protocol/settings';
+import { RunSettingsFiles } from './analysis/runSettingsFiles';
 import { ServerContext } from './serverContext';
 import { uriToPath } from './protocol/uris';
 
 /** Logs, and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
-const WATCH_GLOBS = [LOG_FILE_GLOB, '**/*.{yaml,yml}', '**/eval_config.json'];
+const WATCH_GLOBS = [LOG_FILE_GLOB, '**/*.{yaml,yml}', '**/eval_config.json', '**/rollout-lens.json'];
 
 function isLogDocument(doc: TextDocument): boolean {
   return doc.languageId === LANGUAGE_ID || isLogFileName(doc.uri.split(/[?#]/)[0]);
@@ -57,10 +58,12 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
     const canConfigure = caps.workspace?.configuration === true;
     // For clients without workspace/configuration: initializationOptions.settings, then whatever
     // didChangeConfiguration carries.
+    const runFiles = new RunSettingsFiles(overlay);
     const settings = new SettingsCache(
       canConfigure ? (uri) => connection.workspace.getConfiguration({ scopeUri: uri, section: SETTINGS_SECTION }) : null,
       (params.initializationOptions as RolloutLensInitializationOptions | null | undefined)?.settings?.rolloutLens,
       (problem) => connection.console.warn(problem),
+      runFiles,
     );
     const publisher = new Publisher(connection, documents, { pull, refreshSupport: caps.workspace?.diagnostics?.refreshSupport === true });
     const folders = workspaceFolderPaths(params);
@@ -72,12 +75,14 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         return doc ? { uri, version: doc.version } : undefined;
       },
       analyze: async (doc, token) => {
+        const found = await settings.withProblem(doc.uri);
         const opts = {
           uri: doc.uri,
           path: uriToPath(doc.uri),
           version: doc.version,
           access: overlay,
-          settings: await settings.get(doc.uri),
+          settings: found.settings,
+          settingsProblem: found.problem,
           workspaceFolders: folders,
           cancellation: token,
           onConfigProblem: (m: string) => connection.console.warn(m),
@@ -109,6 +114,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       publisher,
       live,
       disk,
+      runFiles,
       folders,
       runtime,
       caps,

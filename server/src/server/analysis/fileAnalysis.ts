@@ -3,7 +3,9 @@
 // before the work and after it, and handed to the engine for the work in between.
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { throwIfCancelled, type Cancellation } from '../../core/cancellation';
-import { analyzeScans, scanFile, type ScanState } from '../../core/engine';
+import { RunAnalyzer, scanFile, type AnalyzeOptions, type ScanState } from '../../core/engine';
+import { severityOf } from '../../core/catalog';
+import type { RecomputedMetrics } from '../../core/eval/compareMetrics';
 import { loadEvalConfig, type EvalConfig } from '../../core/eval/config';
 import type { FileAccess } from '../../core/fileAccess';
 import type { FileReport, Finding, RunReport } from '../../core/types';
@@ -23,6 +25,10 @@ export interface FileAnalysis {
   settings: RolloutLensSettings;
   /** Reads this file as it was analysed (document text or disk), for re-reading lines by offset. */
   access: FileAccess;
+  /** What this rollout or eval file recomputed, for the run's metrics logs (null for other kinds). */
+  recomputed: RecomputedMetrics | null;
+  /** The findings of this file alone, before its run's findings (metric-mismatch) were added. */
+  ownFindings: Finding[];
 }
 
 export interface RunOptions {
@@ -36,6 +42,23 @@ export interface RunOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** Told when the eval config cannot be read or parsed (the log is still analysed without it). */
   onConfigProblem?: (message: string) => void;
+  /** The run settings file found for the log could not be used (said as a finding on the log). */
+  settingsProblem?: string | null;
+}
+
+/** What the engine analysed, for `fileAnalysisOf`. */
+export interface EngineResult {
+  run: RunReport;
+  recomputed: RecomputedMetrics | null;
+  configPath: string | null;
+  configProblem: string | null;
+}
+
+/** One scan through the engine's analyses, with what it recomputed for the run. */
+export async function analyzeOne(scan: ScanState, options: AnalyzeOptions): Promise<{ run: RunReport; recomputed: RecomputedMetrics | null }> {
+  const analyzer = new RunAnalyzer(options);
+  await analyzer.add(scan);
+  return { run: analyzer.finish(), recomputed: analyzer.recomputedMetrics()[0] ?? null };
 }
 
 /**
@@ -45,14 +68,15 @@ export interface RunOptions {
  */
 export const ENGINE_FINDINGS_FLOOR = 10_000;
 
-export async function loadConfig(opts: RunOptions): Promise<{ path: string | null; config: EvalConfig | null }> {
+export async function loadConfig(opts: RunOptions): Promise<{ path: string | null; config: EvalConfig | null; problem: string | null }> {
   const path = await locateEvalConfig(opts.path, { setting: opts.settings.evalConfig, folders: opts.workspaceFolders }, opts.access, nodePaths);
-  if (!path) return { path: null, config: null };
+  if (!path) return { path: null, config: null, problem: null };
   try {
-    return { path, config: await loadEvalConfig(path, opts.access) };
+    return { path, config: await loadEvalConfig(path, opts.access), problem: null };
   } catch (err) {
-    opts.onConfigProblem?.(`eval config ${path}: ${err instanceof Error ? err.message : String(err)}`);
-    return { path, config: null };
+    const why = err instanceof Error ? err.message : String(err);
+    opts.onConfigProblem?.(`eval config ${path}: ${why}`);
+    return { path, config: null, problem: why };
   }
 }
 
@@ -67,9 +91,9 @@ export async function runAnalysis(opts: RunOptions): Promise<FileAnalysis> {
  */
 export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): Promise<{ analysis: FileAnalysis; scan: ScanState }> {
   throwIfCancelled(opts.cancellation);
-  const { path: configPath, config } = await loadConfig(opts);
+  const { path: configPath, config, problem: configProblem } = await loadConfig(opts);
   throwIfCancelled(opts.cancellation);
-  const options = {
+  const options: AnalyzeOptions = {
     access: opts.access,
     settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
     evalConfig: config,
@@ -78,21 +102,36 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
     onProgress: opts.onProgress ? (_file: string, read: number, total: number) => opts.onProgress?.(read, total) : undefined,
   };
   const scan = await scanFile({ path: opts.path, displayPath: opts.path }, options, previous);
-  const run = await analyzeScans([scan], options);
+  const done = await analyzeOne(scan, options);
   throwIfCancelled(opts.cancellation);
-  return { analysis: fileAnalysisOf(opts, run, configPath, opts.access), scan };
+  return { analysis: fileAnalysisOf(opts, { ...done, configPath, configProblem }, opts.access), scan };
+}
+
+function configFinding(file: string, message: string): Finding {
+  return { code: 'config-unreadable', severity: severityOf('config-unreadable'), file, line: 1, message, group: null, dataset: null, fix: null };
 }
 
 /** This file's part of an engine run, with what hovers and quick fixes need to read it again. */
-export function fileAnalysisOf(opts: RunOptions, run: RunReport, configPath: string | null, access: FileAccess): FileAnalysis {
+export function fileAnalysisOf(opts: RunOptions, result: EngineResult, access: FileAccess): FileAnalysis {
+  const { run, configPath } = result;
+  const report = run.files.find((f) => f.path === opts.path) ?? run.files[0] ?? null;
+  const findings = run.findings.filter((f) => f.file === opts.path);
+  // A config the log depends on but that cannot be used is said on the log itself: the findings
+  // below were made without it, and an output log is read by nobody.
+  if (opts.settingsProblem) findings.unshift(configFinding(opts.path, `run settings not used: ${opts.settingsProblem}`));
+  if (result.configProblem && report?.kind === 'eval') {
+    findings.unshift(configFinding(opts.path, `eval config not used, the log is checked without it: ${result.configProblem}`));
+  }
   return {
     uri: opts.uri,
     path: opts.path,
     version: opts.version,
-    report: run.files.find((f) => f.path === opts.path) ?? run.files[0] ?? null,
-    findings: run.findings.filter((f) => f.file === opts.path),
+    report,
+    findings,
+    ownFindings: findings,
     evalConfig: configPath,
     settings: opts.settings,
     access,
+    recomputed: result.recomputed,
   };
 }

@@ -3,15 +3,14 @@
 // over the compact records. Same result as `runAnalysis` on the document's text; a document the
 // line scans cannot follow (a lone `\r` line break) takes that full path instead.
 import { CancelledError, throwIfCancelled } from '../../core/cancellation';
-import { analyzeScans } from '../../core/engine';
 import type { DocumentScans } from '../../core/documentScans';
-import { ENGINE_FINDINGS_FLOOR, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
+import { analyzeOne, ENGINE_FINDINGS_FLOOR, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
 import { layoutAccess, lineSource } from '../documents/openDocuments';
 import type { LineArrayDocument } from '../documents/lineArrayDocument';
 
 export async function runIncrementalAnalysis(opts: RunOptions, scans: DocumentScans, doc: LineArrayDocument): Promise<FileAnalysis> {
   throwIfCancelled(opts.cancellation);
-  const { path: configPath, config } = await loadConfig(opts);
+  const { path: configPath, config, problem: configProblem } = await loadConfig(opts);
   // Edits arrive between awaits: analyse only the version asked for (a newer one is scheduled).
   throwIfCancelled(opts.cancellation);
   if (doc.version !== opts.version) throw new CancelledError();
@@ -22,7 +21,7 @@ export async function runIncrementalAnalysis(opts: RunOptions, scans: DocumentSc
   const scan = scans.scanState(opts.path, opts.path, settings);
   const access = layoutAccess(opts.path, layout, opts.access);
   const options = { access, settings, evalConfig: config, cancellation: opts.cancellation, keepDetail: true };
-  const run = await analyzeScans([scan], options);
+  const done = await analyzeOne(scan, options);
   throwIfCancelled(opts.cancellation);
-  return fileAnalysisOf(opts, run, configPath, access);
+  return fileAnalysisOf(opts, { ...done, configPath, configProblem }, access);
 }

@@ -181,9 +181,11 @@ export class LiveLogs {
     t.source = source;
     const sub = opts.token.onCancellationRequested(() => source.cancel());
     try {
+      const found = await this.opts.settings.withProblem(t.uri);
       const result = await t.tailer.update({
         access: this.opts.access,
-        settings: await this.opts.settings.get(t.uri),
+        settings: found.settings,
+        settingsProblem: found.problem,
         workspaceFolders: this.opts.folders,
         cancellation: source.token,
         onProgress: opts.onProgress,

@@ -20,6 +20,8 @@ import { readLineText } from '../../core/reader/lineReader';
 import type { SetNSamplesFix } from '../../core/types';
 import { SOURCE, type DiagnosticData } from '../diagnostics/toDiagnostics';
 import type { ServerContext } from '../serverContext';
+import { isEvalConfigName } from '../../core/evalConfigLocation';
+import { dirname } from 'node:path';
 import { isInside, uriToPath } from '../protocol/uris';
 
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
@@ -33,12 +35,21 @@ function dataOf(d: Diagnostic): DiagnosticData | null {
 }
 
 /** Why the config may not be edited, or null when it may. */
-function refuseEdit(ctx: ServerContext, fix: SetNSamplesFix, configUri: string | null, usedConfig: string | null | undefined): string | null {
+function refuseEdit(
+  ctx: ServerContext,
+  fix: SetNSamplesFix,
+  configUri: string | null,
+  usedConfig: string | null | undefined,
+  runRoot: string | null = null,
+): string | null {
   if (!fix.configFile || !configUri) return 'the finding names no eval config';
   const path = uriToPath(configUri);
   if (path !== fix.configFile) return 'the diagnostic data does not match the finding';
   if (usedConfig !== undefined && usedConfig !== path) return 'the eval config is not the one the analysis used';
-  if (!ctx.folders.some((f) => isInside(f, path))) return 'the eval config is outside the workspace';
+  // A config the analysis found for the log by its name, inside the run its settings file marks
+  // (rollout-lens.yaml), belongs to the run, also when the client opened no folder or another one.
+  const inRun = runRoot !== null && usedConfig === path && isEvalConfigName(path) && isInside(runRoot, path);
+  if (!inRun && !ctx.folders.some((f) => isInside(f, path))) return 'the eval config is outside the workspace';
   return null;
 }
 
@@ -70,7 +81,8 @@ function clientCommands(ctx: ServerContext): string[] {
 async function actionsFor(ctx: ServerContext, uri: string, d: Diagnostic, data: DiagnosticData, usedConfig: string | null | undefined): Promise<CodeAction[]> {
   const fix = data.fix!;
   const actions: CodeAction[] = [];
-  const refusal = refuseEdit(ctx, fix, data.configUri, usedConfig);
+  const settingsFile = await ctx.runFiles.fileFor(dirname(uriToPath(uri)));
+  const refusal = refuseEdit(ctx, fix, data.configUri, usedConfig, settingsFile ? dirname(settingsFile) : null);
   if (refusal === null) {
     try {
       const edit = await configEdit(ctx, data.configUri!, fix);

@@ -6,19 +6,32 @@ import { validateSettings } from '../../core/settingsSchema';
 
 export type ConfigurationFetcher = (scopeUri: string | undefined) => Promise<unknown>;
 
+/** The run settings file's part for a log: its keys (merged over the client's), or why it cannot be used. */
+export interface RunFileSettings {
+  settings: Partial<RolloutLensSettings>;
+  problem: string | null;
+}
+
+interface Entry {
+  settings: RolloutLensSettings;
+  problem: string | null;
+}
+
 /**
  * Per-resource cache. `fetch` asks the client (`workspace/configuration`); null when the client
  * cannot answer it: then the settings are what the client pushed (`initializationOptions.settings`,
  * then each `didChangeConfiguration` payload, handed to `push`).
  */
 export class SettingsCache {
-  private readonly cache = new Map<string, Promise<RolloutLensSettings>>();
+  private readonly cache = new Map<string, Promise<Entry>>();
   private reported = new Set<string>();
 
   constructor(
     private readonly fetch: ConfigurationFetcher | null,
     private pushed: unknown,
     private readonly report: (problem: string) => void,
+    /** The run settings file that applies to a document (found upward from it), merged over the client's. */
+    private readonly runFile?: { forUri(uri: string): Promise<RunFileSettings>; drop(): void },
   ) {}
 
   /** What a client without `workspace/configuration` sent for the section (ignored by clients that have it). */
@@ -26,7 +39,16 @@ export class SettingsCache {
     this.pushed = value;
   }
 
-  get(uri: string): Promise<RolloutLensSettings> {
+  async get(uri: string): Promise<RolloutLensSettings> {
+    return (await this.entry(uri)).settings;
+  }
+
+  /** The settings and, when the run settings file found for it cannot be used, why. */
+  withProblem(uri: string): Promise<{ settings: RolloutLensSettings; problem: string | null }> {
+    return this.entry(uri);
+  }
+
+  private entry(uri: string): Promise<Entry> {
     let pending = this.cache.get(uri);
     if (!pending) {
       pending = this.load(uri);
@@ -39,13 +61,14 @@ export class SettingsCache {
   drop(uri?: string): void {
     if (uri === undefined) {
       this.cache.clear();
+      this.runFile?.drop();
       this.reported = new Set();
     } else {
       this.cache.delete(uri);
     }
   }
 
-  private async load(uri: string): Promise<RolloutLensSettings> {
+  private async load(uri: string): Promise<Entry> {
     let raw: unknown;
     try {
       raw = this.fetch ? await this.fetch(uri) : this.pushed;
@@ -55,7 +78,9 @@ export class SettingsCache {
     }
     const { settings, problems } = validateSettings(raw);
     for (const problem of problems) this.once(problem);
-    return settings;
+    if (!this.runFile) return { settings, problem: null };
+    const file = await this.runFile.forUri(uri);
+    return { settings: { ...settings, ...file.settings }, problem: file.problem };
   }
 
   /** The same bad value is reported once per configuration, not once per document. */
