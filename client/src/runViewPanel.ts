@@ -36,6 +36,8 @@ export interface RunViewPanelState {
   target: vscode.Uri;
   model: RunView;
   html: string;
+  /** The page's script ran and drew the model (it says so by message). */
+  rendered: boolean;
   /** The Groups view node the last bar click revealed. */
   revealed: TreeNode | undefined;
 }
@@ -92,11 +94,15 @@ export class RunViewPanels implements vscode.Disposable {
     });
     webview.html = html;
     this.panel.reveal(undefined, true);
-    this.stateValue = { target: uri, model, html, revealed: undefined };
+    this.stateValue = { target: uri, model, html, revealed: undefined, rendered: false };
     return this.stateValue;
   }
 
   private async onMessage(raw: unknown): Promise<void> {
+    if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'rendered' && this.stateValue) {
+      this.stateValue.rendered = true;
+      return;
+    }
     const m = parsePageMessage(raw);
     if (!m || !this.stateValue) return;
     if (m.type === 'open') {
@@ -111,9 +117,10 @@ export class RunViewPanels implements vscode.Disposable {
     const state = this.stateValue;
     if (!state) return undefined;
     if (this.target.current?.toString() !== state.target.toString()) await this.inspect(state.target);
-    const want = (n: TreeNode) =>
-      sources.some((s) => (reason !== null && n.id === `${s}|reason|${reason}`) || (reason !== null && n.id === `${state.target}|run|${reason}|${s}`));
-    const found = this.groups.find(want) ?? this.groups.find((n) => sources.some((s) => n.id === `${s}|file`));
+    // The step file's cause bucket (its groups), else the run total's row for that step.
+    const bucket = (n: TreeNode) => reason !== null && sources.some((src) => n.id === `${src}|reason|${reason}`);
+    const runStep = (n: TreeNode) => reason !== null && sources.some((src) => n.id === `${state.target}|run|${reason}|${src}`);
+    const found = this.groups.find(bucket) ?? this.groups.find(runStep) ?? this.groups.find((n) => sources.some((src) => n.id === `${src}|file`));
     if (!found) return undefined;
     await vscode.commands.executeCommand('rolloutLens.groups.focus');
     await this.groupsView.reveal(found, { select: true, focus: true, expand: true });

@@ -18,6 +18,8 @@ export interface SamplePanelState {
   line: number;
   model: SampleView;
   html: string;
+  /** The page's script ran and drew the model (it says so by message). */
+  rendered: boolean;
 }
 
 /** The (uri, 0-based line) an "Open Sample" invocation points at: arguments, a tree node, else the cursor. */
@@ -83,7 +85,7 @@ export class SamplePanel implements vscode.Disposable {
     });
     webview.html = html;
     this.panel.reveal(undefined, true);
-    this.stateValue = { uri, line, model, html };
+    this.stateValue = { uri, line, model, html, rendered: false };
     this.changed.fire(this.stateValue);
     return this.stateValue;
   }
@@ -92,6 +94,10 @@ export class SamplePanel implements vscode.Disposable {
     const state = this.stateValue;
     if (!state || !raw || typeof raw !== 'object') return;
     const m = raw as { type?: unknown; line?: unknown };
+    if (m.type === 'rendered') {
+      state.rendered = true;
+      return;
+    }
     if (m.type !== 'sibling' || typeof m.line !== 'number' || !Number.isInteger(m.line) || m.line < 1) return;
     // Only lines of the shown group: the page cannot send the panel elsewhere.
     if (!state.model.siblings.some((s) => s.line === m.line)) return;

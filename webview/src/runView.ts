@@ -345,6 +345,7 @@ function start(): void {
   current = JSON.parse(data.textContent ?? 'null') as RunView;
   render(current);
   document.body.dataset.rendered = String(charts.length);
+  vscode?.postMessage({ type: 'rendered', charts: charts.length });
 }
 
 start();

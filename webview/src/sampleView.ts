@@ -214,4 +214,5 @@ if (data) {
   Chart.defaults.color = body.color;
   render(JSON.parse(data.textContent ?? 'null') as SampleView);
   document.body.dataset.rendered = '1';
+  vscode?.postMessage({ type: 'rendered' });
 }

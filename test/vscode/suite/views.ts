@@ -48,6 +48,8 @@ test('sample view: opened from the hover link on an aborted sample, with its dro
   assert.deepEqual([state.model.status, state.model.cause?.name, state.model.cause?.class], ['aborted', 'SandboxUnavailable', 'infrastructure']);
   assert.equal(state.model.verdict?.kind === 'rollout' && state.model.verdict.reason, 'group_has_aborted_SandboxUnavailable');
   assert.match(state.html, /Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-/);
+  // The page's script ran under the panel's CSP and drew the sample.
+  await waitFor(() => a.samplePanel.state?.rendered, 'the sample page to render');
   await screenshot('sample-view.png');
 });
 
@@ -89,6 +91,7 @@ test('run view: opened on the run folder; a click on a bar reveals that step and
   assert.equal(first.reason, 'group_has_aborted_AgentSetupFailed');
   let revealed: string | undefined;
   const sub = a.runView.onDidReveal((n) => (revealed = n.id));
+  await waitFor(() => a.runView.state?.rendered, 'the run view page to render its charts');
   if (process.env.CODE_HOST === '1') {
     await screenshot('run-view.png');
     const done = shotPath('click-bar.done');
