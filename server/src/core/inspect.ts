@@ -12,8 +12,8 @@
 import { classifyCause, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './causes';
 import type { FileAccess } from './fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
-import { readRange } from './reader/lineReader';
 import { scanJson } from './reader/scanJson';
+import { readSampleLine } from './sampleLine';
 import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, SampleRecord } from './types';
 
 /** An analysed file as the facade needs it: its report (with detail) and how to read it again. */
@@ -243,17 +243,9 @@ export function recordDetail(value: unknown): RecordDetail {
  * skips token arrays and long responses). Never throws: a line that cannot be read says why.
  */
 export async function readRecordDetail(file: Pick<InspectedFile, 'path' | 'access'>, sample: SampleRecord): Promise<RecordDetail> {
-  if (sample.byteLength > MAX_DETAIL_LINE_BYTES) {
-    return { message: null, fields: [], unavailable: `the line is ${sample.byteLength} bytes long` };
-  }
-  let bytes: Uint8Array;
-  try {
-    bytes = await readRange(file.access, file.path, sample.offset, sample.byteLength);
-  } catch (err) {
-    return { message: null, fields: [], unavailable: `could not re-read the line (${err instanceof Error ? err.message : String(err)})` };
-  }
-  if (bytes.byteLength !== sample.byteLength) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };
-  const scanned = scanJson(bytes, 0, bytes.byteLength, RULE);
+  const line = await readSampleLine(file.access, file.path, sample, MAX_DETAIL_LINE_BYTES);
+  if (line.bytes === null) return { message: null, fields: [], unavailable: line.unavailable };
+  const scanned = scanJson(line.bytes, 0, line.bytes.byteLength, RULE);
   if (!scanned.ok) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };
   return recordDetail(scanned.value);
 }

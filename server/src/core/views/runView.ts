@@ -15,6 +15,7 @@ import {
   type StepRow,
 } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
+import { readSampleLine } from '../sampleLine';
 import type { FileReport, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
@@ -283,24 +284,14 @@ export async function attachExcerpts(view: RunView, access: FileAccess): Promise
   for (const refs of Object.values(view.samples)) {
     for (const ref of refs) {
       const at = refLines.get(ref);
-      if (!at || at.byteLength > EXCERPT_MAX_LINE_BYTES) continue;
+      if (!at) continue;
+      const line = await readSampleLine(access, ref.source, at, EXCERPT_MAX_LINE_BYTES);
+      if (line.bytes === null) continue; // a .pt sample, too long, changed or unreadable: no excerpt
       let record: unknown;
       try {
-        const file = await access.open(ref.source);
-        try {
-          const bytes = new Uint8Array(at.byteLength);
-          let got = 0;
-          while (got < bytes.length) {
-            const n = await file.read(bytes, got, bytes.length - got, at.offset + got);
-            if (n === 0) break;
-            got += n;
-          }
-          record = JSON.parse(new TextDecoder().decode(bytes.subarray(0, got)));
-        } finally {
-          await file.close();
-        }
+        record = JSON.parse(new TextDecoder().decode(line.bytes));
       } catch {
-        continue; // changed or unreadable since the analysis: no excerpt
+        continue;
       }
       const { prompt, response } = excerptsOf(record);
       if (prompt !== null) ref.prompt = prompt;

@@ -4,7 +4,7 @@
 // here, so the panel receives a bounded model whatever the line's size.
 import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
 import { inspectSample, type InspectedFile, MAX_DETAIL_LINE_BYTES, recordDetail, type SampleInspection } from '../inspect';
-import { readRange } from '../reader/lineReader';
+import { readSampleLine } from '../sampleLine';
 import type { SampleRecord } from '../types';
 
 export type { SampleView };
@@ -280,12 +280,11 @@ export async function readSampleView(file: InspectedFile, line1: number): Promis
   if (!inspection) return undefined;
   const display = file.report?.path ?? file.path;
   const s = inspection.sample;
-  if (s.byteLength > MAX_DETAIL_LINE_BYTES) return buildSampleView(display, inspection, null, `the line is ${s.byteLength} bytes long`);
+  const line = await readSampleLine(file.access, file.path, s, MAX_DETAIL_LINE_BYTES);
+  if (line.bytes === null) return buildSampleView(display, inspection, null, line.unavailable);
   let record: unknown = null;
   try {
-    const bytes = await readRange(file.access, file.path, s.offset, s.byteLength);
-    if (bytes.byteLength !== s.byteLength) return buildSampleView(display, inspection, null, 'the file changed since it was analysed');
-    record = parseLine(new TextDecoder().decode(bytes));
+    record = parseLine(new TextDecoder().decode(line.bytes));
   } catch (err) {
     return buildSampleView(display, inspection, null, `could not read the line (${err instanceof Error ? err.message : String(err)})`);
   }
