@@ -109,3 +109,21 @@ test('a document that is not JSONL (by language id and extension) gets no analys
     ws.remove();
   }
 });
+
+test('a client that announces neither related information nor code descriptions gets diagnostics without them', async () => {
+  const ws = tempWorkspace();
+  const h = await startHarness({
+    workspaceFolders: [ws.dir],
+    capabilities: { textDocument: { publishDiagnostics: {} } },
+    settings: () => ({ nSamplesPerPrompt: 4 }),
+  });
+  try {
+    const uri = ws.uri('a.jsonl');
+    h.open(uri, `${rolloutLines().join('\n')}\n`);
+    const got = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'group-dropped'));
+    assert.ok(got.every((d) => d.relatedInformation === undefined && d.codeDescription === undefined));
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});

@@ -65,7 +65,14 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       (problem) => connection.console.warn(problem),
       runFiles,
     );
-    const publisher = new Publisher(connection, documents, { pull, refreshSupport: caps.workspace?.diagnostics?.refreshSupport === true });
+    const publisher = new Publisher(connection, documents, {
+      pull,
+      refreshSupport: caps.workspace?.diagnostics?.refreshSupport === true,
+      relatedInformation: caps.textDocument?.publishDiagnostics?.relatedInformation === true || caps.textDocument?.diagnostic?.relatedInformation === true,
+      codeDescription:
+        caps.textDocument?.publishDiagnostics?.codeDescriptionSupport === true ||
+        (caps.textDocument?.diagnostic as { codeDescriptionSupport?: boolean } | undefined)?.codeDescriptionSupport === true,
+    });
     const folders = workspaceFolderPaths(params);
     const analyses: DocumentScheduler = new DocumentScheduler({
       timers,

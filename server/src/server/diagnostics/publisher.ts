@@ -25,6 +25,9 @@ export interface PublisherOptions {
   pull: boolean;
   /** The client accepts `workspace/diagnostic/refresh`. */
   refreshSupport: boolean;
+  /** The client announces `relatedInformation` / `codeDescriptionSupport` for diagnostics (else they are left out). */
+  relatedInformation?: boolean;
+  codeDescription?: boolean;
 }
 
 export class Publisher {
@@ -61,7 +64,15 @@ export class Publisher {
   }
 
   diagnosticsOf(result: FileAnalysis): Diagnostic[] {
-    return toDiagnostics(result.findings, this.contextFor(result), result.settings.maxProblems);
+    const diagnostics = toDiagnostics(result.findings, this.contextFor(result), result.settings.maxProblems);
+    // Only what the client said it can use: others show neither, and some print them raw.
+    if (this.opts.relatedInformation === false || this.opts.codeDescription === false) {
+      for (const d of diagnostics) {
+        if (this.opts.relatedInformation === false) delete d.relatedInformation;
+        if (this.opts.codeDescription === false) delete d.codeDescription;
+      }
+    }
+    return diagnostics;
   }
 
   /**
