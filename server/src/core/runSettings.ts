@@ -126,3 +126,20 @@ export async function loadSettingsFile(path: string, access: FileAccess, alsoRel
   }
   return settings;
 }
+
+/**
+ * The edit that sets a top-level numeric key of a run settings file (`nSamplesPerEvalPrompt: 2` in
+ * YAML, `"nSamplesPerEvalPrompt": 2` in JSON), keeping the rest of the text and its comments; null
+ * when the key is not written as a plain top-level number (then the file is left to the user).
+ */
+export function numericSettingEdit(text: string, path: string, key: string, value: number): { startOffset: number; endOffset: number; newText: string } | null {
+  const json = /\.json$/i.test(path);
+  const pattern = json
+    ? new RegExp(`("${key}"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?)`, 'g')
+    : new RegExp(`^(${key}\\s*:[ \\t]*)(-?\\d+(?:\\.\\d+)?)(?=[ \\t]*(?:#.*)?$)`, 'gm');
+  const matches = [...text.matchAll(pattern)];
+  if (matches.length !== 1) return null;
+  const m = matches[0];
+  const startOffset = m.index + m[1].length;
+  return { startOffset, endOffset: startOffset + m[2].length, newText: String(value) };
+}

@@ -5,7 +5,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FindingData } from '../../../client/src/datasetsTree';
-import { applyCodeAction } from '../../../client/src/quickFix';
 import type { TreeNode } from '../../../client/src/treeNodes';
 import { api, codeOf, diagnostics, openLog, waitFor, wsUri } from './helpers';
 import { test } from './runner';
@@ -73,7 +72,7 @@ test('quick fix for misgrouped-dataset (vscode.executeCodeActionProvider), appli
   await diagnostics(uri, (d) => !d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'misgrouped-dataset to clear after the fix');
 });
 
-test('quick fix for passk-group-size-mismatch: the global value through the client command rolloutLens.setNSamplesPerEvalPrompt', async () => {
+test('quick fix for passk-group-size-mismatch: the run settings file sets the global value, so the fix edits rollout-lens.yaml, not the editor setting', async () => {
   const uri = wsUri(...EVAL);
   await openLog(...EVAL);
   const ds = await diagnostics(
@@ -88,11 +87,20 @@ test('quick fix for passk-group-size-mismatch: the global value through the clie
     diag.range,
     vscode.CodeActionKind.QuickFix.value,
   );
-  const global = actions.find((x) => x.command?.command === 'rolloutLens.setNSamplesPerEvalPrompt');
-  assert.ok(global, `actions: ${actions.map((x) => x.title).join(' | ')}`);
-  assert.equal(global.title, 'Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4');
-  assert.ok(await applyCodeAction(global));
-  const setting = vscode.workspace.getConfiguration('rolloutLens', uri).inspect<number>('nSamplesPerEvalPrompt');
-  assert.equal(setting?.workspaceFolderValue, 4);
+  // The example run's rollout-lens.yaml sets nSamplesPerEvalPrompt and wins over the editor's
+  // setting, so a client command changing the setting would change nothing: the file is edited.
+  assert.ok(!actions.some((x) => x.command?.command === 'rolloutLens.setNSamplesPerEvalPrompt'), 'no ineffective setting command');
+  const fix = actions.find((x) => x.title === 'Set nSamplesPerEvalPrompt to 4 in rollout-lens.yaml');
+  assert.ok(fix?.edit, `actions: ${actions.map((x) => x.title).join(' | ')}`);
+  const settingsFile = wsUri('rollout-lens.yaml');
+  assert.deepEqual(
+    fix.edit.entries().map(([u]) => u.toString()),
+    [settingsFile.toString()],
+  );
+  assert.ok(await vscode.workspace.applyEdit(fix.edit));
+  const doc = await vscode.workspace.openTextDocument(settingsFile);
+  assert.match(doc.getText(), /^nSamplesPerEvalPrompt: 4$/m);
+  assert.match(doc.getText(), /^# Run settings for the example run/m, 'comments are kept');
+  await doc.save();
   await diagnostics(uri, (d) => !d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)), "aime's mismatch to clear");
 });

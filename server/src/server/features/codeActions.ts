@@ -22,7 +22,8 @@ import { SOURCE, type DiagnosticData } from '../diagnostics/toDiagnostics';
 import type { ServerContext } from '../serverContext';
 import { isEvalConfigName } from '../../core/evalConfigLocation';
 import { dirname } from 'node:path';
-import { isInside, uriToPath } from '../protocol/uris';
+import { numericSettingEdit } from '../../core/runSettings';
+import { isInside, pathToUri, uriToPath } from '../protocol/uris';
 
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
@@ -62,15 +63,37 @@ async function configText(ctx: ServerContext, path: string): Promise<string> {
 async function configEdit(ctx: ServerContext, configUri: string, fix: SetNSamplesFix): Promise<WorkspaceEdit> {
   const path = uriToPath(configUri);
   const text = await configText(ctx, path);
-  const result = applyNSamplesFix(text, path, fix);
-  const before = TextDocument.create(configUri, 'yaml', 0, text);
-  const edit = { range: { start: before.positionAt(result.edit.startOffset), end: before.positionAt(result.edit.endOffset) }, newText: result.edit.newText };
+  return textEdit(ctx, configUri, path, text, applyNSamplesFix(text, path, fix).edit);
+}
+
+/** One replacement in a file as a WorkspaceEdit: versioned when the file is open, so an edit made against older text is refused. */
+function textEdit(
+  ctx: ServerContext,
+  uri: string,
+  path: string,
+  text: string,
+  change: { startOffset: number; endOffset: number; newText: string },
+): WorkspaceEdit {
+  const before = TextDocument.create(uri, 'yaml', 0, text);
+  const edit = { range: { start: before.positionAt(change.startOffset), end: before.positionAt(change.endOffset) }, newText: change.newText };
   const open = ctx.documents.all().find((d) => uriToPath(d.uri) === path);
   if (ctx.caps.workspace?.workspaceEdit?.documentChanges) {
-    // Versioned when the config is open, so an edit made against older text is refused.
-    return { documentChanges: [TextDocumentEdit.create({ uri: open?.uri ?? configUri, version: open ? open.version : null }, [edit])] };
+    return { documentChanges: [TextDocumentEdit.create({ uri: open?.uri ?? uri, version: open ? open.version : null }, [edit])] };
   }
-  return { changes: { [open?.uri ?? configUri]: [edit] } };
+  return { changes: { [open?.uri ?? uri]: [edit] } };
+}
+
+/** An edit of the run settings file's `nSamplesPerEvalPrompt`, or null (unreadable, or not a plain number there). */
+async function settingsFileEdit(ctx: ServerContext, path: string, value: number): Promise<WorkspaceEdit | null> {
+  let text: string;
+  try {
+    text = await configText(ctx, path);
+  } catch (err) {
+    ctx.connection.console.warn(`rollout-lens: no quick fix in ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
+  const change = numericSettingEdit(text, path, 'nSamplesPerEvalPrompt', value);
+  return change ? textEdit(ctx, pathToUri(path), path, text, change) : null;
 }
 
 function clientCommands(ctx: ServerContext): string[] {
@@ -99,14 +122,28 @@ async function actionsFor(ctx: ServerContext, uri: string, d: Diagnostic, data: 
   } else if (fix.configFile) {
     ctx.connection.console.warn(`rollout-lens: quick fix for ${fix.dataset} not offered: ${refusal}`);
   }
-  if (data.globalValue !== null && clientCommands(ctx).includes(SetNSamplesPerEvalPromptCommand)) {
-    const args: SetNSamplesPerEvalPromptArgs = { resourceUri: uri, value: data.globalValue };
-    actions.push({
-      title: `Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to ${data.globalValue}`,
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [d],
-      command: { title: 'Set rolloutLens.nSamplesPerEvalPrompt', command: SetNSamplesPerEvalPromptCommand, arguments: [args] },
-    });
+  if (data.globalValue !== null) {
+    const fromFile = settingsFile !== null && 'nSamplesPerEvalPrompt' in (await ctx.runFiles.forUri(uri)).settings;
+    if (fromFile) {
+      // The run settings file's value wins over the client's setting: the fix edits the file.
+      const edit = await settingsFileEdit(ctx, settingsFile, data.globalValue);
+      if (edit) {
+        actions.push({
+          title: `Set nSamplesPerEvalPrompt to ${data.globalValue} in ${settingsFile.split(/[\\/]/).pop()}`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          edit,
+        });
+      }
+    } else if (clientCommands(ctx).includes(SetNSamplesPerEvalPromptCommand)) {
+      const args: SetNSamplesPerEvalPromptArgs = { resourceUri: uri, value: data.globalValue };
+      actions.push({
+        title: `Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to ${data.globalValue}`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        command: { title: 'Set rolloutLens.nSamplesPerEvalPrompt', command: SetNSamplesPerEvalPromptCommand, arguments: [args] },
+      });
+    }
   }
   if (actions.length > 0) actions[0].isPreferred = true; // exactly one per diagnostic
   return actions;
