@@ -62,7 +62,7 @@ const promptOf = new Map();
 const keyOf = new Map();
 eachLine(dataFile, (text, line) => {
   const want = referenceRecord(text, line);
-  const got = scan.samples[checked];
+  const got = scan.samples.at(checked);
   if (!got) throw new Error(`line ${line}: the engine has no record`);
   for (const f of FIELDS) {
     if (!Object.is(got[f], want[f])) throw new Error(`line ${line}: ${f} differs: engine ${JSON.stringify(got[f])}, JSON.parse ${JSON.stringify(want[f])}`);
