@@ -112,6 +112,15 @@ export class SampleStore {
   readonly strings: StringTable;
   /** Values an Int32 column cannot hold (null, fractions, beyond int32), by row. */
   private overflow: Record<IntField, Map<number, number | null>> = { index: new Map(), responseLength: new Map(), step: new Map() };
+  /** The last string given per column and its id: consecutive samples mostly repeat them. */
+  private lastGroup: string | null = null;
+  private lastGroupId = -1;
+  private lastPrompt: string | null = null;
+  private lastPromptId = -1;
+  private lastDataset: string | null = null;
+  private lastDatasetId = -1;
+  private lastCause: string | null = null;
+  private lastCauseId = -1;
   /** The optional fields (`vars`, `session`, `output`, `miles`) of the rows that have any, as given. */
   private vars = new Map<number, Extras>();
 
@@ -140,10 +149,26 @@ export class SampleStore {
     c.line[j] = s.line;
     c.offset[j] = s.offset;
     c.byteLength[j] = s.byteLength;
-    c.groupKey[j] = this.groupKeys.id(s.groupKey);
-    c.promptKey[j] = this.strings.id(s.promptKey);
-    c.dataset[j] = this.strings.id(s.dataset);
-    c.cause[j] = this.strings.id(s.cause);
+    if (s.groupKey !== this.lastGroup || this.lastGroupId < 0) {
+      this.lastGroup = s.groupKey;
+      this.lastGroupId = this.groupKeys.id(s.groupKey);
+    }
+    c.groupKey[j] = this.lastGroupId;
+    if (s.promptKey !== this.lastPrompt || this.lastPromptId < 0) {
+      this.lastPrompt = s.promptKey;
+      this.lastPromptId = this.strings.id(s.promptKey);
+    }
+    c.promptKey[j] = this.lastPromptId;
+    if (s.dataset !== this.lastDataset || this.lastDatasetId < 0) {
+      this.lastDataset = s.dataset;
+      this.lastDatasetId = this.strings.id(s.dataset);
+    }
+    c.dataset[j] = this.lastDatasetId;
+    if (s.cause !== this.lastCause || this.lastCauseId < 0) {
+      this.lastCause = s.cause;
+      this.lastCauseId = this.strings.id(s.cause);
+    }
+    c.cause[j] = this.lastCauseId;
     this.putInt(c.index, j, row, 'index', s.index);
     this.putInt(c.responseLength, j, row, 'responseLength', s.responseLength);
     this.putInt(c.step, j, row, 'step', s.step);

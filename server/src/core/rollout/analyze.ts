@@ -195,18 +195,25 @@ function eachGroup(store: SampleStore, visit: (g: SampleGroup, rowOf: (s: Sample
   for (let g = 1; g < groupCount && order === null; g++) {
     if (firstLine[g] < firstLine[g - 1]) order = Array.from({ length: groupCount }, (_, k) => k).sort((a, b) => firstLine[a] - firstLine[b]);
   }
-  const rowMap = new Map<SampleRecord, number>();
-  const rowOf = (s: SampleRecord) => rowMap.get(s) as number;
   for (let k = 0; k < groupCount; k++) {
     const g = order === null ? k : order[k];
-    rowMap.clear();
     const members: SampleRecord[] = [];
+    let sorted = true;
     for (let r = starts[g]; r < starts[g + 1]; r++) {
       const s = store.at(rows[r]);
-      rowMap.set(s, rows[r]);
+      const prev = members.length > 0 ? members[members.length - 1] : null;
+      // Already in group order (rows are in line order): ascending index, or no index at all.
+      if (prev !== null && (prev.line > s.line || (prev.index === null) !== (s.index === null) || (s.index !== null && (prev.index as number) > s.index)))
+        sorted = false;
       members.push(s);
     }
-    visit({ key: store.groupKeys.value(g) as string, members: inGroupOrder(members) }, rowOf);
+    const memberRows = rows.subarray(starts[g], starts[g + 1]);
+    if (sorted) {
+      visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
+      continue;
+    }
+    const rowOf = new Map<SampleRecord, number>(members.map((s, m) => [s, memberRows[m]]));
+    visit({ key: store.groupKeys.value(g) as string, members: inGroupOrder(members) }, (s) => rowOf.get(s) as number);
   }
   return ungrouped;
 }
@@ -311,9 +318,25 @@ function checkCause(
     if (filtersRun) report('abort-cause-unknown', s, () => abortCauseUnknownMessage(s, namer, format === 'miles-trajectory'), []);
     return;
   }
-  const cls = classifyCause(s.cause, settings);
+  const cls = classifyMemo(s.cause, settings);
   if (s.aborted && cls === 'policy') report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);
   if (!s.aborted && cls === 'infrastructure') report('infra-failure-scored', s, () => infraScoredMessage(s, groupReason), []);
+}
+
+/** Causes repeat across a file's samples; settings stay the same for a whole analysis. */
+let memoSettings: RolloutLensSettings | null = null;
+const memoClass = new Map<string | null, ReturnType<typeof classifyCause>>();
+function classifyMemo(cause: string | null, settings: RolloutLensSettings): ReturnType<typeof classifyCause> {
+  if (settings !== memoSettings || memoClass.size > 4096) {
+    memoSettings = settings;
+    memoClass.clear();
+  }
+  let cls = memoClass.get(cause);
+  if (cls === undefined) {
+    cls = classifyCause(cause, settings);
+    memoClass.set(cause, cls);
+  }
+  return cls;
 }
 
 function keptOutcome(g: SampleGroup): GroupOutcome {
