@@ -88,7 +88,7 @@ class Chunk {
 }
 
 type IntField = 'index' | 'responseLength' | 'step';
-type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output' | 'miles'>;
+type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output'>;
 
 /**
  * Chunks of released stores, reused by the next store: a run folder's files are read one after
@@ -121,8 +121,10 @@ export class SampleStore {
   private lastDatasetId = -1;
   private lastCause: string | null = null;
   private lastCauseId = -1;
-  /** The optional fields (`vars`, `session`, `output`, `miles`) of the rows that have any, as given. */
+  /** The optional fields `vars`, `session`, `output` of the rows that have any (verl), as given. */
   private vars = new Map<number, Extras>();
+  /** `miles` by row (every row of a miles-sample file has one): an array, not a map. */
+  private miles: (SampleRecord['miles'] | undefined)[] = [];
 
   constructor(groupKeys = new StringTable(), strings = new StringTable()) {
     this.groupKeys = groupKeys;
@@ -175,13 +177,16 @@ export class SampleStore {
     c.reward[j] = s.reward ?? 0;
     c.status[j] = STATUS_CODE.get(s.status) ?? 0;
     c.flags[j] = (s.aborted ? F_ABORTED : 0) | (s.rewardIsInt ? F_REWARD_INT : 0) | (s.reward !== null ? F_REWARD : 0);
-    if (s.vars !== undefined || s.session !== undefined || s.output !== undefined || s.miles !== undefined) {
+    if (s.vars !== undefined || s.session !== undefined || s.output !== undefined) {
       const extras: Extras = {};
       if (s.vars !== undefined) extras.vars = s.vars;
       if (s.session !== undefined) extras.session = s.session;
       if (s.output !== undefined) extras.output = s.output;
-      if (s.miles !== undefined) extras.miles = s.miles;
       this.vars.set(row, extras);
+    }
+    if (s.miles !== undefined) {
+      while (this.miles.length < row) this.miles.push(undefined);
+      this.miles[row] = s.miles;
     }
     this.count = row + 1;
   }
@@ -232,8 +237,9 @@ export class SampleStore {
       if (extras.vars !== undefined) out.vars = extras.vars;
       if (extras.session !== undefined) out.session = extras.session;
       if (extras.output !== undefined) out.output = extras.output;
-      if (extras.miles !== undefined) out.miles = extras.miles;
     }
+    const miles = i < this.miles.length ? this.miles[i] : undefined;
+    if (miles !== undefined) out.miles = miles;
     return out;
   }
 
@@ -263,8 +269,10 @@ export class SampleStore {
     for (const c of this.chunks) if (freeChunks.length < MAX_FREE_CHUNKS) freeChunks.push(c);
     this.chunks = [];
     this.count = 0;
+    this.lastGroupId = this.lastPromptId = this.lastDatasetId = this.lastCauseId = -1;
     this.overflow = { index: new Map(), responseLength: new Map(), step: new Map() };
     this.vars = new Map();
+    this.miles = [];
   }
 
   /** Every record, materialised (for analyses of formats whose files are small, and editors). */
@@ -293,6 +301,7 @@ export class SampleStore {
       for (const [row, v] of this.overflow[f]) if (row < length) out.overflow[f].set(row, v);
     }
     for (const [row, v] of this.vars) if (row < length) out.vars.set(row, v);
+    out.miles = this.miles.slice(0, length);
     return out;
   }
 }

@@ -103,7 +103,11 @@ test('SampleStore keeps vars, groups by first appearance, and refuses rows it do
     responseLength: null,
     step: null,
   };
-  const store = SampleStore.of([base, { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 } }, { ...base, line: 3 }]);
+  const miles = { effectiveLength: 3, weightVersions: ['1'], cachedTokens: 0, totalPromptTokens: 5 } as unknown as SampleRecord['miles'];
+  const store = SampleStore.of([base, { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 }, { ...base, line: 3, miles }]);
+  assert.deepEqual(store.at(1), { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 });
+  assert.equal(store.at(2).miles, miles);
+  assert.ok(!('session' in store.at(0)) && !('miles' in store.at(1)), 'absent optional fields stay absent');
   assert.deepEqual(store.at(1).vars, { acc: 0.5 });
   assert.equal(store.at(0).vars, undefined);
   assert.deepEqual([store.groupId(0), store.groupId(1), store.groupId(2)], [0, 1, 0]);
