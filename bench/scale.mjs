@@ -19,6 +19,9 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const runs = Number(arg('runs', '3'));
+const folderRuns = Number(arg('folder-runs', String(runs)));
+// Another build (a checkout of main with its own `npm run build`) timed in the same runs, for before/after.
+const before = arg('before', null);
 const only = new Set(arg('only', 'short,folder,text').split(','));
 const write = !process.argv.includes('--no-write');
 mkdirSync(dataDir, { recursive: true });
@@ -170,10 +173,11 @@ async function checkRecords(path) {
 }
 
 // ---- timing ----
-function timeRow(name, baseArgs, checkArgs, expectRecords, bytes) {
+function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBefore }) {
   const commands = { baseline: ['bench/baseline.mjs', ...baseArgs], check: ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', ...checkArgs] };
-  for (const a of Object.values(commands)) measure(a); // warm-up (page cache)
-  const got = { baseline: [], check: [] };
+  if (withBefore) commands.before = [join(before, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', ...checkArgs];
+  measure(commands.baseline); // warm-up (page cache)
+  const got = { baseline: [], check: [], before: [] };
   for (let r = 0; r < runs; r++) {
     for (const [k, a] of Object.entries(commands)) {
       const m = measure(a);
@@ -186,6 +190,7 @@ function timeRow(name, baseArgs, checkArgs, expectRecords, bytes) {
   const base = JSON.parse(got.baseline[0].stdout).records;
   if (counted !== expectRecords || base !== expectRecords) throw new Error(`${name}: check counted ${counted}, baseline ${base}, expected ${expectRecords}`);
   if (got.check.some((m) => m.stdout !== got.check[0].stdout)) throw new Error(`${name}: check printed different reports`);
+  if (got.before.some((m) => m.stdout !== got.check[0].stdout)) throw new Error(`${name}: the build before printed another report`);
   const w = (k) =>
     pct(
       got[k].map((m) => m.wall),
@@ -208,6 +213,9 @@ function timeRow(name, baseArgs, checkArgs, expectRecords, bytes) {
     cpuRatio: c('baseline') / c('check'),
     rss: Math.max(...got.check.map((m) => m.rss)),
     baseRss: Math.max(...got.baseline.map((m) => m.rss)),
+    before: got.before.length
+      ? { wall: w('before'), ratio: w('baseline') / w('before'), cpuRatio: c('baseline') / c('before'), rss: Math.max(...got.before.map((m) => m.rss)) }
+      : null,
   };
 }
 
@@ -217,7 +225,12 @@ const targets = { short: { ratio: 4, rss: 150 }, folder: { ratio: null, rss: 200
 if (only.has('short')) {
   const f = shortFile();
   await checkRecords(f);
-  rows.push({ key: 'short', label: '1,000,000 short samples', cmd: '--only short', ...timeRow('short', [f], [f], SHORT_N, statSync(f).size) });
+  rows.push({
+    key: 'short',
+    label: '1,000,000 short samples',
+    cmd: '--only short',
+    ...timeRow('short', [f], [f], SHORT_N, statSync(f).size, { runs, withBefore: before !== null }),
+  });
 }
 if (only.has('folder')) {
   const d = folderDir();
@@ -230,7 +243,7 @@ if (only.has('folder')) {
     key: 'folder',
     label: 'run folder, 10 files × 1,000,000 short samples',
     cmd: '--only folder',
-    ...timeRow('folder', files, [d], 10 * SHORT_N, bytes),
+    ...timeRow('folder', files, [d], 10 * SHORT_N, bytes, { runs: folderRuns, withBefore: false }),
   });
 }
 if (only.has('text')) {
@@ -240,7 +253,7 @@ if (only.has('text')) {
     key: 'text',
     label: `text-heavy file, ${n.toLocaleString('en-US')} samples of ~${(statSync(f).size / n / 1000).toFixed(0)} KB`,
     cmd: '--only text',
-    ...timeRow('text', [f], [f], n, statSync(f).size),
+    ...timeRow('text', [f], [f], n, statSync(f).size, { runs, withBefore: before !== null }),
   });
 }
 
@@ -257,10 +270,22 @@ const table = [
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${(r.bytes / 1e6).toFixed(0)} | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratioRange}× | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} | ${verdict(r)} | \`node bench/scale.mjs ${r.cmd} --runs ${runs}\` |`,
+      `| ${r.label} | ${(r.bytes / 1e6).toFixed(0)} | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratioRange}× | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} | ${verdict(r)} | \`node bench/scale.mjs ${r.cmd} --runs ${r.key === 'folder' ? folderRuns : runs}\` |`,
   ),
 ];
-console.log(`\n${table.join('\n')}\n`);
+const beforeRows = rows.filter((r) => r.before);
+const beforeTable = beforeRows.length
+  ? [
+      '| input | before: check p50 (s) | before: ratio (wall) | before: ratio (CPU) | before: peak RSS (MB) | now: ratio (wall) | now: ratio (CPU) | now: peak RSS (MB) |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      ...beforeRows.map(
+        (r) =>
+          `| ${r.label} | ${r.before.wall.toFixed(2)} | ${r.before.ratio.toFixed(2)}× | ${r.before.cpuRatio.toFixed(2)}× | ${r.before.rss.toFixed(0)} | ${r.ratio.toFixed(2)}× | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} |`,
+      ),
+    ]
+  : [];
+console.log(`\n${table.join('\n')}\n\n${beforeTable.join('\n')}\n`);
+writeFileSync(join(dataDir, 'scale-last.json'), JSON.stringify({ rows, table, beforeTable, machine: machine(loadBefore) }, null, 1));
 if (write && rows.length === 3) {
   writeSection(
     'scale',
@@ -283,7 +308,16 @@ interleaved pairs.
 
 Machine: ${machine(loadBefore)}.
 
-${table.join('\n')}`,
+${table.join('\n')}
+${
+  beforeTable.length
+    ? `
+Before and after in the same runs (\`--before <checkout>\`: the same commands with the build of
+main before issue 18, \`${before}\`), reports checked identical:
+
+${beforeTable.join('\n')}`
+    : ''
+}`,
   );
   console.log('wrote the scale section of BENCHMARKS.md');
 }

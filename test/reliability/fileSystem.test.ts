@@ -47,7 +47,7 @@ function summary(s: ScanState) {
     invalidLines: s.invalidLines,
     blankLines: s.blankLines,
     lines: s.lines,
-    samples: s.samples.map((x) => [x.line, x.offset, x.groupKey, x.index, x.status]),
+    samples: s.samples.toArray().map((x) => [x.line, x.offset, x.groupKey, x.index, x.status]),
     findings: s.findings.map((f) => [f.code, f.line]),
   };
 }

@@ -26,7 +26,7 @@ function summary(s: ScanState) {
     invalidLines: s.invalidLines,
     blankLines: s.blankLines,
     lines: s.lines,
-    samples: s.samples.map((x) => [x.line, x.offset, x.byteLength, x.groupKey, x.index, x.status, x.reward, x.cause]),
+    samples: s.samples.toArray().map((x) => [x.line, x.offset, x.byteLength, x.groupKey, x.index, x.status, x.reward, x.cause]),
     findings: s.findings.map((f) => [f.code, f.line, f.message]),
   };
 }

@@ -113,7 +113,11 @@ export async function analyzeRun(
         // One file at a time: its samples are released before the next file is read (unless the
         // report keeps them for its per-step aggregates).
         try {
-          const file = await run.add(await scanFile(target, options));
+          const scan = await scanFile(target, options);
+          const file = await run.add(scan);
+          // The report holds no view of the store (detail, when kept, is materialised records):
+          // the next file reuses its memory.
+          scan.samples.release();
           if (onFile) {
             onFile(file, group.settings);
             const d = file.detail;

@@ -16,7 +16,7 @@ import { type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
-import type { FileDetail, FileReport, Finding, GroupCounts, RunReport } from './types';
+import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord } from './types';
 
 export { CancelledError, type Cancellation, type ScanState };
 
@@ -144,18 +144,32 @@ export class RunAnalyzer {
       metrics: {},
     };
     let fileFindings: Finding[] = scan.findings.slice();
-    const detail: FileDetail = { samples: scan.samples, groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
+    // Records as objects only where they are needed: verl and eval analyses (files of thousands of
+    // rows) and an editor's detail. The rollout analysis reads the store group by group.
+    let records: SampleRecord[] | null = null;
+    let leftOut = 0;
+    const materialized = () => (records ??= scan.samples.toArray());
+    const detail: FileDetail = { samples: [], groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
     if (scan.kind === 'rollout') {
-      let r = analyzeRollout(scan.displayPath, scan.format, scan.samples, options.settings);
+      let r = analyzeRollout(
+        scan.displayPath,
+        scan.format,
+        scan.samples,
+        options.settings,
+        options.keepDetail === true,
+        // A trajectory sidecar's findings are rewritten against its .pt (trajectorySidecar.ts): all of them.
+        scan.format === 'miles-trajectory' ? Infinity : Math.max(0, options.settings.maxProblems),
+      );
       let folded = false;
       if (scan.format === 'miles-trajectory') ({ r, folded } = await this.sidecar(scan, r));
+      leftOut = r.leftOut;
       report.groups = r.counts;
       report.metrics = { ...r.metrics, ...r.sampleMetrics };
       detail.groups = r.groups;
       fileFindings = fileFindings.concat(r.findings);
       if (scan.format === 'verl-rollout') {
         // verl's own training metrics (critic/score/mean skips empty outputs; docs/semantics.md#denominator-inflation).
-        const v = analyzeVerlRollout(scan.displayPath, scan.samples);
+        const v = analyzeVerlRollout(scan.displayPath, materialized());
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
       }
@@ -163,14 +177,14 @@ export class RunAnalyzer {
       if (!folded) this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
     } else if (scan.kind === 'eval') {
       const config = await this.configFor(scan.path);
-      const r = analyzeEval(scan.displayPath, scan.format, scan.samples, options.settings, config);
+      const r = analyzeEval(scan.displayPath, scan.format, materialized(), options.settings, config);
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
       detail.datasets = r.datasets;
       fileFindings = fileFindings.concat(r.findings);
       this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }
-    if (options.keepDetail) report.detail = detail;
+    if (options.keepDetail) report.detail = { ...detail, samples: materialized() };
     // Eval dataset summaries are a few small objects: kept for the text report's eval table even
     // without per-sample detail (the JSON contract never includes `detail`).
     else if (detail.datasets.length > 0) report.detail = { samples: [], groups: [], datasets: detail.datasets, metricsRecords: [], source: scan.path };
@@ -179,7 +193,7 @@ export class RunAnalyzer {
       const { displayPath, metricsRecords, droppedFindings } = scan;
       this.metricsLogs.push({ scan: { displayPath, metricsRecords, droppedFindings }, findings: fileFindings });
     } else {
-      this.findings.push(...capFindings(fileFindings, scan.droppedFindings, options.settings.maxProblems, scan.displayPath));
+      this.findings.push(...capFindings(fileFindings, scan.droppedFindings + leftOut, options.settings.maxProblems, scan.displayPath));
     }
     return report;
   }
@@ -192,10 +206,11 @@ export class RunAnalyzer {
       const pt = await scanFile({ path: ptPath, displayPath: ptDisplay }, this.options);
       if (pt.kind === 'rollout' && pt.samples.length > 0) {
         const result = analyzeRollout(ptDisplay, pt.format, pt.samples, this.options.settings);
-        return { r: verdictsFromPt(scan, { displayPath: ptDisplay, samples: pt.samples, result }), folded: true };
+        const sidecar = { displayPath: scan.displayPath, samples: scan.samples.toArray() };
+        return { r: verdictsFromPt(sidecar, { displayPath: ptDisplay, samples: pt.samples.toArray(), result }), folded: true };
       }
     }
-    return { r: sidecarAlone(scan.displayPath, scan.samples, r, this.options.settings.nSamplesPerPrompt, ptDisplay), folded: false };
+    return { r: sidecarAlone(scan.displayPath, scan.samples.toArray(), r, this.options.settings.nSamplesPerPrompt, ptDisplay), folded: false };
   }
 
   /** What each rollout and eval file added so far recomputed, for comparing with metrics logs. */

@@ -163,7 +163,7 @@ test('DocumentScans: a one-line edit re-scans that line only; inserted lines shi
   assert.equal(scans.lastRescanned, 1);
   const st = scans.scanState(PATH, PATH, SETTINGS);
   assert.equal(st.samples.length, 13);
-  assert.equal(st.samples[2].groupKey, '9');
-  assert.equal(st.samples[6].groupKey, '8');
-  assert.equal(st.samples[12].line, 13);
+  assert.equal(st.samples.at(2).groupKey, '9');
+  assert.equal(st.samples.at(6).groupKey, '8');
+  assert.equal(st.samples.at(12).line, 13);
 });

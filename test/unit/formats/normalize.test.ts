@@ -17,7 +17,7 @@ function core(s: SampleRecord) {
 test('normalise miles-sample: group key, index, status, aborted, reward (int/float), cause, response length, prompt hash', async () => {
   const s = await scanPath(fixture('miles-sample.jsonl'));
   assert.equal(s.invalidLines, 0);
-  const [a, b, c] = s.samples.map(core);
+  const [a, b, c] = s.samples.toArray().map(core);
   assert.deepEqual(
     { ...a, promptKey: typeof a.promptKey },
     {
@@ -60,7 +60,7 @@ test('normalise miles-sample: dataset in docs/semantics.md#formats order (datase
   ]);
   const s = await scanPath(p);
   assert.deepEqual(
-    s.samples.map((x) => x.dataset),
+    s.samples.toArray().map((x) => x.dataset),
     ['a', 'b', 'c', 'd', null],
   );
 });
@@ -70,16 +70,16 @@ test('normalise miles-sample: object reward resolved with rewardKey; eval files 
   const line = '{"group_index": 0, "index": 0, "prompt": "p", "response": "r", "status": "completed", "reward": {"acc": 1, "format": 0.5}}';
   const train = writeLines(dir, 'rollout_1.jsonl', [line]);
   assert.deepEqual(
-    (await scanPath(train, { rewardKey: 'acc' })).samples.map((x) => [x.reward, x.rewardIsInt]),
+    (await scanPath(train, { rewardKey: 'acc' })).samples.toArray().map((x) => [x.reward, x.rewardIsInt]),
     [[1, true]],
   );
   assert.deepEqual(
-    (await scanPath(train, { rewardKey: 'format' })).samples.map((x) => [x.reward, x.rewardIsInt]),
+    (await scanPath(train, { rewardKey: 'format' })).samples.toArray().map((x) => [x.reward, x.rewardIsInt]),
     [[0.5, false]],
   );
   const ev = writeLines(dir, 'eval_1.jsonl', [line]);
-  assert.equal((await scanPath(ev, { rewardKey: 'acc', evalRewardKey: 'format' })).samples[0].reward, 0.5);
-  assert.equal((await scanPath(ev, { rewardKey: 'acc' })).samples[0].reward, 1, 'evalRewardKey falls back to rewardKey');
+  assert.equal((await scanPath(ev, { rewardKey: 'acc', evalRewardKey: 'format' })).samples.at(0).reward, 0.5);
+  assert.equal((await scanPath(ev, { rewardKey: 'acc' })).samples.at(0).reward, 1, 'evalRewardKey falls back to rewardKey');
 });
 
 test('normalise: an object reward without a reward key → one invalid-record finding per file, rewards missing', async (t) => {
@@ -89,7 +89,7 @@ test('normalise: an object reward without a reward key → one invalid-record fi
   assert.equal(s.records, 2);
   assert.equal(s.invalidLines, 0);
   assert.deepEqual(
-    s.samples.map((x) => x.reward),
+    s.samples.toArray().map((x) => x.reward),
     [null, null],
   );
   assert.equal(s.findings.length, 1);
@@ -105,27 +105,27 @@ test('normalise miles-sample: NaN and Infinity rewards are kept as numbers', asy
     '{"group_index": 0, "index": 1, "prompt": "p", "response": "r", "status": "completed", "reward": -Infinity}',
   ]);
   const s = await scanPath(p);
-  assert.ok(Number.isNaN(s.samples[0].reward));
-  assert.equal(s.samples[1].reward, -Infinity);
+  assert.ok(Number.isNaN(s.samples.at(0).reward));
+  assert.equal(s.samples.at(1).reward, -Infinity);
 });
 
 test('normalise miles-trajectory: sample_index is the index; object reward needs a key', async () => {
   const s = await scanPath(fixture('eval_20.jsonl'), { evalRewardKey: 'acc' });
   assert.deepEqual(
-    s.samples.map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt]),
+    s.samples.toArray().map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt]),
     [
       ['0', 0, 'completed', false, 1, false],
       ['0', 1, 'aborted', true, null, false],
       ['1', 2, 'truncated', false, 0, true],
     ],
   );
-  assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
+  assert.equal(s.samples.at(0).promptKey, s.samples.at(1).promptKey);
 });
 
 test('normalise miles-eval-trials: aborted by status_code -1, by error, or by an infrastructure exit_status', async () => {
   const s = await scanPath(fixture('trials.jsonl'));
   assert.deepEqual(
-    s.samples.map((x) => [x.groupKey, x.index, x.aborted, x.status, x.reward, x.cause]),
+    s.samples.toArray().map((x) => [x.groupKey, x.index, x.aborted, x.status, x.reward, x.cause]),
     [
       ['django__django-11099', 0, false, null, 1, 'Submitted'],
       ['django__django-11099', 1, true, 'aborted', null, null],
@@ -133,14 +133,14 @@ test('normalise miles-eval-trials: aborted by status_code -1, by error, or by an
       ['astropy__astropy-12907', 1, true, 'aborted', null, 'SandboxUnavailable'],
     ],
   );
-  assert.equal(s.samples[0].promptKey, 'django__django-11099');
-  assert.equal(s.samples[2].rewardIsInt, true);
+  assert.equal(s.samples.at(0).promptKey, 'django__django-11099');
+  assert.equal(s.samples.at(2).rewardIsInt, true);
 });
 
 test('normalise miles-eval-trials: a user infraCauses entry makes its exit_status an abort', async (t) => {
   const p = writeLines(tempDir(t), 't.jsonl', ['{"instance_id": "a", "trial_idx": 0, "status_code": 0, "reward": 0, "exit_status": "DockerPullFailed"}']);
-  assert.equal((await scanPath(p)).samples[0].aborted, false);
-  assert.equal((await scanPath(p, { infraCauses: ['DockerPullFailed'] })).samples[0].aborted, true);
+  assert.equal((await scanPath(p)).samples.at(0).aborted, false);
+  assert.equal((await scanPath(p, { infraCauses: ['DockerPullFailed'] })).samples.at(0).aborted, true);
 });
 
 test('normalise miles-metrics: numeric metrics only, step and step_key kept', async () => {
@@ -157,21 +157,21 @@ test('normalise miles-metrics: numeric metrics only, step and step_key kept', as
 test('normalise verl v1: prompt uid = uid without its last two _ parts; empty output = aborted; score and extras are vars', async () => {
   const s = await scanPath(fixture('verl-rollout.jsonl'));
   assert.deepEqual(
-    s.samples.map((x) => [x.groupKey, x.aborted, x.reward, x.rewardIsInt, x.step]),
+    s.samples.toArray().map((x) => [x.groupKey, x.aborted, x.reward, x.rewardIsInt, x.step]),
     [
       ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', false, 1, false, 42],
       ['6f1c2a7e-9d0b-4a51-8f0e-3c2b1a0d9e8f', true, 0, false, 42],
       ['0a9b8c7d-1e2f-4a3b-9c8d-7e6f5a4b3c2d', false, 1, true, 42],
     ],
   );
-  assert.deepEqual(s.samples[0].vars, { score: 1, acc: 1 });
-  assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
+  assert.deepEqual(s.samples.at(0).vars, { score: 1, acc: 1 });
+  assert.equal(s.samples.at(0).promptKey, s.samples.at(1).promptKey);
 });
 
 test('normalise verl legacy (no uid): identical inputs form one group wherever they are (_balance_batch scatters them)', async () => {
   const s = await scanPath(fixture('verl-legacy.jsonl'));
   assert.deepEqual(
-    s.samples.map((x) => x.groupKey),
+    s.samples.toArray().map((x) => x.groupKey),
     ['input#0', 'input#0', 'input#1', 'input#0'],
   );
 });
@@ -179,7 +179,7 @@ test('normalise verl legacy (no uid): identical inputs form one group wherever t
 test('normalise verl-validation: reward field is the reward, data_source the dataset, score/reward/acc are vars', async () => {
   const s = await scanPath(fixture('verl-validation.jsonl'));
   assert.deepEqual(
-    s.samples.map((x) => [x.groupKey, x.dataset, x.reward, x.vars]),
+    s.samples.toArray().map((x) => [x.groupKey, x.dataset, x.reward, x.vars]),
     [
       ['u1', 'openai/gsm8k', 1, { score: 1, reward: 1, acc: 1 }],
       ['u1', 'openai/gsm8k', 0, { score: 0, reward: 0, acc: 0 }],
@@ -192,14 +192,14 @@ test('normalise generic: fields mapped by JSON pointers', async () => {
     fields: { groupKey: '/meta/group', index: '/meta/i', status: '/meta/state', reward: '/score/value', cause: '/meta/why', dataset: '/meta/ds', prompt: '/q' },
   });
   assert.deepEqual(
-    s.samples.map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt, x.cause, x.dataset]),
+    s.samples.toArray().map((x) => [x.groupKey, x.index, x.status, x.aborted, x.reward, x.rewardIsInt, x.cause, x.dataset]),
     [
       ['7', 0, 'completed', false, 1, true, null, 'mbpp'],
       ['7', 1, 'aborted', true, null, false, 'ServerUnreachable', 'mbpp'],
     ],
   );
-  assert.ok(s.samples[0].promptKey);
-  assert.equal(s.samples[0].promptKey, s.samples[1].promptKey);
+  assert.ok(s.samples.at(0).promptKey);
+  assert.equal(s.samples.at(0).promptKey, s.samples.at(1).promptKey);
 });
 
 test('verl prompt uid: only two trailing integer parts are stripped', () => {

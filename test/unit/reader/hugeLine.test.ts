@@ -25,12 +25,12 @@ test('reader: a 100 MB single line (token array) is read and parsed, with the li
   const s = await scanFile({ path, displayPath: 'huge.jsonl' }, { access: nodeFileAccess, settings: DEFAULT_SETTINGS });
   assert.equal(s.invalidLines, 0);
   assert.deepEqual(
-    s.samples.map((x) => [x.line, x.index, x.reward]),
+    s.samples.toArray().map((x) => [x.line, x.index, x.reward]),
     [
       [1, 0, 1],
       [2, 1, 0],
       [3, 2, null],
     ],
   );
-  assert.ok(s.samples[1].byteLength > 100 * 1024 * 1024);
+  assert.ok(s.samples.at(1).byteLength > 100 * 1024 * 1024);
 });

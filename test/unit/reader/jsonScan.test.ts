@@ -257,3 +257,19 @@ test('scanner: a repeated key takes its int-literal mark with it (the last value
   // eslint-disable-next-line no-loss-of-precision -- the parsed value rounds exactly as this literal does
   assert.ok(Object.is(v.a, -0) && v.d === -7 && v.c === 1234567890123456789);
 });
+
+test('scanner: escaped strings decode exactly as JSON.parse (every escape, lone surrogates, UTF-8 runs between)', () => {
+  const piece = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.constantFrom('\\"', '\\\\', '\\/', '\\b', '\\f', '\\n', '\\r', '\\t', '\\ud800', '\\uDFFF', '\\u00e9', '\\u0000', '\\uD83D\\uDE00', 'é', '😀', 'x'),
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      // A raw piece goes through JSON.stringify (quotes, controls, backslashes escaped); an escape piece is written as is.
+      const body = pieces.map((p) => (p.startsWith('\\') ? p : JSON.stringify(p).slice(1, -1))).join('');
+      const text = `{"a": "${body}", "b": ["${body}"]}`;
+      assert.equal(value(text, ALL).a, (JSON.parse(text) as { a: string }).a);
+    }),
+    { numRuns: 500 },
+  );
+});

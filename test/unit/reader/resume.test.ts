@@ -16,7 +16,7 @@ function sample(g: number, i: number, extra = ''): string {
 }
 
 function lines(s: ScanState): number[] {
-  return s.samples.map((x) => x.line);
+  return s.samples.toArray().map((x) => x.line);
 }
 
 async function scan(path: string, previous?: ScanState) {
@@ -33,7 +33,7 @@ test('resume: appended lines are read from the previous end offset, nothing lost
   assert.equal(second.resumedFrom, first.endOffset);
   assert.deepEqual(lines(second), [1, 2, 3, 4]);
   assert.deepEqual(
-    second.samples.map((x) => x.index),
+    second.samples.toArray().map((x) => x.index),
     [0, 1, 2, 3],
   );
   assert.deepEqual(lines(first), [1, 2], 'the previous state is not changed');
@@ -92,7 +92,7 @@ test('resume: a file replaced by a new one of the same name is read from the sta
   const second = await scan(path, first);
   assert.equal(second.resumedFrom, 0);
   assert.deepEqual(
-    second.samples.map((x) => x.groupKey),
+    second.samples.toArray().map((x) => x.groupKey),
     ['5', '5', '5'],
   );
 });
@@ -105,7 +105,7 @@ test('resume: rewritten in place with the same size or longer but different byte
   const second = await scan(path, first);
   assert.equal(second.resumedFrom, 0);
   assert.deepEqual(
-    second.samples.map((x) => x.groupKey),
+    second.samples.toArray().map((x) => x.groupKey),
     ['7', '7'],
   );
 });
@@ -185,5 +185,5 @@ test('resume: a rewrite that changes only the start of the file (same size, same
   writeFileSync(path, `${sample(9, 0)}\n${tail}\n`);
   const second = await scan(path, first);
   assert.equal(second.resumedFrom, 0);
-  assert.equal(second.samples[0].groupKey, '9');
+  assert.equal(second.samples.at(0).groupKey, '9');
 });

@@ -5,7 +5,8 @@ import type { RolloutLensSettings } from '../settings';
 import { severityOf, type FindingCode } from '../catalog';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
-import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
+import { SampleStore } from '../sampleStore';
+import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
@@ -25,7 +26,10 @@ export interface CollectorState {
   /** True once the format is decided (a match, or `unknown` after the detection window). */
   settled: boolean;
   candidates: Candidate[];
-  samples: SampleRecord[];
+  /** Append-only; a snapshot shares it and keeps its length in `samplesLength`. */
+  samples: SampleStore;
+  /** In a snapshot: how many of `samples` it holds (rows after it belong to the live collector). */
+  samplesLength?: number;
   metricsRecords: MetricsRecord[];
   /** Valid records (for `unknown` files: valid JSON lines). */
   records: number;
@@ -72,7 +76,7 @@ export class RecordCollector {
       kind: 'unknown',
       settled: false,
       candidates: [],
-      samples: [],
+      samples: new SampleStore(),
       metricsRecords: [],
       records: 0,
       invalidLines: 0,
@@ -86,13 +90,17 @@ export class RecordCollector {
     if (this.state.settled && this.state.format !== 'unknown') this.ctx = this.makeContext();
   }
 
-  /** A deep-enough copy to resume from later while this collector moves on. */
+  /**
+   * A deep-enough copy to resume from later while this collector moves on. The sample store is
+   * shared (append-only: the rows it counts never change); `restoreState` copies it.
+   */
   snapshot(): CollectorState {
     const s = this.state;
     return {
       ...s,
       candidates: s.candidates.slice(),
-      samples: s.samples.slice(),
+      samples: s.samples,
+      samplesLength: s.samples.length,
       metricsRecords: s.metricsRecords.slice(),
       findings: s.findings.slice(),
       inputRun: copyInputRun(s.inputRun),
@@ -262,7 +270,6 @@ export class RecordCollector {
       s.metricsRecords.push(out.metrics);
       return;
     }
-    shareStrings(out.sample, s.samples[s.samples.length - 1]);
     s.samples.push(out.sample);
     if (out.rewardProblem !== null && !s.rewardProblemReported) {
       s.rewardProblemReported = true;
@@ -297,14 +304,15 @@ export class RecordCollector {
   }
 }
 
-/**
- * Members of a group sit on consecutive lines and repeat their keys: reuse the previous record's
- * string instances, so a million samples do not hold a million copies of the same few strings.
- */
-function shareStrings(sample: SampleRecord, previous: SampleRecord | undefined): void {
-  if (previous === undefined) return;
-  if (sample.groupKey === previous.groupKey) sample.groupKey = previous.groupKey;
-  if (sample.promptKey === previous.promptKey) sample.promptKey = previous.promptKey;
-  if (sample.dataset === previous.dataset) sample.dataset = previous.dataset;
-  if (sample.cause === previous.cause) sample.cause = previous.cause;
+/** A snapshot's copy a new collector can resume from (shares nothing the snapshot's owner writes). */
+export function restoreState(s: CollectorState): CollectorState {
+  return {
+    ...s,
+    candidates: s.candidates.slice(),
+    samples: s.samples.slice(s.samplesLength ?? s.samples.length),
+    samplesLength: undefined,
+    metricsRecords: s.metricsRecords.slice(),
+    findings: s.findings.slice(),
+    inputRun: copyInputRun(s.inputRun),
+  };
 }

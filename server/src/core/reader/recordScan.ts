@@ -5,10 +5,10 @@
 import type { RolloutLensSettings } from '../settings';
 import { CancelledError } from '../cancellation';
 import type { FileAccess } from '../fileAccess';
-import { type CollectorState, RecordCollector } from '../formats/collector';
+import { type CollectorState, RecordCollector, restoreState } from '../formats/collector';
 import { buildRule } from '../formats/rule';
-import { copyInputRun } from '../formats/context';
-import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
+import type { SampleStore } from '../sampleStore';
+import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
 import { hashBytes } from './hash';
 import { decodeScanned } from './lineScan';
@@ -28,7 +28,7 @@ export interface ScanState {
   identity: FileIdentity;
   format: FormatId;
   kind: FileKind;
-  samples: SampleRecord[];
+  samples: SampleStore;
   metricsRecords: MetricsRecord[];
   records: number;
   invalidLines: number;
@@ -96,7 +96,14 @@ export async function scanRecords(target: { path: string; displayPath: string },
   const resume = await canResume(previous, target.path, identity, settingsKey, access);
   const rule = buildRule(settings.fields);
   const newCollector = () =>
-    new RecordCollector(target.displayPath, settings, rule, resume && previous ? copyState(previous.resume.collector) : undefined, undefined, options.zodOnly);
+    new RecordCollector(
+      target.displayPath,
+      settings,
+      rule,
+      resume && previous ? restoreState(previous.resume.collector) : undefined,
+      undefined,
+      options.zodOnly,
+    );
   let collector = newCollector();
   const startOffset = resume && previous ? previous.endOffset : 0;
   const startLine = resume && previous ? previous.resume.nextLine : 1;
@@ -168,17 +175,6 @@ export function collectedFields(
     blankLines: s.blankLines,
     findings: s.findings,
     droppedFindings: s.droppedFindings,
-  };
-}
-
-function copyState(s: CollectorState): CollectorState {
-  return {
-    ...s,
-    candidates: s.candidates.slice(),
-    samples: s.samples.slice(),
-    metricsRecords: s.metricsRecords.slice(),
-    findings: s.findings.slice(),
-    inputRun: copyInputRun(s.inputRun),
   };
 }
 

@@ -14,8 +14,6 @@ const BACKSLASH = 0x5c;
 const WS = new Uint8Array(256);
 WS[0x20] = WS[0x09] = WS[0x0a] = WS[0x0d] = 1;
 
-const decoder = new TextDecoder('utf-8');
-
 /** Where the builder stands; a module variable instead of returning (value, index) pairs. */
 let pos = 0;
 
@@ -32,9 +30,34 @@ function found(b: Uint8Array, i: number, e: number): string {
 
 /** Text of a validated string literal `b[s, e)` (quotes included). */
 function stringText(b: Uint8Array, s: number, e: number): string {
-  // Escapes are rare in the short strings built here: JSON.parse decodes them exactly.
-  if (hasByte(b, BACKSLASH, s + 1, e - 1)) return JSON.parse(decoder.decode(b.subarray(s, e))) as string;
+  if (hasByte(b, BACKSLASH, s + 1, e - 1)) return unescaped(b, s + 1, e - 1);
   return shortText(b, s + 1, e - 1);
+}
+
+const ESCAPED: Record<number, string> = { 0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t' };
+
+/**
+ * The text of a validated string body `b[s, e)` with escapes: the plain runs decoded as UTF-8, each
+ * escape as JSON.parse reads it (`\uXXXX` is one UTF-16 code unit, a lone surrogate included).
+ */
+function unescaped(b: Uint8Array, s: number, e: number): string {
+  let out = '';
+  let run = s;
+  for (let k = s; k < e; k++) {
+    if (b[k] !== BACKSLASH) continue;
+    if (k > run) out += utf8Text(b, run, k);
+    const x = b[k + 1];
+    if (x === 0x75) {
+      out += String.fromCharCode(parseInt(String.fromCharCode(b[k + 2], b[k + 3], b[k + 4], b[k + 5]), 16));
+      k += 5;
+    } else {
+      out += ESCAPED[x];
+      k += 1;
+    }
+    run = k + 1;
+  }
+  if (e > run) out += utf8Text(b, run, e);
+  return out;
 }
 
 /** `-`, a digit, or the `N`/`I` of Python's NaN/Infinity. */
@@ -255,7 +278,8 @@ function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedOb
     if (child === undefined && (!rule.scalars || scalars++ >= MAX_BUILT_SCALARS)) {
       i = skipValue(b, i, e);
     } else {
-      forgetInt(obj, key);
+      // Only a repeated key can have a mark to forget (values are never undefined).
+      if (obj[key] !== undefined) forgetInt(obj, key);
       const value = buildMember(b, i, e, child, rule.scalars, rule.maxString, obj, key);
       i = pos;
       // A `__proto__` key would set the prototype of a plain object: never store it.

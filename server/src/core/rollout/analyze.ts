@@ -6,9 +6,10 @@ import { classifyCause, dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, SampleRecord } from '../types';
 import { abortedFilter, zeroStdFilter } from './filters';
-import { groupSamples, type SampleGroup } from './groups';
-import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
-import { incompleteGroups, misgrouped } from './shape';
+import { inGroupOrder, type SampleGroup } from './groups';
+import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, spreadPromptMessage, zeroStdMessage } from './messages';
+import { incompleteGroups, mixedPrompts, type ShapeProblem } from './shape';
+import { SampleStore } from '../sampleStore';
 import { crashMessage, milesSampleMetrics } from '../eval/milesMetrics';
 
 export interface RolloutResult {
@@ -20,48 +21,84 @@ export interface RolloutResult {
   /** miles-sample files: the per-sample metrics miles logs under `rollout/…` (docs/semantics.md#miles-sample-metrics). */
   sampleMetrics: Record<string, number>;
   findings: Finding[];
+  /** Findings left out by `findingLimit` (the report shows them as a count). */
+  leftOut: number;
 }
 
-export function analyzeRollout(file: string, format: FormatId, samples: readonly SampleRecord[], settings: RolloutLensSettings): RolloutResult {
+/**
+ * `samples`: a file's store (the engine's), or records in file order (tests). Groups are built one
+ * at a time from the store's group ids, so the analysis holds one group's records at once, not the
+ * file's. `keepGroups: false` leaves `groups` empty (the CLI's report needs only the counts).
+ */
+export function analyzeRollout(
+  file: string,
+  format: FormatId,
+  samples: readonly SampleRecord[] | SampleStore,
+  settings: RolloutLensSettings,
+  keepGroups = true,
+  /**
+   * Keep at most this many findings, the first by line (ties: the order they were found), and count
+   * the rest in `leftOut`: the report keeps only `maxProblems` per file anyway (see `capFindings`),
+   * so a file of a million samples need not hold a message for each of its dropped groups.
+   */
+  findingLimit = Infinity,
+): RolloutResult {
   // verl has no aborted-group filter: it masks empty responses (response_length == 0) out of the
   // loss and its means instead of dropping the group, and `check_reward_nonzero_std` is miles'
   // filter (verl's DAPO group filter logs under other names). So a verl file gets groups and the
   // shape checks, but no `group_has_aborted_*` / `zero_std_*` drops.
   const filtersRun = format !== 'verl-rollout' && format !== 'verl-validation';
-  // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
-  const { groups, ungrouped } = groupSamples(samples);
-  const findings: Finding[] = [];
+  const store = samples instanceof SampleStore ? samples : SampleStore.of(samples);
+  // Findings in the order the checks ran over all groups (cause checks, then group sizes, then
+  // prompts), so the stable sort by line below orders findings on one line as it always has.
+  const main = new FirstFindings(findingLimit);
+  const sizes = new FirstFindings(findingLimit);
+  const mixed = new FirstFindings(findingLimit);
   const outcomes: GroupOutcome[] = [];
   const metrics: Record<string, number> = {};
+  let total = 0;
+  let dropped = 0;
 
-  const finding = (code: FindingCode, at: SampleRecord, message: string, related: readonly SampleRecord[]): void => {
-    findings.push({
-      code,
-      severity: severityOf(code),
-      file,
-      line: at.line,
-      message,
-      group: at.groupKey,
-      dataset: at.dataset,
-      fix: null,
-      ...(related.length > 0 ? { related: related.map((s) => ({ file, line: s.line })) } : {}),
-    });
-  };
+  const into =
+    (list: FirstFindings): Report =>
+    (code, at, message, related) => {
+      if (!list.wants(at.line)) return;
+      list.push({
+        code,
+        severity: severityOf(code),
+        file,
+        line: at.line,
+        message: message(),
+        group: at.groupKey,
+        dataset: at.dataset,
+        fix: null,
+        ...(related.length > 0 ? { related: related.map((s) => ({ file, line: s.line })) } : {}),
+      });
+    };
+  const finding = into(main);
+  const prompts = new PromptSpread(store);
 
-  for (const g of groups) {
+  // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
+  const ungrouped = eachGroup(store, (g, rowOf) => {
     const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
-    outcomes.push(outcome);
+    total++;
+    if (!outcome.kept) dropped++;
+    if (keepGroups) outcomes.push(outcome);
     if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
     for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
-  }
-  for (const s of ungrouped) checkCause(s, format, settings, filtersRun, null, null, finding);
-  for (const p of [...incompleteGroups(groups, settings.nSamplesPerPrompt), ...misgrouped(groups)]) {
-    finding(p.code, p.at, p.message, p.related);
-  }
+    for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
+    const odd = mixedPrompts(g);
+    if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
+    prompts.add(g, rowOf);
+  });
+  for (const row of ungrouped) checkCause(store.at(row), format, settings, filtersRun, null, null, finding);
+  const spread = new FirstFindings(findingLimit);
+  for (const p of prompts.problems()) into(spread)(p.code, p.at, () => p.message, p.related);
 
   const sampleMetrics: Record<string, number> = {};
   if (format === 'miles-sample' || format === 'miles-pt') {
-    const perSample = milesSampleMetrics(samples);
+    // These metrics read every sample's miles fields at once: records are materialised here.
+    const perSample = milesSampleMetrics(samples instanceof SampleStore ? samples.toArray() : samples);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
     // A group with an aborted member is gone before miles logs (check_no_aborted); one whose rewards
     // are all null without an abort reaches the zero-std count and its round(None).
@@ -70,32 +107,199 @@ export function analyzeRollout(file: string, format: FormatId, samples: readonly
       finding(
         'metrics-crash',
         crash[0].first,
-        crashMessage('rollout/zero_std/…', crash.length),
+        () => crashMessage('rollout/zero_std/…', crash.length),
         crash.slice(1).map((g) => g.first),
       );
   }
 
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
-  findings.sort((a, b) => a.line - b.line);
-  const dropped = outcomes.filter((o) => !o.kept).length;
-  return { groups: outcomes, counts: { total: outcomes.length, kept: outcomes.length - dropped, dropped }, metrics, sampleMetrics, findings };
+  const lists = [main, sizes, mixed, spread];
+  const all = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
+  const findings = all.length > findingLimit ? all.slice(0, findingLimit) : all;
+  const leftOut = lists.reduce((n, l) => n + l.leftOut, 0) + (all.length - findings.length);
+  return { groups: outcomes, counts: { total, kept: total - dropped, dropped }, metrics, sampleMetrics, findings, leftOut };
 }
 
-type Report = (code: FindingCode, at: SampleRecord, message: string, related: readonly SampleRecord[]) => void;
+/**
+ * The first `limit` findings of one check by line, ties in the order found: trimming each check's
+ * list so leaves the first `limit` of all checks together unchanged (a finding among those is
+ * among the first `limit` of its own list).
+ */
+class FirstFindings {
+  private items: Finding[] = [];
+  leftOut = 0;
+  /** Once `limit` findings are kept: a finding on this line or after can no longer be among them. */
+  private cutoff = Infinity;
+
+  constructor(private readonly limit: number) {}
+
+  /** False (and counted as left out) for a finding that cannot be among the first `limit`. */
+  wants(line: number): boolean {
+    if (this.limit > 0 && line < this.cutoff) return true;
+    this.leftOut++;
+    return false;
+  }
+
+  push(f: Finding): void {
+    this.items.push(f);
+    // Sorting as soon as `limit` are held sets the cutoff early (a scan's groups come in line order).
+    if (this.items.length === this.limit || this.items.length >= 2 * this.limit + 64) this.trim();
+  }
+
+  private trim(): void {
+    if (this.items.length < this.limit || this.limit === 0) return;
+    this.items.sort((a, b) => a.line - b.line);
+    this.leftOut += this.items.length - this.limit;
+    this.items.length = this.limit;
+    this.cutoff = this.items[this.limit - 1].line;
+  }
+
+  list(): Finding[] {
+    this.trim();
+    return this.items;
+  }
+}
+
+/**
+ * Calls `visit` with each group (members in group order, `rowOf` their rows in the store) in file
+ * order (by the line of the first-written member); returns the rows without a group key.
+ */
+function eachGroup(store: SampleStore, visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void): Int32Array {
+  const n = store.length;
+  const groupCount = store.groupKeys.size;
+  const starts = new Int32Array(groupCount + 1);
+  const firstLine = new Float64Array(groupCount).fill(Infinity);
+  let ungroupedCount = 0;
+  for (let i = 0; i < n; i++) {
+    const g = store.groupId(i);
+    if (g < 0) {
+      ungroupedCount++;
+      continue;
+    }
+    starts[g + 1]++;
+    const line = store.lineAt(i);
+    if (line < firstLine[g]) firstLine[g] = line;
+  }
+  for (let g = 0; g < groupCount; g++) starts[g + 1] += starts[g];
+  const rows = new Int32Array(n - ungroupedCount);
+  const ungrouped = new Int32Array(ungroupedCount);
+  const fill = starts.slice(0, groupCount);
+  let u = 0;
+  for (let i = 0; i < n; i++) {
+    const g = store.groupId(i);
+    if (g < 0) ungrouped[u++] = i;
+    else rows[fill[g]++] = i;
+  }
+  // Group ids are first-appearance ordinals, which is file order when the rows are (a scan's are).
+  let order: ArrayLike<number> | null = null;
+  for (let g = 1; g < groupCount && order === null; g++) {
+    if (firstLine[g] < firstLine[g - 1]) order = Array.from({ length: groupCount }, (_, k) => k).sort((a, b) => firstLine[a] - firstLine[b]);
+  }
+  for (let k = 0; k < groupCount; k++) {
+    const g = order === null ? k : order[k];
+    const members: SampleRecord[] = [];
+    let sorted = true;
+    for (let r = starts[g]; r < starts[g + 1]; r++) {
+      const s = store.at(rows[r]);
+      const prev = members.length > 0 ? members[members.length - 1] : null;
+      // Already in group order (rows are in line order): ascending index, or no index at all.
+      if (prev !== null && (prev.line > s.line || (prev.index === null) !== (s.index === null) || (s.index !== null && (prev.index as number) > s.index)))
+        sorted = false;
+      members.push(s);
+    }
+    const memberRows = rows.subarray(starts[g], starts[g + 1]);
+    if (sorted) {
+      visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
+      continue;
+    }
+    const rowOf = new Map<SampleRecord, number>(members.map((s, m) => [s, memberRows[m]]));
+    visit({ key: store.groupKeys.value(g) as string, members: inGroupOrder(members) }, (s) => rowOf.get(s) as number);
+  }
+  return ungrouped;
+}
+
+/**
+ * A prompt found in several groups (reported once per prompt, at its first sample in its second
+ * group; docs/semantics.md#group-shape), tracked by rows so no record outlives its group.
+ */
+class PromptSpread {
+  /** By prompt id (the store's string id): row of its first sample in the first group it appeared in, or -1. */
+  private first = new Int32Array(0);
+  /** By prompt id: group id of the last group it was seen in. */
+  private lastGroup = new Int32Array(0);
+  /** Prompt ids in order of first appearance. */
+  private order: number[] = [];
+  /** Prompt id → rows of its first sample in each later group. */
+  private readonly later = new Map<number, number[]>();
+
+  constructor(private readonly store: SampleStore) {}
+
+  add(g: SampleGroup, rowOf: (s: SampleRecord) => number): void {
+    for (const s of g.members) {
+      if (s.promptKey === null) continue;
+      const row = rowOf(s);
+      const gid = this.store.groupId(row);
+      const pid = this.store.promptIdAt(row);
+      if (pid >= this.first.length) this.grow(pid);
+      if (this.first[pid] < 0) {
+        this.first[pid] = row;
+        this.lastGroup[pid] = gid;
+        this.order.push(pid);
+        continue;
+      }
+      if (this.lastGroup[pid] === gid) continue;
+      this.lastGroup[pid] = gid;
+      const rows = this.later.get(pid);
+      if (rows) rows.push(row);
+      else this.later.set(pid, [row]);
+    }
+  }
+
+  private grow(pid: number): void {
+    const size = Math.max(pid + 1, this.store.strings.size, 2 * this.first.length);
+    const first = new Int32Array(size).fill(-1);
+    first.set(this.first);
+    const last = new Int32Array(size);
+    last.set(this.lastGroup);
+    this.first = first;
+    this.lastGroup = last;
+  }
+
+  problems(): ShapeProblem[] {
+    const out: ShapeProblem[] = [];
+    for (const pid of this.order) {
+      const rows = this.later.get(pid);
+      if (rows === undefined) continue;
+      const entries = [this.first[pid], ...rows].map((r) => this.store.at(r));
+      const at = entries[1];
+      out.push({
+        code: 'misgrouped',
+        at,
+        group: at.groupKey as string,
+        message: spreadPromptMessage(entries.map((e) => e.groupKey as string)),
+        related: entries.filter((e) => e !== at),
+      });
+    }
+    return out;
+  }
+}
+
+/** `message` is built only for a finding that can still be among the first `findingLimit`. */
+type Report = (code: FindingCode, at: SampleRecord, message: () => string, related: readonly SampleRecord[]) => void;
 
 /** The aborted-group filter first (§2.1), then the dynamic filter on survivors (§2.2). */
 function filterGroup(g: SampleGroup, settings: RolloutLensSettings, report: Report): { outcome: GroupOutcome; namer: SampleRecord | null } {
   const aborted = abortedFilter(g.members);
   if (aborted) {
     const others = g.members.filter((s) => s !== aborted.namer);
-    report('group-dropped', aborted.namer, groupDroppedMessage(aborted.reason, g.key, g.members, aborted.namer, settings), others);
+    report('group-dropped', aborted.namer, () => groupDroppedMessage(aborted.reason, g.key, g.members, aborted.namer, settings), others);
     return { outcome: droppedOutcome(g, aborted.reason), namer: aborted.namer };
   }
   if (settings.dynamicFilter !== 'check_reward_nonzero_std') return { outcome: keptOutcome(g), namer: null };
   const verdict = zeroStdFilter(g.members);
   if (verdict.kind !== 'dropped') return { outcome: keptOutcome(g), namer: null };
   const [first, ...others] = g.members;
-  report('zero-std-group', first, zeroStdMessage(verdict.reason, g.key, g.members, verdict.std), others);
+  report('zero-std-group', first, () => zeroStdMessage(verdict.reason, g.key, g.members, verdict.std), others);
   return { outcome: droppedOutcome(g, verdict.reason), namer: null };
 }
 
@@ -111,12 +315,28 @@ function checkCause(
 ): void {
   if (s.aborted && (s.cause === null || s.cause === '')) {
     // verl records no causes and drops nothing, so an unknown cause there says nothing new.
-    if (filtersRun) report('abort-cause-unknown', s, abortCauseUnknownMessage(s, namer, format === 'miles-trajectory'), []);
+    if (filtersRun) report('abort-cause-unknown', s, () => abortCauseUnknownMessage(s, namer, format === 'miles-trajectory'), []);
     return;
   }
-  const cls = classifyCause(s.cause, settings);
-  if (s.aborted && cls === 'policy') report('policy-failure-discarded', s, policyDiscardedMessage(s), []);
-  if (!s.aborted && cls === 'infrastructure') report('infra-failure-scored', s, infraScoredMessage(s, groupReason), []);
+  const cls = classifyMemo(s.cause, settings);
+  if (s.aborted && cls === 'policy') report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);
+  if (!s.aborted && cls === 'infrastructure') report('infra-failure-scored', s, () => infraScoredMessage(s, groupReason), []);
+}
+
+/** Causes repeat across a file's samples; settings stay the same for a whole analysis. */
+let memoSettings: RolloutLensSettings | null = null;
+const memoClass = new Map<string | null, ReturnType<typeof classifyCause>>();
+function classifyMemo(cause: string | null, settings: RolloutLensSettings): ReturnType<typeof classifyCause> {
+  if (settings !== memoSettings || memoClass.size > 4096) {
+    memoSettings = settings;
+    memoClass.clear();
+  }
+  let cls = memoClass.get(cause);
+  if (cls === undefined) {
+    cls = classifyCause(cause, settings);
+    memoClass.set(cause, cls);
+  }
+  return cls;
 }
 
 function keptOutcome(g: SampleGroup): GroupOutcome {

@@ -42,23 +42,14 @@ export function misgrouped(groups: readonly SampleGroup[]): ShapeProblem[] {
   const problems: ShapeProblem[] = [];
   const groupsOfPrompt = new Map<string, { group: SampleGroup; first: SampleRecord }[]>();
   for (const g of groups) {
-    const withPrompt = g.members.filter((s) => s.promptKey !== null);
-    const distinct = new Set(withPrompt.map((s) => s.promptKey));
-    if (distinct.size > 1) {
-      const odd = withPrompt.find((s) => s.promptKey !== withPrompt[0].promptKey) as SampleRecord;
-      problems.push({
-        code: 'misgrouped',
-        at: odd,
-        group: g.key,
-        message: mixedPromptsMessage(g.key, distinct.size),
-        related: g.members.filter((s) => s !== odd),
-      });
-    }
-    for (const s of withPrompt) {
-      const seen = groupsOfPrompt.get(s.promptKey as string) ?? [];
+    const odd = mixedPrompts(g);
+    if (odd !== null) problems.push(odd);
+    for (const s of g.members) {
+      if (s.promptKey === null) continue;
+      const seen = groupsOfPrompt.get(s.promptKey) ?? [];
       // Groups are visited one after another, so only the last entry can be this group.
       if (seen[seen.length - 1]?.group !== g) seen.push({ group: g, first: s });
-      groupsOfPrompt.set(s.promptKey as string, seen);
+      groupsOfPrompt.set(s.promptKey, seen);
     }
   }
   for (const entries of groupsOfPrompt.values()) {
@@ -73,4 +64,13 @@ export function misgrouped(groups: readonly SampleGroup[]): ShapeProblem[] {
     });
   }
   return problems;
+}
+
+/** A group whose members have different prompts, reported at the first member whose prompt differs from the group's first. */
+export function mixedPrompts(g: SampleGroup): ShapeProblem | null {
+  const withPrompt = g.members.filter((s) => s.promptKey !== null);
+  const distinct = new Set(withPrompt.map((s) => s.promptKey));
+  if (distinct.size <= 1) return null;
+  const odd = withPrompt.find((s) => s.promptKey !== withPrompt[0].promptKey) as SampleRecord;
+  return { code: 'misgrouped', at: odd, group: g.key, message: mixedPromptsMessage(g.key, distinct.size), related: g.members.filter((s) => s !== odd) };
 }

@@ -82,7 +82,7 @@ export function verdictsFromPt(
   );
   findings.sort((a, b) => a.line - b.line);
   const groups: GroupOutcome[] = pt.result.groups.map((g) => ({ ...g, lines: g.lines.map((l) => toRow(l)).filter((l): l is number => l !== null) }));
-  return { groups, counts: pt.result.counts, metrics: { ...pt.result.metrics }, sampleMetrics: { ...pt.result.sampleMetrics }, findings };
+  return { groups, counts: pt.result.counts, metrics: { ...pt.result.metrics }, sampleMetrics: { ...pt.result.sampleMetrics }, findings, leftOut: 0 };
 }
 
 /** The sidecar alone: no cause called `unknown` that it cannot see; groups missing rows named. */
@@ -144,5 +144,5 @@ export function sidecarAlone(
     }
   }
   findings.sort((a, b) => a.line - b.line);
-  return { groups, counts: result.counts, metrics, sampleMetrics: result.sampleMetrics, findings };
+  return { groups, counts: result.counts, metrics, sampleMetrics: result.sampleMetrics, findings, leftOut: 0 };
 }

@@ -1,0 +1,230 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SampleStore, StringTable } from '../../../server/src/core/sampleStore';
+import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
+import { groupSamples } from '../../../server/src/core/rollout/groups';
+import { incompleteGroups, misgrouped } from '../../../server/src/core/rollout/shape';
+import type { SampleRecord, SampleStatus } from '../../../server/src/core/types';
+import { DEFAULT_SETTINGS } from '../../../shared/protocol';
+
+test('StringTable: equal strings share one id, ids in first-seen order, null is -1', () => {
+  const t = new StringTable();
+  assert.equal(t.id('a'), 0);
+  assert.equal(t.id('b'), 1);
+  assert.equal(t.id('a'), 0);
+  assert.equal(t.id(''), 2);
+  assert.equal(t.id(null), -1);
+  assert.equal(t.size, 3);
+  assert.equal(t.value(1), 'b');
+  assert.equal(t.value(2), '');
+  assert.equal(t.value(-1), null);
+  const c = t.clone(2);
+  assert.equal(c.size, 2);
+  assert.equal(c.id('c'), 2, 'a clone of the first two gives the next string the next id');
+  assert.equal(t.id('c'), 3, 'the original is not changed by its clone');
+});
+
+const statuses: (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
+const intLike = fc.oneof(
+  fc.constant(null),
+  fc.integer({ min: -5, max: 5 }),
+  fc.constant(-0x80000000),
+  fc.constant(-0x7fffffff),
+  fc.constant(0x7fffffff),
+  fc.constant(2 ** 31),
+  fc.constant(2 ** 53 + 2),
+  fc.constant(-0),
+  fc.double({ noNaN: false }),
+);
+const key = fc.oneof(fc.constant(null), fc.constantFrom('0', '1', 'x', ''), fc.string({ maxLength: 4 }));
+const record = fc.record({
+  line: fc.integer({ min: 1, max: 2 ** 32 - 1 }),
+  offset: fc.integer({ min: 0, max: 2 ** 40 }),
+  byteLength: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+  groupKey: key,
+  index: intLike,
+  dataset: key,
+  promptKey: key,
+  status: fc.constantFrom(...statuses),
+  aborted: fc.boolean(),
+  reward: fc.oneof(fc.constant(null), fc.double(), fc.constant(-0), fc.constant(NaN), fc.constant(Infinity)),
+  rewardIsInt: fc.boolean(),
+  cause: key,
+  responseLength: intLike,
+  step: intLike,
+});
+
+test('SampleStore gives back every record it was given, field for field, across chunk edges', () => {
+  fc.assert(
+    fc.property(fc.array(record, { maxLength: 40 }), fc.integer({ min: 0, max: 40_000 }), (records, pad) => {
+      const store = new SampleStore();
+      // Padding rows put the records at a chunk edge (chunks hold 16384 rows).
+      const filler: SampleRecord = {
+        ...records[0],
+        line: 1,
+        offset: 0,
+        byteLength: 0,
+        groupKey: null,
+        index: 0,
+        dataset: null,
+        promptKey: null,
+      } as SampleRecord;
+      const padRows = records.length > 0 ? pad : 0;
+      for (let k = 0; k < padRows; k++) store.push(filler);
+      for (const r of records) store.push(r);
+      assert.equal(store.length, padRows + records.length);
+      records.forEach((r, k) => {
+        const got = store.at(padRows + k);
+        assert.deepEqual(got, { ...r });
+        for (const f of ['index', 'reward', 'responseLength', 'step'] as const) assert.ok(Object.is(got[f], r[f]), `${f}: ${got[f]} vs ${r[f]}`);
+        assert.equal(store.groupId(padRows + k) >= 0, r.groupKey !== null);
+        assert.ok(Object.is(store.stepAt(padRows + k), r.step));
+      });
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('SampleStore keeps vars, groups by first appearance, and refuses rows it does not hold', () => {
+  const base: SampleRecord = {
+    line: 1,
+    offset: 0,
+    byteLength: 10,
+    groupKey: 'b',
+    index: 0,
+    dataset: null,
+    promptKey: null,
+    status: null,
+    aborted: false,
+    reward: 1,
+    rewardIsInt: true,
+    cause: null,
+    responseLength: null,
+    step: null,
+  };
+  const miles = { effectiveLength: 3, weightVersions: ['1'], cachedTokens: 0, totalPromptTokens: 5 } as unknown as SampleRecord['miles'];
+  const store = SampleStore.of([base, { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 }, { ...base, line: 3, miles }]);
+  assert.deepEqual(store.at(1), { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 });
+  assert.equal(store.at(2).miles, miles);
+  assert.ok(!('session' in store.at(0)) && !('miles' in store.at(1)), 'absent optional fields stay absent');
+  assert.deepEqual(store.at(1).vars, { acc: 0.5 });
+  assert.equal(store.at(0).vars, undefined);
+  assert.deepEqual([store.groupId(0), store.groupId(1), store.groupId(2)], [0, 1, 0]);
+  assert.throws(() => store.at(3), RangeError);
+  assert.throws(() => store.at(-1), RangeError);
+  assert.deepEqual(
+    [...store].map((s) => s.line),
+    [1, 2, 3],
+  );
+});
+
+test('SampleStore.slice holds the first rows and shares nothing the original writes afterwards', () => {
+  const mk = (line: number, groupKey: string): SampleRecord => ({
+    line,
+    offset: line * 10,
+    byteLength: 9,
+    groupKey,
+    index: line > 16_000 ? 2 ** 40 : line,
+    dataset: null,
+    promptKey: `p${line % 3}`,
+    status: 'completed',
+    aborted: false,
+    reward: 0.5,
+    rewardIsInt: false,
+    cause: null,
+    responseLength: null,
+    step: null,
+  });
+  const store = new SampleStore();
+  for (let k = 1; k <= 16_390; k++) store.push(mk(k, `g${k % 7}`));
+  const cut = store.slice(16_385); // one row into the second chunk
+  store.push(mk(99_999, 'new'));
+  cut.push(mk(77_777, 'other'));
+  assert.equal(cut.length, 16_386);
+  assert.equal(cut.at(16_384).line, 16_385);
+  assert.equal(cut.at(16_384).index, 2 ** 40);
+  assert.equal(cut.at(16_385).line, 77_777);
+  assert.equal(cut.at(16_385).groupKey, 'other');
+  assert.equal(store.at(16_385).line, 16_386, 'the original keeps its own row where the slice appended');
+  assert.equal(store.at(16_390).groupKey, 'new');
+  assert.equal(cut.groupId(16_385), 7, 'the slice interns its own new keys');
+});
+
+test('a released store hands its chunks to the next store, which reads back only its own rows', () => {
+  const mk = (line: number, groupKey: string | null, step: number | null): SampleRecord => ({
+    line,
+    offset: line,
+    byteLength: 1,
+    groupKey,
+    index: null,
+    dataset: 'd',
+    promptKey: null,
+    status: 'aborted',
+    aborted: true,
+    reward: null,
+    rewardIsInt: true,
+    cause: 'X',
+    responseLength: 2 ** 33,
+    step,
+  });
+  const a = new SampleStore();
+  for (let k = 1; k <= 20_000; k++) a.push(mk(k, `a${k}`, k));
+  a.release();
+  assert.equal(a.length, 0);
+  assert.throws(() => a.at(0), RangeError);
+  const b = new SampleStore();
+  for (let k = 1; k <= 20_000; k++) b.push(mk(k + 5, k % 2 ? null : 'b', null));
+  for (const k of [0, 1, 16_383, 16_384, 19_999]) {
+    assert.deepEqual(b.at(k), mk(k + 6, (k + 1) % 2 ? null : 'b', null));
+  }
+});
+
+test('analyzeRollout over a store equals it over the same records as an array', () => {
+  const records: SampleRecord[] = [];
+  let line = 1;
+  for (let g = 0; g < 200; g++) {
+    for (let i = 0; i < 4; i++) {
+      records.push({
+        line: line++,
+        offset: 0,
+        byteLength: 1,
+        groupKey: String(g % 170),
+        index: (g * 4 + 3 - i) % 7,
+        dataset: null,
+        promptKey: `p${g % 11}`,
+        status: i === g % 5 ? 'aborted' : 'completed',
+        aborted: i === g % 5,
+        reward: (g + i) % 3 === 0 ? 1 : 0,
+        rewardIsInt: false,
+        cause: i === g % 5 ? ['SandboxUnavailable', 'Submitted', null][g % 3] : 'Submitted',
+        responseLength: 3,
+        step: null,
+      });
+    }
+  }
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' as const };
+  const fromArray = analyzeRollout('f.jsonl', 'miles-sample', records, settings);
+  const fromStore = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.deepEqual(fromStore, fromArray);
+  // The shape findings, group by group from the store, equal the whole-file checks over groupSamples.
+  const { groups } = groupSamples(records);
+  const want = [...incompleteGroups(groups, 4), ...misgrouped(groups)]
+    .sort((a, b) => a.at.line - b.at.line)
+    .map((p) => [p.code, p.at.line, p.group, p.message, p.related.map((r) => r.line)]);
+  const got = fromStore.findings
+    .filter((f) => f.code === 'misgrouped' || f.code === 'incomplete-group')
+    .map((f) => [f.code, f.line, f.group, f.message, (f.related ?? []).map((r) => r.line)]);
+  assert.deepEqual(got, want);
+  assert.ok(want.some((w) => w[0] === 'misgrouped') && want.some((w) => w[0] === 'incomplete-group'));
+  // A finding limit keeps the first findings by line (ties in the order found) and counts the rest.
+  for (const limit of [0, 1, 3, 7, fromArray.findings.length, fromArray.findings.length + 5]) {
+    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
+    assert.deepEqual(capped.findings, fromArray.findings.slice(0, limit));
+    assert.equal(capped.leftOut, Math.max(0, fromArray.findings.length - limit));
+  }
+  assert.equal(fromArray.leftOut, 0);
+  const noGroups = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, false);
+  assert.deepEqual(noGroups.groups, []);
+  assert.deepEqual({ ...noGroups, groups: fromArray.groups }, fromArray);
+});
