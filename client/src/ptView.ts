@@ -13,6 +13,26 @@ export function ptViewUri(file: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({ scheme: PT_SCHEME, path: `${file.path}.jsonl`, query: file.toString() });
 }
 
+/**
+ * Opening a `.pt` (explorer, Quick Open, `vscode.open`) lands here instead of the binary editor: the
+ * dump is shown as its JSON Lines view and this placeholder tab closes. The placeholder shows only
+ * our own text, never the file's.
+ */
+export const PT_EDITOR_VIEW_TYPE = 'rolloutLens.ptDump';
+
+class PtDumpEditor implements vscode.CustomReadonlyEditorProvider {
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  async resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
+    panel.webview.options = { enableScripts: false };
+    panel.webview.html = `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body>Opening the dump as JSON Lines…</body></html>`;
+    const opened = await vscode.commands.executeCommand<string | undefined>('rolloutLens.openPtAsJsonl', document.uri);
+    if (opened) panel.dispose();
+  }
+}
+
 export function registerPtView(api: ServerApi): vscode.Disposable[] {
   const provider: vscode.TextDocumentContentProvider = {
     provideTextDocumentContent: async (uri, token) => {
@@ -24,6 +44,7 @@ export function registerPtView(api: ServerApi): vscode.Disposable[] {
   };
   return [
     vscode.workspace.registerTextDocumentContentProvider(PT_SCHEME, provider),
+    vscode.window.registerCustomEditorProvider(PT_EDITOR_VIEW_TYPE, new PtDumpEditor(), { supportsMultipleEditorsPerDocument: true }),
     vscode.commands.registerCommand('rolloutLens.openPtAsJsonl', async (uri?: vscode.Uri) => {
       let file = uri instanceof vscode.Uri ? uri : undefined;
       if (!file) {

@@ -7,6 +7,7 @@ import './hostile';
 import './screenshot';
 import './views';
 import './evalDatasets';
+import './ptDump';
 import './hugeFile';
 import { runAll } from './runner';
 
