@@ -105,3 +105,20 @@ test('pt CLI: export usage errors exit 2', () => {
   assert.equal(runCli(['check', '--out', 'x', 'a.jsonl']).status, 2);
   assert.equal(runCli(['export', '/nonexistent/x.pt']).status, 2);
 });
+
+test('pt engine: a zip64 archive (sizes and offsets in zip64 extra fields, a zip64 end record) reads the same samples', async () => {
+  // test/fixtures/pt/zip64.py rewrites rollout_data/1.pt with every zip field in its zip64 form.
+  const plainRun = await analyzeFiles([{ path: join(RUN, 'rollout_data/1.pt'), displayPath: '1.pt' }], { ...options, keepDetail: true });
+  const zip64Run = await analyzeFiles([{ path: join(repoRoot(), 'test/fixtures/pt/zip64/1.pt'), displayPath: '1.pt' }], { ...options, keepDetail: true });
+  const [plain, zip64] = [plainRun.files[0], zip64Run.files[0]];
+  const bytes = readFileSync(join(repoRoot(), 'test/fixtures/pt/zip64/1.pt'));
+  assert.ok(bytes.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06])), 'the fixture has a zip64 end-of-central-directory record');
+  assert.equal(zip64.format, 'miles-pt');
+  assert.deepEqual(zip64.groups, plain.groups);
+  assert.deepEqual(zip64.metrics, plain.metrics);
+  assert.deepEqual(zip64Run.findings, plainRun.findings);
+  assert.deepEqual(
+    zip64.detail!.samples.map((s) => [s.line, s.status, s.reward, s.groupKey, s.cause]),
+    plain.detail!.samples.map((s) => [s.line, s.status, s.reward, s.groupKey, s.cause]),
+  );
+});
