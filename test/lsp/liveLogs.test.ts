@@ -11,9 +11,10 @@ import { analyzeFiles } from '../../server/src/core/engine';
 import type { FileAccess } from '../../server/src/core/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { AnalyzeFileRequest, DEFAULT_SETTINGS, GroupsByCauseRequest, type GroupsByCauseResult } from '../../shared/protocol';
-import { milesSample, tempWorkspace } from './fixtures';
+import { tempWorkspace } from './fixtures';
 import { startHarness, type Harness } from './harness';
 import { dropMetrics } from '../shared/dropMetrics';
+import { groupLines } from '../reliability/helpers';
 
 /** nodeFileAccess that counts the bytes read per path. */
 function countingAccess(): { access: FileAccess; bytesRead: Map<string, number> } {
@@ -33,26 +34,6 @@ function countingAccess(): { access: FileAccess; bytesRead: Map<string, number> 
     },
   };
   return { access, bytesRead };
-}
-
-/** Lines for groups [from, to): 4 samples each; groups ≡ 1 (mod 3) have an aborted sample. */
-function groupLines(from: number, to: number): string[] {
-  const out: string[] = [];
-  for (let g = from; g < to; g++) {
-    for (let i = 0; i < 4; i++) {
-      const aborted = g % 3 === 1 && i === 0;
-      out.push(
-        milesSample({
-          group: g,
-          index: g * 4 + i,
-          status: aborted ? 'aborted' : 'completed',
-          exitStatus: aborted ? `Cause${g % 2}` : undefined,
-          reward: aborted ? 'null' : `${i % 2}.0`,
-        }),
-      );
-    }
-  }
-  return out;
 }
 
 type Summary = { dropped: number; kept: number; metrics: Record<string, number>; keys: string[] };
