@@ -1,11 +1,13 @@
-// The views re-read a sample's line by its offset; a .pt dump's samples have no line on disk (their
-// offset is an index into the pickle), so they must say so instead of reading zip bytes.
+// The views re-read a sample's line; a .pt dump's sample N (its offset is an index into the
+// pickle) is line N of the dump's JSON Lines export, read by the same inert pickle machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { inspectLine } from '../../../server/src/core/inspect';
-import { PT_SAMPLE_UNAVAILABLE, readSampleLine } from '../../../server/src/core/sampleLine';
+import { readSampleLine } from '../../../server/src/core/sampleLine';
+import { parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
@@ -16,15 +18,59 @@ async function detailOf(path: string) {
   return report.files[0];
 }
 
-test('a .pt sample is never re-read by offset: the detail says how to see it', async () => {
+/** The export line in the canonical form generate.py writes torch.load's view in. */
+function canonical(text: string): unknown {
+  const go = (v: unknown): unknown => {
+    if (typeof v === 'number' && !Number.isFinite(v)) return { $float: Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf' };
+    if (Array.isArray(v)) return v.map(go);
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, go(x)]));
+    return v;
+  };
+  return go(parseLine(text));
+}
+
+test("a .pt sample is re-read as line N of the dump's export: torch.load's sample, field by field", async () => {
   const path = join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt');
+  const expected = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/pt/expected/1.json'), 'utf8')).samples as Record<string, unknown>[];
   const report = await detailOf(path);
-  const failed = report.detail!.samples.find((s) => s.status !== 'completed');
+  const samples = report.detail!.samples;
+  assert.equal(samples.length, expected.length);
+  for (const s of samples) {
+    const line = await readSampleLine(nodeFileAccess, path, s, Infinity);
+    assert.ok(line.bytes, `sample ${s.offset}: ${line.unavailable}`);
+    const got = canonical(new TextDecoder().decode(line.bytes)) as Record<string, unknown>;
+    const want = expected[s.offset];
+    assert.deepEqual(Object.keys(got), Object.keys(want), `sample ${s.offset} keys`);
+    for (const key of Object.keys(want)) assert.deepEqual(got[key], want[key], `sample ${s.offset} field ${key}`);
+  }
+  const failed = samples.find((s) => s.status !== 'completed')!;
   assert.ok(failed, 'the fixture step has a failed sample');
-  const line = await readSampleLine(nodeFileAccess, path, failed, Infinity);
-  assert.deepEqual(line, { bytes: null, unavailable: PT_SAMPLE_UNAVAILABLE });
+  // The hover's detail reads the same line.
   const inspected = await inspectLine({ report, path, access: nodeFileAccess, settings: DEFAULT_SETTINGS }, failed.line);
-  assert.equal(inspected?.detail?.unavailable, PT_SAMPLE_UNAVAILABLE);
+  assert.equal(inspected?.detail?.unavailable, null);
+  // The sample view of a .pt sample shows its response and status.
+  const view = await readSampleView({ report, path, access: nodeFileAccess, settings: DEFAULT_SETTINGS }, failed.line);
+  assert.equal(view?.unavailable, null);
+  assert.equal(view?.status, expected[failed.offset].status);
+  assert.equal(view?.response?.text, expected[failed.offset].response);
+  assert.equal(view?.tokens.tokens, (expected[failed.offset].tokens as unknown[]).length);
+});
+
+test('a .pt sample longer than allowed, or one the analysis saw differently, is named, not shown', async () => {
+  const path = join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt');
+  const s = (await detailOf(path)).detail!.samples[0];
+  const whole = await readSampleLine(nodeFileAccess, path, s, Infinity);
+  assert.ok(whole.bytes);
+  const short = await readSampleLine(nodeFileAccess, path, s, whole.bytes.byteLength - 1);
+  assert.deepEqual(short, { bytes: null, unavailable: `the sample's line is more than ${whole.bytes.byteLength - 1} bytes long` });
+  assert.deepEqual(await readSampleLine(nodeFileAccess, path, { ...s, byteLength: s.byteLength + 1 }, Infinity), {
+    bytes: null,
+    unavailable: 'the file changed since it was analysed',
+  });
+  assert.deepEqual(await readSampleLine(nodeFileAccess, path, { offset: 10_000, byteLength: s.byteLength }, Infinity), {
+    bytes: null,
+    unavailable: 'the file changed since it was analysed',
+  });
 });
 
 test('a JSON Lines sample is re-read as written; a longer-than-allowed line is named, not read', async () => {

@@ -147,38 +147,62 @@ export function toPlain(value: unknown, mode: PlainMode): Plain {
 
 /** A plain value as JSON text (NaN / Infinity and big integers written as Python's json writes them). */
 export function stringify(v: Plain): string {
+  return write(v, Infinity) as string;
+}
+
+const TOO_LONG = Symbol('too long');
+
+/** `stringify`, or null as soon as the text passes `limit` characters (nothing longer is built). */
+function write(v: Plain, limit: number): string | null {
   const parts: string[] = [];
+  let size = 0;
+  const push = (x: string): void => {
+    size += x.length;
+    if (size > limit) throw TOO_LONG;
+    parts.push(x);
+  };
   const go = (x: Plain): void => {
-    if (x === null) parts.push('null');
-    else if (typeof x === 'boolean') parts.push(x ? 'true' : 'false');
-    else if (typeof x === 'number') parts.push(Number.isFinite(x) && !Object.is(x, -0) ? String(x) : floatText(x));
-    else if (typeof x === 'bigint') parts.push(x.toString());
-    else if (typeof x === 'string') parts.push(JSON.stringify(x));
-    else if (x instanceof PyFloat) parts.push(floatText(x.value));
+    if (x === null) push('null');
+    else if (typeof x === 'boolean') push(x ? 'true' : 'false');
+    else if (typeof x === 'number') push(Number.isFinite(x) && !Object.is(x, -0) ? String(x) : floatText(x));
+    else if (typeof x === 'bigint') push(x.toString());
+    else if (typeof x === 'string') push(JSON.stringify(x));
+    else if (x instanceof PyFloat) push(floatText(x.value));
     else if (Array.isArray(x)) {
-      parts.push('[');
+      push('[');
       x.forEach((y, i) => {
-        if (i) parts.push(', ');
+        if (i) push(', ');
         go(y);
       });
-      parts.push(']');
+      push(']');
     } else {
-      parts.push('{');
+      push('{');
       let first = true;
       for (const k of Object.keys(x)) {
-        if (!first) parts.push(', ');
+        if (!first) push(', ');
         first = false;
-        parts.push(JSON.stringify(k), ': ');
+        push(JSON.stringify(k));
+        push(': ');
         go(x[k]);
       }
-      parts.push('}');
+      push('}');
     }
   };
-  go(v);
+  try {
+    go(v);
+  } catch (err) {
+    if (err === TOO_LONG) return null;
+    throw err;
+  }
   return parts.join('');
 }
 
 /** One sample as a JSON Lines line (without the newline). */
 export function sampleLine(value: unknown): string {
   return stringify(toPlain(value, 'line'));
+}
+
+/** `sampleLine`, or null when the line would be longer than `maxChars` characters. */
+export function boundedSampleLine(value: unknown, maxChars: number): string | null {
+  return write(toPlain(value, 'line'), maxChars);
 }
