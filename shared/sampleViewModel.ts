@@ -63,6 +63,8 @@ export interface SampleView {
   /** The prompt as a conversation (a string prompt is one user message), then `messages` of the sample. */
   prompt: MessageView[];
   conversation: MessageView[];
+  /** Where the conversation was read when not from the sample's own line (a miles trajectory sidecar row). */
+  conversationSource: { file: string; line: number } | null;
   response: Clip | null;
   /** What happened to it: the group's verdict (rollout) or the pass@k group (eval). */
   verdict:

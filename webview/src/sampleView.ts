@@ -153,6 +153,7 @@ function render(m: SampleView): void {
   }
   if (m.conversation.length > 0) {
     const s = section(app, 'Conversation');
+    if (m.conversationSource) s.appendChild(el('p', `from ${m.conversationSource.file}, line ${m.conversationSource.line}`, 'muted mono'));
     for (const x of m.conversation) s.appendChild(message(x));
   }
   const r = section(app, 'Response');

@@ -10,6 +10,7 @@
 import { dropMetricName } from '../causes';
 import { severityOf } from '../catalog';
 import type { FileAccess } from '../fileAccess';
+import { readLines } from '../reader/lineReader';
 import type { Finding, GroupOutcome, SampleRecord } from '../types';
 
 import type { RolloutResult } from './analyze';
@@ -145,4 +146,47 @@ export function sidecarAlone(
   }
   findings.sort((a, b) => a.line - b.line);
   return { groups, counts: result.counts, metrics, sampleMetrics: result.sampleMetrics, findings, leftOut: 0 };
+}
+
+/** `D/rollout_data/<stem>.pt` → `D/trajectory/<stem>.jsonl`, or null when not in a `rollout_data` folder. */
+export function siblingTrajectory(path: string): string | null {
+  const m = /^(.*[\\/])?rollout_data([\\/])([^\\/]+)\.pt$/i.exec(path);
+  if (!m) return null;
+  return `${m[1] ?? ''}trajectory${m[2]}${m[3]}.jsonl`;
+}
+
+/**
+ * The sidecar row of sample `index` (its `sample_index`), parsed, with its 1-based line; null when
+ * the sidecar has none. Lines longer than `maxLineBytes` are skipped; only a line whose text names
+ * that `sample_index` is parsed, and reading stops at the first chunk after it is found.
+ */
+export async function readTrajectoryRow(
+  access: FileAccess,
+  path: string,
+  index: number,
+  maxLineBytes: number,
+): Promise<{ line: number; row: Record<string, unknown> } | null> {
+  const decoder = new TextDecoder();
+  const key = /"sample_index"\s*:\s*(-?\d+)/g;
+  let found: { line: number; row: Record<string, unknown> } | null = null;
+  const consider = (bytes: Uint8Array, line: number): void => {
+    if (found !== null || bytes.byteLength > maxLineBytes) return;
+    const text = decoder.decode(bytes);
+    let named = false;
+    for (const m of text.matchAll(key)) if (Number(m[1]) === index) named = true;
+    if (!named) return;
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (row !== null && typeof row === 'object' && !Array.isArray(row) && (row as Record<string, unknown>).sample_index === index) {
+      found = { line, row: row as Record<string, unknown> };
+    }
+  };
+  const r = await readLines(access, path, { isCancelled: () => found !== null }, (ref) => consider(ref.bytes.subarray(ref.start, ref.end), ref.line));
+  // A last line without its newline is still a row of a finished dump.
+  if (r.pending !== null) consider(r.pending.bytes, r.pending.line);
+  return found;
 }

@@ -4,6 +4,7 @@
 // here, so the panel receives a bounded model whatever the line's size.
 import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
 import { inspectSample, type InspectedFile, MAX_DETAIL_LINE_BYTES, recordDetail, type SampleInspection } from '../inspect';
+import { existingFile, readTrajectoryRow, siblingTrajectory } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
 import type { SampleRecord } from '../types';
 
@@ -254,6 +255,7 @@ export function buildSampleView(file: string, inspection: SampleInspection, reco
     dataset: s.dataset ?? inspection.dataset?.name ?? null,
     prompt: messagesOf(r.prompt ?? r.input ?? r.question ?? null),
     conversation: messagesOf(r.messages ?? null),
+    conversationSource: null,
     response: response === null ? null : clip(response),
     verdict,
     cause: inspection.cause ? { name: inspection.cause.name, class: inspection.cause.class } : null,
@@ -281,12 +283,36 @@ export async function readSampleView(file: InspectedFile, line1: number): Promis
   const display = file.report?.path ?? file.path;
   const s = inspection.sample;
   const line = await readSampleLine(file.access, file.path, s, MAX_DETAIL_LINE_BYTES);
-  if (line.bytes === null) return buildSampleView(display, inspection, null, line.unavailable);
-  let record: unknown = null;
-  try {
-    record = parseLine(new TextDecoder().decode(line.bytes));
-  } catch (err) {
-    return buildSampleView(display, inspection, null, `could not read the line (${err instanceof Error ? err.message : String(err)})`);
+  let view: SampleView;
+  if (line.bytes === null) view = buildSampleView(display, inspection, null, line.unavailable);
+  else {
+    let record: unknown = null;
+    try {
+      record = parseLine(new TextDecoder().decode(line.bytes));
+      view = buildSampleView(display, inspection, record, null);
+    } catch (err) {
+      view = buildSampleView(display, inspection, null, `could not read the line (${err instanceof Error ? err.message : String(err)})`);
+    }
   }
-  return buildSampleView(display, inspection, record, null);
+  await addTrajectory(file, display, s, view);
+  return view;
+}
+
+/**
+ * A miles `.pt` sample's conversation is not in the `.pt` (Sample.to_dict has no messages): the
+ * step's trajectory sidecar has it, in the row whose `sample_index` is the sample's `index`
+ * (docs/pt.md#the-trajectory-sidecar). Shown as the conversation, with where it was read.
+ */
+async function addTrajectory(file: InspectedFile, display: string, s: SampleRecord, view: SampleView): Promise<void> {
+  const sidecar = siblingTrajectory(file.path);
+  if (sidecar === null || s.index === null || !(await existingFile(file.access, sidecar))) return;
+  let found;
+  try {
+    found = await readTrajectoryRow(file.access, sidecar, s.index, MAX_DETAIL_LINE_BYTES);
+  } catch {
+    return; // the sidecar is optional: unreadable, the view is the .pt's alone
+  }
+  if (found === null || !Array.isArray(found.row.messages)) return;
+  view.conversation = messagesOf(found.row.messages);
+  view.conversationSource = { file: siblingTrajectory(display) ?? sidecar, line: found.line };
 }
