@@ -158,6 +158,13 @@ export interface SetNSamplesPerEvalPromptArgs {
   value: number;
 }
 
+/**
+ * Client-side command a CodeLens may carry: open the sample on a line in the sample view
+ * (arguments: document URI, 0-based line). Offered only to clients that list it in
+ * `initializationOptions.clientCommands`.
+ */
+export const OpenSampleCommand = 'rolloutLens.openSample';
+
 /** `initializationOptions` the server reads. */
 export interface RolloutLensInitializationOptions {
   /** Client-side commands the client implements (e.g. `SetNSamplesPerEvalPromptCommand`). */

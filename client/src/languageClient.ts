@@ -4,7 +4,13 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { LOG_FILE_GLOB } from '../../shared/logFiles';
-import { LANGUAGE_ID, SETTINGS_SECTION, SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions } from '../../shared/protocol';
+import {
+  LANGUAGE_ID,
+  OpenSampleCommand,
+  SETTINGS_SECTION,
+  SetNSamplesPerEvalPromptCommand,
+  type RolloutLensInitializationOptions,
+} from '../../shared/protocol';
 
 export const CLIENT_ID = 'rolloutLens';
 export const CLIENT_NAME = 'Rollout Lens';
@@ -23,7 +29,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
   };
-  const initializationOptions: RolloutLensInitializationOptions = { clientCommands: [SetNSamplesPerEvalPromptCommand] };
+  const initializationOptions: RolloutLensInitializationOptions = { clientCommands: [SetNSamplesPerEvalPromptCommand, OpenSampleCommand] };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     synchronize: { configurationSection: SETTINGS_SECTION },

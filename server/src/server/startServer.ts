@@ -135,6 +135,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: ['quickfix'], resolveProvider: false },
         documentSymbolProvider: { label: 'Rollout Lens groups' },
+        codeLensProvider: { resolveProvider: false },
         ...(pull ? { diagnosticProvider: { identifier: 'rollout-lens', interFileDependencies: true, workspaceDiagnostics: false } } : {}),
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       },

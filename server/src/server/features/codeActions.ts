@@ -96,7 +96,7 @@ async function settingsFileEdit(ctx: ServerContext, path: string, value: number)
   return change ? textEdit(ctx, pathToUri(path), path, text, change) : null;
 }
 
-function clientCommands(ctx: ServerContext): string[] {
+export function clientCommands(ctx: ServerContext): string[] {
   const opts = ctx.initializationOptions as RolloutLensInitializationOptions | undefined;
   return Array.isArray(opts?.clientCommands) ? opts.clientCommands.filter((c) => typeof c === 'string') : [];
 }

@@ -19,6 +19,7 @@ import { ptAsJsonl } from '../features/ptAsJsonl';
 import { runView, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
+import { provideCodeLenses } from '../features/codeLens';
 import { uriToPath } from './uris';
 
 function registerDocumentSync(ctx: ServerContext): void {
@@ -92,6 +93,7 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onHover(guardRequest(connection, 'hover', (params, token) => provideHover(ctx, params, token)));
   connection.onCodeAction(guardRequest(connection, 'codeAction', (params, token) => provideCodeActions(ctx, params, token)));
   connection.onDocumentSymbol(guardRequest(connection, 'documentSymbol', (params, token) => provideSymbols(ctx, params, token)));
+  connection.onCodeLens(guardRequest(connection, 'codeLens', (params, token) => provideCodeLenses(ctx, params, token)));
   connection.onRequest(
     AnalyzeFileRequest,
     guardRequest(connection, nameOf(AnalyzeFileRequest), (p, token) => handleAnalyzeFile(ctx, p, token)),

@@ -1,0 +1,50 @@
+// "Open Sample" CodeLenses through the protocol: one per failed sample line (fixed title, the
+// client's command with the document and 0-based line), only for clients that run the command,
+// and at most MAX_CODE_LENSES per document.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CodeLens } from 'vscode-languageserver-protocol';
+import { OpenSampleCommand } from '../../shared/protocol';
+import { MAX_CODE_LENSES } from '../../server/src/server/features/codeLens';
+import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
+import { startHarness } from './harness';
+
+const HOSTILE = 'boom [click](command:workbench.action.terminal.sendSequence) <img src=x onerror=alert(1)>';
+
+async function lenses(withCommand: boolean, text: string, wait: (d: unknown[]) => boolean): Promise<CodeLens[]> {
+  const ws = tempWorkspace();
+  const h = await startHarness({ workspaceFolders: [ws.dir], initializationOptions: withCommand ? { clientCommands: [OpenSampleCommand] } : {} });
+  try {
+    const uri = ws.uri('rollout_1.jsonl');
+    h.open(uri, text);
+    await h.diagnostics(uri, wait);
+    return (await h.client.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as CodeLens[];
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+}
+
+test('codeLens: "Open Sample" on the aborted sample line only, with the document and 0-based line', async () => {
+  const got = await lenses(true, `${rolloutLines(HOSTILE).join('\n')}\n`, (d) => d.length > 0);
+  assert.equal(got.length, 1);
+  const [lens] = got;
+  assert.deepEqual(lens.range, { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } });
+  assert.equal(lens.command?.title, 'Open Sample');
+  assert.equal(lens.command?.command, OpenSampleCommand);
+  assert.equal(lens.command?.arguments?.length, 2);
+  assert.match(String(lens.command?.arguments?.[0]), /rollout_1\.jsonl$/);
+  assert.equal(lens.command?.arguments?.[1], 5);
+});
+
+test('codeLens: none for a client that does not run the command', async () => {
+  assert.deepEqual(await lenses(false, `${rolloutLines(HOSTILE).join('\n')}\n`, (d) => d.length > 0), []);
+});
+
+test('codeLens: at most MAX_CODE_LENSES on a file of many failed samples, in line order', async () => {
+  const lines: string[] = [];
+  for (let i = 0; i < MAX_CODE_LENSES + 40; i++) lines.push(milesSample({ group: i, index: i, status: 'aborted', exitStatus: 'ServerUnreachable' }));
+  const got = await lenses(true, `${lines.join('\n')}\n`, (d) => d.length > 0);
+  assert.equal(got.length, MAX_CODE_LENSES);
+  got.forEach((l, i) => assert.equal(l.range.start.line, i));
+});
