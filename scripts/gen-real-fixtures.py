@@ -418,6 +418,35 @@ def verl_v1(out_dir):
         "combined_metrics": combined,
     })
 
+    # ---- v1 training rollout dump: _log_rollout_data fetches the step's keys from TransferQueue and
+    # writes them sorted by (prompt uid, session, output), each row with its own output's score.
+    import contextlib
+    rsrc = method_source(path, ("_log_rollout_data",))["_log_rollout_data"]
+    ns["marked_timer"] = lambda name, timing, color=None: contextlib.nullcontext()
+    ns["KVBatchMeta"] = object
+    exec(rsrc, ns)  # noqa: S102 - verl's own method body, run as written
+    trainer._log_rollout_data = ns["_log_rollout_data"].__get__(trainer)
+    trainer.global_steps = 40
+    batches = [[("pa", "x", {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]}),
+                ("pc", "x", {0: ["x"], 1: [None], 2: ["<eos>"], 3: ["q", "x"]})]]
+    plan = {p: (gt, sess) for b in batches for p, gt, sess in b}
+    AgentLoop().generate_sequences(TD({"uid": [str(fixed_uuid.uuid4()) for _ in batches[0]],
+                                       "raw_prompt": [p for p, _, _ in batches[0]]}))
+    keys = pending.pop("keys")
+    dump_dir = tempfile.mkdtemp()
+    trainer._init_dump_executor()
+    with mock.patch("builtins.print"):
+        trainer._log_rollout_data(SimpleNamespace(keys=keys, partition_id="val"), {}, dump_dir)
+        trainer._shutdown_dump_executor()
+    os.makedirs(os.path.join(out_dir, "rollout-v1"), exist_ok=True)
+    shutil.copy(os.path.join(dump_dir, "40.jsonl"), os.path.join(out_dir, "rollout-v1", "40.jsonl"))
+    shutil.rmtree(dump_dir)
+    write_json(os.path.join(out_dir, "rollout-v1", "40.expected.json"), {
+        "writer": "verl-project/verl 1dda039 verl/trainer/ppo/v1/trainer_base.py _log_rollout_data + _write_generations",
+        "keys_in_completion_order": keys,
+        "n": 4,
+    })
+
 # ---------------------------------------------------------------- miles
 def miles_all(out_dir):
     from miles.ray.rollout import debug_data, metrics as mm

@@ -142,3 +142,30 @@ test('verl v1 sessions (dumped by verl 1dda039 v1 _validate): a session with sev
   assert.equal(den[0].line, 12);
   assert.match(den[0].message, /averages only the 3 of 4 prompts that kept all 4 samples; 1 prompt that lost samples goes to val-aux \(mean@3\)/);
 });
+
+test('verl v1 rollout (dumped by verl 1dda039 _log_rollout_data): rows sorted by uid, own scores; groups count sessions', async () => {
+  const r = await run('rollout-v1/40.jsonl', { nSamplesPerPrompt: 4 });
+  const groups = r.files[0].detail!.groups;
+  // Two prompts, each with 4 sessions over 5 rows (one session wrote two outputs): complete groups.
+  assert.deepEqual(
+    groups.map((g) => g.lines.length),
+    [5, 5],
+  );
+  assert.deepEqual(
+    r.findings.filter((f) => f.code === 'misgrouped' || f.code === 'incomplete-group'),
+    [],
+  );
+  // Unlike the validation dump, a rollout row carries its own output's score: pa session 1 wrote
+  // "q" (-1) then "x" (1).
+  const rows = readFileSync(join(REAL, 'rollout-v1/40.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { output: string; score: number });
+  assert.deepEqual(
+    rows.slice(1, 3).map((x) => [x.output, x.score]),
+    [
+      ['q', -1],
+      ['x', 1],
+    ],
+  );
+});
