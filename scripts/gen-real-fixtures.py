@@ -6,6 +6,8 @@ Run (docs/framework-files.md has the whole recipe):
   git -C <verl mirror> archive HEAD verl | tar -x -C /tmp/fx/verl
   git -C <miles mirror> archive HEAD miles | tar -x -C /tmp/fx/miles
   /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
+  git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
+  /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
 
 Nothing here is framework code: the frameworks' functions are imported from the extraction (or, for
 verl trainer methods that cannot be imported without a cluster, their source is read from
@@ -25,11 +27,17 @@ import textwrap
 from types import SimpleNamespace
 from unittest import mock
 
-VERL, MILES = sys.argv[1], sys.argv[2]
+# `--verl-v1 <extraction>`: only the v1 trainer fixture, from a verl that has verl/trainer/ppo/v1
+# (the legacy mirror has none); it runs in its own process so the two verl trees never mix.
+V1_MODE = sys.argv[1] == "--verl-v1"
+VERL, MILES = (sys.argv[2], "") if V1_MODE else (sys.argv[1], sys.argv[2])
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "fixtures", "real")
 STUB = ("ray", "tensordict", "transformers", "wandb", "swanlab", "codetiming", "torchdata", "datasets", "peft",
         "hydra", "pyarrow", "packaging", "accelerate", "mlflow", "tensorboard", "vllm", "sglang", "liger_kernel", "flash_attn",
         "miles.utils.misc", "miles.utils.tracking_utils", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron")
+
+if V1_MODE:  # the newer metric_utils imports model helpers that subclass transformers' classes
+    STUB += ("verl.utils.model",)
 
 
 class _Stubs(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -47,7 +55,7 @@ class _Stubs(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 sys.meta_path.insert(0, _Stubs())
-sys.path[:0] = [VERL, MILES]
+sys.path[:0] = [VERL] if V1_MODE else [VERL, MILES]
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -264,46 +272,180 @@ def verl_legacy(out_dir):
 COMBINED = "(all data sources)"
 
 
-def verl_v1(out_dir, ns, trainer):
-    """v1 trainer validation dump. verl's v1/trainer_base.py is not in the mirrored verl, so the
-    rows are laid out as that writer lays them out (uid = <prompt uid>_<session>_<output>, sorted by
-    uid, each output row carrying its session's final score); the metrics are verl's own
-    _val_metrics_update over the rows verl's metrics count: each session's last output."""
-    n = 4
-    # prompt -> sessions -> per-output text; the session's score is its last output's score.
-    plan = {
-        "pa": {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]},          # session 1 wrote two outputs
-        "pb": {0: ["q"], 1: ["q"], 2: ["y"], 3: ["q", "q", "y"]},     # session 3 wrote three
-        "pc": {0: ["x"], 1: [], 3: ["x"]},                            # lost session 2 ([] = "" output)
-        "pd": {0: ["z"], 1: ["q"], 2: ["z"], 3: ["z"]},
-    }
-    gt = {"pa": "x", "pb": "y", "pc": "x", "pd": "z"}
-    rows, counted = [], []
-    for p, sessions in plan.items():
-        for s, outs in sessions.items():
-            final = outs[-1] if outs else ""
-            sc = dapo_score("x", final, gt[p])
-            outs = outs or [""]
-            for o_i, o in enumerate(outs):
-                rows.append({"input": p, "output": o, "gts": gt[p], "score": sc["score"], "step": 30,
-                             "reward": sc["score"], "acc": sc["acc"], "pred": sc["pred"],
-                             "uid": f"{p}_{s}_{o_i}"})
-            counted.append((p, sc))
-    rows.sort(key=lambda r: r["uid"])
+def verl_v1(out_dir):
+    """v1 trainer validation dump, written by verl's own v1/trainer_base.py (verl-project/verl 1dda039):
+    _validate, _dump_generations/_write_generations and _val_metrics_update run as written (their
+    source executed as plain functions, like ray_trainer.py's above). Stubbed: the TransferQueue
+    client (an in-memory store holding the rows built here), the agent loop (puts those rows), the
+    replay buffer (hands back the keys in completion order), the tokenizer, and uuid4 (fixed ids so
+    the fixture is reproducible)."""
+    import uuid as uuid_mod
+    from collections import defaultdict
+    from concurrent.futures import ThreadPoolExecutor
+    from omegaconf import OmegaConf
+    from verl.trainer.ppo.metric_utils import process_validation_metrics
+
+    path = os.path.join(VERL, "verl/trainer/ppo/v1/trainer_base.py")
+    names = ("_validate", "_maybe_log_val_generations", "_write_generations", "_dump_generations",
+             "_init_dump_executor", "_shutdown_dump_executor", "_val_metrics_update")
+    srcs = method_source(path, names)
+    srcs["_write_generations"] = srcs["_write_generations"].replace("@staticmethod\n", "")
+
+    RESP = 8
+
+    class Nested:  # a nested (ragged) tensor field as TransferQueue returns it
+        def __init__(self, rows):
+            self.rows = rows
+
+        def to_padded_tensor(self, padding):
+            return torch.tensor([r + [padding] * (RESP - len(r)) for r in self.rows], dtype=torch.long)
+
+    class Store:
+        """In-memory TransferQueue: key -> fields, per partition."""
+
+        def __init__(self):
+            self.rows, self.puts, self.cleared = {}, [], []
+
+        def kv_batch_put(self, keys, partition_id, tags=None, fields=None):
+            self.puts.append((list(keys), partition_id))
+            for k, f in zip(keys, fields or [None] * len(keys)):
+                if f is not None:
+                    self.rows[(partition_id, k)] = f
+
+        def kv_batch_get(self, keys, partition_id, select_fields):
+            got = [self.rows[(partition_id, k)] for k in keys]
+            out = {}
+            for f in select_fields:
+                vals = [g.get(f) for g in got]
+                if f in ("prompts", "responses"):
+                    out[f] = Nested(vals)
+                elif f == "rm_scores":
+                    out[f] = torch.tensor(vals, dtype=torch.float32)
+                else:
+                    out[f] = np.array(vals + [None], dtype=object)[:-1]  # object array, dicts kept whole
+            return out
+
+        def kv_clear(self, keys, partition_id):
+            self.cleared.extend(keys)
+            for k in keys:
+                self.rows.pop((partition_id, k), None)
+
+    store = Store()
+
+    # Two validation batches. prompt -> (ground truth, {session: [output texts]}); a session with
+    # several outputs (multi-output agent loop) is scored per output, verl keeps the last.
+    # None = an aborted output (no response tokens); "<eos>" = a response of only the end token.
+    batches = [
+        [("pa", "x", {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]}),
+         ("pb", "y", {0: ["q"], 1: ["q"], 2: ["y"], 3: ["q", "q", "y"]})],
+        [("pc", "x", {0: ["x"], 1: [None], 3: ["x"]}),  # lost session 2; session 1 aborted
+         ("pd", "z", {0: ["z"], 1: ["<eos>"], 2: ["z"], 3: ["z"]})],
+    ]
+    counter = iter(range(1, 1000))
+    fixed_uuid = SimpleNamespace(uuid4=lambda: uuid_mod.UUID(int=next(counter) * 0x1000100010001))
+    pending = {}
+
+    class AgentLoop:
+        def generate_sequences(self, batch):
+            keys, fields = [], []
+            for uid, prompt in zip(batch["uid"], batch["raw_prompt"]):
+                gt, sessions = plan[prompt]
+                for s, outs in sessions.items():
+                    for i, o in enumerate(outs):
+                        resp = [] if o is None else ([EOS] if o == "<eos>" else encode(o) + [EOS])
+                        text = "" if o in (None, "<eos>") else o
+                        sc = dapo_score("gsm8k", text, gt)
+                        rm = [0.0] * RESP
+                        rm[max(len(resp) - 1, 0)] = sc["score"]
+                        keys.append(f"{uid}_{s}_{i}")
+                        fields.append({"uid": uid, "prompts": encode(prompt), "responses": resp, "rm_scores": rm,
+                                       "num_turns": 2 * (i + 1), "reward_model": {"ground_truth": gt, "style": "rule"},
+                                       "data_source": "gsm8k",
+                                       "extra_fields": {"reward_extra_info": {"acc": sc["acc"], "pred": sc["pred"]}}})
+            store.kv_batch_put(keys, "val", fields=fields)
+            # sessions finish out of order: the replay buffer hands keys back in completion order
+            pending["keys"] = keys[1::2] + keys[0::2]
+
+    class Replay:
+        def sample(self, global_steps, partition_id, batch_size):
+            return SimpleNamespace(keys=pending.pop("keys"), partition_id=partition_id), None
+
+    class TD:  # what tu.get_tensordict gives _validate: len() is the number of prompts
+        def __init__(self, d):
+            self.d = d
+
+        def __len__(self):
+            return len(self.d["raw_prompt"])
+
+        def __getitem__(self, k):
+            return self.d[k]
+
+    plan = {p: (gt, sess) for b in batches for p, gt, sess in b}
+    dump_dir = tempfile.mkdtemp()
+    ns = {"np": np, "torch": torch, "defaultdict": defaultdict, "json": json, "os": os, "uuid": fixed_uuid,
+          "tq": store, "tu": SimpleNamespace(get_tensordict=TD, assign_non_tensor_data=lambda b, k, v: None),
+          "process_validation_metrics": process_validation_metrics, "ThreadPoolExecutor": ThreadPoolExecutor,
+          "Any": object, "Optional": object}
+    for s in srcs.values():
+        exec(s, ns)  # noqa: S102 - verl's own method bodies, run as written
+    cfg = OmegaConf.create({"trainer": {"validation_data_dir": dump_dir, "log_val_generations": 0}})
+    trainer = SimpleNamespace(
+        tokenizer=Tok(), global_steps=30, config=cfg,
+        val_dataloader=[{"raw_prompt": np.array([p for p, _, _ in b], dtype=object)} for b in batches],
+        agent_loop_manager=AgentLoop(), replay_buffer=Replay(),
+        reward_loop_manager=SimpleNamespace(reward_loop_worker_handles=["reward worker"]))
+    for name in names:
+        setattr(trainer, name, ns[name].__get__(trainer))
+    trainer._write_generations = ns["_write_generations"]
+    trainer._init_dump_executor()
+    with mock.patch("builtins.print"):
+        run_time = trainer._validate()
+        trainer._shutdown_dump_executor()
+    assert not store.rows, "every key cleared"
     os.makedirs(os.path.join(out_dir, "validation-v1"), exist_ok=True)
-    with open(os.path.join(out_dir, "validation-v1", "30.jsonl"), "w") as f:
-        f.write("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n")
-    uids = [p for p, _ in counted]
-    infos = {"reward": [c["score"] for _, c in counted], "acc": [c["acc"] for _, c in counted],
-             "pred": [c["pred"] for _, c in counted]}
-    m = ns["_val_metrics_update"](trainer, np.array([COMBINED] * len(uids)), uids, infos, [])
+    shutil.copy(os.path.join(dump_dir, "30.jsonl"), os.path.join(out_dir, "validation-v1", "30.jsonl"))
+    shutil.rmtree(dump_dir)
+    run_time = {k: float(v) if isinstance(v, (np.floating, np.integer)) else v for k, v in run_time.items()}
+    # One data source in this run, so the combined figure the engine reports is verl's own under
+    # the combined name.
+    combined = {k.replace("/gsm8k/", f"/{COMBINED}/"): v for k, v in run_time.items()
+                if "/mean@" in k or "/std@" in k}
     write_json(os.path.join(out_dir, "validation-v1", "30.expected.json"), {
-        "writer": "layout of verl v1 trainer_base validation dumps (see the generator's note)",
-        "metrics_by": "verl ray_trainer._val_metrics_update over each session's last output",
-        "n": n,
-        "combined_metrics": {k: v for k, v in m.items() if "/mean@" in k or "/std@" in k},
+        "writer": "verl-project/verl 1dda039 verl/trainer/ppo/v1/trainer_base.py _validate + _dump_generations/_write_generations",
+        "metrics_by": "the same _validate's return value (_val_metrics_update, process_validation_metrics)",
+        "n": 4,
+        "run_time_metrics": run_time,
+        "combined_metrics": combined,
     })
 
+    # ---- v1 training rollout dump: _log_rollout_data fetches the step's keys from TransferQueue and
+    # writes them sorted by (prompt uid, session, output), each row with its own output's score.
+    import contextlib
+    rsrc = method_source(path, ("_log_rollout_data",))["_log_rollout_data"]
+    ns["marked_timer"] = lambda name, timing, color=None: contextlib.nullcontext()
+    ns["KVBatchMeta"] = object
+    exec(rsrc, ns)  # noqa: S102 - verl's own method body, run as written
+    trainer._log_rollout_data = ns["_log_rollout_data"].__get__(trainer)
+    trainer.global_steps = 40
+    batches = [[("pa", "x", {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]}),
+                ("pc", "x", {0: ["x"], 1: [None], 2: ["<eos>"], 3: ["q", "x"]})]]
+    plan = {p: (gt, sess) for b in batches for p, gt, sess in b}
+    AgentLoop().generate_sequences(TD({"uid": [str(fixed_uuid.uuid4()) for _ in batches[0]],
+                                       "raw_prompt": [p for p, _, _ in batches[0]]}))
+    keys = pending.pop("keys")
+    dump_dir = tempfile.mkdtemp()
+    trainer._init_dump_executor()
+    with mock.patch("builtins.print"):
+        trainer._log_rollout_data(SimpleNamespace(keys=keys, partition_id="val"), {}, dump_dir)
+        trainer._shutdown_dump_executor()
+    os.makedirs(os.path.join(out_dir, "rollout-v1"), exist_ok=True)
+    shutil.copy(os.path.join(dump_dir, "40.jsonl"), os.path.join(out_dir, "rollout-v1", "40.jsonl"))
+    shutil.rmtree(dump_dir)
+    write_json(os.path.join(out_dir, "rollout-v1", "40.expected.json"), {
+        "writer": "verl-project/verl 1dda039 verl/trainer/ppo/v1/trainer_base.py _log_rollout_data + _write_generations",
+        "keys_in_completion_order": keys,
+        "n": 4,
+    })
 
 # ---------------------------------------------------------------- miles
 def miles_all(out_dir):
@@ -468,11 +610,13 @@ def main():
     for d in (os.path.join(verl_dir, "rollout"), os.path.join(verl_dir, "validation"),
               os.path.join(miles_dir, "eval"), os.path.join(miles_dir, "rollout")):
         os.makedirs(d, exist_ok=True)
-    ns, trainer = verl_legacy(verl_dir)
-    verl_v1(verl_dir, ns, trainer)
+    verl_legacy(verl_dir)
     miles_all(miles_dir)
     miles_edges(miles_dir)
 
 
 if __name__ == "__main__":
-    main()
+    if V1_MODE:
+        verl_v1(os.path.join(OUT, "verl"))
+    else:
+        main()

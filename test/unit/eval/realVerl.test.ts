@@ -16,6 +16,7 @@ interface Expected {
   metrics?: Record<string, number>;
   combined_metrics?: Record<string, number>;
   run_time_metrics_per_data_source?: Record<string, number>;
+  run_time_metrics?: Record<string, number>;
   row_uids_in_file_order?: string[];
 }
 
@@ -105,17 +106,66 @@ test('verl legacy validation without data_source: combined figure under (all dat
   );
 });
 
-test('verl v1 sessions: a session with several outputs counts once (its last); only the prompt that lost a session is incomplete', async () => {
-  const want = expected('validation-v1/30.expected.json').combined_metrics!;
+test('verl v1 sessions (dumped by verl 1dda039 v1 _validate): a session with several outputs counts once (its last); only the prompt that lost a session is incomplete', async () => {
+  const exp = expected('validation-v1/30.expected.json');
+  const want = exp.combined_metrics!;
+  const rows = readFileSync(join(REAL, 'validation-v1/30.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { uid: string; output: string; score: number });
+  // What verl's writer really wrote: uid = <uuid4>_<session>_<output>, sorted by prompt, session,
+  // output; every output row carries its session's final score (pa session 1: "q" then "x").
+  assert.ok(rows.every((x) => /^[0-9a-f-]{36}_\d+_\d+$/.test(x.uid)));
+  assert.deepEqual(
+    rows.slice(1, 3).map((x) => [x.uid.slice(37), x.output, x.score]),
+    [
+      ['1_0', 'q', 1],
+      ['1_1', 'x', 1],
+    ],
+  );
   const r = await run('validation-v1/30.jsonl');
   const m = r.files[0].metrics;
   for (const [name, v] of Object.entries(want)) close(m[name], v, 1e-12, name);
+  // verl's run-time mean@/std@ (one data source, gsm8k) are the same figures under the combined name.
+  for (const [name, v] of Object.entries(exp.run_time_metrics!)) {
+    if (!/\/(mean|std)@\d+$/.test(name)) continue;
+    close(m[name.replace('/gsm8k/', '/(all data sources)/')], v, 1e-12, name);
+    assert.equal(m[name], undefined, name);
+  }
   // val-core over the complete prompts only; the one that lost a session is under mean@3.
   assert.equal(m['val-core/(all data sources)/acc/mean@4'], want['val-core/(all data sources)/acc/mean@4']);
   assert.equal(m['val-aux/(all data sources)/acc/mean@3'], want['val-aux/(all data sources)/acc/mean@3']);
   const den = r.findings.filter((f) => f.code === 'denominator-inflation');
   assert.equal(den.length, 1);
-  // At pc's first row (line 12), the one prompt with 3 sessions; pa and pb wrote 5 and 6 rows.
+  // At pc's first row (line 12), the one prompt with 3 sessions; pa and pb wrote 5 and 6 rows, pd
+  // kept its 4 sessions though one output is empty.
   assert.equal(den[0].line, 12);
   assert.match(den[0].message, /averages only the 3 of 4 prompts that kept all 4 samples; 1 prompt that lost samples goes to val-aux \(mean@3\)/);
+});
+
+test('verl v1 rollout (dumped by verl 1dda039 _log_rollout_data): rows sorted by uid, own scores; groups count sessions', async () => {
+  const r = await run('rollout-v1/40.jsonl', { nSamplesPerPrompt: 4 });
+  const groups = r.files[0].detail!.groups;
+  // Two prompts, each with 4 sessions over 5 rows (one session wrote two outputs): complete groups.
+  assert.deepEqual(
+    groups.map((g) => g.lines.length),
+    [5, 5],
+  );
+  assert.deepEqual(
+    r.findings.filter((f) => f.code === 'misgrouped' || f.code === 'incomplete-group'),
+    [],
+  );
+  // Unlike the validation dump, a rollout row carries its own output's score: pa session 1 wrote
+  // "q" (-1) then "x" (1).
+  const rows = readFileSync(join(REAL, 'rollout-v1/40.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { output: string; score: number });
+  assert.deepEqual(
+    rows.slice(1, 3).map((x) => [x.output, x.score]),
+    [
+      ['q', -1],
+      ['x', 1],
+    ],
+  );
 });
