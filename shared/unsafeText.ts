@@ -2,7 +2,7 @@
 // characters, escape sequences, line separators, direction overrides and invisible characters
 // must never act on an output or disguise what it says. This is the one definition of those
 // characters; each kind of output has one escaper built on it:
-//   editor text (diagnostic messages, outline names): revealInvisible, below (`<U+XXXX>` labels)
+//   editor text (diagnostic messages, outline names, plain-text hovers): revealInvisible, below (`<U+XXXX>` labels)
 //   markdown (hovers): server/src/server/features/escape.ts (on top of revealInvisible)
 //   terminal (CLI reports): server/src/cli/escape.ts (`\xNN` / `\uNNNN`)
 //   tree labels and tooltips (VS Code client): client/src/text.ts (`\uNNNN`)

@@ -78,6 +78,12 @@ const INJECTIONS = [
   'line1\r\nline2\rline3\u2028line4',
   'lone surrogate \ud800 here',
   'emoji 🎉 and 中文 and é',
+  '`starts with a backtick',
+  'ends with a backtick`',
+  '`` two then ```` four then ` one',
+  '`[x](command:y)`',
+  ' spaced both sides ',
+  '``',
 ];
 
 /** Renders `Label: <code span>` and returns the code's text, failing on any other markup. */
@@ -105,6 +111,13 @@ for (const [i, text] of INJECTIONS.entries()) {
     assert.equal(renderBlock(text), `${revealInvisible(text, true)}\n`);
   });
 }
+
+test('a code span is fenced by a run longer than any inside, padded only when an end needs it', () => {
+  assert.equal(codeSpan('metadata.exit_status'), '`metadata.exit_status`');
+  assert.equal(codeSpan('a ``` b'), '````a ``` b````');
+  assert.equal(codeSpan('`x'), '`` `x ``');
+  assert.equal(codeSpan(''), '` `');
+});
 
 test('a code block cannot be closed from inside by a longer backtick run', () => {
   const text = 'a\n``````\n[x](command:foo)\n``````';

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { evalConfigYaml, evalLines, milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness, type Harness } from './harness';
+import { PUSH_CAPS, startHarness, type Harness } from './harness';
 
 type Renderer = { render(src: string): string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -14,11 +14,11 @@ const md = (require('markdown-it') as (o: object) => Renderer)({ html: true, lin
 const HOSTILE =
   'boom [click](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) <img src=x onerror=alert(1)> ![p](https://evil.example/p.png) ``` ** \u202Egnp.exe';
 
-async function hover(h: Harness, uri: string, line: number): Promise<string | null> {
+async function hover(h: Harness, uri: string, line: number, kind: 'markdown' | 'plaintext' = 'markdown'): Promise<string | null> {
   const result = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 3 } })) as Hover | null;
   if (!result) return null;
   const contents = result.contents as MarkupContent;
-  assert.equal(contents.kind, 'markdown');
+  assert.equal(contents.kind, kind);
   return contents.value;
 }
 
@@ -42,18 +42,18 @@ test('hover on an aborted sample: group dropped and why, infrastructure cause, m
     await h.diagnostics(uri, (d) => d.length > 0);
     const text = await hover(h, uri, 5);
     assert.ok(text);
-    assert.match(text, /status `` aborted ``|status ` aborted `/);
-    assert.match(text, /\*\*Group\*\* ` 1 `: 4 samples, \*\*dropped\*\*/);
+    assert.match(text, /status `aborted`/);
+    assert.match(text, /\*\*Group\*\* `1`: 4 samples, \*\*dropped\*\*/);
     assert.match(text, /aborted-group filter, which runs before any dynamic filter: a sample aborted \(line 6, the first aborted sample in group order\)/);
-    assert.match(text, /Reason ` group_has_aborted_ServerUnreachable `/);
-    assert.match(text, /\*\*Cause\*\* ` ServerUnreachable `: infrastructure \(the policy cannot cause it\)/);
+    assert.match(text, /Reason `group_has_aborted_ServerUnreachable`/);
+    assert.match(text, /\*\*Cause\*\* `ServerUnreachable`: infrastructure \(the policy cannot cause it\)/);
     assert.match(
       text,
-      /Counted in ` rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable `; formerly ` rollout\/dynamic_filter\/drop_group_has_aborted ` \(sync\), ` rollout\/fully_async\/aborted_groups_filtered ` \(fully async\)/,
+      /Counted in `rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable`; formerly `rollout\/dynamic_filter\/drop_group_has_aborted` \(sync\), `rollout\/fully_async\/aborted_groups_filtered` \(fully async\)/,
     );
     for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `), `member line ${line} listed`);
-    assert.match(text, /metadata\\\.exit\\_status: ` ServerUnreachable `/);
-    assert.match(text, /metadata\\\.error \(as logged\):/);
+    assert.match(text, /`metadata\.exit_status`: `ServerUnreachable`/);
+    assert.match(text, /`metadata\.error` \(as logged\):/);
     // The hostile message is in a fence longer than its own backtick run, with the RLO made visible.
     assert.ok(text.includes('````text\nboom [click](command:'), 'message shown verbatim in a fence');
     assert.ok(text.includes('<U+202E>gnp.exe'));
@@ -75,7 +75,7 @@ test('hover on a kept sample names the kept group and no drop metric; no hover o
     await h.diagnostics(uri, (d) => d.length > 0);
     const text = await hover(h, uri, 0);
     assert.ok(text);
-    assert.match(text, /\*\*Group\*\* ` 0 `: 4 samples, \*\*kept\*\*/);
+    assert.match(text, /\*\*Group\*\* `0`: 4 samples, \*\*kept\*\*/);
     assert.match(text, /Kept: no sample aborted\./);
     assert.ok(!text.includes('Counted in'), 'a kept group counts in no drop metric');
     assert.ok(!text.includes('as logged'), 'a completed sample needs no failure detail');
@@ -134,9 +134,9 @@ test("hover on an aborted eval attempt: its prompt group (the dataset's own n), 
     for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `));
     assert.match(text, /In evaluation nothing is discarded: this infrastructure failure scores 0/);
     assert.ok(!text.includes('Aborting is right'), 'the training verdict does not apply to eval');
-    assert.match(text, /\*\*Dataset\*\* ` aime `: 8 samples, 4 per prompt \(dataset\)\./);
-    assert.match(text, /Counted in ` eval\/aime ` = 0\\\.375/);
-    assert.match(text, /Older miles groups pass@k by 3 instead: ` AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3 `/);
+    assert.match(text, /\*\*Dataset\*\* `aime`: 8 samples, 4 per prompt \(dataset\)\./);
+    assert.match(text, /Counted in `eval\/aime` = `0\.375`/);
+    assert.match(text, /Older miles groups pass@k by 3 instead: `AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3`/);
     assertInert(text);
   } finally {
     await h.stop();
@@ -159,10 +159,97 @@ test('hover on a verl rollout row with an empty response: the group is kept and 
     assert.match(text, /\*\*kept\*\*/);
     assert.match(
       text,
-      /Kept: verl has no aborted-group filter; a sample with an empty response \(response_length 0\) is masked out of the loss and of `critic\/score\/mean` instead\./,
+      /Kept: verl has no aborted-group filter; a sample with an empty response \(`response_length` 0\) is masked out of the loss and of `critic\/score\/mean` instead\./,
     );
     assert.ok(!text.includes('group_has_aborted_unknown'), 'no miles drop reason for verl');
     assertInert(text);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+/** The rollout test log, its aborted sample (line 6) carrying the hostile message. */
+function hostileRollout(): string {
+  const lines = rolloutLines(HOSTILE);
+  return `${lines.join('\n')}\n`;
+}
+
+test('a client announcing only plaintext gets a plain-text hover: no markdown syntax, log text still made visible', async () => {
+  const ws = tempWorkspace();
+  const caps = { ...PUSH_CAPS, textDocument: { ...PUSH_CAPS.textDocument, hover: { contentFormat: ['plaintext' as const] } } };
+  const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: caps });
+  try {
+    const uri = ws.uri('rollout_1.jsonl');
+    h.open(uri, hostileRollout());
+    await h.diagnostics(uri, (d) => d.length > 0);
+    const text = await hover(h, uri, 5, 'plaintext');
+    assert.ok(text);
+    assert.match(text, /^Rollout Lens · line 6\n\nstatus aborted · reward null/);
+    assert.match(text, /Group 1: 4 samples, dropped/);
+    assert.match(
+      text,
+      /Counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable; formerly rollout\/dynamic_filter\/drop_group_has_aborted \(sync\)/,
+    );
+    assert.match(text, /metadata\.exit_status: ServerUnreachable\n/);
+    assert.match(text, /metadata\.error \(as logged\):\n\n {4}boom \[click\]\(command:/, 'the message indented, verbatim');
+    // Markdown syntax of the hover's own: none. The log's own `` ``` `` and `**` are shown as they are, in the indented message only.
+    const ours = text.replace(/^ {4}.*$/gm, '');
+    assert.doesNotMatch(ours, /\*\*|`|\\[.\\_()[\]*-]/, `markdown syntax in ${ours}`);
+    assert.ok(text.includes('<U+202E>gnp.exe'), 'the bidi override is shown escaped');
+    assert.ok(!text.includes('\u202E'), 'no raw bidi override');
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('a client listing plaintext before markdown gets plain text; markdown first gets markdown', async () => {
+  for (const [formats, kind] of [
+    [['plaintext', 'markdown'], 'plaintext'],
+    [['markdown', 'plaintext'], 'markdown'],
+  ] as const) {
+    const ws = tempWorkspace();
+    const caps = { ...PUSH_CAPS, textDocument: { ...PUSH_CAPS.textDocument, hover: { contentFormat: [...formats] } } };
+    const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: caps });
+    try {
+      const uri = ws.uri('rollout_1.jsonl');
+      h.open(uri, hostileRollout());
+      await h.diagnostics(uri, (d) => d.length > 0);
+      const text = await hover(h, uri, 0, kind);
+      assert.ok(text);
+      assert.equal(text.includes('**Group**'), kind === 'markdown');
+    } finally {
+      await h.stop();
+      ws.remove();
+    }
+  }
+});
+
+test('markdown hovers show identifiers and values in code spans, never backslash-escaped', async () => {
+  const ws = tempWorkspace();
+  ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
+  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerEvalPrompt: 4 }) });
+  try {
+    const rollout = ws.uri('rollout_1.jsonl');
+    h.open(rollout, hostileRollout());
+    await h.diagnostics(rollout, (d) => d.length > 0);
+    const evalUri = ws.uri('eval_0.jsonl');
+    h.open(evalUri, `${evalLines('aime', 2, 4).join('\n')}\n`);
+    await h.diagnostics(evalUri, () => true);
+    const texts = [await hover(h, rollout, 5), await hover(h, rollout, 0), await hover(h, evalUri, 1)];
+    for (const text of texts) {
+      assert.ok(text);
+      // Outside the fenced message, no backslash escape at all.
+      const prose = text.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
+      assert.doesNotMatch(prose, /\\[.\\_/()[\]*-]/, `a backslash escape in ${prose}`);
+      assertInert(text);
+    }
+    assert.match(texts[0]!, /`metadata\.exit_status`: `ServerUnreachable`/);
+    assert.match(texts[1]!, /reward `1\.0`/);
+    assert.match(texts[2]!, /Counted in `eval\/aime` = `[0-9.]+`/);
+    const html = md.render(texts[1]!);
+    assert.ok(html.includes('<code>1.0</code>'), `the reward renders as code: ${html}`);
   } finally {
     await h.stop();
     ws.remove();

@@ -29,6 +29,8 @@ export interface ServerParts {
   folders: string[];
   runtime: ServerRuntime;
   caps: ClientCapabilities;
+  /** How hovers are written: the client's first usable `hover.contentFormat`, read once at initialize. */
+  hoverFormat: 'markdown' | 'plaintext';
   /** What the client sent as `initializationOptions` (untrusted shape: check before use). */
   initializationOptions: unknown;
   isLog(doc: TextDocument): boolean;
@@ -47,6 +49,7 @@ export class ServerContext implements ServerParts {
   readonly folders: string[];
   readonly runtime: ServerRuntime;
   readonly caps: ClientCapabilities;
+  readonly hoverFormat: 'markdown' | 'plaintext';
   readonly initializationOptions: unknown;
   readonly isLog: (doc: TextDocument) => boolean;
 
@@ -63,6 +66,7 @@ export class ServerContext implements ServerParts {
     this.folders = parts.folders;
     this.runtime = parts.runtime;
     this.caps = parts.caps;
+    this.hoverFormat = parts.hoverFormat;
     this.initializationOptions = parts.initializationOptions;
     this.isLog = parts.isLog;
   }

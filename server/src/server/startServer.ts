@@ -8,6 +8,7 @@ import {
   DidChangeWatchedFilesNotification,
   TextDocumentSyncKind,
   TextDocuments,
+  type ClientCapabilities,
   type Connection,
   type InitializeParams,
   type InitializeResult,
@@ -42,6 +43,18 @@ function workspaceFolderPaths(params: InitializeParams): string[] {
   if (params.workspaceFolders?.length) return params.workspaceFolders.map((f) => uriToPath(f.uri));
   if (params.rootUri) return [uriToPath(params.rootUri)];
   return [];
+}
+
+/**
+ * The hover format a client asked for: the first of `markdown`/`plaintext` in its
+ * `hover.contentFormat` (the list is in order of preference). A client that names neither gets
+ * markdown, as every client did before the capability existed.
+ */
+export function hoverFormatOf(caps: ClientCapabilities): 'markdown' | 'plaintext' {
+  const formats: unknown = caps.textDocument?.hover?.contentFormat;
+  if (!Array.isArray(formats)) return 'markdown';
+  const first = formats.find((f) => f === 'markdown' || f === 'plaintext') as 'markdown' | 'plaintext' | undefined;
+  return first ?? 'markdown';
 }
 
 export function startServer(connection: Connection, runtime: ServerRuntime): void {
@@ -125,6 +138,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       folders,
       runtime,
       caps,
+      hoverFormat: hoverFormatOf(caps),
       initializationOptions: params.initializationOptions,
       isLog: isLogDocument,
     });

@@ -52,6 +52,9 @@ test('hover on an aborted sample names its group, reason and drop metric (vscode
   const text = hoverText(hovers);
   assert.match(text, /group_has_aborted_ServerUnreachable/);
   assert.match(text, /rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable/);
+  // VS Code asks for markdown: identifiers and values are code spans, never backslash-escaped.
+  assert.match(text, /`metadata\.exit_status`/);
+  assert.doesNotMatch(text.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, ''), /\\[._]/);
 });
 
 test('Groups by cause view: Dropped → reason → group → samples, Kept, with counts (step 1)', async () => {

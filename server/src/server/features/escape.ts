@@ -52,13 +52,19 @@ export function numberText(v: number): string {
 
 /**
  * A code span around log text: nothing inside is interpreted (no emphasis, link, autolink or
- * HTML). The delimiter is a backtick run longer than any inside, padded with a space so text
- * that starts or ends with a backtick cannot merge with it; one line only.
+ * HTML). The delimiter is a backtick run longer than any inside, so no run of the text can close
+ * it; one line only. CommonMark strips one space from each end of a span, so a space is added on
+ * both sides when the text starts or ends with a backtick (which would merge with the delimiter)
+ * or a space (which would be eaten). Empty text becomes a span of one space (two backticks alone
+ * are no span).
  */
 export function codeSpan(text: string, max = 300): string {
   const visible = revealInvisible(truncate(text, max), false);
   let longest = 0;
   for (const run of visible.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);
-  return `${fence} ${visible} ${fence}`;
+  if (visible === '') return '` `';
+  // Text of spaces only is not stripped, so it needs no pad.
+  const pad = !/^ *$/.test(visible) && /^[` ]|[` ]$/.test(visible) ? ' ' : '';
+  return `${fence}${pad}${visible}${pad}${fence}`;
 }

@@ -1,9 +1,9 @@
 // Hover on a sample line: the engine's inspection of the sample (core/inspect.ts), rendered as
-// markdown. The analysis keeps only compact per-sample records; for a failed sample the engine
+// markdown or plain text, as the client announced at initialize (`ServerContext.hoverFormat`). The analysis keeps only compact per-sample records; for a failed sample the engine
 // re-reads the line's message and fields from the document or the disk by its offset.
 import type { CancellationToken, Hover, HoverParams } from 'vscode-languageserver';
 import { inspectLine } from '../../core/inspect';
-import { renderSampleHover } from './hoverText';
+import { MARKDOWN, PLAIN_TEXT, renderSampleHover } from './hoverText';
 import type { ServerContext } from '../serverContext';
 
 export async function provideHover(ctx: ServerContext, params: HoverParams, token: CancellationToken): Promise<Hover | null> {
@@ -11,5 +11,7 @@ export async function provideHover(ctx: ServerContext, params: HoverParams, toke
   if (!result || token.isCancellationRequested) return null;
   const found = await inspectLine(result, params.position.line + 1);
   if (!found) return null;
-  return { contents: { kind: 'markdown', value: renderSampleHover(found.inspection, found.detail, result.settings) } };
+  const kind = ctx.hoverFormat;
+  const value = renderSampleHover(found.inspection, found.detail, result.settings, kind === 'plaintext' ? PLAIN_TEXT : MARKDOWN);
+  return { contents: { kind, value } };
 }
