@@ -49,44 +49,71 @@ function mixedVersions(versions: readonly (string | number)[]): boolean {
 }
 
 /**
+ * A file's samples in order: an array, or the engine's columnar store. Walked one row at a time,
+ * so a file of a million samples is never turned into a million records at once.
+ */
+export interface SampleRows {
+  readonly length: number;
+  at(i: number): SampleRecord | undefined;
+}
+
+/**
  * What miles logs from the samples of one rollout or eval dataset, names without their prefix
  * (`response_len/mean`, `zero_std/count_1.0`, …). Samples in miles' order (eval: by index).
  */
-export function milesSampleMetrics(samples: readonly SampleRecord[]): MilesSampleMetrics {
+export function milesSampleMetrics(samples: SampleRows): MilesSampleMetrics {
   const out: Record<string, number> = {};
-  const fields = samples.map((s) => s.miles);
   const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false };
-  if (samples.length === 0 || fields.some((f) => f === undefined)) return result;
-  const f = fields as NonNullable<SampleRecord['miles']>[];
+  const n = samples.length;
+  if (n === 0) return result;
+  const lengths: (number | null)[] = [];
+  const truncated: number[] = [];
+  let versions: (string | number)[][] | null = [];
+  let cached = 0;
+  let prompt = 0;
+  let maybeLong = false;
+  for (let i = 0; i < n; i++) {
+    const s = samples.at(i)!;
+    const x = s.miles;
+    if (x === undefined) return { metrics: {}, crashGroups: [], repetitionUnknown: false };
+    lengths.push(x.effectiveLength);
+    truncated.push(s.status === 'truncated' ? 1 : 0);
+    cached += x.cachedTokens;
+    prompt += x.totalPromptTokens;
+    if (x.responseMaybeLong) maybeLong = true;
+    if (versions !== null) {
+      if (x.weightVersions === null) versions = null;
+      else versions.push(x.weightVersions);
+    }
+  }
 
-  const lengths = f.map((x) => x.effectiveLength);
   if (lengths.every((x) => x !== null)) statistics(lengths as number[], 'response_len/', out);
 
   zeroStd(samples, out, result.crashGroups);
 
-  let cached = 0;
-  let prompt = 0;
-  for (const x of f) {
-    cached += x.cachedTokens;
-    prompt += x.totalPromptTokens;
-  }
   out['prefix_cache_hit_rate'] = prompt > 0 ? cached / prompt : 0;
-  out['avg_cached_tokens_per_sample'] = cached / samples.length;
+  out['avg_cached_tokens_per_sample'] = cached / n;
 
   // has_repetition is False for text of at most 10 000 characters; longer text needs zlib.
-  if (f.some((x) => x.responseMaybeLong)) result.repetitionUnknown = true;
+  if (maybeLong) result.repetitionUnknown = true;
   else out['repetition_frac'] = 0;
-  out['truncated_ratio'] = npMean(samples.map((s) => (s.status === 'truncated' ? 1 : 0)));
+  out['truncated_ratio'] = npMean(truncated);
 
-  if (f.every((x) => x.weightVersions !== null)) {
-    const versions = f.map((x) => x.weightVersions as (string | number)[]);
+  if (versions !== null) {
     const oldest = versions.map(oldestVersion).filter((v): v is number => v !== null);
     if (oldest.length > 0) {
       statistics(oldest, 'weight_version/', out);
-      out['weight_version/mixed_version_ratio'] = versions.filter(mixedVersions).length / samples.length;
+      out['weight_version/mixed_version_ratio'] = versions.filter(mixedVersions).length / n;
     }
   }
   return result;
+}
+
+interface ZeroStdGroup {
+  first: SampleRecord;
+  allEqual: boolean;
+  /** Rows of a group whose rewards are all null so far (a crash group needs its members). */
+  nullRows: number[] | null;
 }
 
 /**
@@ -95,26 +122,34 @@ export function milesSampleMetrics(samples: readonly SampleRecord[]): MilesSampl
  * nothing, None equals None). Counted by `str(round(first_reward, 1))`; the percentages read the
  * keys "0.0" and "1.0" only, so an int reward 1 (key "1") is not in all_one_percentage.
  */
-function zeroStd(samples: readonly SampleRecord[], out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
-  const groups = new Map<string | null, SampleRecord[]>();
-  for (const s of samples) {
+function zeroStd(samples: SampleRows, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
+  const groups = new Map<string | null, ZeroStdGroup>();
+  for (let i = 0; i < samples.length; i++) {
+    const s = samples.at(i)!;
     const g = groups.get(s.groupKey);
-    if (g) g.push(s);
-    else groups.set(s.groupKey, [s]);
+    if (!g) {
+      const first = s.reward;
+      groups.set(s.groupKey, { first: s, allEqual: !(typeof first === 'number' && Number.isNaN(first)), nullRows: first === null ? [i] : null });
+      continue;
+    }
+    if (!g.allEqual) continue;
+    if (s.reward !== g.first.reward) {
+      g.allEqual = false;
+      g.nullRows = null;
+    } else if (g.nullRows !== null) g.nullRows.push(i);
   }
   const counts = new Map<string, number>();
-  for (const [key, members] of groups) {
-    const first = members[0].reward;
-    const allEqual = members.every((s) => s.reward === first && !(typeof first === 'number' && Number.isNaN(first)));
-    if (!allEqual) continue;
-    if (first === null) {
+  for (const [key, g] of groups) {
+    if (!g.allEqual) continue;
+    if (g.first.reward === null) {
+      const members = g.nullRows!.map((i) => samples.at(i)!);
       crash.push({ key, first: members[0], members });
       continue;
     }
-    const r = pyRoundRepr(first, members[0].rewardIsInt, 1);
+    const r = pyRoundRepr(g.first.reward, g.first.rewardIsInt, 1);
     counts.set(r, (counts.get(r) ?? 0) + 1);
   }
-  for (const [r, n] of counts) out[`zero_std/count_${r}`] = n;
+  for (const [r, c] of counts) out[`zero_std/count_${r}`] = c;
   out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / groups.size;
   out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / groups.size;
 }
