@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { repoRoot, tempWorkspace } from '../lsp/fixtures';
 import { checkRun, findingLines } from '../shared/checkRun';
+import { boundedRun } from '../shared/boundedChild';
 
 const ROOT = repoRoot();
 const WAIT_MS = 20_000;
@@ -72,17 +73,7 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (b: Buffer) => (output += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (output += b.toString()));
-    // Bounded: client.el bounds each wait; this bounds the whole run.
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS * 4);
-      child.on('exit', (c) => {
-        clearTimeout(timer);
-        resolve(c);
-      });
-    });
+    const { code, output } = await boundedRun(child, WAIT_MS * 4);
     assert.ok(existsSync(ws.path('out.json')), `emacs wrote no result (exit ${code}): ${output}`);
     const result = JSON.parse(readFileSync(ws.path('out.json'), 'utf8')) as EmacsResult;
     assert.equal(result.error, undefined, `${result.error}\n${output}`);

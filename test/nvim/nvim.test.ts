@@ -10,6 +10,7 @@ import { analyzeFiles } from '../../server/src/core/engine';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../shared/protocol';
 import { repoRoot, tempWorkspace } from '../lsp/fixtures';
+import { boundedRun } from '../shared/boundedChild';
 
 const ROOT = repoRoot();
 const LOG = join(ROOT, 'examples/run/rollout/rollout_1.jsonl');
@@ -55,17 +56,7 @@ test("Neovim 0.7 (push diagnostics) gets the example log's findings from dist/se
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (b: Buffer) => (output += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (output += b.toString()));
-    // Bounded: the script bounds each wait; this bounds the whole run.
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_MS * 2);
-      child.on('exit', (c) => {
-        clearTimeout(timer);
-        resolve(c);
-      });
-    });
+    const { code, output } = await boundedRun(child, WAIT_MS * 2);
     assert.ok(existsSync(ws.path('out.json')), `nvim wrote no result (exit ${code}): ${output}`);
     const result = JSON.parse(readFileSync(ws.path('out.json'), 'utf8')) as {
       error?: string;
