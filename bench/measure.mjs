@@ -45,3 +45,12 @@ export function writeSection(name, body) {
   else md = `${md.trimEnd()}\n\n${section}\n`;
   writeFileSync(path, md);
 }
+
+/** The engine (bench/engineEntry.ts) bundled into `dataDir` and loaded, for in-process checks. */
+export async function loadEngine(dataDir) {
+  const { build } = await import('esbuild');
+  const { createRequire } = await import('node:module');
+  const bundle = join(dataDir, 'engine.cjs');
+  await build({ entryPoints: [join(root, 'bench/engineEntry.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
+  return createRequire(import.meta.url)(bundle);
+}

@@ -7,10 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import * as esbuild from 'esbuild';
 
-import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,16 +46,7 @@ const torchOnce = () => {
 torchRuns.push(torchOnce());
 const expected = JSON.parse(readFileSync(expectedFile, 'utf8'));
 
-const engineBundle = join(dataDir, 'engine.cjs');
-await esbuild.build({
-  entryPoints: [join(root, 'bench/engineEntry.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: engineBundle,
-  logLevel: 'warning',
-});
-const engine = createRequire(import.meta.url)(engineBundle);
+const engine = await loadEngine(dataDir);
 const scan = await engine.scanFile({ path: file, displayPath: file }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS });
 if (scan.format !== 'miles-pt' || scan.samples.length !== expected.length)
   throw new Error(`engine: ${scan.format}, ${scan.samples.length} samples; torch.load: ${expected.length}`);
@@ -68,7 +57,7 @@ scan.samples.forEach((s, i) => {
   if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`sample ${i}: engine ${JSON.stringify(got)}, torch.load ${JSON.stringify(want)}`);
 });
 // Token and log-prob counts, from the export (which keeps them).
-const { exportPtLines } = createRequire(import.meta.url)(engineBundle);
+const { exportPtLines } = engine;
 if (exportPtLines) {
   let i = 0;
   await exportPtLines(engine.nodeFileAccess, file, (line) => {

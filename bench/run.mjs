@@ -10,13 +10,11 @@
 import { deepStrictEqual } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import * as esbuild from 'esbuild';
 
 import { folderBench } from './folder.mjs';
 import { shortLinesBench } from './shortLines.mjs';
 import { generateMilesRollout } from './generate.mjs';
-import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
@@ -44,16 +42,7 @@ if (!existsSync(dataFile) || !existsSync(metaFile) || JSON.parse(readFileSync(me
 const size = statSync(dataFile).size;
 
 // ---- correctness first: fast path vs full JSON.parse path, every record ----
-const engineBundle = join(dataDir, 'engine.cjs');
-await esbuild.build({
-  entryPoints: [join(root, 'bench/engineEntry.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: engineBundle,
-  logLevel: 'warning',
-});
-const engine = createRequire(import.meta.url)(engineBundle);
+const engine = await loadEngine(dataDir);
 console.log('correctness: engine fast path vs JSON.parse on every record ...');
 const scan = await engine.scanFile({ path: dataFile, displayPath: dataFile }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS });
 const FIELDS = ['line', 'groupKey', 'index', 'dataset', 'status', 'aborted', 'reward', 'rewardIsInt', 'cause', 'responseLength', 'step'];

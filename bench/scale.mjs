@@ -5,12 +5,10 @@
 //   text   a ~500 MB text-heavy miles file (13 000 samples of ~37 KB; log-probs with 6 decimals)
 //   node bench/scale.mjs [--runs 3] [--only short,folder,text] [--no-write]   (after `npm run build`)
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
 
 import { rng } from './generate.mjs';
-import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
@@ -127,25 +125,16 @@ const textFile = () => cached(join(dataDir, 'scale-text-500mb-seed11.jsonl'), ()
 
 // ---- correctness: the engine's records vs JSON.parse on every line ----
 let engine;
-async function loadEngine() {
+async function engineOnce() {
   if (engine) return engine;
-  const bundle = join(dataDir, 'engine.cjs');
-  await esbuild.build({
-    entryPoints: [join(root, 'bench/engineEntry.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: bundle,
-    logLevel: 'warning',
-  });
-  engine = createRequire(import.meta.url)(bundle);
+  engine = await loadEngine(dataDir);
   return engine;
 }
 const FIELDS = ['line', 'groupKey', 'index', 'dataset', 'status', 'aborted', 'reward', 'rewardIsInt', 'cause', 'responseLength', 'step'];
 
 /** Every record's fields equal the JSON.parse reference; returns the number of records. */
 async function checkRecords(path) {
-  const e = await loadEngine();
+  const e = await engineOnce();
   const scan = await e.scanFile({ path, displayPath: path }, { access: e.nodeFileAccess, settings: e.DEFAULT_SETTINGS });
   const at = (i) => scan.samples.at(i);
   const count = scan.samples.length;
