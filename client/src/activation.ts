@@ -71,6 +71,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     }),
     state.onDidChange((key) => {
       if (key === '' || target.concerns(vscode.Uri.parse(key))) scheduleRefresh();
+      if (key !== '') runView.analysisChanged(vscode.Uri.parse(key));
     }),
     followEditorSelection(groupsView, groups),
   );

@@ -3,16 +3,17 @@
 // (shared/runViewPage.ts, dist/runView.js). Strict CSP: nonce'd script loaded from the extension's
 // dist/ only (localResourceRoots), no inline handler, no remote source. A click on a bar reveals
 // that step and cause in the Groups view; a click on a listed sample opens its line.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { runViewHtml } from '../../shared/runViewPage';
 import type { RunView } from '../../shared/runViewModel';
 import { RUN_VIEW_STYLES } from '../../shared/runViewStyles';
 import { revealLine } from './commands';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { ServerApi } from './serverApi';
 import type { TreeNode } from './treeNodes';
-import type { ViewTarget } from './viewTarget';
+import { createViewPanel, showViewPage } from './viewPanel';
+import { targetConcerns, type ViewTarget } from './viewTarget';
+
+const REDRAW_DEBOUNCE_MS = 300;
 
 /** A message from the page, checked field by field (the page renders hostile text). */
 type PageMessage = { type: 'reveal'; step: number | null; reason: string | null; sources: string[] } | { type: 'open'; source: string; line: number };
@@ -48,6 +49,10 @@ export class RunViewPanels implements vscode.Disposable {
   private readonly revealedEmitter = new vscode.EventEmitter<TreeNode>();
   /** Fires when a bar click revealed a node in the Groups view (tests wait on it). */
   readonly onDidReveal = this.revealedEmitter.event;
+  private readonly redrawnEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the panel was drawn again after an analysis changed (tests wait on it). */
+  readonly onDidRedraw = this.redrawnEmitter.event;
+  private redrawTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -63,39 +68,51 @@ export class RunViewPanels implements vscode.Disposable {
   }
 
   /** Opens (or re-renders) the panel for a log or a run folder. */
-  async open(uri: vscode.Uri): Promise<RunViewPanelState> {
+  async open(uri: vscode.Uri, reveal = true): Promise<RunViewPanelState> {
     const model = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Rollout Lens: run view' }, () =>
       this.server.runView(uri),
     );
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel('rolloutLens.runView', 'Run View', vscode.ViewColumn.Beside, {
-        enableScripts: true,
-        enableCommandUris: false,
-        enableForms: false,
-        localResourceRoots: [dist],
+      this.panel = createViewPanel(this.extensionUri, {
+        viewType: 'rolloutLens.runView',
+        title: 'Run View',
+        column: vscode.ViewColumn.Beside,
+        onMessage: (m) => void this.onMessage(m),
+        onDispose: () => {
+          this.panel = undefined;
+          this.stateValue = undefined;
+        },
       });
-      this.panel.onDidDispose(() => {
-        this.panel = undefined;
-        this.stateValue = undefined;
-      });
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
     }
-    const webview = this.panel.webview;
     const name = uri.path.split('/').filter(Boolean).pop() ?? uri.path;
     this.panel.title = `Run View: ${name}`;
-    const html = runViewHtml({
+    const html = showViewPage(this.extensionUri, this.panel, {
       model,
       title: `Run view: ${vscode.workspace.asRelativePath(uri)}`,
-      nonce: randomBytes(18).toString('base64'),
-      script: { src: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'runView.js')).toString() },
+      script: 'runView.js',
       styles: RUN_VIEW_STYLES,
-      cspSource: webview.cspSource,
+      reveal,
     });
-    webview.html = html;
-    this.panel.reveal(undefined, true);
     this.stateValue = { target: uri, model, html, revealed: undefined, rendered: false };
     return this.stateValue;
+  }
+
+  /**
+   * The server's analysis of `changed` is new: when the panel shows that log or a folder holding
+   * it, the page is drawn again from a fresh model (debounced: an edit burst redraws once), in place.
+   */
+  analysisChanged(changed: vscode.Uri): void {
+    const state = this.stateValue;
+    if (!this.panel || !state || !targetConcerns(state.target, changed)) return;
+    clearTimeout(this.redrawTimer);
+    this.redrawTimer = setTimeout(() => {
+      const shown = this.stateValue?.target;
+      if (this.panel && shown)
+        this.open(shown, false).then(
+          () => this.redrawnEmitter.fire(),
+          () => undefined,
+        );
+    }, REDRAW_DEBOUNCE_MS);
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -135,7 +152,9 @@ export class RunViewPanels implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.redrawTimer);
     this.panel?.dispose();
     this.revealedEmitter.dispose();
+    this.redrawnEmitter.dispose();
   }
 }

@@ -3,14 +3,13 @@
 // same strict CSP as the run view (shared/runViewPage.ts). Opened from the hover's link, a sample
 // in the Groups view, or the palette (the sample under the cursor). Stepping to a sibling opens
 // that sample here and reveals its line in the log.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SampleViewParams } from '../../shared/protocol';
-import { runViewHtml } from '../../shared/runViewPage';
 import { SAMPLE_VIEW_STYLES } from '../../shared/runViewStyles';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { revealLine } from './commands';
 import type { ServerApi } from './serverApi';
+import { createViewPanel, showViewPage } from './viewPanel';
 
 export interface SamplePanelState {
   uri: vscode.Uri;
@@ -57,34 +56,27 @@ export class SamplePanel implements vscode.Disposable {
       void vscode.window.showInformationMessage(`Rollout Lens: no sample on line ${line + 1}`);
       return undefined;
     }
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
     if (!this.panel) {
-      this.panel = vscode.window.createWebviewPanel(
-        'rolloutLens.sample',
-        'Sample',
-        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        { enableScripts: true, enableCommandUris: false, enableForms: false, localResourceRoots: [dist] },
-      );
-      this.panel.onDidDispose(() => {
-        this.panel = undefined;
-        this.stateValue = undefined;
+      this.panel = createViewPanel(this.extensionUri, {
+        viewType: 'rolloutLens.sample',
+        title: 'Sample',
+        column: { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        onMessage: (m) => void this.onMessage(m),
+        onDispose: () => {
+          this.panel = undefined;
+          this.stateValue = undefined;
+        },
       });
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m));
     }
-    const webview = this.panel.webview;
     const name = uri.path.split('/').pop() ?? uri.path;
     this.panel.title = `Sample ${name}:${line + 1}`;
-    const html = runViewHtml({
+    const html = showViewPage(this.extensionUri, this.panel, {
       model,
       dataId: 'sample-view-model',
       title: `Sample ${vscode.workspace.asRelativePath(uri)}:${line + 1}`,
-      nonce: randomBytes(18).toString('base64'),
-      script: { src: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'sampleView.js')).toString() },
+      script: 'sampleView.js',
       styles: SAMPLE_VIEW_STYLES,
-      cspSource: webview.cspSource,
     });
-    webview.html = html;
-    this.panel.reveal(undefined, true);
     this.stateValue = { uri, line, model, html, rendered: false };
     this.changed.fire(this.stateValue);
     return this.stateValue;

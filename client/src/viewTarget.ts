@@ -15,6 +15,11 @@ function activeTabUri(): vscode.Uri | undefined {
   return editor?.document.uri;
 }
 
+/** Whether a result for `uri` can change what a view of `target` (a log or a folder) shows. */
+export function targetConcerns(target: vscode.Uri, uri: vscode.Uri): boolean {
+  return target.toString() === uri.toString() || isInside(target, uri);
+}
+
 function isInside(folder: vscode.Uri, uri: vscode.Uri): boolean {
   const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
   return uri.scheme === folder.scheme && (uri.path === folder.path || uri.path.startsWith(base));
@@ -60,7 +65,7 @@ export class ViewTarget implements vscode.Disposable {
   /** Whether a result for `uri` can change what the views show. */
   concerns(uri: vscode.Uri): boolean {
     const cur = this.current;
-    return !!cur && (cur.toString() === uri.toString() || isInside(cur, uri));
+    return !!cur && targetConcerns(cur, uri);
   }
 
   private readActive(): vscode.Uri | undefined {

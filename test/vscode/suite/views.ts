@@ -108,3 +108,31 @@ test('run view: opened on the run folder; a click on a bar reveals that step and
   assert.ok(id.endsWith(`rollout_3.jsonl|reason|${first.reason}`), id);
   assert.equal(a.groupsView.selection[0]?.id, id);
 });
+
+test('run view: an edit to the log it shows draws it again in place', async () => {
+  const a = await api();
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const uri = wsUri(...STEP1);
+  const editor = await openLog(...STEP1);
+  const before = await vscode.commands.executeCommand<{ model: { totals: { samples: number } } }>('rolloutLens.openRunView', uri);
+  assert.ok(before, 'the run view opened');
+  let redrawn = 0;
+  const sub = a.runView.onDidRedraw(() => redrawn++);
+  try {
+    // Delete line 13 (an aborted sample) without saving: the server analyses the edited text.
+    const edit = new vscode.WorkspaceEdit();
+    edit.delete(uri, new vscode.Range(12, 0, 13, 0));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const after = await waitFor(
+      () => redrawn > 0 && a.runView.state && a.runView.state.model.totals.samples !== before.model.totals.samples && a.runView.state,
+      'the run view drawn again after the edit',
+    );
+    assert.equal(after.model.totals.samples, before.model.totals.samples - 1);
+    assert.equal(after.target.toString(), uri.toString());
+    await waitFor(() => a.runView.state?.rendered, 'the redrawn page to render');
+  } finally {
+    sub.dispose();
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+});
