@@ -1,7 +1,9 @@
 // What `activate()` returns. Other extensions get `RolloutLensApi`: the running language client
-// (send the requests of shared/protocol.ts by their types), when it is ready, and a refresh of
-// the views. The rest of the object (`RolloutLensTestApi`) is the extension's own parts for its
-// VS Code tests; it is not a contract and may change with any release.
+// (send the requests of shared/protocol.ts by method name, `client.sendRequest(X.method, params)`:
+// a RequestType object from another copy of the protocol library is refused by the bundled
+// client, whose parameter-structure check compares identities), when it is ready, and a refresh of
+// the views. The extension's own parts (`RolloutLensTestApi`) are returned only when it runs from
+// its sources (its VS Code tests); an installed package returns the public API alone.
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { AnalysisState } from './analysisState';
