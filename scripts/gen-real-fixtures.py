@@ -605,6 +605,175 @@ def miles_edges(out_dir):
         "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
 
 
+class XorShift:
+    """xorshift32, the same generator as test/unit/reader/zlibLength.test.ts: both sides build the
+    same random strings from a seed, so only their figures are committed."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def next(self):
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return x
+
+    def int(self, n):
+        return self.next() % n
+
+
+# Code point ranges of the random strings: ASCII (with the characters JSON escapes), 2-byte,
+# CJK (3-byte) and emoji (4-byte, a surrogate pair in UTF-16 and in JSON escapes).
+RANGES = [(0x20, 0x7F), (0xA0, 0x800), (0x4E00, 0xA000), (0x1F600, 0x1F650)]
+ESCAPED = [0x0A, 0x22, 0x5C, 0x09]
+
+
+def random_text(seed):
+    """A seeded random string: random code points mixed with copies of its own earlier runs (how
+    much of each, and which ranges, depends on the seed), so its compression ratio spans both sides
+    of miles' threshold."""
+    r = XorShift(seed)
+    length = 9000 + r.int(4000) if seed % 5 else r.int(3000)
+    repeat = r.int(11)  # copies per 10 draws
+    ranges = [RANGES[0]] + [RANGES[1 + r.int(3)] for _ in range(r.int(3))]
+    out = []
+    while len(out) < length:
+        if len(out) >= 20 and r.int(10) < repeat:
+            n = 3 + r.int(50)
+            at = r.int(len(out) - 2)
+            out.extend(out[at:at + n])
+        elif r.int(20) == 0:
+            out.append(ESCAPED[r.int(len(ESCAPED))])
+        else:
+            lo, hi = ranges[r.int(len(ranges))]
+            out.append(lo + r.int(hi - lo))
+    return "".join(chr(c) for c in out[:length])
+
+
+def zlib_cases(out_dir):
+    """Figures Python's zlib and miles' has_repetition give for seeded random strings (see random_text)."""
+    import zlib
+    from miles.utils.metric_utils import compression_ratio, has_repetition
+
+    cases = []
+    for seed in range(1, 301):
+        text = random_text(seed)
+        raw = text.encode("utf-8")
+        tail = text[-10000:].encode("utf-8")
+        cases.append({"seed": seed, "chars": len(text), "utf8": len(raw), "zlib9": len(zlib.compress(raw, 9)),
+                      "tail_utf8": len(tail), "tail_zlib9": len(zlib.compress(tail, 9)),
+                      "tail_ratio": compression_ratio(text[-10000:])[0], "has_repetition": has_repetition(text)})
+    write_json(os.path.join(out_dir, "zlib", "cases.json"), {
+        "writer": "scripts/gen-real-fixtures.py random_text(seed) for seeds 1..300",
+        "metrics_by": "Python's zlib.compress(raw, 9); miles.utils.metric_utils.compression_ratio and has_repetition",
+        "zlib_version": zlib.ZLIB_RUNTIME_VERSION,
+        "cases": cases,
+    })
+
+
+def miles_repetition(out_dir):
+    """repetition_frac over long responses: repetitive and not, at the length and ratio thresholds,
+    with non-ASCII text, JSON escapes and surrogate pairs in the compressed tail; lines alternate
+    between ASCII-escaped JSON (json.dumps' default) and raw UTF-8. A lone surrogate in the tail
+    makes has_repetition raise (rollout_6)."""
+    import random
+    from miles.ray.rollout import debug_data, metrics as mm
+    from miles.utils.metric_utils import compression_ratio
+    from miles.utils.types import Sample
+
+    args = SimpleNamespace(custom_rollout_log_function_path=None, load_debug_rollout_data=None, log_passrate=False,
+                           advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
+                           reward_key=None, use_session_server=None, ci_test=False, wandb_always_use_train_step=False,
+                           rollout_num_gpus=None, save_debug_trajectory_data=None)
+    logged = {}
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+    rnd = random.Random(5)
+
+    def noise(n, alphabet):
+        return "".join(rnd.choice(alphabet) for _ in range(n))
+
+    def near(target, above):
+        """A 12 000-character text whose tail's ratio is just above (or below) `target`: repetitive
+        text with k random characters spliced in, k found by bisection on miles' compression_ratio."""
+        base = "The answer is 42. " * 700
+        filler = noise(12000, "abcdefghijklmnopqrstuvwxyz0123456789 é日")
+
+        def text(k):
+            step = 12000 // (k + 1)
+            t = list(base[:12000])
+            for j in range(k):
+                t[(j + 1) * step] = filler[j]
+            return "".join(t)
+
+        lo, hi = 0, 4000  # ratio(text(lo)) > target > ratio(text(hi))
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if compression_ratio(text(mid)[-10000:])[0] > target:
+                lo = mid
+            else:
+                hi = mid
+        return text(lo if above else hi)
+
+    emoji = "\U0001F600\U0001F680\U0001F9E0"
+    responses = [
+        ("ascii repetitive", "step 1: add 2\n" * 900),
+        ("ascii random", noise(12000, "abcdefghijklmnopqrstuvwxyz ,.\n\"\\")),
+        ("cjk repetitive", "日本語の文章。" * 2000),
+        ("mixed random", noise(11000, "aé日\U0001F600\n\"\\xyz ")),
+        ("emoji repetitive", (emoji + " ok\n") * 3000),
+        ("exactly 10 000 repetitive", "ab" * 5000),
+        ("10 001 repetitive", "ab" * 5000 + "a"),
+        ("just above 10", near(10, True)),
+        ("just below 10", near(10, False)),
+        # An emoji right at the tail's start: text[-10000:] keeps or drops it whole.
+        ("emoji at the cut", "x" * 3 + emoji[0] + noise(9999, "日本語abc\U0001F680")),
+        ("short", "fine"),
+    ]
+    samples = []
+    for i, (name, resp) in enumerate(responses):
+        s = Sample(group_index=i, index=i, prompt=f"rep {name}", response=resp, response_length=len(resp),
+                   reward=1.0, status=Sample.Status.COMPLETED, weight_versions=["1"])
+        s.loss_mask = [1] * 4
+        samples.append(s)
+    logged.clear()
+    mm.log_rollout_data(5, args, samples, {}, 10.0)
+    ratios = {name: (len(resp), compression_ratio(resp[-10000:])[0]) for name, resp in responses}
+    with open(os.path.join(out_dir, "rollout", "rollout_5.jsonl"), "w", encoding="utf-8") as f:
+        for i, x in enumerate(samples):
+            line = json.dumps(x.to_dict(), ensure_ascii=(i % 2 == 0))
+            assert json.loads(line)["response"] == x.response, "the file holds the text miles saw"
+            f.write(line + "\n")
+    args.save_debug_rollout_data = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
+    debug_data.save_debug_rollout_data(args, samples, rollout_id=5, evaluation=False)
+    write_json(os.path.join(out_dir, "rollout", "rollout_5.expected.json"), {
+        "writer": "Sample.to_dict() as JSON lines (even lines ASCII-escaped, odd lines raw UTF-8); save_debug_rollout_data (.pt)",
+        "metrics_by": "miles.ray.rollout.metrics.log_rollout_data",
+        "responses_length_and_tail_ratio": ratios,
+        "metrics": {k: v for k, v in logged.items() if k.startswith("rollout/") and k != "rollout/step"},
+    })
+
+    # Lone surrogates (json.loads gives one for "\udc00") in the tail: Python cannot encode them. A
+    # high surrogate right before a low one would be joined by json.loads: not written here.
+    bad = [Sample(group_index=0, index=0, prompt="p", response="ok " * 4000 + "\udfff\ud800" + "x" * 5 + "\udc00",
+                  response_length=4, reward=1.0, status=Sample.Status.COMPLETED),
+           Sample(group_index=0, index=1, prompt="p", response="\ud800" + "ab" * 6000, response_length=4, reward=0.0,
+                  status=Sample.Status.COMPLETED)]
+    try:
+        mm.log_rollout_data(6, args, bad, {}, 10.0)
+        crash = None
+    except UnicodeEncodeError as e:
+        crash = f"{type(e).__name__}: {e}"
+    with open(os.path.join(out_dir, "rollout", "rollout_6.jsonl"), "w") as f:
+        for x in bad:
+            line = json.dumps(x.to_dict())
+            assert json.loads(line)["response"] == x.response, "the file holds the text miles saw"
+            f.write(line + "\n")
+    write_json(os.path.join(out_dir, "rollout", "rollout_6.expected.json"), {
+        "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
+
+
 def main():
     verl_dir, miles_dir = os.path.join(OUT, "verl"), os.path.join(OUT, "miles")
     for d in (os.path.join(verl_dir, "rollout"), os.path.join(verl_dir, "validation"),
@@ -613,6 +782,8 @@ def main():
     verl_legacy(verl_dir)
     miles_all(miles_dir)
     miles_edges(miles_dir)
+    miles_repetition(miles_dir)
+    zlib_cases(miles_dir)
 
 
 if __name__ == "__main__":

@@ -61,10 +61,11 @@ export interface MilesSampleFields {
   cachedTokens: number;
   totalPromptTokens: number;
   /**
-   * The response might be longer than 10 000 characters, where miles' `has_repetition` compresses
-   * it (zlib) to decide: then the engine cannot recompute `repetition_frac`.
+   * miles' `has_repetition(response)`, decided when the sample was read (only the verdict is kept):
+   * true or false; null when the response is not text (not recomputed); a string when miles raises
+   * on this response, the exception as Python prints it (a lone surrogate in the compressed tail).
    */
-  responseMaybeLong: boolean;
+  repetition: boolean | null | string;
 }
 
 /** One line of a metrics log (miles dashboard `metrics.jsonl`). */

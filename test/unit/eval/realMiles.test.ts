@@ -114,13 +114,44 @@ test('miles rollout edge cases: NaN never zero-std, inf and int 1 keys, one-samp
   for (const [name, v] of Object.entries(want)) same(m[name], v, name);
 });
 
-test('miles rollout with a response over 10 000 characters: repetition_frac is not guessed (miles compresses it)', async () => {
+test('miles rollout with a response over 10 000 characters: repetition_frac as miles computed it (zlib on the tail)', async () => {
   const want = expected('rollout/rollout_4.expected.json').metrics!;
   assert.ok(want['rollout/repetition_frac'] > 0, 'miles found the repetition');
   const r = await run(['rollout/rollout_4.jsonl'], REAL);
   const m = r.files[0].metrics;
-  assert.equal(m['rollout/repetition_frac'], undefined);
-  for (const [name, v] of Object.entries(want)) if (name !== 'rollout/repetition_frac') same(m[name], v, name);
+  for (const [name, v] of Object.entries(want)) same(m[name], v, name);
+});
+
+test('miles repetition_frac over long responses: repetitive or not, CJK and emoji, at the length cut and 0.02 either side of the ratio 10 (JSONL and .pt)', async () => {
+  const exp = JSON.parse(readFileSync(join(REAL, 'rollout/rollout_5.expected.json'), 'utf8')) as {
+    metrics: Record<string, number>;
+    responses_length_and_tail_ratio: Record<string, [number, number]>;
+  };
+  // What the fixture holds, as miles' compression_ratio measured it.
+  const ratios = exp.responses_length_and_tail_ratio;
+  assert.ok(ratios['just above 10'][1] > 10 && ratios['just above 10'][1] < 10.05);
+  assert.ok(ratios['just below 10'][1] < 10 && ratios['just below 10'][1] > 9.95);
+  assert.deepEqual(ratios['exactly 10 000 repetitive'][0], 10000);
+  // 5 of 11: ascii, cjk and emoji repetitive, 10 001 characters, just above 10.
+  assert.equal(exp.metrics['rollout/repetition_frac'], 5 / 11);
+  const r = await run(['rollout/rollout_5.jsonl', 'rollout_data/5.pt'], REAL);
+  assert.deepEqual(
+    r.files.map((f) => f.format),
+    ['miles-sample', 'miles-pt'],
+  );
+  for (const f of r.files) for (const [name, v] of Object.entries(exp.metrics)) same(f.metrics[name], v, `${f.path} ${name}`);
+});
+
+test('miles has_repetition on a lone surrogate in the tail: miles raises UnicodeEncodeError; metrics-crash says so', async () => {
+  const crash = expected('rollout/rollout_6.expected.json').crash!;
+  assert.ok(crash.startsWith('UnicodeEncodeError: '), crash);
+  const r = await run(['rollout/rollout_6.jsonl'], REAL);
+  const f = r.findings.filter((x) => x.code === 'metrics-crash');
+  assert.equal(f.length, 1);
+  assert.equal(f[0].line, 1);
+  assert.ok(f[0].message.includes(crash), f[0].message);
+  // Nothing is logged for the step: no repetition_frac to show.
+  assert.equal(r.files[0].metrics['rollout/repetition_frac'], undefined);
 });
 
 test('miles rollout group whose rewards are all None (not aborted): miles main raises; metrics-crash says so', async () => {

@@ -34,7 +34,7 @@ test('normalise miles-sample: group key, index, status, aborted, reward (int/flo
       responseLength: 17,
       step: null,
       // loss_mask summed (17 ones), weight_versions built, no prefix_cache_info → zeros.
-      miles: { effectiveLength: 17, weightVersions: ['7'], cachedTokens: 0, totalPromptTokens: 0, responseMaybeLong: false },
+      miles: { effectiveLength: 17, weightVersions: ['7'], cachedTokens: 0, totalPromptTokens: 0, repetition: false },
     },
   );
   assert.equal(b.aborted, true);

@@ -10,7 +10,7 @@ import { splitDatasets } from './datasets';
 import * as msg from './findings';
 import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
 import type { ResolvedN } from './grouping';
-import { crashMessage, milesSampleMetrics } from './milesMetrics';
+import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from './milesMetrics';
 import { computePassAtK } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
@@ -83,6 +83,9 @@ function analyzeDataset(
     const g = perSample.crashGroups[0];
     push(msg.makeFinding('metrics-crash', { ...at, line: g.first.line, related: [] }, crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length)));
   }
+  const rep = perSample.repetitionCrash;
+  if (rep !== null)
+    push(msg.makeFinding('metrics-crash', { ...at, line: rep.first.line, related: [] }, repetitionCrashMessage(`eval/${name}/repetition_frac`, rep)));
   out.datasets.push(summary);
 }
 

@@ -13,8 +13,13 @@ export interface MilesSampleMetrics {
    * the first is None. Their zero-std counts follow the fixed behaviour (never zero-std).
    */
   crashGroups: { key: string | null; first: SampleRecord; members: SampleRecord[] }[];
-  /** `repetition_frac` was not recomputed: a response may exceed 10 000 characters (miles then compresses it). */
+  /** `repetition_frac` was not recomputed: a response is not text. */
   repetitionUnknown: boolean;
+  /**
+   * Samples whose `has_repetition` raises in miles (a lone surrogate in the tail it encodes): the
+   * first, its exception, and how many there are. miles then logs no metric of the step.
+   */
+  repetitionCrash: { first: SampleRecord; error: string; count: number } | null;
 }
 
 export const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round__ method";
@@ -63,7 +68,7 @@ export interface SampleRows {
  */
 export function milesSampleMetrics(samples: SampleRows): MilesSampleMetrics {
   const out: Record<string, number> = {};
-  const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false };
+  const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
   const n = samples.length;
   if (n === 0) return result;
   const lengths: (number | null)[] = [];
@@ -71,16 +76,22 @@ export function milesSampleMetrics(samples: SampleRows): MilesSampleMetrics {
   let versions: (string | number)[][] | null = [];
   let cached = 0;
   let prompt = 0;
-  let maybeLong = false;
+  let repetitive = 0;
+  let unknown = false;
   for (let i = 0; i < n; i++) {
     const s = samples.at(i)!;
     const x = s.miles;
-    if (x === undefined) return { metrics: {}, crashGroups: [], repetitionUnknown: false };
+    if (x === undefined) return { metrics: {}, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
     lengths.push(x.effectiveLength);
     truncated.push(s.status === 'truncated' ? 1 : 0);
     cached += x.cachedTokens;
     prompt += x.totalPromptTokens;
-    if (x.responseMaybeLong) maybeLong = true;
+    if (x.repetition === true) repetitive++;
+    else if (x.repetition === null) unknown = true;
+    else if (typeof x.repetition === 'string') {
+      if (result.repetitionCrash === null) result.repetitionCrash = { first: s, error: x.repetition, count: 0 };
+      result.repetitionCrash.count++;
+    }
     if (versions !== null) {
       if (x.weightVersions === null) versions = null;
       else versions.push(x.weightVersions);
@@ -94,9 +105,9 @@ export function milesSampleMetrics(samples: SampleRows): MilesSampleMetrics {
   out['prefix_cache_hit_rate'] = prompt > 0 ? cached / prompt : 0;
   out['avg_cached_tokens_per_sample'] = cached / n;
 
-  // has_repetition is False for text of at most 10 000 characters; longer text needs zlib.
-  if (maybeLong) result.repetitionUnknown = true;
-  else out['repetition_frac'] = 0;
+  // np.mean of the 0/1 verdicts: the count over n, exactly.
+  if (unknown) result.repetitionUnknown = true;
+  else if (result.repetitionCrash === null) out['repetition_frac'] = repetitive / n;
   out['truncated_ratio'] = npMean(truncated);
 
   if (versions !== null) {
@@ -152,6 +163,12 @@ function zeroStd(samples: SampleRows, out: Record<string, number>, crash: MilesS
   for (const [r, c] of counts) out[`zero_std/count_${r}`] = c;
   out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / groups.size;
   out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / groups.size;
+}
+
+/** miles' has_repetition raises on a response: the log would crash its metric code. */
+export function repetitionCrashMessage(metric: string, crash: NonNullable<MilesSampleMetrics['repetitionCrash']>): string {
+  const n = crash.count;
+  return `${n} response${n === 1 ? '' : 's'} with a lone surrogate in ${n === 1 ? 'its' : 'their'} last 10 000 characters: miles' ${metric} code (has_repetition) raises ${crash.error}${n === 1 ? '' : ' on the first'}, so no metric of this log is logged`;
 }
 
 /** miles main's zero-std count rounds a None reward: the log would crash its metric code. */

@@ -2,6 +2,7 @@
 // eval trials, and the dashboard's metrics.jsonl.
 import { classifyCause } from '../causes';
 import { intLiteral, Skipped } from '../reader/jsonRule';
+import { LongString, stringTail, type TextTail } from '../reader/textTail';
 import type { MilesSampleFields, SampleRecord } from '../types';
 
 import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
@@ -56,8 +57,34 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
   return { type: 'sample', sample, rewardProblem: reward.problem };
 }
 
-/** Longest response (characters) miles' `has_repetition` answers False for without compressing it. */
-const REPETITION_MIN_CHARS = 10000;
+/** miles' `has_repetition`: the compression ratio of the tail must exceed this. */
+const REPETITION_RATIO = 10;
+
+/**
+ * miles' `has_repetition(text)` (miles/utils/metric_utils.py; docs/semantics.md#miles-sample-metrics):
+ * False for at most 10 000 characters; else the last 10 000, UTF-8 encoded, compressed by zlib at
+ * level 9, and True when the encoded length over the compressed length exceeds 10. The figures
+ * are integers below 2^53, so `a / b > 10` is `a > 10 * b` exactly. A lone surrogate in the tail
+ * makes Python's UTF-8 encoder raise: the exception is the verdict.
+ */
+export function repetitionOf(response: unknown): boolean | null | string {
+  // `Sample.response` defaults to "".
+  if (response === undefined) return false;
+  let tail: TextTail | null;
+  if (typeof response === 'string') tail = stringTail(response);
+  else if (response instanceof LongString) tail = response.tail;
+  else return null;
+  if (tail === null) return false;
+  if (tail.surrogates !== null) return encodeError(tail.surrogates);
+  return tail.utf8Length > REPETITION_RATIO * tail.deflatedLength!;
+}
+
+/** Python's `UnicodeEncodeError` text for the first run of surrogates (its start and length, in the encoded text). */
+function encodeError(s: NonNullable<TextTail['surrogates']>): string {
+  const where =
+    s.length === 1 ? `character '\\u${s.first.toString(16).padStart(4, '0')}' in position ${s.at}` : `characters in position ${s.at}-${s.at + s.length - 1}`;
+  return `UnicodeEncodeError: 'utf-8' codec can't encode ${where}: surrogates not allowed`;
+}
 
 /** The Sample fields miles' logged sample metrics read (miles/ray/rollout/metrics.py). */
 function milesFields(o: Obj, responseLength: number | null): MilesSampleFields {
@@ -70,16 +97,12 @@ function milesFields(o: Obj, responseLength: number | null): MilesSampleFields {
     const v = isPlainObject(holder) ? holder[key] : undefined;
     return typeof v === 'number' ? v : 0;
   };
-  const response = o.response;
-  // A JSON string's text has at least one byte per character, plus its quotes.
-  const responseMaybeLong =
-    typeof response === 'string' ? [...response].length > REPETITION_MIN_CHARS : response instanceof Skipped && response.byteLength - 2 > REPETITION_MIN_CHARS;
   return {
     effectiveLength,
     weightVersions,
     cachedTokens: num(cache, 'cached_tokens'),
     totalPromptTokens: num(cache, 'total_prompt_tokens'),
-    responseMaybeLong,
+    repetition: repetitionOf(o.response),
   };
 }
 

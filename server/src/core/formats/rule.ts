@@ -30,6 +30,7 @@ export function buildRule(fields: GenericFieldMap): Rule {
     ['loss_mask', 'sum'],
     ['weight_versions', 'list'],
     ['prefix_cache_info', scalars()],
+    ['response', 'tail'],
   ]);
   for (const [name, pointer] of Object.entries(fields)) {
     if (typeof pointer !== 'string') continue;

@@ -4,11 +4,13 @@
 
 /**
  * How to read a named member: a nested rule, its hash instead of its value ('hash'), the sum of a
- * numeric array ('sum': miles' `loss_mask`, whose sum is the effective response length), or a short
- * array of scalars ('list': miles' `weight_versions`). A member that is not an array under 'sum'
- * or 'list' is built as a scalar; an array that does not qualify comes back `Skipped`.
+ * numeric array ('sum': miles' `loss_mask`, whose sum is the effective response length), a short
+ * array of scalars ('list': miles' `weight_versions`), or a string whose end is kept when it is
+ * too long to build ('tail': miles' `response`, a `LongString`, textTail.ts). A member that is not
+ * an array under 'sum' or 'list', or not a string under 'tail', is built as a scalar; an array
+ * that does not qualify comes back `Skipped`.
  */
-export type Child = Rule | 'hash' | 'sum' | 'list';
+export type Child = Rule | 'hash' | 'sum' | 'list' | 'tail';
 
 /** Most items a 'list' member builds; a longer array stays `Skipped`. */
 export const MAX_LIST_ITEMS = 256;

@@ -3,11 +3,13 @@
 // workers (byte ranges of big files), so both paths feed the collector identical inputs. Scanned
 // values hold `Skipped` instances and integer-literal maps, which structured clone would flatten:
 // `encodeScanned` / `decodeScanned` turn them into arrays and back (every array is one of our tags:
-// the scanner's own arrays, from 'list' members, are tagged LIST).
+// the scanner's own arrays, from 'list' members, are tagged LIST; a `LongString` keeps its tail's
+// figures).
 import { sniffBinary } from '../formats/sniff';
 
 import { scanJson } from './scanJson';
 import { INT_LITERALS, type Rule, type ScannedObject, Skipped } from './jsonRule';
+import { LongString, type TextTail } from './textTail';
 
 export type LineScan =
   | { type: 'blank' }
@@ -38,10 +40,12 @@ export function scanLine(bytes: Uint8Array, start: number, end: number, rule: Ru
 const SKIPPED = 0;
 const OBJECT = 1;
 const LIST = 2;
+const LONG_STRING = 3;
 
 /** A scanned value as structured-clone-safe data. */
 export function encodeScanned(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
+  if (v instanceof LongString) return [LONG_STRING, v.byteLength, v.tail];
   if (v instanceof Skipped) return [SKIPPED, v.kind, v.byteLength, v.hash];
   if (Array.isArray(v)) return [LIST, v];
   const obj = v as ScannedObject;
@@ -55,6 +59,7 @@ export function decodeScanned(v: unknown): unknown {
   if (!Array.isArray(v)) return v;
   if (v[0] === SKIPPED) return new Skipped(v[1] as Skipped['kind'], v[2] as number, v[3] as string | null);
   if (v[0] === LIST) return v[1] as unknown[];
+  if (v[0] === LONG_STRING) return new LongString(v[1] as number, v[2] as TextTail | null);
   const entries = v[1] as unknown[];
   const obj: ScannedObject = {};
   for (let k = 0; k < entries.length; k += 2) obj[entries[k] as string] = decodeScanned(entries[k + 1]);

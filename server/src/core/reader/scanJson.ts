@@ -7,6 +7,7 @@ import { numberValue, skipNumberAt } from './jsonNumber';
 import { hasByte, shortText, utf8Text } from './text';
 import { type Child, INT_LITERALS, type KeyCacheEntry, MAX_LIST_ITEMS, type Rule, type ScanResult, type ScannedObject, Skipped } from './jsonRule';
 import { skipString, skipValue } from './jsonSkip';
+import { LongString, textTail } from './textTail';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -92,6 +93,14 @@ function buildMember(
   if (rule === 'hash') {
     pos = skipValue(b, i, e);
     return new Skipped(kindAt(c), pos - i, hashBytes(b, i, pos));
+  }
+  if (rule === 'tail') {
+    if (c === QUOTE) {
+      pos = skipString(b, i, e);
+      return pos - i - 2 <= maxString ? stringText(b, i, pos) : new LongString(pos - i, textTail(b, i + 1, pos - 1));
+    }
+    rule = undefined;
+    wanted = true;
   }
   if (rule === 'sum' || rule === 'list') {
     if (c === 0x5b) return rule === 'sum' ? sumArray(b, i, e) : listArray(b, i, e, maxString);

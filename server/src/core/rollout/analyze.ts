@@ -10,7 +10,7 @@ import { inGroupOrder, type SampleGroup } from './groups';
 import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, spreadPromptMessage, zeroStdMessage } from './messages';
 import { incompleteGroups, mixedPrompts, type ShapeProblem } from './shape';
 import { SampleStore } from '../sampleStore';
-import { crashMessage, milesSampleMetrics } from '../eval/milesMetrics';
+import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
 
 export interface RolloutResult {
   /** One outcome per group, in file order (first-written member). */
@@ -110,6 +110,8 @@ export function analyzeRollout(
         () => crashMessage('rollout/zero_std/…', crash.length),
         crash.slice(1).map((g) => g.first),
       );
+    const rep = perSample.repetitionCrash;
+    if (rep !== null) finding('metrics-crash', rep.first, () => repetitionCrashMessage('rollout/repetition_frac', rep), []);
   }
 
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
