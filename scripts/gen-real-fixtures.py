@@ -108,6 +108,11 @@ class Proto:
     def __init__(self, batch, non_tensor_batch, meta_info=None):
         self.batch, self.non_tensor_batch, self.meta_info = batch, non_tensor_batch, meta_info or {}
 
+    def select_idxs(self, mask):  # DataProto.select_idxs with a boolean mask
+        m = torch.as_tensor(mask)
+        return Proto({k: v[m] for k, v in self.batch.items()},
+                     {k: v[np.asarray(mask)] for k, v in self.non_tensor_batch.items()}, self.meta_info)
+
     def __len__(self):
         return next(iter(self.batch.values())).shape[0]
 
@@ -309,18 +314,23 @@ def verl_v1(out_dir):
         def kv_batch_put(self, keys, partition_id, tags=None, fields=None):
             self.puts.append((list(keys), partition_id))
             for k, f in zip(keys, fields or [None] * len(keys)):
-                if f is not None:
-                    self.rows[(partition_id, k)] = f
+                if f is not None:  # tensors (verl's padding rows) kept as lists, like the rows built here
+                    self.rows[(partition_id, k)] = {n: v.tolist() if torch.is_tensor(v) else v for n, v in f.items()}
 
-        def kv_batch_get(self, keys, partition_id, select_fields):
+        def kv_batch_get(self, keys, partition_id, select_fields=None):
             got = [self.rows[(partition_id, k)] for k in keys]
+            if select_fields is None:  # one sample's fields, as padding_utils reads its template
+                return [{n: torch.tensor(v) if n in ("prompts", "responses", "rm_scores") else v for n, v in g.items()}
+                        for g in got]
+            if "response_mask" in select_fields:  # _compute_metrics' read: a TensorDict of nested fields
+                return MetricData(got, select_fields)
             out = {}
             for f in select_fields:
                 vals = [g.get(f) for g in got]
                 if f in ("prompts", "responses"):
                     out[f] = Nested(vals)
                 elif f == "rm_scores":
-                    out[f] = torch.tensor(vals, dtype=torch.float32)
+                    out[f] = torch.tensor([v + [0.0] * (RESP - len(v)) for v in vals], dtype=torch.float32)
                 else:
                     out[f] = np.array(vals + [None], dtype=object)[:-1]  # object array, dicts kept whole
             return out
@@ -329,6 +339,47 @@ def verl_v1(out_dir):
             self.cleared.extend(keys)
             for k in keys:
                 self.rows.pop((partition_id, k), None)
+
+    class Ragged:
+        """A nested (jagged) tensor field: offsets() as torch's jagged layout gives them."""
+
+        def __init__(self, rows):
+            self.rows = rows
+
+        def offsets(self):
+            return torch.tensor([0] + list(np.cumsum([len(r) for r in self.rows])), dtype=torch.long)
+
+        def tolist(self):
+            return list(self.rows)
+
+    class MetricData(dict):
+        """What TransferQueue gives _compute_metrics: per-token fields nested (one row per sample),
+        padded to the widest row by to_padded_tensor(). Per-token fields the trainer would have written
+        (response_mask, advantages, returns) are derived here: a 1 per response token (verl's padding
+        rows keep their own mask), zero advantages and returns. Fields no stage wrote are absent (no
+        critic: no values; no KL in the reward: no token_level_rewards)."""
+
+        def __init__(self, got, select_fields):
+            super().__init__()
+            for f in select_fields:
+                if f == "num_turns":
+                    self[f] = Ragged([g["num_turns"] for g in got])
+                elif f in ("prompts", "responses", "rm_scores"):
+                    self[f] = Ragged([g[f] for g in got])
+                elif f == "response_mask":
+                    self[f] = Ragged([g.get("response_mask", [1] * len(g["responses"])) for g in got])
+                elif f in ("advantages", "returns"):
+                    self[f] = Ragged([[0.0] * len(g["responses"]) for g in got])
+
+        def to_padded_tensor(self):
+            width = max(RESP, *(len(r) for r in self["responses"].rows))
+            out = {}
+            for f, v in self.items():
+                fill = PAD if f in ("prompts", "responses") else 0
+                wide = width if f != "prompts" else max(len(r) for r in v.rows)
+                dt = torch.long if f in ("prompts", "responses", "response_mask") else torch.float32
+                out[f] = torch.tensor([list(r) + [fill] * (wide - len(r)) for r in v.rows], dtype=dt)
+            return out
 
     store = Store()
 
@@ -426,26 +477,108 @@ def verl_v1(out_dir):
     ns["KVBatchMeta"] = object
     exec(rsrc, ns)  # noqa: S102 - verl's own method body, run as written
     trainer._log_rollout_data = ns["_log_rollout_data"].__get__(trainer)
-    trainer.global_steps = 40
-    batches = [[("pa", "x", {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]}),
-                ("pc", "x", {0: ["x"], 1: [None], 2: ["<eos>"], 3: ["q", "x"]})]]
-    plan = {p: (gt, sess) for b in batches for p, gt, sess in b}
-    AgentLoop().generate_sequences(TD({"uid": [str(fixed_uuid.uuid4()) for _ in batches[0]],
-                                       "raw_prompt": [p for p, _, _ in batches[0]]}))
-    keys = pending.pop("keys")
-    dump_dir = tempfile.mkdtemp()
-    trainer._init_dump_executor()
-    with mock.patch("builtins.print"):
-        trainer._log_rollout_data(SimpleNamespace(keys=keys, partition_id="val"), {}, dump_dir)
-        trainer._shutdown_dump_executor()
-    os.makedirs(os.path.join(out_dir, "rollout-v1"), exist_ok=True)
-    shutil.copy(os.path.join(dump_dir, "40.jsonl"), os.path.join(out_dir, "rollout-v1", "40.jsonl"))
-    shutil.rmtree(dump_dir)
-    write_json(os.path.join(out_dir, "rollout-v1", "40.expected.json"), {
-        "writer": "verl-project/verl 1dda039 verl/trainer/ppo/v1/trainer_base.py _log_rollout_data + _write_generations",
-        "keys_in_completion_order": keys,
-        "n": 4,
-    })
+    # The step as fit() runs it: _balance_batch (verl's upsample_batch_to_divisible_size adds padding
+    # rows, `pad<hex>_<i>_0`, so the batch divides by the mini-batch multiple, then reorders), then
+    # _compute_metrics (compute_data_metrics over the rows that are not padding), then
+    # _log_rollout_data over the same batch (padding rows included).
+    from verl.trainer.ppo import padding_utils
+    from verl.trainer.ppo.metric_utils import compute_data_metrics, compute_moe_lb_metrics, \
+        get_metric_data_with_optional_routed_experts
+    from verl.utils import seqlen_balancing
+
+    class KVBatchMeta:
+        def __init__(self, keys, tags, partition_id, fields=None, extra_info=None):
+            self.keys, self.tags, self.partition_id, self.fields, self.extra_info = keys, tags, partition_id, fields, extra_info
+
+        def __len__(self):
+            return len(self.keys)
+
+        def reorder(self, indices):
+            self.keys = [self.keys[i] for i in indices]
+            self.tags = [self.tags[i] for i in indices]
+
+    padding_utils.tq = store
+    padding_utils.KVBatchMeta = KVBatchMeta
+    padding_utils.list_of_dict_to_tensordict = list
+    padding_utils.uuid = fixed_uuid
+    msrc = method_source(path, ("_balance_batch", "_get_required_batch_multiple", "_compute_metrics"))
+    ns.update({"upsample_batch_to_divisible_size": padding_utils.upsample_batch_to_divisible_size,
+               "calculate_workload": seqlen_balancing.calculate_workload,
+               "get_seqlen_balanced_partitions": seqlen_balancing.get_seqlen_balanced_partitions,
+               "log_seqlen_unbalance": seqlen_balancing.log_seqlen_unbalance, "math": __import__("math"),
+               "get_metric_data_with_optional_routed_experts": get_metric_data_with_optional_routed_experts,
+               "compute_moe_lb_metrics": compute_moe_lb_metrics, "compute_data_metrics": compute_data_metrics,
+               "DataProto": lambda batch, meta_info: Proto(batch, {}, meta_info),
+               # timings, throughput and the gradient's variance proxy: not data of the dump
+               "compute_timing_metrics": lambda batch, timing_raw: {},
+               "compute_throughout_metrics": lambda batch, timing_raw, n_gpus: {},
+               "compute_variance_proxy_metrics": lambda batch, gradient_norm: {},
+               "compute_spec_decode_metrics": lambda *a: {}})
+    for s_ in msrc.values():
+        exec(s_, ns)  # noqa: S102 - verl's own method bodies, run as written
+    trainer.config = OmegaConf.create({"trainer": {"critic_warmup": 0},
+                                       "actor_rollout_ref": {"actor": {"ppo_mini_batch_size": 1}, "rollout": {"n": 4},
+                                                             "model": {}}})
+    trainer.use_critic = False
+    trainer.actor_rollout_wg = SimpleNamespace(_dispatch_info={"actor": [0, 1]})  # 2 data-parallel ranks
+    trainer._rollout_moe_lb_metrics_accumulator = None
+    trainer._get_n_gpus_for_throughput = lambda: 2
+    for name in ("_balance_batch", "_get_required_batch_multiple", "_compute_metrics"):
+        setattr(trainer, name, ns[name].__get__(trainer))
+    recomputable = ("critic/score/", "response/aborted_ratio")
+    not_recomputable = sorted(k for k in compute_data_metrics(
+        Proto({"token_level_scores": torch.zeros(1, 1), "token_level_rewards": torch.zeros(1, 1),
+               "advantages": torch.zeros(1, 1), "returns": torch.zeros(1, 1), "prompts": torch.zeros(1, 1),
+               "responses": torch.zeros(1, 1), "response_mask": torch.ones(1, 1),
+               "prompt_length": torch.ones(1), "response_length": torch.ones(1)}, {}), use_critic=False)
+        if not k.startswith(recomputable))
+
+    # Step 40: a session with two outputs, an aborted output and an end-token-only one (both dump as
+    # ""). Step 41: no end-token-only output, so the dump alone gives verl's figures.
+    steps = {
+        40: [("pa", "x", {0: ["x"], 1: ["q", "x"], 2: ["q"], 3: ["x"]}),
+             ("pc", "x", {0: ["x"], 1: [None], 2: ["<eos>"], 3: ["q", "x"]})],
+        41: [("pe", "y", {0: ["y"], 1: ["q", "q", "y"], 2: [None], 3: ["yy"]}),
+             ("pf", "z", {0: ["q"], 1: ["z"], 2: ["q", "z"], 3: ["zq"]}),
+             ("pg", "x", {0: ["x"], 1: ["x"], 2: ["x"], 3: ["q"]})],
+    }
+    for step, step_plan in steps.items():
+        trainer.global_steps = step
+        plan = {p: (gt, sess) for p, gt, sess in step_plan}
+        AgentLoop().generate_sequences(TD({"uid": [str(fixed_uuid.uuid4()) for _ in step_plan],
+                                           "raw_prompt": [p for p, _, _ in step_plan]}))
+        keys = pending.pop("keys")
+        tags = []
+        for k in keys:
+            row = store.rows[("val", k)]
+            pl, rl = len(row["prompts"]), len(row["responses"])
+            tags.append({"status": "success", "prompt_len": pl, "response_len": rl, "seq_len": pl + rl,
+                         "global_steps": step, "min_global_steps": step - 1, "max_global_steps": step})
+        batch = KVBatchMeta(keys=list(keys), tags=tags, partition_id="val", fields=None, extra_info={})
+        step_metrics = {}
+        batch = trainer._balance_batch(batch, metrics=step_metrics)
+        trainer._compute_metrics(batch, step_metrics, {}, global_steps=step, epoch=0)
+        logged = {k: float(v) if isinstance(v, (np.floating, np.integer)) else v for k, v in step_metrics.items()}
+
+        dump_dir = tempfile.mkdtemp()
+        trainer._init_dump_executor()
+        with mock.patch("builtins.print"):
+            trainer._log_rollout_data(batch, {}, dump_dir)
+            trainer._shutdown_dump_executor()
+        os.makedirs(os.path.join(out_dir, "rollout-v1"), exist_ok=True)
+        shutil.copy(os.path.join(dump_dir, f"{step}.jsonl"), os.path.join(out_dir, "rollout-v1", f"{step}.jsonl"))
+        shutil.rmtree(dump_dir)
+        write_json(os.path.join(out_dir, "rollout-v1", f"{step}.expected.json"), {
+            "writer": "verl-project/verl 1dda039 verl/trainer/ppo/v1/trainer_base.py _balance_batch (padding), "
+                      "_log_rollout_data + _write_generations",
+            "metrics_by": "the same commit's _compute_metrics (compute_data_metrics over the rows that are not padding)",
+            "keys_in_completion_order": keys,
+            "padding_keys": [k for k, t in zip(batch.keys, batch.tags) if t.get("is_padding")],
+            "n": 4,
+            "metrics": {k: v for k, v in logged.items() if k.startswith(recomputable)},
+            "compute_data_metrics_not_recomputable": not_recomputable,
+            "logged_by_compute_metrics": logged,
+        })
 
 # ---------------------------------------------------------------- miles
 def miles_all(out_dir):

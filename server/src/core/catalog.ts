@@ -29,6 +29,8 @@ export const CATALOG = {
   'none-reward': { severity: 'warning', summary: 'Attempts without a reward are scored 0.' },
   'denominator-inflation': { severity: 'warning', summary: 'A mean leaves failed attempts out of its denominator.' },
   'verl-score-source': { severity: 'information', summary: 'critic/score/* were recomputed from score + overlong_reward (DAPO).' },
+  'verl-padding-rows': { severity: 'information', summary: "verl's batch padding rows are not samples; its metrics leave them out." },
+  'verl-not-recomputed': { severity: 'information', summary: 'Metrics verl logs from data its rollout dump does not hold.' },
   'verl-no-data-source': { severity: 'information', summary: 'The verl dump has no data_source: per-source metrics cannot be recomputed.' },
   'metrics-crash': { severity: 'warning', summary: "miles main's metric code would crash on this log." },
   'metric-mismatch': { severity: 'warning', summary: 'A logged metric differs from the recomputed value.' },

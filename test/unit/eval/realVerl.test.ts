@@ -14,6 +14,8 @@ const REAL = join(__dirname, '../../../../test/fixtures/real/verl');
 
 interface Expected {
   metrics?: Record<string, number>;
+  padding_keys?: string[];
+  compute_data_metrics_not_recomputable?: string[];
   combined_metrics?: Record<string, number>;
   run_time_metrics_per_data_source?: Record<string, number>;
   run_time_metrics?: Record<string, number>;
@@ -168,4 +170,66 @@ test('verl v1 rollout (dumped by verl 1dda039 _log_rollout_data): rows sorted by
       ['x', 1],
     ],
   );
+});
+
+test('verl v1 rollout: verl pads the batch (uid pad<hex>_<i>_0); the padding rows are dumped but are not samples', async () => {
+  const exp = expected('rollout-v1/40.expected.json');
+  assert.equal(exp.padding_keys!.length, 2);
+  const rows = readFileSync(join(REAL, 'rollout-v1/40.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { uid: string; input: string; output: string });
+  assert.deepEqual(
+    rows.filter((x) => x.uid.startsWith('pad')).map((x) => [x.uid, x.input, x.output]),
+    exp.padding_keys!.map((k) => [k, '', '']),
+  );
+  const r = await run('rollout-v1/40.jsonl', { nSamplesPerPrompt: 4 });
+  assert.deepEqual(
+    r.files[0].detail!.groups.map((g) => g.lines.length),
+    [5, 5],
+  );
+  assert.deepEqual(
+    r.findings.filter((f) => f.code === 'verl-padding-rows').map((f) => f.line),
+    [11],
+  );
+  assert.deepEqual(
+    r.findings.filter((f) => f.code === 'misgrouped' || f.code === 'incomplete-group'),
+    [],
+  );
+});
+
+test('verl v1 rollout: critic/score/* and response/aborted_ratio as the v1 _compute_metrics logged them (every output row, no padding)', async () => {
+  const exp = expected('rollout-v1/41.expected.json');
+  const r = await run('rollout-v1/41.jsonl', { nSamplesPerPrompt: 4 });
+  const m = r.files[0].metrics;
+  assert.deepEqual(Object.keys(exp.metrics!).sort(), ['critic/score/max', 'critic/score/mean', 'critic/score/min', 'response/aborted_ratio']);
+  // verl averages in float32 (docs/semantics.md#logged-vs-recomputed); the engine's exact figures: 4/14 and 1/15.
+  for (const [name, v] of Object.entries(exp.metrics!)) close(m[name], v, 1e-6, name);
+  assert.equal(m['critic/score/mean'], 4 / 14);
+  assert.equal(m['response/aborted_ratio'], 1 / 15);
+});
+
+test('verl v1 rollout with an end-token-only output: the dump shows it as empty, so aborted_ratio is an upper bound, as the finding says', async () => {
+  const exp = expected('rollout-v1/40.expected.json');
+  const r = await run('rollout-v1/40.jsonl', { nSamplesPerPrompt: 4 });
+  const m = r.files[0].metrics;
+  // verl: 1 of 10 rows aborted (the end-token-only one has length 1); the dump shows 2 empty outputs.
+  close(exp.metrics!['response/aborted_ratio'], 0.1, 1e-6, 'verl');
+  assert.equal(m['response/aborted_ratio'], 0.2);
+  assert.ok(m['response/aborted_ratio'] >= exp.metrics!['response/aborted_ratio']);
+  for (const name of ['critic/score/max', 'critic/score/min']) close(m[name], exp.metrics![name], 1e-6, name);
+  const den = r.findings.find((f) => f.code === 'denominator-inflation')!;
+  assert.match(den.message, /responses of only an end token, which verl counts as not aborted .*upper bound/);
+});
+
+test('verl rollout dumps: the compute_data_metrics names the dump cannot give are named in verl-not-recomputed', async () => {
+  const names = expected('rollout-v1/41.expected.json').compute_data_metrics_not_recomputable!;
+  assert.ok(names.length >= 20);
+  for (const rel of ['rollout-v1/41.jsonl', 'rollout/12.jsonl']) {
+    const f = (await run(rel)).findings.filter((x) => x.code === 'verl-not-recomputed');
+    assert.equal(f.length, 1, rel);
+    assert.equal(f[0].line, 1);
+    // Each name's family, as the message lists it (critic/rewards/*, response_length/*, ...).
+    for (const name of names) assert.ok(f[0].message.includes(`${name.slice(0, name.lastIndexOf('/'))}/*`), `${rel}: ${name}`);
+  }
 });

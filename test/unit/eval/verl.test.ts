@@ -27,8 +27,12 @@ test('§3.3 denominator inflation (verl rollout): critic/score/mean skips empty 
   assert.equal(r.metrics['critic/score/mean'], 0.6666666666666666);
   assert.equal(r.metrics['response/aborted_ratio'], 0.25);
   assert.equal(r.allAttemptsScoreMean, 0.5);
-  assert.equal(r.findings.length, 1);
-  const f = r.findings[0];
+  // Beside verl-not-recomputed (on every rollout dump), one finding.
+  assert.deepEqual(
+    r.findings.map((x) => x.code),
+    ['verl-not-recomputed', 'denominator-inflation'],
+  );
+  const f = r.findings[1];
   assert.equal(f.code, 'denominator-inflation');
   assert.equal(f.severity, 'warning');
   assert.equal(f.line, 3);
@@ -44,7 +48,10 @@ test('§3.3 verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float
   const r = analyzeVerlRollout('r.jsonl', rows);
   assert.equal(r.metrics['critic/score/mean'], 0.6842105263157895);
   assert.equal(r.metrics['response/aborted_ratio'], 0);
-  assert.equal(r.findings.length, 0);
+  assert.deepEqual(
+    r.findings.map((x) => x.code),
+    ['verl-not-recomputed'],
+  );
 });
 
 test('§3.3 verl rollout: no finding when the empty rows would not change the mean; all rows empty is said', () => {
@@ -52,7 +59,10 @@ test('§3.3 verl rollout: no finding when the empty rows would not change the me
     [0.5, false],
     [0.5, true],
   ]);
-  assert.equal(analyzeVerlRollout('r.jsonl', same).findings.length, 0);
+  assert.deepEqual(
+    analyzeVerlRollout('r.jsonl', same).findings.map((x) => x.code),
+    ['verl-not-recomputed'],
+  );
   const allEmpty = analyzeVerlRollout(
     'r.jsonl',
     rolloutRows([
@@ -61,7 +71,7 @@ test('§3.3 verl rollout: no finding when the empty rows would not change the me
     ]),
   );
   assert.ok(Number.isNaN(allEmpty.metrics['critic/score/mean']));
-  assert.match(allEmpty.findings[0].message, /verl raises ValueError: All samples are aborted, this should not happen\./);
+  assert.match(allEmpty.findings[1].message, /verl raises ValueError: All samples are aborted, this should not happen\./);
 });
 
 function valRows(ds: string | null, perUid: Record<string, number[]>, extra?: (uid: string, i: number) => Record<string, number>): SampleRecord[] {

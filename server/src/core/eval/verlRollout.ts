@@ -1,12 +1,13 @@
 // verl training metrics from a rollout dump (`trainer.rollout_data_dir/<step>.jsonl`): verl leaves
 // rows with an empty response (`response_length == 0`) out of `critic/score/*` and reports their
 // share as `response/aborted_ratio` (docs/semantics.md#denominator-inflation). The dump's quirks
-// (DAPO's raw score column, end-token-only responses) are in docs/framework-files.md#verl.
+// (DAPO's raw score column, end-token-only responses, v1 sessions and batch padding) are in
+// docs/framework-files.md#verl.
 import { pyFloatRepr } from '../python';
 import type { Finding, Location, SampleRecord } from '../types';
 import { makeFinding } from './findings';
 import { npMean } from './numeric';
-import { countedRows, type ScoreSource, verlScore } from './verlRows';
+import { type ScoreSource, verlScore } from './verlRows';
 
 export interface VerlRolloutResult {
   metrics: Record<string, number>;
@@ -17,8 +18,13 @@ export interface VerlRolloutResult {
   findings: Finding[];
 }
 
+/**
+ * `compute_data_metrics` (the training metrics) counts every row of the step's batch: in v1 dumps
+ * every output of a multi-output session too, unlike validation, which keeps a session's last
+ * output. verl's padding rows are not samples (the reader drops them).
+ */
 export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): VerlRolloutResult {
-  const samples = countedRows(all);
+  const samples = all.slice();
   const total = samples.length;
   const kept: number[] = [];
   const aborted: SampleRecord[] = [];
@@ -38,7 +44,7 @@ export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): 
   }
   metrics['response/aborted_ratio'] = aborted.length / total;
   const allAttemptsScoreMean = npMean(scores.map((s) => s.value ?? 0));
-  const findings: Finding[] = [];
+  const findings: Finding[] = [makeFinding('verl-not-recomputed', { file, line: samples[0].line, dataset: null }, NOT_RECOMPUTED)];
   if (scoreSource === 'score + overlong_reward') {
     findings.push(makeFinding('verl-score-source', { file, line: samples[0].line, dataset: null }, dapoScoreMessage()));
   }
@@ -55,6 +61,10 @@ export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): 
   }
   return { metrics, allAttemptsScoreMean, scoreSource, findings };
 }
+
+/** What compute_data_metrics logs that the dump cannot give (token counts, advantages, token-level rewards). */
+export const NOT_RECOMPUTED =
+  "verl's compute_data_metrics also logs critic/rewards/*, critic/advantages/*, critic/returns/*, response_length/*, response_length_non_aborted/*, prompt_length/* (with a critic also critic/values/* and critic/vf_explained_var): the rollout dump holds no token counts, advantages, returns or values, and its score is the token-level score, not the reward (they differ when the KL penalty is in the reward), so only critic/score/* and response/aborted_ratio are recomputed";
 
 export function dapoScoreMessage(): string {
   return 'critic/score/* recomputed from score + overlong_reward: the reward function returned its own score (DAPO), so the dumped score is the raw score and the trained one adds overlong_reward';

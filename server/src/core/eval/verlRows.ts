@@ -2,9 +2,9 @@
 import type { SampleRecord } from '../types';
 
 /**
- * verl v1 writes one row per output of a session, each with the session's final score; its metrics
- * count only the session's last output. Rows of legacy dumps (no session) all count. File order is
- * kept.
+ * verl v1 writes one row per output of a session; its validation metrics count only the session's
+ * last output (its training metrics count every row: verlRollout.ts). Rows of legacy dumps (no
+ * session) all count. File order is kept.
  */
 export function countedRows(samples: readonly SampleRecord[]): SampleRecord[] {
   if (!samples.some((s) => s.session !== undefined)) return samples.slice();

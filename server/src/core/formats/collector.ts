@@ -40,6 +40,8 @@ export interface CollectorState {
   droppedFindings: number;
   inputRun: InputRunState;
   rewardProblemReported: boolean;
+  /** Rows the framework never counts (verl's batch padding): not samples. */
+  paddingRows?: number;
   /** What line 1 showed the file to be when it is not text (then lines are not reported one by one). */
   binary: string | null;
   /**
@@ -53,6 +55,9 @@ export interface CollectorState {
   /** Bytes of the first lines looked at for binary content (a short first line alone says little). */
   sniffedBytes?: number;
 }
+
+const PADDING_MESSAGE =
+  "verl's batch padding: rows with uid pad<hex>_<i>_0 and empty input and output were added by upsample_batch_to_divisible_size so the batch divides over the data-parallel ranks; verl's metrics leave them out, and so does this report (they are not samples)";
 
 /** How far into a file that has shown no valid JSON yet lines are sniffed for binary content. */
 const SNIFF_WINDOW = 512;
@@ -266,6 +271,11 @@ export class RecordCollector {
       return;
     }
     s.records++;
+    if (out.type === 'padding') {
+      s.paddingRows = (s.paddingRows ?? 0) + 1;
+      if (s.paddingRows === 1) this.addFinding('verl-padding-rows', info.line, PADDING_MESSAGE);
+      return;
+    }
     if (out.type === 'metrics') {
       s.metricsRecords.push(out.metrics);
       return;

@@ -35,7 +35,11 @@ export interface NormalizeContext {
 }
 
 export type Normalized =
-  { type: 'sample'; sample: SampleRecord; rewardProblem: string | null } | { type: 'metrics'; metrics: MetricsRecord } | { type: 'invalid'; message: string };
+  | { type: 'sample'; sample: SampleRecord; rewardProblem: string | null }
+  | { type: 'metrics'; metrics: MetricsRecord }
+  | { type: 'invalid'; message: string }
+  /** A row the framework itself never counts (verl's batch padding, docs/framework-files.md#verl-v1). */
+  | { type: 'padding' };
 
 /** Dataset order (docs/semantics.md#dataset-of-a-sample): `dataset`, `metadata.dataset`, `metadata.dataset_name`, `data_source`. */
 export function datasetOf(

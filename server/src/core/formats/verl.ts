@@ -38,6 +38,16 @@ function isDigits(s: string, from: number, to: number): boolean {
   return true;
 }
 
+/**
+ * verl's batch padding (`upsample_batch_to_divisible_size`: uid `pad<uuid4 hex>_<i>_0`, a prompt
+ * and a response of one end token, both decoding to ""). Its metrics leave these rows out.
+ */
+const PADDING_UID = /^pad[0-9a-f]{32}$/;
+
+function isEmptyText(v: unknown): boolean {
+  return v === '' || (v instanceof Skipped && v.kind === 'string' && v.byteLength === 2);
+}
+
 export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
   const parsed = validate(verlSchema, fastVerl, o, ctx.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues(ctx.format, parsed.error.issues, o) };
@@ -60,6 +70,7 @@ export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): No
     if (id === undefined) ctx.inputRun.ids.set(inputHash, (id = ctx.inputRun.ids.size));
     groupKey = `input#${id}`;
   }
+  if (output === 0 && PADDING_UID.test(groupKey) && isEmptyText(o.input) && isEmptyText(o.output)) return { type: 'padding' };
   // Validation rows carry `reward` (the score the metrics average); training rows only `score`.
   const field = r.reward !== undefined && r.reward !== null ? 'reward' : 'score';
   const reward = resolveReward(o, field, o[field] ?? null, ctx.rewardKey);
