@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 
 import { scanJson } from '../../../server/src/core/reader/scanJson';
+import { decodeScanned, encodeScanned } from '../../../server/src/core/reader/lineScan';
 import { LongString, TAIL_CHARS, textTail, stringTail } from '../../../server/src/core/reader/textTail';
 import { zlibLength } from '../../../server/src/core/reader/zlibLength';
 import { buildRule } from '../../../server/src/core/formats/rule';
@@ -187,4 +188,15 @@ test('has_repetition raises on a lone surrogate in the tail: the verdict is the 
   );
   // Outside the tail it is never encoded.
   assert.equal(repetitionOf('\ud800' + 'ab'.repeat(TAIL_CHARS)), true);
+});
+
+test('tail: a scan worker hands the kept figures to the main thread (structured clone), verdict unchanged', () => {
+  const text = 'step 1: add 2\n'.repeat(900);
+  const bytes = Buffer.from(JSON.stringify({ response: text, reward: 1 }));
+  const r = scanJson(bytes, 0, bytes.length, buildRule({}));
+  assert.ok(r.ok);
+  const back = decodeScanned(structuredClone(encodeScanned(r.value))) as Record<string, unknown>;
+  assert.ok(back.response instanceof LongString);
+  assert.deepEqual(back.response, (r.value as Record<string, unknown>).response);
+  assert.equal(repetitionOf(back.response), true);
 });
