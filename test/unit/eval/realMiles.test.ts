@@ -154,6 +154,19 @@ test('miles has_repetition on a lone surrogate in the tail: miles raises Unicode
   assert.equal(r.files[0].metrics['rollout/repetition_frac'], undefined);
 });
 
+test('miles eval dataset with a lone surrogate in a long response: metrics-crash names eval/<ds>/repetition_frac', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-real-miles-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  copyFileSync(join(REAL, 'rollout/rollout_6.jsonl'), join(dir, 'eval_6.jsonl'));
+  const crash = expected('rollout/rollout_6.expected.json').crash!;
+  const r = await run(['eval_6.jsonl'], dir);
+  assert.equal(r.files[0].kind, 'eval');
+  const f = r.findings.filter((x) => x.code === 'metrics-crash');
+  assert.equal(f.length, 1);
+  assert.ok(f[0].message.includes(`eval/${f[0].dataset}/repetition_frac`), f[0].message);
+  assert.ok(f[0].message.includes(crash), f[0].message);
+});
+
 test('miles rollout group whose rewards are all None (not aborted): miles main raises; metrics-crash says so', async () => {
   const crash = expected('rollout/rollout_3.expected.json').crash!;
   const r = await run(['rollout/rollout_3.jsonl'], REAL);
