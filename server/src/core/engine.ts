@@ -36,6 +36,8 @@ export interface AnalyzeOptions {
   parallel?: ParallelScanner;
   /** Validate records with zod alone, skipping the fast path (the differential test). */
   zodOnly?: boolean;
+  /** Scan every line whole, never through a format's per-line path (the differential test). */
+  fullScan?: boolean;
 }
 
 export interface AnalyzeTarget {
@@ -62,6 +64,7 @@ export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, p
       chunkSize: options.chunkSize,
       parallel: options.parallel,
       zodOnly: options.zodOnly,
+      fullScan: options.fullScan,
     },
     previous,
   );

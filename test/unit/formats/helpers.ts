@@ -13,8 +13,8 @@ export function settings(over: Partial<RolloutLensSettings> = {}): RolloutLensSe
   return { ...DEFAULT_SETTINGS, ...over };
 }
 
-export async function scanPath(path: string, over: Partial<RolloutLensSettings> = {}, opts: { zodOnly?: boolean } = {}) {
-  return scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: settings(over), zodOnly: opts.zodOnly });
+export async function scanPath(path: string, over: Partial<RolloutLensSettings> = {}, opts: { zodOnly?: boolean; fullScan?: boolean } = {}) {
+  return scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: settings(over), zodOnly: opts.zodOnly, fullScan: opts.fullScan });
 }
 
 export function fixture(name: string): string {

@@ -11,6 +11,7 @@ import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
+import { MilesLineReader } from './milesLine';
 import { normalizeRecord } from './normalize';
 
 /** A valid record seen before the format was known (small: the rule builds only a few fields). */
@@ -65,6 +66,8 @@ const SNIFF_WINDOW = 512;
 export class RecordCollector {
   readonly state: CollectorState;
   private ctx: NormalizeContext | null = null;
+  /** The per-line path of settled miles-sample files (formats/milesLine.ts); null: every line is scanned whole. */
+  private lineReader: MilesLineReader | null = null;
 
   constructor(
     private readonly displayPath: string,
@@ -75,6 +78,8 @@ export class RecordCollector {
     private readonly normalize: typeof normalizeRecord = normalizeRecord,
     /** Validate with zod alone (see `NormalizeContext.zodOnly`). */
     private readonly zodOnly = false,
+    /** Scan every line whole, never through the per-line path (the differential test). */
+    private readonly fullScan = false,
   ) {
     this.state = state ?? {
       format: 'unknown',
@@ -92,7 +97,16 @@ export class RecordCollector {
       rewardProblemReported: false,
       binary: null,
     };
-    if (this.state.settled && this.state.format !== 'unknown') this.ctx = this.makeContext();
+    if (this.state.settled && this.state.format !== 'unknown') this.setContext();
+  }
+
+  private setContext(): void {
+    this.ctx = this.makeContext();
+    // Only with the default rule (no `fields` mapping reshapes what the full scan builds) and the
+    // default normaliser, whose records the per-line path reproduces.
+    const plainRule = !Object.values(this.settings.fields ?? {}).some((pointer) => typeof pointer === 'string');
+    const fast = this.state.format === 'miles-sample' && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
+    this.lineReader = fast ? new MilesLineReader(this.rule) : null;
   }
 
   /**
@@ -187,6 +201,14 @@ export class RecordCollector {
 
   /** One line (without its end-of-line). */
   onLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
+    if (this.lineReader !== null) {
+      const sample = this.lineReader.read(bytes, start, end, { line, offset, byteLength: end - start });
+      if (sample !== null) {
+        this.state.records++;
+        this.state.samples.push(sample);
+        return;
+      }
+    }
     this.onScanned(scanLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
   }
 
@@ -250,7 +272,7 @@ export class RecordCollector {
     if (found !== null) {
       s.format = found.format;
       s.kind = found.kind;
-      this.ctx = this.makeContext();
+      this.setContext();
       if (s.binary !== null) this.notBinary(line);
     }
     const waiting = s.candidates;

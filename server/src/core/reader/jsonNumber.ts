@@ -1,6 +1,7 @@
 // JSON number grammar over bytes, plus Python's `NaN`, `Infinity` and `-Infinity` (what
 // `json.dumps` writes for non-finite floats). Validation only; `numberValue` builds the value.
 import { JsonError } from './jsonError';
+import { utf8Text } from './text';
 
 const MINUS = 0x2d;
 const PLUS = 0x2b;
@@ -64,4 +65,59 @@ export function numberValue(text: string): { value: number; isInt: boolean } {
   if (text === '-Infinity') return { value: -Infinity, isInt: false };
   // Same decimal-to-double conversion as JSON.parse (correctly rounded).
   return { value: Number(text), isInt: !/[.eE]/.test(text) };
+}
+
+/** What `readNumber` found besides the value. */
+export interface NumberFacts {
+  /** Python reads the literal as an int (no `.`, `e`, `E`; not NaN/Infinity). */
+  isInt: boolean;
+  /** An int's text when `String(value)` does not give it back (more than 15 digits; `-0`), else null. */
+  literal: string | null;
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * The value of the validated number `b[s, end)`, as `numberValue` gives it, with its int-ness and
+ * literal in `facts`. Integers up to 15 digits and plain decimals (`-0.337484`, `1.0`) of up to 15
+ * digits in all are computed from the bytes: digits below 10^15 and a power of ten up to 10^15 are
+ * exact doubles, so the one rounding of the division is the correctly rounded result `Number(text)`
+ * gives. Anything else goes through the text.
+ */
+export function readNumber(b: Uint8Array, s: number, end: number, facts: NumberFacts): number {
+  const negative = b[s] === MINUS;
+  const first = negative ? s + 1 : s;
+  let k = first;
+  let m = 0;
+  for (; k < end; k++) {
+    const d = b[k] - ZERO;
+    if (d < 0 || d > 9) break;
+    m = m * 10 + d;
+  }
+  const intDigits = k - first;
+  if (k === end && intDigits <= 15) {
+    facts.isInt = true;
+    facts.literal = negative && m === 0 ? '-0' : null;
+    return negative ? -m : m;
+  }
+  if (k < end && b[k] === DOT) {
+    let f = k + 1;
+    for (; f < end; f++) {
+      const d = b[f] - ZERO;
+      if (d < 0 || d > 9) break;
+      m = m * 10 + d;
+    }
+    const fraction = f - k - 1;
+    if (f === end && intDigits + fraction <= 15) {
+      facts.isInt = false;
+      facts.literal = null;
+      const v = m / POW10[fraction];
+      return negative ? -v : v;
+    }
+  }
+  const text = utf8Text(b, s, end);
+  const number = numberValue(text);
+  facts.isInt = number.isInt;
+  facts.literal = number.isInt ? text : null;
+  return number.value;
 }

@@ -59,6 +59,8 @@ export interface ScanOptions {
   parallel?: ParallelScanner;
   /** Validate records with zod alone, skipping the fast path (the differential test). */
   zodOnly?: boolean;
+  /** Scan every line whole, never through a format's per-line path (the differential test). */
+  fullScan?: boolean;
 }
 
 const EDGE_CHECK = 256;
@@ -103,6 +105,7 @@ export async function scanRecords(target: { path: string; displayPath: string },
       resume && previous ? restoreState(previous.resume.collector) : undefined,
       undefined,
       options.zodOnly,
+      options.fullScan,
     );
   let collector = newCollector();
   const startOffset = resume && previous ? previous.endOffset : 0;

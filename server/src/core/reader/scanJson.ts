@@ -30,7 +30,7 @@ function found(b: Uint8Array, i: number, e: number): string {
 }
 
 /** Text of a validated string literal `b[s, e)` (quotes included). */
-function stringText(b: Uint8Array, s: number, e: number): string {
+export function stringText(b: Uint8Array, s: number, e: number): string {
   if (hasByte(b, BACKSLASH, s + 1, e - 1)) return unescaped(b, s + 1, e - 1);
   return shortText(b, s + 1, e - 1);
 }
@@ -306,6 +306,20 @@ function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedOb
     }
     throw new JsonError(`expected ',' or '}' in object, found ${found(b, i, e)}`, i);
   }
+}
+
+/**
+ * One member value at `i` (no leading whitespace) built as `scanJson` builds it under `child`, for
+ * callers that walk an object themselves (formats/milesLine.ts); `scanEnd()` is the index after it.
+ * Throws `JsonError` on bad input.
+ */
+export function scanMember(b: Uint8Array, i: number, e: number, child: Child | undefined, maxString: number): unknown {
+  return buildMember(b, i, e, child, true, maxString, null, '');
+}
+
+/** The index after the value the last `scanMember` built. */
+export function scanEnd(): number {
+  return pos;
 }
 
 /**

@@ -1,0 +1,318 @@
+// The per-line path for miles `Sample.to_dict()` lines once a file is known to hold them: the
+// members `normalizeMilesSample` reads are found by the bytes of their keys and only their values
+// are converted (numbers with Python's int-vs-float reading, short strings, the prompt's hash);
+// every other member is validated and skipped, and no object is built for the line. The result is
+// the record `scanJson` + `normalizeMilesSample` give for the same line. Wherever this path cannot
+// decide alone (a repeated key, which Python's json reads as the last one; a value of a type the
+// fast validation would refuse; an object reward; any syntax error), it returns null and the line
+// takes the full path, which gives the record, the `invalid-record` message or the syntax error.
+import type { Child, Rule } from '../reader/jsonRule';
+import { readNumber, type NumberFacts, skipNumberAt } from '../reader/jsonNumber';
+import { skipString, skipValue } from '../reader/jsonSkip';
+import { hashBytes } from '../reader/hash';
+import { KeyTable, malformed, skipWs } from '../reader/fieldScan';
+import { MAX_BUILT_SCALARS, scanEnd, scanMember, stringText } from '../reader/scanJson';
+import type { SampleRecord, SampleStatus } from '../types';
+
+import type { LineInfo } from './context';
+import { MAX_STRING } from './rule';
+import { isPlainObject, STATUSES } from './schemas';
+
+const QUOTE = 0x22;
+
+const GROUP_INDEX = 0;
+const INDEX = 1;
+const ROLLOUT_ID = 2;
+const STATUS = 3;
+const REWARD = 4;
+const RESPONSE_LENGTH = 5;
+const DATASET = 6;
+const DATA_SOURCE = 7;
+const METADATA = 8;
+const PROMPT = 9;
+const LABEL = 10;
+const LOSS_MASK = 11;
+const WEIGHT_VERSIONS = 12;
+const PREFIX_CACHE_INFO = 13;
+const RESPONSE = 14;
+const TOP_FIELDS = [
+  'group_index',
+  'index',
+  'rollout_id',
+  'status',
+  'reward',
+  'response_length',
+  'dataset',
+  'data_source',
+  'metadata',
+  'prompt',
+  'label',
+  'loss_mask',
+  'weight_versions',
+  'prefix_cache_info',
+  'response',
+] as const;
+
+const EXIT_STATUS = 0;
+const META_DATASET = 1;
+const META_DATASET_NAME = 2;
+const INSTANCE_ID = 3;
+const META_FIELDS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as const;
+
+/** Longest response (characters) miles' `has_repetition` answers False for (as in miles.ts). */
+const REPETITION_MIN_CHARS = 10000;
+
+const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
+
+/** A line's members, reset per line (module state: no allocation per line). */
+const facts: NumberFacts = { isInt: false, literal: null };
+let seen = 0;
+let groupKey: string | null = null;
+let index: number | null = null;
+let step: number | null = null;
+let status: SampleStatus | null = null;
+let reward: number | null = null;
+let rewardIsInt = false;
+let responseLength: number | null = null;
+let dataset: string | null = null;
+let dataSource: string | null = null;
+let promptStart = -1;
+let promptEnd = -1;
+let labelStart = -1;
+let labelEnd = -1;
+let lossMask: unknown = undefined;
+let weightVersions: unknown = undefined;
+let prefixCache: unknown = undefined;
+let responseLong = false;
+let metaSeen = 0;
+let exitStatus: string | null = null;
+let metaDataset: string | null = null;
+let metaDatasetName: string | null = null;
+let instance: string | null = null;
+
+/** The miles-sample reader of one file (its key tables learn the file's key order). */
+export class MilesLineReader {
+  private readonly top = new KeyTable(TOP_FIELDS);
+  private readonly meta = new KeyTable(META_FIELDS);
+  private readonly lossMaskRule: Child | undefined;
+  private readonly weightVersionsRule: Child | undefined;
+  private readonly prefixCacheRule: Child | undefined;
+
+  constructor(rule: Rule) {
+    this.lossMaskRule = rule.children?.get('loss_mask');
+    this.weightVersionsRule = rule.children?.get('weight_versions');
+    this.prefixCacheRule = rule.children?.get('prefix_cache_info');
+  }
+
+  /** The record of the line `b[s, e)`, or null when the full path must read it. */
+  read(b: Uint8Array, s: number, e: number, info: LineInfo): SampleRecord | null {
+    try {
+      return this.scan(b, s, e) ? record(b, info) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private scan(b: Uint8Array, s: number, e: number): boolean {
+    seen = 0;
+    groupKey = null;
+    index = null;
+    step = null;
+    status = null;
+    reward = null;
+    rewardIsInt = false;
+    responseLength = null;
+    dataset = null;
+    dataSource = null;
+    promptStart = promptEnd = labelStart = labelEnd = -1;
+    lossMask = weightVersions = prefixCache = undefined;
+    responseLong = false;
+    metaSeen = 0;
+    exitStatus = metaDataset = metaDatasetName = instance = null;
+    let i = skipWs(b, s, e);
+    if (b[i] !== 0x7b || i >= e) return false;
+    i = this.object(b, i, e, false);
+    return i >= 0 && skipWs(b, i, e) === e;
+  }
+
+  /** `i` at `{`: the index after the object, or -1 to fall back. `nested`: the metadata object. */
+  private object(b: Uint8Array, i: number, e: number, nested: boolean): number {
+    const table = nested ? this.meta : this.top;
+    i = skipWs(b, i + 1, e);
+    if (b[i] === 0x7d && i < e) return i + 1;
+    for (let position = 0; ; position++) {
+      // Past this many members the full scan stops building scalars: let it decide what is read.
+      if (position >= MAX_BUILT_SCALARS) return -1;
+      if (b[i] !== QUOTE || i >= e) malformed(i);
+      const field = table.fieldAt(b, i, e, position);
+      i = skipWs(b, table.keyEnd, e);
+      if (b[i] !== 0x3a || i >= e) malformed(i);
+      i = skipWs(b, i + 1, e);
+      if (i >= e) malformed(i);
+      if (field < 0) {
+        i = skipValue(b, i, e);
+      } else {
+        const bit = 1 << field;
+        if (nested) {
+          if ((metaSeen & bit) !== 0) return -1;
+          metaSeen |= bit;
+          i = metaMember(field, b, i, e);
+        } else {
+          if ((seen & bit) !== 0) return -1;
+          seen |= bit;
+          i = this.member(field, b, i, e);
+        }
+        if (i < 0) return -1;
+      }
+      i = skipWs(b, i, e);
+      const c = b[i];
+      if (c === 0x2c && i < e) {
+        i = skipWs(b, i + 1, e);
+        continue;
+      }
+      if (c === 0x7d && i < e) return i + 1;
+      malformed(i);
+    }
+  }
+
+  /** One top-level member's value at `i`: the index after it, or -1 to fall back. */
+  private member(field: number, b: Uint8Array, i: number, e: number): number {
+    const c = b[i];
+    switch (field) {
+      case GROUP_INDEX: {
+        if (c === 0x6e) return skipValue(b, i, e);
+        const end = skipNumberAt(b, i, e);
+        const v = readNumber(b, i, end, facts);
+        if (!Number.isInteger(v)) return -1;
+        // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text.
+        groupKey = facts.isInt ? (facts.literal === '-0' ? '0' : (facts.literal ?? String(v))) : String(v);
+        return end;
+      }
+      case INDEX:
+      case ROLLOUT_ID:
+      case RESPONSE_LENGTH: {
+        if (c === 0x6e) return skipValue(b, i, e);
+        const end = skipNumberAt(b, i, e);
+        const v = readNumber(b, i, end, facts);
+        if (!Number.isInteger(v)) return -1;
+        if (field === INDEX) index = v;
+        else if (field === ROLLOUT_ID) step = v;
+        else responseLength = v;
+        return end;
+      }
+      case REWARD: {
+        if (c === 0x6e) return skipValue(b, i, e);
+        const end = skipNumberAt(b, i, e);
+        reward = readNumber(b, i, end, facts);
+        rewardIsInt = facts.isInt;
+        return end;
+      }
+      case STATUS:
+      case DATASET:
+      case DATA_SOURCE: {
+        if (c === 0x6e) return skipValue(b, i, e);
+        if (c !== QUOTE) return -1;
+        const end = skipString(b, i, e);
+        if (end - i - 2 > MAX_STRING) return -1;
+        const text = stringText(b, i, end);
+        if (field === STATUS) {
+          if (!STATUS_SET.has(text)) return -1;
+          status = text as SampleStatus;
+        } else if (field === DATASET) dataset = text;
+        else dataSource = text;
+        return end;
+      }
+      case METADATA:
+        if (c === 0x6e) return skipValue(b, i, e);
+        if (c !== 0x7b) return -1;
+        return this.object(b, i, e, true);
+      case PROMPT:
+      case LABEL: {
+        const end = skipValue(b, i, e);
+        if (field === PROMPT) {
+          promptStart = i;
+          promptEnd = end;
+        } else {
+          labelStart = i;
+          labelEnd = end;
+        }
+        return end;
+      }
+      case RESPONSE: {
+        if (c !== QUOTE) return skipValue(b, i, e);
+        const end = skipString(b, i, e);
+        // Built as text up to MAX_STRING bytes (then it has fewer characters than this bound),
+        // else judged by its bytes, as `milesFields` does.
+        responseLong = end - i - 2 > REPETITION_MIN_CHARS;
+        return end;
+      }
+      case LOSS_MASK:
+        lossMask = scanMember(b, i, e, this.lossMaskRule, MAX_STRING);
+        return scanEnd();
+      case WEIGHT_VERSIONS:
+        weightVersions = scanMember(b, i, e, this.weightVersionsRule, MAX_STRING);
+        return scanEnd();
+      case PREFIX_CACHE_INFO:
+        prefixCache = scanMember(b, i, e, this.prefixCacheRule, MAX_STRING);
+        return scanEnd();
+      default:
+        return -1;
+    }
+  }
+}
+
+/** A member of `metadata`: the index after its value, or -1 to fall back. */
+function metaMember(field: number, b: Uint8Array, i: number, e: number): number {
+  const c = b[i];
+  if (c === 0x6e) return skipValue(b, i, e);
+  if (field === INSTANCE_ID && c !== QUOTE) {
+    const end = skipNumberAt(b, i, e);
+    const v = readNumber(b, i, end, facts);
+    if (!Number.isInteger(v)) return -1;
+    instance = String(v);
+    return end;
+  }
+  if (c !== QUOTE) return -1;
+  const end = skipString(b, i, e);
+  if (end - i - 2 > MAX_STRING) return -1;
+  const text = stringText(b, i, end);
+  if (field === EXIT_STATUS) exitStatus = text;
+  else if (field === META_DATASET) metaDataset = text;
+  else if (field === META_DATASET_NAME) metaDatasetName = text;
+  else instance = text;
+  return end;
+}
+
+function num(holder: unknown, key: string): number {
+  const v = isPlainObject(holder) ? holder[key] : undefined;
+  return typeof v === 'number' ? v : 0;
+}
+
+/** The record `normalizeMilesSample` builds from the members read (field order as there). */
+function record(b: Uint8Array, info: LineInfo): SampleRecord {
+  const sample: SampleRecord = {
+    line: info.line,
+    offset: info.offset,
+    byteLength: info.byteLength,
+    groupKey,
+    index,
+    dataset: dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null,
+    promptKey: promptEnd >= 0 ? hashBytes(b, promptStart, promptEnd) : (instance ?? (labelEnd >= 0 ? hashBytes(b, labelStart, labelEnd) : null)),
+    status,
+    aborted: status === 'aborted',
+    reward,
+    rewardIsInt,
+    cause: exitStatus === '' ? null : exitStatus,
+    responseLength,
+    step,
+  };
+  const wv = weightVersions;
+  sample.miles = {
+    effectiveLength: typeof lossMask === 'number' ? lossMask : lossMask === null || lossMask === undefined ? responseLength : null,
+    weightVersions: Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null,
+    cachedTokens: num(prefixCache, 'cached_tokens'),
+    totalPromptTokens: num(prefixCache, 'total_prompt_tokens'),
+    responseMaybeLong: responseLong,
+  };
+  return sample;
+}
