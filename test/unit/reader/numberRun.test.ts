@@ -129,3 +129,73 @@ test('numberRun: a line cut inside a long run is invalid even when the memory go
   }
   assert.equal(scanJson(bytes, 0, whole.length, RULE).ok, true);
 });
+
+/** `agree` for any bytes (UTF-8 in strings): validity as a strict UTF-8 decode plus JSON.parse says. */
+function agreeUtf8(bytes: Uint8Array, offset: number): boolean {
+  const plain = scanJson(Buffer.from(bytes), 0, bytes.length, RULE);
+  const wasm = scanJson(inWasm(bytes, offset), 0, bytes.length, RULE);
+  assert.deepEqual(wasm, plain, JSON.stringify(Buffer.from(bytes).toString('latin1')));
+  let valid = true;
+  try {
+    JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    valid = false;
+  }
+  assert.equal(plain.ok, valid, JSON.stringify(Buffer.from(bytes).toString('latin1')));
+  return plain.ok;
+}
+
+test('skipText: a long string, broken at every byte by every kind of byte, scans alike in both buffers', () => {
+  // `response` under 1024 bytes is built as text (its value compared too), `other` is skipped.
+  for (const key of ['response', 'other']) {
+    const base = Buffer.from(`{"${key}": "${'The sum is 7 so x = 3; '.repeat(4)}é and 日本 ${'abc def '.repeat(8)}", "b": 1}`);
+    const from = base.indexOf('": "') + 4;
+    const breakers = [0x22, 0x5c, 0x00, 0x1f, 0x7f, 0x80, 0xc3, 0xe6, 0xff, 0x20, 0x61, 0x6e];
+    let valid = 0;
+    for (let at = from; at < base.length - 12; at++) {
+      for (const byte of breakers) {
+        for (const replace of [false, true]) {
+          const bytes = Buffer.concat([base.subarray(0, at), Buffer.from([byte]), base.subarray(replace ? at + 1 : at)]);
+          if (agreeUtf8(bytes, at % 16)) valid++;
+        }
+      }
+    }
+    assert.ok(valid > 200, `valid variants: ${valid}`);
+  }
+});
+
+test('maskRun: a 0/1 loss mask, broken at every byte by every kind of byte, sums alike in both buffers', () => {
+  const mask = Array.from({ length: 70 }, (_, k) => (k % 3 === 2 || k % 11 === 0 ? 0 : 1));
+  const base = Buffer.from(`{"loss_mask": [${mask.join(', ')}], "b": 1}`);
+  const from = base.indexOf('[') + 1;
+  const breakers = ',. -01023e]\t"x'.split('').map((ch) => ch.charCodeAt(0));
+  let valid = 0;
+  for (let at = from; at < base.length - 10; at++) {
+    for (const byte of breakers) {
+      for (const replace of [false, true]) {
+        const bytes = Buffer.concat([base.subarray(0, at), Buffer.from([byte]), base.subarray(replace ? at + 1 : at)]);
+        if (agree(bytes, at % 16)) valid++;
+      }
+    }
+  }
+  assert.ok(valid > 200, `valid variants: ${valid}`);
+  const whole = scanJson(inWasm(base, 5), 0, base.length, RULE);
+  assert.ok(whole.ok);
+  assert.equal((whole.value as Record<string, unknown>).loss_mask, mask.filter((v) => v === 1).length);
+});
+
+test('maskRun (property): random 0/1 masks with odd items sum as in a plain buffer', () => {
+  const item = fc.constantFrom('0', '1', '1', '1', '0', '1', '2', '10', '1.0', '-0', '1e0', 'NaN');
+  const separator = fc.constantFrom(', ', ', ', ', ', ', ', ',', ' , ', ',  ', ',\t');
+  const array = fc
+    .array(fc.tuple(item, separator), { minLength: 1, maxLength: 120 })
+    .map((pairs) => `{"loss_mask": [${pairs.map(([n, s], k) => (k === 0 ? n : s + n)).join('')}], "x": 2}`);
+  fc.assert(
+    fc.property(array, fc.nat(31), (text, offset) => {
+      agreeUtf8(Buffer.from(text.replace(/NaN/g, '0')), offset);
+      const bytes = Buffer.from(text);
+      assert.deepEqual(scanJson(inWasm(bytes, offset), 0, bytes.length, RULE), scanJson(bytes, 0, bytes.length, RULE), text);
+    }),
+    { numRuns: 5000 },
+  );
+});

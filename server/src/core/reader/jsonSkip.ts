@@ -7,7 +7,7 @@
 // tree, whose depth the program (not the log) decides.
 import { JsonError } from './jsonError';
 import { skipNumberAt } from './jsonNumber';
-import { runSkipperOf } from './scanBytes';
+import { runSkipperOf, wasmScanOf } from './scanBytes';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -82,7 +82,11 @@ function utf8Sequence(b: Uint8Array, k: number, e: number): number {
 export function skipString(b: Uint8Array, i: number, e: number): number {
   let k = i + 1;
   for (;;) {
-    while (k < e && STR_STOP[b[k]] === 0) k++;
+    // A short run here; a long one (response text) in WebAssembly, 16 bytes a step, where the
+    // bytes live in its memory. Both stop at the first byte of STR_STOP.
+    const short = Math.min(e, k + LONG_TEXT);
+    while (k < short && STR_STOP[b[k]] === 0) k++;
+    if (k === short && k < e) k = skipLongText(b, k, e);
     if (k >= e) fail('unterminated string', i);
     const c = b[k];
     if (c === QUOTE) return k + 1;
@@ -99,6 +103,20 @@ export function skipString(b: Uint8Array, i: number, e: number): number {
       fail(`control character 0x${c.toString(16).padStart(2, '0')} in string`, k);
     }
   }
+}
+
+/** Plain bytes a string run has before it is handed to WebAssembly. */
+const LONG_TEXT = 32;
+
+/** `k` inside a string body: the first STR_STOP byte at or after it (or `e`). */
+function skipLongText(b: Uint8Array, k: number, e: number): number {
+  const wasm = wasmScanOf(b);
+  if (wasm !== null) {
+    const base = b.byteOffset;
+    k = wasm.skipText(base + k, base + e) - base;
+  }
+  while (k < e && STR_STOP[b[k]] === 0) k++;
+  return k;
 }
 
 function skipLiteral(b: Uint8Array, i: number, e: number, word: string): number {

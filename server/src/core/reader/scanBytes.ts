@@ -9,6 +9,15 @@ import { NUMBER_RUN_WASM } from './numberRunWasm';
 /** `skipRun(start, end)` of one instance, in offsets of its memory (see numberRun.wat). */
 export type RunSkipper = (start: number, end: number) => number;
 
+/** The other routines of one instance (numberRun.wat), in offsets of its memory. */
+export interface WasmScan {
+  /** Where a plain ASCII run of a string body stops, 16 bytes a step. */
+  skipText: (start: number, end: number) => number;
+  /** The end of a loss mask's run of `, 0` / `, 1` pairs; `ones()` counts its `1` items. */
+  maskRun: (start: number, end: number) => number;
+  ones: () => number;
+}
+
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
@@ -29,6 +38,7 @@ export function allocBytes(n: number): Uint8Array {
 const PAGE = 65536;
 let compiled: object | null | undefined;
 const skippers = new WeakMap<ArrayBufferLike, RunSkipper>();
+const scanners = new WeakMap<ArrayBufferLike, WasmScan>();
 
 function numberRunModule(): object | null {
   if (compiled === undefined) {
@@ -52,7 +62,14 @@ export function scanBytes(n: number): Uint8Array {
   try {
     const memory = new Wasm.Memory({ initial: Math.max(1, Math.ceil(n / PAGE)) });
     const instance = new Wasm.Instance(module, { env: { memory } });
-    skippers.set(memory.buffer, instance.exports.skipRun as RunSkipper);
+    const exports = instance.exports;
+    skippers.set(memory.buffer, exports.skipRun as RunSkipper);
+    const ones = exports.ones as { value: number };
+    scanners.set(memory.buffer, {
+      skipText: exports.skipText as WasmScan['skipText'],
+      maskRun: exports.maskRun as WasmScan['maskRun'],
+      ones: () => ones.value,
+    });
     return NodeBuffer ? NodeBuffer.from(memory.buffer, 0, n) : new Uint8Array(memory.buffer, 0, n);
   } catch {
     // Out of address space for another memory, or bigger than WebAssembly's 4 GiB.
@@ -63,4 +80,9 @@ export function scanBytes(n: number): Uint8Array {
 /** The WebAssembly run validator over `bytes`' memory, or null for a plain buffer. */
 export function runSkipperOf(bytes: Uint8Array): RunSkipper | null {
   return skippers.get(bytes.buffer) ?? null;
+}
+
+/** The string and loss-mask routines over `bytes`' memory, or null for a plain buffer. */
+export function wasmScanOf(bytes: Uint8Array): WasmScan | null {
+  return scanners.get(bytes.buffer) ?? null;
 }
