@@ -302,7 +302,7 @@ ${
   beforeTable.length
     ? `
 Before and after in the same runs (\`--before <checkout>\`: the same commands with the build of
-main before issue 18, \`${before}\`), reports checked identical:
+another checkout, \`${before}\`, named in the notes below), reports checked identical:
 
 ${beforeTable.join('\n')}`
     : ''

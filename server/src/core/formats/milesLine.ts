@@ -68,6 +68,9 @@ const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 const facts: NumberFacts = { isInt: false, literal: null };
 let seen = 0;
 let groupKey: string | null = null;
+/** The last group index read as a number without a literal of its own, and its key text. */
+let lastGroupValue = NaN;
+let lastGroupKey: string | null = null;
 let index: number | null = null;
 let step: number | null = null;
 let status: SampleStatus | null = null;
@@ -184,8 +187,16 @@ export class MilesLineReader {
         const end = skipNumberAt(b, i, e);
         const v = readNumber(b, i, end, facts);
         if (!Number.isInteger(v)) return -1;
-        // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text.
-        groupKey = facts.isInt ? (facts.literal === '-0' ? '0' : (facts.literal ?? String(v))) : String(v);
+        // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text. A group's
+        // lines are consecutive: its key's text is made once.
+        if (facts.literal === null && Object.is(v, lastGroupValue)) groupKey = lastGroupKey;
+        else {
+          groupKey = facts.isInt ? (facts.literal === '-0' ? '0' : (facts.literal ?? String(v))) : String(v);
+          if (facts.literal === null) {
+            lastGroupValue = v;
+            lastGroupKey = groupKey;
+          }
+        }
         return end;
       }
       case INDEX:
