@@ -10,7 +10,7 @@ import type { Child, Rule } from '../reader/jsonRule';
 import { readNumber, type NumberFacts, skipNumberAt } from '../reader/jsonNumber';
 import { skipString, skipValue } from '../reader/jsonSkip';
 import { hashBytes } from '../reader/hash';
-import { KeyTable, malformed, skipWs } from '../reader/fieldScan';
+import { KeyTable, malformed, RecentTexts, skipWs } from '../reader/fieldScan';
 import { MAX_BUILT_SCALARS, scanEnd, scanMember, stringText } from '../reader/scanJson';
 import type { SampleRecord, SampleStatus } from '../types';
 
@@ -97,6 +97,9 @@ let instance: string | null = null;
 export class MilesLineReader {
   private readonly top = new KeyTable(TOP_FIELDS);
   private readonly meta = new KeyTable(META_FIELDS);
+  /** Short string values by field (top-level and metadata fields alike: few distinct values). */
+  private readonly recent = Array.from({ length: TOP_FIELDS.length }, () => new RecentTexts());
+  private readonly metaRecent = Array.from({ length: META_FIELDS.length }, () => new RecentTexts());
   private readonly lossMaskRule: Child | undefined;
   private readonly weightVersionsRule: Child | undefined;
   private readonly prefixCacheRule: Child | undefined;
@@ -159,7 +162,7 @@ export class MilesLineReader {
         if (nested) {
           if ((metaSeen & bit) !== 0) return -1;
           metaSeen |= bit;
-          i = metaMember(field, b, i, e);
+          i = metaMember(field, b, i, e, this.metaRecent[field]);
         } else {
           if ((seen & bit) !== 0) return -1;
           seen |= bit;
@@ -225,7 +228,7 @@ export class MilesLineReader {
         if (c !== QUOTE) return -1;
         const end = skipString(b, i, e);
         if (end - i - 2 > MAX_STRING) return -1;
-        const text = stringText(b, i, end);
+        const text = this.recent[field].text(b, i, end);
         if (field === STATUS) {
           if (!STATUS_SET.has(text)) return -1;
           status = text as SampleStatus;
@@ -273,7 +276,7 @@ export class MilesLineReader {
 }
 
 /** A member of `metadata`: the index after its value, or -1 to fall back. */
-function metaMember(field: number, b: Uint8Array, i: number, e: number): number {
+function metaMember(field: number, b: Uint8Array, i: number, e: number, recent: RecentTexts): number {
   const c = b[i];
   if (c === 0x6e) return skipValue(b, i, e);
   if (field === INSTANCE_ID && c !== QUOTE) {
@@ -286,7 +289,8 @@ function metaMember(field: number, b: Uint8Array, i: number, e: number): number 
   if (c !== QUOTE) return -1;
   const end = skipString(b, i, e);
   if (end - i - 2 > MAX_STRING) return -1;
-  const text = stringText(b, i, end);
+  // Instance ids are mostly unique: not looked for among the recent ones.
+  const text = field === INSTANCE_ID ? stringText(b, i, end) : recent.text(b, i, end);
   if (field === EXIT_STATUS) exitStatus = text;
   else if (field === META_DATASET) metaDataset = text;
   else if (field === META_DATASET_NAME) metaDatasetName = text;

@@ -73,3 +73,37 @@ export function skipWs(b: Uint8Array, i: number, e: number): number {
 export function malformed(i: number): never {
   throw new JsonError('malformed', i);
 }
+
+/** Entries a `RecentTexts` keeps, and the longest string body it keeps. */
+const RECENT = 16;
+const RECENT_BYTES = 64;
+
+/**
+ * The texts of short string values a field repeats (statuses, exit statuses, dataset names), found
+ * by comparing bytes with the last few seen, so they are not decoded or hashed again line after line.
+ */
+export class RecentTexts {
+  private readonly bytes: Uint8Array[] = [];
+  private readonly texts: string[] = [];
+  private next = 0;
+
+  /** The text of the validated string literal `b[s, end)` (quotes included). */
+  text(b: Uint8Array, s: number, end: number): string {
+    const n = end - s - 2;
+    if (n > RECENT_BYTES) return stringText(b, s, end);
+    const all = this.bytes;
+    for (let k = 0; k < all.length; k++) {
+      const known = all[k];
+      if (known.length !== n) continue;
+      let j = 0;
+      while (j < n && known[j] === b[s + 1 + j]) j++;
+      if (j === n) return this.texts[k];
+    }
+    // Escapes are decoded by the scanner; the bytes as written stay the key.
+    const text = stringText(b, s, end);
+    this.bytes[this.next] = new Uint8Array(b.subarray(s + 1, end - 1));
+    this.texts[this.next] = text;
+    this.next = (this.next + 1) % RECENT;
+    return text;
+  }
+}
