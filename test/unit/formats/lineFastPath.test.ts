@@ -19,6 +19,8 @@ import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import { scanPath, tempDir, writeLines } from './helpers';
 
 const LONG = JSON.stringify('y'.repeat(1100)); // longer than MAX_STRING
+/** Text longer than miles' 10 000-character repetition window that does not compress well. */
+const VARIED = Array.from({ length: 3000 }, (_, k) => ((k * 7919) % 10007).toString(36)).join(' ');
 const INT = fc.constantFrom('0', '7', '-1', '-0', '123456789012345', '1234567890123456', '12345678901234567890', '9007199254740993', '3.0', '2e0', '1.5');
 const NUM = fc.constantFrom(
   '0',
@@ -53,7 +55,17 @@ const KEYS = {
   data_source: TEXT,
   prompt: fc.constantFrom('"What is 2 + 2?"', '[{"role": "user", "content": "hi \\u00e9"}]', LONG, 'null', '"日本"'),
   label: fc.constantFrom('"4"', '"x\\\\y"', 'null', '17'),
-  response: fc.constantFrom('"\\\\boxed{4}"', '""', LONG, JSON.stringify('z'.repeat(10050)), 'null', '["a"]'),
+  response: fc.constantFrom(
+    '"\\\\boxed{4}"',
+    '""',
+    LONG,
+    JSON.stringify('z'.repeat(10050)),
+    JSON.stringify(VARIED),
+    `"${VARIED.slice(0, 10400)}\\ud800 and \\u00e9"`,
+    'null',
+    '["a"]',
+    '7',
+  ),
   loss_mask: fc.constantFrom('[1, 1, 0]', '[]', '[1, 0.5, NaN]', '["a"]', 'null', '3', '{}'),
   weight_versions: fc.constantFrom('["3"]', '[1, "2"]', '[]', '[[1]]', 'null', '"v"'),
   prefix_cache_info: fc.constantFrom('{}', '{"cached_tokens": 5, "total_prompt_tokens": 9}', '{"cached_tokens": "5"}', 'null', '[1]'),
@@ -117,6 +129,7 @@ test('the per-line path reads a miles-sample line exactly as the full path, or l
   const reader = new MilesLineReader(rule);
   let read = 0;
   let left = 0;
+  const verdicts = new Set<string>();
   fc.assert(
     fc.property(line, (text) => {
       const b = bytesOf(text);
@@ -127,6 +140,7 @@ test('the per-line path reads a miles-sample line exactly as the full path, or l
         return;
       }
       read++;
+      verdicts.add(String(fast.miles?.repetition).slice(0, 18));
       const scanned = scanLine(b, 16, b.length, rule, false);
       assert.equal(scanned.type, 'ok', text);
       const full = normalizeRecord(scanned.type === 'ok' ? scanned.value : null, info, CTX);
@@ -141,6 +155,8 @@ test('the per-line path reads a miles-sample line exactly as the full path, or l
   // Both outcomes occur (the generator is not all repeats and errors, nor all plain lines).
   assert.ok(read > 500, `read ${read}`);
   assert.ok(left > 500, `left ${left}`);
+  // miles' has_repetition verdicts of every kind went through the per-line path.
+  assert.deepEqual([...verdicts].sort(), ['UnicodeEncodeError', 'false', 'null', 'true']);
 });
 
 test('the per-line path reads the usual lines itself and leaves repeated keys to the full path', () => {

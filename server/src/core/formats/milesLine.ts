@@ -12,9 +12,11 @@ import { skipString, skipValue } from '../reader/jsonSkip';
 import { hashBytes } from '../reader/hash';
 import { KeyTable, malformed, RecentTexts, skipWs } from '../reader/fieldScan';
 import { MAX_BUILT_SCALARS, scanEnd, scanMember, stringText } from '../reader/scanJson';
+import { LongString, textTail } from '../reader/textTail';
 import type { SampleRecord, SampleStatus } from '../types';
 
 import type { LineInfo } from './context';
+import { repetitionOf } from './miles';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
 
@@ -59,9 +61,6 @@ const META_DATASET_NAME = 2;
 const INSTANCE_ID = 3;
 const META_FIELDS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as const;
 
-/** Longest response (characters) miles' `has_repetition` answers False for (as in miles.ts). */
-const REPETITION_MIN_CHARS = 10000;
-
 const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 
 /** A line's members, reset per line (module state: no allocation per line). */
@@ -86,7 +85,7 @@ let labelEnd = -1;
 let lossMask: unknown = undefined;
 let weightVersions: unknown = undefined;
 let prefixCache: unknown = undefined;
-let responseLong = false;
+let repetition: boolean | null | string = false;
 let metaSeen = 0;
 let exitStatus: string | null = null;
 let metaDataset: string | null = null;
@@ -132,7 +131,7 @@ export class MilesLineReader {
     dataSource = null;
     promptStart = promptEnd = labelStart = labelEnd = -1;
     lossMask = weightVersions = prefixCache = undefined;
-    responseLong = false;
+    repetition = false;
     metaSeen = 0;
     exitStatus = metaDataset = metaDatasetName = instance = null;
     let i = skipWs(b, s, e);
@@ -253,11 +252,15 @@ export class MilesLineReader {
         return end;
       }
       case RESPONSE: {
-        if (c !== QUOTE) return skipValue(b, i, e);
+        // As `repetitionOf` reads the value the full scan builds under the 'tail' rule: a string
+        // of up to MAX_STRING bytes has too few characters to be compressed (False); a longer one
+        // keeps its tail; any other value is not text (null).
+        if (c !== QUOTE) {
+          repetition = null;
+          return skipValue(b, i, e);
+        }
         const end = skipString(b, i, e);
-        // Built as text up to MAX_STRING bytes (then it has fewer characters than this bound),
-        // else judged by its bytes, as `milesFields` does.
-        responseLong = end - i - 2 > REPETITION_MIN_CHARS;
+        repetition = end - i - 2 <= MAX_STRING ? false : repetitionOf(new LongString(end - i, textTail(b, i + 1, end - 1)));
         return end;
       }
       case LOSS_MASK:
@@ -327,7 +330,7 @@ function record(b: Uint8Array, info: LineInfo): SampleRecord {
     weightVersions: Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null,
     cachedTokens: num(prefixCache, 'cached_tokens'),
     totalPromptTokens: num(prefixCache, 'total_prompt_tokens'),
-    responseMaybeLong: responseLong,
+    repetition,
   };
   return sample;
 }
