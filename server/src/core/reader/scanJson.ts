@@ -143,6 +143,7 @@ const MASK_RUN = 64;
 function sumArray(b: Uint8Array, i: number, e: number): number | Skipped {
   const start = i;
   let sum = 0;
+  let tryMask = true;
   i = skipWs(b, i + 1, e);
   if (b[i] === 0x5d && i < e) {
     pos = i + 1;
@@ -155,12 +156,17 @@ function sumArray(b: Uint8Array, i: number, e: number): number | Skipped {
       i++;
       // The rest of a 0/1 mask as Python writes it (`, 1, 1, 0`), 16 bytes a step where the
       // bytes are WebAssembly memory: it stops at the `,` before anything else.
-      if (b[i] === 0x2c && e - i > MASK_RUN) {
+      // Written otherwise (`1,1`), it makes no progress: then the JS loop alone reads the array.
+      if (tryMask && b[i] === 0x2c && e - i > MASK_RUN) {
         const wasm = wasmScanOf(b);
         if (wasm !== null) {
           const base = b.byteOffset;
-          i = wasm.maskRun(base + i, base + e) - base;
+          const to = wasm.maskRun(base + i, base + e) - base;
           sum += wasm.ones();
+          tryMask = to > i;
+          i = to;
+        } else {
+          tryMask = false;
         }
       }
     } else if (i < e && isNumberStart(c)) {
