@@ -9,6 +9,7 @@ import type { DocumentScheduler } from './analysis/documentScheduler';
 import type { DiskCache } from './analysis/diskCache';
 import type { LiveLogs } from './analysis/liveLogs';
 import type { Publisher } from './diagnostics/publisher';
+import type { RunMetrics } from './analysis/runMetrics';
 import type { ServerRuntime } from './runtime';
 import type { SettingsCache } from './protocol/settings';
 import { isEvalConfigName } from '../core/evalConfigLocation';
@@ -23,6 +24,8 @@ export interface ServerParts {
   publisher: Publisher;
   live: LiveLogs;
   disk: DiskCache;
+  /** Open metrics logs compared with the other files of their run. */
+  runMetrics: RunMetrics;
   /** The run settings file of each log (found upward). */
   runFiles: RunSettingsFiles;
   /** Workspace folder paths; mutated in place when folders change (the runners hold this array). */
@@ -45,6 +48,7 @@ export class ServerContext implements ServerParts {
   readonly publisher: Publisher;
   readonly live: LiveLogs;
   readonly disk: DiskCache;
+  readonly runMetrics: RunMetrics;
   readonly runFiles: RunSettingsFiles;
   readonly folders: string[];
   readonly runtime: ServerRuntime;
@@ -62,6 +66,7 @@ export class ServerContext implements ServerParts {
     this.publisher = parts.publisher;
     this.live = parts.live;
     this.disk = parts.disk;
+    this.runMetrics = parts.runMetrics;
     this.runFiles = parts.runFiles;
     this.folders = parts.folders;
     this.runtime = parts.runtime;
@@ -89,6 +94,7 @@ export class ServerContext implements ServerParts {
   reanalyzeAll(): void {
     this.settings.drop();
     this.disk.clear();
+    this.runMetrics.settingsChanged();
     for (const doc of this.documents.all()) if (this.isLog(doc)) this.analyses.schedule(doc.uri);
     this.live.reanalyzeAll();
   }
@@ -108,6 +114,7 @@ export class ServerContext implements ServerParts {
     for (const result of this.analyses.all()) if (depends(result)) this.analyses.schedule(result.uri);
     this.live.dependencyChanged(path);
     this.disk.dropDependents(path);
+    this.runMetrics.evalConfigChanged(path, configName);
   }
 
   updateFolders(added: string[], removed: string[]): void {
@@ -121,6 +128,7 @@ export class ServerContext implements ServerParts {
 
   dispose(): void {
     this.live.dispose();
+    this.runMetrics.dispose();
     for (const doc of this.documents.all()) this.analyses.close(doc.uri);
   }
 }

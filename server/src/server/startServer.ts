@@ -29,11 +29,12 @@ import { Publisher } from './diagnostics/publisher';
 import { DEFAULTS, nodeTimers, type ServerRuntime } from './runtime';
 import { SettingsCache } from './protocol/settings';
 import { RunSettingsFiles } from './analysis/runSettingsFiles';
+import { RunMetrics } from './analysis/runMetrics';
 import { ServerContext } from './serverContext';
 import { uriToPath } from './protocol/uris';
 
-/** Logs, and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
-const WATCH_GLOBS = [LOG_FILE_GLOB, '**/*.{yaml,yml}', '**/eval_config.json', '**/rollout-lens.json'];
+/** Logs (and miles .pt dumps, run members), and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
+const WATCH_GLOBS = [LOG_FILE_GLOB, '**/*.pt', '**/*.{yaml,yml}', '**/eval_config.json', '**/rollout-lens.json'];
 
 function isLogDocument(doc: TextDocument): boolean {
   return doc.languageId === LANGUAGE_ID || isLogFileName(doc.uri.split(/[?#]/)[0]);
@@ -87,6 +88,26 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         (caps.textDocument?.diagnostic as { codeDescriptionSupport?: boolean } | undefined)?.codeDescriptionSupport === true,
     });
     const folders = workspaceFolderPaths(params);
+    // The open log document at a path (URIs are compared as paths: clients spell them differently).
+    const openLogAt = (path: string): TextDocument | undefined =>
+      documents.all().find((d) => isLogDocument(d) && d.uri.startsWith('file:') && uriToPath(d.uri) === path);
+    const runMetrics: RunMetrics = new RunMetrics({
+      access: overlay,
+      settings,
+      runFiles,
+      folders,
+      timers,
+      pollIntervalMs: runtime.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+      openResult: (path) => {
+        const doc = openLogAt(path);
+        if (!doc) return undefined;
+        const result = analyses.latest(doc.uri);
+        return result && result.version === doc.version ? result : null;
+      },
+      reanalyze: (uri) => analyses.schedule(uri),
+      warn: (m) => connection.console.warn(m),
+      now: () => Date.now(),
+    });
     const analyses: DocumentScheduler = new DocumentScheduler({
       timers,
       debounceMs: runtime.debounceMs ?? DEFAULTS.debounceMs,
@@ -109,9 +130,14 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         };
         // Open documents re-scan only the lines an edit changed (see documents/openDocuments).
         const open = documents.get(doc.uri);
-        return open ? runIncrementalAnalysis(opts, lines.get(doc.uri), open) : runAnalysis(opts);
+        const result = open ? await runIncrementalAnalysis(opts, lines.get(doc.uri), open) : await runAnalysis(opts);
+        // A metrics log is compared with its run's other files (docs/editors.md#run-level-findings).
+        return runMetrics.complete(result, token);
       },
-      onResult: (result) => publisher.resultReady(result),
+      onResult: (result) => {
+        publisher.resultReady(result);
+        runMetrics.memberResult(result);
+      },
       onError: (uri, err) => connection.console.error(`rollout-lens: analysing ${uri} failed: ${describeError(err)}`),
     });
     const live = new LiveLogs({
@@ -134,6 +160,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       publisher,
       live,
       disk,
+      runMetrics,
       runFiles,
       folders,
       runtime,

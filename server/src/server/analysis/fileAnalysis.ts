@@ -107,6 +107,29 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
   return { analysis: fileAnalysisOf(opts, { ...done, configPath, configProblem }, opts.access), scan };
 }
 
+/**
+ * What one run member (a file of the run that is not open) recomputed, for the run's metrics logs:
+ * no per-sample detail kept, its samples released once analysed.
+ */
+export async function recomputeFromDisk(opts: RunOptions): Promise<{ recomputed: RecomputedMetrics | null; evalConfig: string | null; isEval: boolean }> {
+  throwIfCancelled(opts.cancellation);
+  const { path: configPath, config } = await loadConfig(opts);
+  const options: AnalyzeOptions = {
+    access: opts.access,
+    settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
+    evalConfig: config,
+    cancellation: opts.cancellation,
+  };
+  const scan = await scanFile({ path: opts.path, displayPath: opts.path }, options);
+  try {
+    const done = await analyzeOne(scan, options);
+    throwIfCancelled(opts.cancellation);
+    return { recomputed: done.recomputed, evalConfig: configPath, isEval: scan.kind === 'eval' };
+  } finally {
+    scan.samples.release();
+  }
+}
+
 function configFinding(file: string, message: string): Finding {
   return { code: 'config-unreadable', severity: severityOf('config-unreadable'), file, line: 1, message, group: null, dataset: null, fix: null };
 }

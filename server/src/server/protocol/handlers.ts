@@ -21,6 +21,7 @@ import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { provideCodeLenses } from '../features/codeLens';
 import { uriToPath } from './uris';
+import { isLogFileName, isPtDumpName } from '../../../../shared/logFiles';
 
 function registerDocumentSync(ctx: ServerContext): void {
   const { connection, documents, overlay, analyses } = ctx;
@@ -46,6 +47,8 @@ function registerDocumentSync(ctx: ServerContext): void {
       ctx.settings.drop(e.document.uri);
       if (ctx.isLog(e.document)) {
         analyses.close(e.document.uri);
+        ctx.runMetrics.forgetLog(e.document.uri);
+        ctx.runMetrics.fileChanged(path, false); // the disk file counts for its run again
         ctx.publisher.closed(e.document.uri);
         ctx.live.documentClosed(e.document.uri);
       }
@@ -70,6 +73,7 @@ function registerWorkspaceEvents(ctx: ServerContext): void {
         const path = uriToPath(change.uri);
         if (ctx.overlay.has(path)) continue; // open documents follow the editor's text
         ctx.dependencyChanged(path);
+        if (isLogFileName(path) || isPtDumpName(path)) ctx.runMetrics.fileChanged(path, change.type !== FileChangeType.Changed);
         if (change.type === FileChangeType.Deleted) ctx.live.deleted(path);
         else ctx.live.fileEvent(path);
       }

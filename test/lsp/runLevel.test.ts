@@ -1,0 +1,127 @@
+// Run-level findings in the editor (docs/editors.md#run-level-findings): an open metrics log is
+// compared with what the other files of its run recompute, as `check <run folder>` does. Opened
+// alone it gets check's metric-mismatch findings; editing the eval dump (unsaved) or changing it on
+// disk gives the findings check gives for the edited run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic } from 'vscode-languageserver';
+import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
+import { repoRoot, tempWorkspace } from './fixtures';
+import { PULL_CAPS, startHarness, type Harness } from './harness';
+
+/** examples/run's eval dump with one gpqa attempt (line 15) scored 1.0 instead of 0.0. */
+export function editedEvalDump(text: string): string {
+  const lines = text.split('\n');
+  assert.match(lines[14], /"reward": 0\.0/);
+  lines[14] = lines[14].replace('"reward": 0.0', '"reward": 1.0');
+  return lines.join('\n');
+}
+
+function copyRun(ws: { path(name: string): string }, name: string): string {
+  cpSync(join(repoRoot(), 'examples/run'), ws.path(name), { recursive: true });
+  return ws.path(name);
+}
+
+/** check's findings for the metrics log of a copy of the run with the edited eval dump, named as in `run`. */
+function expectedAfterEdit(ws: { path(name: string): string }, run: string): string[] {
+  const edited = copyRun(ws, 'edited');
+  const dump = join(edited, 'eval/eval_100.jsonl');
+  writeFileSync(dump, editedEvalDump(readFileSync(dump, 'utf8')));
+  return findingLines(checkRun(edited), join(edited, 'metrics.jsonl')).map((l) => l.split(edited).join(run));
+}
+
+function same(expected: string[]): (d: Diagnostic[]) => boolean {
+  return (d) => JSON.stringify(diagnosticLines(d)) === JSON.stringify(expected);
+}
+
+async function metricsDiagnostics(h: Harness, uri: string, expected: string[], since = 0): Promise<string[]> {
+  try {
+    return diagnosticLines(await h.diagnostics(uri, same(expected), since));
+  } catch (err) {
+    const last = h.published.filter((p) => p.uri === uri).at(-1);
+    assert.deepEqual(diagnosticLines(last?.diagnostics ?? []), expected, String(err));
+    throw err;
+  }
+}
+
+test("an open metrics log gets check's metric-mismatch findings; an unsaved edit of the eval dump changes them as check says", async () => {
+  const ws = tempWorkspace('rl-runlevel-');
+  const run = copyRun(ws, 'run');
+  const h = await startHarness({ settings: () => ({}) });
+  try {
+    const metrics = join(run, 'metrics.jsonl');
+    const metricsUri = pathToFileURL(metrics).href;
+    const expected = findingLines(checkRun(run), metrics);
+    assert.ok(expected.length >= 2 && expected.every((l) => l.startsWith('metric-mismatch\t0\t')), expected.join('\n'));
+    h.open(metricsUri, readFileSync(metrics, 'utf8'));
+    assert.deepEqual(await metricsDiagnostics(h, metricsUri, expected), expected);
+    const diags = h.published.filter((p) => p.uri === metricsUri).at(-1)!.diagnostics;
+    const related = diags.flatMap((d) => d.relatedInformation ?? []).map((r) => r.location.uri);
+    assert.ok(related.includes(pathToFileURL(join(run, 'eval/eval_100.jsonl')).href), related.join(', '));
+
+    // The eval dump opened, then edited without saving: the metrics log follows the document.
+    const dump = join(run, 'eval/eval_100.jsonl');
+    const dumpUri = pathToFileURL(dump).href;
+    const text = readFileSync(dump, 'utf8');
+    h.open(dumpUri, text);
+    await h.diagnostics(dumpUri, (d) => d.length > 0);
+    const after = expectedAfterEdit(ws, run);
+    assert.notDeepEqual(after, expected, 'the edit changes what check finds');
+    const before = h.published.length;
+    h.change(dumpUri, 2, editedEvalDump(text));
+    assert.deepEqual(await metricsDiagnostics(h, metricsUri, after, before), after);
+
+    // Closed without saving: the file on disk counts again.
+    const beforeClose = h.published.length;
+    h.close(dumpUri);
+    assert.deepEqual(await metricsDiagnostics(h, metricsUri, expected, beforeClose), expected);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('a pulling client: the metrics log is refreshed when the eval dump changes on disk (watched-file event)', async () => {
+  const ws = tempWorkspace('rl-runlevel-');
+  const run = copyRun(ws, 'run');
+  const h = await startHarness({ capabilities: PULL_CAPS, settings: () => ({}) });
+  try {
+    const metrics = join(run, 'metrics.jsonl');
+    const uri = pathToFileURL(metrics).href;
+    const expected = findingLines(checkRun(run), metrics);
+    const after = expectedAfterEdit(ws, run);
+    h.open(uri, readFileSync(metrics, 'utf8'));
+    const pull = async () => {
+      const r = (await h.client.sendRequest('textDocument/diagnostic', { textDocument: { uri } })) as { items: Diagnostic[] };
+      return diagnosticLines(r.items);
+    };
+    // Pulled until it shows `want`: the run's other files are read after the log itself, and each
+    // new result for the same version comes with a refresh request.
+    const pullUntil = async (want: string[]) => {
+      for (;;) {
+        const seen = h.refreshes;
+        const got = await pull();
+        if (JSON.stringify(got) === JSON.stringify(want)) return got;
+        try {
+          await h.waitFor('a diagnostic refresh', () => (h.refreshes > seen ? true : undefined));
+        } catch (err) {
+          assert.deepEqual(got, want, String(err));
+          throw err;
+        }
+      }
+    };
+    assert.deepEqual(await pullUntil(expected), expected);
+
+    const dump = join(run, 'eval/eval_100.jsonl');
+    writeFileSync(dump, editedEvalDump(readFileSync(dump, 'utf8')));
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 2 }] });
+    const got = await pullUntil(after);
+    assert.deepEqual(got, after);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
