@@ -4,33 +4,17 @@
 // disk gives the findings check gives for the edited run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
 import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
-import { repoRoot, tempWorkspace } from './fixtures';
+import { tempWorkspace } from './fixtures';
+import { copyExampleRun, editedEvalDump, findingsAfterEdit } from '../shared/exampleRun';
 import { PULL_CAPS, startHarness, type Harness } from './harness';
 
-/** examples/run's eval dump with one gpqa attempt (line 15) scored 1.0 instead of 0.0. */
-export function editedEvalDump(text: string): string {
-  const lines = text.split('\n');
-  assert.match(lines[14], /"reward": 0\.0/);
-  lines[14] = lines[14].replace('"reward": 0.0', '"reward": 1.0');
-  return lines.join('\n');
-}
-
-function copyRun(ws: { path(name: string): string }, name: string): string {
-  cpSync(join(repoRoot(), 'examples/run'), ws.path(name), { recursive: true });
-  return ws.path(name);
-}
-
-/** check's findings for the metrics log of a copy of the run with the edited eval dump, named as in `run`. */
 function expectedAfterEdit(ws: { path(name: string): string }, run: string): string[] {
-  const edited = copyRun(ws, 'edited');
-  const dump = join(edited, 'eval/eval_100.jsonl');
-  writeFileSync(dump, editedEvalDump(readFileSync(dump, 'utf8')));
-  return findingLines(checkRun(edited), join(edited, 'metrics.jsonl')).map((l) => l.split(edited).join(run));
+  return findingsAfterEdit(run, ws.path('edited'), join(run, 'metrics.jsonl'));
 }
 
 function same(expected: string[]): (d: Diagnostic[]) => boolean {
@@ -49,7 +33,7 @@ async function metricsDiagnostics(h: Harness, uri: string, expected: string[], s
 
 test("an open metrics log gets check's metric-mismatch findings; an unsaved edit of the eval dump changes them as check says", async () => {
   const ws = tempWorkspace('rl-runlevel-');
-  const run = copyRun(ws, 'run');
+  const run = copyExampleRun(ws.path('run'));
   const h = await startHarness({ settings: () => ({}) });
   try {
     const metrics = join(run, 'metrics.jsonl');
@@ -86,7 +70,7 @@ test("an open metrics log gets check's metric-mismatch findings; an unsaved edit
 
 test('a pulling client: the metrics log is refreshed when the eval dump changes on disk (watched-file event)', async () => {
   const ws = tempWorkspace('rl-runlevel-');
-  const run = copyRun(ws, 'run');
+  const run = copyExampleRun(ws.path('run'));
   const h = await startHarness({ capabilities: PULL_CAPS, settings: () => ({}) });
   try {
     const metrics = join(run, 'metrics.jsonl');

@@ -11,6 +11,8 @@ import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../shared/protocol';
 import { repoRoot, tempWorkspace } from '../lsp/fixtures';
 import { boundedRun } from '../shared/boundedChild';
+import { checkRun, findingLines } from '../shared/checkRun';
+import { copyExampleRun, EVAL_EDIT, findingsAfterEdit } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
 const LOG = join(ROOT, 'examples/run/rollout/rollout_1.jsonl');
@@ -24,6 +26,25 @@ interface NvimDiagnostic {
   source: string;
   message: string;
   code: string;
+}
+
+/** Neovim headless with HOME and XDG folders in the workspace, running a Lua driver; its JSON result. */
+async function runNvim(ws: { path(name: string): string }, script: string, vars: Record<string, string>): Promise<Record<string, unknown>> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: ws.path('home'), RL_OUT: ws.path('out.json'), RL_WAIT_MS: String(WAIT_MS), ...vars };
+  for (const name of ['home', 'config', 'data', 'state', 'cache']) mkdirSync(ws.path(name));
+  Object.assign(env, {
+    XDG_CONFIG_HOME: ws.path('config'),
+    XDG_DATA_HOME: ws.path('data'),
+    XDG_STATE_HOME: ws.path('state'),
+    XDG_CACHE_HOME: ws.path('cache'),
+  });
+  const child = spawn('nvim', ['--headless', '--clean', '-n', '-c', `luafile ${join(ROOT, 'test/nvim', script)}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { code, output } = await boundedRun(child, WAIT_MS * 3);
+  assert.ok(existsSync(ws.path('out.json')), `nvim wrote no result (exit ${code}): ${output}`);
+  const result = JSON.parse(readFileSync(ws.path('out.json'), 'utf8')) as Record<string, unknown>;
+  assert.equal(result.error, undefined, `${String(result.error)}\n${output}`);
+  assert.equal(code, 0, output);
+  return result;
 }
 
 function nvimVersion(): string | null {
@@ -79,6 +100,34 @@ test("Neovim 0.7 (push diagnostics) gets the example log's findings from dist/se
     assert.ok(result.hover && /\*\*dropped\*\*/.test(result.hover), `hover: ${result.hover}`);
     assert.match(result.hover, /Reason `group_has_aborted_\w+`/);
     assert.doesNotMatch(result.hover.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, ''), /\\[._()-]/, `a backslash escape: ${result.hover}`);
+  } finally {
+    ws.remove();
+  }
+});
+
+test("Neovim 0.7: the metrics log shows check's metric-mismatch findings, and follows an unsaved edit of the eval dump", async () => {
+  assert.ok(nvimVersion(), 'nvim is not installed: `apt-get install -y neovim` (.ci/run installs it)');
+  const ws = tempWorkspace('rl-nvim-run-');
+  try {
+    const run = copyExampleRun(ws.path('run'));
+    const metrics = join(run, 'metrics.jsonl');
+    const expected = findingLines(checkRun(run), metrics);
+    assert.ok(expected.some((l) => l.startsWith('metric-mismatch\t')));
+    const after = findingsAfterEdit(run, ws.path('edited'), metrics);
+    assert.notDeepEqual(after, expected);
+    const result = await runNvim(ws, 'runLevel.lua', {
+      RL_SERVER: join(ROOT, 'dist/server.js'),
+      RL_ROOT: run,
+      RL_METRICS: metrics,
+      RL_DUMP: join(run, EVAL_EDIT.file),
+      RL_EDIT_LINE: String(EVAL_EDIT.line),
+      RL_EDIT_FROM: EVAL_EDIT.from,
+      RL_EDIT_TO: EVAL_EDIT.to,
+      RL_EXPECTED: JSON.stringify(expected),
+      RL_AFTER: JSON.stringify(after),
+    });
+    assert.deepEqual(result.before, expected);
+    assert.deepEqual(result.after, after);
   } finally {
     ws.remove();
   }
