@@ -8,6 +8,9 @@
 ;;   RL_FIX_TITLE the code action to choose (its title starts with this)
 ;;   RL_CONFIG    the eval config the fix edits (visited first, then saved)
 ;;   RL_SYMBOLS   log whose document symbols are listed
+;;   RL_EDIT_LOG  (optional) log edited last, then saved: line RL_EDIT_LINE (1-based), its text
+;;                RL_EDIT_FROM replaced by RL_EDIT_TO; then RL_METRICS (a metrics log among
+;;                RL_FILES) must show RL_AFTER (a JSON list of lines as in RL_EXPECTED)
 ;;   RL_OUT       file the JSON result is written to     RL_WAIT_MS  bound on every wait
 ;; Every wait is bounded; on a timeout what was received so far is written, so the test shows it.
 (require 'cl-lib)
@@ -114,7 +117,22 @@ would run (the buffer shown, its window and post-command hooks), then read the s
                       (dolist (e entries)
                         (if (imenu--subalist-p e) (walk (cdr e)) (push (car e) names)))))
           (walk (eglot-imenu)))
-        (rl-note 'symbols (vconcat (sort names #'string<)))))))
+        (rl-note 'symbols (vconcat (sort names #'string<)))))
+    ;; The run-level step: the eval dump edited and saved as a user would; the metrics log (checked
+    ;; by another server, which sees the file change on disk) shows the edited run's findings.
+    (when (getenv "RL_EDIT_LOG")
+      (let ((log (find-buffer-visiting (getenv "RL_EDIT_LOG")))
+            (metrics (find-buffer-visiting (getenv "RL_METRICS")))
+            (after (append (json-parse-string (getenv "RL_AFTER")) nil)))
+        (with-current-buffer log
+          (goto-char (point-min))
+          (forward-line (1- (string-to-number (getenv "RL_EDIT_LINE"))))
+          (unless (search-forward (getenv "RL_EDIT_FROM") (line-end-position) t)
+            (error "line %s of %s has no %s" (getenv "RL_EDIT_LINE") (getenv "RL_EDIT_LOG") (getenv "RL_EDIT_FROM")))
+          (replace-match (getenv "RL_EDIT_TO") t t)
+          (save-buffer))
+        (rl-wait-until buffers (lambda () (equal (rl-diagnostics metrics) after)))
+        (rl-note 'afterEdit (vconcat (rl-diagnostics metrics)))))))
 
 (condition-case err
     (progn (rl-run) (rl-write) (eglot-shutdown-all) (kill-emacs 0))

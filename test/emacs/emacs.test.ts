@@ -1,8 +1,10 @@
 // A third, independent LSP client: Debian's Emacs 28 with its eglot 1.9, headless (`--batch`,
 // hermetic HOME), set up exactly as docs/editors.md says (test/emacs/init.el, quoted there), on a
 // copy of the example run. It opens logs as a user would and must show the same findings as
-// `rollout-lens check` on the run folder, a hover, the quick fix applied to the eval config and
-// saved, and the groups as document symbols (test/emacs/client.el drives it).
+// `rollout-lens check` on the run folder (the metrics log's run-level findings too), a hover, the
+// quick fix applied to the eval config and saved, the groups as document symbols, and, once the
+// eval dump is edited and saved, the metrics log's findings for the edited run (test/emacs/client.el
+// drives it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { repoRoot, tempWorkspace } from '../lsp/fixtures';
 import { checkRun, findingLines } from '../shared/checkRun';
 import { boundedRun } from '../shared/boundedChild';
+import { EVAL_EDIT, findingsAfterEdit } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
 const WAIT_MS = 20_000;
@@ -23,6 +26,7 @@ interface EmacsResult {
   configModified: boolean;
   symbols: string[];
   servers: number;
+  afterEdit?: string[];
 }
 
 function emacsVersion(): string | null {
@@ -35,7 +39,7 @@ test('docs/editors.md gives the Emacs set-up the test runs', () => {
   assert.ok(readFileSync(join(ROOT, 'docs/editors.md'), 'utf8').includes(init), 'docs/editors.md must quote test/emacs/init.el as is');
 });
 
-test("Emacs 28 + eglot shows check's findings on the example run, a hover, the quick fix and the groups", async () => {
+test("Emacs 28 + eglot shows check's findings on the example run, a hover, the quick fix, the groups, and follows a saved edit", async () => {
   const version = emacsVersion();
   assert.ok(version, 'emacs is not installed: `apt-get install -y emacs-nox elpa-eglot` (npm test installs them)');
   const ws = tempWorkspace('rl-emacs-');
@@ -50,10 +54,20 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
     const evalLog = ws.path('run/eval/eval_100.jsonl');
     const rollout = ws.path('run/rollout/rollout_1.jsonl');
     const config = ws.path('run/eval_config.yaml');
-    const files = [evalLog, rollout];
+    const metrics = ws.path('run/metrics.jsonl');
+    const files = [evalLog, rollout, metrics];
     const findings = checkRun(ws.path('run'));
     const expected = Object.fromEntries(files.map((f) => [f, findingLines(findings, f)]));
     assert.ok(expected[evalLog].some((l) => l.startsWith('misgrouped-dataset\t')));
+    assert.ok(expected[metrics].some((l) => l.startsWith('metric-mismatch\t')));
+    // After the quick fix (saved) and the edit of the eval dump (saved): what check says then.
+    const fixed = (text: string) =>
+      text.replace('n_samples_per_eval_prompt: 2   # edited after the run', 'n_samples_per_eval_prompt: 3   # edited after the run');
+    const after = findingsAfterEdit(ws.path('run'), ws.path('edited'), metrics, (copy) => {
+      const file = join(copy, 'eval_config.yaml');
+      writeFileSync(file, fixed(readFileSync(file, 'utf8')));
+    });
+    assert.notDeepEqual(after, expected[metrics]);
 
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -65,6 +79,12 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
       RL_FIX_TITLE: 'Set n_samples_per_eval_prompt of gpqa to 3',
       RL_CONFIG: config,
       RL_SYMBOLS: rollout,
+      RL_EDIT_LOG: evalLog,
+      RL_EDIT_LINE: String(EVAL_EDIT.line),
+      RL_EDIT_FROM: EVAL_EDIT.from,
+      RL_EDIT_TO: EVAL_EDIT.to,
+      RL_METRICS: metrics,
+      RL_AFTER: JSON.stringify(after),
       RL_OUT: ws.path('out.json'),
       RL_WAIT_MS: String(WAIT_MS),
     };
@@ -82,7 +102,7 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
 
     if (process.env.RL_DEBUG) console.log(JSON.stringify(result, null, 1));
     for (const file of files) assert.deepEqual(result.diagnostics[file], expected[file], file);
-    assert.equal(result.servers, 2, 'one server per directory (each with only its own folder as root)');
+    assert.equal(result.servers, 3, 'one server per directory (each with only its own folder as root)');
 
     // eglot 1.9 announces only plaintext without markdown-mode (hover.contentFormat): the server
     // answers plain text, so no markdown syntax or backslash escape reaches the echo area.
@@ -93,7 +113,10 @@ test("Emacs 28 + eglot shows check's findings on the example run, a hover, the q
     assert.equal(result.configModified, false);
     const saved = readFileSync(config, 'utf8');
     const original = readFileSync(join(ROOT, 'examples/run/eval_config.yaml'), 'utf8');
-    assert.equal(saved, original.replace('n_samples_per_eval_prompt: 2   # edited after the run', 'n_samples_per_eval_prompt: 3   # edited after the run'));
+    assert.equal(saved, fixed(original));
+
+    // The metrics log's server saw the saved eval dump and eval config change on disk.
+    assert.deepEqual(result.afterEdit, after);
 
     assert.ok(
       result.symbols.some((s) => /^group \S+: dropped \(group_has_aborted_ServerUnreachable\)$/.test(s)),
