@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
 import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
 import { tempWorkspace } from './fixtures';
+import type { FileAccess } from '../../server/src/core/fileAccess';
+import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { copyExampleRun, editedEvalDump, findingsAfterEdit } from '../shared/exampleRun';
 import { PULL_CAPS, startHarness, type Harness } from './harness';
 
@@ -31,7 +33,7 @@ async function metricsDiagnostics(h: Harness, uri: string, expected: string[], s
   }
 }
 
-test("an open metrics log gets check's metric-mismatch findings; an unsaved edit of the eval dump changes them as check says", async () => {
+test("an open metrics log gets check's metric-mismatch findings; unsaved edits of the eval dump or of the log change them as check says", async () => {
   const ws = tempWorkspace('rl-runlevel-');
   const run = copyExampleRun(ws.path('run'));
   const h = await startHarness({ settings: () => ({}) });
@@ -62,6 +64,17 @@ test("an open metrics log gets check's metric-mismatch findings; an unsaved edit
     const beforeClose = h.published.length;
     h.close(dumpUri);
     assert.deepEqual(await metricsDiagnostics(h, metricsUri, expected, beforeClose), expected);
+
+    // The metrics log itself edited: a record of another step inserted above moves its findings down.
+    const logged = readFileSync(metrics, 'utf8');
+    const moved = `${logged.split('\n')[0].replace('"step": 100', '"step": 99')}\n${logged}`;
+    const copy = copyExampleRun(ws.path('moved'));
+    writeFileSync(join(copy, 'metrics.jsonl'), moved);
+    const expectedMoved = findingLines(checkRun(copy), join(copy, 'metrics.jsonl')).map((l) => l.split(copy).join(run));
+    assert.ok(expectedMoved.length === expected.length && expectedMoved.every((l) => l.startsWith('metric-mismatch\t1\t')), expectedMoved.join('\n'));
+    const beforeMove = h.published.length;
+    h.change(metricsUri, 2, moved);
+    assert.deepEqual(await metricsDiagnostics(h, metricsUri, expectedMoved, beforeMove), expectedMoved);
   } finally {
     await h.stop();
     ws.remove();
@@ -104,6 +117,51 @@ test('a pulling client: the metrics log is refreshed when the eval dump changes 
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 2 }] });
     const got = await pullUntil(after);
     assert.deepEqual(got, after);
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test('members are read once and cached: an edit of the metrics log reads no run file again; a changed file is read again', async () => {
+  const ws = tempWorkspace('rl-runlevel-');
+  const run = copyExampleRun(ws.path('run'));
+  const opened = new Map<string, number>();
+  const access: FileAccess = {
+    ...nodeFileAccess,
+    open(path) {
+      opened.set(path, (opened.get(path) ?? 0) + 1);
+      return nodeFileAccess.open(path);
+    },
+  };
+  const h = await startHarness({ settings: () => ({}), runtime: { access } });
+  try {
+    const metrics = join(run, 'metrics.jsonl');
+    const uri = pathToFileURL(metrics).href;
+    const dump = join(run, 'eval/eval_100.jsonl');
+    const expected = findingLines(checkRun(run), metrics);
+    const text = readFileSync(metrics, 'utf8');
+    h.open(uri, text);
+    await metricsDiagnostics(h, uri, expected);
+    // One read of a file opens it a few times (format sniff, lines, tail hash): a read's count.
+    const once = opened.get(dump) ?? 0;
+    const rollout = join(run, 'rollout/rollout_1.jsonl');
+    const rolloutOnce = opened.get(rollout) ?? 0;
+    assert.ok(once > 0 && rolloutOnce > 0, 'the members were read');
+
+    const before = h.published.length;
+    h.change(uri, 2, `${text}\n`);
+    await h.diagnostics(uri, (_d, p) => p.version === 2, before);
+    assert.deepEqual(diagnosticLines(h.published.at(-1)!.diagnostics), expected);
+    assert.equal(opened.get(dump), once, 'an edit of the metrics log reads no member again');
+    assert.equal(opened.get(rollout), rolloutOnce);
+
+    const after = expectedAfterEdit(ws, run);
+    writeFileSync(dump, editedEvalDump(readFileSync(dump, 'utf8')));
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 2 }] });
+    assert.deepEqual(await metricsDiagnostics(h, uri, after, h.published.length), after);
+    assert.equal(opened.get(dump), 2 * once, 'the changed file is read again, once');
+    assert.equal(opened.get(rollout), rolloutOnce, 'the others are not');
   } finally {
     await h.stop();
     ws.remove();
