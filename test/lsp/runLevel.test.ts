@@ -4,12 +4,12 @@
 // disk gives the findings check gives for the edited run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
 import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
-import { tempWorkspace } from './fixtures';
+import { repoRoot, tempWorkspace } from './fixtures';
 import type { FileAccess } from '../../server/src/core/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { copyExampleRun, editedEvalDump, findingsAfterEdit } from '../shared/exampleRun';
@@ -23,7 +23,8 @@ function same(expected: string[]): (d: Diagnostic[]) => boolean {
   return (d) => JSON.stringify(diagnosticLines(d)) === JSON.stringify(expected);
 }
 
-async function metricsDiagnostics(h: Harness, uri: string, expected: string[], since = 0): Promise<string[]> {
+/** The diagnostics published for `uri` once they equal `expected` (or the last ones, compared, on a timeout). */
+async function publishedAs(h: Harness, uri: string, expected: string[], since = 0): Promise<string[]> {
   try {
     return diagnosticLines(await h.diagnostics(uri, same(expected), since));
   } catch (err) {
@@ -43,7 +44,7 @@ test("an open metrics log gets check's metric-mismatch findings; unsaved edits o
     const expected = findingLines(checkRun(run), metrics);
     assert.ok(expected.length >= 2 && expected.every((l) => l.startsWith('metric-mismatch\t0\t')), expected.join('\n'));
     h.open(metricsUri, readFileSync(metrics, 'utf8'));
-    assert.deepEqual(await metricsDiagnostics(h, metricsUri, expected), expected);
+    assert.deepEqual(await publishedAs(h, metricsUri, expected), expected);
     const diags = h.published.filter((p) => p.uri === metricsUri).at(-1)!.diagnostics;
     const related = diags.flatMap((d) => d.relatedInformation ?? []).map((r) => r.location.uri);
     assert.ok(related.includes(pathToFileURL(join(run, 'eval/eval_100.jsonl')).href), related.join(', '));
@@ -58,12 +59,12 @@ test("an open metrics log gets check's metric-mismatch findings; unsaved edits o
     assert.notDeepEqual(after, expected, 'the edit changes what check finds');
     const before = h.published.length;
     h.change(dumpUri, 2, editedEvalDump(text));
-    assert.deepEqual(await metricsDiagnostics(h, metricsUri, after, before), after);
+    assert.deepEqual(await publishedAs(h, metricsUri, after, before), after);
 
     // Closed without saving: the file on disk counts again.
     const beforeClose = h.published.length;
     h.close(dumpUri);
-    assert.deepEqual(await metricsDiagnostics(h, metricsUri, expected, beforeClose), expected);
+    assert.deepEqual(await publishedAs(h, metricsUri, expected, beforeClose), expected);
 
     // The metrics log itself edited: a record of another step inserted above moves its findings down.
     const logged = readFileSync(metrics, 'utf8');
@@ -74,7 +75,7 @@ test("an open metrics log gets check's metric-mismatch findings; unsaved edits o
     assert.ok(expectedMoved.length === expected.length && expectedMoved.every((l) => l.startsWith('metric-mismatch\t1\t')), expectedMoved.join('\n'));
     const beforeMove = h.published.length;
     h.change(metricsUri, 2, moved);
-    assert.deepEqual(await metricsDiagnostics(h, metricsUri, expectedMoved, beforeMove), expectedMoved);
+    assert.deepEqual(await publishedAs(h, metricsUri, expectedMoved, beforeMove), expectedMoved);
   } finally {
     await h.stop();
     ws.remove();
@@ -142,7 +143,7 @@ test('members are read once and cached: an edit of the metrics log reads no run 
     const expected = findingLines(checkRun(run), metrics);
     const text = readFileSync(metrics, 'utf8');
     h.open(uri, text);
-    await metricsDiagnostics(h, uri, expected);
+    await publishedAs(h, uri, expected);
     // One read of a file opens it a few times (format sniff, lines, tail hash): a read's count.
     const once = opened.get(dump) ?? 0;
     const rollout = join(run, 'rollout/rollout_1.jsonl');
@@ -159,9 +160,36 @@ test('members are read once and cached: an edit of the metrics log reads no run 
     const after = expectedAfterEdit(ws, run);
     writeFileSync(dump, editedEvalDump(readFileSync(dump, 'utf8')));
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 2 }] });
-    assert.deepEqual(await metricsDiagnostics(h, uri, after, h.published.length), after);
+    assert.deepEqual(await publishedAs(h, uri, after, h.published.length), after);
     assert.equal(opened.get(dump), 2 * once, 'the changed file is read again, once');
     assert.equal(opened.get(rollout), rolloutOnce, 'the others are not');
+  } finally {
+    await h.stop();
+    ws.remove();
+  }
+});
+
+test("a trajectory sidecar shows check's findings from its step's .pt, and follows the .pt on disk", async () => {
+  const ws = tempWorkspace('rl-runlevel-');
+  const run = ws.path('run');
+  cpSync(join(repoRoot(), 'test/fixtures/pt/run'), run, { recursive: true });
+  const h = await startHarness({ settings: () => ({}) });
+  try {
+    const sidecar = join(run, 'trajectory/1.jsonl');
+    const uri = pathToFileURL(sidecar).href;
+    const expected = findingLines(checkRun(run), sidecar);
+    assert.ok(expected.some((l) => l.startsWith('trajectory-verdicts-from-pt\t')));
+    h.open(uri, readFileSync(sidecar, 'utf8'));
+    assert.deepEqual(await publishedAs(h, uri, expected), expected);
+
+    // The .pt removed: the sidecar is analysed alone, as check then does.
+    const pt = join(run, 'rollout_data/1.pt');
+    rmSync(pt);
+    const alone = findingLines(checkRun(run), sidecar);
+    assert.ok(!alone.some((l) => l.startsWith('trajectory-verdicts-from-pt\t')));
+    const before = h.published.length;
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(pt).href, type: 3 }] });
+    assert.deepEqual(await publishedAs(h, uri, alone, before), alone);
   } finally {
     await h.stop();
     ws.remove();

@@ -13,6 +13,8 @@ import type { RunMetrics } from './analysis/runMetrics';
 import type { ServerRuntime } from './runtime';
 import type { SettingsCache } from './protocol/settings';
 import { isEvalConfigName } from '../core/evalConfigLocation';
+import { isPtDumpName } from '../core/logFiles';
+import { siblingPt } from '../core/rollout/trajectorySidecar';
 import { isSettingsFile, type RunSettingsFiles } from './analysis/runSettingsFiles';
 
 export interface ServerParts {
@@ -100,13 +102,20 @@ export class ServerContext implements ServerParts {
   }
 
   /**
-   * A file changed that results may depend on (an eval config): re-analyse those results, and,
-   * when it has an eval config's name, eval logs that had none (it may have just been created).
+   * A file changed that results may depend on (an eval config, a trajectory sidecar's .pt):
+   * re-analyse those results, and, when it has an eval config's name, eval logs that had none (it
+   * may have just been created).
    */
   dependencyChanged(path: string): void {
     if (isSettingsFile(path)) {
       // A run settings file: which one applies, and what it says, may change for any log.
       this.reanalyzeAll();
+      return;
+    }
+    if (isPtDumpName(path)) {
+      // A trajectory sidecar takes its verdicts from its step's .pt (core/rollout/trajectorySidecar.ts).
+      for (const result of this.analyses.all())
+        if (result.report?.format === 'miles-trajectory' && siblingPt(result.path) === path) this.analyses.schedule(result.uri);
       return;
     }
     const configName = isEvalConfigName(path);
