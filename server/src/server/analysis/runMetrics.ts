@@ -91,6 +91,7 @@ export class RunMetrics {
   private draining = false;
   private lastRefresh = 0;
   private poll: unknown;
+  private disposed = false;
 
   constructor(private readonly opts: RunMetricsOptions) {}
 
@@ -183,6 +184,7 @@ export class RunMetrics {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.stopPolling();
     this.reading?.cancel();
     this.queue.clear();
@@ -245,7 +247,7 @@ export class RunMetrics {
 
   /** Reads queued members one at a time; refreshes the metrics logs as their figures arrive. */
   private drain(): void {
-    if (this.draining || this.queue.size === 0) return;
+    if (this.draining || this.disposed || this.queue.size === 0) return;
     this.draining = true;
     void this.readQueued().finally(() => {
       this.draining = false;
