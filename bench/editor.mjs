@@ -340,18 +340,28 @@ async function runLevelCorrectness() {
   return { mismatches: expected.length };
 }
 
-async function timedRun(run) {
+/**
+ * One fresh server: the metrics log opened first (`withRun`), or not at all (the baseline: no
+ * run-level work; interleaved with the others, the machine being shared), then the 40 MB log.
+ */
+async function timedRun(run, withRun = true) {
   const server = await startServer();
-  const metricsOpen = await openMetricsLog(server);
+  const metricsOpen = withRun ? await openMetricsLog(server) : null;
   const open = await openAndTime(server, TEXT);
   let version = 1;
   const metricEditMs = [];
   const republishMs = [];
   for (const change of metricEdits(TEXT, METRIC_EDITS, rng(300 + run)).edits) {
     version++;
-    const r = await timedMetricEdit(server, version, change);
-    metricEditMs.push(r.ownMs);
-    republishMs.push(r.metricsMs);
+    if (withRun) {
+      const r = await timedMetricEdit(server, version, change);
+      metricEditMs.push(r.ownMs);
+      republishMs.push(r.metricsMs);
+    } else {
+      const t0 = performance.now();
+      await server.client.sendNotification('textDocument/didChange', { textDocument: { uri: URI, version }, contentChanges: [change] });
+      metricEditMs.push((await server.published(version)).at - t0);
+    }
   }
   // The other edits start from the text as the metric edits left it.
   const { edits } = makeEdits(metricEdits(TEXT, METRIC_EDITS, rng(300 + run)).finalText, EDITS, rng(100 + run));
@@ -365,7 +375,7 @@ async function timedRun(run) {
   const rand = rng(200 + run);
   const hoverMs = [];
   const lines = lineStarts(TEXT).length - 1;
-  for (let i = 0; i < HOVERS; i++) {
+  for (let i = 0; i < (withRun ? HOVERS : 0); i++) {
     const line = Math.floor(rand() * (lines - 20));
     const t0 = performance.now();
     const hover = await bounded('hover', server.client.sendRequest('textDocument/hover', { textDocument: { uri: URI }, position: { line, character: 3 } }));
@@ -373,7 +383,7 @@ async function timedRun(run) {
     if (!hover) throw new Error(`no hover on line ${line + 1}`);
   }
   await server.stop();
-  return { openMs: open.ms, editMs, hoverMs, metricEditMs, republishMs, metricsOpenMs: metricsOpen.firstMs, metricsRunMs: metricsOpen.allMs };
+  return { openMs: open.ms, editMs, hoverMs, metricEditMs, republishMs, metricsOpenMs: metricsOpen?.firstMs ?? 0, metricsRunMs: metricsOpen?.allMs ?? 0 };
 }
 
 /** What the client itself spends turning the didOpen into bytes (VS Code's client does the same). */
@@ -414,8 +424,15 @@ const metricEditsMs = [];
 const republishesMs = [];
 const metricsOpensMs = [];
 const metricsRunsMs = [];
+const baseline = { opens: [], edits: [], metricEdits: [] };
 for (let run = 0; run < RUNS; run++) {
+  // Interleaved: the baseline (no metrics log open) before the full run on even runs, after on odd.
+  const base = run % 2 === 0 ? await timedRun(run, false) : null;
   const r = await timedRun(run);
+  const b = base ?? (await timedRun(run, false));
+  baseline.opens.push(b.openMs);
+  baseline.edits.push(...b.editMs);
+  baseline.metricEdits.push(...b.metricEditMs);
   opens.push(r.openMs);
   editsMs.push(...r.editMs);
   hoversMs.push(...r.hoverMs);
@@ -457,6 +474,9 @@ const table = [
   row('didChange that changes the recomputed metrics → its publishDiagnostics', metricEditsMs, TARGET.edit, metricEditsMs.length),
   row('the same didChange → the metrics log republished', republishesMs, TARGET.metricsLog, republishesMs.length),
   row('hover on a random sample line', hoversMs, TARGET.hover, hoversMs.length),
+  row('baseline, no metrics log open: didOpen → first publishDiagnostics', baseline.opens, TARGET.open, baseline.opens.length),
+  row('baseline: one-line didChange → its publishDiagnostics', baseline.edits, TARGET.edit, baseline.edits.length),
+  row('baseline: didChange that changes the recomputed metrics → its publishDiagnostics', baseline.metricEdits, TARGET.edit, baseline.metricEdits.length),
 ].join('\n');
 const serialization = `Of the didOpen time, the client's own serialization of the ${(TEXT.length / 1e6).toFixed(0)} MB notification (JSON.stringify + UTF-8 encode, measured apart, p50 of 3) takes ${pct(serializeMs, 50).toFixed(0)} ms, and receiving it (joining the 64 KB chunks, UTF-8 decode, JSON.parse: what the JSON-RPC layer does before any handler runs) ${pct(receiveMs, 50).toFixed(0)} ms; the rest is transfer, the server's line split, scan and analysis, and publishing.`;
 const runRead = `Opening the metrics log: its own diagnostics after ${pct(metricsOpensMs, 50).toFixed(0)} ms (p50), every step's mismatch after ${pct(metricsRunsMs, 50).toFixed(0)} ms (p50; p95 ${pct(metricsRunsMs, 95).toFixed(0)} ms): the run's ${STEP} step files (${(MB + OTHER_STEPS * OTHER_MB).toFixed(0)} MB) read from disk in the background, before the 40 MB log is opened.`;
@@ -481,7 +501,8 @@ Edits are incremental one-line changes (the server asks for \`Incremental\` sync
 completed sample truncated (so the log's recomputed \`rollout/truncated_ratio\`, and the metrics log's findings, change:
 timed to the log's diagnostics and to the metrics log's republished diagnostics), then ${EDITS} of: a status flip,
 a group key change, a line made invalid JSON and mended, a line inserted, a line deleted.
-${RUNS} runs (a fresh server each), ${HOVERS} hovers per run.
+${RUNS} runs (a fresh server each), ${HOVERS} hovers per run; each interleaved with a baseline run on a fresh server
+that never opens the metrics log (the same edits, no hovers): the cost of the run-level analysis is the difference.
 Correctness first: after ${check.edits} such edits the server's diagnostics equal those of a fresh server opened on the edited text;
 the metrics log's ${check.mismatches} diagnostics equal \`check\`'s on the run folder, and after 3 metric edits equal \`check\`'s on the run with the edited text.
 
