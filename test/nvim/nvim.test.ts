@@ -57,36 +57,11 @@ test("Neovim 0.7 (push diagnostics) gets the example log's findings from dist/se
   assert.ok(version, 'nvim is not installed: `apt-get install -y neovim` (.ci/run installs it)');
   const ws = tempWorkspace('rl-nvim-');
   try {
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: ws.path('home'),
-      RL_SERVER: join(ROOT, 'dist/server.js'),
-      RL_LOG: LOG,
-      RL_OUT: ws.path('out.json'),
-      RL_ROOT: ROOT,
-      RL_WAIT_MS: String(WAIT_MS),
-    };
-    for (const name of ['home', 'config', 'data', 'state', 'cache']) mkdirSync(ws.path(name));
-    Object.assign(env, {
-      XDG_CONFIG_HOME: ws.path('config'),
-      XDG_DATA_HOME: ws.path('data'),
-      XDG_STATE_HOME: ws.path('state'),
-      XDG_CACHE_HOME: ws.path('cache'),
-    });
-    const child = spawn('nvim', ['--headless', '--clean', '-n', '-c', `luafile ${join(ROOT, 'test/nvim/client.lua')}`], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const { code, output } = await boundedRun(child, WAIT_MS * 2);
-    assert.ok(existsSync(ws.path('out.json')), `nvim wrote no result (exit ${code}): ${output}`);
-    const result = JSON.parse(readFileSync(ws.path('out.json'), 'utf8')) as {
-      error?: string;
+    const result = (await runNvim(ws, 'client.lua', { RL_SERVER: join(ROOT, 'dist/server.js'), RL_LOG: LOG, RL_ROOT: ROOT })) as unknown as {
       diagnostics: NvimDiagnostic[];
       hover: string | null;
       client: { major: number; minor: number };
     };
-    assert.equal(result.error, undefined, result.error);
-    assert.equal(code, 0, output);
     console.log(`${version}: ${result.diagnostics.length} diagnostics`);
 
     // The same findings (code, 0-based line, severity, message) as a one-shot engine run.
