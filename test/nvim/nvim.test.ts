@@ -1,6 +1,8 @@
 // A second, independent LSP client: Neovim 0.7.2 (Debian), headless, hermetic (HOME and XDG
 // folders in a temp dir), starts `node dist/server.js --stdio`, opens a step of the example run
-// and receives its diagnostics by push; the same findings as the engine reports for that file.
+// and receives its diagnostics by push; the same findings as the engine reports for that file. On a
+// copy of the run, the metrics log's run-level findings equal check's, before and after an unsaved
+// edit of the eval dump in the same Neovim (test/nvim/runLevel.lua drives it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
