@@ -124,7 +124,7 @@ test('a pulling client: the metrics log is refreshed when the eval dump changes 
   }
 });
 
-test('members are read once and cached: an edit of the metrics log does not read the eval dump again; its change on disk does, once', async () => {
+test('members are read once and cached: an edit of the metrics log does not read the eval dump again; its change on disk does, once; deleted and created files count', async () => {
   const ws = tempWorkspace('rl-runlevel-');
   const run = copyExampleRun(ws.path('run'));
   const opened = new Map<string, number>();
@@ -161,6 +161,17 @@ test('members are read once and cached: an edit of the metrics log does not read
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 2 }] });
     assert.deepEqual(await publishedAs(h, uri, after, h.published.length), after);
     assert.equal(opened.get(dump), 2 * once, 'the changed file is read again, once');
+
+    // Deleted, then created again: the run is listed again each time.
+    const saved = readFileSync(dump, 'utf8');
+    rmSync(dump);
+    const without = findingLines(checkRun(run), metrics);
+    assert.notDeepEqual(without, after);
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 3 }] });
+    assert.deepEqual(await publishedAs(h, uri, without, h.published.length), without);
+    writeFileSync(dump, saved);
+    void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 1 }] });
+    assert.deepEqual(await publishedAs(h, uri, after, h.published.length), after);
   } finally {
     await h.stop();
     ws.remove();
