@@ -64,3 +64,18 @@ export function hoverText(hovers: vscode.Hover[]): string {
 export function unescapeMarkdown(value: string): string {
   return value.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
 }
+
+/**
+ * Runs `body` with auto-save off: the web workbench saves after a delay by default, and a test's
+ * unsaved edit must stay unsaved (and be reverted, not written to the shared workspace).
+ */
+export async function withoutAutoSave<T>(body: () => Promise<T>): Promise<T> {
+  const files = vscode.workspace.getConfiguration('files');
+  const autoSave = files.inspect('autoSave')?.globalValue;
+  await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+  try {
+    return await body();
+  } finally {
+    await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+  }
+}

@@ -4,7 +4,7 @@
 // extension.test.ts on this workspace before VS Code starts (ROLLOUT_LENS_RUN_METRICS).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, codeOf, diagnostics, wsUri } from './helpers';
+import { api, codeOf, diagnostics, withoutAutoSave, wsUri } from './helpers';
 import { test } from './runner';
 
 interface Expected {
@@ -30,11 +30,8 @@ test("metrics.jsonl: check's metric-mismatch findings, following an unsaved edit
   const { expected, after, edit } = JSON.parse(process.env.ROLLOUT_LENS_RUN_METRICS ?? 'null') as Expected;
   assert.ok(expected.length > 0 && expected.every((l) => l.startsWith('metric-mismatch\t')), expected.join('\n'));
   await api();
-  // The web workbench saves after a delay by default: this edit must stay unsaved.
-  const files = vscode.workspace.getConfiguration('files');
-  const autoSave = files.inspect('autoSave')?.globalValue;
-  await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-  try {
+  // The edit must stay unsaved.
+  await withoutAutoSave(async () => {
     const metrics = wsUri('metrics.jsonl');
     await vscode.window.showTextDocument(metrics, { preview: false });
     await metricsShow(metrics, expected, "check's findings on metrics.jsonl");
@@ -55,7 +52,5 @@ test("metrics.jsonl: check's metric-mismatch findings, following an unsaved edit
     assert.ok(dump.document.lineAt(edit.line - 1).text.includes(edit.from), 'the revert restored the saved text');
     await metricsShow(metrics, expected, "check's findings on metrics.jsonl once the edit is reverted");
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  } finally {
-    await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
-  }
+  });
 });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { api, hoverText, openLog, waitFor, wsUri } from './helpers';
+import { api, hoverText, openLog, waitFor, withoutAutoSave, wsUri } from './helpers';
 import { test } from './runner';
 
 const STEP1 = ['rollout', 'rollout_1.jsonl'];
@@ -118,21 +118,23 @@ test('run view: an edit to the log it shows draws it again in place', async () =
   assert.ok(before, 'the run view opened');
   let redrawn = 0;
   const sub = a.runView.onDidRedraw(() => redrawn++);
-  try {
-    // Delete line 13 (an aborted sample) without saving: the server analyses the edited text.
-    const edit = new vscode.WorkspaceEdit();
-    edit.delete(uri, new vscode.Range(12, 0, 13, 0));
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    const after = await waitFor(
-      () => redrawn > 0 && a.runView.state && a.runView.state.model.totals.samples !== before.model.totals.samples && a.runView.state,
-      'the run view drawn again after the edit',
-    );
-    assert.equal(after.model.totals.samples, before.model.totals.samples - 1);
-    assert.equal(after.target.toString(), uri.toString());
-    await waitFor(() => a.runView.state?.rendered, 'the redrawn page to render');
-  } finally {
-    sub.dispose();
-    await vscode.window.showTextDocument(editor.document);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-  }
+  await withoutAutoSave(async () => {
+    try {
+      // Delete line 13 (an aborted sample) without saving: the server analyses the edited text.
+      const edit = new vscode.WorkspaceEdit();
+      edit.delete(uri, new vscode.Range(12, 0, 13, 0));
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      const after = await waitFor(
+        () => redrawn > 0 && a.runView.state && a.runView.state.model.totals.samples !== before.model.totals.samples && a.runView.state,
+        'the run view drawn again after the edit',
+      );
+      assert.equal(after.model.totals.samples, before.model.totals.samples - 1);
+      assert.equal(after.target.toString(), uri.toString());
+      await waitFor(() => a.runView.state?.rendered, 'the redrawn page to render');
+    } finally {
+      sub.dispose();
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
 });
