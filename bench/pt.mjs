@@ -50,7 +50,8 @@ const engine = await loadEngine(dataDir);
 const scan = await engine.scanFile({ path: file, displayPath: file }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS });
 if (scan.format !== 'miles-pt' || scan.samples.length !== expected.length)
   throw new Error(`engine: ${scan.format}, ${scan.samples.length} samples; torch.load: ${expected.length}`);
-scan.samples.forEach((s, i) => {
+// The scan keeps samples in a columnar store: records are materialised here.
+scan.samples.toArray().forEach((s, i) => {
   const [index, group, status, reward, cause, responseLength] = expected[i];
   const got = [s.index, s.groupKey, s.status, s.reward, s.cause, s.responseLength];
   const want = [index, String(group), status, reward, cause, responseLength];

@@ -7,6 +7,7 @@ import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
+import { collectGarbage } from '../node/collectGarbage';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { WorkerPool } from '../node/parallelScan';
 
@@ -14,7 +15,7 @@ import { applyFixes } from './applyFixes';
 import { type CheckArgs, UsageError } from './args';
 import { findRunSettings, loadSettingsFile } from './configFile';
 import { escapeInline } from './escape';
-import { renderJson } from './jsonReport';
+import { renderJsonPieces } from './jsonReport';
 import { renderText } from './textReport';
 
 export interface Io {
@@ -118,6 +119,7 @@ export async function analyzeRun(
           // The report holds no view of the store (detail, when kept, is materialised records):
           // the next file reuses its memory.
           scan.samples.release();
+          if (total > 1) collectGarbage();
           if (onFile) {
             onFile(file, group.settings);
             const d = file.detail;
@@ -143,7 +145,8 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   const analysed = await analyzeRun(args, io);
   if (analysed === null) return 2;
   const { report, unreadable } = analysed;
-  io.stdout(args.format === 'json' ? renderJson(report) : renderText(report));
+  if (args.format === 'json') for (const piece of renderJsonPieces(report)) io.stdout(piece);
+  else io.stdout(renderText(report));
   if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);
   if (unreadable) return 2;
   return !args.exitZero && report.findings.some((f) => f.severity === 'error') ? 1 : 0;

@@ -29,33 +29,70 @@ export interface JsonReport {
   findings: JsonFinding[];
 }
 
-export function toJsonReport(report: RunReport): JsonReport {
+function jsonFile(f: RunReport['files'][number]): JsonReport['files'][number] {
   return {
-    version: 1,
-    files: report.files.map((f) => ({
-      path: f.path,
-      format: f.format,
-      kind: f.kind,
-      records: f.records,
-      invalidLines: f.invalidLines,
-      groups: { total: f.groups.total, kept: f.groups.kept, dropped: f.groups.dropped },
-      metrics: Object.fromEntries(Object.entries(f.metrics).map(([k, v]) => [k, Number.isFinite(v) ? v : null])),
-    })),
-    findings: report.findings.map((f) => {
-      const out: JsonFinding = {
-        code: f.code,
-        severity: f.severity,
-        file: f.file,
-        line: f.line,
-        message: f.message,
-        group: f.group,
-        dataset: f.dataset,
-        fix: f.fix,
-      };
-      if (f.related && f.related.length > 0) out.related = f.related.map((r) => ({ file: r.file, line: r.line }));
-      return out;
-    }),
+    path: f.path,
+    format: f.format,
+    kind: f.kind,
+    records: f.records,
+    invalidLines: f.invalidLines,
+    groups: { total: f.groups.total, kept: f.groups.kept, dropped: f.groups.dropped },
+    metrics: Object.fromEntries(Object.entries(f.metrics).map(([k, v]) => [k, Number.isFinite(v) ? v : null])),
   };
+}
+
+function jsonFinding(f: Finding): JsonFinding {
+  const out: JsonFinding = {
+    code: f.code,
+    severity: f.severity,
+    file: f.file,
+    line: f.line,
+    message: f.message,
+    group: f.group,
+    dataset: f.dataset,
+    fix: f.fix,
+  };
+  if (f.related && f.related.length > 0) out.related = f.related.map((r) => ({ file: r.file, line: r.line }));
+  return out;
+}
+
+export function toJsonReport(report: RunReport): JsonReport {
+  return { version: 1, files: report.files.map(jsonFile), findings: report.findings.map(jsonFinding) };
+}
+
+/** `value`'s JSON (2-space indent) as it reads nested `depth` levels deep: JSON strings hold no raw newline. */
+function nested(value: unknown, depth: number): string {
+  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${' '.repeat(2 * depth)}`);
+}
+
+/** JSON text of an array of `items` (2-space indent) nested two levels deep, item by item. */
+function* arrayText<T>(items: readonly T[], json: (item: T) => unknown): Generator<string> {
+  if (items.length === 0) {
+    yield '[]';
+    return;
+  }
+  yield '[\n';
+  for (let i = 0; i < items.length; i++) yield `    ${nested(json(items[i]), 2)}${i + 1 < items.length ? ',\n' : '\n  ]'}`;
+}
+
+/**
+ * `renderJson`'s text in pieces of about `pieceSize` characters, built one array item at a time: a
+ * run folder's report (ten thousand findings, megabytes of JSON) is never one object copy and one
+ * string at once (BENCHMARKS.md, "Scale with the number of samples").
+ */
+export function* renderJsonPieces(report: RunReport, pieceSize = 1 << 20): Generator<string> {
+  let piece = '{\n  "version": 1,\n  "files": ';
+  const parts = [arrayText(report.files, jsonFile), [',\n  "findings": '], arrayText(report.findings, jsonFinding), ['\n}\n']];
+  for (const list of parts) {
+    for (const part of list) {
+      piece += part;
+      if (piece.length >= pieceSize) {
+        yield piece;
+        piece = '';
+      }
+    }
+  }
+  if (piece.length > 0) yield piece;
 }
 
 export function renderJson(report: RunReport): string {

@@ -37,7 +37,12 @@ const intLike = fc.oneof(
   fc.constant(-0),
   fc.double({ noNaN: false }),
 );
-const key = fc.oneof(fc.constant(null), fc.constantFrom('0', '1', 'x', ''), fc.string({ maxLength: 4 }));
+const key = fc.oneof(
+  fc.constant(null),
+  fc.constantFrom('0', '1', 'x', '', '-0', '012', '-7', '00ff00ff00ff00ff', '00FF00FF00FF00FF'),
+  fc.string({ maxLength: 4 }),
+  fc.stringMatching(/^[0-9a-f]{16}$/),
+);
 const record = fc.record({
   line: fc.integer({ min: 1, max: 2 ** 32 - 1 }),
   offset: fc.integer({ min: 0, max: 2 ** 40 }),
@@ -54,10 +59,34 @@ const record = fc.record({
   responseLength: intLike,
   step: intLike,
 });
+const versions = fc.oneof(
+  fc.constant(null),
+  fc.constantFrom<(string | number)[]>(['1'], [1], ['1', 1], []),
+  fc.array(fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), { maxLength: 3 }),
+);
+const miles = fc.record({
+  effectiveLength: intLike,
+  weightVersions: versions,
+  cachedTokens: fc.oneof(
+    fc.constant(0),
+    fc.constant(-0),
+    intLike.filter((v): v is number => v !== null),
+  ),
+  totalPromptTokens: fc.oneof(
+    fc.constant(0),
+    intLike.filter((v): v is number => v !== null),
+  ),
+  repetition: fc.oneof(fc.boolean(), fc.constant(null), fc.constant("UnicodeEncodeError: 'utf-8' codec can't encode")),
+});
+/** Records with and without miles fields; a miles row's effective length is mostly its response length. */
+const anyRecord = fc.tuple(record, fc.oneof(fc.constant(null), miles), fc.boolean()).map(([r, m, same]): SampleRecord => {
+  if (m === null) return r;
+  return { ...r, miles: same ? { ...m, effectiveLength: r.responseLength } : { ...m } };
+});
 
 test('SampleStore gives back every record it was given, field for field, across chunk edges', () => {
   fc.assert(
-    fc.property(fc.array(record, { maxLength: 40 }), fc.integer({ min: 0, max: 40_000 }), (records, pad) => {
+    fc.property(fc.array(anyRecord, { maxLength: 40 }), fc.integer({ min: 0, max: 40_000 }), (records, pad) => {
       const store = new SampleStore();
       // Padding rows put the records at a chunk edge (chunks hold 16384 rows).
       const filler: SampleRecord = {
@@ -78,6 +107,10 @@ test('SampleStore gives back every record it was given, field for field, across 
         const got = store.at(padRows + k);
         assert.deepEqual(got, { ...r });
         for (const f of ['index', 'reward', 'responseLength', 'step'] as const) assert.ok(Object.is(got[f], r[f]), `${f}: ${got[f]} vs ${r[f]}`);
+        if (r.miles) {
+          for (const f of ['effectiveLength', 'cachedTokens', 'totalPromptTokens'] as const)
+            assert.ok(Object.is(got.miles?.[f], r.miles[f]), `miles.${f}: ${got.miles?.[f]} vs ${r.miles[f]}`);
+        }
         assert.equal(store.groupId(padRows + k) >= 0, r.groupKey !== null);
         assert.ok(Object.is(store.stepAt(padRows + k), r.step));
       });
@@ -103,10 +136,10 @@ test('SampleStore keeps vars, groups by first appearance, and refuses rows it do
     responseLength: null,
     step: null,
   };
-  const miles = { effectiveLength: 3, weightVersions: ['1'], cachedTokens: 0, totalPromptTokens: 5 } as unknown as SampleRecord['miles'];
+  const miles: SampleRecord['miles'] = { effectiveLength: 3, weightVersions: ['1'], cachedTokens: 0, totalPromptTokens: 5, repetition: false };
   const store = SampleStore.of([base, { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 }, { ...base, line: 3, miles }]);
   assert.deepEqual(store.at(1), { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 });
-  assert.equal(store.at(2).miles, miles);
+  assert.deepEqual(store.at(2).miles, miles);
   assert.ok(!('session' in store.at(0)) && !('miles' in store.at(1)), 'absent optional fields stay absent');
   assert.deepEqual(store.at(1).vars, { acc: 0.5 });
   assert.equal(store.at(0).vars, undefined);
@@ -172,6 +205,7 @@ test('a released store hands its chunks to the next store, which reads back only
   for (let k = 1; k <= 20_000; k++) a.push(mk(k, `a${k}`, k));
   a.release();
   assert.equal(a.length, 0);
+  assert.equal(a.groupKeys.size, 0, 'its tables are dropped with its rows');
   assert.throws(() => a.at(0), RangeError);
   const b = new SampleStore();
   for (let k = 1; k <= 20_000; k++) b.push(mk(k + 5, k % 2 ? null : 'b', null));
@@ -227,4 +261,76 @@ test('analyzeRollout over a store equals it over the same records as an array', 
   const noGroups = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, false);
   assert.deepEqual(noGroups.groups, []);
   assert.deepEqual({ ...noGroups, groups: fromArray.groups }, fromArray);
+});
+
+test('StringTable spells integer and hex keys back as given, apart from look-alikes', () => {
+  const keys = [
+    '0',
+    '7',
+    '-3',
+    '123456789012345',
+    '1234567890123456',
+    '-0',
+    '007',
+    '+1',
+    '1.0',
+    '',
+    '-',
+    '00ff00ff00ff00ff',
+    'ffffffffffffffff',
+    '0000000000000000',
+    '00FF00FF00FF00FF',
+    '00ff00ff00ff00f',
+    'x',
+  ];
+  const t = new StringTable();
+  const ids = keys.map((k) => t.id(k));
+  assert.deepEqual(
+    ids,
+    keys.map((_, k) => k),
+    'every key is new',
+  );
+  assert.deepEqual(
+    keys.map((k) => t.id(k)),
+    ids,
+    'and found again',
+  );
+  assert.deepEqual(
+    ids.map((id) => t.value(id)),
+    keys,
+  );
+  for (let k = 0; k < 5000; k++) t.id(String(k * 7919));
+  assert.equal(t.id('7919'), t.id(String(7919)));
+  assert.equal(t.value(t.id(String(4999 * 7919))), String(4999 * 7919));
+  assert.deepEqual(
+    keys.map((k) => t.id(k)),
+    ids,
+    'after the table grew',
+  );
+  const c = t.clone(3);
+  assert.deepEqual([c.value(0), c.value(1), c.value(2), c.size], ['0', '7', '-3', 3]);
+});
+
+test('narrow columns widen in place: many labels, changing steps, wide offsets, float64 rewards', () => {
+  const mk = (k: number): SampleRecord => ({
+    line: k + 1,
+    offset: k < 100 ? k * 40 : k < 200 ? 2 ** 33 + k : 5 * 2 ** 40 - k,
+    byteLength: 39,
+    groupKey: String(k >> 3),
+    index: k,
+    dataset: k % 3 === 0 ? null : `d${k}`,
+    promptKey: null,
+    status: 'completed',
+    aborted: false,
+    reward: k < 300 ? (k % 4) / 2 : k === 301 ? null : 0.1 * k,
+    rewardIsInt: false,
+    cause: `c${k % 400}`,
+    responseLength: k,
+    step: k < 250 ? 7 : k < 260 ? null : k,
+  });
+  const store = new SampleStore();
+  for (let k = 0; k < 600; k++) store.push(mk(k));
+  for (let k = 0; k < 600; k++) assert.deepEqual(store.at(k), mk(k), `row ${k}`);
+  const cut = store.slice(450);
+  for (let k = 0; k < 450; k++) assert.deepEqual(cut.at(k), mk(k), `sliced row ${k}`);
 });

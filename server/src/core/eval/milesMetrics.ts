@@ -3,6 +3,7 @@
 // `_compute_metrics_from_samples` in miles/ray/rollout/metrics.py, with Python's and numpy's
 // semantics for equality, rounding, means and medians.
 import { pyRoundRepr } from '../python';
+import { SampleStore, type MilesRow } from '../sampleStore';
 import type { SampleRecord } from '../types';
 import { npMean } from './numeric';
 
@@ -24,15 +25,39 @@ export interface MilesSampleMetrics {
 
 export const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round__ method";
 
-/** `compute_statistics`: np.mean, np.median, np.max, np.min of the values. */
-function statistics(values: readonly number[], prefix: string, out: Record<string, number>): void {
+/**
+ * `compute_statistics`: np.mean, np.median, np.max, np.min of the values (the mean in the values'
+ * order; `values` is sorted afterwards).
+ */
+function statistics(values: Int32Array | Float64Array, prefix: string, out: Record<string, number>): void {
   if (values.length === 0) return;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
   out[`${prefix}mean`] = npMean(values);
+  const sorted = sortNumbers(values);
+  const mid = sorted.length >> 1;
   out[`${prefix}median`] = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   out[`${prefix}max`] = sorted[sorted.length - 1];
   out[`${prefix}min`] = sorted[0];
+}
+
+/**
+ * `values` in ascending order, as `Array.prototype.sort((a, b) => a - b)` orders them. The typed
+ * array's own sort does that in place without boxing a million numbers (a comparator makes V8 copy
+ * them into heap numbers); it differs only where the comparator cannot decide: NaN, and -0 beside
+ * 0 (kept in their order by the stable sort). Those rare arrays take the comparator.
+ */
+function sortNumbers(values: Int32Array | Float64Array): Int32Array | Float64Array {
+  if (values instanceof Int32Array) return values.sort();
+  let negZero = false;
+  let zero = false;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) return values.sort((a, b) => a - b);
+    if (v === 0) {
+      if (Object.is(v, -0)) negZero = true;
+      else zero = true;
+    }
+  }
+  return negZero && zero ? values.sort((a, b) => a - b) : values.sort();
 }
 
 /** `s.oldest_weight_version`: the least of the versions that are digit strings (or ints), else null. */
@@ -54,53 +79,51 @@ function mixedVersions(versions: readonly (string | number)[]): boolean {
 }
 
 /**
- * A file's samples in order: an array, or the engine's columnar store. Walked one row at a time,
- * so a file of a million samples is never turned into a million records at once.
- */
-export interface SampleRows {
-  readonly length: number;
-  at(i: number): SampleRecord | undefined;
-}
-
-/**
  * What miles logs from the samples of one rollout or eval dataset, names without their prefix
- * (`response_len/mean`, `zero_std/count_1.0`, …). Samples in miles' order (eval: by index).
+ * (`response_len/mean`, `zero_std/count_1.0`, …). Samples in miles' order (eval: by index): the
+ * engine's columnar store of a file, read column by column (no record is built but those of a
+ * crash group), or records (put in a store of their own first).
  */
-export function milesSampleMetrics(samples: SampleRows): MilesSampleMetrics {
+export function milesSampleMetrics(samples: readonly SampleRecord[] | SampleStore): MilesSampleMetrics {
+  const store = samples instanceof SampleStore ? samples : SampleStore.of(samples);
   const out: Record<string, number> = {};
   const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
-  const n = samples.length;
+  const n = store.length;
   if (n === 0) return result;
-  const lengths: (number | null)[] = [];
-  const truncated: number[] = [];
-  let versions: (string | number)[][] | null = [];
+  // Lengths are token counts: int32 (half the memory of doubles) until one is not.
+  let lengths: Int32Array | Float64Array = new Int32Array(n);
+  let lengthsKnown = true;
+  let truncated = 0;
+  let versionsKnown = true;
   let cached = 0;
   let prompt = 0;
   let repetitive = 0;
   let unknown = false;
+  const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
   for (let i = 0; i < n; i++) {
-    const s = samples.at(i)!;
-    const x = s.miles;
-    if (x === undefined) return { metrics: {}, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
-    lengths.push(x.effectiveLength);
-    truncated.push(s.status === 'truncated' ? 1 : 0);
-    cached += x.cachedTokens;
-    prompt += x.totalPromptTokens;
-    if (x.repetition === true) repetitive++;
-    else if (x.repetition === null) unknown = true;
-    else if (typeof x.repetition === 'string') {
-      if (result.repetitionCrash === null) result.repetitionCrash = { first: s, error: x.repetition, count: 0 };
+    if (!store.milesAt(i, row)) return { metrics: {}, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
+    if (row.effectiveLength === null) lengthsKnown = false;
+    else {
+      const v = row.effectiveLength;
+      if (lengths instanceof Int32Array && ((v | 0) !== v || Object.is(v, -0))) lengths = Float64Array.from(lengths);
+      lengths[i] = v;
+    }
+    if (store.statusAt(i) === 'truncated') truncated++;
+    cached += row.cachedTokens;
+    prompt += row.totalPromptTokens;
+    const r = row.repetition;
+    if (r === true) repetitive++;
+    else if (r === null) unknown = true;
+    else if (typeof r === 'string') {
+      if (result.repetitionCrash === null) result.repetitionCrash = { first: store.at(i), error: r, count: 0 };
       result.repetitionCrash.count++;
     }
-    if (versions !== null) {
-      if (x.weightVersions === null) versions = null;
-      else versions.push(x.weightVersions);
-    }
+    if (row.weightVersions < 0) versionsKnown = false;
   }
 
-  if (lengths.every((x) => x !== null)) statistics(lengths as number[], 'response_len/', out);
+  if (lengthsKnown) statistics(lengths, 'response_len/', out);
 
-  zeroStd(samples, out, result.crashGroups);
+  zeroStd(store, out, result.crashGroups);
 
   out['prefix_cache_hit_rate'] = prompt > 0 ? cached / prompt : 0;
   out['avg_cached_tokens_per_sample'] = cached / n;
@@ -108,61 +131,103 @@ export function milesSampleMetrics(samples: SampleRows): MilesSampleMetrics {
   // np.mean of the 0/1 verdicts: the count over n, exactly.
   if (unknown) result.repetitionUnknown = true;
   else if (result.repetitionCrash === null) out['repetition_frac'] = repetitive / n;
-  out['truncated_ratio'] = npMean(truncated);
+  // np.mean of 0s and 1s: their pairwise sum is the exact count.
+  out['truncated_ratio'] = truncated / n;
 
-  if (versions !== null) {
-    const oldest = versions.map(oldestVersion).filter((v): v is number => v !== null);
-    if (oldest.length > 0) {
-      statistics(oldest, 'weight_version/', out);
-      out['weight_version/mixed_version_ratio'] = versions.filter(mixedVersions).length / n;
-    }
-  }
+  if (versionsKnown) versionMetrics(store, out);
   return result;
 }
 
-interface ZeroStdGroup {
-  first: SampleRecord;
-  allEqual: boolean;
-  /** Rows of a group whose rewards are all null so far (a crash group needs its members). */
-  nullRows: number[] | null;
+/** `weight_version/…`: every row has a `weight_versions` list; each distinct list is read once. */
+function versionMetrics(store: SampleStore, out: Record<string, number>): void {
+  const n = store.length;
+  const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  /** By list id: its oldest version (NaN: none), whether it mixes versions (1/0), -1 not read yet. */
+  const oldestOf: number[] = [];
+  const mixedOf: number[] = [];
+  const oldest = new Float64Array(n);
+  let count = 0;
+  let mixed = 0;
+  for (let i = 0; i < n; i++) {
+    store.milesAt(i, row);
+    const id = row.weightVersions;
+    if (oldestOf[id] === undefined) {
+      const list = store.weightVersionList(id);
+      oldestOf[id] = oldestVersion(list) ?? NaN;
+      mixedOf[id] = mixedVersions(list) ? 1 : 0;
+    }
+    const v = oldestOf[id];
+    if (!Number.isNaN(v)) oldest[count++] = v;
+    mixed += mixedOf[id];
+  }
+  if (count === 0) return;
+  statistics(oldest.subarray(0, count), 'weight_version/', out);
+  out['weight_version/mixed_version_ratio'] = mixed / n;
 }
 
 /**
  * `_compute_zero_std_metrics`: groups by `group_index` (samples without one form one group, as
  * eval samples do); a group is zero-std when every reward equals the first (Python `==`: NaN equals
  * nothing, None equals None). Counted by `str(round(first_reward, 1))`; the percentages read the
- * keys "0.0" and "1.0" only, so an int reward 1 (key "1") is not in all_one_percentage.
+ * keys "0.0" and "1.0" only, so an int reward 1 (key "1") is not in all_one_percentage. Per group
+ * (the store's group ids, first appearance order; the samples without a key at their first
+ * appearance): its first row and whether every reward so far equals that row's.
  */
-function zeroStd(samples: SampleRows, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
-  const groups = new Map<string | null, ZeroStdGroup>();
-  for (let i = 0; i < samples.length; i++) {
-    const s = samples.at(i)!;
-    const g = groups.get(s.groupKey);
-    if (!g) {
-      const first = s.reward;
-      groups.set(s.groupKey, { first: s, allEqual: !(typeof first === 'number' && Number.isNaN(first)), nullRows: first === null ? [i] : null });
-      continue;
+function zeroStd(store: SampleStore, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
+  const n = store.length;
+  const groups = store.groupKeys.size;
+  // Index `groups` is the keyless samples' group.
+  const first = new Int32Array(groups + 1).fill(-1);
+  const unequal = new Uint8Array(groups + 1);
+  for (let i = 0; i < n; i++) {
+    const id = store.groupId(i);
+    const g = id < 0 ? groups : id;
+    const f = first[g];
+    if (f < 0) {
+      first[g] = i;
+      if (!store.sameReward(i, i)) unequal[g] = 1;
+    } else if (unequal[g] === 0 && !store.sameReward(i, f)) unequal[g] = 1;
+  }
+  // Groups by first appearance (a store's ids mostly are; its tables may hold keys of no row).
+  let present = 0;
+  for (let g = 0; g <= groups; g++) if (first[g] >= 0) present++;
+  let order = new Int32Array(present);
+  for (let g = 0, k = 0; g <= groups; g++) if (first[g] >= 0) order[k++] = g;
+  for (let k = 1; k < present; k++) {
+    if (first[order[k]] < first[order[k - 1]]) {
+      order = Int32Array.from([...order].sort((a, b) => first[a] - first[b]));
+      break;
     }
-    if (!g.allEqual) continue;
-    if (s.reward !== g.first.reward) {
-      g.allEqual = false;
-      g.nullRows = null;
-    } else if (g.nullRows !== null) g.nullRows.push(i);
   }
   const counts = new Map<string, number>();
-  for (const [key, g] of groups) {
-    if (!g.allEqual) continue;
-    if (g.first.reward === null) {
-      const members = g.nullRows!.map((i) => samples.at(i)!);
-      crash.push({ key, first: members[0], members });
-      continue;
+  let crashed: number[] | null = null;
+  for (let k = 0; k < present; k++) {
+    const g = order[k];
+    if (unequal[g] !== 0) continue;
+    const f = first[g];
+    const r = store.rewardAt(f);
+    if (r === null) (crashed ??= []).push(g);
+    else {
+      const key = pyRoundRepr(r, store.rewardIsIntAt(f), 1);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
     }
-    const r = pyRoundRepr(g.first.reward, g.first.rewardIsInt, 1);
-    counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  if (crashed !== null) {
+    // Every member of a group whose rewards are all null, in row order.
+    const members = new Map<number, SampleRecord[]>(crashed.map((g) => [g, []]));
+    for (let i = 0; i < n; i++) {
+      const id = store.groupId(i);
+      members.get(id < 0 ? groups : id)?.push(store.at(i));
+    }
+    for (const g of crashed) {
+      const list = members.get(g) as SampleRecord[];
+      crash.push({ key: list[0].groupKey, first: list[0], members: list });
+    }
   }
   for (const [r, c] of counts) out[`zero_std/count_${r}`] = c;
-  out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / groups.size;
-  out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / groups.size;
+  const total = present;
+  out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / total;
+  out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / total;
 }
 
 /** miles' has_repetition raises on a response: the log would crash its metric code. */

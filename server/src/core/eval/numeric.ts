@@ -31,7 +31,7 @@ export function pySum(values: readonly number[], isInt?: readonly boolean[]): nu
 }
 
 /** numpy's pairwise summation of a float64 array (`np.add.reduce`, blocks of 128, 8 accumulators). */
-export function npSum(values: readonly number[], start = 0, end = values.length): number {
+export function npSum(values: ArrayLike<number>, start = 0, end = values.length): number {
   const n = end - start;
   if (n < 8) {
     let res = 0;
@@ -39,7 +39,16 @@ export function npSum(values: readonly number[], start = 0, end = values.length)
     return res;
   }
   if (n <= 128) {
-    const r = values.slice(start, start + 8);
+    const r = [
+      values[start],
+      values[start + 1],
+      values[start + 2],
+      values[start + 3],
+      values[start + 4],
+      values[start + 5],
+      values[start + 6],
+      values[start + 7],
+    ];
     let i = 8;
     for (; i < n - (n % 8); i += 8) {
       for (let j = 0; j < 8; j++) r[j] += values[start + i + j];
@@ -54,7 +63,7 @@ export function npSum(values: readonly number[], start = 0, end = values.length)
 }
 
 /** `np.mean` of a float64 array: pairwise sum divided by the count (NaN for an empty array). */
-export function npMean(values: readonly number[]): number {
+export function npMean(values: ArrayLike<number>): number {
   return values.length === 0 ? NaN : npSum(values) / values.length;
 }
 

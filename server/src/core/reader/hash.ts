@@ -37,7 +37,7 @@ export function hashBytes(b: Uint8Array, s: number, e: number): string {
 const HEX_DIGIT = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /** 16 lowercase hex digits of two 32-bit words, in one string allocation (toString(16) + padStart cost four). */
-function hex64(a: number, b: number): string {
+export function hex64(a: number, b: number): string {
   const d = HEX_DIGIT;
   return String.fromCharCode(
     d[(a >>> 28) & 15],

@@ -97,8 +97,8 @@ export function analyzeRollout(
 
   const sampleMetrics: Record<string, number> = {};
   if (format === 'miles-sample' || format === 'miles-pt') {
-    // These metrics read every sample's miles fields at once: records are materialised here.
-    const perSample = milesSampleMetrics(samples);
+    // Read from the store's columns: no record is built but those of a crash group.
+    const perSample = milesSampleMetrics(store);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
     // A group with an aborted member is gone before miles logs (check_no_aborted); one whose rewards
     // are all null without an abort reaches the zero-std count and its round(None).
