@@ -80,7 +80,7 @@ function* arrayText<T>(items: readonly T[], json: (item: T) => unknown): Generat
  * run folder's report (ten thousand findings, megabytes of JSON) is never one object copy and one
  * string at once (BENCHMARKS.md, "Scale with the number of samples").
  */
-export function* renderJsonPieces(report: RunReport, pieceSize = 1 << 20): Generator<string> {
+export function* renderJsonPieces(report: RunReport, pieceSize = 1 << 16): Generator<string> {
   let piece = '{\n  "version": 1,\n  "files": ';
   const parts = [arrayText(report.files, jsonFile), [',\n  "findings": '], arrayText(report.findings, jsonFinding), ['\n}\n']];
   for (const list of parts) {
