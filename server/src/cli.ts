@@ -44,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     stdout: (text: string) => void process.stdout.write(text),
     stderr: (text: string) => void process.stderr.write(text),
     progress: process.stderr.isTTY ? terminalProgress : undefined,
+    drained: () => (process.stdout.writableNeedDrain ? new Promise<void>((done) => process.stdout.once('drain', done)) : Promise.resolve()),
   };
   try {
     const command = parseCommand(argv);

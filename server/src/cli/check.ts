@@ -23,6 +23,8 @@ export interface Io {
   stderr: (text: string) => void;
   /** Per-file progress (a terminal status line); omitted when stderr is not a terminal. */
   progress?: (done: number, total: number, file: string | null) => void;
+  /** Resolves once stdout has taken what was written (a pipe whose reader lags queues a copy). */
+  drained?: () => Promise<void>;
 }
 
 function settingsOf(args: CheckArgs, fromFile: Partial<RolloutLensSettings>): RolloutLensSettings {
@@ -145,8 +147,13 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   const analysed = await analyzeRun(args, io);
   if (analysed === null) return 2;
   const { report, unreadable } = analysed;
-  if (args.format === 'json') for (const piece of renderJsonPieces(report)) io.stdout(piece);
-  else io.stdout(renderText(report));
+  if (args.format === 'json') {
+    // Piece by piece, each taken before the next is made: a run folder's report is megabytes.
+    for (const piece of renderJsonPieces(report)) {
+      io.stdout(piece);
+      await io.drained?.();
+    }
+  } else io.stdout(renderText(report));
   if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);
   if (unreadable) return 2;
   return !args.exitZero && report.findings.some((f) => f.severity === 'error') ? 1 : 0;
