@@ -1,6 +1,6 @@
 // One file's samples in columns: typed arrays in fixed-size chunks (no copy when the store grows)
 // and strings interned to small ids. A run can hold millions of samples; as objects each cost
-// hundreds of bytes of heap, here about fifty (BENCHMARKS.md, "Scale with the number of samples").
+// hundreds of bytes of heap, here about forty (BENCHMARKS.md, "Scale with the number of samples").
 // Records are materialised on demand (`at`), one group at a time in the rollout analysis.
 import { hex64 } from './reader/hash';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from './types';
