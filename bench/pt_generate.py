@@ -2,7 +2,11 @@
 (Sample.to_dict() fields, token ids and log-prob lists: about 250 MB), seeded. Also prints
 torch.load's view of what the analysis reads, with torch.load's time and peak RSS.
 
-    /usr/bin/python3 bench/pt_generate.py write <out.pt> [samples]
+With `text_kb` > 0 the dump is text-heavy: each response is `text_kb` KB of its own text, and a
+group's samples share one prompt string object of `text_kb / 4` KB, as miles' deepcopy of a
+prompt sample does (so the pickle writes it once and refers back to it from its memo).
+
+    /usr/bin/python3 bench/pt_generate.py write <out.pt> [samples] [text_kb]
     /usr/bin/python3 bench/pt_generate.py load <file.pt> <expected.json>
 """
 
@@ -13,7 +17,22 @@ import sys
 import time
 
 
-def sample(rng, i, n):
+WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "théta", "λ", "∑", "\n"]
+
+
+def text(rng, kb):
+    out, size = [], 0
+    while size < kb * 1024:
+        w = rng.choice(WORDS)
+        out.append(w)
+        size += len(w.encode()) + 1
+    return " ".join(out)
+
+
+PROMPTS = {}
+
+
+def sample(rng, i, n, text_kb=0):
     group = i // n
     aborted = group % 7 == 3 and i % n == 1
     prompt_len, response_len = 500, 3700
@@ -22,11 +41,11 @@ def sample(rng, i, n):
         group_index=group,
         index=i,
         rollout_id=None,
-        prompt=f"Solve problem {group}: " + "x" * 200,
+        prompt=(PROMPTS.setdefault(group, f"Solve problem {group}: " + text(rng, text_kb // 4 or 1)) if text_kb else f"Solve problem {group}: " + "x" * 200),
         tokens=[rng.randrange(0, 151000) for _ in range(prompt_len + response_len)],
         multimodal_inputs=None,
         multimodal_train_inputs=None,
-        response="answer " * 40,
+        response=text(rng, text_kb) if text_kb else "answer " * 40,
         response_length=response_len,
         label=str(group),
         reward=None if aborted else float(rng.random() < 0.5),
@@ -56,21 +75,22 @@ def main():
 
     if sys.argv[1] == "write":
         out, count = sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 4000
+        text_kb = int(sys.argv[4]) if len(sys.argv) > 4 else 0
         rng = random.Random(42)
-        samples = [sample(rng, i, 8) for i in range(count)]
+        samples = [sample(rng, i, 8, text_kb) for i in range(count)]
         torch.save(dict(rollout_id=7, metadata={}, samples=samples), out)
         return
     path, expected = sys.argv[2], sys.argv[3]
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     data = torch.load(path)
-    seconds = time.perf_counter() - t
+    seconds, cpu = time.perf_counter() - t, time.process_time() - c
     rows = [
         [s["index"], s["group_index"], s["status"], s["reward"], (s["metadata"] or {}).get("exit_status"), s["response_length"], len(s["tokens"]), len(s["rollout_log_probs"])]
         for s in data["samples"]
     ]
     with open(expected, "w") as f:
         json.dump(rows, f)
-    print(json.dumps({"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+    print(json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 
 
 if __name__ == "__main__":

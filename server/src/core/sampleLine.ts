@@ -36,13 +36,11 @@ export async function readSampleLine(access: FileAccess, path: string, sample: {
 async function readPtSample(access: FileAccess, path: string, sample: { offset: number; byteLength: number }, maxBytes: number): Promise<SampleLine> {
   const index = sample.offset;
   try {
-    const summarised = await ptSampleValue(access, path, index, true);
-    if (summarised === NOT_FOUND || new TextEncoder().encode(sampleLine(summarised)).byteLength !== sample.byteLength)
-      return { bytes: null, unavailable: CHANGED };
-    const value = await ptSampleValue(access, path, index, false);
-    if (value === NOT_FOUND) return { bytes: null, unavailable: CHANGED };
+    const summarised = await ptSampleText(access, path, index, true, (v) => new TextEncoder().encode(sampleLine(v)).byteLength);
+    if (summarised === NOT_FOUND || summarised !== sample.byteLength) return { bytes: null, unavailable: CHANGED };
     // A UTF-16 unit is at least one UTF-8 byte: past maxBytes characters the line is too long.
-    const text = boundedSampleLine(value, maxBytes);
+    const text = await ptSampleText(access, path, index, false, (v) => boundedSampleLine(v, maxBytes));
+    if (text === NOT_FOUND) return { bytes: null, unavailable: CHANGED };
     const bytes = text === null ? null : new TextEncoder().encode(text);
     if (bytes === null || bytes.byteLength > maxBytes) return { bytes: null, unavailable: `the sample's line is more than ${maxBytes} bytes long` };
     return { bytes, unavailable: null };
@@ -53,13 +51,16 @@ async function readPtSample(access: FileAccess, path: string, sample: { offset: 
 
 const NOT_FOUND = Symbol('not found');
 
-/** Sample `index` as the pickle machine builds it; reading stops right after it is handed over. */
-async function ptSampleValue(access: FileAccess, path: string, index: number, summarize: boolean): Promise<unknown> {
-  let found: unknown = NOT_FOUND;
+/**
+ * `use` of sample `index` as the pickle machine builds it, applied while it is handed over (its
+ * long texts are released after); reading stops right after it.
+ */
+async function ptSampleText<T>(access: FileAccess, path: string, index: number, summarize: boolean, use: (value: unknown) => T): Promise<T | typeof NOT_FOUND> {
+  let found: T | typeof NOT_FOUND = NOT_FOUND;
   await readPt(access, path, {
     summarize,
     onSample: (value, i) => {
-      if (i === index) found = value;
+      if (i === index) found = use(value);
     },
     isCancelled: () => found !== NOT_FOUND,
   });

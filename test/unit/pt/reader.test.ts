@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { OpenFile } from '../../../server/src/core/fileAccess';
-import { PickleMachine } from '../../../server/src/core/reader/pt/pickle';
+import { PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { stringify, toPlain } from '../../../server/src/core/reader/pt/serialize';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';

@@ -3,7 +3,7 @@
 // read-only view of a dump (docs/pt.md). Line N is sample N, as in the findings of `check`.
 import type { FileAccess } from '../../fileAccess';
 
-import type { PickleProblem } from './pickle';
+import type { PickleProblem } from './pickleMachine';
 import { readPt } from './ptFile';
 import { sampleLine } from './serialize';
 

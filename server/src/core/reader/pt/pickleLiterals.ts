@@ -1,6 +1,6 @@
 // Decoding the literals a pickle writes: little-endian longs, protocol 0's quoted strings and
 // raw-unicode-escape text, latin-1 bytes, and numpy scalars from their dtype and bytes. Pure
-// functions of bytes, apart from the machine that interprets the opcodes (pickle.ts).
+// functions of bytes, apart from the machine that interprets the opcodes (pickleMachine.ts).
 import { NpDtype, PyBytes, pyFloat } from './values';
 
 /** A malformed pickle: the machine stops and reports where. */

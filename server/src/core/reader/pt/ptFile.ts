@@ -2,7 +2,7 @@
 // (docs/pt.md). Reads through FileAccess only; runs nothing the file names.
 import type { FileAccess } from '../../fileAccess';
 
-import { PickleMachine, type PickleOptions, type PickleProblem } from './pickle';
+import { PickleMachine, type PickleOptions, type PickleProblem } from './pickleMachine';
 import { PyDict, PyList } from './values';
 import { entryData, findDataPkl, readZipDirectory, ZipError } from './zip';
 

@@ -12,7 +12,7 @@ import type { Finding } from '../../types';
 import { CancelledError } from '../../cancellation';
 import { collectedFields, type FileIdentity, type ScanState } from '../recordScan';
 
-import type { PickleProblem } from './pickle';
+import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';

@@ -15,6 +15,7 @@ import {
   PyList,
   PyObject,
   PySet,
+  PyText,
   PyTuple,
   StoragePlaceholder,
   TensorPlaceholder,
@@ -38,6 +39,7 @@ function hex(b: Uint8Array): string {
 /** Python's `str(key)` for the dict keys json.dumps accepts. */
 function keyText(k: unknown): string {
   if (typeof k === 'string') return k;
+  if (k instanceof PyText) return textValue(k);
   if (k === null) return 'None';
   if (k === true) return 'True';
   if (k === false) return 'False';
@@ -57,6 +59,12 @@ function floatText(v: number): string {
   return String(v);
 }
 
+/** A long str's text: only asked for while the value is whole (pickleMachine.ts hands it on so). */
+function textValue(t: PyText): string {
+  if (t.text === null) throw new Error('a released text was asked for after its sample was handed on');
+  return t.text;
+}
+
 type Plain = null | boolean | number | bigint | string | PyFloat | Plain[] | { [k: string]: Plain };
 
 function obj(entries: [string, Plain][]): { [k: string]: Plain } {
@@ -71,6 +79,7 @@ export function toPlain(value: unknown, mode: PlainMode): Plain {
   const go = (v: unknown, depth: number): Plain => {
     if (v === null || v === undefined) return null;
     if (typeof v === 'boolean' || typeof v === 'string') return v;
+    if (v instanceof PyText) return textValue(v);
     if (typeof v === 'number') {
       if (mode === 'canonical' && !Number.isFinite(v)) return obj([['$float', Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf']]);
       return v;

@@ -1,35 +1,27 @@
 // A pickle machine that never runs anything (docs/pt.md): it interprets every opcode of Python's
-// pickle protocols 0-5 over a byte range read in chunks, with the memo, and maps GLOBAL /
-// STACK_GLOBAL through an allow-list to inert values (numpy arrays and torch tensors as dtype and
-// shape, `_codecs.encode` as bytes, OrderedDict as a dict, NEWOBJ + BUILD instances as class name
-// and state, PIL images as mode and size). Any other callable is never resolved: its call becomes a
-// `Blocked` value and a problem naming it, and reading goes on.
+// pickle protocols 0-5 over a byte range read in chunks (chunkedInput.ts), with the memo. GLOBAL /
+// STACK_GLOBAL give names, and calls of names give values only through the allow-list
+// (allowedCallables.ts); any other callable becomes a `Blocked` value and a problem naming it,
+// and reading goes on.
 //
-// Bounded: every length a pickle claims is checked against the bytes left before anything is
-// allocated; the stack, the marks, the memo and the nesting depth have limits; the loop never
-// recurses. With `summarize`, lists of numbers (token ids, log-probs: most of a dump's bytes) are
-// counted, not kept.
+// Streaming: each element of the root dict's `samples` list is handed on (`onSample`) as soon as
+// the next one begins (or its batch is appended), then dropped from the stack; the long texts it
+// held are released (releasedTexts.ts), so the memo keeps where they are, not the text.
+//
+// Bounded (limits.ts): every length a pickle claims is checked against the bytes left before
+// anything is allocated; the stack, the marks, the memo and the nesting depth have limits; the
+// loop never recurses. With `summarize`, lists of numbers (token ids, log-probs: most of a dump's
+// bytes) are counted, not kept.
 import type { OpenFile } from '../../fileAccess';
 
-import {
-  Blocked,
-  depthOf,
-  ImagePlaceholder,
-  NdArrayPlaceholder,
-  NpDtype,
-  PyBytes,
-  PyDict,
-  PyFloat,
-  pyFloat,
-  PyGlobal,
-  PyList,
-  PyObject,
-  PySet,
-  PyTuple,
-  StoragePlaceholder,
-  TensorPlaceholder,
-} from './values';
-import { decodeLong, latin1, narrow, numpyScalar, PickleError, pyStringLiteral, rawUnicodeEscape } from './pickleLiterals';
+import { buildState, callAllowed, type CallSite, globalName, newInstance, persistentValue } from './allowedCallables';
+import { ChunkedInput } from './chunkedInput';
+import { LIMITS } from './limits';
+import { decodeLong, latin1, narrow, PickleError, pyStringLiteral, rawUnicodeEscape } from './pickleLiterals';
+import { decodeText, ReleasedTexts } from './releasedTexts';
+import { Blocked, depthOf, dictKey, LONG_TEXT, PyBytes, PyDict, PyFloat, pyFloat, PyList, PyObject, PySet, PyText, PyTuple, textOf } from './values';
+
+export { LIMITS } from './limits';
 
 export interface PickleProblem {
   /** `blocked`: a callable outside the allow-list (not run); `error`: reading stopped here. */
@@ -46,12 +38,14 @@ export interface PickleOptions {
   /** Count lists of numbers instead of keeping them (for analysis; an export keeps them). */
   summarize?: boolean;
   /**
-   * Called with each element of the root dict's `samples` list as it is appended (torch.save of
-   * miles' `dict(rollout_id=…, metadata=…, samples=[…])`); those elements are then not kept.
+   * Called with each element of the root dict's `samples` list (torch.save of miles'
+   * `dict(rollout_id=…, metadata=…, samples=[…])`) once it is complete: when the next element
+   * begins, or when its batch is appended. The value is only whole during the call (its long
+   * texts are released after it) and is not kept.
    */
   onSample?: (value: unknown, index: number) => void;
   isCancelled?: () => boolean;
-  /** Read size per chunk (default 1 MiB). */
+  /** Read size per chunk (default 4 MiB). */
   chunkSize?: number;
 }
 
@@ -64,36 +58,16 @@ export interface PickleResult {
   cancelled: boolean;
 }
 
-export const LIMITS = {
-  stack: 1 << 20,
-  marks: 1 << 16,
-  memo: 1 << 22,
-  depth: 1000,
-  /** Digits of a LONG / bytes of a LONG1/LONG4 beyond which an integer is not converted. */
-  longBytes: 4096,
-  /** Longest text line (protocol 0 arguments, GLOBAL names). */
-  line: 64 << 20,
-};
-
 const SUMMARIZE_AFTER = 8;
 
-/** Python 2 module names protocol 0-2 pickles use for builtins (fix_imports). */
-const MODULE_ALIASES: Record<string, string> = { __builtin__: 'builtins', copy_reg: 'copyreg' };
+/** `step` stopped so that `run` can do asynchronous work (hand samples on, read texts again). */
+const SERVICE = -1;
 
-const STORAGE_DTYPES: Record<string, string> = {
-  FloatStorage: 'float32',
-  DoubleStorage: 'float64',
-  HalfStorage: 'float16',
-  BFloat16Storage: 'bfloat16',
-  LongStorage: 'int64',
-  IntStorage: 'int32',
-  ShortStorage: 'int16',
-  CharStorage: 'int8',
-  ByteStorage: 'uint8',
-  BoolStorage: 'bool',
-  ComplexFloatStorage: 'complex64',
-  ComplexDoubleStorage: 'complex128',
-};
+/** A memo read that waits for released texts to be read again. */
+const NEED = Symbol('need texts');
+
+/** What stays on the stack where a sample that was handed on was. */
+const HANDED = Symbol('handed on');
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -101,104 +75,62 @@ function isNumber(v: unknown): boolean {
   return typeof v === 'number' || typeof v === 'bigint' || v instanceof PyFloat;
 }
 
-export class PickleMachine {
-  private buf = new Uint8Array(0);
-  private pos = 0;
-  private end = 0;
-  /** Pickle offset of buf[0]. */
-  private base = 0;
+export class PickleMachine implements CallSite {
+  private readonly input: ChunkedInput;
   private readonly stack: unknown[] = [];
   private readonly marks: number[] = [];
   private readonly memo = new Map<number, unknown>();
   private readonly problems: PickleProblem[] = [];
   private readonly blockedSeen = new Set<string>();
   private samplesList: PyList | null = null;
+  /** Elements of the samples batch on the stack (above its MARK) already handed on. */
+  private batchHanded = 0;
+  /** Samples complete and waiting for `run` to hand them on, with their index. */
+  private ready: { value: unknown; index: number }[] = [];
+  /** Samples handed on (top-level values): a pickle that changes one afterwards is refused. */
+  private readonly handed = new WeakSet<object>();
+  /** Released texts a memo read needs again, read by `run` before the read is done again. */
+  private reread: PyText[] = [];
+  private readonly texts = new ReleasedTexts();
+  /** Release texts after hand-on (only when samples are handed on, not kept). */
+  private readonly releasing: boolean;
   private samples = 0;
   private result: unknown = undefined;
   private stopped = false;
   private readonly summarize: boolean;
-  private readonly chunk: number;
 
   constructor(
-    private readonly file: OpenFile,
-    /** Where the pickle starts in the file and how long it is. */
-    private readonly start: number,
-    private readonly length: number,
+    file: OpenFile,
+    start: number,
+    length: number,
     private readonly options: PickleOptions = {},
   ) {
     this.summarize = options.summarize ?? false;
-    this.chunk = options.chunkSize ?? 4 << 20;
+    this.releasing = options.onSample !== undefined;
+    this.input = new ChunkedInput(file, start, length, options.chunkSize ?? 4 << 20);
   }
 
   private get offset(): number {
-    return this.base + this.pos;
-  }
-
-  /** Bytes of the pickle not yet in the buffer. */
-  private get unread(): number {
-    return this.length - (this.base + this.end);
-  }
-
-  /** The next chunk, read while the current one is interpreted: where it starts, and the read. */
-  private ahead: { at: number; buf: Uint8Array; read: Promise<number> } | null = null;
-  /** A read-ahead buffer whose bytes were all taken: reused for the next read-ahead. */
-  private spare: Uint8Array | null = null;
-
-  /** Makes at least `need` bytes available from `pos` (fewer only at the end of the pickle). */
-  private async fill(need: number): Promise<void> {
-    const have = this.end - this.pos;
-    const want = Math.min(Math.max(need, this.chunk), have + this.unread);
-    const next = want <= this.buf.length ? this.buf : new Uint8Array(want);
-    if (next === this.buf) this.buf.copyWithin(0, this.pos, this.end);
-    else next.set(this.buf.subarray(this.pos, this.end), 0);
-    this.base += this.pos;
-    this.buf = next;
-    this.pos = 0;
-    this.end = have;
-    while (this.end < want) {
-      const at = this.base + this.end;
-      const ahead = this.ahead;
-      this.ahead = null;
-      let n = -1;
-      if (ahead !== null && ahead.at === at) {
-        const got = await ahead.read;
-        if (got > 0) {
-          n = Math.min(got, want - this.end);
-          this.buf.set(ahead.buf.subarray(0, n), this.end);
-          if (n < got) this.ahead = { at: at + n, buf: ahead.buf.subarray(n), read: Promise.resolve(got - n) };
-          else if (ahead.buf.byteOffset === 0) this.spare = ahead.buf;
-        }
-      }
-      if (n <= 0) n = await this.file.read(this.buf, this.end, want - this.end, this.start + at);
-      if (n <= 0) throw new PickleError(`data.pkl ends after ${this.base + this.end} of its ${this.length} bytes (the file is truncated)`);
-      this.end += n;
-    }
-    const at = this.base + this.end;
-    const left = this.length - at;
-    if (this.ahead === null && left > 0) {
-      const size = Math.min(this.chunk, left);
-      const buf = this.spare !== null && this.spare.length >= size ? this.spare.subarray(0, size) : new Uint8Array(size);
-      this.spare = null;
-      // A failed read-ahead is read again directly (and reports its error there).
-      this.ahead = { at, buf, read: this.file.read(buf, 0, buf.length, this.start + at).catch(() => -1) };
-    }
+    return this.input.offset;
   }
 
   async run(): Promise<PickleResult> {
+    const input = this.input;
     try {
       while (!this.stopped) {
         if (this.options.isCancelled?.()) {
-          if (this.ahead !== null) await this.ahead.read;
+          await input.settle();
           return this.finish(true);
         }
         const need = this.step();
-        if (need > 0) {
-          const left = this.end - this.pos + this.unread;
+        if (need === SERVICE) await this.service();
+        else if (need > 0) {
+          const left = input.end - input.pos + input.unread;
           if (need > left) {
-            if (this.end - this.pos === 0 && this.unread === 0) throw new PickleError('data.pkl ends without STOP (the pickle is truncated)');
+            if (input.end - input.pos === 0 && input.unread === 0) throw new PickleError('data.pkl ends without STOP (the pickle is truncated)');
             throw new PickleError(`an opcode at byte ${this.offset} claims ${need} bytes but only ${left} remain in data.pkl`);
           }
-          await this.fill(need);
+          await input.fill(need);
         }
       }
     } catch (err) {
@@ -206,27 +138,47 @@ export class PickleMachine {
       this.problems.push({ kind: 'error', message: err.message, offset: this.offset, sample: this.currentSample() });
     }
     // The file is closed after this: no read may still be in flight.
-    if (this.ahead !== null) await this.ahead.read;
+    await input.settle();
     return this.finish(false);
+  }
+
+  /** Texts a memo read needs again are read; complete samples are handed on, then released. */
+  private async service(): Promise<void> {
+    const reread = this.reread;
+    this.reread = [];
+    for (const t of reread) this.texts.restore(t, await this.input.reread(t.offset, t.byteLength));
+    if (this.ready.length === 0) return;
+    const ready = this.ready;
+    this.ready = [];
+    for (const r of ready) this.options.onSample?.(r.value, r.index);
+    this.texts.release();
   }
 
   /**
    * Index of the sample being read: the pickler appends samples in batches (MARK … APPENDS), so
-   * the finished ones of this batch and the one being built sit on the stack above the batch's MARK.
+   * the ones of this batch not yet handed on sit on the stack above the batch's MARK, the last
+   * being built.
    */
   private currentSample(): number {
+    const pending = this.samples + this.ready.length;
     const list = this.samplesList;
-    if (list === null) return this.samples;
+    if (list === null) return pending;
     const pos = this.stack.lastIndexOf(list);
-    if (pos < 0) return this.samples;
+    if (pos < 0) return pending;
     const mi = this.marks.findIndex((m) => m > pos);
-    if (mi < 0) return this.samples;
+    if (mi < 0) return pending;
     const to = mi + 1 < this.marks.length ? this.marks[mi + 1] : this.stack.length;
-    return this.samples + Math.max(0, to - this.marks[mi] - 1);
+    return this.samples + Math.max(0, to - this.marks[mi] - this.batchHanded - 1);
   }
 
   private finish(cancelled: boolean): PickleResult {
     return { value: this.result, samples: this.samples, problems: this.problems, cancelled };
+  }
+
+  private late(): PickleError {
+    return new PickleError(
+      `the pickle changes or reuses a sample at byte ${this.offset} after the next one began, which Python's pickler never writes (the sample was already read)`,
+    );
   }
 
   private push(v: unknown): void {
@@ -238,18 +190,53 @@ export class PickleMachine {
     if (this.stack.length === 0 || (this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1])) {
       throw new PickleError(`stack underflow at byte ${this.offset}`);
     }
-    return this.stack.pop();
+    const v = this.stack.pop();
+    if (v === HANDED) throw this.late();
+    return v;
   }
 
   private top(): unknown {
     if (this.stack.length === 0) throw new PickleError(`stack underflow at byte ${this.offset}`);
-    return this.stack[this.stack.length - 1];
+    const v = this.stack[this.stack.length - 1];
+    if (v === HANDED) throw this.late();
+    return v;
   }
 
-  private popMark(): unknown[] {
+  /** The values above the last MARK; a batch of samples handed on only to APPENDS onto their list. */
+  private popMark(intoSamples = false): unknown[] {
     const m = this.marks.pop();
     if (m === undefined) throw new PickleError(`no MARK to pop at byte ${this.offset}`);
+    if (this.batchHanded > 0 && m > 0 && this.stack[m - 1] === this.samplesList) {
+      if (!intoSamples) throw this.late();
+      this.batchHanded = 0;
+    }
     return this.stack.splice(m);
+  }
+
+  /**
+   * The next value starts at stack position `at`: the samples batch's elements below it are
+   * complete when it is the next element of the batch. Python's pickler writes each element
+   * whole before the next, and a new dict or list directly on a plain dict can only be the next
+   * element (a dict or list is no key, and a plain dict gets no BUILD state). True when some were
+   * queued for `run` to hand on.
+   */
+  private nextElement(): boolean {
+    const m = this.marks.length > 0 ? this.marks[this.marks.length - 1] : -1;
+    const s = this.stack.length - 1;
+    if (m <= 0 || this.samplesList === null || this.stack[m - 1] !== this.samplesList || s < m + this.batchHanded) return false;
+    const last = this.stack[s];
+    if (!(last instanceof PyDict) || last.byCall) return false;
+    for (let i = m + this.batchHanded; i <= s; i++) {
+      this.queueSample(this.stack[i]);
+      this.stack[i] = HANDED;
+    }
+    this.batchHanded = s + 1 - m;
+    return true;
+  }
+
+  private queueSample(v: unknown): void {
+    if (typeof v === 'object' && v !== null) this.handed.add(v);
+    this.ready.push({ value: v, index: this.samples++ });
   }
 
   private memoGet(i: number): unknown {
@@ -257,12 +244,35 @@ export class PickleMachine {
     return this.memo.get(i);
   }
 
+  /**
+   * A memo read's value, whole: released texts in it whose bytes are still in the window are
+   * decoded now; otherwise undefined, and `run` reads them again before the read is done again.
+   */
+  private memoRead(i: number): unknown {
+    const v = this.memoGet(i);
+    if (!this.texts.any) return v;
+    const missing = this.texts.missing(v, this.input);
+    if (missing.length === 0) return v;
+    this.reread = missing;
+    return NEED;
+  }
+
   private memoPut(i: number): void {
     if (this.memo.size >= LIMITS.memo && !this.memo.has(i)) throw new PickleError(`more than ${LIMITS.memo} memo entries`);
     this.memo.set(i, this.top());
   }
 
-  private deeper(d: number): number {
+  /** A str: short ones as JS strings, long ones as a `PyText` that knows where its bytes are. */
+  private text(at: number, n: number, latin: boolean): string | PyText {
+    const bytes = this.input.bytes(at, n);
+    if (n < LONG_TEXT) return latin ? latin1.decode(bytes) : utf8.decode(bytes);
+    const t = new PyText(at, n, latin, null);
+    t.text = decodeText(t, bytes);
+    if (this.releasing && this.samplesList !== null) this.texts.keep(t);
+    return t;
+  }
+
+  deeper(d: number): number {
     if (d > LIMITS.depth) throw new PickleError(`values nested more than ${LIMITS.depth} levels deep at byte ${this.offset}`);
     return d;
   }
@@ -273,12 +283,17 @@ export class PickleMachine {
     return new PyTuple(items, this.deeper(d + 1));
   }
 
+  private unchanged(target: unknown): void {
+    if (typeof target === 'object' && target !== null && this.handed.has(target)) throw this.late();
+  }
+
   private append(target: unknown, items: unknown[]): void {
     if (target !== null && target === this.samplesList) {
-      for (const x of items) this.options.onSample?.(x, this.samples++);
+      for (const x of items) if (x !== HANDED) this.queueSample(x);
       this.samplesList.count += items.length;
       return;
     }
+    this.unchanged(target);
     if (target instanceof PyObject) {
       // A list subclass: its items, kept beside the state.
       const list = ((target as PyObject & { list?: PyList }).list ??= new PyList());
@@ -304,6 +319,7 @@ export class PickleMachine {
   }
 
   private setItems(target: unknown, items: unknown[]): void {
+    this.unchanged(target);
     if (target instanceof PyObject) {
       const dict = ((target as PyObject & { dict?: PyDict }).dict ??= new PyDict());
       this.setItems(dict, items);
@@ -313,17 +329,13 @@ export class PickleMachine {
     if (items.length % 2 !== 0) throw new PickleError(`SETITEMS with an odd number of values at byte ${this.offset}`);
     let d = target.depth;
     for (let i = 0; i < items.length; i += 2) {
-      target.map.set(items[i], items[i + 1]);
+      target.map.set(dictKey(items[i]), items[i + 1]);
       d = Math.max(d, depthOf(items[i + 1]) + 1);
     }
     target.depth = this.deeper(d);
   }
 
-  private global(module: string, name: string): PyGlobal {
-    return new PyGlobal(MODULE_ALIASES[module] ?? module, name);
-  }
-
-  private block(callable: string): Blocked {
+  block(callable: string): Blocked {
     if (!this.blockedSeen.has(callable)) {
       this.blockedSeen.add(callable);
       this.problems.push({
@@ -337,137 +349,20 @@ export class PickleMachine {
     return new Blocked(callable);
   }
 
-  /** REDUCE / INST / OBJ: a call. Only allow-listed callables give a value; nothing is ever run. */
-  private call(f: unknown, args: unknown[]): unknown {
-    if (f instanceof Blocked) return f;
-    if (!(f instanceof PyGlobal)) return this.block('a value that is not a named callable');
-    const a = args;
-    switch (f.qualified) {
-      case 'collections.OrderedDict': {
-        const d = new PyDict();
-        const init = a[0];
-        if (init instanceof PyList)
-          for (const pair of init.items) if (pair instanceof PyTuple && pair.items.length === 2) d.map.set(pair.items[0], pair.items[1]);
-        return d;
-      }
-      case '_codecs.encode': {
-        const text = typeof a[0] === 'string' ? a[0] : '';
-        const enc = typeof a[1] === 'string' ? a[1].toLowerCase().replace('-', '') : 'utf8';
-        if (enc === 'latin1' || enc === 'iso88591') {
-          const out = new Uint8Array(text.length);
-          for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
-          return new PyBytes(out);
-        }
-        return new PyBytes(new TextEncoder().encode(text));
-      }
-      case 'builtins.bytes':
-      case 'builtins.bytearray': {
-        if (a.length === 0) return new PyBytes(new Uint8Array(0));
-        if (a[0] instanceof PyList) return new PyBytes(Uint8Array.from(a[0].items.map((x) => Number(x) & 0xff)));
-        if (typeof a[0] === 'string') return this.call(new PyGlobal('_codecs', 'encode'), a);
-        if (a[0] instanceof PyBytes) return a[0];
-        return new PyBytes(new Uint8Array(0));
-      }
-      case 'builtins.set':
-      case 'builtins.frozenset': {
-        const s = new PySet(f.name === 'frozenset');
-        const init = a[0];
-        if (init instanceof PyList) s.items.push(...init.items);
-        else if (init instanceof PyTuple) s.items.push(...init.items);
-        return s;
-      }
-      case 'copyreg._reconstructor':
-      case 'copyreg.__newobj__':
-        return this.newObj(a[0], a.slice(1));
-      case 'numpy.core.multiarray._reconstruct':
-      case 'numpy._core.multiarray._reconstruct':
-        return new NdArrayPlaceholder();
-      case 'numpy.dtype':
-        return new NpDtype(typeof a[0] === 'string' ? a[0] : '?');
-      case 'numpy.core.multiarray.scalar':
-      case 'numpy._core.multiarray.scalar':
-        return numpyScalar(a[0], a[1]);
-      case 'torch._utils._rebuild_tensor':
-      case 'torch._utils._rebuild_tensor_v2':
-      case 'torch._utils._rebuild_tensor_v3': {
-        const storage = a[0];
-        const size = a[2] instanceof PyTuple ? a[2].items.map(Number) : [];
-        const dtype = storage instanceof StoragePlaceholder ? storage.dtype : 'unknown';
-        return new TensorPlaceholder(dtype, size);
-      }
-      case 'torch._utils._rebuild_parameter':
-        return a[0];
-    }
-    return this.block(f.qualified);
-  }
-
-  private newObj(cls: unknown, _args: unknown[]): unknown {
-    if (cls instanceof Blocked) return cls;
-    if (!(cls instanceof PyGlobal)) return this.block('a value that is not a class');
-    switch (cls.qualified) {
-      case 'PIL.Image.Image':
-        return new ImagePlaceholder();
-      case 'collections.OrderedDict':
-      case 'builtins.dict':
-        return new PyDict();
-      case 'builtins.list':
-        return new PyList();
-      case 'builtins.object':
-        return new PyObject('builtins.object');
-    }
-    return new PyObject(cls.qualified);
-  }
-
-  private build(inst: unknown, state: unknown): void {
-    if (inst instanceof ImagePlaceholder) {
-      const items = state instanceof PyList ? state.items : state instanceof PyTuple ? state.items : [];
-      if (typeof items[1] === 'string') inst.mode = items[1];
-      if (items[2] instanceof PyTuple) inst.size = items[2].items.map(Number);
-    } else if (inst instanceof NdArrayPlaceholder) {
-      const items = state instanceof PyTuple ? state.items : [];
-      if (items[1] instanceof PyTuple) inst.shape = items[1].items.map(Number);
-      if (items[2] instanceof NpDtype) inst.dtype = items[2].str;
-    } else if (inst instanceof NpDtype) {
-      const items = state instanceof PyTuple ? state.items : [];
-      if (typeof items[1] === 'string') inst.order = items[1];
-    } else if (inst instanceof PyObject) {
-      // `(state, slotstate)` from classes with __slots__: both end up as attributes.
-      if (
-        state instanceof PyTuple &&
-        state.items.length === 2 &&
-        (state.items[0] instanceof PyDict || state.items[0] === null) &&
-        state.items[1] instanceof PyDict
-      ) {
-        const merged = new PyDict();
-        for (const part of state.items) if (part instanceof PyDict) for (const [k, v] of part.map) merged.map.set(k, v);
-        state = merged;
-      }
-      if (inst.state instanceof PyDict && state instanceof PyDict) for (const [k, v] of state.map) inst.state.map.set(k, v);
-      else inst.state = state;
-      inst.depth = this.deeper(Math.max(inst.depth, depthOf(state) + 1));
-    } else if (inst instanceof PyDict && state instanceof PyDict) {
-      for (const [k, v] of state.map) inst.map.set(k, v);
-    }
-  }
-
-  private persistent(pid: unknown): unknown {
-    const items = pid instanceof PyTuple ? pid.items : [];
-    if (items[0] === 'storage' && items[1] instanceof PyGlobal) return new StoragePlaceholder(STORAGE_DTYPES[items[1].name] ?? items[1].name);
-    return new StoragePlaceholder('unknown');
-  }
-
-  /** Index of the next `\n` from `from`, or -1 when not in the buffer. */
+  /** Index of the next `\n` from `from` (in the buffer), or -1 when not in the buffer. */
   private lineEnd(from: number): number {
-    const i = this.buf.subarray(from, this.end).indexOf(10);
+    const input = this.input;
+    const i = input.buf.subarray(from, input.end).indexOf(10);
     return i < 0 ? -1 : from + i;
   }
 
   /** How many bytes to ask for when a text line is not complete in the buffer. */
   private lineNeed(from: number): number {
-    const have = this.end - this.pos;
-    if (this.unread === 0) throw new PickleError(`a text argument at byte ${this.base + from} has no end of line (the pickle is truncated)`);
-    if (have > LIMITS.line) throw new PickleError(`a text argument longer than ${LIMITS.line} bytes at byte ${this.base + from}`);
-    return have + Math.min(this.unread, Math.max(have, 1 << 16));
+    const input = this.input;
+    const have = input.end - input.pos;
+    if (input.unread === 0) throw new PickleError(`a text argument at byte ${input.base + from} has no end of line (the pickle is truncated)`);
+    if (have > LIMITS.line) throw new PickleError(`a text argument longer than ${LIMITS.line} bytes at byte ${input.base + from}`);
+    return have + Math.min(input.unread, Math.max(have, 1 << 16));
   }
 
   /**
@@ -475,33 +370,34 @@ export class PickleMachine {
    * from `pos` the next opcode needs.
    */
   private step(): number {
-    const b = this.buf;
+    const input = this.input;
+    const b = input.buf;
     const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
     for (;;) {
-      const p = this.pos;
-      const avail = this.end - p;
+      const p = input.pos;
+      const avail = input.end - p;
       if (avail < 1) return 1;
       const op = b[p];
       switch (op) {
         case 0x4b: // BININT1
           if (avail < 2) return 2;
           this.push(b[p + 1]);
-          this.pos = p + 2;
+          input.pos = p + 2;
           continue;
         case 0x4d: // BININT2
           if (avail < 3) return 3;
           this.push(b[p + 1] | (b[p + 2] << 8));
-          this.pos = p + 3;
+          input.pos = p + 3;
           continue;
         case 0x4a: // BININT
           if (avail < 5) return 5;
           this.push(dv.getInt32(p + 1, true));
-          this.pos = p + 5;
+          input.pos = p + 5;
           continue;
         case 0x47: // BINFLOAT
           if (avail < 9) return 9;
           this.push(pyFloat(dv.getFloat64(p + 1, false)));
-          this.pos = p + 9;
+          input.pos = p + 9;
           continue;
         case 0x28: // MARK
           if (this.summarize) {
@@ -509,7 +405,7 @@ export class PickleMachine {
             // pickler's batches of token ids and log-probs. Counted in one pass, nothing pushed.
             let q = p + 1;
             let n = 0;
-            const end = this.end;
+            const end = input.end;
             for (;;) {
               const o = b[q];
               const w = o === 0x4b ? 2 : o === 0x4d ? 3 : o === 0x4a ? 5 : o === 0x47 ? 9 : 0;
@@ -519,43 +415,46 @@ export class PickleMachine {
             }
             if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && this.stack.length > 0) {
               const target = this.stack[this.stack.length - 1];
-              if (target instanceof PyList && target !== this.samplesList && (target.summarized || target.items.every(isNumber))) {
+              if (target instanceof PyList && target !== this.samplesList && !this.handed.has(target) && (target.summarized || target.items.every(isNumber))) {
                 target.summarized = true;
                 target.items = [];
                 target.count += n;
-                this.pos = q + 1;
+                input.pos = q + 1;
                 continue;
               }
             }
           }
           if (this.marks.length >= LIMITS.marks) throw new PickleError(`more than ${LIMITS.marks} open MARKs`);
           this.marks.push(this.stack.length);
-          this.pos = p + 1;
+          input.pos = p + 1;
           continue;
         case 0x65: {
           // APPENDS
-          this.pos = p + 1;
-          const items = this.popMark();
+          input.pos = p + 1;
+          const m = this.marks.length > 0 ? this.marks[this.marks.length - 1] : -1;
+          const items = this.popMark(m > 0 && this.stack[m - 1] === this.samplesList);
           this.append(this.top(), items);
+          if (this.ready.length > 0) return SERVICE;
           continue;
         }
         case 0x61: {
           // APPEND
-          this.pos = p + 1;
+          input.pos = p + 1;
           const v = this.pop();
           this.append(this.top(), [v]);
+          if (this.ready.length > 0) return SERVICE;
           continue;
         }
         case 0x75: {
           // SETITEMS
-          this.pos = p + 1;
+          input.pos = p + 1;
           const items = this.popMark();
           this.setItems(this.top(), items);
           continue;
         }
         case 0x73: {
           // SETITEM
-          this.pos = p + 1;
+          input.pos = p + 1;
           const v = this.pop();
           const k = this.pop();
           this.setItems(this.top(), [k, v]);
@@ -563,28 +462,36 @@ export class PickleMachine {
         }
         case 0x71: // BINPUT
           if (avail < 2) return 2;
-          this.pos = p + 2;
+          input.pos = p + 2;
           this.memoPut(b[p + 1]);
           continue;
         case 0x72: // LONG_BINPUT
           if (avail < 5) return 5;
-          this.pos = p + 5;
+          input.pos = p + 5;
           this.memoPut(dv.getUint32(p + 1, true));
           continue;
         case 0x94: // MEMOIZE
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.memoPut(this.memo.size);
           continue;
-        case 0x68: // BINGET
+        case 0x68: {
+          // BINGET
           if (avail < 2) return 2;
-          this.pos = p + 2;
-          this.push(this.memoGet(b[p + 1]));
+          const v = this.memoRead(b[p + 1]);
+          if (v === NEED) return SERVICE;
+          input.pos = p + 2;
+          this.push(v);
           continue;
-        case 0x6a: // LONG_BINGET
+        }
+        case 0x6a: {
+          // LONG_BINGET
           if (avail < 5) return 5;
-          this.pos = p + 5;
-          this.push(this.memoGet(dv.getUint32(p + 1, true)));
+          const v = this.memoRead(dv.getUint32(p + 1, true));
+          if (v === NEED) return SERVICE;
+          input.pos = p + 5;
+          this.push(v);
           continue;
+        }
         case 0x58: // BINUNICODE
         case 0x8c: // SHORT_BINUNICODE
         case 0x8d: {
@@ -593,8 +500,8 @@ export class PickleMachine {
           if (avail < head) return head;
           const n = op === 0x8c ? b[p + 1] : op === 0x58 ? dv.getUint32(p + 1, true) : Number(dv.getBigUint64(p + 1, true));
           if (avail < head + n) return head + n;
-          this.pos = p + head + n;
-          this.push(utf8.decode(b.subarray(p + head, p + head + n)));
+          input.pos = p + head + n;
+          this.push(this.text(input.base + p + head, n, false));
           continue;
         }
         case 0x42: // BINBYTES
@@ -606,7 +513,7 @@ export class PickleMachine {
           if (avail < head) return head;
           const n = op === 0x43 ? b[p + 1] : op === 0x42 ? dv.getUint32(p + 1, true) : Number(dv.getBigUint64(p + 1, true));
           if (avail < head + n) return head + n;
-          this.pos = p + head + n;
+          input.pos = p + head + n;
           this.push(new PyBytes(b.slice(p + head, p + head + n)));
           continue;
         }
@@ -618,12 +525,13 @@ export class PickleMachine {
           const n = op === 0x55 ? b[p + 1] : dv.getInt32(p + 1, true);
           if (n < 0) throw new PickleError(`negative BINSTRING length at byte ${this.offset}`);
           if (avail < head + n) return head + n;
-          this.pos = p + head + n;
-          this.push(latin1.decode(b.subarray(p + head, p + head + n)));
+          input.pos = p + head + n;
+          this.push(this.text(input.base + p + head, n, true));
           continue;
         }
         case 0x5d: // EMPTY_LIST
-          this.pos = p + 1;
+          if (this.nextElement()) return SERVICE;
+          input.pos = p + 1;
           {
             const list = new PyList();
             if (this.samplesList === null && this.stack.length > 0 && this.stack.length <= 16 && this.stack[0] instanceof PyDict && this.top() === 'samples') {
@@ -633,18 +541,19 @@ export class PickleMachine {
           }
           continue;
         case 0x7d: // EMPTY_DICT
-          this.pos = p + 1;
+          if (this.nextElement()) return SERVICE;
+          input.pos = p + 1;
           this.push(new PyDict());
           continue;
         case 0x29: // EMPTY_TUPLE
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(new PyTuple([], 1));
           continue;
         case 0x85: // TUPLE1
         case 0x86: // TUPLE2
         case 0x87: {
           // TUPLE3
-          this.pos = p + 1;
+          input.pos = p + 1;
           const n = op - 0x84;
           const items: unknown[] = [];
           for (let i = 0; i < n; i++) items.unshift(this.pop());
@@ -652,12 +561,12 @@ export class PickleMachine {
           continue;
         }
         case 0x74: // TUPLE
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(this.tuple(this.popMark()));
           continue;
         case 0x6c: {
           // LIST
-          this.pos = p + 1;
+          input.pos = p + 1;
           const list = new PyList();
           this.append(list, this.popMark());
           this.push(list);
@@ -665,21 +574,22 @@ export class PickleMachine {
         }
         case 0x64: {
           // DICT
-          this.pos = p + 1;
+          input.pos = p + 1;
           const d = new PyDict();
           this.setItems(d, this.popMark());
           this.push(d);
           continue;
         }
         case 0x8f: // EMPTY_SET
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(new PySet(false));
           continue;
         case 0x90: {
           // ADDITEMS
-          this.pos = p + 1;
+          input.pos = p + 1;
           const items = this.popMark();
           const s = this.top();
+          this.unchanged(s);
           if (!(s instanceof PySet)) throw new PickleError(`ADDITEMS to a value that is not a set at byte ${this.offset}`);
           for (const x of items) s.items.push(x);
           s.depth = this.deeper(Math.max(s.depth, ...items.map((x) => depthOf(x) + 1)));
@@ -687,22 +597,22 @@ export class PickleMachine {
         }
         case 0x91: {
           // FROZENSET
-          this.pos = p + 1;
+          input.pos = p + 1;
           const s = new PySet(true);
           s.items.push(...this.popMark());
           this.push(s);
           continue;
         }
         case 0x4e: // NONE
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(null);
           continue;
         case 0x88: // NEWTRUE
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(true);
           continue;
         case 0x89: // NEWFALSE
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(false);
           continue;
         case 0x8a: // LONG1
@@ -714,35 +624,35 @@ export class PickleMachine {
           if (n < 0) throw new PickleError(`negative LONG4 length at byte ${this.offset}`);
           if (n > LIMITS.longBytes) throw new PickleError(`an integer of ${n} bytes at byte ${this.offset} (more than ${LIMITS.longBytes})`);
           if (avail < head + n) return head + n;
-          this.pos = p + head + n;
+          input.pos = p + head + n;
           this.push(decodeLong(b.subarray(p + head, p + head + n)));
           continue;
         }
         case 0x80: // PROTO
           if (avail < 2) return 2;
           if (b[p + 1] > 5) throw new PickleError(`pickle protocol ${b[p + 1]} is not supported (this reader knows protocols 0 to 5)`);
-          this.pos = p + 2;
+          input.pos = p + 2;
           continue;
         case 0x95: // FRAME: only a read-ahead hint; the bytes follow as usual.
           if (avail < 9) return 9;
-          this.pos = p + 9;
+          input.pos = p + 9;
           continue;
         case 0x2e: // STOP
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.result = this.pop();
           this.stopped = true;
           return 0;
         case 0x30: // POP
-          this.pos = p + 1;
-          if (this.stack.length > 0 && !(this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1])) this.stack.pop();
+          input.pos = p + 1;
+          if (this.stack.length > 0 && !(this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1])) this.pop();
           else this.popMark();
           continue;
         case 0x31: // POP_MARK
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.popMark();
           continue;
         case 0x32: // DUP
-          this.pos = p + 1;
+          input.pos = p + 1;
           this.push(this.top());
           continue;
         case 0x63: {
@@ -751,49 +661,53 @@ export class PickleMachine {
           if (e1 < 0) return this.lineNeed(p + 1);
           const e2 = this.lineEnd(e1 + 1);
           if (e2 < 0) return this.lineNeed(e1 + 1);
-          this.pos = e2 + 1;
-          this.push(this.global(utf8.decode(b.subarray(p + 1, e1)), utf8.decode(b.subarray(e1 + 1, e2))));
+          input.pos = e2 + 1;
+          this.push(globalName(utf8.decode(b.subarray(p + 1, e1)), utf8.decode(b.subarray(e1 + 1, e2))));
           continue;
         }
         case 0x93: {
           // STACK_GLOBAL
-          this.pos = p + 1;
+          input.pos = p + 1;
           const name = this.pop();
           const module = this.pop();
-          if (typeof name !== 'string' || typeof module !== 'string') throw new PickleError(`STACK_GLOBAL of values that are not names at byte ${this.offset}`);
-          this.push(this.global(module, name));
+          const n = textOf(name);
+          const mod = textOf(module);
+          if (n === undefined || mod === undefined) throw new PickleError(`STACK_GLOBAL of values that are not names at byte ${this.offset}`);
+          this.push(globalName(mod, n));
           continue;
         }
         case 0x52: {
           // REDUCE
-          this.pos = p + 1;
+          input.pos = p + 1;
           const args = this.pop();
           const f = this.pop();
-          this.push(this.call(f, args instanceof PyTuple ? args.items : []));
+          this.push(callAllowed(this, f, args instanceof PyTuple ? args.items : []));
           continue;
         }
         case 0x81: {
           // NEWOBJ
-          this.pos = p + 1;
-          const args = this.pop();
+          input.pos = p + 1;
+          this.pop(); // the arguments: an inert instance needs none
           const cls = this.pop();
-          this.push(this.newObj(cls, args instanceof PyTuple ? args.items : []));
+          this.push(newInstance(this, cls));
           continue;
         }
         case 0x92: {
           // NEWOBJ_EX
-          this.pos = p + 1;
+          input.pos = p + 1;
+          this.pop(); // keyword and positional arguments
           this.pop();
-          const args = this.pop();
           const cls = this.pop();
-          this.push(this.newObj(cls, args instanceof PyTuple ? args.items : []));
+          this.push(newInstance(this, cls));
           continue;
         }
         case 0x62: {
           // BUILD
-          this.pos = p + 1;
+          input.pos = p + 1;
           const state = this.pop();
-          this.build(this.top(), state);
+          const inst = this.top();
+          this.unchanged(inst);
+          buildState(this, inst, state);
           continue;
         }
         case 0x69: {
@@ -802,29 +716,29 @@ export class PickleMachine {
           if (e1 < 0) return this.lineNeed(p + 1);
           const e2 = this.lineEnd(e1 + 1);
           if (e2 < 0) return this.lineNeed(e1 + 1);
-          this.pos = e2 + 1;
-          const g = this.global(utf8.decode(b.subarray(p + 1, e1)), utf8.decode(b.subarray(e1 + 1, e2)));
-          this.push(this.call(g, this.popMark()));
+          input.pos = e2 + 1;
+          const g = globalName(utf8.decode(b.subarray(p + 1, e1)), utf8.decode(b.subarray(e1 + 1, e2)));
+          this.push(callAllowed(this, g, this.popMark()));
           continue;
         }
         case 0x6f: {
           // OBJ: a call of the first marked value with the rest
-          this.pos = p + 1;
+          input.pos = p + 1;
           const items = this.popMark();
           if (items.length === 0) throw new PickleError(`OBJ without a class at byte ${this.offset}`);
-          this.push(this.call(items[0], items.slice(1)));
+          this.push(callAllowed(this, items[0], items.slice(1)));
           continue;
         }
         case 0x51: // BINPERSID
-          this.pos = p + 1;
-          this.push(this.persistent(this.pop()));
+          input.pos = p + 1;
+          this.push(persistentValue(this.pop()));
           continue;
         case 0x50: {
           // PERSID id\n
           const e = this.lineEnd(p + 1);
           if (e < 0) return this.lineNeed(p + 1);
-          this.pos = e + 1;
-          this.push(this.persistent(latin1.decode(b.subarray(p + 1, e))));
+          input.pos = e + 1;
+          this.push(persistentValue(latin1.decode(b.subarray(p + 1, e))));
           continue;
         }
         case 0x82: // EXT1
@@ -836,7 +750,7 @@ export class PickleMachine {
         case 0x97: // NEXT_BUFFER
           throw new PickleError(`the pickle refers to an out-of-band buffer (NEXT_BUFFER at byte ${this.offset}) that is not in the file`);
         case 0x98: // READONLY_BUFFER
-          this.pos = p + 1;
+          input.pos = p + 1;
           continue;
         case 0x49: // INT (also TRUE / FALSE as I01 / I00)
         case 0x4c: // LONG
@@ -848,7 +762,14 @@ export class PickleMachine {
           // PUT
           const e = this.lineEnd(p + 1);
           if (e < 0) return this.lineNeed(p + 1);
-          this.pos = e + 1;
+          if (op === 0x67) {
+            const v = this.memoRead(this.parseIndex(latin1.decode(b.subarray(p + 1, e))));
+            if (v === NEED) return SERVICE;
+            input.pos = e + 1;
+            this.push(v);
+            continue;
+          }
+          input.pos = e + 1;
           this.textOp(op, b.subarray(p + 1, e));
           continue;
         }
@@ -878,8 +799,6 @@ export class PickleMachine {
         return this.push(pyStringLiteral(text));
       case 0x56:
         return this.push(rawUnicodeEscape(arg));
-      case 0x67:
-        return this.push(this.memoGet(this.parseIndex(text)));
       case 0x70:
         return this.memoPut(this.parseIndex(text));
     }
