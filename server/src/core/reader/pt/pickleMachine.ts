@@ -214,18 +214,22 @@ export class PickleMachine implements CallSite {
   }
 
   /**
-   * The next value starts at stack position `at`: the samples batch's elements below it are
-   * complete when it is the next element of the batch. Python's pickler writes each element
-   * whole before the next, and a new dict or list directly on a plain dict can only be the next
-   * element (a dict or list is no key, and a plain dict gets no BUILD state). True when some were
-   * queued for `run` to hand on.
+   * A dict or list is about to be pushed: when the batch's elements not yet handed on are all
+   * plain dicts (miles' `Sample.to_dict()`s) with nothing above them, they are complete and are
+   * queued for `run` to hand on. Python's pickler writes each element whole before the next, and
+   * a dict or list directly on a plain dict can only be the next element: it is no key (a dict or
+   * list is unhashable), no `BUILD` state (a plain dict gets none) and inside no `SETITEM(S)` (which
+   * has a key or a MARK between). The one pickle this misjudges, a samples list of 2- or 3-tuples of
+   * dicts (`TUPLE2`/`TUPLE3` after them), is refused when the tuple is made, never misread.
    */
   private nextElement(): boolean {
     const m = this.marks.length > 0 ? this.marks[this.marks.length - 1] : -1;
     const s = this.stack.length - 1;
     if (m <= 0 || this.samplesList === null || this.stack[m - 1] !== this.samplesList || s < m + this.batchHanded) return false;
-    const last = this.stack[s];
-    if (!(last instanceof PyDict) || last.byCall) return false;
+    for (let i = m + this.batchHanded; i <= s; i++) {
+      const v = this.stack[i];
+      if (!(v instanceof PyDict) || v.byCall) return false;
+    }
     for (let i = m + this.batchHanded; i <= s; i++) {
       this.queueSample(this.stack[i]);
       this.stack[i] = HANDED;
