@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { OpenFile } from '../../../server/src/core/fileAccess';
-import { PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
+import { LIMITS, PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { stringify, toPlain } from '../../../server/src/core/reader/pt/serialize';
 import { entryData, findDataPkl, readZipDirectory } from '../../../server/src/core/reader/pt/zip';
@@ -167,4 +167,39 @@ test('pt stream: a pickle that changes a sample after the next one began is refu
   const r = await new PickleMachine(recordingFile(patched, []), 0, patched.length, { onSample: () => {} }).run();
   assert.equal(r.problems.length, 1);
   assert.match(r.problems[0].message, /changes or reuses a sample .* after the next one began/);
+});
+
+test('pt stream: memo reads that bring released texts back are bounded over the file (a clear problem, no hang)', async () => {
+  // Sample 0 holds a list of 100 long texts; every later sample reads that list back from the
+  // memo, so each one looks at the 100 texts again. With the bound lowered to 1 000 visits the
+  // read stops with a problem naming it, after the samples before it.
+  const list = [...op.EMPTY_LIST, ...binput(10), ...op.MARK];
+  for (let i = 0; i < 100; i++) list.push(...str(`text ${i} `.repeat(10)));
+  list.push(...op.APPENDS);
+  const out: number[] = [...op.PROTO2, ...op.EMPTY_DICT, ...binput(0), ...str('samples'), ...op.EMPTY_LIST, ...binput(1), ...op.MARK];
+  // Each sample also has a long text of its own, so each hand-on releases something and the list
+  // read back is walked again (texts read back stay decoded, in a bounded cache).
+  for (let i = 0; i < 30; i++)
+    out.push(...op.EMPTY_DICT, ...op.MARK, ...str('t'), ...(i === 0 ? list : binget(10)), ...str('u'), ...str(`own ${i} `.repeat(10)), ...op.SETITEMS);
+  out.push(...op.APPENDS, ...op.SETITEM, ...op.STOP);
+  const bytes = Uint8Array.from(out);
+  const saved = LIMITS.rewalk;
+  LIMITS.rewalk = 1000;
+  try {
+    let samples = 0;
+    const r = await new PickleMachine(recordingFile(bytes, []), 0, bytes.length, { chunkSize: 64, onSample: () => samples++ }).run();
+    assert.equal(r.problems.length, 1);
+    assert.match(r.problems[0].message, /refers back to earlier samples' values more than 1000 times/);
+    assert.ok(samples >= 5 && samples < 30, `${samples} samples before the bound`);
+  } finally {
+    LIMITS.rewalk = saved;
+  }
+  // Unbounded, every sample reads the 100 texts back whole.
+  const texts: number[] = [];
+  const r = await new PickleMachine(recordingFile(bytes, []), 0, bytes.length, {
+    chunkSize: 64,
+    onSample: (v) => texts.push((canonical(v) as { t: string[] }).t.filter((t, i) => t === `text ${i} `.repeat(10)).length),
+  }).run();
+  assert.deepEqual(r.problems, []);
+  assert.deepEqual(texts, new Array(30).fill(100));
 });

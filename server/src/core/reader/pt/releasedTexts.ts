@@ -1,7 +1,9 @@
 // Long texts of samples already handed on (docs/pt.md). Pickle memoises every str, so a memo that
 // kept them would hold every prompt and response of the dump. A `PyText` keeps where its bytes
 // are; its text is released once the sample holding it has been handed on, and decoded again
-// from the pickle only when a memo read brings it (or a value holding it) back.
+// from the pickle only when a memo read brings it (or a value holding it) back. Texts read back
+// stay decoded in a cache of bounded size, most recently read kept, since a text read back once
+// is usually read again (a group's prompt, a constant response).
 import { LIMITS } from './limits';
 import type { ChunkedInput } from './chunkedInput';
 import { latin1Text, PickleError } from './pickleLiterals';
@@ -21,6 +23,9 @@ export class ReleasedTexts {
   private readonly complete = new WeakMap<object, number>();
   /** Values visited by walks so far (bounded: a pickle cannot make them quadratic). */
   private visited = 0;
+  /** Texts read back, least recently read first, and their size in bytes. */
+  private readonly cache = new Map<PyText, true>();
+  private cacheBytes = 0;
 
   /** True once some text was released (before that every text is there). */
   get any(): boolean {
@@ -33,7 +38,7 @@ export class ReleasedTexts {
 
   release(): void {
     if (this.live.length === 0) return;
-    for (const t of this.live) t.text = null;
+    for (const t of this.live) if (!this.cache.has(t)) t.text = null;
     this.live = [];
     this.epoch++;
   }
@@ -54,7 +59,10 @@ export class ReleasedTexts {
         throw new PickleError(`the pickle refers back to earlier samples' values more than ${LIMITS.rewalk} times over (a memo read at byte ${input.offset})`);
       seen.add(x);
       if (x instanceof PyText) {
-        if (x.text !== null) continue;
+        if (x.text !== null) {
+          if (this.cache.delete(x)) this.cache.set(x, true);
+          continue;
+        }
         if (input.holds(x.offset, x.byteLength)) this.restore(x, input.bytes(x.offset, x.byteLength));
         else out.push(x);
         continue;
@@ -71,9 +79,19 @@ export class ReleasedTexts {
     return out;
   }
 
-  /** Gives a released text its text again (it is released again at the next hand-on). */
+  /**
+   * Gives a released text its text again, kept in the cache; the least recently read ones past its
+   * size are released at the next hand-on (the sample being built may hold them until then).
+   */
   restore(t: PyText, bytes: Uint8Array): void {
     t.text = decodeText(t, bytes);
-    this.live.push(t);
+    this.cache.set(t, true);
+    this.cacheBytes += t.byteLength;
+    for (const old of this.cache.keys()) {
+      if (this.cacheBytes <= LIMITS.keptTexts) break;
+      this.cache.delete(old);
+      this.cacheBytes -= old.byteLength;
+      this.live.push(old);
+    }
   }
 }
