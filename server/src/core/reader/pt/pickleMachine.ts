@@ -414,8 +414,11 @@ export class PickleMachine implements CallSite {
               const o = b[q];
               const w = o === 0x4b ? 2 : o === 0x4d ? 3 : o === 0x4a ? 5 : o === 0x47 ? 9 : 0;
               if (w === 0 || q + w >= end) break;
-              q += w;
-              n++;
+              // Runs are mostly of one opcode (log-probs all BINFLOAT, masks all BININT1).
+              let r = q + w;
+              while (r + w < end && b[r] === o) r += w;
+              n += (r - q) / w;
+              q = r;
             }
             if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && this.stack.length > 0) {
               const target = this.stack[this.stack.length - 1];
