@@ -203,3 +203,43 @@ test('pt stream: memo reads that bring released texts back are bounded over the 
   assert.deepEqual(r.problems, []);
   assert.deepEqual(texts, new Array(30).fill(100));
 });
+
+test('pt stream: a list of numbers of a sample handed on is released and read back whole from the pickle', async () => {
+  // Sample 0 has a token list (memo slot 20: a batch of 12 and one single APPEND); samples 1 and
+  // 2 read it back after a long text that moves the window past it.
+  const tokens = [...op.EMPTY_LIST, ...binput(20), ...op.MARK];
+  for (let i = 0; i < 12; i++) tokens.push(...int1(100 + i));
+  tokens.push(...op.APPENDS, ...int1(7), 0x61);
+  const out: number[] = [...op.PROTO2, ...op.EMPTY_DICT, ...binput(0), ...str('samples'), ...op.EMPTY_LIST, ...binput(1), ...op.MARK];
+  for (let i = 0; i < 3; i++) {
+    out.push(...op.EMPTY_DICT, ...op.MARK, ...str('pad'), ...str(`padding ${i} `.repeat(20)), ...str('tokens'));
+    out.push(...(i === 0 ? tokens : binget(20)), ...op.SETITEMS);
+  }
+  out.push(...op.APPENDS, ...op.SETITEM, ...op.STOP);
+  const bytes = Uint8Array.from(out);
+  const want = [...Array.from({ length: 12 }, (_, i) => 100 + i), 7];
+  const listAt = Buffer.from(bytes).indexOf(Buffer.from(tokens));
+  for (const chunkSize of [undefined, 96]) {
+    const reads: { at: number; end: number }[] = [];
+    const got: unknown[] = [];
+    const r = await new PickleMachine(recordingFile(bytes, reads), 0, bytes.length, { chunkSize, onSample: (v) => got.push(canonical(v)) }).run();
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(
+      got.map((s) => (s as { tokens: unknown }).tokens),
+      [want, want, want],
+      `chunk size ${chunkSize}`,
+    );
+    if (chunkSize !== undefined)
+      assert.ok(
+        reads.some((x, i) => x.at === listAt && reads.slice(0, i).some((y) => y.end > listAt + tokens.length)),
+        'the list was read again',
+      );
+  }
+  // Summarised (check), the list is counted, never kept, and read back as its count.
+  const counted: unknown[] = [];
+  await new PickleMachine(recordingFile(bytes, []), 0, bytes.length, { summarize: true, onSample: (v) => counted.push(canonical(v)) }).run();
+  assert.deepEqual(
+    counted.map((s) => (s as { tokens: unknown }).tokens),
+    [{ $numbers: 13 }, { $numbers: 13 }, { $numbers: 13 }],
+  );
+});

@@ -11,6 +11,6 @@ export const LIMITS = {
   line: 64 << 20,
   /** Values visited, over the whole file, to decode again texts that memo reads bring back. */
   rewalk: 1 << 26,
-  /** Bytes of texts read back from the memo kept decoded (releasedTexts.ts). */
+  /** Bytes of texts read back from the memo kept decoded (releasedValues.ts). */
   keptTexts: 8 << 20,
 };

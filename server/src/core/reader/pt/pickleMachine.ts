@@ -5,8 +5,8 @@
 // and reading goes on.
 //
 // Streaming: each element of the root dict's `samples` list is handed on (`onSample`) as soon as
-// the next one begins (or its batch is appended), then dropped from the stack; the long texts it
-// held are released (releasedTexts.ts), so the memo keeps where they are, not the text.
+// the next one begins (or its batch is appended), then dropped from the stack; its long texts and
+// lists of numbers are released (releasedValues.ts), so the memo keeps where they are, not them.
 //
 // Bounded (limits.ts): every length a pickle claims is checked against the bytes left before
 // anything is allocated; the stack, the marks, the memo and the nesting depth have limits; the
@@ -18,7 +18,7 @@ import { buildState, callAllowed, type CallSite, globalName, newInstance, persis
 import { ChunkedInput } from './chunkedInput';
 import { LIMITS } from './limits';
 import { decodeLong, latin1, narrow, PickleError, pyStringLiteral, rawUnicodeEscape } from './pickleLiterals';
-import { decodeText, ReleasedTexts } from './releasedTexts';
+import { decodeText, ReleasedValues } from './releasedValues';
 import { Blocked, depthOf, dictKey, LONG_TEXT, PyBytes, PyDict, PyFloat, pyFloat, PyList, PyObject, PySet, PyText, PyTuple, textOf } from './values';
 
 export { LIMITS } from './limits';
@@ -89,10 +89,10 @@ export class PickleMachine implements CallSite {
   private ready: { value: unknown; index: number }[] = [];
   /** Samples handed on (top-level values): a pickle that changes one afterwards is refused. */
   private readonly handed = new WeakSet<object>();
-  /** Released texts a memo read needs again, read by `run` before the read is done again. */
-  private reread: PyText[] = [];
-  private readonly texts = new ReleasedTexts();
-  /** Release texts after hand-on (only when samples are handed on, not kept). */
+  /** Released values a memo read needs again, read by `run` before the read is done again. */
+  private reread: (PyText | PyList)[] = [];
+  private readonly released = new ReleasedValues();
+  /** Release texts and number lists after hand-on (only when samples are handed on, not kept). */
   private readonly releasing: boolean;
   private samples = 0;
   private result: unknown = undefined;
@@ -146,12 +146,15 @@ export class PickleMachine implements CallSite {
   private async service(): Promise<void> {
     const reread = this.reread;
     this.reread = [];
-    for (const t of reread) this.texts.restore(t, await this.input.reread(t.offset, t.byteLength));
+    for (const x of reread) {
+      const [at, n] = this.released.range(x);
+      this.released.restore(x, await this.input.reread(at, n));
+    }
     if (this.ready.length === 0) return;
     const ready = this.ready;
     this.ready = [];
     for (const r of ready) this.options.onSample?.(r.value, r.index);
-    this.texts.release();
+    this.released.release(this.input);
   }
 
   /**
@@ -254,8 +257,8 @@ export class PickleMachine implements CallSite {
    */
   private memoRead(i: number): unknown {
     const v = this.memoGet(i);
-    if (!this.texts.any) return v;
-    const missing = this.texts.missing(v, this.input);
+    if (!this.released.any) return v;
+    const missing = this.released.missing(v, this.input);
     if (missing.length === 0) return v;
     this.reread = missing;
     return NEED;
@@ -272,7 +275,7 @@ export class PickleMachine implements CallSite {
     if (n < LONG_TEXT) return latin ? latin1.decode(bytes) : utf8.decode(bytes);
     const t = new PyText(at, n, latin, null);
     t.text = decodeText(t, bytes);
-    if (this.releasing && this.samplesList !== null) this.texts.keep(t);
+    if (this.releasing && this.samplesList !== null) this.released.keep(t);
     return t;
   }
 
@@ -305,6 +308,7 @@ export class PickleMachine implements CallSite {
       return;
     }
     if (!(target instanceof PyList)) throw new PickleError(`APPEND to a value that is not a list at byte ${this.offset}`);
+    if (target.from >= 0) target.to = this.offset;
     let d = target.depth;
     for (const x of items) d = Math.max(d, depthOf(x) + 1);
     target.depth = this.deeper(d);
@@ -543,6 +547,10 @@ export class PickleMachine implements CallSite {
             const list = new PyList();
             if (this.samplesList === null && this.stack.length > 0 && this.stack.length <= 16 && this.stack[0] instanceof PyDict && this.top() === 'samples') {
               this.samplesList = list;
+            } else if (this.releasing && !this.summarize && this.samplesList !== null) {
+              // Inside a sample: its numbers (token ids, log-probs) may be released after it.
+              list.from = input.base + p;
+              this.released.keepList(list);
             }
             this.push(list);
           }

@@ -127,6 +127,7 @@ export function toPlain(value: unknown, mode: PlainMode): Plain {
     try {
       if (v instanceof PyList) {
         if (v.summarized) return obj([['$numbers', v.count]]);
+        if (v.released) throw new Error('a released list was asked for after its sample was handed on');
         return v.items.map((x) => go(x, depth + 1));
       }
       if (v instanceof PyTuple) return v.items.map((x) => go(x, depth + 1));

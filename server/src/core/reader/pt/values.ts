@@ -10,6 +10,14 @@ export class PyList {
   /** True once numbers were counted instead of kept. */
   summarized = false;
   depth = 1;
+  /**
+   * Where it was made in the pickle (its EMPTY_LIST) and the end of its last append, when it was
+   * made inside a sample; -1 otherwise.
+   */
+  from = -1;
+  to = -1;
+  /** True while its items (numbers) are released: they are read again from `from`…`to`. */
+  released = false;
 }
 
 export class PyTuple {
