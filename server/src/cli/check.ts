@@ -7,7 +7,6 @@ import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
-import { collectGarbage } from '../node/collectGarbage';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { WorkerPool } from '../node/parallelScan';
 
@@ -121,7 +120,6 @@ export async function analyzeRun(
           // The report holds no view of the store (detail, when kept, is materialised records):
           // the next file reuses its memory.
           scan.samples.release();
-          if (total > 1) collectGarbage();
           if (onFile) {
             onFile(file, group.settings);
             const d = file.detail;
