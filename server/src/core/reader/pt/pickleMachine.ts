@@ -60,6 +60,31 @@ export interface PickleResult {
 
 const SUMMARIZE_AFTER = 8;
 
+/** How many numbers the last `numberRun` passed over. */
+let numberRunCount = 0;
+
+/**
+ * Skips the run of BININT1/BININT2/BININT/BINFLOAT opcodes that starts at `q` (stopping before one
+ * that does not end before `end`); returns where it stops and leaves the count in `numberRunCount`.
+ * A small function of its own: inside `step`'s large switch the same loop ran slower
+ * (BENCHMARKS.md, Design measurements).
+ */
+function numberRun(b: Uint8Array, q: number, end: number): number {
+  let n = 0;
+  for (;;) {
+    const o = b[q];
+    const w = o === 0x4b ? 2 : o === 0x4d ? 3 : o === 0x4a ? 5 : o === 0x47 ? 9 : 0;
+    if (w === 0 || q + w >= end) break;
+    // Runs are mostly of one opcode (log-probs all BINFLOAT, masks all BININT1).
+    let r = q + w;
+    while (r + w < end && b[r] === o) r += w;
+    n += (r - q) / w;
+    q = r;
+  }
+  numberRunCount = n;
+  return q;
+}
+
 /** `step` stopped so that `run` can do asynchronous work (hand samples on, read texts again). */
 const SERVICE = -1;
 
@@ -411,19 +436,9 @@ export class PickleMachine implements CallSite {
           if (this.summarize) {
             // MARK, a run of BININT1/BININT2/BININT/BINFLOAT, APPENDS onto a list of numbers: the
             // pickler's batches of token ids and log-probs. Counted in one pass, nothing pushed.
-            let q = p + 1;
-            let n = 0;
             const end = input.end;
-            for (;;) {
-              const o = b[q];
-              const w = o === 0x4b ? 2 : o === 0x4d ? 3 : o === 0x4a ? 5 : o === 0x47 ? 9 : 0;
-              if (w === 0 || q + w >= end) break;
-              // Runs are mostly of one opcode (log-probs all BINFLOAT, masks all BININT1).
-              let r = q + w;
-              while (r + w < end && b[r] === o) r += w;
-              n += (r - q) / w;
-              q = r;
-            }
+            const q = numberRun(b, p + 1, end);
+            const n = numberRunCount;
             if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && this.stack.length > 0) {
               const target = this.stack[this.stack.length - 1];
               if (target instanceof PyList && target !== this.samplesList && !this.handed.has(target) && (target.summarized || target.items.every(isNumber))) {
