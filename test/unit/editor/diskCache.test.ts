@@ -10,6 +10,8 @@ import { DiskCache } from '../../../server/src/server/analysis/diskCache';
 import { SettingsCache } from '../../../server/src/server/protocol/settings';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
+import { eachSample, sampleAt, sampleCount } from '../../../server/src/core/inspect';
+import { runViewBuilder } from '../../../server/src/core/views/runView';
 
 const ROOT = repoRoot();
 const FOLDER = join(ROOT, 'examples/run/rollout');
@@ -50,4 +52,27 @@ test('the files of a folder are held within the budget, oldest dropped first', a
   assert.equal(cache.holds(FILES[2]), true);
   cache.clear();
   assert.deepEqual(cache.held(), { files: 0, samples: 0 });
+});
+
+test('the run views read a file kept as its columnar store exactly as one kept as records', async () => {
+  const cache = cacheWith();
+  for (const f of FILES) {
+    const records = await cacheWith().analyze(f, CancellationToken.None, 'records');
+    const stored = await cache.analyze(f, CancellationToken.None, 'store');
+    const a = records.report!.detail!;
+    const b = stored.report!.detail!;
+    assert.ok(b.store && b.samples.length === 0 && sampleCount(b) === a.samples.length);
+    assert.deepEqual([...eachSample(b)], a.samples);
+    for (const s of a.samples) assert.deepEqual(sampleAt(b, s.line), sampleAt(a, s.line));
+    assert.equal(sampleAt(b, 10_000), undefined);
+    const view = (r: typeof records) => {
+      const builder = runViewBuilder({ causes: r.settings });
+      builder.add(r.report!);
+      return builder.finish({ findings: [] });
+    };
+    assert.deepEqual(view(stored), view(records));
+  }
+  // A store-form result does not answer a request for records (a sample view reads records).
+  const records = await cache.analyze(FILES[0], CancellationToken.None, 'records');
+  assert.ok(records.report?.detail?.store === undefined && records.report!.detail!.samples.length > 0);
 });

@@ -6,6 +6,7 @@
 // folder").
 import type { CancellationToken } from 'vscode-languageserver';
 import type { FileAccess } from '../../core/fileAccess';
+import { sampleCount } from '../../core/inspect';
 import { walkPaths } from '../../core/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
 import type { SettingsCache } from '../protocol/settings';
@@ -19,15 +20,20 @@ const MAX_WALK_DEPTH = 16;
 /** Folders listed per walk: a client may name `/` or `/proc/self` (whose `root` link is `/`). */
 const MAX_WALK_DIRS = 5_000;
 
+/** Per-sample detail as records (hover, sample view) or as the scan's columnar store (run views). */
+export type DetailForm = 'records' | 'store';
+
 interface Entry {
   stamp: string;
+  form: DetailForm;
   result: FileAnalysis;
   samples: number;
 }
 
 /** Samples whose detail a result holds. */
 function samplesOf(result: FileAnalysis): number {
-  return result.report?.detail?.samples.length ?? 0;
+  const detail = result.report?.detail;
+  return detail ? sampleCount(detail) : 0;
 }
 
 export class DiskCache {
@@ -69,11 +75,12 @@ export class DiskCache {
     for (const [path, entry] of this.cache) if (entry.result.evalConfig === configPath) this.forget(path);
   }
 
-  async analyze(path: string, token: CancellationToken): Promise<FileAnalysis> {
+  /** A held result in records serves both forms; one in store form serves only the run views. */
+  async analyze(path: string, token: CancellationToken, form: DetailForm = 'records'): Promise<FileAnalysis> {
     const st = await this.access.stat(path);
     const stamp = `${st.size}:${st.mtimeMs}:${st.id ?? ''}`;
     const hit = this.cache.get(path);
-    if (hit && hit.stamp === stamp) {
+    if (hit && hit.stamp === stamp && (hit.form === 'records' || form === 'store')) {
       this.cache.delete(path); // re-insert: most recently used last
       this.cache.set(path, hit);
       return hit.result;
@@ -89,12 +96,13 @@ export class DiskCache {
       workspaceFolders: this.folders,
       cancellation: token,
       onConfigProblem: this.warn,
+      keepDetail: form === 'store' ? 'store' : true,
     });
     this.forget(path);
     const samples = samplesOf(result);
     // Over the budget alone: answered, not kept (the caller drops it once its view is made).
     if (samples > this.maxSamples) return result;
-    this.cache.set(path, { stamp, result, samples });
+    this.cache.set(path, { stamp, form, result, samples });
     this.samples += samples;
     while (this.cache.size > MAX_CACHED_FILES || this.samples > this.maxSamples) this.forget(this.cache.keys().next().value!);
     return result;

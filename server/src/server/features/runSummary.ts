@@ -57,7 +57,7 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
       if (have) result = have;
       else {
         if (dropped) collectGarbage(); // the previous file's dead detail, before this one grows its own
-        result = await ctx.disk.analyze(p, token);
+        result = await ctx.disk.analyze(p, token, 'store');
         dropped = !ctx.disk.holds(p);
       }
     } catch (err) {
@@ -80,7 +80,8 @@ async function fromEach<T>(ctx: ServerContext, uri: string | undefined, token: C
 
 /** Step of a file: the engine's answer from its records, else from its name (`12.jsonl`, `eval_12.jsonl`). */
 function stepOf(result: FileAnalysis): number | null {
-  return fileStep(result.path, result.report?.detail?.samples ?? []);
+  const detail = result.report?.detail;
+  return fileStep(result.path, detail?.store ?? detail?.samples ?? []);
 }
 
 function groupItem(detail: FileDetail, uri: string, g: GroupOutcome): GroupItem {
