@@ -7,6 +7,8 @@
 // Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
 // view's per-file kept/dropped must equal `check --format json` on the folder.
 //   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write]
+//   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
+//   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -80,7 +82,9 @@ function memOf(pid) {
 
 /** A fresh server asked one request on the folder: its answer, wall ms, CPU s, peak and held RSS. */
 async function once(method, params) {
-  const child = spawn(process.execPath, [BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.RUNVIEW_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise((r) => child.on('exit', r));
   const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   client.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
@@ -107,6 +111,10 @@ async function once(method, params) {
   const ms = performance.now() - t0;
   const mem = memOf(child.pid);
   const cpu = cpuOf(child.pid) - cpu0;
+  if (process.env.RUNVIEW_BENCH_NODE_ARGS) {
+    child.kill('SIGUSR2');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
   await bounded('shutdown', client.sendRequest('shutdown'), 10_000).catch(() => undefined);
   await client.sendNotification('exit').catch(() => undefined);
   await bounded('exit', exited, 10_000).catch(() => undefined);

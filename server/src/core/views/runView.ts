@@ -17,7 +17,7 @@ import {
 } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
 import { readSampleLine } from '../sampleLine';
-import type { FileReport, RunReport, SampleRecord } from '../types';
+import type { FileReport, Finding, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
 export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
@@ -65,7 +65,7 @@ export interface RunViewBuilder {
   /** One file's report with its detail; the detail may be released once this returns. */
   add(file: FileReport): void;
   /** The model; `report` gives the findings (its files are not read again). */
-  finish(report: Pick<RunReport, 'findings'>): RunView;
+  finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView;
 }
 
 /**
@@ -200,7 +200,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     }
   }
 
-  function finish(report: Pick<RunReport, 'findings'>): RunView {
+  function finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView {
     const rows = [...steps.entries()]
       .sort(([ka, a], [kb, b]) => {
         if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;

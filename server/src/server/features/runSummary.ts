@@ -52,12 +52,14 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
     if (token.isCancellationRequested) throw new CancelledError();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
     let result: FileAnalysis;
+    let fromDisk = false;
     try {
       const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
       if (have) result = have;
       else {
         if (dropped) collectGarbage(); // the previous file's dead detail, before this one grows its own
         result = await ctx.disk.analyze(p, token, 'store');
+        fromDisk = true;
         dropped = !ctx.disk.holds(p);
       }
     } catch (err) {
@@ -67,6 +69,9 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
       continue;
     }
     visit(result);
+    // Not held by the cache, visited, and `visit` keeps nothing of it: its store's chunks go to the
+    // next file's store instead of waiting for the collector.
+    if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();
   }
   if (dropped) collectGarbage();
 }

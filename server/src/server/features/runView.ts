@@ -25,13 +25,14 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   // each file is folded in and dropped (a folder's samples are not all held at once).
   let builder: ReturnType<typeof runViewBuilder> | null = null;
   const uriOf = new Map<string, string>();
-  const findings: Finding[] = [];
+  // Only their codes are counted: a folder's findings are not all held (up to 10 000 per file).
+  const findings: Pick<Finding, 'code'>[] = [];
   await eachResult(ctx, params?.uri, token, (r) => {
     builder ??= runViewBuilder({ causes: r.settings, samplesPerReason });
     if (!r.report) return;
     uriOf.set(r.report.detail?.source ?? r.path, r.uri);
     builder.add(r.report);
-    findings.push(...r.findings);
+    for (const f of r.findings) findings.push({ code: f.code });
   });
   builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason });
   const view = (builder as ReturnType<typeof runViewBuilder>).finish({ findings });
