@@ -120,7 +120,7 @@ async function once(method, params) {
   await bounded('exit', exited, 10_000).catch(() => undefined);
   client.dispose();
   if (child.exitCode === null) child.kill();
-  return { answer, ms, cpu, peak: mem.peak, held: mem.now, idle: base.now };
+  return { answer, ms, cpu, peak: mem.peak, held: mem.now, idle: base.now, answerMB: JSON.stringify(answer).length / 1e6 };
 }
 
 /** User + system CPU seconds of a process. */
@@ -166,10 +166,10 @@ const row = (label, xs) => {
     50,
   ).toFixed(
     1,
-  )} | ${peak.toFixed(0)} | ${Math.max(...xs.map((x) => x.held)).toFixed(0)} | ${xs[0].idle.toFixed(0)} | ≤ ${TARGET_MB}: ${peak <= TARGET_MB ? 'met' : `missed by ${(peak - TARGET_MB).toFixed(0)} MB`} |`;
+  )} | ${peak.toFixed(0)} | ${Math.max(...xs.map((x) => x.held)).toFixed(0)} | ${xs[0].idle.toFixed(0)} | ${xs[0].answerMB.toFixed(1)} | ≤ ${TARGET_MB}: ${peak <= TARGET_MB ? 'met' : `missed by ${(peak - TARGET_MB).toFixed(0)} MB`} |`;
 };
 const body = `
-### Run view over a large run folder (language server)
+## Run view over a large run folder (language server)
 
 \`node bench/runView.mjs --runs ${RUNS}\` (after \`node esbuild.mjs\`): a fresh \`dist/server.js --stdio\` per
 request, driven through the protocol, asked for the folder of bench/scale.mjs (${files.length} files,
@@ -179,8 +179,8 @@ ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} s
 answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before the request.
 Runs: ${RUNS}, p50 shown. ${machine(loadBefore)}.
 
-| request | wall (s) | server CPU (s) | peak RSS (MB) | held after (MB) | idle (MB) | target (issue 18) |
-|---|---|---|---|---|---|---|
+| request | wall (s) | server CPU (s) | peak RSS (MB) | held after (MB) | idle (MB) | answer JSON (MB) | target (issue 18) |
+|---|---|---|---|---|---|---|---|
 ${row('`rolloutLens/runView` (folder)', got.runView)}
 ${row('`rolloutLens/groupsByCause` (folder)', got.groups)}
 `;
