@@ -25,7 +25,6 @@ import type { FileAnalysis } from '../analysis/fileAnalysis';
 import { sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
-import { collectGarbage } from '../../node/collectGarbage';
 
 /** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
 const MAX_BUCKET_GROUPS = 500;
@@ -34,7 +33,7 @@ const MAX_GROUP_SAMPLES = 64;
 /**
  * Visits the analysis of a log, of every log of a folder, or (no URI) of every analysed file, one
  * at a time. A folder's files read from disk that the disk cache does not keep (over its sample
- * budget) are dropped after their visit, with a full collection before the next file is read, so
+ * budget) are released after their visit (their store's chunks go to the next file's store), so
  * the peak is that of one file, not of the folder (BENCHMARKS.md, "Run view over a large run
  * folder"). `visit` must keep only what its view needs, never the analysis.
  */
@@ -47,7 +46,6 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
   const path = uriToPath(uri);
   const st = await ctx.overlay.stat(path);
   const paths = st.isDirectory ? await ctx.disk.walk(path, token) : [path];
-  let dropped = false;
   for (const p of paths) {
     if (token.isCancellationRequested) throw new CancelledError();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
@@ -57,10 +55,8 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
       const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
       if (have) result = have;
       else {
-        if (dropped) collectGarbage(); // the previous file's dead detail, before this one grows its own
         result = await ctx.disk.analyze(p, token, 'store');
         fromDisk = true;
-        dropped = !ctx.disk.holds(p);
       }
     } catch (err) {
       // One unreadable step file must not hide the rest of a run folder; a single file is an error.
@@ -73,7 +69,6 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
     // next file's store instead of waiting for the collector.
     if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();
   }
-  if (dropped) collectGarbage();
 }
 
 /** What `pick` takes from each analysis `eachResult` visits. */
