@@ -29,7 +29,8 @@ export interface AnalyzeOptions {
   /** Called as bytes are read: (file, bytesRead, totalBytes). */
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   /** Keep per-sample detail (`FileReport.detail`) for editors; the CLI's JSON output omits it. */
-  keepDetail?: boolean;
+  /** Per-sample detail: as records (`true`), or for a rollout as the scan's columnar store (`'store'`). */
+  keepDetail?: boolean | 'store';
   /** Read size per chunk (default 1 MiB). */
   chunkSize?: number;
   /** Scans big files' byte ranges on worker threads (the CLI's); omitted: single-threaded. */
@@ -159,7 +160,7 @@ export class RunAnalyzer {
         scan.format,
         scan.samples,
         options.settings,
-        options.keepDetail === true,
+        options.keepDetail !== undefined && options.keepDetail !== false,
         // A trajectory sidecar's findings are rewritten against its .pt (trajectorySidecar.ts): all of them.
         scan.format === 'miles-trajectory' ? Infinity : Math.max(0, options.settings.maxProblems),
       );
@@ -187,7 +188,8 @@ export class RunAnalyzer {
       fileFindings = fileFindings.concat(r.findings);
       this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }
-    if (options.keepDetail) report.detail = { ...detail, samples: materialized() };
+    if (options.keepDetail === 'store' && scan.kind === 'rollout') report.detail = { ...detail, samples: [], store: scan.samples };
+    else if (options.keepDetail) report.detail = { ...detail, samples: materialized() };
     // Eval dataset summaries are a few small objects: kept for the text report's eval table even
     // without per-sample detail (the JSON contract never includes `detail`).
     else if (detail.datasets.length > 0) report.detail = { samples: [], groups: [], datasets: detail.datasets, metricsRecords: [], source: scan.path };

@@ -89,6 +89,37 @@ const MAX_TEXT = 16 * 1024;
 const sortedSamples = new WeakMap<FileDetail, readonly SampleRecord[]>();
 const groupIndex = new WeakMap<FileDetail, Map<string, GroupOutcome[]>>();
 
+const storeRows = new WeakMap<FileDetail, Int32Array>();
+
+/** Every sample of a detail in stored order (rows of its store read one at a time). */
+export function* eachSample(detail: FileDetail): Generator<SampleRecord> {
+  const store = detail.store;
+  if (!store) {
+    yield* detail.samples;
+    return;
+  }
+  for (let i = 0; i < store.length; i++) yield store.at(i);
+}
+
+/** Samples a detail holds. */
+export function sampleCount(detail: FileDetail): number {
+  return detail.store?.length ?? detail.samples.length;
+}
+
+/** The store row of a 1-based line (-1: none), from an index of 4 bytes per line. */
+function storeRowOf(detail: FileDetail, line1: number): number {
+  const store = detail.store!;
+  let rows = storeRows.get(detail);
+  if (!rows) {
+    let max = 0;
+    for (let i = 0; i < store.length; i++) max = Math.max(max, store.lineAt(i));
+    rows = new Int32Array(max + 1).fill(-1);
+    for (let i = 0; i < store.length; i++) rows[store.lineAt(i)] = i;
+    storeRows.set(detail, rows);
+  }
+  return line1 >= 0 && line1 < rows.length ? rows[line1] : -1;
+}
+
 function samplesByLine(detail: FileDetail): readonly SampleRecord[] {
   let sorted = sortedSamples.get(detail);
   if (!sorted) {
@@ -103,6 +134,10 @@ function samplesByLine(detail: FileDetail): readonly SampleRecord[] {
 
 /** The sample on a 1-based line, if the line holds one. */
 export function sampleAt(detail: FileDetail, line1: number): SampleRecord | undefined {
+  if (detail.store) {
+    const row = storeRowOf(detail, line1);
+    return row < 0 ? undefined : detail.store.at(row);
+  }
   const s = samplesByLine(detail);
   let lo = 0;
   let hi = s.length - 1;

@@ -1,4 +1,5 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
+import type { SampleStore } from './sampleStore';
 
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
 export type FormatId =
@@ -156,7 +157,14 @@ export interface FileReport {
 }
 
 export interface FileDetail {
+  /** Empty when `store` holds the samples instead. */
   samples: SampleRecord[];
+  /**
+   * The samples as the scan stored them (columnar), kept instead of `samples` when the analysis
+   * was asked for `keepDetail: 'store'` (the run views over large folders; read them through
+   * inspect.ts `eachSample` / `sampleAt`).
+   */
+  store?: SampleStore;
   groups: GroupOutcome[];
   datasets: DatasetSummary[];
   metricsRecords: MetricsRecord[];

@@ -4,6 +4,7 @@
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
 // are listed per drop reason, by file and line.
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { eachSample, sampleAt, sampleCount } from '../inspect';
 import { fileStep } from '../logFiles';
 import {
   DEFAULT_SAMPLES_PER_REASON,
@@ -16,7 +17,7 @@ import {
 } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
 import { readSampleLine } from '../sampleLine';
-import type { FileReport, RunReport, SampleRecord } from '../types';
+import type { FileReport, Finding, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
 export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
@@ -64,7 +65,7 @@ export interface RunViewBuilder {
   /** One file's report with its detail; the detail may be released once this returns. */
   add(file: FileReport): void;
   /** The model; `report` gives the findings (its files are not read again). */
-  finish(report: Pick<RunReport, 'findings'>): RunView;
+  finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView;
 }
 
 /**
@@ -88,8 +89,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
 
   function addRollout(file: FileReport): void {
     const detail = file.detail;
-    const list = detail?.samples ?? [];
-    const step = fileStep(file.path, list);
+    const step = fileStep(file.path, detail?.store ?? detail?.samples ?? []);
     const key = stepKey(step, file.path);
     let acc = steps.get(key);
     if (!acc) {
@@ -118,8 +118,8 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     row.groups += file.groups.total;
     row.kept += file.groups.kept;
     row.dropped += file.groups.dropped;
-    row.samples += detail ? list.length : file.records;
-    for (const s of list) {
+    row.samples += detail ? sampleCount(detail) : file.records;
+    for (const s of detail ? eachSample(detail) : []) {
       if (s.reward !== null && Number.isFinite(s.reward)) {
         acc.rewardSum += s.reward;
         acc.rewardCount++;
@@ -135,8 +135,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       }
     }
     if (!detail) return;
-    const byLine = new Map<number, SampleRecord>();
-    for (const s of list) byLine.set(s.line, s);
+    const byLine = { get: (line: number) => sampleAt(detail, line) };
     for (const g of detail.groups) {
       if (g.kept || g.reason === null) continue;
       const reason = g.reason;
@@ -201,7 +200,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     }
   }
 
-  function finish(report: Pick<RunReport, 'findings'>): RunView {
+  function finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView {
     const rows = [...steps.entries()]
       .sort(([ka, a], [kb, b]) => {
         if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;

@@ -1,52 +1,91 @@
 // Files analysed from disk for the run views (a file or a run folder the client asks about).
-// Cached by the file's stamp (size, mtime, identity) and dropped when settings change; bounded, so
-// a run folder of thousands of steps does not keep every step's detail alive.
+// Cached by the file's stamp (size, mtime, identity) and dropped when settings change; bounded by
+// files and by samples held, so a run folder of thousands of steps, or of millions of samples,
+// does not keep every step's detail alive: a file over the sample budget is answered and not kept
+// (its detail is read again when an editor asks for it; BENCHMARKS.md, "Run view over a large run
+// folder").
 import type { CancellationToken } from 'vscode-languageserver';
 import type { FileAccess } from '../../core/fileAccess';
+import { sampleCount } from '../../core/inspect';
 import { walkPaths } from '../../core/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
 import type { SettingsCache } from '../protocol/settings';
 import { pathToUri } from '../protocol/uris';
 
 const MAX_CACHED_FILES = 256;
+/** Samples held over all cached files (their per-sample detail is what costs memory). */
+export const MAX_CACHED_SAMPLES = 250_000;
 const MAX_WALK_FILES = 10_000;
 const MAX_WALK_DEPTH = 16;
 /** Folders listed per walk: a client may name `/` or `/proc/self` (whose `root` link is `/`). */
 const MAX_WALK_DIRS = 5_000;
 
+/** Per-sample detail as records (hover, sample view) or as the scan's columnar store (run views). */
+export type DetailForm = 'records' | 'store';
+
 interface Entry {
   stamp: string;
+  form: DetailForm;
   result: FileAnalysis;
+  samples: number;
+}
+
+/** Samples whose detail a result holds. */
+function samplesOf(result: FileAnalysis): number {
+  const detail = result.report?.detail;
+  return detail ? sampleCount(detail) : 0;
 }
 
 export class DiskCache {
   private readonly cache = new Map<string, Entry>();
+  private samples = 0;
 
   constructor(
     private readonly access: FileAccess,
     private readonly settings: SettingsCache,
     private readonly folders: readonly string[],
     private readonly warn: (message: string) => void,
+    private readonly maxSamples = MAX_CACHED_SAMPLES,
   ) {}
 
   clear(): void {
     this.cache.clear();
+    this.samples = 0;
+  }
+
+  /** Files and samples held now. */
+  held(): { files: number; samples: number } {
+    return { files: this.cache.size, samples: this.samples };
+  }
+
+  /** Whether the result of this path is kept (else it lives only as long as its caller holds it). */
+  holds(path: string): boolean {
+    return this.cache.has(path);
+  }
+
+  private forget(path: string): void {
+    const entry = this.cache.get(path);
+    if (!entry) return;
+    this.cache.delete(path);
+    this.samples -= entry.samples;
   }
 
   /** Forgets the results that used this eval config. */
   dropDependents(configPath: string): void {
-    for (const [path, entry] of this.cache) if (entry.result.evalConfig === configPath) this.cache.delete(path);
+    for (const [path, entry] of this.cache) if (entry.result.evalConfig === configPath) this.forget(path);
   }
 
-  async analyze(path: string, token: CancellationToken): Promise<FileAnalysis> {
+  /** A held result in records serves both forms; one in store form serves only the run views. */
+  async analyze(path: string, token: CancellationToken, form: DetailForm = 'records'): Promise<FileAnalysis> {
     const st = await this.access.stat(path);
     const stamp = `${st.size}:${st.mtimeMs}:${st.id ?? ''}`;
     const hit = this.cache.get(path);
-    if (hit && hit.stamp === stamp) {
+    if (hit && hit.stamp === stamp && (hit.form === 'records' || form === 'store')) {
       this.cache.delete(path); // re-insert: most recently used last
       this.cache.set(path, hit);
       return hit.result;
     }
+    this.forget(path); // a stale result is not kept alive while its file is read again
     const uri = pathToUri(path);
     const result = await runAnalysis({
       uri,
@@ -57,9 +96,15 @@ export class DiskCache {
       workspaceFolders: this.folders,
       cancellation: token,
       onConfigProblem: this.warn,
+      keepDetail: form === 'store' ? 'store' : true,
     });
-    this.cache.set(path, { stamp, result });
-    while (this.cache.size > MAX_CACHED_FILES) this.cache.delete(this.cache.keys().next().value!);
+    this.forget(path);
+    const samples = samplesOf(result);
+    // Over the budget alone: answered, not kept (the caller drops it once its view is made).
+    if (samples > this.maxSamples) return result;
+    this.cache.set(path, { stamp, form, result, samples });
+    this.samples += samples;
+    while (this.cache.size > MAX_CACHED_FILES || this.samples > this.maxSamples) this.forget(this.cache.keys().next().value!);
     return result;
   }
 

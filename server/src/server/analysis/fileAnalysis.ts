@@ -44,6 +44,8 @@ export interface RunOptions {
   onConfigProblem?: (message: string) => void;
   /** The run settings file found for the log could not be used (said as a finding on the log). */
   settingsProblem?: string | null;
+  /** How per-sample detail is kept (default: records; the run views over a folder: the scan's store). */
+  keepDetail?: true | 'store';
 }
 
 /** What the engine analysed, for `fileAnalysisOf`. */
@@ -98,7 +100,7 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
     settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
     evalConfig: config,
     cancellation: opts.cancellation,
-    keepDetail: true,
+    keepDetail: opts.keepDetail ?? true,
     onProgress: opts.onProgress ? (_file: string, read: number, total: number) => opts.onProgress?.(read, total) : undefined,
   };
   const scan = await scanFile({ path: opts.path, displayPath: opts.path }, options, previous);

@@ -14,6 +14,7 @@ import type {
   RunStepsParams,
   RunStepsResult,
   SamplesRef,
+  StepDrops,
 } from '../../../../shared/protocol';
 import { isFixable } from '../../core/catalog';
 import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../../core/causes';
@@ -29,31 +30,58 @@ import { uriToPath } from '../protocol/uris';
 const MAX_BUCKET_GROUPS = 500;
 const MAX_GROUP_SAMPLES = 64;
 
-export async function resultsFor(ctx: ServerContext, uri: string | undefined, token: CancellationToken): Promise<FileAnalysis[]> {
-  if (uri === undefined) return ctx.allResults();
+/**
+ * Visits the analysis of a log, of every log of a folder, or (no URI) of every analysed file, one
+ * at a time. A folder's files read from disk that the disk cache does not keep (over its sample
+ * budget) are released after their visit (their store's chunks go to the next file's store), so
+ * the peak is that of one file, not of the folder (BENCHMARKS.md, "Run view over a large run
+ * folder"). `visit` must keep only what its view needs, never the analysis.
+ */
+export async function eachResult(ctx: ServerContext, uri: string | undefined, token: CancellationToken, visit: (result: FileAnalysis) => void): Promise<void> {
+  if (uri === undefined) {
+    for (const r of ctx.allResults()) visit(r);
+    return;
+  }
   if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
   const path = uriToPath(uri);
   const st = await ctx.overlay.stat(path);
   const paths = st.isDirectory ? await ctx.disk.walk(path, token) : [path];
-  const out: FileAnalysis[] = [];
   for (const p of paths) {
     if (token.isCancellationRequested) throw new CancelledError();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
+    let result: FileAnalysis;
+    let fromDisk = false;
     try {
       const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
-      out.push(have ?? (await ctx.disk.analyze(p, token)));
+      if (have) result = have;
+      else {
+        result = await ctx.disk.analyze(p, token, 'store');
+        fromDisk = true;
+      }
     } catch (err) {
       // One unreadable step file must not hide the rest of a run folder; a single file is an error.
       if (!st.isDirectory || err instanceof CancelledError || token.isCancellationRequested) throw err;
       ctx.connection.console.warn(`rollout-lens: skipping ${p}: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
     }
+    visit(result);
+    // Not held by the cache, visited, and `visit` keeps nothing of it: its store's chunks go to the
+    // next file's store instead of waiting for the collector.
+    if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();
   }
+}
+
+/** What `pick` takes from each analysis `eachResult` visits. */
+async function fromEach<T>(ctx: ServerContext, uri: string | undefined, token: CancellationToken, pick: (result: FileAnalysis) => T): Promise<T[]> {
+  const out: T[] = [];
+  await eachResult(ctx, uri, token, (r) => out.push(pick(r)));
   return out;
 }
 
 /** Step of a file: the engine's answer from its records, else from its name (`12.jsonl`, `eval_12.jsonl`). */
 function stepOf(result: FileAnalysis): number | null {
-  return fileStep(result.path, result.report?.detail?.samples ?? []);
+  const detail = result.report?.detail;
+  return fileStep(result.path, detail?.store ?? detail?.samples ?? []);
 }
 
 function groupItem(detail: FileDetail, uri: string, g: GroupOutcome): GroupItem {
@@ -90,8 +118,8 @@ function fileGroups(result: FileAnalysis): FileGroups | null {
 }
 
 export async function groupsByCause(ctx: ServerContext, params: GroupsByCauseParams, token: CancellationToken): Promise<GroupsByCauseResult> {
-  const results = await resultsFor(ctx, params?.uri, token);
-  return { files: results.map(fileGroups).filter((f): f is FileGroups => f !== null) };
+  const files = await fromEach(ctx, params?.uri, token, fileGroups);
+  return { files: files.filter((f): f is FileGroups => f !== null) };
 }
 
 function datasetItems(result: FileAnalysis): DatasetItem[] {
@@ -118,20 +146,18 @@ function datasetItems(result: FileAnalysis): DatasetItem[] {
 }
 
 export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParams, token: CancellationToken): Promise<EvalDatasetsResult> {
-  const results = await resultsFor(ctx, params?.uri, token);
-  return { datasets: results.flatMap(datasetItems) };
+  return { datasets: (await fromEach(ctx, params?.uri, token, datasetItems)).flat() };
 }
 
 export async function runSteps(ctx: ServerContext, params: RunStepsParams, token: CancellationToken): Promise<RunStepsResult> {
   if (typeof params?.folderUri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'runSteps needs { folderUri }');
-  const results = await resultsFor(ctx, params.folderUri, token);
-  const steps = results
-    .filter((r) => r.report?.kind === 'rollout')
-    .map((r) => {
-      const drops: Record<string, number> = {};
-      for (const [name, value] of Object.entries(r.report?.metrics ?? {})) if (name.startsWith(DROP_METRIC_PREFIX)) drops[name] = value;
-      return { uri: r.uri, step: stepOf(r), drops };
-    });
+  const steps: StepDrops[] = [];
+  await eachResult(ctx, params.folderUri, token, (r) => {
+    if (r.report?.kind !== 'rollout') return;
+    const drops: Record<string, number> = {};
+    for (const [name, value] of Object.entries(r.report?.metrics ?? {})) if (name.startsWith(DROP_METRIC_PREFIX)) drops[name] = value;
+    steps.push({ uri: r.uri, step: stepOf(r), drops });
+  });
   steps.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
   return { steps };
 }

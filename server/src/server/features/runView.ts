@@ -11,7 +11,7 @@ import { attachExcerpts, DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../.
 import type { Finding } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
-import { resultsFor } from './runSummary';
+import { eachResult } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
 
@@ -20,18 +20,22 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   const asked = params?.samplesPerReason;
   if (asked !== undefined && (!Number.isInteger(asked) || asked < 0))
     throw new ResponseError(ErrorCodes.InvalidParams, 'samplesPerReason must be a whole number');
-  const results = await resultsFor(ctx, params?.uri, token);
-  const settings = results[0]?.settings ?? DEFAULT_SETTINGS;
-  const builder = runViewBuilder({ causes: settings, samplesPerReason: Math.min(asked ?? DEFAULT_SAMPLES_PER_REASON, MAX_SAMPLES_PER_REASON) });
+  const samplesPerReason = Math.min(asked ?? DEFAULT_SAMPLES_PER_REASON, MAX_SAMPLES_PER_REASON);
+  // The settings of the first file (as before), so the builder is made when that file is seen;
+  // each file is folded in and dropped (a folder's samples are not all held at once).
+  let builder: ReturnType<typeof runViewBuilder> | null = null;
   const uriOf = new Map<string, string>();
-  const findings: Finding[] = [];
-  for (const r of results) {
-    if (!r.report) continue;
+  // Only their codes are counted: a folder's findings are not all held (up to 10 000 per file).
+  const findings: Pick<Finding, 'code'>[] = [];
+  await eachResult(ctx, params?.uri, token, (r) => {
+    builder ??= runViewBuilder({ causes: r.settings, samplesPerReason });
+    if (!r.report) return;
     uriOf.set(r.report.detail?.source ?? r.path, r.uri);
     builder.add(r.report);
-    findings.push(...r.findings);
-  }
-  const view = builder.finish({ findings });
+    for (const f of r.findings) findings.push({ code: f.code });
+  });
+  builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason });
+  const view = (builder as ReturnType<typeof runViewBuilder>).finish({ findings });
   await attachExcerpts(view, ctx.overlay);
   const toUri = (source: string) => uriOf.get(source) ?? source;
   for (const step of view.steps) step.sources = step.sources.map(toUri);

@@ -1,0 +1,188 @@
+// The editor's run view over a large run folder (issue 18): spawns the built `dist/server.js
+// --stdio`, drives it through the real protocol (vscode-languageserver-protocol, as bench/editor.mjs
+// does), and asks `rolloutLens/runView` and `rolloutLens/groupsByCause` for the folder of 10 × 1 M
+// short samples that bench/scale.mjs writes. Each request runs in its own fresh server process, so
+// its peak RSS (VmHWM of /proc/<pid>/status, read right after the answer) is that request's alone;
+// VmRSS read then is what the server still holds.
+// Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
+// view's per-file kept/dropped must equal `check --format json` on the folder.
+//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write]
+//   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
+//   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+
+import { load, machine, pct, root, writeSection } from './measure.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
+const RUNS = Number(arg('runs', '1'));
+const WRITE = !process.argv.includes('--no-write');
+const TARGET_MB = 200;
+const BUNDLE = join(root, 'dist/server.js');
+
+// bench/scale.mjs writes the folder (2 GB); it is not regenerated here.
+if (!existsSync(FOLDER)) throw new Error(`${FOLDER} is missing: run node bench/scale.mjs first (it writes the folder)`);
+const files = readdirSync(FOLDER).filter((f) => f.endsWith('.jsonl'));
+const bytes = files.reduce((n, f) => n + statSync(join(FOLDER, f)).size, 0);
+
+/** `check --format json` on the folder, cached next to it by the files' sizes and times. */
+function expected() {
+  const stamp = files
+    .sort()
+    .map((f) => {
+      const st = statSync(join(FOLDER, f));
+      return `${f}:${st.size}:${st.mtimeMs}`;
+    })
+    .join(',');
+  const cache = join(root, 'bench/.data', `runview-expected-${FOLDER.split('/').pop()}.json`);
+  if (existsSync(cache)) {
+    const c = JSON.parse(readFileSync(cache, 'utf8'));
+    if (c.stamp === stamp) return c;
+  }
+  console.log(`check --format json ${FOLDER} ...`);
+  const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', FOLDER], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (r.status !== 0) throw new Error(`check exited ${r.status}: ${r.stderr}`);
+  const report = JSON.parse(r.stdout);
+  const perFile = {};
+  for (const f of report.files) perFile[pathToFileURL(f.path).href] = { kept: f.groups.kept, dropped: f.groups.dropped };
+  const totals = { files: report.files.length, samples: 0, groups: 0, kept: 0, dropped: 0 };
+  for (const f of report.files) {
+    totals.samples += f.records;
+    totals.groups += f.groups.total;
+    totals.kept += f.groups.kept;
+    totals.dropped += f.groups.dropped;
+  }
+  const c = { stamp, totals, perFile };
+  writeFileSync(cache, JSON.stringify(c));
+  return c;
+}
+
+function bounded(what, promise, ms) {
+  let timer;
+  const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** VmHWM / VmRSS of a process in MB. */
+function memOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
+}
+
+/** A fresh server asked one request on the folder: its answer, wall ms, CPU s, peak and held RSS. */
+async function once(method, params) {
+  const child = spawn(process.execPath, [...(process.env.RUNVIEW_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((r) => child.on('exit', r));
+  const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  client.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
+  client.onRequest('client/registerCapability', () => null);
+  client.onRequest('window/workDoneProgress/create', () => null);
+  client.onNotification(() => undefined);
+  client.listen();
+  const folderUri = pathToFileURL(FOLDER).href;
+  await bounded(
+    'initialize',
+    client.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: folderUri,
+      capabilities: { workspace: { configuration: true } },
+      workspaceFolders: [{ uri: folderUri, name: 'run' }],
+    }),
+    60_000,
+  );
+  await client.sendNotification('initialized', {});
+  const base = memOf(child.pid);
+  const cpu0 = cpuOf(child.pid);
+  const t0 = performance.now();
+  const answer = await bounded(method, client.sendRequest(method, { uri: folderUri, ...params }), 600_000);
+  const ms = performance.now() - t0;
+  const mem = memOf(child.pid);
+  const cpu = cpuOf(child.pid) - cpu0;
+  if (process.env.RUNVIEW_BENCH_NODE_ARGS) {
+    child.kill('SIGUSR2');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  await bounded('shutdown', client.sendRequest('shutdown'), 10_000).catch(() => undefined);
+  await client.sendNotification('exit').catch(() => undefined);
+  await bounded('exit', exited, 10_000).catch(() => undefined);
+  client.dispose();
+  if (child.exitCode === null) child.kill();
+  return { answer, ms, cpu, peak: mem.peak, held: mem.now, idle: base.now, answerMB: JSON.stringify(answer).length / 1e6 };
+}
+
+/** User + system CPU seconds of a process. */
+function cpuOf(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+const want = expected();
+console.log(`${FOLDER}: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples} samples`);
+const loadBefore = load();
+const got = { runView: [], groups: [] };
+for (let i = 0; i < RUNS; i++) {
+  const rv = await once('rolloutLens/runView', {});
+  const t = rv.answer.totals;
+  for (const k of ['files', 'samples', 'groups', 'kept', 'dropped'])
+    if (t[k] !== want.totals[k]) throw new Error(`runView totals.${k} = ${t[k]}, check says ${want.totals[k]}`);
+  got.runView.push(rv);
+  console.log(`runView: ${(rv.ms / 1000).toFixed(1)} s, CPU ${rv.cpu.toFixed(1)} s, peak RSS ${rv.peak.toFixed(0)} MB, held after ${rv.held.toFixed(0)} MB`);
+
+  const gr = await once('rolloutLens/groupsByCause', {});
+  const perFile = Object.fromEntries(gr.answer.files.map((f) => [f.uri, { kept: f.kept, dropped: f.dropped }]));
+  if (JSON.stringify(Object.keys(perFile).sort()) !== JSON.stringify(Object.keys(want.perFile).sort()))
+    throw new Error('groupsByCause lists other files than check');
+  for (const [uri, w] of Object.entries(want.perFile))
+    if (perFile[uri].kept !== w.kept || perFile[uri].dropped !== w.dropped)
+      throw new Error(`groupsByCause ${uri}: ${JSON.stringify(perFile[uri])}, check says ${JSON.stringify(w)}`);
+  got.groups.push(gr);
+  console.log(
+    `groupsByCause: ${(gr.ms / 1000).toFixed(1)} s, CPU ${gr.cpu.toFixed(1)} s, peak RSS ${gr.peak.toFixed(0)} MB, held after ${gr.held.toFixed(0)} MB`,
+  );
+}
+
+const row = (label, xs) => {
+  const peak = Math.max(...xs.map((x) => x.peak));
+  return `| ${label} | ${(
+    pct(
+      xs.map((x) => x.ms),
+      50,
+    ) / 1000
+  ).toFixed(1)} | ${pct(
+    xs.map((x) => x.cpu),
+    50,
+  ).toFixed(
+    1,
+  )} | ${peak.toFixed(0)} | ${Math.max(...xs.map((x) => x.held)).toFixed(0)} | ${xs[0].idle.toFixed(0)} | ${xs[0].answerMB.toFixed(1)} | ≤ ${TARGET_MB}: ${peak <= TARGET_MB ? 'met' : `missed by ${(peak - TARGET_MB).toFixed(0)} MB`} |`;
+};
+const body = `
+## Run view over a large run folder (language server)
+
+\`node bench/runView.mjs --runs ${RUNS}\` (after \`node esbuild.mjs\`): a fresh \`dist/server.js --stdio\` per
+request, driven through the protocol, asked for the folder of bench/scale.mjs (${files.length} files,
+${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} short samples). Answers checked first: the run view's totals
+(files, samples, groups, kept, dropped) and the Groups view's kept/dropped per file equal
+\`check --format json\` on the folder. Peak RSS is the server process's VmHWM read right after the
+answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before the request.
+Runs: ${RUNS}, p50 shown. ${machine(loadBefore)}.
+
+| request | wall (s) | server CPU (s) | peak RSS (MB) | held after (MB) | idle (MB) | answer JSON (MB) | target (issue 18) |
+|---|---|---|---|---|---|---|---|
+${row('`rolloutLens/runView` (folder)', got.runView)}
+${row('`rolloutLens/groupsByCause` (folder)', got.groups)}
+`;
+console.log(body);
+if (WRITE) writeSection('runview', body);
