@@ -143,7 +143,21 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
       assert.ok(text.includes(want), want);
     }
     await ex.page.screenshot({ path: join(root, 'docs', 'report.png'), fullPage: false });
-    // A click on a bar opens that cause's sample list.
+    // A click on a bar opens that cause's sample list. The chart is responsive: under load a late
+    // resize can redraw it after the first paint, so its size must hold for a few frames first.
+    await ex.page.evaluate(`new Promise((resolve) => {
+      const c = document.getElementById('chart-drops');
+      let last = '';
+      let same = 0;
+      const tick = () => {
+        const now = [c.width, c.height, c.clientWidth, c.clientHeight].join('x');
+        if (now === last) same++;
+        else (last = now), (same = 0);
+        if (same >= 5) resolve(null);
+        else requestAnimationFrame(tick);
+      };
+      tick();
+    })`);
     const box = (await ex.page.locator('#chart-drops').boundingBox())!;
     assert.equal(await ex.page.evaluate<boolean>('window.Chart === undefined'), true, 'the script keeps Chart.js out of the global scope');
     // The bar: the topmost pixel painted (the legend's swatch is below the plot) in the first infrastructure colour (#d1242f), step 1's first cause.
@@ -158,6 +172,16 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     })()`);
     assert.ok(at, 'a bar in the first cause colour');
     await ex.page.mouse.click(box.x + at.x / at.scale, box.y + at.y / at.scale);
+    // A bounded wait for the list inside the page (the page's CSP refuses waitForFunction's eval).
+    await ex.page.evaluate(`new Promise((resolve, reject) => {
+      const t0 = Date.now();
+      const poll = () => {
+        if (document.querySelectorAll('details[open]').length > 0) resolve(null);
+        else if (Date.now() - t0 > 10000) reject(new Error('no sample list opened within 10 s'));
+        else setTimeout(poll, 20);
+      };
+      poll();
+    })`);
     const opened = await ex.page.evaluate<string[]>(`[...document.querySelectorAll('details[open]')].map((d) => d.querySelector('code').textContent)`);
     // The first infrastructure cause by name (its only group is at step 3).
     assert.deepEqual(opened, ['group_has_aborted_AgentSetupFailed']);
