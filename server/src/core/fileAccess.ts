@@ -10,6 +10,11 @@ export interface FileStat {
   id: string | null;
 }
 
+/** One file version's stamp (size, mtime, identity): a cached analysis holds while it is unchanged. */
+export function fileStamp(st: FileStat): string {
+  return `${st.size}:${st.mtimeMs}:${st.id ?? ''}`;
+}
+
 export interface DirEntry {
   name: string;
   isFile: boolean;

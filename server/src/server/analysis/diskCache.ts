@@ -5,7 +5,7 @@
 // (its detail is read again when an editor asks for it; BENCHMARKS.md, "Run view over a large run
 // folder").
 import type { CancellationToken } from 'vscode-languageserver';
-import type { FileAccess } from '../../core/fileAccess';
+import { fileStamp, type FileAccess } from '../../core/fileAccess';
 import { sampleCount } from '../../core/inspect';
 import { walkPaths } from '../../core/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
@@ -78,7 +78,7 @@ export class DiskCache {
   /** A held result in records serves both forms; one in store form serves only the run views. */
   async analyze(path: string, token: CancellationToken, form: DetailForm = 'records'): Promise<FileAnalysis> {
     const st = await this.access.stat(path);
-    const stamp = `${st.size}:${st.mtimeMs}:${st.id ?? ''}`;
+    const stamp = fileStamp(st);
     const hit = this.cache.get(path);
     if (hit && hit.stamp === stamp && (hit.form === 'records' || form === 'store')) {
       this.cache.delete(path); // re-insert: most recently used last

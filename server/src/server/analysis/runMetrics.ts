@@ -12,7 +12,7 @@
 // it has been read again, so the findings do not flicker.
 import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver';
 import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
-import type { FileAccess, FileStat } from '../../core/fileAccess';
+import { fileStamp, type FileAccess, type FileStat } from '../../core/fileAccess';
 import { parentDir } from '../../core/paths';
 import { walkPaths } from '../../core/walk';
 import type { Finding } from '../../core/types';
@@ -72,10 +72,6 @@ interface Cached {
   recomputed: RecomputedMetrics | null;
   evalConfig: string | null;
   isEval: boolean;
-}
-
-function stampOf(st: FileStat): string {
-  return `${st.size}:${st.mtimeMs}:${st.id ?? ''}`;
 }
 
 function signature(r: RecomputedMetrics | null): string {
@@ -235,7 +231,7 @@ export class RunMetrics {
 
   private async stampChanged(path: string, entry: Cached): Promise<boolean> {
     try {
-      return stampOf(await this.opts.access.stat(path)) !== entry.stamp;
+      return fileStamp(await this.opts.access.stat(path)) !== entry.stamp;
     } catch {
       return true;
     }
@@ -283,7 +279,7 @@ export class RunMetrics {
       const had = this.cache.delete(path);
       return had;
     }
-    const stamp = stampOf(stat);
+    const stamp = fileStamp(stat);
     const before = this.cache.get(path);
     if (before && before.fresh && before.stamp === stamp) return false;
     const uri = pathToUri(path);
