@@ -60,16 +60,16 @@ export interface PickleResult {
 
 const SUMMARIZE_AFTER = 8;
 
-/** How many numbers the last `numberRun` passed over. */
-let numberRunCount = 0;
+/** How many numbers the last `skipPickledNumbers` passed over. */
+let pickledNumberCount = 0;
 
 /**
  * Skips the run of BININT1/BININT2/BININT/BINFLOAT opcodes that starts at `q` (stopping before one
- * that does not end before `end`); returns where it stops and leaves the count in `numberRunCount`.
+ * that does not end before `end`); returns where it stops and leaves the count in `pickledNumberCount`.
  * A small function of its own: inside `step`'s large switch the same loop ran slower
  * (BENCHMARKS.md, Design measurements).
  */
-function numberRun(b: Uint8Array, q: number, end: number): number {
+function skipPickledNumbers(b: Uint8Array, q: number, end: number): number {
   let n = 0;
   for (;;) {
     const o = b[q];
@@ -81,7 +81,7 @@ function numberRun(b: Uint8Array, q: number, end: number): number {
     n += (r - q) / w;
     q = r;
   }
-  numberRunCount = n;
+  pickledNumberCount = n;
   return q;
 }
 
@@ -437,8 +437,8 @@ export class PickleMachine implements CallSite {
             // MARK, a run of BININT1/BININT2/BININT/BINFLOAT, APPENDS onto a list of numbers: the
             // pickler's batches of token ids and log-probs. Counted in one pass, nothing pushed.
             const end = input.end;
-            const q = numberRun(b, p + 1, end);
-            const n = numberRunCount;
+            const q = skipPickledNumbers(b, p + 1, end);
+            const n = pickledNumberCount;
             if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && this.stack.length > 0) {
               const target = this.stack[this.stack.length - 1];
               if (target instanceof PyList && target !== this.samplesList && !this.handed.has(target) && (target.summarized || target.items.every(isNumber))) {
