@@ -45,6 +45,18 @@ const size = statSync(dataFile).size;
 const engine = await loadEngine(dataDir);
 console.log('correctness: engine fast path vs JSON.parse on every record ...');
 const scan = await engine.scanFile({ path: dataFile, displayPath: dataFile }, { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS });
+// The parallel path (worker threads over byte ranges, as `check` runs it) must equal the single-threaded scan.
+// Compared before any record is read back: reading fills the store's caches of the last text decoded.
+const pool = new engine.WorkerPool({ script: join(root, 'dist/scanWorker.js'), workers: 2 });
+const parScan = await engine.scanFile(
+  { path: dataFile, displayPath: dataFile },
+  { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS, parallel: pool },
+);
+const ranges = pool.rangesScanned;
+await pool.close();
+if (ranges < 2) throw new Error(`the parallel scan used ${ranges} ranges`);
+deepStrictEqual(parScan, scan);
+console.log(`  the parallel scan (${ranges} byte ranges on worker threads) equals the single-threaded scan`);
 const FIELDS = ['line', 'groupKey', 'index', 'dataset', 'status', 'aborted', 'reward', 'rewardIsInt', 'cause', 'responseLength', 'step'];
 let checked = 0;
 const promptOf = new Map();
@@ -66,17 +78,6 @@ eachLine(dataFile, (text, line) => {
 });
 if (checked !== scan.samples.length || scan.invalidLines !== 0) throw new Error(`record counts differ: ${checked} vs ${scan.samples.length}`);
 console.log(`  ${checked} records agree on ${FIELDS.length} fields and prompt identity (${promptOf.size} prompts)`);
-// The parallel path (worker threads over byte ranges, as `check` runs it) must equal the single-threaded scan.
-const pool = new engine.WorkerPool({ script: join(root, 'dist/scanWorker.js'), workers: 2 });
-const parScan = await engine.scanFile(
-  { path: dataFile, displayPath: dataFile },
-  { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS, parallel: pool },
-);
-const ranges = pool.rangesScanned;
-await pool.close();
-if (ranges < 2) throw new Error(`the parallel scan used ${ranges} ranges`);
-deepStrictEqual(parScan, scan);
-console.log(`  the parallel scan (${ranges} byte ranges on worker threads) equals the single-threaded scan`);
 
 // ---- timing: interleaved runs in fresh processes ----
 const COMMANDS = {
