@@ -81,7 +81,7 @@ export function parseSettingsFile(text: string, path: string): Partial<RolloutLe
     throw new SettingsFileError(path, `not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
   }
   if (doc === null || doc === undefined) doc = {};
-  const parsed = settingsFileSchema.safeParse(unwrap(doc));
+  const parsed = settingsFileSchema().safeParse(unwrap(doc));
   if (!parsed.success) throw new SettingsFileError(path, parsed.error.issues.slice(0, 5).map(issueText).join('; '));
   return parsed.data as Partial<RolloutLensSettings>;
 }
