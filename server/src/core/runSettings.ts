@@ -3,7 +3,7 @@
 // validated strictly (an unknown key or a wrong type names the file, the key and what was
 // expected). One owner for the CLI (`check` without `--config`, and `--config`) and the language
 // server (merged over the client's settings), so both analyse a log with the same settings.
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './lazyYaml';
 import { type z } from 'zod';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import type { FileAccess } from './fileAccess';
