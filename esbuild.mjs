@@ -16,12 +16,29 @@ const common = {
   logLevel: 'warning',
 };
 
+// zod and the YAML parser are needed by few runs (core/lazyZod.ts, core/lazyYaml.ts) but were most of
+// the CLI bundle, which Node compiles at every start: they live in files of their own beside the
+// bundles, required on first use.
+const LAZY = ['zod', 'yaml'];
+const lazyFiles = {
+  name: 'lazy-files',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(${LAZY.join('|')})$`) }, (args) =>
+      args.kind === 'require-call' ? { path: `./${args.path}.js`, external: true } : undefined,
+    );
+  },
+};
+const lazyBuilds = LAZY.map((name) =>
+  esbuild.build({ ...common, stdin: { contents: `module.exports = require('${name}');`, resolveDir: '.' }, outfile: `${outdir}/${name}.js` }),
+);
+
 await Promise.all([
+  ...lazyBuilds,
   esbuild.build({ ...common, entryPoints: ['client/src/extension.ts'], outfile: `${outdir}/client.js`, external: ['vscode'] }),
-  esbuild.build({ ...common, entryPoints: ['server/src/main.ts'], outfile: `${outdir}/server.js` }),
-  esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' } }),
+  esbuild.build({ ...common, entryPoints: ['server/src/main.ts'], outfile: `${outdir}/server.js`, plugins: [lazyFiles] }),
+  esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [lazyFiles] }),
   // Worker threads of the CLI's parallel scan of big files (loaded from beside cli.js / server.js).
-  esbuild.build({ ...common, entryPoints: ['server/src/node/scanWorker.ts'], outfile: `${outdir}/scanWorker.js` }),
+  esbuild.build({ ...common, entryPoints: ['server/src/node/scanWorker.ts'], outfile: `${outdir}/scanWorker.js`, plugins: [lazyFiles] }),
   // The run view's chart script (with Chart.js) for the VS Code webview and `rollout-lens report`,
   // which inlines it; minified always, since every report carries a copy.
   esbuild.build({

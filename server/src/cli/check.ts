@@ -2,7 +2,7 @@
 // optional --fix, exit status. Returns the exit status instead of exiting, so tests can call it.
 import { dirname, resolve } from 'node:path';
 
-import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';

@@ -1,7 +1,6 @@
 // `rollout-lens report`: the analysis of `check` as one self-contained HTML file (the run view
 // model, the chart script and the styles inline; no network). Safe to open from an untrusted run:
 // see shared/runViewPage.ts for how log text is kept from becoming markup.
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,7 +28,7 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
   const view = (builder ?? runViewBuilder({ causes: analysed.settings })).finish(analysed.report);
   await attachExcerpts(view, nodeFileAccess);
   const title = `Rollout Lens report: ${args.paths.join(', ')}`;
-  const html = runViewHtml({ model: view, title, nonce: randomBytes(18).toString('base64'), script: { inline: script() }, styles: RUN_VIEW_STYLES });
+  const html = runViewHtml({ model: view, title, nonce: nonce(), script: { inline: script() }, styles: RUN_VIEW_STYLES });
   try {
     writeFileSync(args.out, html);
   } catch (err) {
@@ -42,4 +41,9 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
   );
   if (analysed.unreadable) return 2;
   return !args.exitZero && analysed.report.findings.some((f) => f.severity === 'error') ? 1 : 0;
+}
+
+/** A script nonce: 18 random bytes in base64. Web Crypto (a global) rather than node:crypto, which costs every start of the CLI a module load. */
+function nonce(): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(18))).toString('base64');
 }

@@ -3,7 +3,7 @@
 // validated strictly (an unknown key or a wrong type names the file, the key and what was
 // expected). One owner for the CLI (`check` without `--config`, and `--config`) and the language
 // server (merged over the client's settings), so both analyse a log with the same settings.
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './lazyYaml';
 import { type z } from 'zod';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import type { FileAccess } from './fileAccess';
@@ -81,7 +81,7 @@ export function parseSettingsFile(text: string, path: string): Partial<RolloutLe
     throw new SettingsFileError(path, `not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
   }
   if (doc === null || doc === undefined) doc = {};
-  const parsed = settingsFileSchema.safeParse(unwrap(doc));
+  const parsed = settingsFileSchema().safeParse(unwrap(doc));
   if (!parsed.success) throw new SettingsFileError(path, parsed.error.issues.slice(0, 5).map(issueText).join('; '));
   return parsed.data as Partial<RolloutLensSettings>;
 }

@@ -3,41 +3,56 @@
 // strictly. Both read it from here, so the editor and CI accept exactly the same values. Editors
 // validate what a client sends with `validateSettings`: a bad value falls back to its default with
 // a readable message, the good ones are kept.
-import { z } from 'zod';
+import type { z as Z } from 'zod';
+
+import { zod } from './lazyZod';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from './settings';
 
-const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'must be a JSON pointer such as /meta/group');
-const nullableKey = z.string().min(1, 'must not be empty').nullable();
-const sampleCount = z.number().int('must be a whole number').min(1, 'must be at least 1').nullable();
+type FieldSchemas = { [K in keyof RolloutLensSettings]: Z.ZodType<RolloutLensSettings[K]> };
 
-export const SETTINGS_FIELD_SCHEMAS: { [K in keyof RolloutLensSettings]: z.ZodType<RolloutLensSettings[K]> } = {
-  rewardKey: nullableKey,
-  evalRewardKey: nullableKey,
-  nSamplesPerPrompt: sampleCount,
-  nSamplesPerEvalPrompt: sampleCount,
-  dynamicFilter: z.enum(['none', 'check_reward_nonzero_std']),
-  framework: z.enum(['auto', 'miles', 'verl']),
-  evalConfig: z.string().min(1, 'must not be empty').nullable(),
-  infraCauses: z.array(z.string().min(1, 'must not be empty')),
-  policyCauses: z.array(z.string().min(1, 'must not be empty')),
-  fields: z
-    .object({
-      groupKey: jsonPointer,
-      index: jsonPointer,
-      status: jsonPointer,
-      reward: jsonPointer,
-      cause: jsonPointer,
-      dataset: jsonPointer,
-      prompt: jsonPointer,
-      responseLength: jsonPointer,
-    })
-    .partial()
-    .strict(),
-  maxProblems: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
-};
+function build(z: typeof Z) {
+  const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'must be a JSON pointer such as /meta/group');
+  const nullableKey = z.string().min(1, 'must not be empty').nullable();
+  const sampleCount = z.number().int('must be a whole number').min(1, 'must be at least 1').nullable();
+  const fields: FieldSchemas = {
+    rewardKey: nullableKey,
+    evalRewardKey: nullableKey,
+    nSamplesPerPrompt: sampleCount,
+    nSamplesPerEvalPrompt: sampleCount,
+    dynamicFilter: z.enum(['none', 'check_reward_nonzero_std']),
+    framework: z.enum(['auto', 'miles', 'verl']),
+    evalConfig: z.string().min(1, 'must not be empty').nullable(),
+    infraCauses: z.array(z.string().min(1, 'must not be empty')),
+    policyCauses: z.array(z.string().min(1, 'must not be empty')),
+    fields: z
+      .object({
+        groupKey: jsonPointer,
+        index: jsonPointer,
+        status: jsonPointer,
+        reward: jsonPointer,
+        cause: jsonPointer,
+        dataset: jsonPointer,
+        prompt: jsonPointer,
+        responseLength: jsonPointer,
+      })
+      .partial()
+      .strict(),
+    maxProblems: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
+  };
+  /** A settings file: any subset of the keys, nothing else. */
+  const file = z.object(fields).partial().strict();
+  return { fields, file };
+}
+
+// Built, and zod loaded, on first use (core/lazyZod.ts says why).
+let built: ReturnType<typeof build> | undefined;
+const schemas = () => (built ??= build(zod()));
+
+/** Each setting's schema. */
+export const settingsFieldSchemas = (): FieldSchemas => schemas().fields;
 
 /** A settings file: any subset of the keys, nothing else. */
-export const settingsFileSchema = z.object(SETTINGS_FIELD_SCHEMAS).partial().strict();
+export const settingsFileSchema = () => schemas().file;
 
 export interface ValidatedSettings {
   settings: RolloutLensSettings;
@@ -62,9 +77,10 @@ export function validateSettings(raw: unknown): ValidatedSettings {
     return { settings, problems: [`rolloutLens: expected an object of settings, got ${describe(raw)}; using defaults`] };
   }
   const input = raw as Record<string, unknown>;
-  for (const key of Object.keys(SETTINGS_FIELD_SCHEMAS) as (keyof RolloutLensSettings)[]) {
+  const fieldSchemas = settingsFieldSchemas();
+  for (const key of Object.keys(fieldSchemas) as (keyof RolloutLensSettings)[]) {
     if (input[key] === undefined) continue;
-    const result = SETTINGS_FIELD_SCHEMAS[key].safeParse(input[key]);
+    const result = fieldSchemas[key].safeParse(input[key]);
     if (result.success) {
       (settings as unknown as Record<string, unknown>)[key] = result.data;
     } else {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import type { ParallelScanHooks, ParallelScanner, ParallelScanResult, ScannedLine } from '../core/reader/parallel';
@@ -110,6 +110,10 @@ export class WorkerPool implements ParallelScanner {
 
   private spawn(): Worker {
     // Small heaps: a worker holds one read buffer and a batch of compact lines, never a file.
+    // Required here, not at the top: most runs (fewer than 4 cores, small files) start no worker,
+    // and loading the module is a cost of every start of the CLI (BENCHMARKS.md, "Design measurements").
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     const w = new Worker(this.script, { resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
     // Only the pool's current workers speak to the running scan (not ones closed or abandoned).
     const mine = () => this.workers.includes(w);

@@ -1,7 +1,8 @@
 // Where things sit in a miles eval config (docs/semantics.md#eval-grouping), shared by the loader and the quick fix:
 // root `{eval: {...}}` or the inner mapping, `eval.defaults`, `eval.datasets` as a list of mappings
 // with `name` or a mapping name → config.
-import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { Document, LineCounter, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import { isMap, isScalar, isSeq, newLineCounter, parseDocument } from '../lazyYaml';
 import type { Node, Pair } from 'yaml';
 
 export const N_KEY = 'n_samples_per_eval_prompt';
@@ -29,7 +30,7 @@ export class EvalConfigError extends Error {}
 
 /** Parses YAML or JSON (JSON is YAML) keeping comments and positions. Throws EvalConfigError. */
 export function parseConfigDoc(text: string, path: string): ParsedConfigDoc {
-  const lines = new LineCounter();
+  const lines = newLineCounter();
   const doc = parseDocument(text, { lineCounter: lines, keepSourceTokens: false, prettyErrors: false });
   if (doc.errors.length > 0) {
     const e = doc.errors[0];

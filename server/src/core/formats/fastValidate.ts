@@ -103,8 +103,8 @@ export function fastGeneric(v: Obj): boolean {
   );
 }
 
-/** `schema.safeParse(o)`, skipped when `fast(o)` vouches for the record (then the data is `o`). */
-export function validate<S extends z.ZodType>(schema: S, fast: (o: Obj) => boolean, o: Obj, zodOnly = false): z.ZodSafeParseResult<z.output<S>> {
+/** `schema().safeParse(o)`, skipped when `fast(o)` vouches for the record (then the data is `o`; zod is not loaded). */
+export function validate<S extends z.ZodType>(schema: () => S, fast: (o: Obj) => boolean, o: Obj, zodOnly = false): z.ZodSafeParseResult<z.output<S>> {
   if (!zodOnly && fast(o)) return { success: true, data: o as z.output<S> };
-  return schema.safeParse(o);
+  return schema().safeParse(o);
 }

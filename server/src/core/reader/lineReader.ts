@@ -1,8 +1,9 @@
 // Streams a file through `FileAccess` in fixed-size chunks and hands every line to a synchronous
 // callback as a byte range. The file is never one JS string: a line is decoded (or scanned) only
-// by whoever receives it. Lines are passed without copying: the unfinished tail of a chunk is moved
-// to the front of the buffer and the next chunk is read behind it, so every line is contiguous; a
-// line longer than the buffer grows it by doubling (linear in the line, even for 100 MB).
+// by whoever receives it. Chunks are read straight into the scan buffers and lines are passed
+// without copying: only a chunk's unfinished last line is copied, in front of the next chunk, so
+// every line is contiguous; a line longer than the chunk grows a buffer of its own by doubling
+// (linear in the line, even for 100 MB).
 import type { FileAccess, OpenFile } from '../fileAccess';
 
 import { allocBytes, scanBytes } from './scanBytes';
@@ -94,24 +95,33 @@ interface Chunk {
 async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref: LineRef) => void): Promise<ReadLinesResult> {
   const chunkSize = Math.max(16, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
   const limit = options.endOffset ?? Infinity;
-  // Two read buffers alternate: the next chunk is read (on the I/O thread) while this one is parsed.
-  const incoming = [allocBytes(chunkSize), allocBytes(chunkSize)];
+  // Two scan buffers alternate: the next chunk is read (on the I/O thread) straight into one while
+  // the other's lines are scanned, so no chunk is copied. Each keeps `head` bytes in front of its
+  // chunk for the unfinished line carried over from the other (a line's start, copied once).
+  const head = chunkSize;
+  const buffers = [scanBytes(head + chunkSize), scanBytes(head + chunkSize)];
   let flip = 0;
   let readAt = options.startOffset ?? 0;
+  let nextBytes = null as Uint8Array | null;
   const startRead = (): Promise<Chunk> | null => {
     const want = Math.min(chunkSize, limit - readAt);
     if (want <= 0) return null;
-    const bytes = incoming[flip];
+    const bytes = buffers[flip];
     flip ^= 1;
     const at = readAt;
     readAt += want;
-    return file.read(bytes, 0, want, at).then((n) => ({ bytes, n, want }));
+    nextBytes = bytes;
+    return file.read(bytes, head, want, at).then((n) => ({ bytes, n, want }));
   };
 
-  let buf = scanBytes(2 * chunkSize);
-  const ref: LineRef = { bytes: buf, start: 0, end: 0, line: options.startLine ?? 1, offset: 0 };
-  let position = options.startOffset ?? 0; // file offset just after the bytes in buf
-  let filled = 0; // buf[0, filled): the unfinished line's start (no newline in it)
+  const ref: LineRef = { bytes: buffers[0], start: 0, end: 0, line: options.startLine ?? 1, offset: 0 };
+  let position = options.startOffset ?? 0; // file offset just after the bytes read so far
+  // The unfinished line: tail[tailStart, tailStart + filled) (no newline in it). It sits in front of
+  // the next chunk's buffer, or in `big` while it is longer than `head`.
+  let tail: Uint8Array = buffers[0];
+  let tailStart = head;
+  let filled = 0;
+  let big: Uint8Array | null = null;
   let bomLength = 0;
   let cancelled = false;
   let next = startRead();
@@ -127,49 +137,67 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
     // A short read is the end of the file (for now): nothing more is read ahead of it.
     if (chunk.n === chunk.want) next = startRead();
     const n = chunk.n;
-    // Room behind the unfinished line; grows by doubling only while one line outgrows the buffer.
-    if (buf.length - filled < n) {
-      const bigger = scanBytes(Math.max(buf.length * 2, filled + n));
-      bigger.set(buf.subarray(0, filled));
-      buf = bigger;
+    let data = chunk.bytes;
+    let start = head - filled;
+    if (filled > 0 && tail !== data) {
+      // A line longer than `head` grows in `big` (doubling: linear in the line), the chunk behind it.
+      if (big === null || big.length < filled + n) {
+        const bigger = scanBytes(Math.max(big === null ? 0 : big.length * 2, filled + n));
+        bigger.set(tail.subarray(tailStart, tailStart + filled));
+        big = bigger;
+      }
+      big.set(chunk.bytes.subarray(head, head + n), filled);
+      data = big;
+      start = 0;
     }
-    buf.set(n === chunk.bytes.length ? chunk.bytes : chunk.bytes.subarray(0, n), filled);
-    let lineStart = 0;
-    let search = filled; // bytes before `filled` hold no newline
-    if (position === 0 && filled === 0 && hasBom(buf, n)) {
-      lineStart = search = bomLength = 3;
+    const end = start + filled + n;
+    let lineStart = start;
+    let search = start + filled; // the carried bytes hold no newline
+    if (position === 0 && filled === 0 && hasBom(data.subarray(start), n)) {
+      lineStart = search = start + 3;
+      bomLength = 3;
     }
-    const lineOffset0 = position - filled; // file offset of buf[0]
-    const end = filled + n;
-    ref.bytes = buf;
+    const lineOffset0 = position - filled - start; // file offset of data[0]
+    ref.bytes = data;
     for (;;) {
-      const nl = findLF(buf, search, end);
+      const nl = findLF(data, search, end);
       if (nl < 0) break;
       ref.start = lineStart;
-      ref.end = contentEnd(buf, lineStart, nl);
+      ref.end = contentEnd(data, lineStart, nl);
       ref.offset = lineOffset0 + lineStart;
       onLine(ref);
       ref.line++;
       lineStart = search = nl + 1;
     }
-    // Keep the unfinished line at the front; give a huge buffer back once its line is done.
-    const rest = end - lineStart;
-    if (buf.length > 4 * chunkSize && rest <= chunkSize) {
-      const small = scanBytes(2 * chunkSize);
-      small.set(buf.subarray(lineStart, end));
-      buf = small;
-    } else if (lineStart > 0) {
-      buf.copyWithin(0, lineStart, end);
-    }
-    filled = rest;
+    filled = end - lineStart;
     position += n;
+    // The unfinished line moves out of this buffer before it is read into again: in front of the
+    // chunk being read, or into `big` while it is longer than `head`; at the end it stays.
+    if (next === null || nextBytes === null) {
+      tail = data;
+      tailStart = lineStart;
+    } else if (filled <= head) {
+      if (filled > 0) nextBytes.set(data.subarray(lineStart, end), head - filled);
+      tail = nextBytes;
+      tailStart = head - filled;
+      // A huge line's buffer is given back once that line is done.
+      big = null;
+    } else {
+      if (data === big) big.copyWithin(0, lineStart, end);
+      else {
+        if (big === null || big.length < filled + chunkSize) big = scanBytes(Math.max(4 * chunkSize, 2 * filled));
+        big.set(data.subarray(lineStart, end));
+      }
+      tail = big;
+      tailStart = 0;
+    }
     options.onChunk?.(position, limit === Infinity ? position : limit);
   }
   // A read still in flight must finish before the file is closed.
   if (next !== null) await (next as Promise<Chunk>).catch(() => undefined);
 
   const lineOffset = position - filled;
-  const pending = filled > 0 ? { bytes: buf.subarray(0, filled), line: ref.line, offset: lineOffset } : null;
+  const pending = filled > 0 ? { bytes: tail.subarray(tailStart, tailStart + filled), line: ref.line, offset: lineOffset } : null;
   return { endOffset: lineOffset, nextLine: ref.line, pending, bomLength, cancelled };
 }
 
