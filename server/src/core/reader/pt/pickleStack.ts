@@ -1,0 +1,78 @@
+// The pickle machine's stack, marks and memo (docs/pt.md), each bounded (limits.ts), over the
+// input window (chunkedInput.ts). What the opcode groups share: where reading stands, and the
+// errors that stop it.
+import { type ChunkedInput } from './chunkedInput';
+import { LIMITS } from './limits';
+import { PickleError } from './pickleLiterals';
+
+/** An opcode group's answer: go on with the next opcode. */
+export const CONTINUE = -2;
+
+/** `step` stopped so that `run` can do asynchronous work (hand samples on, read texts again). */
+export const SERVICE = -1;
+
+/** What stays on the stack where a sample that was handed on was. */
+export const HANDED = Symbol('handed on');
+
+export class PickleStack {
+  readonly input: ChunkedInput;
+  readonly stack: unknown[] = [];
+  readonly marks: number[] = [];
+  readonly memo = new Map<number, unknown>();
+
+  constructor(input: ChunkedInput) {
+    this.input = input;
+  }
+
+  /** Pickle offset of the opcode being read. */
+  get offset(): number {
+    return this.input.offset;
+  }
+
+  late(): PickleError {
+    return new PickleError(
+      `the pickle changes or reuses a sample at byte ${this.offset} after the next one began, which Python's pickler never writes (the sample was already read)`,
+    );
+  }
+
+  push(v: unknown): void {
+    if (this.stack.length >= LIMITS.stack) throw new PickleError(`more than ${LIMITS.stack} values on the pickle stack`);
+    this.stack.push(v);
+  }
+
+  pop(): unknown {
+    if (this.stack.length === 0 || (this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1])) {
+      throw new PickleError(`stack underflow at byte ${this.offset}`);
+    }
+    const v = this.stack.pop();
+    if (v === HANDED) throw this.late();
+    return v;
+  }
+
+  top(): unknown {
+    if (this.stack.length === 0) throw new PickleError(`stack underflow at byte ${this.offset}`);
+    const v = this.stack[this.stack.length - 1];
+    if (v === HANDED) throw this.late();
+    return v;
+  }
+
+  pushMark(): void {
+    if (this.marks.length >= LIMITS.marks) throw new PickleError(`more than ${LIMITS.marks} open MARKs`);
+    this.marks.push(this.stack.length);
+  }
+
+  memoGet(i: number): unknown {
+    if (!this.memo.has(i)) throw new PickleError(`memo read of slot ${i} at byte ${this.offset}, which was never stored`);
+    return this.memo.get(i);
+  }
+
+  memoPut(i: number): void {
+    if (this.memo.size >= LIMITS.memo && !this.memo.has(i)) throw new PickleError(`more than ${LIMITS.memo} memo entries`);
+    this.memo.set(i, this.top());
+  }
+
+  deeper(d: number): number {
+    if (d > LIMITS.depth) throw new PickleError(`values nested more than ${LIMITS.depth} levels deep at byte ${this.offset}`);
+    return d;
+  }
+}

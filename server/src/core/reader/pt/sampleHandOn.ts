@@ -1,0 +1,125 @@
+// Handing samples on one by one (docs/pt.md, "Streaming and memory"): the root dict's `samples`
+// list is recognised as it is built, each element is queued for `onSample` as soon as it is
+// complete, its place on the stack keeps a marker, and a pickle that changes a sample afterwards
+// is refused. Long texts and number lists of samples handed on are released (releasedValues.ts)
+// and read again when a memo read brings them back.
+import { type ChunkedInput } from './chunkedInput';
+import { PickleError, latin1 } from './pickleLiterals';
+import { HANDED, PickleStack } from './pickleStack';
+import { decodeText, ReleasedValues } from './releasedValues';
+import { LONG_TEXT, PyDict, type PyList, PyText } from './values';
+
+/** A memo read that waits for released texts to be read again. */
+export const NEED = Symbol('need texts');
+
+const utf8 = new TextDecoder('utf-8');
+
+export class SampleHandOn extends PickleStack {
+  samplesList: PyList | null = null;
+  /** Elements of the samples batch on the stack (above its MARK) already handed on. */
+  batchHanded = 0;
+  /** Samples complete and waiting for `run` to hand them on, with their index. */
+  ready: { value: unknown; index: number }[] = [];
+  /** Samples handed on (top-level values): a pickle that changes one afterwards is refused. */
+  readonly handed = new WeakSet<object>();
+  /** Released values a memo read needs again, read by `run` before the read is done again. */
+  reread: (PyText | PyList)[] = [];
+  readonly released = new ReleasedValues();
+  /** Release texts and number lists after hand-on (only when samples are handed on, not kept). */
+  readonly releasing: boolean;
+  /** Count lists of numbers instead of keeping them. */
+  readonly summarize: boolean;
+  samples = 0;
+
+  constructor(input: ChunkedInput, releasing: boolean, summarize: boolean) {
+    super(input);
+    this.releasing = releasing;
+    this.summarize = summarize;
+  }
+
+  /**
+   * Index of the sample being read: the pickler appends samples in batches (MARK … APPENDS), so
+   * the ones of this batch not yet handed on sit on the stack above the batch's MARK, the last
+   * being built.
+   */
+  currentSample(): number {
+    const pending = this.samples + this.ready.length;
+    const list = this.samplesList;
+    if (list === null) return pending;
+    const pos = this.stack.lastIndexOf(list);
+    if (pos < 0) return pending;
+    const mi = this.marks.findIndex((m) => m > pos);
+    if (mi < 0) return pending;
+    const to = mi + 1 < this.marks.length ? this.marks[mi + 1] : this.stack.length;
+    return this.samples + Math.max(0, to - this.marks[mi] - this.batchHanded - 1);
+  }
+
+  /** The values above the last MARK; a batch of samples handed on only to APPENDS onto their list. */
+  popMark(intoSamples = false): unknown[] {
+    const m = this.marks.pop();
+    if (m === undefined) throw new PickleError(`no MARK to pop at byte ${this.offset}`);
+    if (this.batchHanded > 0 && m > 0 && this.stack[m - 1] === this.samplesList) {
+      if (!intoSamples) throw this.late();
+      this.batchHanded = 0;
+    }
+    return this.stack.splice(m);
+  }
+
+  /**
+   * A dict or list is about to be pushed: when the batch's elements not yet handed on are all
+   * plain dicts (miles' `Sample.to_dict()`s) with nothing above them, they are complete and are
+   * queued for `run` to hand on. Python's pickler writes each element whole before the next, and
+   * a dict or list directly on a plain dict can only be the next element: it is no key (a dict or
+   * list is unhashable), no `BUILD` state (a plain dict gets none) and inside no `SETITEM(S)` (which
+   * has a key or a MARK between). The one pickle this misjudges, a samples list of 2- or 3-tuples of
+   * dicts (`TUPLE2`/`TUPLE3` after them), is refused when the tuple is made, never misread.
+   */
+  nextElement(): boolean {
+    const m = this.marks.length > 0 ? this.marks[this.marks.length - 1] : -1;
+    const s = this.stack.length - 1;
+    if (m <= 0 || this.samplesList === null || this.stack[m - 1] !== this.samplesList || s < m + this.batchHanded) return false;
+    for (let i = m + this.batchHanded; i <= s; i++) {
+      const v = this.stack[i];
+      if (!(v instanceof PyDict) || v.byCall) return false;
+    }
+    for (let i = m + this.batchHanded; i <= s; i++) {
+      this.queueSample(this.stack[i]);
+      this.stack[i] = HANDED;
+    }
+    this.batchHanded = s + 1 - m;
+    return true;
+  }
+
+  queueSample(v: unknown): void {
+    if (typeof v === 'object' && v !== null) this.handed.add(v);
+    this.ready.push({ value: v, index: this.samples++ });
+  }
+
+  /** Refuses a change to a sample already handed on. */
+  unchanged(target: unknown): void {
+    if (typeof target === 'object' && target !== null && this.handed.has(target)) throw this.late();
+  }
+
+  /**
+   * A memo read's value, whole: released texts in it whose bytes are still in the window are
+   * decoded now; otherwise NEED, and `run` reads them again before the read is done again.
+   */
+  memoRead(i: number): unknown {
+    const v = this.memoGet(i);
+    if (!this.released.any) return v;
+    const missing = this.released.missing(v, this.input);
+    if (missing.length === 0) return v;
+    this.reread = missing;
+    return NEED;
+  }
+
+  /** A str: short ones as JS strings, long ones as a `PyText` that knows where its bytes are. */
+  text(at: number, n: number, latin: boolean): string | PyText {
+    const bytes = this.input.bytes(at, n);
+    if (n < LONG_TEXT) return latin ? latin1.decode(bytes) : utf8.decode(bytes);
+    const t = new PyText(at, n, latin, null);
+    t.text = decodeText(t, bytes);
+    if (this.releasing && this.samplesList !== null) this.released.keep(t);
+    return t;
+  }
+}
