@@ -6,7 +6,7 @@ import { severityOf, type FindingCode } from '../catalog';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import { SampleStore } from '../sampleStore';
-import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
+import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
@@ -197,6 +197,21 @@ export class RecordCollector {
    */
   onPendingLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
     this.onPendingScanned(scanLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+  }
+
+  /**
+   * True when a record built without its line may be pushed (`pushMilesRecord`): the file is
+   * settled as miles samples read through the per-line path. A `.pt` dump builds the same records
+   * from its pickled samples (reader/pt/sampleRecord.ts).
+   */
+  takesMilesRecords(): boolean {
+    return this.lineReader !== null;
+  }
+
+  /** The record the per-line path reads from a sample's line, built without it (see `takesMilesRecords`). */
+  pushMilesRecord(sample: SampleRecord): void {
+    this.state.records++;
+    this.state.samples.push(sample);
   }
 
   /** One line (without its end-of-line). */

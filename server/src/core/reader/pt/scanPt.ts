@@ -1,8 +1,11 @@
-// A `.pt` dump as a scan (docs/pt.md): each sample the pickle machine hands over becomes one JSON
-// line, fed to the same collector as a JSONL file's lines, so every format rule, finding and
-// metric applies unchanged. Line N of the report is sample N (1-based) of the dump, which is also
-// line N of its JSON Lines view (`rollout-lens export`, the editor's view). Token and log-prob
-// runs are counted, not kept, so memory follows the samples' other fields.
+// A `.pt` dump as a scan (docs/pt.md): each sample the pickle machine hands over is read as its
+// JSON line would be, by the same collector as a JSONL file's lines, so every format rule, finding
+// and metric applies unchanged. Once the collector reads miles samples through its per-line path,
+// a sample's record is built straight from the pickled dict (sampleRecord.ts): the record that
+// path reads from the line, without the line; any other sample is written as its line and fed.
+// Line N of the report is sample N (1-based) of the dump, which is also line N of its JSON Lines
+// view (`rollout-lens export`, the editor's view). Token and log-prob runs are counted, not kept,
+// so memory follows the samples' other fields.
 import type { RolloutLensSettings } from '../../../../../shared/protocol';
 import { severityOf } from '../../catalog';
 import type { FileAccess } from '../../fileAccess';
@@ -14,6 +17,7 @@ import { collectedFields, type FileIdentity, type ScanState } from '../recordSca
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
+import { ptSampleRecord } from './sampleRecord';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';
 
@@ -23,6 +27,11 @@ export interface PtScanOptions {
   isCancelled?: () => boolean;
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   chunkSize?: number;
+  /**
+   * Build miles records straight from the pickled samples (sampleRecord.ts; the default), or feed
+   * every sample's JSON line to the collector (the path they are tested against).
+   */
+  direct?: boolean;
 }
 
 /**
@@ -69,14 +78,22 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
   const { access, settings } = options;
   const collector = new RecordCollector(target.displayPath, settings, buildRule(settings.fields));
   const encoder = new TextEncoder();
+  const direct = options.direct ?? true;
   let line = 0;
   const r = await readPt(access, target.path, {
     summarize: true,
     chunkSize: options.chunkSize,
     isCancelled: options.isCancelled,
     onSample: (value, index) => {
-      const bytes = encoder.encode(sampleLine(value));
       line = index + 1;
+      if (direct && collector.takesMilesRecords()) {
+        const record = ptSampleRecord(value, index);
+        if (record !== null) {
+          collector.pushMilesRecord(record);
+          return;
+        }
+      }
+      const bytes = encoder.encode(sampleLine(value));
       collector.onLine(bytes, 0, bytes.length, line, index);
     },
   });

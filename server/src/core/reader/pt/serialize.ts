@@ -28,7 +28,7 @@ import {
  */
 export type PlainMode = 'line' | 'canonical';
 
-const MAX_DEPTH = 1100;
+export const MAX_DEPTH = 1100;
 
 function hex(b: Uint8Array): string {
   let s = '';
@@ -37,7 +37,7 @@ function hex(b: Uint8Array): string {
 }
 
 /** Python's `str(key)` for the dict keys json.dumps accepts. */
-function keyText(k: unknown): string {
+export function keyText(k: unknown): string {
   if (typeof k === 'string') return k;
   if (k instanceof PyText) return textValue(k);
   if (k === null) return 'None';
@@ -49,7 +49,7 @@ function keyText(k: unknown): string {
   return '?';
 }
 
-function floatText(v: number): string {
+export function floatText(v: number): string {
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? 'Infinity' : '-Infinity';
   if (Number.isInteger(v)) {
@@ -60,7 +60,7 @@ function floatText(v: number): string {
 }
 
 /** A long str's text: only asked for while the value is whole (pickleMachine.ts hands it on so). */
-function textValue(t: PyText): string {
+export function textValue(t: PyText): string {
   if (t.text === null) throw new Error('a released text was asked for after its sample was handed on');
   return t.text;
 }
@@ -73,9 +73,14 @@ function obj(entries: [string, Plain][]): { [k: string]: Plain } {
   return o;
 }
 
-/** Inert value → plain JSON-like value. Cycles become {"$cycle": true}; past MAX_DEPTH {"$deep": true}. */
-export function toPlain(value: unknown, mode: PlainMode): Plain {
+/**
+ * Inert value → plain JSON-like value. Cycles become {"$cycle": true}; past MAX_DEPTH {"$deep": true}.
+ * `parent`: the value is a member of `parent` and is made as it is inside `parent`'s value (one
+ * level deeper, a reference back to `parent` a cycle).
+ */
+export function toPlain(value: unknown, mode: PlainMode, parent?: object): Plain {
   const ancestors = new Set<unknown>();
+  if (parent !== undefined) ancestors.add(parent);
   const go = (v: unknown, depth: number): Plain => {
     if (v === null || v === undefined) return null;
     if (typeof v === 'boolean' || typeof v === 'string') return v;
@@ -152,7 +157,7 @@ export function toPlain(value: unknown, mode: PlainMode): Plain {
     }
     return null;
   };
-  return go(value, 0);
+  return go(value, parent === undefined ? 0 : 1);
 }
 
 /** A plain value as JSON text (NaN / Infinity and big integers written as Python's json writes them). */

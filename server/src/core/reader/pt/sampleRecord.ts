@@ -1,0 +1,239 @@
+// A miles sample's record straight from the pickled dict (docs/pt.md, "Records without lines"):
+// the record the per-line path (formats/milesLine.ts) reads from the sample's JSON line
+// (serialize.ts `sampleLine`), without writing the line and scanning it again. It reads the same
+// members with the same rules, value by value: numbers with Python's int-vs-float reading as the
+// line would show them, short strings, the prompt's hash over its JSON text, the line's byte
+// length. Wherever the per-line path would hand the line to the full scan (a value of a type its
+// fast validation refuses, an object reward, a member past the scanner's limits) or this reader
+// is not sure to agree (big integers, long texts where short strings are wanted), it returns null
+// and the caller feeds the line as before; test/unit/pt/direct.test.ts holds the two paths equal.
+import { repetitionOf } from '../../formats/miles';
+import { MAX_STRING } from '../../formats/rule';
+import { STATUSES } from '../../formats/schemas';
+import type { SampleRecord, SampleStatus } from '../../types';
+import { hashBytes } from '../hash';
+import { MAX_BUILT_SCALARS } from '../scanJson';
+import { MAX_LIST_ITEMS } from '../jsonRule';
+
+import { jsonStringLength, sampleLineLength } from './lineLength';
+import { stringify, toPlain } from './serialize';
+import { PyDict, PyFloat, PyList, PyText, PyTuple } from './values';
+
+const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
+
+/** Not read here: the caller feeds the sample's line instead. */
+const GIVE_UP = Symbol('give up');
+
+/**
+ * A number as its line shows it, read back: the value, or GIVE_UP for what the line would not
+ * show as a plain number here (big integers, and every non-number). `intText`: whether Python
+ * reads the line's literal as an int.
+ */
+let intText = false;
+function numberOf(v: unknown): number | typeof GIVE_UP {
+  if (typeof v === 'number') {
+    // Integral plain numbers are Python ints (integral floats are PyFloat): written as digits.
+    intText = Number.isInteger(v) && Math.abs(v) < 1e21;
+    return v;
+  }
+  if (v instanceof PyFloat) {
+    intText = false;
+    return v.value;
+  }
+  return GIVE_UP;
+}
+
+/** A str the scanner builds as text: at most MAX_STRING bytes of JSON between its quotes. */
+function isShort(s: string): boolean {
+  return s.length <= MAX_STRING / 6 || jsonStringLength(s) - 2 <= MAX_STRING;
+}
+
+/** A short str as the line's string (null for None); GIVE_UP for a long text or another type. */
+function shortText(v: unknown): string | null | typeof GIVE_UP {
+  if (v === null) return null;
+  if (typeof v === 'string' && isShort(v)) return v;
+  return GIVE_UP;
+}
+
+const encoder = new TextEncoder();
+let hashBuffer = new Uint8Array(1 << 12);
+
+/** `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
+function jsonHash(v: unknown, sample: PyDict): string {
+  const json = typeof v === 'string' ? JSON.stringify(v) : v instanceof PyText ? JSON.stringify(textOfStr(v)) : stringify(toPlain(v, 'line', sample));
+  if (hashBuffer.length < json.length * 3) hashBuffer = new Uint8Array(json.length * 3);
+  const { written } = encoder.encodeInto(json, hashBuffer);
+  return hashBytes(hashBuffer, 0, written);
+}
+
+/** The last prompt (or label) hashed: a group's samples read theirs back from the memo. */
+let lastHashed: unknown = undefined;
+let lastHash = '';
+
+function promptHash(v: unknown, sample: PyDict): string {
+  // Only immutable values: a text's bytes never change (a dict or list might, in a hostile pickle).
+  const immutable = typeof v === 'string' || v instanceof PyText;
+  if (immutable && v === lastHashed) return lastHash;
+  const h = jsonHash(v, sample);
+  if (immutable) {
+    lastHashed = v;
+    lastHash = h;
+  }
+  return h;
+}
+
+/** `loss_mask` under the 'sum' rule, as `effectiveLength` reads it. */
+function effectiveLength(mask: unknown, responseLength: number | null): number | null | typeof GIVE_UP {
+  if (mask === undefined || mask === null) return responseLength;
+  if (mask instanceof PyList || mask instanceof PyTuple) {
+    // A summarised list is `{"$numbers": n}` in the line: not an array, so not summed.
+    if (mask instanceof PyList && mask.summarized) return null;
+    let sum = 0;
+    for (const x of mask.items) {
+      if (typeof x === 'bigint') return GIVE_UP;
+      const n = numberOf(x);
+      if (n === GIVE_UP) return null;
+      sum += n;
+    }
+    return sum;
+  }
+  if (typeof mask === 'bigint') return GIVE_UP;
+  const n = numberOf(mask);
+  return n === GIVE_UP ? null : n;
+}
+
+/** `weight_versions` under the 'list' rule, as the record keeps it. */
+function weightVersionsOf(wv: unknown): (string | number)[] | null | typeof GIVE_UP {
+  if (!(wv instanceof PyList || wv instanceof PyTuple) || (wv instanceof PyList && wv.summarized) || wv.items.length > MAX_LIST_ITEMS) return null;
+  const out: (string | number)[] = [];
+  for (const x of wv.items) {
+    if (typeof x === 'string') {
+      if (!isShort(x)) return null;
+      out.push(x);
+    } else if (typeof x === 'bigint' || x instanceof PyText) return GIVE_UP;
+    else {
+      const n = numberOf(x);
+      if (n === GIVE_UP) return null;
+      out.push(n);
+    }
+  }
+  return out;
+}
+
+/** A member of `prefix_cache_info` under the scalars rule, as `num` reads it. */
+function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
+  if (!(info instanceof PyDict)) return 0;
+  if (info.map.size >= MAX_BUILT_SCALARS) return GIVE_UP;
+  const v = info.map.get(key);
+  if (typeof v === 'bigint') return GIVE_UP;
+  const n = numberOf(v);
+  return n === GIVE_UP ? 0 : n;
+}
+
+/**
+ * The record of sample `index` (line `index + 1`) as the per-line path reads its line, or null
+ * when the line must be fed instead.
+ */
+export function ptSampleRecord(value: unknown, index: number): SampleRecord | null {
+  if (!(value instanceof PyDict) || value.map.size >= MAX_BUILT_SCALARS) return null;
+  const m = value.map;
+  let groupKey: string | null = null;
+  const g = m.get('group_index');
+  if (g !== undefined && g !== null) {
+    const n = numberOf(g);
+    if (n === GIVE_UP || !Number.isInteger(n)) return null;
+    groupKey = String(n);
+  }
+  const ints: (number | null)[] = [null, null, null];
+  const intKeys = ['index', 'rollout_id', 'response_length'];
+  for (let k = 0; k < 3; k++) {
+    const v = m.get(intKeys[k]);
+    if (v === undefined || v === null) continue;
+    const n = numberOf(v);
+    if (n === GIVE_UP || !Number.isInteger(n)) return null;
+    ints[k] = n;
+  }
+  const [sampleIndex, step, responseLength] = ints;
+  let reward: number | null = null;
+  let rewardIsInt = false;
+  const r = m.get('reward');
+  if (r !== undefined && r !== null) {
+    const n = numberOf(r);
+    if (n === GIVE_UP) return null;
+    reward = n;
+    rewardIsInt = intText;
+  }
+  const status = shortText(m.get('status') ?? null);
+  if (status === GIVE_UP || (status !== null && !STATUS_SET.has(status))) return null;
+  const dataset = shortText(m.get('dataset') ?? null);
+  const dataSource = shortText(m.get('data_source') ?? null);
+  if (dataset === GIVE_UP || dataSource === GIVE_UP) return null;
+  let exitStatus: string | null = null;
+  let metaDataset: string | null = null;
+  let metaDatasetName: string | null = null;
+  let instance: string | null = null;
+  const meta = m.get('metadata');
+  if (meta !== undefined && meta !== null) {
+    if (!(meta instanceof PyDict) || meta.map.size >= MAX_BUILT_SCALARS) return null;
+    const e = shortText(meta.map.get('exit_status') ?? null);
+    const d = shortText(meta.map.get('dataset') ?? null);
+    const dn = shortText(meta.map.get('dataset_name') ?? null);
+    if (e === GIVE_UP || d === GIVE_UP || dn === GIVE_UP) return null;
+    exitStatus = e;
+    metaDataset = d;
+    metaDatasetName = dn;
+    const id = meta.map.get('instance_id');
+    if (id !== undefined && id !== null) {
+      if (typeof id === 'string') {
+        if (!isShort(id)) return null;
+        instance = id;
+      } else {
+        const n = numberOf(id);
+        if (n === GIVE_UP || !Number.isInteger(n)) return null;
+        instance = String(n);
+      }
+    }
+  }
+  const prompt = m.get('prompt');
+  const label = m.get('label');
+  const mask = effectiveLength(m.get('loss_mask'), responseLength);
+  const wv = m.has('weight_versions') ? weightVersionsOf(m.get('weight_versions')) : null;
+  const info = m.get('prefix_cache_info');
+  const cached = cacheCount(info, 'cached_tokens');
+  const total = cacheCount(info, 'total_prompt_tokens');
+  if (mask === GIVE_UP || wv === GIVE_UP || cached === GIVE_UP || total === GIVE_UP) return null;
+  const response = m.get('response');
+  // As the per-line path reads the line: a str is text (a short one has too few characters to be
+  // compressed), anything else is not.
+  const repetition = response === undefined ? false : typeof response === 'string' || response instanceof PyText ? repetitionOf(textOfStr(response)) : null;
+  const sample: SampleRecord = {
+    line: index + 1,
+    offset: index,
+    byteLength: sampleLineLength(value),
+    groupKey,
+    index: sampleIndex,
+    dataset: dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null,
+    promptKey: prompt !== undefined ? promptHash(prompt, value) : (instance ?? (label !== undefined ? promptHash(label, value) : null)),
+    status: status as SampleStatus | null,
+    aborted: status === 'aborted',
+    reward,
+    rewardIsInt,
+    cause: exitStatus === '' ? null : exitStatus,
+    responseLength,
+    step,
+  };
+  sample.miles = {
+    effectiveLength: mask,
+    weightVersions: wv,
+    cachedTokens: cached,
+    totalPromptTokens: total,
+    repetition,
+  };
+  return sample;
+}
+
+function textOfStr(v: string | PyText): string {
+  if (typeof v === 'string') return v;
+  if (v.text === null) throw new Error('a released text was asked for after its sample was handed on');
+  return v.text;
+}
