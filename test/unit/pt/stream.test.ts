@@ -243,3 +243,31 @@ test('pt stream: a list of numbers of a sample handed on is released and read ba
     [{ $numbers: 13 }, { $numbers: 13 }, { $numbers: 13 }],
   );
 });
+
+test('pt stream: memo slots stored out of order, far apart or twice read back what was stored last; MEMOIZE counts them', async () => {
+  // [slot 5, slot 0, slot 1e9, slot 1, MEMOIZE (slot 4 = len(memo)), slot 3, slot 2, slot 0 again] then each read back.
+  const longPut = (i: number) => [0x72, i & 0xff, (i >> 8) & 0xff, (i >> 16) & 0xff, (i >>> 24) & 0xff];
+  const longGet = (i: number) => [0x6a, i & 0xff, (i >> 8) & 0xff, (i >> 16) & 0xff, (i >>> 24) & 0xff];
+  const out: number[] = [...op.PROTO2, ...op.EMPTY_LIST, ...op.MARK];
+  const puts: [number[], number][] = [
+    [binput(5), 50],
+    [binput(0), 1],
+    [longPut(1e9), 77],
+    [binput(1), 11],
+    [[0x94], 44],
+    [binput(3), 33],
+    [binput(2), 22],
+    [binput(0), 10],
+  ];
+  for (const [put, value] of puts) out.push(...int1(value), ...put);
+  for (const slot of [0, 1, 2, 3, 4, 5]) out.push(...binget(slot));
+  out.push(...longGet(1e9), ...op.APPENDS, ...op.STOP);
+  const bytes = Uint8Array.from(out);
+  const r = await new PickleMachine(recordingFile(bytes, []), 0, bytes.length, {}).run();
+  assert.deepEqual(r.problems, []);
+  assert.deepEqual(canonical(r.value), [50, 1, 77, 11, 44, 33, 22, 10, 10, 11, 22, 33, 44, 50, 77]);
+  // A slot never stored is a clear problem.
+  const bad = Uint8Array.from([...op.PROTO2, ...int1(1), ...binput(0), ...binget(6), ...op.STOP]);
+  const r2 = await new PickleMachine(recordingFile(bad, []), 0, bad.length, {}).run();
+  assert.match(r2.problems[0].message, /memo read of slot 6 .* never stored/);
+});

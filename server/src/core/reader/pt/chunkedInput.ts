@@ -14,7 +14,7 @@ export class ChunkedInput {
   /** Pickle offset of buf[0]. */
   base = 0;
   /** The next chunk, read while the current one is interpreted: where it starts, and the read. */
-  private ahead: { at: number; buf: Uint8Array; read: Promise<number> } | null = null;
+  private ahead: { at: number; buf: Uint8Array; whole: Uint8Array; read: Promise<number> } | null = null;
   /** A read-ahead buffer whose bytes were all taken: reused for the next read-ahead. */
   private spare: Uint8Array | null = null;
 
@@ -79,8 +79,9 @@ export class ChunkedInput {
         if (got > 0) {
           n = Math.min(got, want - this.end);
           this.buf.set(ahead.buf.subarray(0, n), this.end);
-          if (n < got) this.ahead = { at: at + n, buf: ahead.buf.subarray(n), read: Promise.resolve(got - n) };
-          else if (ahead.buf.byteOffset === 0) this.spare = ahead.buf;
+          // Its buffer is read into again once all its bytes were taken (no new chunk each time).
+          if (n < got) this.ahead = { at: at + n, buf: ahead.buf.subarray(n), whole: ahead.whole, read: Promise.resolve(got - n) };
+          else this.spare = ahead.whole;
         }
       }
       if (n <= 0) n = await this.file.read(this.buf, this.end, want - this.end, this.start + at);
@@ -91,10 +92,11 @@ export class ChunkedInput {
     const left = this.length - at;
     if (this.ahead === null && left > 0) {
       const size = Math.min(this.chunk, left);
-      const buf = this.spare !== null && this.spare.length >= size ? this.spare.subarray(0, size) : new Uint8Array(size);
+      const whole = this.spare !== null && this.spare.length >= size ? this.spare : new Uint8Array(size);
+      const buf = whole.length === size ? whole : whole.subarray(0, size);
       this.spare = null;
       // A failed read-ahead is read again directly (and reports its error there).
-      this.ahead = { at, buf, read: this.file.read(buf, 0, buf.length, this.start + at).catch(() => -1) };
+      this.ahead = { at, buf, whole, read: this.file.read(buf, 0, buf.length, this.start + at).catch(() => -1) };
     }
   }
 

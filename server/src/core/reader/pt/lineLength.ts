@@ -48,9 +48,37 @@ export function jsonStringLength(s: string): number {
   return n;
 }
 
-/** Bytes of a number as `write` prints it. */
+/** Bytes of a number as `write` prints it (integers counted, not printed). */
 function numberLength(x: number): number {
+  if (Number.isInteger(x) && x < 1e15 && x > -1e15 && !Object.is(x, -0)) {
+    let n = x < 0 ? 2 : 1;
+    for (let a = Math.abs(x); a >= 10; a = Math.floor(a / 10)) n++;
+    return n;
+  }
   return (Number.isFinite(x) && !Object.is(x, -0) ? String(x) : floatText(x)).length;
+}
+
+/** Containers being measured, outermost first: a cycle back to one is `{"$cycle": true}`. */
+class Ancestors {
+  private readonly near: unknown[] = [];
+  /** Past this many levels a set, so a deep value is not searched level by level. */
+  private far: Set<unknown> | null = null;
+
+  has(v: unknown): boolean {
+    const near = this.near;
+    for (let i = 0; i < near.length; i++) if (near[i] === v) return true;
+    return this.far !== null && this.far.has(v);
+  }
+
+  add(v: unknown): void {
+    if (this.near.length < 16) this.near.push(v);
+    else (this.far ??= new Set()).add(v);
+  }
+
+  delete(v: unknown): void {
+    if (this.far !== null && this.far.delete(v)) return;
+    this.near.pop();
+  }
 }
 
 /** `"<key>": ` and a value of `length` bytes (an ASCII key without escapes). */
@@ -63,68 +91,99 @@ function oneMember(key: string, length: number): number {
   return 2 + member(key, length);
 }
 
+/** Containers around the value being measured (one measure at a time: it never waits). */
+let ancestors = new Ancestors();
+
 /** Bytes of `write(toPlain(value, 'line'))`. */
 export function sampleLineLength(value: unknown): number {
-  const ancestors = new Set<unknown>();
-  const go = (v: unknown, depth: number): number => {
-    if (v === null || v === undefined) return 4;
-    if (typeof v === 'boolean') return v ? 4 : 5;
-    if (typeof v === 'string') return jsonStringLength(v);
-    if (v instanceof PyText) return jsonStringLength(textValue(v));
-    if (typeof v === 'number') return numberLength(v);
-    if (typeof v === 'bigint') return v.toString().length;
-    if (v instanceof PyFloat) return floatText(v.value).length;
-    if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
-    if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
-    if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
-    if (v instanceof ImagePlaceholder) return oneMember('$image', shaped('mode', jsonStringLength(v.mode), 'size', v.size));
-    if (v instanceof Blocked) return oneMember('$blocked', jsonStringLength(v.callable));
-    if (v instanceof PyGlobal) return oneMember('$global', jsonStringLength(v.qualified));
-    if (v instanceof NpDtype) return oneMember('$dtype', jsonStringLength(v.str));
-    if (v instanceof StoragePlaceholder) return oneMember('$storage', jsonStringLength(v.dtype));
-    if (depth > MAX_DEPTH) return oneMember('$deep', 4);
-    if (ancestors.has(v)) return oneMember('$cycle', 4);
-    ancestors.add(v);
-    try {
-      if (v instanceof PyList) {
-        if (v.summarized) return oneMember('$numbers', numberLength(v.count));
-        if (v.released) throw new Error('a released list was asked for after its sample was handed on');
-        return items(v.items, depth);
-      }
-      if (v instanceof PyTuple) return items(v.items, depth);
-      if (v instanceof PySet) return oneMember('$set', items(v.items, depth));
-      if (v instanceof PyDict) {
-        // Keys that print alike are one member of the line (the last value), as in `toPlain`.
-        const members = new Map<string, unknown>();
-        for (const [k, x] of v.map) members.set(keyText(k), x);
-        let n = 2 + (members.size > 0 ? 2 * (members.size - 1) : 0);
-        for (const [k, x] of members) n += jsonStringLength(k) + 2 + go(x, depth + 1);
-        return n;
-      }
-      if (v instanceof PyObject) {
-        const extra = v as PyObject & { list?: PyList; dict?: PyDict };
-        // {"$class": …, "state": …[, "items": …][, "entries": …]}
-        let n = 2 + member('$class', jsonStringLength(v.cls)) + 2 + member('state', go(v.state, depth + 1));
-        if (extra.list) n += 2 + member('items', go(extra.list, depth + 1));
-        if (extra.dict) n += 2 + member('entries', go(extra.dict, depth + 1));
-        return n;
-      }
-    } finally {
-      ancestors.delete(v);
+  ancestors = new Ancestors();
+  return lengthOf(value, 0);
+}
+
+/** Bytes of an integral float as `floatText` prints it (`1.0`, `-0.0`, `1e+16`). */
+function floatLength(v: number): number {
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return Object.is(v, -0) ? 4 : numberLength(v) + 2;
+  return floatText(v).length;
+}
+
+function lengthOf(v: unknown, depth: number): number {
+  if (v === null || v === undefined) return 4;
+  if (typeof v === 'boolean') return v ? 4 : 5;
+  if (typeof v === 'string') return jsonStringLength(v);
+  if (v instanceof PyText) return jsonStringLength(textValue(v));
+  if (typeof v === 'number') return numberLength(v);
+  if (typeof v === 'bigint') return v.toString().length;
+  if (v instanceof PyFloat) return floatLength(v.value);
+  if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
+  if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
+  if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
+  if (v instanceof ImagePlaceholder) return oneMember('$image', shaped('mode', jsonStringLength(v.mode), 'size', v.size));
+  if (v instanceof Blocked) return oneMember('$blocked', jsonStringLength(v.callable));
+  if (v instanceof PyGlobal) return oneMember('$global', jsonStringLength(v.qualified));
+  if (v instanceof NpDtype) return oneMember('$dtype', jsonStringLength(v.str));
+  if (v instanceof StoragePlaceholder) return oneMember('$storage', jsonStringLength(v.dtype));
+  if (depth > MAX_DEPTH) return oneMember('$deep', 4);
+  if (ancestors.has(v)) return oneMember('$cycle', 4);
+  ancestors.add(v);
+  try {
+    if (v instanceof PyList) {
+      if (v.summarized) return oneMember('$numbers', numberLength(v.count));
+      if (v.released) throw new Error('a released list was asked for after its sample was handed on');
+      return itemsLength(v.items, depth);
     }
-    return 4;
-  };
-  /** `[a, b, …]` */
-  const items = (xs: unknown[], depth: number): number => {
-    let n = 2 + (xs.length > 0 ? 2 * (xs.length - 1) : 0);
-    for (const x of xs) n += go(x, depth + 1);
-    return n;
-  };
-  /** `{"dtype": "…", "shape": [1, 2]}` (an image: mode and size) */
-  const shaped = (first: string, firstLength: number, second: string, dims: number[]): number => {
-    let list = 2 + (dims.length > 0 ? 2 * (dims.length - 1) : 0);
-    for (const d of dims) list += numberLength(d);
-    return 2 + member(first, firstLength) + 2 + member(second, list);
-  };
-  return go(value, 0);
+    if (v instanceof PyTuple) return itemsLength(v.items, depth);
+    if (v instanceof PySet) return oneMember('$set', itemsLength(v.items, depth));
+    if (v instanceof PyDict) return dictLength(v, depth);
+    if (v instanceof PyObject) {
+      const extra = v as PyObject & { list?: PyList; dict?: PyDict };
+      // {"$class": …, "state": …[, "items": …][, "entries": …]}
+      let n = 2 + member('$class', jsonStringLength(v.cls)) + 2 + member('state', lengthOf(v.state, depth + 1));
+      if (extra.list) n += 2 + member('items', lengthOf(extra.list, depth + 1));
+      if (extra.dict) n += 2 + member('entries', lengthOf(extra.dict, depth + 1));
+      return n;
+    }
+  } finally {
+    ancestors.delete(v);
+  }
+  return 4;
+}
+
+function dictLength(v: PyDict, depth: number): number {
+  let n = 0;
+  let members = 0;
+  let strings = true;
+  for (const k of v.map.keys()) {
+    if (typeof k !== 'string') {
+      strings = false;
+      break;
+    }
+    n += jsonStringLength(k) + 2 + lengthOf(v.map.get(k), depth + 1);
+    members++;
+  }
+  if (!strings) {
+    // Keys that print alike are one member of the line (the last value), as in `toPlain`; str
+    // keys are distinct already (the dict compares them by text).
+    const byText = new Map<string, unknown>();
+    v.map.forEach((x, k) => byText.set(keyText(k), x));
+    n = 0;
+    members = byText.size;
+    byText.forEach((x, k) => {
+      n += jsonStringLength(k) + 2 + lengthOf(x, depth + 1);
+    });
+  }
+  return n + 2 + (members > 0 ? 2 * (members - 1) : 0);
+}
+
+/** `[a, b, …]` */
+function itemsLength(xs: unknown[], depth: number): number {
+  let n = 2 + (xs.length > 0 ? 2 * (xs.length - 1) : 0);
+  for (let i = 0; i < xs.length; i++) n += lengthOf(xs[i], depth + 1);
+  return n;
+}
+
+/** `{"dtype": "…", "shape": [1, 2]}` (an image: mode and size) */
+function shaped(first: string, firstLength: number, second: string, dims: number[]): number {
+  let list = 2 + (dims.length > 0 ? 2 * (dims.length - 1) : 0);
+  for (const d of dims) list += numberLength(d);
+  return 2 + member(first, firstLength) + 2 + member(second, list);
 }

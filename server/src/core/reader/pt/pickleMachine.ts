@@ -224,7 +224,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
           continue;
         case 0x94: // MEMOIZE
           input.pos = p + 1;
-          this.memoPut(this.memo.size);
+          this.memoPut(this.memoSize);
           continue;
         case 0x68: {
           // BINGET

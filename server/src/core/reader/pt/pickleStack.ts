@@ -18,7 +18,14 @@ export class PickleStack {
   readonly input: ChunkedInput;
   readonly stack: unknown[] = [];
   readonly marks: number[] = [];
-  readonly memo = new Map<number, unknown>();
+  /**
+   * The memo: slots 0…n-1 in an array (Python's pickler numbers them in order), any other slot
+   * (a pickle may name any number) in a map.
+   */
+  private readonly memoSlots: unknown[] = [];
+  private memoFar: Map<number, unknown> | null = null;
+  /** Slots stored, as Python's `len(memo)` (MEMOIZE's next slot). */
+  memoSize = 0;
 
   constructor(input: ChunkedInput) {
     this.input = input;
@@ -62,13 +69,37 @@ export class PickleStack {
   }
 
   memoGet(i: number): unknown {
-    if (!this.memo.has(i)) throw new PickleError(`memo read of slot ${i} at byte ${this.offset}, which was never stored`);
-    return this.memo.get(i);
+    if (i < this.memoSlots.length) return this.memoSlots[i];
+    if (this.memoFar === null || !this.memoFar.has(i)) throw new PickleError(`memo read of slot ${i} at byte ${this.offset}, which was never stored`);
+    return this.memoFar.get(i);
   }
 
   memoPut(i: number): void {
-    if (this.memo.size >= LIMITS.memo && !this.memo.has(i)) throw new PickleError(`more than ${LIMITS.memo} memo entries`);
-    this.memo.set(i, this.top());
+    const v = this.top();
+    const slots = this.memoSlots;
+    if (i < slots.length) {
+      slots[i] = v;
+      return;
+    }
+    const far = this.memoFar;
+    if (!(far !== null && far.has(i))) {
+      if (this.memoSize >= LIMITS.memo) throw new PickleError(`more than ${LIMITS.memo} memo entries`);
+      this.memoSize++;
+    }
+    if (i > slots.length) {
+      (this.memoFar ??= new Map()).set(i, v);
+      return;
+    }
+    far?.delete(i);
+    slots.push(v);
+    // Slots stored out of order join the array once it reaches them.
+    if (far !== null) {
+      while (far.has(slots.length)) {
+        const n = slots.length;
+        slots.push(far.get(n));
+        far.delete(n);
+      }
+    }
   }
 
   deeper(d: number): number {

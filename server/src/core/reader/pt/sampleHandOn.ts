@@ -106,7 +106,7 @@ export class SampleHandOn extends PickleStack {
    */
   memoRead(i: number): unknown {
     const v = this.memoGet(i);
-    if (!this.released.any) return v;
+    if (!this.released.any || typeof v !== 'object' || v === null) return v;
     const missing = this.released.missing(v, this.input);
     if (missing.length === 0) return v;
     this.reread = missing;

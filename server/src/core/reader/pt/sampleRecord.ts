@@ -48,6 +48,13 @@ function isShort(s: string): boolean {
   return s.length <= MAX_STRING / 6 || jsonStringLength(s) - 2 <= MAX_STRING;
 }
 
+/** An integer member (`index`, `rollout_id`, `response_length`): null for None or absent. */
+function integerOf(v: unknown): number | null | typeof GIVE_UP {
+  if (v === undefined || v === null) return null;
+  const n = numberOf(v);
+  return n === GIVE_UP || !Number.isInteger(n) ? GIVE_UP : n;
+}
+
 /** A short str as the line's string (null for None); GIVE_UP for a long text or another type. */
 function shortText(v: unknown): string | null | typeof GIVE_UP {
   if (v === null) return null;
@@ -144,16 +151,10 @@ export function ptSampleRecord(value: unknown, index: number): SampleRecord | nu
     if (n === GIVE_UP || !Number.isInteger(n)) return null;
     groupKey = String(n);
   }
-  const ints: (number | null)[] = [null, null, null];
-  const intKeys = ['index', 'rollout_id', 'response_length'];
-  for (let k = 0; k < 3; k++) {
-    const v = m.get(intKeys[k]);
-    if (v === undefined || v === null) continue;
-    const n = numberOf(v);
-    if (n === GIVE_UP || !Number.isInteger(n)) return null;
-    ints[k] = n;
-  }
-  const [sampleIndex, step, responseLength] = ints;
+  const sampleIndex = integerOf(m.get('index'));
+  const step = integerOf(m.get('rollout_id'));
+  const responseLength = integerOf(m.get('response_length'));
+  if (sampleIndex === GIVE_UP || step === GIVE_UP || responseLength === GIVE_UP) return null;
   let reward: number | null = null;
   let rewardIsInt = false;
   const r = m.get('reward');
