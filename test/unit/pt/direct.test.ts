@@ -30,11 +30,11 @@ function ptFiles(dir: string): string[] {
 
 const FILES = [...ptFiles(join(repoRoot(), 'test/fixtures/pt')), ...ptFiles(join(repoRoot(), 'test/fixtures/real/miles'))].sort();
 
-async function scanBoth(path: string, direct: boolean) {
+async function scanBoth(path: string, direct: boolean, chunkSize?: number) {
   const st = await nodeFileAccess.stat(path);
   const s = await scanPt(
     { path, displayPath: path },
-    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, direct },
+    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, direct, chunkSize },
     { id: st.id, size: st.size, mtimeMs: st.mtimeMs },
   );
   const { samples, resume: _resume, ...rest } = s;
@@ -51,6 +51,13 @@ test('pt direct records: every .pt fixture scans to the same records, findings a
     records += direct.samples.length;
   }
   assert.ok(records > 100, `${records} records compared`);
+});
+
+test('pt direct records: number runs cut by the read window anywhere count the same (chunks of 7, 61 and 4096 bytes)', async () => {
+  for (const path of FILES.filter((f) => /rollout_data|memo|zip64/.test(f))) {
+    const whole = await scanBoth(path, true);
+    for (const chunkSize of [7, 61, 4096]) assert.deepEqual(await scanBoth(path, true, chunkSize), whole, `${path} in chunks of ${chunkSize}`);
+  }
 });
 
 const encoder = new TextEncoder();
