@@ -6,6 +6,7 @@ Run (docs/framework-files.md has the whole recipe):
   git -C <verl mirror> archive HEAD verl | tar -x -C /tmp/fx/verl
   git -C <miles mirror> archive HEAD miles | tar -x -C /tmp/fx/miles
   /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
+  (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
 
@@ -905,6 +906,12 @@ def miles_repetition(out_dir):
             f.write(line + "\n")
     write_json(os.path.join(out_dir, "rollout", "rollout_6.expected.json"), {
         "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
+    # The same samples as miles dumps them: pickle writes a str as UTF-8 with 'surrogatepass', so
+    # torch.load gives the lone surrogates back and the same metric raises (rollout_data/6.pt).
+    debug_data.save_debug_rollout_data(args, bad, rollout_id=6, evaluation=False)
+    import torch
+    loaded = torch.load(os.path.join(out_dir, "rollout_data", "6.pt"))
+    assert [x["response"] for x in loaded["samples"]] == [x.response for x in bad], "torch.load gives the lone surrogates back"
 
 
 def main():
@@ -920,7 +927,10 @@ def main():
 
 
 if __name__ == "__main__":
-    if V1_MODE:
+    if len(sys.argv) > 3 and sys.argv[3] == "--only-repetition":
+        # Only the repetition fixtures (rollout_5, rollout_6 and their .pt dumps).
+        miles_repetition(os.path.join(OUT, "miles"))
+    elif V1_MODE:
         verl_v1(os.path.join(OUT, "verl"))
     else:
         main()

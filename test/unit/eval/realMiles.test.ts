@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { exportPtLines } from '../../../server/src/core/reader/pt/exportLines';
 import type { RunReport } from '../../../server/src/core/types';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real/miles');
@@ -152,6 +153,35 @@ test('miles has_repetition on a lone surrogate in the tail: miles raises Unicode
   assert.ok(f[0].message.includes(crash), f[0].message);
   // Nothing is logged for the step: no repetition_frac to show.
   assert.equal(r.files[0].metrics['rollout/repetition_frac'], undefined);
+});
+
+test('miles .pt dump with lone surrogates in a long response: read back as torch.load gives them, so the same metrics-crash', async () => {
+  // Pickle writes a str as UTF-8 with 'surrogatepass' (ED A0..BF xx for a lone surrogate).
+  const crash = expected('rollout/rollout_6.expected.json').crash!;
+  const r = await run(['rollout_data/6.pt', 'rollout/rollout_6.jsonl'], REAL);
+  assert.deepEqual(
+    r.files.map((f) => f.format),
+    ['miles-pt', 'miles-sample'],
+  );
+  const f = r.findings.filter((x) => x.code === 'metrics-crash');
+  assert.deepEqual(
+    f.map((x) => [x.file, x.line]),
+    [
+      ['rollout_data/6.pt', 1],
+      ['rollout/rollout_6.jsonl', 1],
+    ],
+  );
+  for (const x of f) assert.ok(x.message.includes(crash), x.message);
+  assert.equal(r.files[0].metrics['rollout/repetition_frac'], undefined);
+  // The export (the editor's view) writes them as JSON escapes, as Python's json.dumps does.
+  const lines: string[] = [];
+  await exportPtLines(nodeFileAccess, join(REAL, 'rollout_data/6.pt'), (line) => lines.push(line));
+  const jsonl = readFileSync(join(REAL, 'rollout/rollout_6.jsonl'), 'utf8').trimEnd().split('\n');
+  assert.deepEqual(
+    lines.map((l) => JSON.parse(l).response),
+    jsonl.map((l) => JSON.parse(l).response),
+  );
+  assert.ok(lines[0].includes('\\udfff\\ud800'), 'escaped, not replaced');
 });
 
 test('miles eval dataset with a lone surrogate in a long response: metrics-crash names eval/<ds>/repetition_frac', async (t) => {

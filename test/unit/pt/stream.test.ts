@@ -271,3 +271,16 @@ test('pt stream: memo slots stored out of order, far apart or twice read back wh
   const r2 = await new PickleMachine(recordingFile(bad, []), 0, bad.length, {}).run();
   assert.match(r2.problems[0].message, /memo read of slot 6 .* never stored/);
 });
+
+test('pt stream: str bytes in surrogatepass form (ED A0..BF xx) read back as lone surrogates, short or long; Hangul stays', async () => {
+  const raw = (bytes: number[]) => [0x58, bytes.length & 0xff, (bytes.length >> 8) & 0xff, 0, 0, ...bytes];
+  const hangul = [...Buffer.from('한', 'utf8')]; // ED 95 9C: a valid character that starts with ED
+  const short = [0x61, 0xed, 0xa0, 0x80, ...hangul, 0xed, 0xbf, 0xbf, 0x62];
+  const long = [...Buffer.from('x'.repeat(100)), 0xed, 0xb0, 0x80, 0xed, 0xa0];
+  const out = [...op.PROTO2, ...op.EMPTY_LIST, ...op.MARK, ...raw(short), ...raw(long), ...op.APPENDS, ...op.STOP];
+  const bytes = Uint8Array.from(out);
+  const r = await new PickleMachine(recordingFile(bytes, []), 0, bytes.length, {}).run();
+  assert.deepEqual(r.problems, []);
+  // A cut sequence at the end is not a surrogate: replaced, as other invalid bytes are.
+  assert.deepEqual(canonical(r.value), ['a\ud800한\udfffb', `${'x'.repeat(100)}\udc00\ufffd\ufffd`]);
+});

@@ -13,6 +13,30 @@ export function latin1Text(b: Uint8Array): string {
   return out;
 }
 export const latin1 = { decode: latin1Text };
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * A pickled str's text. Python's pickle writes a str as UTF-8 with 'surrogatepass', so a lone
+ * surrogate (U+D800-U+DFFF) is the 3 bytes ED A0..BF xx, which UTF-8 forbids; torch.load reads it
+ * back as that lone surrogate, and so does this (a JS string holds it as one UTF-16 unit). Other
+ * invalid bytes (which Python would refuse to load) become U+FFFD, as before.
+ */
+export function pickledUtf8(b: Uint8Array): string {
+  let at = b.indexOf(0xed);
+  if (at < 0) return utf8.decode(b);
+  let out = '';
+  let run = 0;
+  for (; at >= 0; at = b.indexOf(0xed, at + 1)) {
+    const c1 = b[at + 1];
+    const c2 = b[at + 2];
+    if (at + 2 >= b.length || c1 < 0xa0 || c1 > 0xbf || c2 < 0x80 || c2 > 0xbf) continue;
+    out += utf8.decode(b.subarray(run, at)) + String.fromCharCode(0xd000 | ((c1 & 0x3f) << 6) | (c2 & 0x3f));
+    run = at + 3;
+    at += 2;
+  }
+  return out + utf8.decode(b.subarray(run));
+}
+
 /** Little-endian two's complement bytes → number (safe range) or bigint. */
 export function decodeLong(b: Uint8Array): number | bigint {
   if (b.length === 0) return 0;

@@ -8,13 +8,11 @@
 // response).
 import { LIMITS } from './limits';
 import type { ChunkedInput } from './chunkedInput';
-import { latin1Text, PickleError } from './pickleLiterals';
+import { latin1Text, PickleError, pickledUtf8 } from './pickleLiterals';
 import { PyDict, pyFloat, PyList, PyObject, PySet, PyText, PyTuple } from './values';
 
-const utf8 = new TextDecoder('utf-8');
-
 export function decodeText(t: PyText, bytes: Uint8Array): string {
-  return t.latin1 ? latin1Text(bytes) : utf8.decode(bytes);
+  return t.latin1 ? latin1Text(bytes) : pickledUtf8(bytes);
 }
 
 /**

@@ -4,15 +4,13 @@
 // is refused. Long texts and number lists of samples handed on are released (releasedValues.ts)
 // and read again when a memo read brings them back.
 import { type ChunkedInput } from './chunkedInput';
-import { PickleError, latin1 } from './pickleLiterals';
+import { PickleError, latin1, pickledUtf8 } from './pickleLiterals';
 import { HANDED, PickleStack } from './pickleStack';
 import { decodeText, ReleasedValues } from './releasedValues';
 import { LONG_TEXT, PyDict, type PyList, PyText } from './values';
 
 /** A memo read that waits for released texts to be read again. */
 export const NEED = Symbol('need texts');
-
-const utf8 = new TextDecoder('utf-8');
 
 export class SampleHandOn extends PickleStack {
   samplesList: PyList | null = null;
@@ -116,7 +114,7 @@ export class SampleHandOn extends PickleStack {
   /** A str: short ones as JS strings, long ones as a `PyText` that knows where its bytes are. */
   text(at: number, n: number, latin: boolean): string | PyText {
     const bytes = this.input.bytes(at, n);
-    if (n < LONG_TEXT) return latin ? latin1.decode(bytes) : utf8.decode(bytes);
+    if (n < LONG_TEXT) return latin ? latin1.decode(bytes) : pickledUtf8(bytes);
     const t = new PyText(at, n, latin, null);
     t.text = decodeText(t, bytes);
     if (this.releasing && this.samplesList !== null) this.released.keep(t);
