@@ -8,11 +8,24 @@ import { CONTINUE } from './pickleStack';
 import type { SampleHandOn } from './sampleHandOn';
 import { PyBytes } from './values';
 
+/** Little-endian lengths (no DataView made per string). */
+function int32(b: Uint8Array, i: number): number {
+  return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
+}
+
+function uint32(b: Uint8Array, i: number): number {
+  return int32(b, i) >>> 0;
+}
+
+/** An 8-byte length as a number (past 2^53 it is far beyond any window, and is refused as such). */
+function uint64(b: Uint8Array, i: number): number {
+  return uint32(b, i) + uint32(b, i + 4) * 2 ** 32;
+}
+
 /** One of these opcodes at `p` with `avail` bytes in the window: CONTINUE, or how many bytes it needs. */
 export function literalOpcode(m: SampleHandOn, op: number, p: number, avail: number): number {
   const input = m.input;
   const b = input.buf;
-  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   switch (op) {
     case 0x58: // BINUNICODE
     case 0x8c: // SHORT_BINUNICODE
@@ -20,7 +33,7 @@ export function literalOpcode(m: SampleHandOn, op: number, p: number, avail: num
       // BINUNICODE8
       const head = op === 0x8c ? 2 : op === 0x58 ? 5 : 9;
       if (avail < head) return head;
-      const n = op === 0x8c ? b[p + 1] : op === 0x58 ? dv.getUint32(p + 1, true) : Number(dv.getBigUint64(p + 1, true));
+      const n = op === 0x8c ? b[p + 1] : op === 0x58 ? uint32(b, p + 1) : uint64(b, p + 1);
       if (avail < head + n) return head + n;
       input.pos = p + head + n;
       m.push(m.text(input.base + p + head, n, false));
@@ -31,7 +44,7 @@ export function literalOpcode(m: SampleHandOn, op: number, p: number, avail: num
       // SHORT_BINSTRING (Python 2 str, read as Python 3 does by default: ASCII → here latin-1)
       const head = op === 0x55 ? 2 : 5;
       if (avail < head) return head;
-      const n = op === 0x55 ? b[p + 1] : dv.getInt32(p + 1, true);
+      const n = op === 0x55 ? b[p + 1] : int32(b, p + 1);
       if (n < 0) throw new PickleError(`negative BINSTRING length at byte ${m.offset}`);
       if (avail < head + n) return head + n;
       input.pos = p + head + n;
@@ -43,7 +56,7 @@ export function literalOpcode(m: SampleHandOn, op: number, p: number, avail: num
       // LONG4
       const head = op === 0x8a ? 2 : 5;
       if (avail < head) return head;
-      const n = op === 0x8a ? b[p + 1] : dv.getInt32(p + 1, true);
+      const n = op === 0x8a ? b[p + 1] : int32(b, p + 1);
       if (n < 0) throw new PickleError(`negative LONG4 length at byte ${m.offset}`);
       if (n > LIMITS.longBytes) throw new PickleError(`an integer of ${n} bytes at byte ${m.offset} (more than ${LIMITS.longBytes})`);
       if (avail < head + n) return head + n;
@@ -55,7 +68,7 @@ export function literalOpcode(m: SampleHandOn, op: number, p: number, avail: num
       // BINBYTES, SHORT_BINBYTES, BINBYTES8, BYTEARRAY8
       const head = op === 0x43 ? 2 : op === 0x42 ? 5 : 9;
       if (avail < head) return head;
-      const n = op === 0x43 ? b[p + 1] : op === 0x42 ? dv.getUint32(p + 1, true) : Number(dv.getBigUint64(p + 1, true));
+      const n = op === 0x43 ? b[p + 1] : op === 0x42 ? uint32(b, p + 1) : uint64(b, p + 1);
       if (avail < head + n) return head + n;
       input.pos = p + head + n;
       m.push(new PyBytes(b.slice(p + head, p + head + n)));
