@@ -3,36 +3,21 @@
 --   RL_SERVER   path of dist/server.js      RL_LOG    log file to open
 --   RL_OUT      file to write results to    RL_ROOT   workspace root
 --   RL_WAIT_MS  bound on every wait
--- Writes a JSON object {diagnostics, hover, client} to RL_OUT and exits 0, or exits 1 (cquit).
-local server = os.getenv('RL_SERVER')
+-- Writes a JSON object {diagnostics, hover, client} to RL_OUT and exits 0, or exits 1 (cquit);
+-- the start, result and failure parts are driver.lua's.
+local driver = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/driver.lua')
 local log = os.getenv('RL_LOG')
-local out = os.getenv('RL_OUT')
-local root = os.getenv('RL_ROOT')
-local wait_ms = tonumber(os.getenv('RL_WAIT_MS') or '20000')
+local wait_ms = driver.wait_ms
 
-local function fail(msg)
-  local f = io.open(out, 'w')
-  f:write(vim.fn.json_encode({ error = msg }))
-  f:close()
-  vim.cmd('cquit 1')
-end
-
-local ok, err = pcall(function()
-  local client_id = vim.lsp.start_client({
-    name = 'rollout-lens',
-    cmd = { 'node', server, '--stdio' },
-    root_dir = root,
+driver.run(function()
+  local client_id = driver.start({
     -- Neovim 0.7 does not announce workspace/configuration, so settings go in with initialize.
     init_options = { settings = { rolloutLens = { nSamplesPerPrompt = 4, dynamicFilter = 'check_reward_nonzero_std' } } },
   })
-  if not client_id then fail('start_client failed') end
-
-  vim.cmd('edit ' .. vim.fn.fnameescape(log))
-  local bufnr = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(bufnr, client_id)
+  local bufnr = driver.open(log, client_id)
 
   local got = vim.wait(wait_ms, function() return #vim.diagnostic.get(bufnr) > 0 end, 20)
-  if not got then fail('no diagnostics within ' .. wait_ms .. ' ms') end
+  if not got then driver.fail('no diagnostics within ' .. wait_ms .. ' ms') end
 
   local diags = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
@@ -56,11 +41,6 @@ local ok, err = pcall(function()
     if resp and resp.result then hover = resp.result.contents.value end
   end
 
-  local f = io.open(out, 'w')
-  f:write(vim.fn.json_encode({ diagnostics = diags, hover = hover, client = vim.version() }))
-  f:close()
-  vim.lsp.stop_client(client_id)
-  vim.wait(wait_ms, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+  driver.write({ diagnostics = diags, hover = hover, client = vim.version() })
+  driver.stop(client_id)
 end)
-if not ok then fail(tostring(err)) end
-vim.cmd('qall!')

@@ -6,16 +6,10 @@
 --   RL_EDIT_LINE 1-based line of the dump to edit  RL_EDIT_FROM / RL_EDIT_TO  text replaced there
 --   RL_EXPECTED / RL_AFTER  JSON lists of sorted "code<TAB>line0<TAB>severity<TAB>message" lines
 --   RL_OUT       file to write results to          RL_WAIT_MS  bound on every wait
--- Writes a JSON object {before, after} to RL_OUT and exits 0, or exits 1 (cquit).
-local out = os.getenv('RL_OUT')
-local wait_ms = tonumber(os.getenv('RL_WAIT_MS') or '20000')
-
-local function fail(msg)
-  local f = io.open(out, 'w')
-  f:write(vim.fn.json_encode({ error = msg }))
-  f:close()
-  vim.cmd('cquit 1')
-end
+-- Writes a JSON object {before, after} to RL_OUT and exits 0, or exits 1 (cquit); the start,
+-- result and failure parts are driver.lua's.
+local driver = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/driver.lua')
+local wait_ms = driver.wait_ms
 
 local function lines_of(bufnr)
   local lines = {}
@@ -35,42 +29,28 @@ local function equal(a, b)
   return true
 end
 
-local ok, err = pcall(function()
+driver.run(function()
   local expected = vim.fn.json_decode(os.getenv('RL_EXPECTED'))
   local after = vim.fn.json_decode(os.getenv('RL_AFTER'))
-  local client_id = vim.lsp.start_client({
-    name = 'rollout-lens',
-    cmd = { 'node', os.getenv('RL_SERVER'), '--stdio' },
-    root_dir = os.getenv('RL_ROOT'),
-  })
-  if not client_id then fail('start_client failed') end
+  local client_id = driver.start()
 
-  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('RL_METRICS')))
-  local metrics = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(metrics, client_id)
+  local metrics = driver.open(os.getenv('RL_METRICS'), client_id)
   vim.wait(wait_ms, function() return equal(lines_of(metrics), expected) end, 20)
   local before = lines_of(metrics)
 
-  vim.cmd('edit ' .. vim.fn.fnameescape(os.getenv('RL_DUMP')))
-  local dump = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(dump, client_id)
+  local dump = driver.open(os.getenv('RL_DUMP'), client_id)
   if not vim.wait(wait_ms, function() return #vim.diagnostic.get(dump) > 0 end, 20) then
-    fail('no diagnostics on the eval dump within ' .. wait_ms .. ' ms')
+    driver.fail('no diagnostics on the eval dump within ' .. wait_ms .. ' ms')
   end
   -- The edit a user makes in the buffer (not saved): one reward changed.
   local n = tonumber(os.getenv('RL_EDIT_LINE'))
   local line = vim.api.nvim_buf_get_lines(dump, n - 1, n, true)[1]
   local from, to = os.getenv('RL_EDIT_FROM'), os.getenv('RL_EDIT_TO')
   local s, e = string.find(line, from, 1, true)
-  if not s then fail('line ' .. n .. ' has no ' .. from) end
+  if not s then driver.fail('line ' .. n .. ' has no ' .. from) end
   vim.api.nvim_buf_set_lines(dump, n - 1, n, true, { line:sub(1, s - 1) .. to .. line:sub(e + 1) })
   vim.wait(wait_ms, function() return equal(lines_of(metrics), after) end, 20)
 
-  local f = io.open(out, 'w')
-  f:write(vim.fn.json_encode({ before = before, after = lines_of(metrics) }))
-  f:close()
-  vim.lsp.stop_client(client_id)
-  vim.wait(wait_ms, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+  driver.write({ before = before, after = lines_of(metrics) })
+  driver.stop(client_id)
 end)
-if not ok then fail(tostring(err)) end
-vim.cmd('qall!')
