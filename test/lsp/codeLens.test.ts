@@ -7,22 +7,17 @@ import type { CodeLens } from 'vscode-languageserver-protocol';
 import { OpenSampleCommand } from '../../shared/protocol';
 import { MAX_CODE_LENSES } from '../../server/src/server/features/codeLens';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { inWorkspace } from './harness';
 
 const HOSTILE = 'boom [click](command:workbench.action.terminal.sendSequence) <img src=x onerror=alert(1)>';
 
 async function lenses(withCommand: boolean, text: string, wait: (d: unknown[]) => boolean): Promise<CodeLens[]> {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], initializationOptions: withCommand ? { clientCommands: [OpenSampleCommand] } : {} });
-  try {
+  return inWorkspace(ws, { initializationOptions: withCommand ? { clientCommands: [OpenSampleCommand] } : {} }, async (h) => {
     const uri = ws.uri('rollout_1.jsonl');
-    h.open(uri, text);
-    await h.diagnostics(uri, wait);
+    await h.openAndWait(uri, text, wait);
     return (await h.client.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as CodeLens[];
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 }
 
 test('codeLens: "Open Sample" on the aborted sample line only, with the document and 0-based line', async () => {

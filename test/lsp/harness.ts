@@ -19,6 +19,7 @@ import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../s
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import type { ServerRuntime } from '../../server/src/server/runtime';
 import { startServer } from '../../server/src/server/startServer';
+import type { TempWorkspace } from './fixtures';
 
 export const WAIT_MS = 15_000;
 
@@ -58,6 +59,8 @@ export interface Harness {
   /** The next publishDiagnostics for `uri` (after `sinceIndex` in `published`) that satisfies `accept`. */
   diagnostics(uri: string, accept?: (d: Diagnostic[], p: PublishDiagnosticsParams) => boolean, sinceIndex?: number): Promise<Diagnostic[]>;
   open(uri: string, text: string, version?: number, languageId?: string): void;
+  /** Opens `uri` (version 1) and waits for its diagnostics that `accept` takes (by default: any finding). */
+  openAndWait(uri: string, text: string, accept?: (d: Diagnostic[], p: PublishDiagnosticsParams) => boolean): Promise<Diagnostic[]>;
   change(uri: string, version: number, text: string): void;
   close(uri: string): void;
   setSettings(settings: (scopeUri: string | undefined) => unknown): void;
@@ -155,6 +158,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     });
   }
 
+  const diagnostics: Harness['diagnostics'] = (uri, accept = () => true, sinceIndex = 0) =>
+    waitFor(`diagnostics for ${uri}`, () => {
+      for (let i = h.published.length - 1; i >= sinceIndex; i--) {
+        const p = h.published[i];
+        if (p.uri === uri) return accept(p.diagnostics, p) ? p.diagnostics : undefined;
+      }
+      return undefined;
+    });
+  const open: Harness['open'] = (uri, text, version = 1, languageId = 'jsonl') => {
+    void client.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+  };
+
   return {
     ...h,
     get refreshes() {
@@ -162,17 +177,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     init,
     waitFor,
-    diagnostics(uri, accept = () => true, sinceIndex = 0) {
-      return waitFor(`diagnostics for ${uri}`, () => {
-        for (let i = h.published.length - 1; i >= sinceIndex; i--) {
-          const p = h.published[i];
-          if (p.uri === uri) return accept(p.diagnostics, p) ? p.diagnostics : undefined;
-        }
-        return undefined;
-      });
-    },
-    open(uri, text, version = 1, languageId = 'jsonl') {
-      void client.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+    diagnostics,
+    open,
+    openAndWait(uri, text, accept = (d) => d.length > 0) {
+      open(uri, text);
+      return diagnostics(uri, accept);
     },
     change(uri, version, text) {
       void client.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
@@ -192,4 +201,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       toClient.end();
     },
   };
+}
+
+/**
+ * `body` with a harness whose workspace folder is `ws` (and `options`); afterwards, whatever `body`
+ * throws, the harness is stopped and `ws` removed.
+ */
+export async function inWorkspace<T>(ws: TempWorkspace, options: HarnessOptions, body: (h: Harness) => Promise<T>): Promise<T> {
+  let h: Harness | undefined;
+  try {
+    h = await startHarness({ workspaceFolders: [ws.dir], ...options });
+    return await body(h);
+  } finally {
+    await h?.stop();
+    ws.remove();
+  }
 }

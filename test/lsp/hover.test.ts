@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { evalConfigYaml, evalLines, milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { PUSH_CAPS, startHarness, type Harness } from './harness';
+import { type Harness, inWorkspace, PUSH_CAPS } from './harness';
 
 type Renderer = { render(src: string): string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -35,11 +35,9 @@ function assertInert(markdown: string): string {
 
 test('hover on an aborted sample: group dropped and why, infrastructure cause, metric with formerly names, members, escaped message', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('rollout_1.jsonl');
-    h.open(uri, `${rolloutLines(HOSTILE).join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines(HOSTILE).join('\n')}\n`);
     const text = await hover(h, uri, 5);
     assert.ok(text);
     assert.match(text, /status `aborted`/);
@@ -60,19 +58,14 @@ test('hover on an aborted sample: group dropped and why, infrastructure cause, m
     assert.ok(!text.includes('undefined'), 'fields absent from the record are left out');
     const html = assertInert(text);
     assert.ok(html.includes('boom [click](command:workbench'), 'the link text is shown as text');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('hover on a kept sample names the kept group and no drop metric; no hover on a line without a sample', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('rollout_1.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n\n`);
     const text = await hover(h, uri, 0);
     assert.ok(text);
     assert.match(text, /\*\*Group\*\* `0`: 4 samples, \*\*kept\*\*/);
@@ -81,40 +74,31 @@ test('hover on a kept sample names the kept group and no drop metric; no hover o
     assert.ok(!text.includes('as logged'), 'a completed sample needs no failure detail');
     assertInert(text);
     assert.equal(await hover(h, uri, 12), null, 'the blank last line holds no sample');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('hover escapes hostile group keys, causes and dataset names taken from the log', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('rollout_x.jsonl');
     const cause = '[x](command:evil)<b>`';
     const lines = [0, 1].map((i) =>
       milesSample({ group: 0, index: i, status: i === 0 ? 'aborted' : 'completed', exitStatus: cause, reward: i === 0 ? 'null' : '0.0' }),
     );
-    h.open(uri, `${lines.join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${lines.join('\n')}\n`);
     for (const line of [0, 1]) {
       const text = await hover(h, uri, line);
       assert.ok(text);
       const html = assertInert(text);
       assert.ok(html.includes('[x](command:evil)&lt;b&gt;`'), `cause shown as text in ${html}`);
     }
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test("hover on an aborted eval attempt: its prompt group (the dataset's own n), scored 0 not discarded, the dataset metric and the older crash", async () => {
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerEvalPrompt: 3 }) });
-  try {
+  await inWorkspace(ws, { settings: () => ({ nSamplesPerEvalPrompt: 3 }) }, async (h) => {
     const uri = ws.uri('eval_0.jsonl');
     const lines = evalLines('aime', 2, 4);
     lines[6] = milesSample({
@@ -126,8 +110,7 @@ test("hover on an aborted eval attempt: its prompt group (the dataset's own n), 
       exitStatus: 'SandboxUnavailable',
       meta: { error: 'sandbox gone' },
     });
-    h.open(uri, `${lines.join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${lines.join('\n')}\n`);
     const text = await hover(h, uri, 6);
     assert.ok(text);
     assert.match(text, /\*\*Prompt group\*\* 1 \(the dataset's samples 4–7 in index order, 4 per prompt\): 1 of 4 have reward 1 \(what pass@k counts\)\./);
@@ -138,16 +121,12 @@ test("hover on an aborted eval attempt: its prompt group (the dataset's own n), 
     assert.match(text, /Counted in `eval\/aime` = `0\.375`/);
     assert.match(text, /Older miles groups pass@k by 3 instead: `AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3`/);
     assertInert(text);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('hover on a verl rollout row with an empty response: the group is kept and the row masked (verl has no aborted-group filter)', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('1.jsonl');
     const rows = [0, 1, 2, 3].map((i) =>
       JSON.stringify({ input: 'What is 6*7?', output: i === 1 ? '' : '42', gts: '42', score: i === 1 ? 0.0 : 1.0, step: 1, uid: `u0_0_${i}` }),
@@ -163,10 +142,7 @@ test('hover on a verl rollout row with an empty response: the group is kept and 
     );
     assert.ok(!text.includes('group_has_aborted_unknown'), 'no miles drop reason for verl');
     assertInert(text);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 /** The rollout test log, its aborted sample (line 6) carrying the hostile message. */
@@ -178,11 +154,9 @@ function hostileRollout(): string {
 test('a client announcing only plaintext gets a plain-text hover: no markdown syntax, log text still made visible', async () => {
   const ws = tempWorkspace();
   const caps = { ...PUSH_CAPS, textDocument: { ...PUSH_CAPS.textDocument, hover: { contentFormat: ['plaintext' as const] } } };
-  const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: caps });
-  try {
+  await inWorkspace(ws, { capabilities: caps }, async (h) => {
     const uri = ws.uri('rollout_1.jsonl');
-    h.open(uri, hostileRollout());
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, hostileRollout());
     const text = await hover(h, uri, 5, 'plaintext');
     assert.ok(text);
     assert.match(text, /^Rollout Lens · line 6\n\nstatus aborted · reward null/);
@@ -198,10 +172,7 @@ test('a client announcing only plaintext gets a plain-text hover: no markdown sy
     assert.doesNotMatch(ours, /\*\*|`|\\[.\\_()[\]*-]/, `markdown syntax in ${ours}`);
     assert.ok(text.includes('<U+202E>gnp.exe'), 'the bidi override is shown escaped');
     assert.ok(!text.includes('\u202E'), 'no raw bidi override');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a client listing plaintext before markdown gets plain text; markdown first gets markdown', async () => {
@@ -211,32 +182,24 @@ test('a client listing plaintext before markdown gets plain text; markdown first
   ] as const) {
     const ws = tempWorkspace();
     const caps = { ...PUSH_CAPS, textDocument: { ...PUSH_CAPS.textDocument, hover: { contentFormat: [...formats] } } };
-    const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: caps });
-    try {
+    await inWorkspace(ws, { capabilities: caps }, async (h) => {
       const uri = ws.uri('rollout_1.jsonl');
-      h.open(uri, hostileRollout());
-      await h.diagnostics(uri, (d) => d.length > 0);
+      await h.openAndWait(uri, hostileRollout());
       const text = await hover(h, uri, 0, kind);
       assert.ok(text);
       assert.equal(text.includes('**Group**'), kind === 'markdown');
-    } finally {
-      await h.stop();
-      ws.remove();
-    }
+    });
   }
 });
 
 test('markdown hovers show identifiers and values in code spans, never backslash-escaped', async () => {
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerEvalPrompt: 4 }) });
-  try {
+  await inWorkspace(ws, { settings: () => ({ nSamplesPerEvalPrompt: 4 }) }, async (h) => {
     const rollout = ws.uri('rollout_1.jsonl');
-    h.open(rollout, hostileRollout());
-    await h.diagnostics(rollout, (d) => d.length > 0);
+    await h.openAndWait(rollout, hostileRollout());
     const evalUri = ws.uri('eval_0.jsonl');
-    h.open(evalUri, `${evalLines('aime', 2, 4).join('\n')}\n`);
-    await h.diagnostics(evalUri, () => true);
+    await h.openAndWait(evalUri, `${evalLines('aime', 2, 4).join('\n')}\n`, () => true);
     const texts = [await hover(h, rollout, 5), await hover(h, rollout, 0), await hover(h, evalUri, 1)];
     for (const text of texts) {
       assert.ok(text);
@@ -250,8 +213,5 @@ test('markdown hovers show identifiers and values in code spans, never backslash
     assert.match(texts[2]!, /Counted in `eval\/aime` = `[0-9.]+`/);
     const html = md.render(texts[1]!);
     assert.ok(html.includes('<code>1.0</code>'), `the reward renders as code: ${html}`);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

@@ -12,7 +12,7 @@ import type { FileAccess } from '../../server/src/core/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { AnalyzeFileRequest, DEFAULT_SETTINGS, GroupsByCauseRequest, type GroupsByCauseResult } from '../../shared/protocol';
 import { tempWorkspace } from './fixtures';
-import { startHarness, type Harness } from './harness';
+import { type Harness, inWorkspace } from './harness';
 import { dropMetrics } from '../shared/dropMetrics';
 import { groupLines } from '../reliability/helpers';
 
@@ -74,8 +74,7 @@ function touched(h: Harness, uri: string): void {
 test('append, a line split across writes, truncation and replacement: nothing lost or counted twice; appends resume', async () => {
   const ws = tempWorkspace('rl-live-');
   const { access, bytesRead } = countingAccess();
-  const h = await startHarness({ workspaceFolders: [ws.dir], runtime: { access } });
-  try {
+  await inWorkspace(ws, { runtime: { access } }, async (h) => {
     const path = ws.path('rollout_7.jsonl');
     const uri = pathToFileURL(path).href;
     // Groups 0-4 complete, and the first half of group 5's first line (still being written).
@@ -115,16 +114,12 @@ test('append, a line split across writes, truncation and replacement: nothing lo
     renameSync(tmp, path);
     touched(h, uri);
     await settle(h, uri, path, await oneShot(path));
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('poll fallback: without any watch event, a growing file is picked up by polling', async () => {
   const ws = tempWorkspace('rl-poll-');
-  const h = await startHarness({ workspaceFolders: [ws.dir], runtime: { pollIntervalMs: 25 } });
-  try {
+  await inWorkspace(ws, { runtime: { pollIntervalMs: 25 } }, async (h) => {
     const path = ws.path('rollout_8.jsonl');
     const uri = pathToFileURL(path).href;
     writeFileSync(path, `${groupLines(0, 1).join('\n')}\n`);
@@ -136,16 +131,12 @@ test('poll fallback: without any watch event, a growing file is picked up by pol
       diags.map((d) => d.code),
       ['group-dropped', 'group-dropped'],
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a tailed file that is deleted stops being tailed and its diagnostics are cleared', async () => {
   const ws = tempWorkspace('rl-del-');
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const path = ws.path('rollout_9.jsonl');
     const uri = pathToFileURL(path).href;
     writeFileSync(path, `${groupLines(0, 3).join('\n')}\n`);
@@ -157,8 +148,5 @@ test('a tailed file that is deleted stops being tailed and its diagnostics are c
     await h.diagnostics(uri, (d) => d.length === 0, mark);
     const result = (await h.client.sendRequest(GroupsByCauseRequest, {})) as GroupsByCauseResult;
     assert.deepEqual(result.files, [], 'no longer among the analysed files');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

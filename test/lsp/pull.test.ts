@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DocumentDiagnosticReport, FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { PULL_CAPS, startHarness, type Harness } from './harness';
+import { type Harness, inWorkspace, PULL_CAPS, startHarness } from './harness';
 
 function pull(h: Harness, uri: string, previousResultId?: string): Promise<DocumentDiagnosticReport> {
   return h.client.sendRequest('textDocument/diagnostic', { textDocument: { uri }, previousResultId }) as Promise<DocumentDiagnosticReport>;
@@ -14,8 +14,7 @@ function pull(h: Harness, uri: string, previousResultId?: string): Promise<Docum
 
 test('pull: provider announced; a pull right after didOpen waits for the analysis; same result → unchanged; no push', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: PULL_CAPS, runtime: { debounceMs: 50 } });
-  try {
+  await inWorkspace(ws, { capabilities: PULL_CAPS, runtime: { debounceMs: 50 } }, async (h) => {
     assert.deepEqual(h.init.capabilities.diagnosticProvider, { identifier: 'rollout-lens', interFileDependencies: true, workspaceDiagnostics: false });
     const uri = ws.uri('rollout_1.jsonl');
     h.open(uri, `${rolloutLines().join('\n')}\n`);
@@ -37,17 +36,13 @@ test('pull: provider announced; a pull right after didOpen waits for the analysi
     assert.equal(second.kind, 'full');
     assert.ok(!second.items.some((d) => d.code === 'group-dropped'));
     assert.equal(h.published.filter((p) => p.uri === uri).length, 0, 'a pulling client gets no push for its documents');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('pull: a settings change re-analyses and asks the client to refresh (workspace/diagnostic/refresh)', async () => {
   const ws = tempWorkspace();
   let settings: Record<string, unknown> = {};
-  const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: PULL_CAPS, settings: () => settings });
-  try {
+  await inWorkspace(ws, { capabilities: PULL_CAPS, settings: () => settings }, async (h) => {
     const uri = ws.uri('rollout_z.jsonl');
     // One group of equal rewards: dropped only when the dynamic filter is on.
     const lines = [0, 1, 2, 3].map((i) => milesSample({ group: 0, index: i, reward: '1.0' }));
@@ -63,23 +58,16 @@ test('pull: a settings change re-analyses and asks the client to refresh (worksp
     const zero = after.items.find((d) => d.code === 'zero-std-group');
     assert.ok(zero, 'zero-std-group after the dynamic filter is switched on');
     assert.match(String(zero.message), /^group dropped: zero_std_1\.0/);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('pull for a document that is not open, or not a log, answers an empty full report', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: PULL_CAPS });
-  try {
+  await inWorkspace(ws, { capabilities: PULL_CAPS }, async (h) => {
     assert.deepEqual(await pull(h, ws.uri('never-opened.jsonl')), { kind: 'full', items: [] });
     h.open(ws.uri('notes.txt'), 'hello', 1, 'plaintext');
     assert.deepEqual(await pull(h, ws.uri('notes.txt')), { kind: 'full', items: [] });
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('push clients do not get a diagnostic provider', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
 import { DOCS_BASE } from '../../shared/protocol';
 import { rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { inWorkspace, startHarness } from './harness';
 
 function byCode(diags: Diagnostic[], code: string): Diagnostic[] {
   return diags.filter((d) => d.code === code);
@@ -14,13 +14,11 @@ function byCode(diags: Diagnostic[], code: string): Diagnostic[] {
 
 test('didOpen → group-dropped diagnostic: source, code, docs href, severity, whole-line range, related members, data', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const text = `${rolloutLines().join('\n')}\n`;
     const uri = ws.uri('rollout_1.jsonl');
     ws.write('rollout_1.jsonl', text);
-    h.open(uri, text);
-    const diags = await h.diagnostics(uri, (d) => d.length > 0);
+    const diags = await h.openAndWait(uri, text);
     const [dropped] = byCode(diags, 'group-dropped');
     assert.ok(dropped, `no group-dropped in ${JSON.stringify(diags.map((d) => d.code))}`);
     assert.equal(dropped.source, 'rollout-lens');
@@ -40,20 +38,15 @@ test('didOpen → group-dropped diagnostic: source, code, docs href, severity, w
     // The infrastructure cause was aborted: no infra-failure-scored; the version is the document's.
     assert.equal(byCode(diags, 'infra-failure-scored').length, 0);
     assert.equal(h.published.at(-1)?.version, 1);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('edits are debounced and stale analyses cancelled: published versions only increase and end at the last edit', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], runtime: { debounceMs: 100 } });
-  try {
+  await inWorkspace(ws, { runtime: { debounceMs: 100 } }, async (h) => {
     const lines = rolloutLines();
     const uri = ws.uri('rollout_2.jsonl');
-    h.open(uri, `${lines.join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${lines.join('\n')}\n`);
     const before = h.published.length;
     // 20 quick edits: each removes the aborted sample or restores it; the last (v21) has no abort.
     for (let v = 2; v <= 21; v++) {
@@ -72,42 +65,29 @@ test('edits are debounced and stale analyses cancelled: published versions only 
       `versions out of order: ${versions}`,
     );
     assert.ok(versions.length < 20, `debounce should coalesce 20 quick edits, published ${versions.length} times`);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('closing a document clears its diagnostics (push mode)', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('rollout_3.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`);
     const before = h.published.length;
     h.close(uri);
     await h.diagnostics(uri, (d) => d.length === 0, before);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a document that is not JSONL (by language id and extension) gets no analysis', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const other = ws.uri('notes.md');
     const log = ws.uri('rollout_4.jsonl');
     h.open(other, 'not a log', 1, 'markdown');
-    h.open(log, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(log, (d) => d.length > 0);
+    await h.openAndWait(log, `${rolloutLines().join('\n')}\n`);
     assert.equal(h.published.filter((p) => p.uri === other).length, 0);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a client that announces neither related information nor code descriptions gets diagnostics without them', async () => {
@@ -119,8 +99,7 @@ test('a client that announces neither related information nor code descriptions 
   });
   try {
     const uri = ws.uri('a.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    const got = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'group-dropped'));
+    const got = await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`, (d) => d.some((x) => x.code === 'group-dropped'));
     assert.ok(got.every((d) => d.relatedInformation === undefined && d.codeDescription === undefined));
   } finally {
     await h.stop();

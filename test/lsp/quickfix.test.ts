@@ -11,7 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { SetNSamplesPerEvalPromptCommand } from '../../shared/protocol';
 import { evalConfigYaml, evalLines, tempWorkspace } from './fixtures';
-import { startHarness, type Harness } from './harness';
+import { type Harness, inWorkspace, startHarness } from './harness';
 
 async function codeActions(h: Harness, uri: string, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
   const range = diagnostics[0].range;
@@ -29,13 +29,11 @@ function applyTo(text: string, edit: TextDocumentEdit): string {
 test('initialize → didOpen → misgrouped-dataset → hover → quick fix edits only the dataset value in the eval config (comments kept); saving it clears the diagnostic', async () => {
   const ws = tempWorkspace();
   const configPath = ws.write('eval_config.yaml', evalConfigYaml('aime', 2));
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('eval_0.jsonl');
     const text = `${evalLines('aime', 2, 4).join('\n')}\n`;
     ws.write('eval_0.jsonl', text);
-    h.open(uri, text);
-    const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
+    const diags = await h.openAndWait(uri, text, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
     const diag = diags.find((d) => d.code === 'misgrouped-dataset')!;
     assert.equal(diag.severity, 1);
     assert.equal(
@@ -82,24 +80,19 @@ test('initialize → didOpen → misgrouped-dataset → hover → quick fix edit
       cleared.map((d) => d.code),
       [],
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('an open, unsaved eval config gets a versioned edit, and applying it in the editor clears the diagnostic', async () => {
   const ws = tempWorkspace();
   const configPath = ws.write('eval_config.yaml', evalConfigYaml('aime', 2));
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const configUri = pathToFileURL(configPath).href;
     // The editor holds the config open with an unsaved change above the dataset (an extra comment).
     const unsaved = `# edited in the editor\n${readFileSync(configPath, 'utf8')}`;
     h.open(configUri, unsaved, 7, 'yaml');
     const uri = ws.uri('eval_0.jsonl');
-    h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
-    const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
+    const diags = await h.openAndWait(uri, `${evalLines('aime', 2, 4).join('\n')}\n`, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
     const [action] = await codeActions(
       h,
       uri,
@@ -112,10 +105,7 @@ test('an open, unsaved eval config gets a versioned edit, and applying it in the
     const mark = h.published.length;
     h.change(configUri, 8, after);
     await h.diagnostics(uri, (d) => d.length === 0, mark);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('passk-group-size-mismatch: preferred config edit, plus the global value as a client command when the client offers it; setting the global clears it', async () => {
@@ -129,8 +119,7 @@ test('passk-group-size-mismatch: preferred config edit, plus the global value as
   });
   try {
     const uri = ws.uri('eval_0.jsonl');
-    h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
-    const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'passk-group-size-mismatch'));
+    const diags = await h.openAndWait(uri, `${evalLines('aime', 2, 4).join('\n')}\n`, (d) => d.some((x) => x.code === 'passk-group-size-mismatch'));
     const diag = diags.find((d) => d.code === 'passk-group-size-mismatch')!;
     assert.match(String(diag.message), /^pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2/);
     const actions = await codeActions(h, uri, [diag]);
@@ -159,11 +148,9 @@ test('no edit is offered for an eval config outside the workspace folders', asyn
   const ws = tempWorkspace();
   const outside = mkdtempSync(join(tmpdir(), 'rl-outside-'));
   writeFileSync(join(outside, 'eval_config.yaml'), evalConfigYaml('aime', 2));
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = pathToFileURL(join(outside, 'eval_0.jsonl')).href;
-    h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
-    const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
+    const diags = await h.openAndWait(uri, `${evalLines('aime', 2, 4).join('\n')}\n`, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
     const actions = await codeActions(
       h,
       uri,
@@ -171,36 +158,27 @@ test('no edit is offered for an eval config outside the workspace folders', asyn
     );
     assert.deepEqual(actions, []);
     await h.waitFor('a log line saying why', () => h.logs.find((l) => l.message.includes('outside the workspace')));
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('tampered diagnostic data naming another file gets no edit', async () => {
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 2));
   const victim = ws.write('victim.yaml', 'eval:\n  datasets:\n    - name: aime\n      n_samples_per_eval_prompt: 2\n');
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('eval_0.jsonl');
-    h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
-    const diags = await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
+    const diags = await h.openAndWait(uri, `${evalLines('aime', 2, 4).join('\n')}\n`, (d) => d.some((x) => x.code === 'misgrouped-dataset'));
     const diag = structuredClone(diags.find((d) => d.code === 'misgrouped-dataset')!);
     const data = diag.data as { fix: { configFile: string }; configUri: string };
     data.fix.configFile = victim;
     data.configUri = pathToFileURL(victim).href;
     assert.deepEqual(await codeActions(h, uri, [diag]), []);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('an eval config created beside an open eval log (watch event) is picked up', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('eval_0.jsonl');
     h.open(uri, `${evalLines('aime', 2, 4).join('\n')}\n`);
     const before = await h.diagnostics(uri);
@@ -209,8 +187,5 @@ test('an eval config created beside an open eval log (watch event) is picked up'
     const configPath = ws.write('eval_config.yaml', evalConfigYaml('aime', 2));
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(configPath).href, type: 1 }] });
     await h.diagnostics(uri, (d) => d.some((x) => x.code === 'misgrouped-dataset'), mark);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

@@ -18,7 +18,7 @@ import {
   type RunStepsResult,
 } from '../../shared/protocol';
 import { evalConfigYaml, evalLines, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { inWorkspace, startHarness } from './harness';
 
 const ROOT = repoRoot();
 const EXAMPLE_ROLLOUT = join(ROOT, 'examples/run/rollout');
@@ -54,8 +54,7 @@ test('runSteps on the example run folder: one entry per step file, in step order
 
 test('groupsByCause on a file: buckets by reason with metric and formerly names, kept last, 0-based lines', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     ws.write('rollout_5.jsonl', `${rolloutLines().join('\n')}\n`);
     const result = (await h.client.sendRequest(GroupsByCauseRequest, { uri: ws.uri('rollout_5.jsonl') })) as GroupsByCauseResult;
     assert.equal(result.files.length, 1);
@@ -85,16 +84,12 @@ test('groupsByCause on a file: buckets by reason with metric and formerly names,
       ['0', '2'],
     );
     assert.equal(kept.metric, null);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('groupsByCause without a uri covers the open documents; didOpen sends analysisChanged', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('open.jsonl');
     h.open(uri, `${rolloutLines().join('\n')}\n`);
     const change = await h.waitFor('analysisChanged', () => h.changes.find((c) => c.uri === uri));
@@ -104,18 +99,14 @@ test('groupsByCause without a uri covers the open documents; didOpen sends analy
       result.files.map((f) => f.uri),
       [uri],
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('evalDatasets: per-dataset metrics as miles logs them, n and where it came from, the dataset findings', async () => {
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
   ws.write('eval_0.jsonl', `${evalLines('aime', 2, 4).join('\n')}\n`);
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerEvalPrompt: 2 }) });
-  try {
+  await inWorkspace(ws, { settings: () => ({ nSamplesPerEvalPrompt: 2 }) }, async (h) => {
     const result = (await h.client.sendRequest(EvalDatasetsRequest, { uri: ws.uri('eval_0.jsonl') })) as EvalDatasetsResult;
     assert.equal(result.datasets.length, 1);
     const [d] = result.datasets;
@@ -127,19 +118,14 @@ test('evalDatasets: per-dataset metrics as miles logs them, n and where it came 
       d.findings.map((f) => [f.code, f.line]),
       [['passk-group-size-mismatch', 0]],
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('document symbols: one per group named by key and outcome, dropped groups included, members as children', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('sym.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`);
     const symbols = (await h.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as DocumentSymbol[];
     assert.deepEqual(
       symbols.map((s) => s.name),
@@ -154,27 +140,19 @@ test('document symbols: one per group named by key and outcome, dropped groups i
       symbols[1].children?.map((c) => c.name),
       ['line 5: completed', 'line 6: aborted', 'line 7: completed', 'line 8: completed'],
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('document symbols are capped (runtime maxSymbols), dropped groups listed first, and the cap is stated', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], runtime: { maxSymbols: 2 } });
-  try {
+  await inWorkspace(ws, { runtime: { maxSymbols: 2 } }, async (h) => {
     const uri = ws.uri('cap.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`);
     const symbols = (await h.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as DocumentSymbol[];
     assert.deepEqual(
       symbols.map((s) => s.name),
       ['group 0: kept', 'group 1: dropped (group_has_aborted_ServerUnreachable)'],
     );
     assert.match(symbols[0].detail ?? '', /outline shows 2 groups, dropped first; 1 more not listed/);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

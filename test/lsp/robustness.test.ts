@@ -5,15 +5,13 @@ import assert from 'node:assert/strict';
 import { CancellationTokenSource, ResponseError, type Hover } from 'vscode-languageserver-protocol';
 import { GroupsByCauseRequest, RunStepsRequest } from '../../shared/protocol';
 import { rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { inWorkspace } from './harness';
 
 test('a handler that throws answers InternalError, logs the error, and the next request works', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('r.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`);
     // Malformed params make the hover handler throw (no textDocument).
     await assert.rejects(
       h.client.sendRequest('textDocument/hover', { position: { line: 0, character: 0 } }),
@@ -27,36 +25,26 @@ test('a handler that throws answers InternalError, logs the error, and the next 
     const groups = await h.client.sendRequest(GroupsByCauseRequest, { uri: ws.uri('missing.jsonl') }).catch((e: unknown) => e);
     assert.ok(groups instanceof ResponseError, 'a missing file is an error answer, not a crash');
     assert.ok((await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })) !== null);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('requests before didOpen, for unknown documents, and after close answer empty results', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await inWorkspace(ws, {}, async (h) => {
     const uri = ws.uri('later.jsonl');
     assert.equal(await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } }), null);
     assert.deepEqual(await h.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } }), []);
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`);
     h.close(uri);
     assert.equal(await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 5, character: 0 } }), null);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a hover cancelled while its document is being re-analysed answers RequestCancelled; the document still settles', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], runtime: { debounceMs: 300 } });
-  try {
+  await inWorkspace(ws, { runtime: { debounceMs: 300 } }, async (h) => {
     const uri = ws.uri('c.jsonl');
-    h.open(uri, `${rolloutLines().join('\n')}\n`);
-    await h.diagnostics(uri, (d) => d.length > 0);
+    await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`);
     h.change(uri, 2, `${rolloutLines('changed').join('\n')}\n`);
     // The hover waits for version 2's analysis (300 ms debounce); cancel it first.
     const source = new CancellationTokenSource();
@@ -64,8 +52,5 @@ test('a hover cancelled while its document is being re-analysed answers RequestC
     source.cancel();
     await assert.rejects(pending, (e: unknown) => e instanceof ResponseError && e.code === -32800);
     await h.diagnostics(uri, (_d, p) => p.version === 2);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

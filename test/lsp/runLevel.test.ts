@@ -53,8 +53,7 @@ test("an open metrics log gets check's metric-mismatch findings; unsaved edits o
     const dump = join(run, 'eval/eval_100.jsonl');
     const dumpUri = pathToFileURL(dump).href;
     const text = readFileSync(dump, 'utf8');
-    h.open(dumpUri, text);
-    await h.diagnostics(dumpUri, (d) => d.length > 0);
+    await h.openAndWait(dumpUri, text);
     const after = expectedAfterEdit(ws, run);
     assert.notDeepEqual(after, expected, 'the edit changes what check finds');
     const before = h.published.length;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver';
 import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
 import { milesSample, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { inWorkspace, startHarness } from './harness';
 
 function copyRun(ws: { path(name: string): string }): string {
   cpSync(join(repoRoot(), 'examples/run'), ws.path('run'), { recursive: true });
@@ -26,8 +26,7 @@ test("no workspace root, no client settings: an eval log gets the run's settings
     const uri = pathToFileURL(log).href;
     const expected = findingLines(checkRun(run), log);
     assert.ok(expected.some((l) => l.startsWith('passk-group-size-mismatch\t')));
-    h.open(uri, readFileSync(log, 'utf8'));
-    const got = await h.diagnostics(uri, (d) => d.length > 0);
+    const got = await h.openAndWait(uri, readFileSync(log, 'utf8'));
     assert.deepEqual(diagnosticLines(got), expected);
     const misgrouped = got.find((d) => d.code === 'misgrouped-dataset') as Diagnostic;
     const actions = (await h.client.sendRequest('textDocument/codeAction', {
@@ -52,8 +51,7 @@ test('the nearest settings file wins and is merged over the client settings', as
   mkdirSync(ws.path('runs/a'), { recursive: true });
   writeFileSync(ws.path('runs/rollout-lens.yaml'), 'nSamplesPerPrompt: 8\n');
   writeFileSync(ws.path('runs/a/rollout-lens.json'), '{"dynamicFilter": "check_reward_nonzero_std"}');
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ nSamplesPerPrompt: 4, dynamicFilter: 'none' }) });
-  try {
+  await inWorkspace(ws, { settings: () => ({ nSamplesPerPrompt: 4, dynamicFilter: 'none' }) }, async (h) => {
     // Group 0: rewards all 1.0 (zero std); group 1 mixed. Groups of 4.
     const lines = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => milesSample({ group: i < 4 ? 0 : 1, index: i, reward: i < 4 || i % 2 ? '1.0' : '0.0' }));
     const inner = ws.write('runs/a/r.jsonl', `${lines.join('\n')}\n`);
@@ -72,10 +70,7 @@ test('the nearest settings file wins and is merged over the client settings', as
       'the outer file sets n = 8',
     );
     assert.ok(!b.some((d) => d.code === 'zero-std-group'), 'the client turns the filter off');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a settings file or eval config that cannot be used is a diagnostic on the log, not only a log message', async () => {
@@ -87,15 +82,13 @@ test('a settings file or eval config that cannot be used is a diagnostic on the 
   const h = await startHarness({ settings: () => ({}) });
   try {
     const evalUri = pathToFileURL(join(run, 'eval/eval_100.jsonl')).href;
-    h.open(evalUri, readFileSync(join(run, 'eval/eval_100.jsonl'), 'utf8'));
-    const got = await h.diagnostics(evalUri, (d) => d.some((x) => x.code === 'config-unreadable'));
+    const got = await h.openAndWait(evalUri, readFileSync(join(run, 'eval/eval_100.jsonl'), 'utf8'), (d) => d.some((x) => x.code === 'config-unreadable'));
     const config = got.find((d) => d.code === 'config-unreadable')!;
     assert.equal(config.range.start.line, 0);
     assert.match(String(config.message), /^eval config not used, the log is checked without it: .*eval_config\.yaml/);
 
     const badUri = pathToFileURL(join(run, 'bad/r.jsonl')).href;
-    h.open(badUri, `${rolloutLines().join('\n')}\n`);
-    const bad = await h.diagnostics(badUri, (d) => d.some((x) => x.code === 'config-unreadable'));
+    const bad = await h.openAndWait(badUri, `${rolloutLines().join('\n')}\n`, (d) => d.some((x) => x.code === 'config-unreadable'));
     assert.match(
       String(bad.find((d) => d.code === 'config-unreadable')!.message),
       /^run settings not used: .*rollout-lens\.yaml: nSamplesPerPrompt: expected number, received string/,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { validateSettings } from '../../server/src/core/settingsSchema';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { inWorkspace, startHarness } from './harness';
 
 test('validateSettings: missing keys take defaults silently; bad ones take defaults with a readable message; good ones are kept', () => {
   assert.deepEqual(validateSettings(undefined), { settings: DEFAULT_SETTINGS, problems: [] });
@@ -38,8 +38,7 @@ test('validateSettings: missing keys take defaults silently; bad ones take defau
 
 test('a bad setting is reported once as a window/logMessage and the document is analysed with the default', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ maxProblems: 'many', nSamplesPerPrompt: 4 }) });
-  try {
+  await inWorkspace(ws, { settings: () => ({ maxProblems: 'many', nSamplesPerPrompt: 4 }) }, async (h) => {
     const a = ws.uri('a.jsonl');
     const b = ws.uri('b.jsonl');
     h.open(a, `${rolloutLines().join('\n')}\n`);
@@ -53,10 +52,7 @@ test('a bad setting is reported once as a window/logMessage and the document is 
       reports[0].message,
       /^rolloutLens\.maxProblems: expected number, received string|^rolloutLens\.maxProblems: Invalid input: expected number, received string/,
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('settings are read per resource: two folders, two settings, two results', async () => {
@@ -92,13 +88,11 @@ test('settings are read per resource: two folders, two settings, two results', a
 
 test('maxProblems: the most severe first, then one too-many-problems diagnostic counting the rest by code', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => ({ maxProblems: 2 }) });
-  try {
+  await inWorkspace(ws, { settings: () => ({ maxProblems: 2 }) }, async (h) => {
     const uri = ws.uri('capped.jsonl');
     // group-dropped (warning) on line 6, then three invalid JSON lines (errors) at the end.
     const text = `${[...rolloutLines(), '{"group_index": 9,', 'not json', '[1, 2'].join('\n')}\n`;
-    h.open(uri, text);
-    const diags = await h.diagnostics(uri, (d) => d.length > 0);
+    const diags = await h.openAndWait(uri, text);
     assert.deepEqual(
       diags.map((d) => [d.code, d.range.start.line]),
       [
@@ -110,16 +104,12 @@ test('maxProblems: the most severe first, then one too-many-problems diagnostic 
     assert.equal(diags[2].message, '2 more problems not shown (maxProblems = 2); most severe shown first; not shown: invalid-json: 1, group-dropped: 1');
     assert.equal(diags[2].severity, 3);
     assert.equal(diags[2].source, 'rollout-lens');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('clients without workspace/configuration: settings from didChangeConfiguration are used', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({ workspaceFolders: [ws.dir], capabilities: { textDocument: {} } });
-  try {
+  await inWorkspace(ws, { capabilities: { textDocument: {} } }, async (h) => {
     const uri = ws.uri('r.jsonl');
     const lines = [0, 1].map((i) => milesSample({ group: 0, index: i, reward: '1' }));
     h.open(uri, `${lines.join('\n')}\n`);
@@ -129,10 +119,7 @@ test('clients without workspace/configuration: settings from didChangeConfigurat
     const after = await h.diagnostics(uri, (d) => d.length > 0, mark);
     // An int reward written `1` names the reason as Python prints an int: zero_std_1.
     assert.match(String(after[0].message), /^group dropped: zero_std_1 /);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('clients without workspace/configuration: initializationOptions.settings apply from the first analysis', async () => {
