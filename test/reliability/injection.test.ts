@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import type { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 
 import { CATALOG } from '../../server/src/core/catalog';
-import { startHarness } from '../lsp/harness';
+import { startHarness, type Harness } from '../lsp/harness';
 import { firstUnsafe } from './contract';
 import { cliJson, runCli, tempDir } from './helpers';
 
@@ -117,60 +117,51 @@ function assertInertMarkdown(source: string, where: string): void {
   }
 }
 
-test(`hovers (${CORPUS.length} payloads × instance id, cause, error text, dataset, prompt, group members; eval and rollout logs): rendered by markdown-it with HTML and linkify on, no link, image or tag comes from the log, no raw control character`, async (t) => {
-  const dir = tempDir(t);
+/** One server on `dir`'s files (files()): the eval trials and the rollout log opened in turn, `each` called with each one's diagnostics. */
+async function withLogsOpen(dir: string, each: (h: Harness, name: string, uri: string, diagnostics: Diagnostic[]) => Promise<void>): Promise<void> {
   const text = files(dir);
   const h = await startHarness({ workspaceFolders: [dir] });
   try {
-    let hovers = 0;
     for (const [name, body] of [
       ['trials.jsonl', text.trials],
       ['rollout_1.jsonl', text.rollout],
     ] as const) {
       const uri = pathToFileURL(join(dir, 'run', name)).href;
-      h.open(uri, body);
-      await h.diagnostics(uri, (d) => d.length > 0);
-      for (let line = 0; line < CORPUS.length * 2; line++) {
-        const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 5 } })) as Hover | null;
-        if (!hover) continue; // not a sample (an instance id over 1024 bytes is an invalid record)
-        const contents = hover.contents as MarkupContent;
-        assert.equal(contents.kind, 'markdown');
-        assert.deepEqual(Object.keys(hover).sort(), ['contents'], 'nothing but contents (no range tricks, no trust flags)');
-        assertInertMarkdown(contents.value, `${name}:${line + 1}`);
-        hovers++;
-      }
+      await each(h, name, uri, await h.openAndWait(uri, body));
     }
-    // The 5000-character payload makes its instance id and exit status too long to be ids (invalid records, no hover).
-    assert.ok(hovers >= CORPUS.length * 4 - 4, `${hovers} hovers`);
   } finally {
     await h.stop();
   }
+}
+
+test(`hovers (${CORPUS.length} payloads × instance id, cause, error text, dataset, prompt, group members; eval and rollout logs): rendered by markdown-it with HTML and linkify on, no link, image or tag comes from the log, no raw control character`, async (t) => {
+  let hovers = 0;
+  await withLogsOpen(tempDir(t), async (h, name, uri) => {
+    for (let line = 0; line < CORPUS.length * 2; line++) {
+      const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character: 5 } })) as Hover | null;
+      if (!hover) continue; // not a sample (an instance id over 1024 bytes is an invalid record)
+      const contents = hover.contents as MarkupContent;
+      assert.equal(contents.kind, 'markdown');
+      assert.deepEqual(Object.keys(hover).sort(), ['contents'], 'nothing but contents (no range tricks, no trust flags)');
+      assertInertMarkdown(contents.value, `${name}:${line + 1}`);
+      hovers++;
+    }
+  });
+  // The 5000-character payload makes its instance id and exit status too long to be ids (invalid records, no hover).
+  assert.ok(hovers >= CORPUS.length * 4 - 4, `${hovers} hovers`);
 });
 
 test(`diagnostics (${CORPUS.length} payloads in causes, dataset names, group keys): messages and related messages carry no raw control or direction character`, async (t) => {
-  const dir = tempDir(t);
-  const text = files(dir);
-  const h = await startHarness({ workspaceFolders: [dir] });
-  try {
-    let checked = 0;
-    for (const [name, body] of [
-      ['trials.jsonl', text.trials],
-      ['rollout_1.jsonl', text.rollout],
-    ] as const) {
-      const uri = pathToFileURL(join(dir, 'run', name)).href;
-      h.open(uri, body);
-      const diags = await h.diagnostics(uri, (d) => d.length > 0);
-      for (const d of diags) {
-        const message = String(d.message);
-        assert.equal(RAW_CONTROL.exec(message), null, `${name}:${d.range.start.line + 1} ${d.code}: ${JSON.stringify(message.slice(0, 200))}`);
-        for (const r of d.relatedInformation ?? []) assert.equal(RAW_CONTROL.exec(String(r.message)), null, JSON.stringify(String(r.message).slice(0, 200)));
-        checked++;
-      }
+  let checked = 0;
+  await withLogsOpen(tempDir(t), async (_h, name, _uri, diags) => {
+    for (const d of diags) {
+      const message = String(d.message);
+      assert.equal(RAW_CONTROL.exec(message), null, `${name}:${d.range.start.line + 1} ${d.code}: ${JSON.stringify(message.slice(0, 200))}`);
+      for (const r of d.relatedInformation ?? []) assert.equal(RAW_CONTROL.exec(String(r.message)), null, JSON.stringify(String(r.message).slice(0, 200)));
+      checked++;
     }
-    assert.ok(checked > CORPUS.length, `${checked} diagnostics checked`);
-  } finally {
-    await h.stop();
-  }
+  });
+  assert.ok(checked > CORPUS.length, `${checked} diagnostics checked`);
 });
 
 test(`CLI (${CORPUS.length} payloads in every field, and in a file name): text output has no raw control, escape or direction character and no line forged by the log; JSON output is valid and keeps the log text exactly`, (t) => {
