@@ -1,9 +1,11 @@
 // Small, realistic log lines (miles Sample.to_dict() as JSON) written into temp workspaces on real
 // disk. Rewards are written as their JSON text so `1.0` stays a float and `1` an int.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+import { repoRoot } from '../shared/repoRoot';
 
 export interface SampleSpec {
   group: number;
@@ -96,12 +98,7 @@ export function tempWorkspace(prefix = 'rl-lsp-'): TempWorkspace {
   };
 }
 
-/** The repository root (the folder holding package.json above the compiled test). */
-export function repoRoot(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 10 && !existsSync(join(dir, 'package.json')); i++) dir = dirname(dir);
-  return dir;
-}
+export { repoRoot };
 
 /** VS Code never syncs a file above this many UTF-16 characters to extensions. */
 export const VSCODE_SYNC_LIMIT = 52_428_800;

@@ -1,9 +1,5 @@
 // Shared helpers of the reliability ring: real files in fresh temp folders, the real engine (the
 // code path of `rollout-lens check`) through Node's FileAccess, and the built CLI bundle.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../shared/protocol';
 import { analyzeFiles, scanFile, type ScanState } from '../../server/src/core/engine';
 import type { FileAccess } from '../../server/src/core/fileAccess';
@@ -13,20 +9,13 @@ import { milesSample } from '../lsp/fixtures';
 import { runCli, type CliResult } from '../unit/cli/run';
 
 import { parseContract, type ContractReport } from './contract';
+import { tempDir as sharedTempDir, type AfterHook, writeIn } from '../shared/tempDir';
 
 export { milesSample };
 
-export function tempDir(t: { after: (fn: () => void) => void }, prefix = 'rl-rel-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export const tempDir = (t: AfterHook, prefix = 'rl-rel-'): string => sharedTempDir(t, prefix);
 
-export function write(dir: string, name: string, content: string | Uint8Array): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+export { writeIn as write };
 
 /**
  * Lines of `groups` rollout groups of 4 (starting at group `from`): every third group has one

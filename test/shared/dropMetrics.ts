@@ -3,6 +3,6 @@
 import { DROP_METRIC_PREFIX } from '../../server/src/core/causes';
 
 /** The `rollout/dynamic_filter/drop_*` members of a file's metrics. */
-export function dropMetrics(m: Record<string, number>): Record<string, number> {
+export function dropMetrics<V>(m: Record<string, V>): Record<string, V> {
   return Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith(DROP_METRIC_PREFIX)));
 }

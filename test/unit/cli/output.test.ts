@@ -4,11 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTRACT } from '../../shared/jsonContract';
 import { GOOD, GOOD2, runCli, tempDir } from './run';
-
-/** The drop metrics of a file's metrics (miles-sample files also carry the per-sample metrics miles logs). */
-function drops(m: Record<string, number | null>): Record<string, number | null> {
-  return Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith('rollout/dynamic_filter/')));
-}
+import { dropMetrics } from '../../shared/dropMetrics';
 
 const ABORTED =
   '{"group_index": 1, "index": 2, "prompt": "q", "response": "", "response_length": 0, "status": "aborted", "reward": null, "metadata": {"exit_status": "SandboxUnavailable"}}';
@@ -38,7 +34,7 @@ test('cli JSON output matches the documented contract exactly (schema test)', (t
     ],
   );
   assert.deepEqual(doc.files[1].groups, { total: 2, kept: 1, dropped: 1 });
-  assert.deepEqual(drops(doc.files[1].metrics), { 'rollout/dynamic_filter/drop_group_has_aborted_SandboxUnavailable': 1 });
+  assert.deepEqual(dropMetrics(doc.files[1].metrics), { 'rollout/dynamic_filter/drop_group_has_aborted_SandboxUnavailable': 1 });
   const codes = doc.findings.map((f) => [f.file, f.line, f.code, f.severity]);
   assert.deepEqual(codes, [
     ['run/notes.jsonl', 1, 'unknown-format', 'warning'],

@@ -1,8 +1,7 @@
 // Runs the built CLI bundle (`dist/cli.js`, built by `npm test` before the tests) as a child process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir as sharedTempDir, type AfterHook } from '../../shared/tempDir';
 
 export const CLI = join(__dirname, '../../../../dist/cli.js');
 
@@ -17,11 +16,7 @@ export function runCli(args: string[], cwd?: string): CliResult {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function tempDir(t: { after: (fn: () => void) => void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rl-cli-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export const tempDir = (t: AfterHook): string => sharedTempDir(t, 'rl-cli-');
 
 export const GOOD =
   '{"group_index": 0, "index": 0, "prompt": "p", "tokens": [1], "response": "r", "response_length": 1, "status": "completed", "reward": 1.0, "metadata": {"exit_status": "Submitted"}}';

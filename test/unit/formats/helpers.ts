@@ -1,11 +1,11 @@
 // Scans fixture files (or text written to a temp file) through the real engine entry `scanFile`.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { scanFile } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { tempDir as sharedTempDir, type AfterHook } from '../../shared/tempDir';
 
 export const FIXTURES = join(__dirname, '../../../../test/fixtures/formats');
 
@@ -21,11 +21,7 @@ export function fixture(name: string): string {
   return join(FIXTURES, name);
 }
 
-export function tempDir(t: { after: (fn: () => void) => void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rl-formats-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export const tempDir = (t: AfterHook): string => sharedTempDir(t, 'rl-formats-');
 
 /** Writes `lines` (joined by \n, with a final \n) to `dir/rel`. */
 export function writeLines(dir: string, rel: string, lines: string[]): string {

@@ -1,22 +1,11 @@
 // Shared helpers of the reader tests: real files in a fresh temp folder, read through Node's FileAccess.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { readLines, type ReadLinesOptions } from '../../../server/src/core/reader/lineReader';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { tempDir as sharedTempDir, type AfterHook, writeIn } from '../../shared/tempDir';
 
-export function tempDir(t: { after: (fn: () => void) => void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rl-reader-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+export const tempDir = (t: AfterHook): string => sharedTempDir(t, 'rl-reader-');
 
-export function writeFile(dir: string, name: string, content: string | Uint8Array): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
+export { writeIn as writeFile };
 
 export interface SeenLine {
   text: string;

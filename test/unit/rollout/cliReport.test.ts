@@ -4,20 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { repoRoot } from '../../shared/repoRoot';
+import { dropMetrics } from '../../shared/dropMetrics';
 
-/** The drop metrics of a file's metrics (miles-sample files also carry the per-sample metrics miles logs). */
-function drops(m: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith('rollout/dynamic_filter/')));
-}
-
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
-    if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
-  }
-  return process.cwd();
-}
 const ROOT = repoRoot();
 
 function cli(...args: string[]): string {
@@ -56,7 +45,7 @@ test('CLI JSON report: drop metrics per file and related lines of a dropped grou
     ],
   );
   const total: Record<string, number> = {};
-  for (const f of report.files) for (const [k, v] of Object.entries(drops(f.metrics))) total[k] = (total[k] ?? 0) + v;
+  for (const f of report.files) for (const [k, v] of Object.entries(dropMetrics(f.metrics))) total[k] = (total[k] ?? 0) + v;
   assert.deepEqual(total, {
     'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 2,
     'rollout/dynamic_filter/drop_zero_std_1.0': 1,

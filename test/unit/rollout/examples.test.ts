@@ -2,26 +2,16 @@
 // run's rollout steps in examples/run/rollout/, with the run settings of examples/run/rollout-lens.yaml.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import type { RunReport } from '../../../server/src/core/types';
+import { repoRoot } from '../../shared/repoRoot';
+import { dropMetrics } from '../../shared/dropMetrics';
 
-/** The drop metrics of a file's metrics (miles-sample files also carry the per-sample metrics miles logs). */
-function drops(m: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith('rollout/dynamic_filter/')));
-}
-
-/** The repository: the first folder above the compiled test that holds the example run, else the cwd. */
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) {
-    if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
-  }
-  return process.cwd();
-}
 const RUN = join(repoRoot(), 'examples/run');
 
 function runSettings(): RolloutLensSettings {
@@ -53,7 +43,7 @@ test('example run, sync step 1: drop metrics per cause and zero-std, every findi
   assert.equal(f.records, 32);
   assert.equal(f.invalidLines, 0);
   assert.deepEqual(f.groups, { total: 8, kept: 2, dropped: 6 });
-  assert.deepEqual(drops(f.metrics), {
+  assert.deepEqual(dropMetrics(f.metrics), {
     'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1,
     'rollout/dynamic_filter/drop_zero_std_1.0': 1,
     'rollout/dynamic_filter/drop_group_has_aborted_SandboxUnavailable': 1,
@@ -86,7 +76,7 @@ test('example run, fully-async step 2: interleaved lines, int reward zero_std_1,
   const f = r.files[1];
   assert.equal(f.records, 31);
   assert.deepEqual(f.groups, { total: 8, kept: 5, dropped: 3 });
-  assert.deepEqual(drops(f.metrics), {
+  assert.deepEqual(dropMetrics(f.metrics), {
     'rollout/dynamic_filter/drop_zero_std_1': 1,
     'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1,
     'rollout/dynamic_filter/drop_zero_std_0.2': 1,
@@ -107,7 +97,7 @@ test('example run, fully-async step 2: interleaved lines, int reward zero_std_1,
 
 test('example run, step 3: AgentSetupFailed, VerifierError (policy cause aborted), NoModelCalls, empty exit_status → unknown', async () => {
   const r = await analyzeSteps(runSettings());
-  assert.deepEqual(drops(r.files[2].metrics), {
+  assert.deepEqual(dropMetrics(r.files[2].metrics), {
     'rollout/dynamic_filter/drop_group_has_aborted_AgentSetupFailed': 1,
     'rollout/dynamic_filter/drop_group_has_aborted_VerifierError': 1,
     'rollout/dynamic_filter/drop_group_has_aborted_NoModelCalls': 1,

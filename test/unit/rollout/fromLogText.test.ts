@@ -8,11 +8,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-
-/** The drop metrics of a file's metrics (miles-sample files also carry the per-sample metrics miles logs). */
-function drops(m: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith('rollout/dynamic_filter/')));
-}
+import { dropMetrics } from '../../shared/dropMetrics';
 
 const dir = mkdtempSync(join(tmpdir(), 'rollout-lens-rollout-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,12 +35,12 @@ async function metricsOf(lines: string[], over: Partial<RolloutLensSettings> = {
 
 test('§2.2 from log text: reward written 1 gives zero_std_1, written 1.0 gives zero_std_1.0', async () => {
   const r = await metricsOf([line(0, 0, '1'), line(0, 1, '1'), line(1, 2, '1.0'), line(1, 3, '1.0')]);
-  assert.deepEqual(drops(r.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_1': 1, 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
+  assert.deepEqual(dropMetrics(r.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_1': 1, 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
 });
 
 test('§2.2 from log text: Python NaN and Infinity rewards give zero_std_nan and zero_std_inf', async () => {
   const r = await metricsOf([line(0, 0, 'NaN'), line(0, 1, 'NaN'), line(1, 2, 'Infinity'), line(1, 3, 'Infinity'), line(2, 4, '-Infinity'), line(2, 5, '0.0')]);
-  assert.deepEqual(drops(r.files[0].metrics), {
+  assert.deepEqual(dropMetrics(r.files[0].metrics), {
     'rollout/dynamic_filter/drop_zero_std_nan': 1,
     'rollout/dynamic_filter/drop_zero_std_inf': 1,
     'rollout/dynamic_filter/drop_zero_std_-inf': 1,
@@ -53,21 +49,21 @@ test('§2.2 from log text: Python NaN and Infinity rewards give zero_std_nan and
 
 test('§2.2 from log text: 0.25 → zero_std_0.2 and 0.15 → zero_std_0.1 (0.15 is stored below the tie)', async () => {
   const r = await metricsOf([line(0, 0, '0.25'), line(0, 1, '0.25'), line(1, 2, '0.15'), line(1, 3, '0.15')]);
-  assert.deepEqual(drops(r.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_0.2': 1, 'rollout/dynamic_filter/drop_zero_std_0.1': 1 });
+  assert.deepEqual(dropMetrics(r.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_0.2': 1, 'rollout/dynamic_filter/drop_zero_std_0.1': 1 });
 });
 
 test('§2.3 object rewards: reward[rewardKey] is the value the filter sees (and its literal type)', async () => {
   const obj = (score: string, fmt: string) => `{"score": ${score}, "format": ${fmt}}`;
   const lines = [line(0, 0, obj('1', '0.5')), line(0, 1, obj('1', '0.0')), line(1, 2, obj('0.0', '1.0')), line(1, 3, obj('1.0', '1.0'))];
   const byScore = await metricsOf(lines, { rewardKey: 'score' });
-  assert.deepEqual(drops(byScore.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_1': 1 });
+  assert.deepEqual(dropMetrics(byScore.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_1': 1 });
   const byFormat = await metricsOf(lines, { rewardKey: 'format' });
-  assert.deepEqual(drops(byFormat.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
+  assert.deepEqual(dropMetrics(byFormat.files[0].metrics), { 'rollout/dynamic_filter/drop_zero_std_1.0': 1 });
 });
 
 test('§2.3 object rewards without a reward key are null rewards: such groups are never zero-std', async () => {
   const r = await metricsOf([line(0, 0, '{"score": 1.0}'), line(0, 1, '{"score": 1.0}')]);
-  assert.deepEqual(drops(r.files[0].metrics), {});
+  assert.deepEqual(dropMetrics(r.files[0].metrics), {});
   assert.deepEqual(r.files[0].groups, { total: 1, kept: 1, dropped: 0 });
 });
 
@@ -80,7 +76,7 @@ test('§2.1 from log text: status aborted with metadata.exit_status names the re
     line(1, 3, '0.0'),
     aborted(2, 4, ''),
   ]);
-  assert.deepEqual(drops(r.files[0].metrics), {
+  assert.deepEqual(dropMetrics(r.files[0].metrics), {
     'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1,
     'rollout/dynamic_filter/drop_group_has_aborted_unknown': 2,
   });

@@ -3,9 +3,9 @@
 // the wrong global-n values, listed samples are capped, and the model stays small for long runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
@@ -16,11 +16,8 @@ import { walkPaths } from '../../../server/src/core/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { aborted, group, sample } from '../rollout/helpers';
 import { dropMetrics } from '../../shared/dropMetrics';
+import { repoRoot } from '../../shared/repoRoot';
 
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
-  return process.cwd();
-}
 const RUN = join(repoRoot(), 'examples/run');
 
 async function exampleReport(): Promise<{ report: RunReport; settings: RolloutLensSettings }> {

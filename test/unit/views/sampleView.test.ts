@@ -3,19 +3,16 @@
 // versions and metadata from the line; a 50 MB line gives a small model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { logProbSummary, LOG_PROB_POINTS, MAX_TEXT_CHARS, parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { repoRoot } from '../../shared/repoRoot';
 
-function repoRoot(): string {
-  for (let d = __dirname; dirname(d) !== d; d = dirname(d)) if (existsSync(join(d, 'examples/run/rollout-lens.yaml'))) return d;
-  return process.cwd();
-}
 const RUN = join(repoRoot(), 'examples/run');
 
 async function inspected(path: string, settings: RolloutLensSettings) {
