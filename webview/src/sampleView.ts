@@ -4,19 +4,7 @@
 // and the raw JSON. Every string from the log reaches the page through textContent only.
 import Chart from 'chart.js/auto';
 import type { Clip, MessageView, SampleView, TreeValue } from '../../shared/sampleViewModel';
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode: VsCodeApi | null = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : null;
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string | number | null, className?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (className) e.className = className;
-  return e;
-}
+import { el, section, vscode } from './page';
 
 function fmt(v: number | null | undefined): string {
   if (v === null || v === undefined) return '–';
@@ -26,13 +14,6 @@ function fmt(v: number | null | undefined): string {
 function clipText(c: Clip | null): string {
   if (!c) return '';
   return c.length !== undefined ? `${c.text}\n… (${c.length} characters in all)` : c.text;
-}
-
-function section(app: HTMLElement, title: string): HTMLElement {
-  const s = el('section');
-  s.appendChild(el('h2', title));
-  app.appendChild(s);
-  return s;
 }
 
 function fields(parent: HTMLElement, rows: [string, string | number | null][]): void {
