@@ -1,4 +1,4 @@
-// The run view model (issue 17): plain data the run view panel (VS Code), `rollout-lens report` and
+// The run view model: plain data the run view panel (VS Code), `rollout-lens report` and
 // the chart script in webview/ share. Built by server/src/core/views/runView.ts. Every string that
 // comes from a log (reasons, causes, paths, excerpts) is hostile: render it as text only.
 

@@ -1,4 +1,4 @@
-// The sample view model (issue 17): one sample as the sample view panel shows it, built by
+// The sample view model: one sample as the sample view panel shows it, built by
 // server/src/core/views/sampleView.ts from the inspection facade (core/inspect.ts) and the
 // sample's line. Long strings are clipped and long arrays summarised, so a 50 MB line gives a
 // model of a few hundred KB. Every string comes from a log: render it as text only.

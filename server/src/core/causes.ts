@@ -51,8 +51,9 @@ const POLICY_PATTERNS: readonly RegExp[] = [
 
 /**
  * Classifies a cause. Precedence, first match wins: the user's `infraCauses`, the user's
- * `policyCauses` (users know their stack better than the defaults), then the spec's exact lists,
- * then the policy patterns. A cause in neither list is `unclassified`: no finding is raised on it.
+ * `policyCauses` (users know their stack better than the defaults), then the built-in lists
+ * (docs/semantics.md#failure-causes), then the policy patterns. A cause in neither list is
+ * `unclassified`: no finding is raised on it.
  */
 export function classifyCause(cause: string | null, settings: CauseSettings): CauseClass {
   if (cause === null || cause === '') return 'unclassified';

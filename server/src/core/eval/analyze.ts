@@ -1,5 +1,5 @@
 // Evaluation analysis (docs/semantics.md#eval-metrics): per-dataset metrics as miles logs them, pass@k grouped by each
-// dataset's own n, and the evaluation bugs a log reveals (§3.3).
+// dataset's own n, and the evaluation bugs a log reveals (docs/semantics.md#known-framework-bugs).
 import type { RolloutLensSettings } from '../settings';
 import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../types';
 import type { EvalConfig } from './config';

@@ -1,4 +1,5 @@
-// Finding texts of the evaluation analysis (issue 4), character for character.
+// Finding texts of the evaluation analysis (each code in docs/diagnostics.md); the tests and the
+// README compare them character for character.
 import { severityOf } from '../catalog';
 import type { FindingCode } from '../catalog';
 import { pyFloatRepr } from '../python';

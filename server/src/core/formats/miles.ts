@@ -61,7 +61,7 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
 const REPETITION_RATIO = 10;
 
 /**
- * miles' `has_repetition(text)` (miles/utils/metric_utils.py; docs/semantics.md#miles-sample-metrics):
+ * miles' `has_repetition(text)` (docs/semantics.md#miles-sample-metrics):
  * False for at most 10 000 characters; else the last 10 000, UTF-8 encoded, compressed by zlib at
  * level 9, and True when the encoded length over the compressed length exceeds 10. The figures
  * are integers below 2^53, so `a / b > 10` is `a > 10 * b` exactly. A lone surrogate in the tail
@@ -86,7 +86,7 @@ function encodeError(s: NonNullable<TextTail['surrogates']>): string {
   return `UnicodeEncodeError: 'utf-8' codec can't encode ${where}: surrogates not allowed`;
 }
 
-/** The Sample fields miles' logged sample metrics read (miles/ray/rollout/metrics.py). */
+/** The Sample fields miles' logged sample metrics read (docs/semantics.md#miles-sample-metrics). */
 function milesFields(o: Obj, responseLength: number | null): MilesSampleFields {
   const mask = o.loss_mask;
   const effectiveLength = typeof mask === 'number' ? mask : mask === null || mask === undefined ? responseLength : null;
