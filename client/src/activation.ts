@@ -5,7 +5,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../shared/protocol';
 import { AnalysisState } from './analysisState';
 import type { RolloutLensTestApi } from './api';
-import { registerCommands } from './commands';
+import { pickLogOrFolder, registerCommands } from './commands';
 import { DatasetsTreeProvider } from './datasetsTree';
 import { GroupsTreeProvider } from './groupsTree';
 import { HugeFiles } from './hugeFiles';
@@ -146,15 +146,8 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   };
 }
 
-async function pickRun(): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({
-    title: 'Open the run view of a run folder or a log',
-    canSelectFiles: true,
-    canSelectFolders: true,
-    canSelectMany: false,
-    openLabel: 'Open Run View',
-  });
-  return picked?.[0];
+function pickRun(): Promise<vscode.Uri | undefined> {
+  return pickLogOrFolder('Open the run view of a run folder or a log', 'Open Run View');
 }
 
 /** Selects the sample under the cursor in the Groups view (when the view is visible). */

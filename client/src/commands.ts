@@ -23,16 +23,14 @@ export async function revealLine(uri: vscode.Uri | string, line: number): Promis
   await vscode.commands.executeCommand('vscode.open', target, options);
 }
 
-async function pickTarget(): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({
-    title: 'Inspect a rollout/eval log or a run folder',
-    canSelectFiles: true,
-    canSelectFolders: true,
-    canSelectMany: false,
-    openLabel: 'Inspect',
-    filters: { 'JSON Lines logs': [...LOG_FILE_EXTENSIONS], 'All files': ['*'] },
-  });
+/** One log or folder from an open dialog (undefined when the user cancels). */
+export async function pickLogOrFolder(title: string, openLabel: string, filters?: Record<string, string[]>): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({ title, canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel, filters });
   return picked?.[0];
+}
+
+function pickTarget(): Promise<vscode.Uri | undefined> {
+  return pickLogOrFolder('Inspect a rollout/eval log or a run folder', 'Inspect', { 'JSON Lines logs': [...LOG_FILE_EXTENSIONS], 'All files': ['*'] });
 }
 
 /** Writes `rolloutLens.nSamplesPerEvalPrompt` where it applies to the log: its folder, else the user. */
