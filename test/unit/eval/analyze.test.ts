@@ -21,7 +21,7 @@ function seedConfig(): EvalConfig {
   return parseEvalConfig(SEED_CONFIG, 'eval_config.yaml');
 }
 
-test('§3.3 seed: 4 per dataset, 3 globally, 2 prompts → AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3', () => {
+test('seed: 4 per dataset, 3 globally, 2 prompts → AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3', () => {
   const r = analyzeEval('eval_7.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: 3 }), seedConfig());
   const f = r.findings.filter((x) => x.code === 'passk-group-size-mismatch');
   assert.equal(f.length, 1);
@@ -38,7 +38,7 @@ test('§3.3 seed: 4 per dataset, 3 globally, 2 prompts → AssertionError: len(f
   assert.deepEqual(r.datasets[0].wrongPassAtK, { groupSize: 3, crash: 'AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3' });
 });
 
-test('§3.3 seed: 2 globally → wrong pass@1 = 0.375, pass@2 = 0.75 next to the right 0.375, 2/3, 1.0 (hand-computed)', () => {
+test('seed: 2 globally → wrong pass@1 = 0.375, pass@2 = 0.75 next to the right 0.375, 2/3, 1.0 (hand-computed)', () => {
   const r = analyzeEval('eval_7.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: 2 }), seedConfig());
   // Right (groups of 4): c = 2 and 1. pass@1 = (2/4 + 1/4)/2; pass@2 = ((1 − C(2,2)/C(4,2)) + (1 − C(3,2)/C(4,2)))/2
   // = (5/6 + 1/2)/2 = 2/3; pass@4 = 1 (n − c < 4 in both groups).
@@ -60,7 +60,7 @@ test('§3.3 seed: 2 globally → wrong pass@1 = 0.375, pass@2 = 0.75 next to the
   assert.deepEqual(r.wrongMetrics['eval/aime-pass@2'], { groupSize: 2, ownGroupSize: 4, value: 0.75 });
 });
 
-test("§3.3 no mismatch when the global n equals the dataset's, or when the global n is not told", () => {
+test("no mismatch when the global n equals the dataset's, or when the global n is not told", () => {
   for (const g of [4, null]) {
     const r = analyzeEval('e.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: g }), seedConfig());
     assert.equal(r.findings.filter((x) => x.code === 'passk-group-size-mismatch').length, 0);
@@ -68,7 +68,7 @@ test("§3.3 no mismatch when the global n equals the dataset's, or when the glob
   }
 });
 
-test('§3.1 n resolution: dataset entry → eval.defaults → global → inferred', () => {
+test('n resolution: dataset entry → eval.defaults → global → inferred', () => {
   const cfg = parseEvalConfig(
     'eval:\n  defaults:\n    n_samples_per_eval_prompt: 2\n  datasets:\n    - name: a\n      n_samples_per_eval_prompt: 4\n    - name: b\n',
     'c.yaml',
@@ -95,7 +95,7 @@ test('§3.1 n resolution: dataset entry → eval.defaults → global → inferre
   assert.equal(g.findings.length, 0);
 });
 
-test('§3.1 nothing told → n inferred from identical consecutive prompts, with group-size-inferred (information)', () => {
+test('nothing told → n inferred from identical consecutive prompts, with group-size-inferred (information)', () => {
   const r = analyzeEval(
     'e.jsonl',
     'miles-sample',
@@ -134,7 +134,7 @@ test('§3.1 nothing told → n inferred from identical consecutive prompts, with
   );
 });
 
-test('§3.3 misgrouped-dataset: prompts repeat m = 4 times but n = 2 → error with fix value 4', () => {
+test('misgrouped-dataset: prompts repeat m = 4 times but n = 2 → error with fix value 4', () => {
   const cfg = parseEvalConfig('eval:\n  datasets:\n    - name: aime\n      n_samples_per_eval_prompt: 2\n', 'c.yaml');
   const r = analyzeEval('e.jsonl', 'miles-sample', SEED, settings(), cfg);
   const f = r.findings.find((x) => x.code === 'misgrouped-dataset')!;
@@ -157,7 +157,7 @@ test('§3.3 misgrouped-dataset: prompts repeat m = 4 times but n = 2 → error w
   assert.equal(analyzeEval('e.jsonl', 'miles-sample', SEED, settings({ nSamplesPerEvalPrompt: 4 }), null).findings.length, 0);
 });
 
-test("§3.2 sample count not a multiple of n → misgrouped-dataset carrying miles' assertion, no pass@k", () => {
+test("sample count not a multiple of n → misgrouped-dataset carrying miles' assertion, no pass@k", () => {
   const seven = SEED.slice(0, 7); // prompt 1 lost an attempt: runs 4 and 3
   const r = analyzeEval('e.jsonl', 'miles-sample', seven, settings({ nSamplesPerEvalPrompt: 4 }), null);
   const f = r.findings.find((x) => x.code === 'misgrouped-dataset')!;
@@ -169,7 +169,7 @@ test("§3.2 sample count not a multiple of n → misgrouped-dataset carrying mil
   assert.equal(r.metrics['eval/aime-pass@1'], undefined);
 });
 
-test('§3.3 all attempts aborted → eval-all-aborted with the TypeError; correct result score 0.0, none_reward_ratio 1.0', () => {
+test('all attempts aborted → eval-all-aborted with the TypeError; correct result score 0.0, none_reward_ratio 1.0', () => {
   const r = analyzeEval(
     'e.jsonl',
     'miles-sample',
@@ -194,7 +194,7 @@ test('§3.3 all attempts aborted → eval-all-aborted with the TypeError; correc
   assert.equal(r.findings.filter((x) => x.code === 'none-reward').length, 0);
 });
 
-test('§3.2 mixed None rewards: none-reward warning with the exact text; None scored 0 in score and pass@k', () => {
+test('mixed None rewards: none-reward warning with the exact text; None scored 0 in score and pass@k', () => {
   const ds = dataset('math', [[1, null, 0.5, null]]);
   const r = analyzeEval('e.jsonl', 'miles-sample', ds, settings({ nSamplesPerEvalPrompt: 4 }), null);
   const f = r.findings.find((x) => x.code === 'none-reward')!;
@@ -211,7 +211,7 @@ test('§3.2 mixed None rewards: none-reward warning with the exact text; None sc
   );
 });
 
-test('§2.3 object rewards: the eval side scores the value the reader resolved with evalRewardKey', () => {
+test('object rewards: the eval side scores the value the reader resolved with evalRewardKey', () => {
   // The reader puts reward[evalRewardKey] in `reward`; other named rewards are not the score.
   const ds = [1, 0, 1, 1].map((v, i) =>
     rec({ line: i + 1, index: i, dataset: 'code', promptKey: 'p', reward: v, rewardIsInt: true, vars: { format_reward: 1 } }),
@@ -221,7 +221,7 @@ test('§2.3 object rewards: the eval side scores the value the reader resolved w
   assert.equal(r.metrics['eval/code-pass@1'], 0.75);
 });
 
-test('§3.2 truncated_ratio = share of status truncated; metric names exactly as miles logs them', () => {
+test('truncated_ratio = share of status truncated; metric names exactly as miles logs them', () => {
   const ds = dataset('long', [[1, 0, 1, 0]]);
   ds[1].status = 'truncated';
   const r = analyzeEval('e.jsonl', 'miles-sample', ds, settings({ nSamplesPerEvalPrompt: 4 }), null);
@@ -236,7 +236,7 @@ test('§3.2 truncated_ratio = share of status truncated; metric names exactly as
   assert.equal(r.metrics['eval/long-truncated_ratio'], 0.25);
 });
 
-test('§1 datasets without names told apart by index restarts, matched to the eval config order', () => {
+test('datasets without names told apart by index restarts, matched to the eval config order', () => {
   const cfg = parseEvalConfig('eval:\n  datasets:\n    gpqa: {n_samples_per_eval_prompt: 2}\n    aime: {n_samples_per_eval_prompt: 3}\n', 'c.yaml');
   const first = dataset(
     null,
@@ -275,7 +275,7 @@ test('§1 datasets without names told apart by index restarts, matched to the ev
   );
 });
 
-test('§1 index restarts only split miles files; other formats fall back to the file name', () => {
+test('index restarts only split miles files; other formats fall back to the file name', () => {
   const rows = [...dataset(null, [[1, 0]]), ...dataset(null, [[1, 1]], { firstLine: 3 })];
   const cfg = parseEvalConfig('datasets:\n  - name: a\n  - name: b\n', 'c.yaml');
   assert.deepEqual(
@@ -288,21 +288,21 @@ test('§1 index restarts only split miles files; other formats fall back to the 
   );
 });
 
-test('§3.1 samples are sorted by index before cutting into groups (line order does not matter)', () => {
+test('samples are sorted by index before cutting into groups (line order does not matter)', () => {
   const shuffled = [...SEED].reverse().map((s, i) => ({ ...s, line: i + 1 }));
   const r = analyzeEval('e.jsonl', 'miles-sample', shuffled, settings({ nSamplesPerEvalPrompt: 4 }), null);
   assert.equal(r.metrics['eval/aime-pass@2'], 0.6666666666666666);
   assert.equal(r.findings.length, 0);
 });
 
-test('§3.1 miles-eval-trials: trials grouped per instance_id (trial_idx restarts per instance)', () => {
+test('miles-eval-trials: trials grouped per instance_id (trial_idx restarts per instance)', () => {
   const rows = ['a', 'b', 'a', 'b'].map((inst, i) => rec({ line: i + 1, groupKey: inst, promptKey: inst, index: i < 2 ? 0 : 1, reward: inst === 'a' ? 1 : 0 }));
   const r = analyzeEval('swe_trials.jsonl', 'miles-eval-trials', rows, settings({ nSamplesPerEvalPrompt: 2 }), null);
   assert.equal(r.findings.length, 0);
   assert.equal(r.metrics['eval/swe_trials-pass@2'], 0.5);
 });
 
-test("§4 step of an eval file: records' step, else the number in its name", () => {
+test("step of an eval file: records' step, else the number in its name", () => {
   assert.equal(analyzeEval('eval_12.jsonl', 'miles-sample', dataset('a', [[1]], { step: 40 }), settings(), null).step, 40);
   assert.equal(analyzeEval('dir/eval_12.jsonl', 'miles-sample', dataset('a', [[1]]), settings(), null).step, 12);
 });

@@ -7,7 +7,7 @@ function record(line: number, step: number | null, metrics: Record<string, numbe
   return { line, offset: 0, byteLength: 10, step, stepKey: 'eval/step', metrics };
 }
 
-test('§4 logged vs recomputed: miles metrics compared at 1e-9 relative, on the metrics line', () => {
+test('logged vs recomputed: miles metrics compared at 1e-9 relative, on the metrics line', () => {
   const logged = [record(1, 5, { 'eval/aime': 0.5 * (1 + 2e-9) }), record(2, 6, { 'eval/aime': 0.5 * (1 + 5e-10) })];
   const recomputed = [
     { file: 'eval_5.jsonl', step: 5, metrics: { 'eval/aime': 0.5 } },
@@ -24,7 +24,7 @@ test('§4 logged vs recomputed: miles metrics compared at 1e-9 relative, on the 
   assert.deepEqual(f[0].related, [{ file: 'eval_5.jsonl', line: 1 }]);
 });
 
-test('§4 verl metrics at 1e-6: float32 0.6842105388641357 for 13/19 is no mismatch, 0.69 is', () => {
+test('verl metrics at 1e-6: float32 0.6842105388641357 for 13/19 is no mismatch, 0.69 is', () => {
   assert.equal(toleranceFor('critic/score/mean'), 1e-6);
   assert.equal(toleranceFor('val-core/gsm8k/reward/mean@4'), 1e-6);
   assert.equal(toleranceFor('eval/aime-pass@2'), 1e-9);
@@ -38,7 +38,7 @@ test('§4 verl metrics at 1e-6: float32 0.6842105388641357 for 13/19 is no misma
   );
 });
 
-test('§4 a logged pass@k that equals the global-n grouping is named as such', () => {
+test('a logged pass@k that equals the global-n grouping is named as such', () => {
   const recomputed = [
     {
       file: 'eval_5.jsonl',
@@ -56,7 +56,7 @@ test('§4 a logged pass@k that equals the global-n grouping is named as such', (
   assert.ok(!other[0].message.includes('global'));
 });
 
-test('§4 only the same step is compared; a step-less file takes the number in its name; unlogged names are skipped', () => {
+test('only the same step is compared; a step-less file takes the number in its name; unlogged names are skipped', () => {
   const recomputed = [{ file: 'dir/eval_9.jsonl', step: null, metrics: { 'eval/a': 1, 'eval/b': 0 } }];
   assert.equal(compareMetrics('m.jsonl', [record(1, 8, { 'eval/a': 0 })], recomputed).length, 0);
   assert.equal(compareMetrics('m.jsonl', [record(1, 9, { 'eval/a': 0 })], recomputed).length, 1);

@@ -19,7 +19,7 @@ eval:
       path: /data/gpqa.jsonl
 `;
 
-test('§3.1 eval config, YAML list shape under eval: defaults, datasets in order, lines of entries and of n', () => {
+test('eval config, YAML list shape under eval: defaults, datasets in order, lines of entries and of n', () => {
   const c = parseEvalConfig(LIST_YAML, 'eval_config.yaml');
   assert.deepEqual(c, {
     path: 'eval_config.yaml',
@@ -31,7 +31,7 @@ test('§3.1 eval config, YAML list shape under eval: defaults, datasets in order
   });
 });
 
-test('§3.1 eval config, mapping shape name → config, as the inner mapping (no eval: root)', () => {
+test('eval config, mapping shape name → config, as the inner mapping (no eval: root)', () => {
   const c = parseEvalConfig('datasets:\n  aime:\n    n_samples_per_eval_prompt: 4\n  gpqa:\n  swe: {path: x, name: swe-verified}\n', 'c.yml');
   assert.deepEqual(
     c.datasets.map((d) => [d.name, d.nSamplesPerEvalPrompt, d.line, d.nLine]),
@@ -44,7 +44,7 @@ test('§3.1 eval config, mapping shape name → config, as the inner mapping (no
   assert.deepEqual(c.defaults, { nSamplesPerEvalPrompt: null, nLine: null });
 });
 
-test('§3.1 eval config, JSON in both shapes', () => {
+test('eval config, JSON in both shapes', () => {
   const list = parseEvalConfig(
     '{\n  "eval": {\n    "defaults": {"n_samples_per_eval_prompt": 3},\n    "datasets": [\n      {"name": "a", "n_samples_per_eval_prompt": 8},\n      {"name": "b"}\n    ]\n  }\n}\n',
     'c.json',
@@ -64,7 +64,7 @@ test('§3.1 eval config, JSON in both shapes', () => {
   );
 });
 
-test('§3.1 eval config errors are readable and point at the line', () => {
+test('eval config errors are readable and point at the line', () => {
   const cases: [string, RegExp][] = [
     ['eval:\n  datasets:\n    - path: x\n', /^c\.yaml:3: invalid eval config: each evaluation dataset entry must include a `name` field$/],
     ['eval:\n  datasets: 5\n', /^c\.yaml:2: invalid eval config: eval\.datasets must be either a list or a mapping$/],
@@ -85,7 +85,7 @@ test('§3.1 eval config errors are readable and point at the line', () => {
     );
 });
 
-test('§3.1 loadEvalConfig reads through FileAccess from disk; a missing file is a readable error', async () => {
+test('loadEvalConfig reads through FileAccess from disk; a missing file is a readable error', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rl-evalcfg-'));
   const p = join(dir, 'eval_config.yaml');
   writeFileSync(p, '\uFEFF' + LIST_YAML);

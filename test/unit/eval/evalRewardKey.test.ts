@@ -1,4 +1,4 @@
-// §2.3 through the real reader: an eval log with object rewards, scored by `evalRewardKey`
+// Reward values (docs/semantics.md#reward-value) through the real reader: an eval log with object rewards, scored by `evalRewardKey`
 // (falling back to `rewardKey`), then analysed by the eval side.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +37,7 @@ function evalLog(): string {
   return path;
 }
 
-test('§2.3 eval object rewards: evalRewardKey picks the score; rewardKey is the fallback', async () => {
+test('eval object rewards: evalRewardKey picks the score; rewardKey is the fallback', async () => {
   const path = evalLog();
   const run = async (s: Parameters<typeof settings>[0]) =>
     (

@@ -11,13 +11,13 @@ interface NumpyRef {
   npMean: { values: number[]; mean: number; std: number }[];
 }
 
-test('§3.2 eval/<ds> = sum(rewards)/len: pySum equals CPython 3.12 sum() bit for bit (ints exact, floats Neumaier)', () => {
+test('eval/<ds> = sum(rewards)/len: pySum equals CPython 3.12 sum() bit for bit (ints exact, floats Neumaier)', () => {
   const ref = reference<PySumRef>('pysum');
   assert.ok(ref.python.startsWith('3.1') && Number(ref.python.split('.')[1]) >= 12);
   for (const c of ref.pySum) assert.equal(pySum(c.values, c.isInt), c.sum, JSON.stringify(c.values));
 });
 
-test('§3.2 pySum: compensated, not naive (sum([0.1]*10) == 1.0 on Python 3.12)', () => {
+test('pySum: compensated, not naive (sum([0.1]*10) == 1.0 on Python 3.12)', () => {
   const tenth = Array(10).fill(0.1);
   assert.equal(pySum(tenth), 1.0);
   assert.notEqual(
@@ -27,7 +27,7 @@ test('§3.2 pySum: compensated, not naive (sum([0.1]*10) == 1.0 on Python 3.12)'
   assert.equal(pySum([1e16, 1.0, -1e16]), 1.0);
 });
 
-test('§3.2 pass@k mean over groups: npMean/npStd equal numpy (pairwise summation) bit for bit', () => {
+test('pass@k mean over groups: npMean/npStd equal numpy (pairwise summation) bit for bit', () => {
   const ref = reference<NumpyRef>('numpy');
   for (const c of ref.npMean) {
     assert.equal(npMean(c.values), c.mean, `n=${c.values.length}`);
@@ -38,7 +38,7 @@ test('§3.2 pass@k mean over groups: npMean/npStd equal numpy (pairwise summatio
   assert.equal(npSum(long.values) / 1000, long.mean);
 });
 
-test('§4 relative difference: NaN equals NaN, infinities differ from finite values', () => {
+test('relative difference: NaN equals NaN, infinities differ from finite values', () => {
   assert.equal(relativeDifference(NaN, NaN), 0);
   assert.equal(relativeDifference(1, 1 + 1e-10) < 1e-9, true);
   assert.equal(relativeDifference(Infinity, 1), Infinity);

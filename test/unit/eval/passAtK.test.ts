@@ -10,7 +10,7 @@ function comb(n: number, k: number): number {
   return Math.round(r);
 }
 
-test('§3.2 pass@k k values: 1, 2, 4, … ≤ n; none when n == 1', () => {
+test('pass@k k values: 1, 2, 4, … ≤ n; none when n == 1', () => {
   assert.deepEqual(passKValues(1), []);
   assert.deepEqual(passKValues(2), [1, 2]);
   assert.deepEqual(passKValues(3), [1, 2]);
@@ -19,7 +19,7 @@ test('§3.2 pass@k k values: 1, 2, 4, … ≤ n; none when n == 1', () => {
   assert.deepEqual(computePassAtK([1, 0, 1], 1), { kind: 'metrics', values: {} });
 });
 
-test('§3.2 pass@k estimator = 1 − C(n−c,k)/C(n,k), hand-computed cases', () => {
+test('pass@k estimator = 1 − C(n−c,k)/C(n,k), hand-computed cases', () => {
   // (n, c, k) → exact fraction by hand
   assert.equal(passAtKEstimate(4, 1, 2), 1 - 3 / 6); // 1 − C(3,2)/C(4,2) = 1/2
   assert.equal(passAtKEstimate(4, 2, 1), 0.5); // c/n
@@ -38,13 +38,13 @@ test('§3.2 pass@k estimator = 1 − C(n−c,k)/C(n,k), hand-computed cases', ()
   }
 });
 
-test("§3.2 pass@k estimator equals numpy's 1 − prod(1 − k/arange(n−c+1, n+1)) bit for bit", () => {
+test("pass@k estimator equals numpy's 1 − prod(1 − k/arange(n−c+1, n+1)) bit for bit", () => {
   const ref = reference<{ passK: { n: number; c: number; k: number; value: number }[] }>('numpy');
   assert.ok(ref.passK.length > 100);
   for (const r of ref.passK) assert.equal(passAtKEstimate(r.n, r.c, r.k), r.value, `n=${r.n} c=${r.c} k=${r.k}`);
 });
 
-test("§3.2 count ≠ groups × n → miles' exact assertion; num_groups = len // group_size (8 // 3 = 2)", () => {
+test("count ≠ groups × n → miles' exact assertion; num_groups = len // group_size (8 // 3 = 2)", () => {
   assert.equal(passAtKAssertion(8, 3), 'AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3');
   assert.equal(passAtKAssertion(7, 4), 'AssertionError: len(flat_rewards)=7 num_groups=1 group_size=4');
   assert.equal(passAtKAssertion(2, 3), 'AssertionError: len(flat_rewards)=2 num_groups=0 group_size=3');
@@ -52,7 +52,7 @@ test("§3.2 count ≠ groups × n → miles' exact assertion; num_groups = len /
   assert.deepEqual(computePassAtK([1, 0, 0, 1, 0, 0, 0, 1], 3), { kind: 'crash', crash: 'AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3' });
 });
 
-test('§3.2 c counts rewards exactly 1 (0.99 and 1.5 are not correct)', () => {
+test('c counts rewards exactly 1 (0.99 and 1.5 are not correct)', () => {
   const r = computePassAtK([1, 0.99, 1.5, 0], 4);
   assert.equal(r.kind, 'metrics');
   if (r.kind === 'metrics') assert.equal(r.values['pass@1'], 0.25);

@@ -10,7 +10,7 @@ function rolloutRows(rows: [number, boolean][]): SampleRecord[] {
   return rows.map(([score, empty], i) => rec({ line: i + 1, groupKey: `u${i >> 2}`, reward: score, aborted: empty, status: empty ? 'aborted' : null }));
 }
 
-test('§3.3 denominator inflation (verl rollout): critic/score/mean skips empty outputs; all-attempts figure beside it', () => {
+test('denominator inflation (verl rollout): critic/score/mean skips empty outputs; all-attempts figure beside it', () => {
   const rows = rolloutRows([
     [1, false],
     [0, false],
@@ -43,7 +43,7 @@ test('§3.3 denominator inflation (verl rollout): critic/score/mean skips empty 
   );
 });
 
-test('§3.3 verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float32 0.6842105388641357)', () => {
+test('verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float32 0.6842105388641357)', () => {
   const rows = rolloutRows([...Array(13).fill([1, false]), ...Array(6).fill([0, false])]);
   const r = analyzeVerlRollout('r.jsonl', rows);
   assert.equal(r.metrics['critic/score/mean'], 0.6842105263157895);
@@ -54,7 +54,7 @@ test('§3.3 verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float
   );
 });
 
-test('§3.3 verl rollout: no finding when the empty rows would not change the mean; all rows empty is said', () => {
+test('verl rollout: no finding when the empty rows would not change the mean; all rows empty is said', () => {
   const same = rolloutRows([
     [0.5, false],
     [0.5, true],
@@ -82,7 +82,7 @@ function valRows(ds: string | null, perUid: Record<string, number[]>, extra?: (u
   return out;
 }
 
-test('§3.4 verl validation: mean@N/std@N per uid averaged over uids; a prompt that lost a sample goes to val-aux', () => {
+test('verl validation: mean@N/std@N per uid averaged over uids; a prompt that lost a sample goes to val-aux', () => {
   const rows = valRows('gsm8k', { a: [1, 0, 1, 1], b: [0, 0, 0, 1], c: [0, 0, 1] });
   const r = analyzeEval('val/5.jsonl', 'verl-validation', rows, settings(), null);
   assert.equal(r.metrics['val-core/gsm8k/reward/mean@4'], 0.5); // (0.75 + 0.25) / 2: c is left out
@@ -103,7 +103,7 @@ test('§3.4 verl validation: mean@N/std@N per uid averaged over uids; a prompt t
   );
 });
 
-test('§3.4 verl validation: acc is the core variable when present; no data_source → one combined figure and a finding; complete groups → no inflation', () => {
+test('verl validation: acc is the core variable when present; no data_source → one combined figure and a finding; complete groups → no inflation', () => {
   const rows = valRows(null, { a: [1, 1], b: [0, 1] }, (uid, i) => ({ acc: uid === 'a' ? 1 : i }));
   const r = analyzeEval('val/7.jsonl', 'verl-validation', rows, settings(), null);
   assert.equal(r.metrics['val-core/(all data sources)/acc/mean@2'], 0.75);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { aborted, codes, FILE, group, inFileOrder, sample, settings, ZERO_STD } from './helpers';
 
-test('§2.1 an aborted sample with a cause drops its group as group_has_aborted_<cause> and counts 1', () => {
+test('an aborted sample with a cause drops its group as group_has_aborted_<cause> and counts 1', () => {
   const samples = inFileOrder([...group('7', [1, 0], 0), aborted('7', 2, 'ServerUnreachable'), ...group('7', [1], 3), ...group('8', [1, 0])]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1 });
@@ -31,7 +31,7 @@ test('§2.1 an aborted sample with a cause drops its group as group_has_aborted_
   assert.match(f.message, /counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable\./);
 });
 
-test('§2.1 an aborted sample without exit_status counts as group_has_aborted_unknown, with abort-cause-unknown', () => {
+test('an aborted sample without exit_status counts as group_has_aborted_unknown, with abort-cause-unknown', () => {
   const samples = inFileOrder([...group('1', [1, 0]), aborted('1', 2, null)]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_unknown': 1 });
@@ -44,12 +44,12 @@ test('§2.1 an aborted sample without exit_status counts as group_has_aborted_un
   assert.match(unknown.message, /set metadata\.exit_status/);
 });
 
-test('§2.1 an empty exit_status counts as unknown too', () => {
+test('an empty exit_status counts as unknown too', () => {
   const r = analyzeRollout(FILE, 'miles-sample', inFileOrder([aborted('1', 0, ''), ...group('1', [1], 1)]), settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_unknown': 1 });
 });
 
-test('§2.1 cause of the first aborted sample in group order wins (index order = line order)', () => {
+test('cause of the first aborted sample in group order wins (index order = line order)', () => {
   const samples = inFileOrder([sample('4', 0), aborted('4', 1, 'SandboxUnavailable'), aborted('4', 2, 'ServerUnreachable'), sample('4', 3)]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_SandboxUnavailable': 1 });
@@ -59,7 +59,7 @@ test('§2.1 cause of the first aborted sample in group order wins (index order =
   assert.match(f.message, /2 of 4 samples of group 4 aborted/);
 });
 
-test('§2.1 cause of the first aborted sample in group order wins, also when line order differs from index order', () => {
+test('cause of the first aborted sample in group order wins, also when line order differs from index order', () => {
   // The file holds index 2 (ServerUnreachable) before index 1 (SandboxUnavailable): index order decides.
   const samples = inFileOrder([sample('4', 3), aborted('4', 2, 'ServerUnreachable'), aborted('4', 1, 'SandboxUnavailable'), sample('4', 0)]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
@@ -69,13 +69,13 @@ test('§2.1 cause of the first aborted sample in group order wins, also when lin
   assert.equal(f.line, 3, 'the finding sits on the sample that names the cause');
 });
 
-test('§2.1 group order falls back to line order when a member has no index', () => {
+test('group order falls back to line order when a member has no index', () => {
   const samples = inFileOrder([sample('4', null), aborted('4', 2, 'ServerUnreachable'), aborted('4', 1, 'SandboxUnavailable', { index: null })]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1 });
 });
 
-test('§2.1 a non-first aborted sample without exit_status is still reported, its group counted under the first cause', () => {
+test('a non-first aborted sample without exit_status is still reported, its group counted under the first cause', () => {
   const samples = inFileOrder([aborted('2', 0, 'ServerUnreachable'), aborted('2', 1, null)]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable': 1 });
@@ -84,7 +84,7 @@ test('§2.1 a non-first aborted sample without exit_status is still reported, it
   assert.match(u.message, /counts under the first aborted sample \(line 1\)/);
 });
 
-test('§2.1 metrics count groups, not samples, and only reasons that occurred', () => {
+test('metrics count groups, not samples, and only reasons that occurred', () => {
   const samples = inFileOrder([
     aborted('1', 0, 'ServerUnreachable'),
     aborted('1', 1, 'ServerUnreachable'),
@@ -103,7 +103,7 @@ test('§2.1 metrics count groups, not samples, and only reasons that occurred', 
   assert.equal(codes(r, 'group-dropped').length, 3, 'one finding per dropped group');
 });
 
-test('§2.1 sync-style and fully-async-style logs count the same', () => {
+test('sync-style and fully-async-style logs count the same', () => {
   const sync = [
     ...group('0', [1, 0]),
     aborted('0', 2, 'ServerUnreachable'),
@@ -133,14 +133,14 @@ test('§2.1 sync-style and fully-async-style logs count the same', () => {
   assert.deepEqual(byKey(ra), byKey(rs));
 });
 
-test('§2.1 the aborted-group filter runs before the dynamic filter (an aborted group of equal rewards is not zero-std)', () => {
+test('the aborted-group filter runs before the dynamic filter (an aborted group of equal rewards is not zero-std)', () => {
   const samples = inFileOrder([...group('5', [1, 1, 1]), aborted('5', 3, 'SandboxUnavailable')]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, ZERO_STD);
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_SandboxUnavailable': 1 });
   assert.equal(codes(r, 'zero-std-group').length, 0);
 });
 
-test('§2.1 a cause is used verbatim in the reason and metric name', () => {
+test('a cause is used verbatim in the reason and metric name', () => {
   const r = analyzeRollout(FILE, 'miles-sample', inFileOrder([aborted('1', 0, 'Weird cause/with spaces')]), settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_Weird cause/with spaces': 1 });
 });

@@ -6,7 +6,7 @@ import { aborted, codes, FILE, inFileOrder, sample, settings } from './helpers';
 
 const defaults = { infraCauses: [], policyCauses: [] };
 
-test('§2.4 infrastructure causes: SandboxUnavailable, AgentSetupFailed, ServerUnreachable, NoModelCalls, CollectFailed, AllTruncated, NonCanonicalVerifier', () => {
+test('infrastructure causes: SandboxUnavailable, AgentSetupFailed, ServerUnreachable, NoModelCalls, CollectFailed, AllTruncated, NonCanonicalVerifier', () => {
   for (const cause of [
     'SandboxUnavailable',
     'AgentSetupFailed',
@@ -20,11 +20,11 @@ test('§2.4 infrastructure causes: SandboxUnavailable, AgentSetupFailed, ServerU
   }
 });
 
-test('§2.4 Submitted is a normal, scored finish', () => {
+test('Submitted is a normal, scored finish', () => {
   assert.equal(classifyCause('Submitted', defaults), 'scored');
 });
 
-test('§2.4 policy causes: TimeLimitExceeded, timeouts, SequenceLengthLimitExceeded, turn limits, VerifierError, AgentError, Api* errors', () => {
+test('policy causes: TimeLimitExceeded, timeouts, SequenceLengthLimitExceeded, turn limits, VerifierError, AgentError, Api* errors', () => {
   const policy = [
     'TimeLimitExceeded',
     'SequenceLengthLimitExceeded',
@@ -45,7 +45,7 @@ test('§2.4 policy causes: TimeLimitExceeded, timeouts, SequenceLengthLimitExcee
   for (const cause of policy) assert.equal(classifyCause(cause, defaults), 'policy', cause);
 });
 
-test("§2.4 ServerUnreachable's exceptions are infrastructure: litellm APIConnectionError, ServiceUnavailableError; httpx.TransportError", () => {
+test("ServerUnreachable's exceptions are infrastructure: litellm APIConnectionError, ServiceUnavailableError; httpx.TransportError", () => {
   for (const cause of ['APIConnectionError', 'ServiceUnavailableError', 'httpx.TransportError', 'litellm.exceptions.APIConnectionError', 'TransportError']) {
     assert.equal(classifyCause(cause, defaults), 'infrastructure', cause);
   }
@@ -53,7 +53,7 @@ test("§2.4 ServerUnreachable's exceptions are infrastructure: litellm APIConnec
   assert.equal(classifyCause('pkg.', defaults), 'unclassified');
 });
 
-test("§2.4 Api* means installed agents' Api<Name> errors only; unknown causes stay unclassified", () => {
+test("Api* means installed agents' Api<Name> errors only; unknown causes stay unclassified", () => {
   assert.equal(classifyCause('Apis', defaults), 'unclassified');
   assert.equal(classifyCause('OutOfMemory', defaults), 'unclassified');
   assert.equal(classifyCause(null, defaults), 'unclassified');
@@ -62,7 +62,7 @@ test("§2.4 Api* means installed agents' Api<Name> errors only; unknown causes s
   assert.equal(classifyCause('serverunreachable', defaults), 'unclassified');
 });
 
-test('§2.4 the lists are allow-lists users extend: infraCauses and policyCauses add causes', () => {
+test('the lists are allow-lists users extend: infraCauses and policyCauses add causes', () => {
   const user = { infraCauses: ['DockerPullFailed'], policyCauses: ['WrongAnswerFormat'] };
   assert.equal(classifyCause('DockerPullFailed', user), 'infrastructure');
   assert.equal(classifyCause('WrongAnswerFormat', user), 'policy');
@@ -72,7 +72,7 @@ test('§2.4 the lists are allow-lists users extend: infraCauses and policyCauses
   assert.equal(classifyCause('TimeLimitExceeded', user), 'policy');
 });
 
-test('§2.4 a user entry overrides the default classification (user infra before default policy and patterns)', () => {
+test('a user entry overrides the default classification (user infra before default policy and patterns)', () => {
   const user = { infraCauses: ['EnvironmentStartTimeoutError', 'VerifierError'], policyCauses: ['NonCanonicalVerifier'] };
   assert.equal(classifyCause('EnvironmentStartTimeoutError', defaults), 'policy', 'matches the timeout pattern by default');
   assert.equal(classifyCause('EnvironmentStartTimeoutError', user), 'infrastructure');
@@ -80,7 +80,7 @@ test('§2.4 a user entry overrides the default classification (user infra before
   assert.equal(classifyCause('NonCanonicalVerifier', user), 'policy');
 });
 
-test('§2.4 infra-failure-scored: an infrastructure cause on a kept, scored sample', () => {
+test('infra-failure-scored: an infrastructure cause on a kept, scored sample', () => {
   const samples = inFileOrder([
     sample('1', 0, { cause: 'Submitted', reward: 1 }),
     sample('1', 1, { cause: 'ServerUnreachable', reward: 0, status: 'completed' }),
@@ -101,7 +101,7 @@ test('§2.4 infra-failure-scored: an infrastructure cause on a kept, scored samp
   assert.equal(r.findings.length, 1, 'Submitted raises nothing');
 });
 
-test('§2.4 infra-failure-scored also when its group happened to be dropped, saying so', () => {
+test('infra-failure-scored also when its group happened to be dropped, saying so', () => {
   const samples = inFileOrder([sample('1', 0, { cause: 'SandboxUnavailable', reward: 0 }), aborted('1', 1, 'ServerUnreachable')]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   const [f] = codes(r, 'infra-failure-scored');
@@ -109,7 +109,7 @@ test('§2.4 infra-failure-scored also when its group happened to be dropped, say
   assert.match(f.message, /its group happened to be dropped \(group_has_aborted_ServerUnreachable\)/);
 });
 
-test('§2.4 policy-failure-discarded: a cause the policy can cause on an aborted sample', () => {
+test('policy-failure-discarded: a cause the policy can cause on an aborted sample', () => {
   const samples = inFileOrder([sample('3', 0), aborted('3', 1, 'TimeLimitExceeded')]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_group_has_aborted_TimeLimitExceeded': 1 });
@@ -120,7 +120,7 @@ test('§2.4 policy-failure-discarded: a cause the policy can cause on an aborted
   assert.match(codes(r, 'group-dropped')[0].message, /TimeLimitExceeded is a failure the policy can cause/);
 });
 
-test('§2.4 correct handling raises no cause finding: infra aborted, policy kept and scored 0', () => {
+test('correct handling raises no cause finding: infra aborted, policy kept and scored 0', () => {
   const samples = inFileOrder([
     aborted('1', 0, 'SandboxUnavailable'),
     sample('1', 1),
@@ -134,7 +134,7 @@ test('§2.4 correct handling raises no cause finding: infra aborted, policy kept
   );
 });
 
-test('§2.4 user-extended lists change the findings', () => {
+test('user-extended lists change the findings', () => {
   const samples = inFileOrder([aborted('1', 0, 'WrongAnswerFormat'), sample('2', 0, { cause: 'DockerPullFailed', reward: 0 })]);
   const plain = analyzeRollout(FILE, 'miles-sample', samples, settings());
   assert.deepEqual(
@@ -149,7 +149,7 @@ test('§2.4 user-extended lists change the findings', () => {
   );
 });
 
-test('§2.1 metric names: drop_<reason>, and the formerly names of aborted drops (sync, fully async)', () => {
+test('metric names: drop_<reason>, and the formerly names of aborted drops (sync, fully async)', () => {
   assert.equal(abortedReason('X'), 'group_has_aborted_X');
   assert.equal(abortedReason(null), 'group_has_aborted_unknown');
   assert.equal(dropMetricName('zero_std_0.2'), 'rollout/dynamic_filter/drop_zero_std_0.2');

@@ -1,7 +1,8 @@
 // Builders for rollout unit tests: SampleRecords as the reader produces them, so each test states
 // only the fields its rule is about.
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
-import type { Finding, SampleRecord } from '../../../server/src/core/types';
+import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
+import type { FileReport, Finding, SampleRecord } from '../../../server/src/core/types';
 
 export const FILE = 'rollout/step_3.jsonl';
 
@@ -53,4 +54,19 @@ export function inFileOrder(samples: readonly SampleRecord[]): SampleRecord[] {
 /** The findings of one code, in line order. */
 export function codes(result: { findings: Finding[] }, code: string): Finding[] {
   return result.findings.filter((f) => f.code === code);
+}
+
+/** The report of a miles-sample rollout file holding `samples`, as the engine builds it (its detail too, unless `withDetail` is false). */
+export function rolloutFileReport(path: string, samples: SampleRecord[], settings: RolloutLensSettings, withDetail = true): FileReport {
+  const r = analyzeRollout(path, 'miles-sample', samples, settings);
+  return {
+    path,
+    format: 'miles-sample',
+    kind: 'rollout',
+    records: samples.length,
+    invalidLines: 0,
+    groups: r.counts,
+    metrics: r.metrics,
+    ...(withDetail ? { detail: { samples, groups: r.groups, datasets: [], metricsRecords: [], source: `/abs/${path}` } } : {}),
+  };
 }

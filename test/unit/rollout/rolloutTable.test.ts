@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cell, renderRolloutTable } from '../../../server/src/cli/rolloutTable';
-import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import type { FileReport } from '../../../server/src/core/types';
-import { aborted, FILE, group, inFileOrder, ZERO_STD } from './helpers';
+import { aborted, FILE, group, inFileOrder, rolloutFileReport, ZERO_STD } from './helpers';
 
 function report(withDetail: boolean): FileReport {
   const samples = inFileOrder([
@@ -16,20 +15,10 @@ function report(withDetail: boolean): FileReport {
     ...group('9', [1, 1]),
     ...group('11', [0, 1]),
   ]);
-  const r = analyzeRollout(FILE, 'miles-sample', samples, ZERO_STD);
-  return {
-    path: FILE,
-    format: 'miles-sample',
-    kind: 'rollout',
-    records: samples.length,
-    invalidLines: 0,
-    groups: r.counts,
-    metrics: r.metrics,
-    ...(withDetail ? { detail: { samples, groups: r.groups, datasets: [], metricsRecords: [], source: `/abs/${FILE}` } } : {}),
-  };
+  return rolloutFileReport(FILE, samples, ZERO_STD, withDetail);
 }
 
-test('§2.1 report table: dropped groups by cause with their metric names, group keys and the formerly names', () => {
+test('report table: dropped groups by cause with their metric names, group keys and the formerly names', () => {
   assert.equal(
     renderRolloutTable(report(true)),
     [
@@ -63,17 +52,7 @@ test('report table escapes terminal control and bidi characters from the log and
   const long = cell('C'.repeat(500));
   assert.equal(long.length, 72);
   assert.ok(long.endsWith('…'));
-  const r = analyzeRollout(FILE, 'miles-sample', inFileOrder([aborted('1', 0, 'Evil\u001b]0;pwned\u0007')]), ZERO_STD);
-  const file: FileReport = {
-    path: FILE,
-    format: 'miles-sample',
-    kind: 'rollout',
-    records: 1,
-    invalidLines: 0,
-    groups: r.counts,
-    metrics: r.metrics,
-  };
-  const text = renderRolloutTable(file);
+  const text = renderRolloutTable(rolloutFileReport(FILE, inFileOrder([aborted('1', 0, 'Evil\u001b]0;pwned\u0007')]), ZERO_STD, false));
   assert.ok(!/[\u0000-\u0008\u000b-\u001f]/.test(text), JSON.stringify(text));
   assert.match(text, /group_has_aborted_Evil\\x1b\]0;pwned\\x07/);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { codes, FILE, group, inFileOrder, sample, settings } from './helpers';
 
-test('§2.5 incomplete-group: with n_samples_per_prompt known, a group of another size', () => {
+test('incomplete-group: with n_samples_per_prompt known, a group of another size', () => {
   const samples = inFileOrder([...group('1', [1, 0, 1, 0]), ...group('2', [1, 0, 1]), ...group('3', [1, 0, 1, 0, 1])]);
   const r = analyzeRollout(FILE, 'miles-sample', samples, settings({ nSamplesPerPrompt: 4 }));
   const found = codes(r, 'incomplete-group');
@@ -23,12 +23,12 @@ test('§2.5 incomplete-group: with n_samples_per_prompt known, a group of anothe
   assert.deepEqual(r.counts, { total: 3, kept: 3, dropped: 0 }, 'the shape check does not drop');
 });
 
-test('§2.5 incomplete-group only when n_samples_per_prompt is known', () => {
+test('incomplete-group only when n_samples_per_prompt is known', () => {
   const samples = inFileOrder([...group('1', [1, 0, 1, 0]), ...group('2', [1, 0, 1])]);
   assert.equal(codes(analyzeRollout(FILE, 'miles-sample', samples, settings()), 'incomplete-group').length, 0);
 });
 
-test('§2.5 misgrouped: one group holds different prompts', () => {
+test('misgrouped: one group holds different prompts', () => {
   const samples = inFileOrder([
     sample('1', 0, { promptKey: 'A' }),
     sample('1', 1, { promptKey: 'A' }),
@@ -47,7 +47,7 @@ test('§2.5 misgrouped: one group holds different prompts', () => {
   );
 });
 
-test('§2.5 misgrouped: one prompt spread over several groups', () => {
+test('misgrouped: one prompt spread over several groups', () => {
   const samples = inFileOrder([
     ...group('1', [1, 0]).map((s) => ({ ...s, promptKey: 'P' })),
     ...group('2', [1, 0]).map((s) => ({ ...s, promptKey: 'Q' })),
@@ -62,12 +62,12 @@ test('§2.5 misgrouped: one prompt spread over several groups', () => {
   assert.deepEqual(found[0].related, [{ file: FILE, line: 1 }]);
 });
 
-test('§2.5 samples without a prompt identity are not misgrouped', () => {
+test('samples without a prompt identity are not misgrouped', () => {
   const samples = inFileOrder([sample('1', 0, { promptKey: null }), sample('1', 1, { promptKey: 'A' }), sample('2', 0, { promptKey: null })]);
   assert.equal(codes(analyzeRollout(FILE, 'miles-sample', samples, settings()), 'misgrouped').length, 0);
 });
 
-test('§2.5 well-formed groups raise no shape finding', () => {
+test('well-formed groups raise no shape finding', () => {
   const samples = inFileOrder([...group('1', [1, 0]), ...group('2', [0, 1])]);
   assert.deepEqual(analyzeRollout(FILE, 'miles-sample', samples, settings({ nSamplesPerPrompt: 2 })).findings, []);
 });

@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
-import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import type { FileReport, RunReport, SampleRecord } from '../../../server/src/core/types';
 import { attachExcerpts, buildRunView, excerptsOf, EXCERPT_CHARS } from '../../../server/src/core/views/runView';
 import { walkPaths } from '../../../server/src/core/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import { aborted, group, sample } from '../rollout/helpers';
+import { aborted, group, rolloutFileReport, sample } from '../rollout/helpers';
 import { dropMetrics } from '../../shared/dropMetrics';
 import { repoRoot } from '../../shared/repoRoot';
 
@@ -109,20 +108,6 @@ test('example run: eval rows give pass@k by the own n and the wrong global-n val
   );
 });
 
-function fileOf(path: string, samples: SampleRecord[], settings: RolloutLensSettings): FileReport {
-  const r = analyzeRollout(path, 'miles-sample', samples, settings);
-  return {
-    path,
-    format: 'miles-sample',
-    kind: 'rollout',
-    records: samples.length,
-    invalidLines: 0,
-    groups: r.counts,
-    metrics: r.metrics,
-    detail: { samples, groups: r.groups, datasets: [], metricsRecords: [], source: `/abs/${path}` },
-  };
-}
-
 const zeroStd: RolloutLensSettings = { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' };
 
 test('per step: reward mean, response length, truncated ratio and tokens of dropped groups', () => {
@@ -132,7 +117,7 @@ test('per step: reward mean, response length, truncated ratio and tokens of drop
     sample('b', 1, { step: 7, reward: 0.5, responseLength: 30, status: 'truncated' }),
     ...group('c', [1, 1], 0).map((s) => ({ ...s, responseLength: 40, step: 7 })),
   ];
-  const view = buildRunView({ version: 1, files: [fileOf('r7.jsonl', samples, zeroStd)], findings: [] }, { causes: DEFAULT_SETTINGS });
+  const view = buildRunView({ version: 1, files: [rolloutFileReport('r7.jsonl', samples, zeroStd)], findings: [] }, { causes: DEFAULT_SETTINGS });
   const [row] = view.steps;
   assert.equal(row.step, 7);
   assert.deepEqual(row.drops, { group_has_aborted_SandboxUnavailable: 1, 'zero_std_1.0': 1 });
@@ -147,22 +132,22 @@ test('per step: reward mean, response length, truncated ratio and tokens of drop
 });
 
 test('two files of one step merge; files without a step follow the numbered steps', () => {
-  const a = fileOf(
+  const a = rolloutFileReport(
     'x/a.jsonl',
     group('a', [1, 0]).map((s) => ({ ...s, step: 2 })),
     zeroStd,
   );
-  const b = fileOf(
+  const b = rolloutFileReport(
     'x/b.jsonl',
     group('b', [1, 1]).map((s) => ({ ...s, step: 2 })),
     zeroStd,
   );
-  const c = fileOf(
+  const c = rolloutFileReport(
     'x/c.jsonl',
     group('c', [1, 0]).map((s) => ({ ...s, step: 1 })),
     zeroStd,
   );
-  const d = fileOf(
+  const d = rolloutFileReport(
     'x/last.jsonl',
     group('d', [1, 0]).map((s) => ({ ...s, step: null })),
     zeroStd,
@@ -181,7 +166,10 @@ test('two files of one step merge; files without a step follow the numbered step
 test('at most N samples per reason are listed; the rest are counted', () => {
   const samples: SampleRecord[] = [];
   for (let g = 0; g < 30; g++) samples.push(...group(`g${g}`, [0, 0]));
-  const view = buildRunView({ version: 1, files: [fileOf('r.jsonl', samples, zeroStd)], findings: [] }, { causes: DEFAULT_SETTINGS, samplesPerReason: 4 });
+  const view = buildRunView(
+    { version: 1, files: [rolloutFileReport('r.jsonl', samples, zeroStd)], findings: [] },
+    { causes: DEFAULT_SETTINGS, samplesPerReason: 4 },
+  );
   assert.equal(view.samples['zero_std_0.0'].length, 4);
   assert.equal(view.samplesOmitted['zero_std_0.0'], 26);
 });
@@ -196,7 +184,7 @@ test('1 000 steps of 64 groups with many causes: the model stays under a few MB'
       if (g % 3 === 0) samples.push(aborted(key, 0, causes[(g + step) % causes.length], { step }), ...group(key, [1, 0, 1], 1).map((s) => ({ ...s, step })));
       else samples.push(...group(key, g % 3 === 1 ? [1, 1, 1, 1] : [1, 0, 1, 0]).map((s) => ({ ...s, step })));
     }
-    files.push(fileOf(`rollout/rollout_${step}.jsonl`, samples, zeroStd));
+    files.push(rolloutFileReport(`rollout/rollout_${step}.jsonl`, samples, zeroStd));
   }
   const view = buildRunView({ version: 1, files, findings: [] }, { causes: DEFAULT_SETTINGS });
   assert.equal(view.steps.length, 1000);
