@@ -204,8 +204,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /**
- * `body` with a harness whose workspace folder is `ws` (and `options`); afterwards, whatever `body`
- * throws, the harness is stopped and `ws` removed.
+ * `body` with a harness on `options`, whose workspace folder is `ws` unless `options` names others
+ * (`workspaceFolders: []`: no root); afterwards, whatever `body` throws, the harness is stopped and
+ * `ws` removed.
  */
 export async function inWorkspace<T>(ws: TempWorkspace, options: HarnessOptions, body: (h: Harness) => Promise<T>): Promise<T> {
   let h: Harness | undefined;

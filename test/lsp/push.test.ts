@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol';
 import { DOCS_BASE } from '../../shared/protocol';
 import { rolloutLines, tempWorkspace } from './fixtures';
-import { inWorkspace, startHarness } from './harness';
+import { inWorkspace } from './harness';
 
 function byCode(diags: Diagnostic[], code: string): Diagnostic[] {
   return diags.filter((d) => d.code === code);
@@ -92,17 +92,16 @@ test('a document that is not JSONL (by language id and extension) gets no analys
 
 test('a client that announces neither related information nor code descriptions gets diagnostics without them', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({
-    workspaceFolders: [ws.dir],
-    capabilities: { textDocument: { publishDiagnostics: {} } },
-    settings: () => ({ nSamplesPerPrompt: 4 }),
-  });
-  try {
-    const uri = ws.uri('a.jsonl');
-    const got = await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`, (d) => d.some((x) => x.code === 'group-dropped'));
-    assert.ok(got.every((d) => d.relatedInformation === undefined && d.codeDescription === undefined));
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  await inWorkspace(
+    ws,
+    {
+      capabilities: { textDocument: { publishDiagnostics: {} } },
+      settings: () => ({ nSamplesPerPrompt: 4 }),
+    },
+    async (h) => {
+      const uri = ws.uri('a.jsonl');
+      const got = await h.openAndWait(uri, `${rolloutLines().join('\n')}\n`, (d) => d.some((x) => x.code === 'group-dropped'));
+      assert.ok(got.every((d) => d.relatedInformation === undefined && d.codeDescription === undefined));
+    },
+  );
 });

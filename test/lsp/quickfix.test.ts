@@ -11,7 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { SetNSamplesPerEvalPromptCommand } from '../../shared/protocol';
 import { evalConfigYaml, evalLines, tempWorkspace } from './fixtures';
-import { type Harness, inWorkspace, startHarness } from './harness';
+import { type Harness, inWorkspace } from './harness';
 
 async function codeActions(h: Harness, uri: string, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
   const range = diagnostics[0].range;
@@ -112,36 +112,35 @@ test('passk-group-size-mismatch: preferred config edit, plus the global value as
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
   let settings: Record<string, unknown> = { nSamplesPerEvalPrompt: 2 };
-  const h = await startHarness({
-    workspaceFolders: [ws.dir],
-    settings: () => settings,
-    initializationOptions: { clientCommands: [SetNSamplesPerEvalPromptCommand] },
-  });
-  try {
-    const uri = ws.uri('eval_0.jsonl');
-    const diags = await h.openAndWait(uri, `${evalLines('aime', 2, 4).join('\n')}\n`, (d) => d.some((x) => x.code === 'passk-group-size-mismatch'));
-    const diag = diags.find((d) => d.code === 'passk-group-size-mismatch')!;
-    assert.match(String(diag.message), /^pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2/);
-    const actions = await codeActions(h, uri, [diag]);
-    assert.deepEqual(
-      actions.map((a) => [a.title, a.isPreferred === true]),
-      [
-        ['Set n_samples_per_eval_prompt of aime to 2 in eval_config.yaml', true],
-        ['Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4', false],
-      ],
-    );
-    const command = actions[1].command!;
-    assert.equal(command.command, SetNSamplesPerEvalPromptCommand);
-    assert.deepEqual(command.arguments, [{ resourceUri: uri, value: 4 }]);
-    // What the client's command does: update the setting; the server hears didChangeConfiguration.
-    const mark = h.published.length;
-    settings = { nSamplesPerEvalPrompt: 4 };
-    void h.client.sendNotification('workspace/didChangeConfiguration', { settings: null });
-    await h.diagnostics(uri, (d) => !d.some((x) => x.code === 'passk-group-size-mismatch'), mark);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  await inWorkspace(
+    ws,
+    {
+      settings: () => settings,
+      initializationOptions: { clientCommands: [SetNSamplesPerEvalPromptCommand] },
+    },
+    async (h) => {
+      const uri = ws.uri('eval_0.jsonl');
+      const diags = await h.openAndWait(uri, `${evalLines('aime', 2, 4).join('\n')}\n`, (d) => d.some((x) => x.code === 'passk-group-size-mismatch'));
+      const diag = diags.find((d) => d.code === 'passk-group-size-mismatch')!;
+      assert.match(String(diag.message), /^pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2/);
+      const actions = await codeActions(h, uri, [diag]);
+      assert.deepEqual(
+        actions.map((a) => [a.title, a.isPreferred === true]),
+        [
+          ['Set n_samples_per_eval_prompt of aime to 2 in eval_config.yaml', true],
+          ['Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4', false],
+        ],
+      );
+      const command = actions[1].command!;
+      assert.equal(command.command, SetNSamplesPerEvalPromptCommand);
+      assert.deepEqual(command.arguments, [{ resourceUri: uri, value: 4 }]);
+      // What the client's command does: update the setting; the server hears didChangeConfiguration.
+      const mark = h.published.length;
+      settings = { nSamplesPerEvalPrompt: 4 };
+      void h.client.sendNotification('workspace/didChangeConfiguration', { settings: null });
+      await h.diagnostics(uri, (d) => !d.some((x) => x.code === 'passk-group-size-mismatch'), mark);
+    },
+  );
 });
 
 test('no edit is offered for an eval config outside the workspace folders', async () => {

@@ -13,7 +13,7 @@ import { repoRoot, tempWorkspace } from './fixtures';
 import type { FileAccess } from '../../server/src/core/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { copyExampleRun, editedEvalDump, findingsAfterEdit } from '../shared/exampleRun';
-import { PULL_CAPS, startHarness, type Harness } from './harness';
+import { type Harness, inWorkspace, PULL_CAPS } from './harness';
 
 function expectedAfterEdit(ws: { path(name: string): string }, run: string): string[] {
   return findingsAfterEdit(run, ws.path('edited'), join(run, 'metrics.jsonl'));
@@ -37,8 +37,7 @@ async function publishedAs(h: Harness, uri: string, expected: string[], since = 
 test("an open metrics log gets check's metric-mismatch findings; unsaved edits of the eval dump or of the log change them as check says", async () => {
   const ws = tempWorkspace('rl-runlevel-');
   const run = copyExampleRun(ws.path('run'));
-  const h = await startHarness({ settings: () => ({}) });
-  try {
+  await inWorkspace(ws, { workspaceFolders: [], settings: () => ({}) }, async (h) => {
     const metrics = join(run, 'metrics.jsonl');
     const metricsUri = pathToFileURL(metrics).href;
     const expected = findingLines(checkRun(run), metrics);
@@ -75,17 +74,13 @@ test("an open metrics log gets check's metric-mismatch findings; unsaved edits o
     const beforeMove = h.published.length;
     h.change(metricsUri, 2, moved);
     assert.deepEqual(await publishedAs(h, metricsUri, expectedMoved, beforeMove), expectedMoved);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('a pulling client: the metrics log is refreshed when the eval dump changes on disk (watched-file event)', async () => {
   const ws = tempWorkspace('rl-runlevel-');
   const run = copyExampleRun(ws.path('run'));
-  const h = await startHarness({ capabilities: PULL_CAPS, settings: () => ({}) });
-  try {
+  await inWorkspace(ws, { workspaceFolders: [], capabilities: PULL_CAPS, settings: () => ({}) }, async (h) => {
     const metrics = join(run, 'metrics.jsonl');
     const uri = pathToFileURL(metrics).href;
     const expected = findingLines(checkRun(run), metrics);
@@ -117,10 +112,7 @@ test('a pulling client: the metrics log is refreshed when the eval dump changes 
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 2 }] });
     const got = await pullUntil(after);
     assert.deepEqual(got, after);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('members are read once and cached: an edit of the metrics log does not read the eval dump again; its change on disk does, once; deleted and created files count', async () => {
@@ -134,8 +126,7 @@ test('members are read once and cached: an edit of the metrics log does not read
       return nodeFileAccess.open(path);
     },
   };
-  const h = await startHarness({ settings: () => ({}), runtime: { access } });
-  try {
+  await inWorkspace(ws, { workspaceFolders: [], settings: () => ({}), runtime: { access } }, async (h) => {
     const metrics = join(run, 'metrics.jsonl');
     const uri = pathToFileURL(metrics).href;
     const dump = join(run, 'eval/eval_100.jsonl');
@@ -171,18 +162,14 @@ test('members are read once and cached: an edit of the metrics log does not read
     writeFileSync(dump, saved);
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(dump).href, type: 1 }] });
     assert.deepEqual(await publishedAs(h, uri, after, h.published.length), after);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test("a trajectory sidecar shows check's findings from its step's .pt, and follows the .pt on disk", async () => {
   const ws = tempWorkspace('rl-runlevel-');
   const run = ws.path('run');
   cpSync(join(repoRoot(), 'test/fixtures/pt/run'), run, { recursive: true });
-  const h = await startHarness({ settings: () => ({}) });
-  try {
+  await inWorkspace(ws, { workspaceFolders: [], settings: () => ({}) }, async (h) => {
     const sidecar = join(run, 'trajectory/1.jsonl');
     const uri = pathToFileURL(sidecar).href;
     const expected = findingLines(checkRun(run), sidecar);
@@ -198,8 +185,5 @@ test("a trajectory sidecar shows check's findings from its step's .pt, and follo
     const before = h.published.length;
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(pt).href, type: 3 }] });
     assert.deepEqual(await publishedAs(h, uri, alone, before), alone);
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

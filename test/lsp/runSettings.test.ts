@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { CodeAction, Diagnostic } from 'vscode-languageserver';
 import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
 import { milesSample, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
-import { inWorkspace, startHarness } from './harness';
+import { inWorkspace } from './harness';
 
 function copyRun(ws: { path(name: string): string }): string {
   cpSync(join(repoRoot(), 'examples/run'), ws.path('run'), { recursive: true });
@@ -20,8 +20,7 @@ function copyRun(ws: { path(name: string): string }): string {
 test("no workspace root, no client settings: an eval log gets the run's settings and eval config, as check does, and its quick fix", async () => {
   const ws = tempWorkspace('rl-runsettings-');
   const run = copyRun(ws);
-  const h = await startHarness({ settings: () => ({}) });
-  try {
+  await inWorkspace(ws, { workspaceFolders: [], settings: () => ({}) }, async (h) => {
     const log = join(run, 'eval/eval_100.jsonl');
     const uri = pathToFileURL(log).href;
     const expected = findingLines(checkRun(run), log);
@@ -38,10 +37,7 @@ test("no workspace root, no client settings: an eval log gets the run's settings
       actions.map((a) => a.title),
       ['Set n_samples_per_eval_prompt of gpqa to 3 in eval_config.yaml'],
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });
 
 test('the nearest settings file wins and is merged over the client settings', async () => {
@@ -79,8 +75,7 @@ test('a settings file or eval config that cannot be used is a diagnostic on the 
   writeFileSync(join(run, 'eval_config.yaml'), 'eval:\n  datasets: [\n');
   mkdirSync(join(run, 'bad'));
   writeFileSync(join(run, 'bad/rollout-lens.yaml'), 'nSamplesPerPrompt: four\n');
-  const h = await startHarness({ settings: () => ({}) });
-  try {
+  await inWorkspace(ws, { workspaceFolders: [], settings: () => ({}) }, async (h) => {
     const evalUri = pathToFileURL(join(run, 'eval/eval_100.jsonl')).href;
     const got = await h.openAndWait(evalUri, readFileSync(join(run, 'eval/eval_100.jsonl'), 'utf8'), (d) => d.some((x) => x.code === 'config-unreadable'));
     const config = got.find((d) => d.code === 'config-unreadable')!;
@@ -93,8 +88,5 @@ test('a settings file or eval config that cannot be used is a diagnostic on the 
       String(bad.find((d) => d.code === 'config-unreadable')!.message),
       /^run settings not used: .*rollout-lens\.yaml: nSamplesPerPrompt: expected number, received string/,
     );
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  });
 });

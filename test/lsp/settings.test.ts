@@ -124,19 +124,18 @@ test('clients without workspace/configuration: settings from didChangeConfigurat
 
 test('clients without workspace/configuration: initializationOptions.settings apply from the first analysis', async () => {
   const ws = tempWorkspace();
-  const h = await startHarness({
-    workspaceFolders: [ws.dir],
-    capabilities: { textDocument: {} },
-    initializationOptions: { settings: { rolloutLens: { dynamicFilter: 'check_reward_nonzero_std' } } },
-  });
-  try {
-    const uri = ws.uri('r.jsonl');
-    h.open(uri, `${[0, 1].map((i) => milesSample({ group: 0, index: i, reward: '0.5' })).join('\n')}\n`);
-    const diags = await h.diagnostics(uri);
-    assert.match(String(diags[0]?.message), /^group dropped: zero_std_0\.5 /);
-    assert.equal(h.published.filter((p) => p.uri === uri).length, 1, 'no first analysis with defaults');
-  } finally {
-    await h.stop();
-    ws.remove();
-  }
+  await inWorkspace(
+    ws,
+    {
+      capabilities: { textDocument: {} },
+      initializationOptions: { settings: { rolloutLens: { dynamicFilter: 'check_reward_nonzero_std' } } },
+    },
+    async (h) => {
+      const uri = ws.uri('r.jsonl');
+      h.open(uri, `${[0, 1].map((i) => milesSample({ group: 0, index: i, reward: '0.5' })).join('\n')}\n`);
+      const diags = await h.diagnostics(uri);
+      assert.match(String(diags[0]?.message), /^group dropped: zero_std_0\.5 /);
+      assert.equal(h.published.filter((p) => p.uri === uri).length, 1, 'no first analysis with defaults');
+    },
+  );
 });
