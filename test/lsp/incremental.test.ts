@@ -7,8 +7,9 @@ import type { Diagnostic, Hover, TextDocumentContentChangeEvent } from 'vscode-l
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
 import { startHarness } from './harness';
+import { EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
-const SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' };
+const SETTINGS = EXAMPLE_ROLLOUT_SETTINGS;
 
 /** Edits named for what they do to the analysis; each is one incremental change. */
 function edits(doc: TextDocument): { name: string; change: (d: TextDocument) => TextDocumentContentChangeEvent }[] {

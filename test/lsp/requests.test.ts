@@ -19,13 +19,12 @@ import {
 } from '../../shared/protocol';
 import { evalConfigYaml, evalLines, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
 import { inWorkspace, startHarness } from './harness';
+import { EXAMPLE_ROLLOUT, EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
-const EXAMPLE_ROLLOUT = join(ROOT, 'examples/run/rollout');
-const EXAMPLE_SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' };
 
 test('runSteps on the example run folder: one entry per step file, in step order, with its drop counts', async () => {
-  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_SETTINGS });
+  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS });
   try {
     const result = (await h.client.sendRequest(RunStepsRequest, { folderUri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as RunStepsResult;
     assert.deepEqual(
@@ -41,7 +40,7 @@ test('runSteps on the example run folder: one entry per step file, in step order
       const path = join(EXAMPLE_ROLLOUT, `rollout_${s.step}.jsonl`);
       const report = await analyzeFiles([{ path, displayPath: path }], {
         access: nodeFileAccess,
-        settings: { ...DEFAULT_SETTINGS, ...EXAMPLE_SETTINGS } as RolloutLensSettings,
+        settings: { ...DEFAULT_SETTINGS, ...EXAMPLE_ROLLOUT_SETTINGS } as RolloutLensSettings,
       });
       const drops = Object.fromEntries(Object.entries(report.files[0].metrics).filter(([k]) => k.startsWith('rollout/dynamic_filter/drop_')));
       assert.deepEqual(s.drops, drops);

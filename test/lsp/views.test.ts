@@ -11,13 +11,12 @@ import type { RunView } from '../../shared/runViewModel';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { repoRoot } from './fixtures';
 import { startHarness } from './harness';
+import { EXAMPLE_ROLLOUT, EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
-const EXAMPLE_ROLLOUT = join(ROOT, 'examples/run/rollout');
-const EXAMPLE_SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' };
 
 test('runView on the example rollout folder: three steps, drops by reason, sources as URIs, excerpts', async () => {
-  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_SETTINGS });
+  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS });
   try {
     const view = (await h.client.sendRequest(RunViewRequest, { uri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as RunView;
     assert.deepEqual(
@@ -35,7 +34,7 @@ test('runView on the example rollout folder: three steps, drops by reason, sourc
 });
 
 test('sampleView: a sample from disk, then the same line of an open document; no sample → null', async () => {
-  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_SETTINGS });
+  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS });
   try {
     const path = join(EXAMPLE_ROLLOUT, 'rollout_1.jsonl');
     const uri = pathToFileURL(path).href;

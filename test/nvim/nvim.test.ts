@@ -14,11 +14,11 @@ import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../shared/protoco
 import { repoRoot, tempWorkspace } from '../lsp/fixtures';
 import { boundedRun } from '../shared/boundedChild';
 import { checkRun, findingLines } from '../shared/checkRun';
-import { copyExampleRun, EVAL_EDIT, findingsAfterEdit } from '../shared/exampleRun';
+import { copyExampleRun, EVAL_EDIT, EXAMPLE_ROLLOUT_SETTINGS, findingsAfterEdit } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
 const LOG = join(ROOT, 'examples/run/rollout/rollout_1.jsonl');
-const SETTINGS = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' } as RolloutLensSettings;
+const SETTINGS: RolloutLensSettings = { ...DEFAULT_SETTINGS, ...EXAMPLE_ROLLOUT_SETTINGS };
 const WAIT_MS = 20_000;
 
 interface NvimDiagnostic {

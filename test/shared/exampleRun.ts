@@ -4,11 +4,17 @@
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../lsp/fixtures';
+import { repoRoot } from './repoRoot';
 import { checkRun, findingLines } from './checkRun';
 
 /** The eval dump's line (1-based) that the edit changes, and how: one gpqa attempt scored 1.0 instead of 0.0. */
 export const EVAL_EDIT = { file: 'eval/eval_100.jsonl', line: 15, from: '"reward": 0.0', to: '"reward": 1.0' } as const;
+
+/** The rollout settings of examples/run/rollout-lens.yaml, as a client sends them. */
+export const EXAMPLE_ROLLOUT_SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' } as const;
+
+/** The example run's rollout step files. */
+export const EXAMPLE_ROLLOUT = join(repoRoot(), 'examples/run/rollout');
 
 export function copyExampleRun(dir: string): string {
   cpSync(join(repoRoot(), 'examples/run'), dir, { recursive: true });

@@ -18,10 +18,11 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { repoRoot } from '../lsp/fixtures';
 import { bounded, BUNDLE, endServer, shutdownAndExit, startStdioServer } from '../shared/stdioServer';
+import { EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
 const LOG = join(ROOT, 'examples/run/rollout/rollout_1.jsonl');
-const SETTINGS = { nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' };
+const SETTINGS = EXAMPLE_ROLLOUT_SETTINGS;
 
 const WAIT_MS = 15_000;
 const within = <T>(what: string, promise: Promise<T>) => bounded(what, promise, WAIT_MS);
