@@ -56,6 +56,20 @@ function baseOptions(stacked: boolean, yTitle: string): ChartOptions<'bar'> {
   };
 }
 
+/** A small line chart of per-step series (label, values, colour); the y axis from 0 when `fromZero`. */
+function stepLines(parent: HTMLElement, id: string, labels: string[], series: [string, (number | null)[], string][], fromZero = false): Chart {
+  return new Chart(canvasIn(parent, id, true), {
+    type: 'line',
+    data: { labels, datasets: series.map(([label, data, colour]) => ({ label, data, borderColor: colour, backgroundColor: colour })) },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      scales: { x: { title: { display: true, text: 'step' } }, ...(fromZero ? { y: { beginAtZero: true } } : {}) },
+    },
+  });
+}
+
 /** The per-step charts, each in its own section of `app`. */
 export function stepCharts(
   app: HTMLElement,
@@ -99,34 +113,13 @@ export function stepCharts(
 
   const r = section(app, 'Reward mean and truncated ratio');
   charts.push(
-    new Chart(canvasIn(r, 'chart-reward', true), {
-      type: 'line',
-      data: {
-        labels,
-        datasets: [
-          { label: 'reward mean', data: model.steps.map((row) => row.rewardMean), borderColor: '#0969da', backgroundColor: '#0969da' },
-          { label: 'truncated ratio', data: model.steps.map((row) => row.truncatedRatio), borderColor: '#bf8700', backgroundColor: '#bf8700' },
-        ],
-      },
-      options: { responsive: true, maintainAspectRatio: false, animation: false, scales: { x: { title: { display: true, text: 'step' } } } },
-    }),
+    stepLines(r, 'chart-reward', labels, [
+      ['reward mean', model.steps.map((row) => row.rewardMean), '#0969da'],
+      ['truncated ratio', model.steps.map((row) => row.truncatedRatio), '#bf8700'],
+    ]),
   );
   const l = section(app, 'Response length (mean tokens)');
-  charts.push(
-    new Chart(canvasIn(l, 'chart-length', true), {
-      type: 'line',
-      data: {
-        labels,
-        datasets: [{ label: 'response length', data: model.steps.map((row) => row.responseLengthMean), borderColor: '#8250df', backgroundColor: '#8250df' }],
-      },
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
-        scales: { x: { title: { display: true, text: 'step' } }, y: { beginAtZero: true } },
-      },
-    }),
-  );
+  charts.push(stepLines(l, 'chart-length', labels, [['response length', model.steps.map((row) => row.responseLengthMean), '#8250df']], true));
   const c = section(app, 'Rollout compute spent on dropped groups', 'Response tokens of every sample in a dropped group: generated, then thrown away.');
   charts.push(
     new Chart(canvasIn(c, 'chart-tokens', true), {
