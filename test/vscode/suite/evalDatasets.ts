@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FindingData } from '../../../client/src/datasetsTree';
 import type { TreeNode } from '../../../client/src/treeNodes';
-import { api, codeOf, diagnostics, openLog, waitFor, wsUri } from './helpers';
+import { api, codeOf, diagnostics, openLog, quickFixes, waitFor, wsUri } from './helpers';
 import { test } from './runner';
 
 const EVAL = ['eval', 'eval_100.jsonl'];
@@ -43,14 +43,7 @@ test('quick fix for misgrouped-dataset (vscode.executeCodeActionProvider), appli
   const a = await api();
   const uri = wsUri(...EVAL);
   await openLog(...EVAL);
-  const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'the misgrouped-dataset diagnostic');
-  const diag = ds.find((x) => codeOf(x) === 'misgrouped-dataset')!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-    'vscode.executeCodeActionProvider',
-    uri,
-    diag.range,
-    vscode.CodeActionKind.QuickFix.value,
-  );
+  const actions = await quickFixes(uri, (x) => codeOf(x) === 'misgrouped-dataset', 'the misgrouped-dataset diagnostic');
   const fix = actions.find((x) => x.title === 'Set n_samples_per_eval_prompt of gpqa to 3 in eval_config.yaml');
   assert.ok(fix?.edit, `actions: ${actions.map((x) => x.title).join(' | ')}`);
   const config = wsUri('eval_config.yaml');
@@ -75,18 +68,7 @@ test('quick fix for misgrouped-dataset (vscode.executeCodeActionProvider), appli
 test('quick fix for passk-group-size-mismatch: the run settings file sets the global value, so the fix edits rollout-lens.yaml, not the editor setting', async () => {
   const uri = wsUri(...EVAL);
   await openLog(...EVAL);
-  const ds = await diagnostics(
-    uri,
-    (d) => d.some((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message)),
-    "aime's pass@k mismatch",
-  );
-  const diag = ds.find((x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message))!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-    'vscode.executeCodeActionProvider',
-    uri,
-    diag.range,
-    vscode.CodeActionKind.QuickFix.value,
-  );
+  const actions = await quickFixes(uri, (x) => codeOf(x) === 'passk-group-size-mismatch' && /dataset aime/.test(x.message), "aime's pass@k mismatch");
   // The example run's rollout-lens.yaml sets nSamplesPerEvalPrompt and wins over the editor's
   // setting, so a client command changing the setting would change nothing: the file is edited.
   assert.ok(!actions.some((x) => x.command?.command === 'rolloutLens.setNSamplesPerEvalPrompt'), 'no ineffective setting command');

@@ -53,6 +53,16 @@ export function diagnostics(uri: vscode.Uri, ready: (ds: vscode.Diagnostic[]) =>
   }, what);
 }
 
+/**
+ * The quick fixes VS Code offers (vscode.executeCodeActionProvider) for the first diagnostic of
+ * `uri` that `which` picks, waiting until there is one (`what` names it).
+ */
+export async function quickFixes(uri: vscode.Uri, which: (d: vscode.Diagnostic) => boolean, what: string): Promise<vscode.CodeAction[]> {
+  const ds = await diagnostics(uri, (d) => d.some(which), what);
+  const diag = ds.find(which)!;
+  return vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+}
+
 export function hoverText(hovers: vscode.Hover[]): string {
   return hovers
     .flatMap((h) => h.contents)

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RolloutLensApi } from '../../../client/src/api';
 import { EvalDatasetsRequest, type EvalDatasetsResult, GroupsByCauseRequest, type GroupsByCauseResult } from '../../../shared/protocol';
-import { codeOf, diagnostics, openLog, wsUri, EXTENSION_ID } from './helpers';
+import { codeOf, diagnostics, openLog, quickFixes, wsUri, EXTENSION_ID } from './helpers';
 import { runAll, test } from './runner';
 
 test('the installed .vsix is the extension in use (not the repository)', () => {
@@ -46,14 +46,7 @@ test('untrusted workspace (limited support): analysis runs, but no quick fix is 
   const a = await publicApi();
   const uri = wsUri('eval', 'eval_100.jsonl');
   await openLog('eval', 'eval_100.jsonl');
-  const ds = await diagnostics(uri, (d) => d.some((x) => codeOf(x) === 'misgrouped-dataset'), 'the misgrouped-dataset diagnostic');
-  const diag = ds.find((x) => codeOf(x) === 'misgrouped-dataset')!;
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-    'vscode.executeCodeActionProvider',
-    uri,
-    diag.range,
-    vscode.CodeActionKind.QuickFix.value,
-  );
+  const actions = await quickFixes(uri, (x) => codeOf(x) === 'misgrouped-dataset', 'the misgrouped-dataset diagnostic');
   assert.deepEqual(
     actions.map((x) => x.title).filter((t) => t.includes('n_samples_per_eval_prompt')),
     [],
