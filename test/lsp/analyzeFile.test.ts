@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { ResponseError, type ProgressToken } from 'vscode-languageserver-protocol';
 import { AnalyzeFileRequest, type AnalyzeFileResult } from '../../shared/protocol';
 import { tempWorkspace, VSCODE_SYNC_LIMIT, writeBigRollout, type TempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { withHarness } from './harness';
 
 let ws: TempWorkspace;
 let big: { path: string; bytes: number; lines: number; groups: number };
@@ -21,8 +21,7 @@ after(() => ws.remove());
 
 test('analyzeFile on a >52,428,800-byte log: begin/report/end progress on the client token, result counts, diagnostics pushed', async () => {
   assert.ok(big.bytes > VSCODE_SYNC_LIMIT);
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await withHarness({ workspaceFolders: [ws.dir] }, async (h) => {
     const uri = pathToFileURL(big.path).href;
     const token: ProgressToken = 'big-file-1';
     const started = process.hrtime.bigint();
@@ -56,14 +55,11 @@ test('analyzeFile on a >52,428,800-byte log: begin/report/end progress on the cl
     assert.equal(diags.length, aborted);
     assert.ok(diags.every((d) => d.code === 'group-dropped' && d.source === 'rollout-lens'));
     assert.equal(diags[0].range.start.line, 14, 'group 3, third sample: line 15');
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('analyzeFile is cancellable: $/cancelRequest after the first progress report ends it with RequestCancelled', async () => {
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await withHarness({ workspaceFolders: [ws.dir] }, async (h) => {
     const uri = pathToFileURL(big.path).href;
     const source = new (await import('vscode-languageserver-protocol')).CancellationTokenSource();
     const pending = h.client.sendRequest(AnalyzeFileRequest, { uri, workDoneToken: 'big-cancel' }, source.token);
@@ -73,17 +69,12 @@ test('analyzeFile is cancellable: $/cancelRequest after the first progress repor
     assert.equal(h.published.filter((p) => p.uri === uri).length, 0, 'nothing published for a cancelled analysis');
     // The server still answers.
     await assert.rejects(h.client.sendRequest(AnalyzeFileRequest, { uri: pathToFileURL(ws.path('missing.jsonl')).href }), /cannot read/);
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('analyzeFile rejects bad params and folders with InvalidParams', async () => {
-  const h = await startHarness({ workspaceFolders: [ws.dir] });
-  try {
+  await withHarness({ workspaceFolders: [ws.dir] }, async (h) => {
     await assert.rejects(h.client.sendRequest(AnalyzeFileRequest.method, { uri: 42 }), (e: unknown) => e instanceof ResponseError && e.code === -32602);
     await assert.rejects(h.client.sendRequest(AnalyzeFileRequest, { uri: pathToFileURL(ws.dir).href }), /is not a file/);
-  } finally {
-    await h.stop();
-  }
+  });
 });

@@ -203,18 +203,25 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
+/** `body` with a harness on `options`; afterwards, whatever `body` throws, the harness is stopped. */
+export async function withHarness<T>(options: HarnessOptions, body: (h: Harness) => Promise<T>): Promise<T> {
+  const h = await startHarness(options);
+  try {
+    return await body(h);
+  } finally {
+    await h.stop();
+  }
+}
+
 /**
  * `body` with a harness on `options`, whose workspace folder is `ws` unless `options` names others
  * (`workspaceFolders: []`: no root); afterwards, whatever `body` throws, the harness is stopped and
  * `ws` removed.
  */
 export async function inWorkspace<T>(ws: TempWorkspace, options: HarnessOptions, body: (h: Harness) => Promise<T>): Promise<T> {
-  let h: Harness | undefined;
   try {
-    h = await startHarness({ workspaceFolders: [ws.dir], ...options });
-    return await body(h);
+    return await withHarness({ workspaceFolders: [ws.dir], ...options }, body);
   } finally {
-    await h?.stop();
     ws.remove();
   }
 }

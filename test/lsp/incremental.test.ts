@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Diagnostic, Hover, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { startHarness } from './harness';
+import { withHarness } from './harness';
 import { EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const SETTINGS = EXAMPLE_ROLLOUT_SETTINGS;
@@ -52,23 +52,19 @@ function edits(doc: TextDocument): { name: string; change: (d: TextDocument) => 
 }
 
 async function freshDiagnostics(dir: string, uri: string, text: string, version: number): Promise<{ diags: Diagnostic[]; hover: Hover | null }> {
-  const h = await startHarness({ workspaceFolders: [dir], settings: () => SETTINGS });
-  try {
+  return withHarness({ workspaceFolders: [dir], settings: () => SETTINGS }, async (h) => {
     h.open(uri, text, version);
     const diags = await h.diagnostics(uri, (_d, p) => p.version === version);
     const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 2 } })) as Hover | null;
     return { diags, hover };
-  } finally {
-    await h.stop();
-  }
+  });
 }
 
 test('incremental sync: after each one-line edit the diagnostics and hover equal a fresh full analysis of the edited text', async () => {
   const ws = tempWorkspace();
   const uri = ws.uri('rollout_1.jsonl');
   const text = `${rolloutLines().join('\n')}\n`;
-  const h = await startHarness({ workspaceFolders: [ws.dir], settings: () => SETTINGS });
-  try {
+  await withHarness({ workspaceFolders: [ws.dir], settings: () => SETTINGS }, async (h) => {
     assert.equal((h.init.capabilities.textDocumentSync as { change?: number }).change, 2, 'the server asks for incremental changes');
     const mirror = TextDocument.create(uri, 'jsonl', 1, text);
     h.open(uri, text, 1);
@@ -91,7 +87,5 @@ test('incremental sync: after each one-line edit the diagnostics and hover equal
       assert.notEqual(now, previous, `${edit.name} changed the diagnostics`);
       previous = now;
     }
-  } finally {
-    await h.stop();
-  }
+  });
 });

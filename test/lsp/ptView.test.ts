@@ -8,13 +8,12 @@ import { pathToFileURL } from 'node:url';
 
 import { PtAsJsonlRequest, type PtAsJsonlResult } from '../../shared/protocol';
 import { repoRoot } from './fixtures';
-import { startHarness } from './harness';
+import { withHarness } from './harness';
 
 const FIX = join(repoRoot(), 'test/fixtures/pt');
 
 test('ptAsJsonl: one line per sample, equal to torch.load’s view; opened, its lines get the dump’s diagnostics', async () => {
-  const h = await startHarness({ workspaceFolders: [FIX] });
-  try {
+  await withHarness({ workspaceFolders: [FIX] }, async (h) => {
     const uri = pathToFileURL(join(FIX, 'run/rollout_data/1.pt')).href;
     const r = (await h.client.sendRequest(PtAsJsonlRequest, { uri })) as PtAsJsonlResult;
     assert.equal(r.samples, 24);
@@ -35,20 +34,15 @@ test('ptAsJsonl: one line per sample, equal to torch.load’s view; opened, its 
       diags.filter((d) => d.code === 'group-dropped').map((d) => d.range.start.line),
       [5, 8, 14, 17],
     );
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('ptAsJsonl: a hostile dump gives its samples and names the callable that was not run; a bad uri is an error', async () => {
-  const h = await startHarness({ workspaceFolders: [FIX] });
-  try {
+  await withHarness({ workspaceFolders: [FIX] }, async (h) => {
     const r = (await h.client.sendRequest(PtAsJsonlRequest, { uri: pathToFileURL(join(FIX, 'hostile/system.pt')).href })) as PtAsJsonlResult;
     assert.equal(r.samples, 4);
     assert.match(r.problems[0], /posix\.system.*not run/);
     assert.match(r.text, /\{"\$blocked": "posix\.system"\}/);
     await assert.rejects(h.client.sendRequest(PtAsJsonlRequest, { uri: pathToFileURL(join(FIX, 'missing.pt')).href }), /cannot read/);
-  } finally {
-    await h.stop();
-  }
+  });
 });

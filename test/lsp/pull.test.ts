@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DocumentDiagnosticReport, FullDocumentDiagnosticReport } from 'vscode-languageserver-protocol';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
-import { type Harness, inWorkspace, PULL_CAPS, startHarness } from './harness';
+import { type Harness, inWorkspace, PULL_CAPS, withHarness } from './harness';
 
 function pull(h: Harness, uri: string, previousResultId?: string): Promise<DocumentDiagnosticReport> {
   return h.client.sendRequest('textDocument/diagnostic', { textDocument: { uri }, previousResultId }) as Promise<DocumentDiagnosticReport>;
@@ -71,10 +71,7 @@ test('pull for a document that is not open, or not a log, answers an empty full 
 });
 
 test('push clients do not get a diagnostic provider', async () => {
-  const h = await startHarness();
-  try {
+  await withHarness({}, async (h) => {
     assert.equal(h.init.capabilities.diagnosticProvider, undefined);
-  } finally {
-    await h.stop();
-  }
+  });
 });

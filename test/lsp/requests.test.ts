@@ -18,14 +18,13 @@ import {
   type RunStepsResult,
 } from '../../shared/protocol';
 import { evalConfigYaml, evalLines, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
-import { inWorkspace, startHarness } from './harness';
+import { inWorkspace, withHarness } from './harness';
 import { EXAMPLE_ROLLOUT, EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
 
 test('runSteps on the example run folder: one entry per step file, in step order, with its drop counts', async () => {
-  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS });
-  try {
+  await withHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS }, async (h) => {
     const result = (await h.client.sendRequest(RunStepsRequest, { folderUri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as RunStepsResult;
     assert.deepEqual(
       result.steps.map((s) => s.step),
@@ -46,9 +45,7 @@ test('runSteps on the example run folder: one entry per step file, in step order
       assert.deepEqual(s.drops, drops);
       assert.ok(Object.keys(drops).length > 0, 'the example run drops groups in every step');
     }
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('groupsByCause on a file: buckets by reason with metric and formerly names, kept last, 0-based lines', async () => {

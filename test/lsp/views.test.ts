@@ -10,14 +10,13 @@ import { RunViewRequest, SampleViewRequest } from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { repoRoot } from './fixtures';
-import { startHarness } from './harness';
+import { withHarness } from './harness';
 import { EXAMPLE_ROLLOUT, EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
 
 test('runView on the example rollout folder: three steps, drops by reason, sources as URIs, excerpts', async () => {
-  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS });
-  try {
+  await withHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS }, async (h) => {
     const view = (await h.client.sendRequest(RunViewRequest, { uri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as RunView;
     assert.deepEqual(
       view.steps.map((s) => s.step),
@@ -28,14 +27,11 @@ test('runView on the example rollout folder: three steps, drops by reason, sourc
     const [ref] = view.samples['group_has_aborted_SandboxUnavailable'];
     assert.ok(ref.source.startsWith('file://'));
     assert.match(ref.prompt ?? '', /^Repository /);
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('sampleView: a sample from disk, then the same line of an open document; no sample → null', async () => {
-  const h = await startHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS });
-  try {
+  await withHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS }, async (h) => {
     const path = join(EXAMPLE_ROLLOUT, 'rollout_1.jsonl');
     const uri = pathToFileURL(path).href;
     const fromDisk = (await h.client.sendRequest(SampleViewRequest, { uri, line: 12 })) as SampleView;
@@ -46,7 +42,5 @@ test('sampleView: a sample from disk, then the same line of an open document; no
     assert.deepEqual(fromDoc.siblings, fromDisk.siblings);
     assert.equal(await h.client.sendRequest(SampleViewRequest, { uri, line: 5000 }), null);
     await assert.rejects(h.client.sendRequest(SampleViewRequest, { uri, line: -1 }), /sampleView needs/);
-  } finally {
-    await h.stop();
-  }
+  });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
 
-import { startHarness } from '../lsp/harness';
+import { withHarness } from '../lsp/harness';
 import { cliJson, groupLines, milesSample, tempDir, write } from './helpers';
 
 const DEPTH = 100_000;
@@ -56,8 +56,7 @@ test('100 000 levels of nesting in an open document: the language server publish
   const deep = deepLines();
   const good = groupLines(0, 4);
   const lines = [...good.slice(0, 8), ...deep.map(([l]) => l), ...good.slice(8)];
-  const h = await startHarness();
-  try {
+  await withHarness({}, async (h) => {
     const uri = pathToFileURL(join('/tmp', 'rl-deep-not-on-disk', 'deep.jsonl')).href;
     h.open(uri, `${lines.join('\n')}\n`);
     const diags = await h.diagnostics(uri, (d) => d.length > 0);
@@ -71,9 +70,7 @@ test('100 000 levels of nesting in an open document: the language server publish
     assert.ok(symbols.length >= 4);
     const after = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 4, character: 0 } })) as Hover;
     assert.match((after.contents as MarkupContent).value, /dropped/);
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('a 100 MB single line (a token array) between good lines: the CLI reads it, analyses the lines around it, JSON contract intact', (t) => {

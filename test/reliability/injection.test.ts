@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 
 import { CATALOG } from '../../server/src/core/catalog';
-import { startHarness, type Harness } from '../lsp/harness';
+import { type Harness, withHarness } from '../lsp/harness';
 import { firstUnsafe } from './contract';
 import { cliJson, runCli, tempDir } from './helpers';
 
@@ -120,8 +120,7 @@ function assertInertMarkdown(source: string, where: string): void {
 /** One server on `dir`'s files (files()): the eval trials and the rollout log opened in turn, `each` called with each one's diagnostics. */
 async function withLogsOpen(dir: string, each: (h: Harness, name: string, uri: string, diagnostics: Diagnostic[]) => Promise<void>): Promise<void> {
   const text = files(dir);
-  const h = await startHarness({ workspaceFolders: [dir] });
-  try {
+  await withHarness({ workspaceFolders: [dir] }, async (h) => {
     for (const [name, body] of [
       ['trials.jsonl', text.trials],
       ['rollout_1.jsonl', text.rollout],
@@ -129,9 +128,7 @@ async function withLogsOpen(dir: string, each: (h: Harness, name: string, uri: s
       const uri = pathToFileURL(join(dir, 'run', name)).href;
       await each(h, name, uri, await h.openAndWait(uri, body));
     }
-  } finally {
-    await h.stop();
-  }
+  });
 }
 
 test(`hovers (${CORPUS.length} payloads × instance id, cause, error text, dataset, prompt, group members; eval and rollout logs): rendered by markdown-it with HTML and linkify on, no link, image or tag comes from the log, no raw control character`, async (t) => {

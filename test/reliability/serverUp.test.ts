@@ -11,7 +11,7 @@ import { CancellationTokenSource, ResponseError, type Hover, type MarkupContent 
 import type { FileAccess } from '../../server/src/core/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { AnalyzeFileRequest, EvalDatasetsRequest, GroupsByCauseRequest, RunStepsRequest, type GroupsByCauseResult } from '../../shared/protocol';
-import { PULL_CAPS, startHarness, type Harness } from '../lsp/harness';
+import { type Harness, PULL_CAPS, startHarness, withHarness } from '../lsp/harness';
 import { groupLines, tempDir, write } from './helpers';
 
 const TEXT = `${groupLines(0, 6).join('\n')}\n`;
@@ -81,8 +81,7 @@ test('bogus params for every request (18 shapes × 8 methods) and odd notificati
   const cwd = process.cwd();
   process.chdir(dir);
   t.after(() => process.chdir(cwd));
-  const h = await startHarness({ workspaceFolders: [dir], capabilities: PULL_CAPS });
-  try {
+  await withHarness({ workspaceFolders: [dir], capabilities: PULL_CAPS }, async (h) => {
     const methods = [
       'textDocument/hover',
       'textDocument/codeAction',
@@ -131,15 +130,12 @@ test('bogus params for every request (18 shapes × 8 methods) and odd notificati
     void h.client.sendNotification('$/setTrace', { value: 'verbose' });
     void h.client.sendNotification('rolloutLens/unknownNotification', { x: 1 });
     await stillWorks(h, dir, 'after-bogus.jsonl');
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('a cancellation storm: 2000 requests cancelled at once or a tick later, interleaved with 300 edits → every request answered, the final version analysed, hover works', async (t) => {
   const dir = tempDir(t);
-  const h = await startHarness({ workspaceFolders: [dir], runtime: { debounceMs: 5 } });
-  try {
+  await withHarness({ workspaceFolders: [dir], runtime: { debounceMs: 5 } }, async (h) => {
     const uri = pathToFileURL(`${dir}/storm.jsonl`).href;
     h.open(uri, TEXT);
     await h.diagnostics(uri, (d) => d.length > 0);
@@ -176,9 +172,7 @@ test('a cancellation storm: 2000 requests cancelled at once or a tick later, int
     const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 4, character: 1 } })) as Hover;
     assert.match((hover.contents as MarkupContent).value, /dropped/);
     assert.equal(h.logs.filter((l) => l.type === 1).length, 0, `no error logged: ${h.logs.map((l) => l.message).join('\n')}`);
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('analyzeFile cancelled 8 times mid-read on a 16 MB log, then run to the end: each cancelled one answers RequestCancelled, the last one completes', async (t) => {
@@ -186,8 +180,7 @@ test('analyzeFile cancelled 8 times mid-read on a 16 MB log, then run to the end
   const lines = groupLines(0, 400);
   const block = `${lines.join('\n')}\n`;
   const path = write(dir, 'big.jsonl', block.repeat(Math.ceil((16 << 20) / block.length)));
-  const h = await startHarness({ workspaceFolders: [dir] });
-  try {
+  await withHarness({ workspaceFolders: [dir] }, async (h) => {
     const uri = pathToFileURL(path).href;
     for (let i = 0; i < 8; i++) {
       const source = new CancellationTokenSource();
@@ -203,9 +196,7 @@ test('analyzeFile cancelled 8 times mid-read on a 16 MB log, then run to the end
     const done = (await h.client.sendRequest(AnalyzeFileRequest, { uri })) as { records: number };
     assert.equal(done.records % lines.length, 0);
     assert.ok(done.records >= (16 << 20) / (block.length / lines.length) - lines.length);
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('an internal error inside a handler (FileAccess throws a TypeError for one file) is logged and answered InternalError; the next request works', async (t) => {
@@ -219,8 +210,7 @@ test('an internal error inside a handler (FileAccess throws a TypeError for one 
       return nodeFileAccess.open(path);
     },
   };
-  const h = await startHarness({ workspaceFolders: [dir], runtime: { access } });
-  try {
+  await withHarness({ workspaceFolders: [dir], runtime: { access } }, async (h) => {
     for (const method of [GroupsByCauseRequest.method, AnalyzeFileRequest.method, EvalDatasetsRequest.method]) {
       const code = await answered(h, method, { uri: pathToFileURL(bad).href });
       assert.equal(code, -32603, `${method}: InternalError`);
@@ -248,9 +238,7 @@ test('an internal error inside a handler (FileAccess throws a TypeError for one 
       [pathToFileURL(good).href],
     );
     await stillWorks(h, dir, 'after-error.jsonl');
-  } finally {
-    await h.stop();
-  }
+  });
 });
 
 test('a client whose workspace/configuration answer fails: analysis runs with defaults, the problem is logged once, the server keeps working', async (t) => {
