@@ -1,4 +1,4 @@
-// The baseline of issue 7: a plain Node `JSON.parse` per line over the same file, read in 1 MiB
+// The baseline of the throughput benchmarks (BENCHMARKS.md): a plain Node `JSON.parse` per line over the same file, read in 1 MiB
 // chunks like the engine reads it. Usage: node bench/baseline.mjs <file>... (files one after another)
 import { eachLine } from './reference.mjs';
 
