@@ -1,5 +1,6 @@
-// The baseline of the throughput benchmarks (BENCHMARKS.md): a plain Node `JSON.parse` per line over the same file, read in 1 MiB
-// chunks like the engine reads it. Usage: node bench/baseline.mjs <file>... (files one after another)
+// The baseline of the throughput benchmarks (BENCHMARKS.md): a plain Node `JSON.parse` per line
+// over the same file, read in 1 MiB chunks like the engine reads it.
+// Usage: node bench/baseline.mjs <file>... (files one after another)
 import { eachLine } from './reference.mjs';
 
 let records = 0;

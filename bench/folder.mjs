@@ -1,6 +1,6 @@
-// Folder scale (BENCHMARKS.md, "check over a run folder"): `check` over a run folder of many step files, one at a time, with
-// per-step progress (`--progress`). Measures wall, CPU and peak RSS for 20 and for 200 files of
-// the same size: memory must not grow with the number of files.
+// Folder scale (BENCHMARKS.md, "check over a run folder"): `check` over a run folder of many step
+// files, one at a time, with per-step progress (`--progress`). Measures wall, CPU and peak RSS for
+// 20 and for 200 files of the same size: memory must not grow with the number of files.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
