@@ -15,24 +15,16 @@ import { tempWorkspace } from './fixtures';
 import { type Harness, inWorkspace } from './harness';
 import { dropMetrics } from '../shared/dropMetrics';
 import { groupLines } from '../reliability/helpers';
+import { readThrough } from '../shared/readThrough';
 
 /** nodeFileAccess that counts the bytes read per path. */
 function countingAccess(): { access: FileAccess; bytesRead: Map<string, number> } {
   const bytesRead = new Map<string, number>();
-  const access: FileAccess = {
-    ...nodeFileAccess,
-    async open(path) {
-      const file = await nodeFileAccess.open(path);
-      return {
-        async read(buffer, offset, length, position) {
-          const n = await file.read(buffer, offset, length, position);
-          bytesRead.set(path, (bytesRead.get(path) ?? 0) + n);
-          return n;
-        },
-        close: () => file.close(),
-      };
-    },
-  };
+  const access = readThrough(async (path, next) => {
+    const n = await next();
+    bytesRead.set(path, (bytesRead.get(path) ?? 0) + n);
+    return n;
+  });
   return { access, bytesRead };
 }
 

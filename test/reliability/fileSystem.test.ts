@@ -15,29 +15,21 @@ import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { parseContract } from './contract';
 import { accounted, cliJson, groupLines, runCli, scan, tempDir, write } from './helpers';
+import { readThrough } from '../shared/readThrough';
 
 const CHUNK = 4096;
 
 /** nodeFileAccess whose first read of `path` runs `act` once, right after it returns (the file moves mid-read). */
 function movingAccess(path: string, act: () => void): FileAccess {
   let done = false;
-  return {
-    ...nodeFileAccess,
-    async open(p) {
-      const file = await nodeFileAccess.open(p);
-      return {
-        async read(buffer, offset, length, position) {
-          const n = await file.read(buffer, offset, length, position);
-          if (p === path && !done) {
-            done = true;
-            act();
-          }
-          return n;
-        },
-        close: () => file.close(),
-      };
-    },
-  };
+  return readThrough(async (p, next) => {
+    const n = await next();
+    if (p === path && !done) {
+      done = true;
+      act();
+    }
+    return n;
+  });
 }
 
 /** What a scan says, compactly: enough to compare a resumed scan with a fresh one. */
@@ -119,19 +111,10 @@ test('a FileAccess whose read fails (EIO on the 3rd chunk), whose open fails, or
   const dir = tempDir(t);
   const path = write(dir, 'eio.jsonl', TEXT);
   let reads = 0;
-  const eio: FileAccess = {
-    ...nodeFileAccess,
-    async open(p) {
-      const file = await nodeFileAccess.open(p);
-      return {
-        async read(buffer, offset, length, position) {
-          if (++reads === 3) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
-          return file.read(buffer, offset, length, position);
-        },
-        close: () => file.close(),
-      };
-    },
-  };
+  const eio = readThrough(async (_path, next) => {
+    if (++reads === 3) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+    return next();
+  });
   await assert.rejects(scan(path, {}, eio, CHUNK), /EIO/);
   const noOpen: FileAccess = { ...nodeFileAccess, open: async () => Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) };
   await assert.rejects(scan(path, {}, noOpen), /EACCES/);
