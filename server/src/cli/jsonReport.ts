@@ -1,4 +1,4 @@
-// `--format json`: exactly the documented document (issue 2). Built field by field, so internal
+// `--format json`: exactly the documented document (README.md, "--format json"). Built field by field, so internal
 // extras (`detail`, `column`) never leak into the contract. Non-finite metric values become null
 // (JSON has no NaN).
 import type { Finding, RunReport } from '../core/types';
