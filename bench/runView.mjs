@@ -11,6 +11,7 @@
 // view's per-file kept/dropped must equal `check --format json` on the folder; the one file's
 // answer its kept/dropped; the sample view the line's status as the file has it.
 //   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write] [--only runView|groups]
+//     [--server <other build>/dist/server.js]
 //   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
 //   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,7 +31,8 @@ const RUNS = Number(arg('runs', '1'));
 const ONLY = arg('only', null); // runView | groups: one request only (implies --no-write)
 const WRITE = !process.argv.includes('--no-write') && ONLY === null;
 const TARGET_MB = 200;
-const BUNDLE = join(root, 'dist/server.js');
+// --server: another build's bundle (a before/after comparison; its answers are checked the same way).
+const BUNDLE = resolve(arg('server', join(root, 'dist/server.js')));
 
 // bench/scale.mjs writes the folder (2 GB); it is not regenerated here.
 if (!existsSync(FOLDER)) throw new Error(`${FOLDER} is missing: run node bench/scale.mjs first (it writes the folder)`);
@@ -202,9 +204,10 @@ for (let i = 0; i < RUNS; i++) {
   const fg = await once('rolloutLens/groupsByCause', { uri: ONE_URI });
   const [listed] = fg.answer.files;
   const w = want.perFile[ONE_URI];
-  if (fg.answer.files.length !== 1 || listed.kept !== w.kept || listed.dropped !== w.dropped || !listed.groupsListed)
+  if (fg.answer.files.length !== 1 || listed.kept !== w.kept || listed.dropped !== w.dropped || listed.groupsListed === false)
     throw new Error(`groupsByCause ${ONE_URI}: ${JSON.stringify({ kept: listed?.kept, dropped: listed?.dropped })}, check says ${JSON.stringify(w)}`);
-  if (listed.buckets.reduce((n, b) => n + b.count, 0) !== w.kept + w.dropped) throw new Error('groupsByCause: bucket counts do not add up to the groups');
+  if (listed.buckets.reduce((n, b) => n + (b.count ?? b.groups.length + (b.omitted ?? 0)), 0) !== w.kept + w.dropped)
+    throw new Error('groupsByCause: bucket counts do not add up to the groups');
   got.fileGroups.push(fg);
   console.log(`groupsByCause (one file): ${(fg.ms / 1000).toFixed(1)} s, peak RSS ${fg.peak.toFixed(0)} MB`);
 
