@@ -4,13 +4,18 @@
 // short samples that bench/scale.mjs writes. Each request runs in its own fresh server process, so
 // its peak RSS (VmHWM of /proc/<pid>/status, read right after the answer) is that request's alone;
 // VmRSS read then is what the server still holds.
+// Then the follow-up requests on one file of the folder (not open): `groupsByCause` with that
+// file's URI (what the Groups view asks when a step's node is expanded) and `sampleView` of the
+// sample in the middle of the file.
 // Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
-// view's per-file kept/dropped must equal `check --format json` on the folder.
-//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write]
+// view's per-file kept/dropped must equal `check --format json` on the folder; the one file's
+// answer its kept/dropped; the sample view the line's status as the file has it.
+//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write] [--only runView|groups]
+//     [--server <other build>/dist/server.js]
 //   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
 //   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
@@ -23,9 +28,11 @@ const arg = (name, fallback) => {
 };
 const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
 const RUNS = Number(arg('runs', '1'));
-const WRITE = !process.argv.includes('--no-write');
+const ONLY = arg('only', null); // runView | groups: one request only (implies --no-write)
+const WRITE = !process.argv.includes('--no-write') && ONLY === null;
 const TARGET_MB = 200;
-const BUNDLE = join(root, 'dist/server.js');
+// --server: another build's bundle (a before/after comparison; its answers are checked the same way).
+const BUNDLE = resolve(arg('server', join(root, 'dist/server.js')));
 
 // bench/scale.mjs writes the folder (2 GB); it is not regenerated here.
 if (!existsSync(FOLDER)) throw new Error(`${FOLDER} is missing: run node bench/scale.mjs first (it writes the folder)`);
@@ -129,17 +136,58 @@ function cpuOf(pid) {
   return (Number(f[11]) + Number(f[12])) / 100;
 }
 
+/** The 0-based line `n` of a file, found by counting newlines (the sample view's answer is checked against it). */
+function lineOf(path, n) {
+  const fd = openSync(path, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  let line = 0;
+  let pos = 0;
+  let start = -1;
+  const parts = [];
+  try {
+    for (;;) {
+      const got = readSync(fd, buf, 0, buf.length, pos);
+      if (got === 0) throw new Error(`${path} has no line ${n}`);
+      let from = 0;
+      for (let i = 0; i < got; i++) {
+        if (buf[i] !== 10) continue;
+        if (line === n) {
+          parts.push(Buffer.from(buf.subarray(start < 0 ? 0 : from, i)));
+          return Buffer.concat(parts).toString('utf8');
+        }
+        line++;
+        from = i + 1;
+        if (line === n) start = from;
+      }
+      if (line === n) parts.push(Buffer.from(buf.subarray(start < 0 ? 0 : from, got)));
+      start = -1;
+      pos += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const want = expected();
 console.log(`${FOLDER}: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples} samples`);
 const loadBefore = load();
-const got = { runView: [], groups: [] };
+const got = { runView: [], groups: [], fileGroups: [], sample: [] };
+// The follow-up requests on one file of the folder, not open: the Groups view expanding that
+// step's node, and the sample view of a sample in its middle.
+const ONE = join(FOLDER, files.sort()[0]);
+const ONE_URI = pathToFileURL(ONE).href;
+const SAMPLE_LINE = Math.floor(want.totals.samples / files.length / 2);
+const sampleRecord = JSON.parse(lineOf(ONE, SAMPLE_LINE));
 for (let i = 0; i < RUNS; i++) {
-  const rv = await once('rolloutLens/runView', {});
-  const t = rv.answer.totals;
-  for (const k of ['files', 'samples', 'groups', 'kept', 'dropped'])
-    if (t[k] !== want.totals[k]) throw new Error(`runView totals.${k} = ${t[k]}, check says ${want.totals[k]}`);
-  got.runView.push(rv);
-  console.log(`runView: ${(rv.ms / 1000).toFixed(1)} s, CPU ${rv.cpu.toFixed(1)} s, peak RSS ${rv.peak.toFixed(0)} MB, held after ${rv.held.toFixed(0)} MB`);
+  if (ONLY !== 'groups') {
+    const rv = await once('rolloutLens/runView', {});
+    const t = rv.answer.totals;
+    for (const k of ['files', 'samples', 'groups', 'kept', 'dropped'])
+      if (t[k] !== want.totals[k]) throw new Error(`runView totals.${k} = ${t[k]}, check says ${want.totals[k]}`);
+    got.runView.push(rv);
+    console.log(`runView: ${(rv.ms / 1000).toFixed(1)} s, CPU ${rv.cpu.toFixed(1)} s, peak RSS ${rv.peak.toFixed(0)} MB, held after ${rv.held.toFixed(0)} MB`);
+  }
+  if (ONLY === 'runView') continue;
 
   const gr = await once('rolloutLens/groupsByCause', {});
   const perFile = Object.fromEntries(gr.answer.files.map((f) => [f.uri, { kept: f.kept, dropped: f.dropped }]));
@@ -152,7 +200,27 @@ for (let i = 0; i < RUNS; i++) {
   console.log(
     `groupsByCause: ${(gr.ms / 1000).toFixed(1)} s, CPU ${gr.cpu.toFixed(1)} s, peak RSS ${gr.peak.toFixed(0)} MB, held after ${gr.held.toFixed(0)} MB`,
   );
+
+  const fg = await once('rolloutLens/groupsByCause', { uri: ONE_URI });
+  const [listed] = fg.answer.files;
+  const w = want.perFile[ONE_URI];
+  if (fg.answer.files.length !== 1 || listed.kept !== w.kept || listed.dropped !== w.dropped || listed.groupsListed === false)
+    throw new Error(`groupsByCause ${ONE_URI}: ${JSON.stringify({ kept: listed?.kept, dropped: listed?.dropped })}, check says ${JSON.stringify(w)}`);
+  if (listed.buckets.reduce((n, b) => n + (b.count ?? b.groups.length + (b.omitted ?? 0)), 0) !== w.kept + w.dropped)
+    throw new Error('groupsByCause: bucket counts do not add up to the groups');
+  got.fileGroups.push(fg);
+  console.log(`groupsByCause (one file): ${(fg.ms / 1000).toFixed(1)} s, peak RSS ${fg.peak.toFixed(0)} MB`);
+
+  const sv = await once('rolloutLens/sampleView', { uri: ONE_URI, line: SAMPLE_LINE });
+  if (sv.answer?.line !== SAMPLE_LINE + 1 || sv.answer.status !== (sampleRecord.status ?? null))
+    throw new Error(
+      `sampleView line ${SAMPLE_LINE}: ${JSON.stringify({ line: sv.answer?.line, status: sv.answer?.status })}, the file says ${sampleRecord.status}`,
+    );
+  got.sample.push(sv);
+  console.log(`sampleView (one file): ${(sv.ms / 1000).toFixed(1)} s, peak RSS ${sv.peak.toFixed(0)} MB`);
 }
+
+if (ONLY !== null) process.exit(0);
 
 const row = (label, xs) => {
   const peak = Math.max(...xs.map((x) => x.peak));
@@ -175,14 +243,19 @@ const body = `
 request, driven through the protocol, asked for the folder of bench/scale.mjs (${files.length} files,
 ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} short samples). Answers checked first: the run view's totals
 (files, samples, groups, kept, dropped) and the Groups view's kept/dropped per file equal
-\`check --format json\` on the folder. Peak RSS is the server process's VmHWM read right after the
-answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before the request.
+\`check --format json\` on the folder. Then, in fresh servers too, the follow-ups on the folder's
+first file (not open): its own \`groupsByCause\` (its kept/dropped checked) and the sample view of
+its middle line (its status checked against the line). Peak RSS is the server process's VmHWM read
+right after the answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before
+the request.
 Runs: ${RUNS}, p50 shown. ${machine(loadBefore)}.
 
 | request | wall (s) | server CPU (s) | peak RSS (MB) | held after (MB) | idle (MB) | answer JSON (MB) | target (issue 18) |
 |---|---|---|---|---|---|---|---|
 ${row('`rolloutLens/runView` (folder)', got.runView)}
 ${row('`rolloutLens/groupsByCause` (folder)', got.groups)}
+${row('`rolloutLens/groupsByCause` (one file of it: a step node expanded)', got.fileGroups)}
+${row(`\`rolloutLens/sampleView\` (line ${SAMPLE_LINE + 1} of that file, not open)`, got.sample)}
 `;
 console.log(body);
 if (WRITE) writeSection('runview', body);

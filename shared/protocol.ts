@@ -50,12 +50,23 @@ export interface CauseBucket {
   metric: string | null;
   /** How older charts named it (sync, fully async), when they did. */
   formerly: string[];
+  /** Groups in this bucket. */
+  count: number;
+  /**
+   * The bucket's first groups in file order (the server caps the list); empty when the file's
+   * entry has `groupsListed: false`.
+   */
   groups: GroupItem[];
-  /** Groups of this bucket not listed in `groups` (the server caps the list). */
-  omitted?: number;
+  /** Groups of this bucket not listed in `groups`: `count - groups.length`. */
+  omitted: number;
 }
 export interface GroupsByCauseParams {
-  /** A log file, or a folder (a run: one entry per step file). Omitted: every analysed file. */
+  /**
+   * A log file: its buckets with their groups. A folder (a run: one entry per step file): each
+   * file's buckets with their counts only (`groupsListed: false`), since a run's files can hold
+   * millions of groups; a client asks again with a file's `uri` for its groups (the VS Code tree
+   * does when that file's node is expanded). Omitted: every analysed file, with groups.
+   */
   uri?: string;
 }
 export interface FileGroups {
@@ -63,6 +74,8 @@ export interface FileGroups {
   step: number | null;
   dropped: number;
   kept: number;
+  /** False: `buckets` carry counts and no groups (a folder's answer); ask with this `uri` for them. */
+  groupsListed: boolean;
   buckets: CauseBucket[];
 }
 export interface GroupsByCauseResult {

@@ -1,8 +1,10 @@
 // "Groups by cause": Dropped → reason (`group_has_aborted_<cause>`, `zero_std_<r>`) → group →
 // samples, and Kept, for the log the views follow; for a run folder, the drops per cause over
-// its steps first, then each step's file.
+// its steps first, then each step's file. A folder's answer has each file's causes and counts
+// only (a run's files can hold millions of groups): a file's groups are asked for when its node is
+// first expanded (docs/editors.md).
 import * as vscode from 'vscode';
-import type { CauseBucket, FileGroups, GroupItem, RunStepsResult, SamplesRef } from '../../shared/protocol';
+import type { CauseBucket, FileGroups, GroupItem, SamplesRef } from '../../shared/protocol';
 import { isFolder, type ServerApi } from './serverApi';
 import { appendFields, baseName, num, plain, plural, safeMarkdown } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
@@ -11,6 +13,9 @@ const DROP_PREFIX = 'rollout/dynamic_filter/drop_';
 /** The exit status of a sample that finished normally (docs/semantics.md#failure-causes): not worth a mention per sample. */
 const SUCCESS_EXIT = 'Submitted';
 
+/** Fetches one file's groups (its own `groupsByCause` answer). */
+type LoadFile = (uri: string) => Promise<FileGroups | undefined>;
+
 export class GroupsTreeProvider extends NodeTreeProvider {
   constructor(private readonly server: ServerApi) {
     super();
@@ -18,18 +23,16 @@ export class GroupsTreeProvider extends NodeTreeProvider {
 
   protected async build(target: vscode.Uri, token: vscode.CancellationToken): Promise<TreeNode[]> {
     const folder = await isFolder(target);
-    const [groups, steps] = await Promise.all([
-      this.server.groupsByCause(target, token),
-      folder ? this.server.runSteps(target, token) : Promise.resolve(undefined),
-    ]);
+    const groups = await this.server.groupsByCause(target, token);
+    const load: LoadFile = async (uri) => (await this.server.groupsByCause(vscode.Uri.parse(uri))).files.find((f) => f.uri === uri);
     if (!folder) {
       const file = groups.files[0];
       if (!file) return [emptyNode(target)];
       return fileSections(file);
     }
     const files = [...groups.files].sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
-    const roots = steps && steps.steps.length > 0 ? [runNode(target, steps)] : [];
-    roots.push(...files.map(fileNode));
+    const roots = files.length > 0 ? [runNode(target, files)] : [];
+    roots.push(...files.map((f) => fileNode(f, load)));
     return roots.length > 0 ? roots : [emptyNode(target)];
   }
 }
@@ -48,14 +51,14 @@ function stepLabel(step: number | null, uri: vscode.Uri): string {
   return step === null ? baseName(uri) : `step ${step} · ${baseName(uri)}`;
 }
 
-/** Run totals: drops per cause summed over the steps, each with its per-step counts. */
-function runNode(folder: vscode.Uri, run: RunStepsResult): TreeNode {
-  const byReason = new Map<string, { uri: string; step: number | null; count: number }[]>();
-  for (const s of run.steps) {
-    for (const [metric, count] of Object.entries(s.drops)) {
-      const reason = metric.startsWith(DROP_PREFIX) ? metric.slice(DROP_PREFIX.length) : metric;
-      if (!byReason.has(reason)) byReason.set(reason, []);
-      byReason.get(reason)!.push({ uri: s.uri, step: s.step, count });
+/** Run totals: drops per cause summed over the steps (their files' bucket counts), each with its per-step counts. */
+function runNode(folder: vscode.Uri, files: readonly FileGroups[]): TreeNode {
+  const byReason = new Map<string, { uri: string; step: number | null; count: number; metric: string }[]>();
+  for (const f of files) {
+    for (const b of f.buckets) {
+      if (b.reason === 'kept') continue;
+      if (!byReason.has(b.reason)) byReason.set(b.reason, []);
+      byReason.get(b.reason)!.push({ uri: f.uri, step: f.step, count: b.count, metric: b.metric ?? `${DROP_PREFIX}${b.reason}` });
     }
   }
   const total = (rows: { count: number }[]) => rows.reduce((a, r) => a + r.count, 0);
@@ -66,7 +69,7 @@ function runNode(folder: vscode.Uri, run: RunStepsResult): TreeNode {
       kind: 'runReason',
       label: plain(reason),
       description: plural(total(rows), 'group'),
-      tooltip: `${DROP_PREFIX}${reason}: ${total(rows)} over ${plural(rows.length, 'step')}`,
+      tooltip: `${rows[0].metric}: ${total(rows)} over ${plural(rows.length, 'step')}`,
       icon: reasonIcon(reason),
       children: rows.map((r) => {
         const uri = vscode.Uri.parse(r.uri);
@@ -86,7 +89,7 @@ function runNode(folder: vscode.Uri, run: RunStepsResult): TreeNode {
     id: `${folder}|run`,
     kind: 'run',
     label: `Run · ${baseName(folder)}`,
-    description: `${plural(run.steps.length, 'step')} · ${dropped} dropped`,
+    description: `${plural(files.length, 'step')} · ${dropped} dropped`,
     tooltip: folder.fsPath,
     icon: new vscode.ThemeIcon('graph'),
     expanded: true,
@@ -94,7 +97,11 @@ function runNode(folder: vscode.Uri, run: RunStepsResult): TreeNode {
   });
 }
 
-function fileNode(file: FileGroups): TreeNode {
+/**
+ * A step file of a run: its sections from the folder's counts, and (the folder's answer lists no
+ * groups) its groups fetched when it is first expanded.
+ */
+function fileNode(file: FileGroups, load: LoadFile): TreeNode {
   const uri = vscode.Uri.parse(file.uri);
   return node({
     id: `${file.uri}|file`,
@@ -106,6 +113,13 @@ function fileNode(file: FileGroups): TreeNode {
     icon: vscode.ThemeIcon.File,
     command: revealCommand(uri, 0),
     children: fileSections(file),
+    load: file.groupsListed
+      ? undefined
+      : async () => {
+          const listed = await load(file.uri);
+          if (!listed) throw new Error(`${baseName(uri)} has no rollout groups now`);
+          return fileSections(listed);
+        },
   });
 }
 
@@ -120,7 +134,7 @@ function fileSections(file: FileGroups): TreeNode[] {
       description: plural(file.dropped, 'group'),
       icon: new vscode.ThemeIcon('filter'),
       expanded: true,
-      children: dropped.map((b) => bucketNode(file.uri, b)),
+      children: dropped.map((b) => bucketNode(file, b)),
     }),
   ];
   sections.push(
@@ -140,22 +154,23 @@ function reasonIcon(reason: string): vscode.ThemeIcon {
   return new vscode.ThemeIcon(reason.startsWith('group_has_aborted_') ? 'debug-disconnect' : 'dash');
 }
 
-function bucketNode(fileUri: string, b: CauseBucket): TreeNode {
-  const count = b.groups.length + (b.omitted ?? 0);
+function bucketNode(file: FileGroups, b: CauseBucket): TreeNode {
   const tip = safeMarkdown();
   appendFields(tip, [
     ['Reason', b.reason],
-    ['Groups', String(count)],
+    ['Groups', String(b.count)],
   ]);
   if (b.metric) appendFields(tip, [['Metric', b.metric]]);
   if (b.formerly.length) appendFields(tip, [['Formerly charted as', b.formerly.join(', ')]]);
-  if (b.omitted) appendFields(tip, [['Not listed', `${b.omitted} more groups (the list is capped)`]]);
-  const id = `${fileUri}|reason|${b.reason}`;
+  // Counts only (a folder's answer): the groups come with the file's own answer, not a cap.
+  const capped = file.groupsListed && b.omitted > 0;
+  if (capped) appendFields(tip, [['Not listed', `${b.omitted} more groups (the list is capped)`]]);
+  const id = `${file.uri}|reason|${b.reason}`;
   return node({
     id,
     kind: 'reason',
     label: plain(b.reason),
-    description: plural(count, 'group') + (b.omitted ? ` (${b.groups.length} listed)` : ''),
+    description: plural(b.count, 'group') + (capped ? ` (${b.groups.length} listed)` : ''),
     tooltip: tip,
     icon: reasonIcon(b.reason),
     data: b,

@@ -6,7 +6,6 @@ import {
   AnalyzeFileRequest,
   EvalDatasetsRequest,
   GroupsByCauseRequest,
-  RunStepsRequest,
   PtAsJsonlRequest,
   RunViewRequest,
   SampleViewRequest,
@@ -14,7 +13,6 @@ import {
   type AnalyzeFileResult,
   type EvalDatasetsResult,
   type GroupsByCauseResult,
-  type RunStepsResult,
   type PtAsJsonlResult,
   type RunViewParams,
   type SampleViewParams,
@@ -38,10 +36,6 @@ export class ServerApi {
 
   async evalDatasets(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<EvalDatasetsResult> {
     return (await this.client()).sendRequest(EvalDatasetsRequest, { uri: uri.toString() }, token);
-  }
-
-  async runSteps(folder: vscode.Uri, token?: vscode.CancellationToken): Promise<RunStepsResult> {
-    return (await this.client()).sendRequest(RunStepsRequest, { folderUri: folder.toString() }, token);
   }
 
   async ptAsJsonl(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<PtAsJsonlResult> {

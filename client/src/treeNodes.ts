@@ -21,6 +21,11 @@ export interface TreeNode {
   children: TreeNode[];
   /** Payload for commands and tests (the protocol item the node shows). */
   data?: unknown;
+  /**
+   * Children fetched when the node is first expanded (or revealed into), replacing `children`
+   * (built from what the parent's answer already said; same ids, so expansion and reveal hold).
+   */
+  load?: () => Promise<TreeNode[]>;
 }
 
 export type NodeInit = Omit<TreeNode, 'children' | 'parent'> & { children?: TreeNode[] };
@@ -91,7 +96,7 @@ export abstract class NodeTreeProvider implements vscode.TreeDataProvider<TreeNo
 
   getTreeItem(n: TreeNode): vscode.TreeItem {
     const state =
-      n.children.length === 0
+      n.children.length === 0 && !n.load
         ? vscode.TreeItemCollapsibleState.None
         : n.expanded
           ? vscode.TreeItemCollapsibleState.Expanded
@@ -107,8 +112,46 @@ export abstract class NodeTreeProvider implements vscode.TreeDataProvider<TreeNo
     return item;
   }
 
-  getChildren(n?: TreeNode): TreeNode[] {
-    return n ? n.children : this.rootsValue;
+  getChildren(n?: TreeNode): TreeNode[] | Promise<TreeNode[]> {
+    if (!n) return this.rootsValue;
+    return n.load ? this.expand(n) : n.children;
+  }
+
+  private readonly loading = new WeakMap<TreeNode, Promise<TreeNode[]>>();
+
+  /**
+   * Fetches a lazy node's children once (concurrent asks share the fetch) and puts them in place.
+   * A failed fetch keeps the children it had, with an error node, and is tried again next time.
+   */
+  expand(n: TreeNode): Promise<TreeNode[]> {
+    const load = n.load;
+    if (!load) return Promise.resolve(n.children);
+    let pending = this.loading.get(n);
+    if (!pending) {
+      pending = load().then(
+        (children) => {
+          for (const c of children) c.parent = n;
+          n.children = children;
+          n.load = undefined;
+          return children;
+        },
+        (err: unknown) => {
+          this.loading.delete(n);
+          const message = err instanceof Error ? err.message : String(err);
+          const error = node({
+            id: `${n.id}|error`,
+            kind: 'error',
+            label: 'Could not read the groups',
+            description: message,
+            icon: new vscode.ThemeIcon('error'),
+          });
+          error.parent = n;
+          return [...n.children.filter((c) => c.kind !== 'error'), error];
+        },
+      );
+      this.loading.set(n, pending);
+    }
+    return pending;
   }
 
   getParent(n: TreeNode): TreeNode | undefined {

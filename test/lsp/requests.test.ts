@@ -80,6 +80,37 @@ test('groupsByCause on a file: buckets by reason with metric and formerly names,
       ['0', '2'],
     );
     assert.equal(kept.metric, null);
+    assert.equal(file.groupsListed, true);
+    assert.deepEqual(
+      file.buckets.map((b) => [b.count, b.omitted]),
+      [
+        [1, 0],
+        [2, 0],
+      ],
+    );
+  });
+});
+
+test('groupsByCause on a run folder: the causes and counts of each file without groups, as its own answer counts them', async () => {
+  await withHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS }, async (h) => {
+    const folder = (await h.client.sendRequest(GroupsByCauseRequest, { uri: pathToFileURL(EXAMPLE_ROLLOUT).href })) as GroupsByCauseResult;
+    assert.deepEqual(
+      folder.files.map((f) => f.step),
+      [1, 2, 3],
+    );
+    for (const f of folder.files) {
+      assert.equal(f.groupsListed, false);
+      for (const b of f.buckets) assert.deepEqual([b.groups, b.omitted], [[], b.count]);
+      // The file's own answer: the same buckets in the same order, now with their groups.
+      const own = (await h.client.sendRequest(GroupsByCauseRequest, { uri: f.uri })) as GroupsByCauseResult;
+      assert.equal(own.files.length, 1);
+      const [listed] = own.files;
+      assert.equal(listed.groupsListed, true);
+      const counts = (x: typeof f) => [x.uri, x.step, x.dropped, x.kept, x.buckets.map((b) => [b.reason, b.metric, b.formerly, b.count])];
+      assert.deepEqual(counts(f), counts(listed));
+      for (const b of listed.buckets) assert.equal(b.groups.length + b.omitted, b.count);
+      assert.ok(listed.buckets.some((b) => b.groups.length > 0));
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RunViewRequest, SampleViewRequest } from '../../shared/protocol';
+import { GroupsByCauseRequest, RunViewRequest, SampleViewRequest, type GroupsByCauseResult } from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { repoRoot } from './fixtures';
@@ -42,5 +42,31 @@ test('sampleView: a sample from disk, then the same line of an open document; no
     assert.deepEqual(fromDoc.siblings, fromDisk.siblings);
     assert.equal(await h.client.sendRequest(SampleViewRequest, { uri, line: 5000 }), null);
     await assert.rejects(h.client.sendRequest(SampleViewRequest, { uri, line: -1 }), /sampleView needs/);
+  });
+});
+
+test('a file read from disk (its store and the verdicts of its groups) answers the views as its open document (records) does', async () => {
+  await withHarness({ workspaceFolders: [ROOT], settings: () => EXAMPLE_ROLLOUT_SETTINGS }, async (h) => {
+    for (const name of ['rollout_1.jsonl', 'rollout_2.jsonl', 'rollout_3.jsonl']) {
+      const path = join(EXAMPLE_ROLLOUT, name);
+      const uri = pathToFileURL(path).href;
+      const text = readFileSync(path, 'utf8');
+      const lines = text.split('\n').length - 1;
+      const answers = async () => ({
+        groups: (await h.client.sendRequest(GroupsByCauseRequest, { uri })) as GroupsByCauseResult,
+        run: (await h.client.sendRequest(RunViewRequest, { uri })) as RunView,
+        samples: await Promise.all(Array.from({ length: lines }, (_, line) => h.client.sendRequest(SampleViewRequest, { uri, line }))),
+      });
+      const fromDisk = await answers();
+      h.open(uri, text);
+      await h.waitFor('analysisChanged', () => h.changes.find((c) => c.uri === uri));
+      const fromDoc = await answers();
+      h.close(uri);
+      assert.ok(fromDisk.groups.files[0].buckets.some((b) => b.groups.length > 0));
+      assert.deepEqual(fromDisk.groups, fromDoc.groups, `${name}: groupsByCause`);
+      assert.deepEqual(fromDisk.run, fromDoc.run, `${name}: runView`);
+      assert.ok(fromDisk.samples.filter((v) => v !== null).length > 0);
+      assert.deepEqual(fromDisk.samples, fromDoc.samples, `${name}: sampleView of every line`);
+    }
   });
 });

@@ -28,8 +28,11 @@ export interface AnalyzeOptions {
   cancellation?: Cancellation;
   /** Called as bytes are read: (file, bytesRead, totalBytes). */
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
-  /** Keep per-sample detail (`FileReport.detail`) for editors; the CLI's JSON output omits it. */
-  /** Per-sample detail: as records (`true`), or for a rollout as the scan's columnar store (`'store'`). */
+  /**
+   * Keep per-sample detail (`FileReport.detail`) for editors (the CLI's JSON output omits it): as
+   * records (`true`), or for a rollout as the scan's columnar store with each group's verdict by
+   * group id (`'store'`: the run views over large folders).
+   */
   keepDetail?: boolean | 'store';
   /** Read size per chunk (default 1 MiB). */
   chunkSize?: number;
@@ -160,7 +163,8 @@ export class RunAnalyzer {
         scan.format,
         scan.samples,
         options.settings,
-        options.keepDetail !== undefined && options.keepDetail !== false,
+        // A trajectory sidecar's verdicts come from its .pt, as outcomes (trajectorySidecar.ts).
+        options.keepDetail === 'store' && scan.format !== 'miles-trajectory' ? 'verdicts' : options.keepDetail !== undefined && options.keepDetail !== false,
         // A trajectory sidecar's findings are rewritten against its .pt (trajectorySidecar.ts): all of them.
         scan.format === 'miles-trajectory' ? Infinity : Math.max(0, options.settings.maxProblems),
       );
@@ -170,6 +174,7 @@ export class RunAnalyzer {
       report.groups = r.counts;
       report.metrics = { ...r.metrics, ...r.sampleMetrics };
       detail.groups = r.groups;
+      if (r.verdicts) detail.verdicts = r.verdicts;
       fileFindings = fileFindings.concat(r.findings);
       if (scan.format === 'verl-rollout') {
         // verl's own training metrics (critic/score/mean skips empty outputs; docs/semantics.md#denominator-inflation).

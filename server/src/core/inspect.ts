@@ -9,10 +9,11 @@
 //
 // Lookups by line go through indexes kept per FileDetail (WeakMap: they go when the result goes),
 // so a hover on a file of a million samples does not copy or scan the detail each time.
-import { classifyCause, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './causes';
+import { classifyCause, dropMetricName, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './causes';
 import type { FileAccess } from './fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
+import { inGroupOrder } from './rollout/groups';
 import { readSampleLine } from './sampleLine';
 import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, SampleRecord } from './types';
 
@@ -150,9 +151,45 @@ export function sampleAt(detail: FileDetail, line1: number): SampleRecord | unde
   return undefined;
 }
 
+/** The drop reason of a store's group from the detail's verdicts; null: kept (or no verdicts). */
+export function verdictOf(detail: FileDetail, groupId: number): string | null {
+  const k = detail.verdicts?.reasonOf[groupId] ?? 0;
+  return k === 0 ? null : detail.verdicts!.reasons[k - 1];
+}
+
+/** The last group built from a store's verdicts, per detail: a sample view and its siblings ask for the same group. */
+const storeGroups = new WeakMap<FileDetail, { id: number; outcome: GroupOutcome }>();
+
+/**
+ * The outcome of a store's group `groupId` (members read from the store, in group order) from
+ * the detail's verdicts. One pass over the store's group ids: for one group, not for a listing.
+ */
+export function storeGroupOutcome(detail: FileDetail, groupId: number): GroupOutcome {
+  const cached = storeGroups.get(detail);
+  if (cached?.id === groupId) return cached.outcome;
+  const store = detail.store!;
+  const members: SampleRecord[] = [];
+  for (let i = 0; i < store.length; i++) if (store.groupId(i) === groupId) members.push(store.at(i));
+  const reason = verdictOf(detail, groupId);
+  const outcome: GroupOutcome = {
+    key: store.groupKeys.value(groupId) as string,
+    lines: inGroupOrder(members).map((s) => s.line),
+    kept: reason === null,
+    reason,
+    metric: reason === null ? null : dropMetricName(reason),
+  };
+  storeGroups.set(detail, { id: groupId, outcome });
+  return outcome;
+}
+
 /** The rollout group holding the sample (by key, then by line: a key can repeat across steps). */
 export function groupOf(detail: FileDetail, sample: SampleRecord): GroupOutcome | undefined {
   if (sample.groupKey === null) return undefined;
+  if (detail.verdicts && detail.store) {
+    const row = storeRowOf(detail, sample.line);
+    const id = row < 0 ? -1 : detail.store.groupId(row);
+    return id < 0 ? undefined : storeGroupOutcome(detail, id);
+  }
   let index = groupIndex.get(detail);
   if (!index) {
     index = new Map();

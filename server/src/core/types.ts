@@ -129,6 +129,14 @@ export interface GroupOutcome {
   metric: string | null;
 }
 
+/** What the filters did to each group of a store, by the store's group id (its key's first-appearance ordinal). */
+export interface GroupVerdicts {
+  /** By group id: 0 kept, k > 0 dropped for `reasons[k - 1]`. */
+  reasonOf: Int32Array;
+  /** Drop reasons (`group_has_aborted_<cause>`, `zero_std_<r>`), first-seen order. */
+  reasons: string[];
+}
+
 /** Per-dataset evaluation summary (docs/semantics.md#eval-metrics). */
 export interface DatasetSummary {
   name: string;
@@ -165,7 +173,14 @@ export interface FileDetail {
    * inspect.ts `eachSample` / `sampleAt`).
    */
   store?: SampleStore;
+  /** Empty when `verdicts` holds what the filters did instead. */
   groups: GroupOutcome[];
+  /**
+   * With `store`: each of its groups' verdict, by the store's group id, instead of a `GroupOutcome`
+   * (key, member lines) per group: a file of a million samples has 125 000 groups (read them
+   * through inspect.ts `groupOf`).
+   */
+  verdicts?: GroupVerdicts;
   datasets: DatasetSummary[];
   metricsRecords: MetricsRecord[];
   /** Absolute path (or URI-path) of the file, for re-reading lines. */

@@ -141,6 +141,31 @@ test('run folder: per-cause drops over the steps, then each step (rolloutLens.in
   );
   const zero1 = a.groups.find((n) => n.kind === 'reason' && n.label === 'zero_std_1' && n.id.includes('rollout_2'));
   assert.ok(zero1, 'step 2 has zero_std_1 (an int reward stays an int, docs/semantics.md#zero-std-filter)');
+  // A folder's answer has each file's causes and counts, no groups: a step's groups are asked for
+  // when its node is first expanded.
+  const step1 = roots[1];
+  const bucketsOf = (file: typeof step1) => file.children.find((n) => n.kind === 'dropped')!.children;
+  assert.ok(step1.load, 'the step is fetched when expanded');
+  assert.deepEqual(
+    bucketsOf(step1).map((n) => [n.label, n.description, n.children.length]),
+    [
+      ['group_has_aborted_SandboxUnavailable', '1 group', 0],
+      ['group_has_aborted_ServerUnreachable', '1 group', 0],
+      ['group_has_aborted_TimeLimitExceeded', '1 group', 0],
+      ['group_has_aborted_unknown', '1 group', 0],
+      ['zero_std_0.0', '1 group', 0],
+      ['zero_std_1.0', '1 group', 0],
+    ],
+  );
+  await vscode.commands.executeCommand('rolloutLens.groups.focus');
+  await a.groupsView.reveal(step1, { expand: true });
+  const loaded = await waitFor(() => (a.groups.roots[1].load === undefined ? a.groups.roots[1] : undefined), 'the step expanded and its groups fetched');
+  assert.equal(loaded.id, step1.id);
+  assert.deepEqual(
+    bucketsOf(loaded).map((n) => [n.label, n.description, n.children.length]),
+    bucketsOf(step1).map((n) => [n.label, n.description, 1]),
+  );
+  assert.ok(a.groups.find((n) => n.kind === 'sample' && n.id.includes('rollout_1') && n.label === 'line 13'));
   // Opening a log outside the folder follows that log again.
   await openLog('eval', 'eval_100.jsonl');
   await waitFor(() => a.target.inspected === undefined, 'the inspection to end');

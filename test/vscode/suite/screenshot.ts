@@ -18,6 +18,9 @@ test('screenshot: the Rollout Lens views on the example run with the Problems pa
   await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
   for (let i = 0; i < 5; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
   await waitFor(() => a.groups.roots.length > 3 && a.datasets.roots.length > 0, 'both views filled for the run');
+  // A run's step lists its groups once its node is expanded (the folder's answer has counts only).
+  const step1 = a.groups.find((n) => n.kind === 'file' && n.id.includes('rollout_1'))!;
+  await a.groupsView.reveal(step1, { select: false, focus: false, expand: true });
   const group = await waitFor(() => a.groups.find((n) => n.kind === 'group' && n.label === 'group 3' && n.id.includes('rollout_1')), 'group 3 of step 1');
   await a.groupsView.reveal(group.children[0], { select: true, focus: false, expand: true });
   const cmd = group.children[0].command!;

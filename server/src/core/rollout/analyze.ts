@@ -4,7 +4,7 @@
 import type { RolloutLensSettings } from '../settings';
 import { classifyCause, dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
-import type { FormatId, Finding, GroupCounts, GroupOutcome, SampleRecord } from '../types';
+import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../types';
 import { abortedFilter, zeroStdFilter } from './filters';
 import { inGroupOrder, type SampleGroup } from './groups';
 import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, spreadPromptMessage, zeroStdMessage } from './messages';
@@ -23,19 +23,23 @@ export interface RolloutResult {
   findings: Finding[];
   /** Findings left out by `findingLimit` (the report shows them as a count). */
   leftOut: number;
+  /** With `keepGroups: 'verdicts'`: each group's verdict by the store's group id (`groups` is empty). */
+  verdicts?: GroupVerdicts;
 }
 
 /**
  * `samples`: a file's store (the engine's), or records in file order (tests). Groups are built one
  * at a time from the store's group ids, so the analysis holds one group's records at once, not the
- * file's. `keepGroups: false` leaves `groups` empty (the CLI's report needs only the counts).
+ * file's. `keepGroups: false` leaves `groups` empty (the CLI's report needs only the counts);
+ * `'verdicts'` keeps each group's verdict in a typed array by group id instead (the editor's run
+ * views over large folders).
  */
 export function analyzeRollout(
   file: string,
   format: FormatId,
   samples: readonly SampleRecord[] | SampleStore,
   settings: RolloutLensSettings,
-  keepGroups = true,
+  keepGroups: boolean | 'verdicts' = true,
   /**
    * Keep at most this many findings, the first by line (ties: the order they were found), and count
    * the rest in `leftOut`: the report keeps only `maxProblems` per file anyway (see `capFindings`),
@@ -58,6 +62,8 @@ export function analyzeRollout(
   const metrics: Record<string, number> = {};
   let total = 0;
   let dropped = 0;
+  const reasonOf = keepGroups === 'verdicts' ? new Int32Array(store.groupKeys.size) : null;
+  const reasonIds = new Map<string, number>();
 
   const into =
     (list: FirstFindings): Report =>
@@ -83,7 +89,13 @@ export function analyzeRollout(
     const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
     total++;
     if (!outcome.kept) dropped++;
-    if (keepGroups) outcomes.push(outcome);
+    if (keepGroups === true) outcomes.push(outcome);
+    else if (reasonOf !== null && !outcome.kept) {
+      const reason = outcome.reason ?? 'unknown';
+      let id = reasonIds.get(reason);
+      if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
+      reasonOf[store.groupId(rowOf(g.members[0]))] = id;
+    }
     if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
     for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
     for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
@@ -119,7 +131,9 @@ export function analyzeRollout(
   const all = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
   const findings = all.length > findingLimit ? all.slice(0, findingLimit) : all;
   const leftOut = lists.reduce((n, l) => n + l.leftOut, 0) + (all.length - findings.length);
-  return { groups: outcomes, counts: { total, kept: total - dropped, dropped }, metrics, sampleMetrics, findings, leftOut };
+  const result: RolloutResult = { groups: outcomes, counts: { total, kept: total - dropped, dropped }, metrics, sampleMetrics, findings, leftOut };
+  if (reasonOf !== null) result.verdicts = { reasonOf, reasons: [...reasonIds.keys()] };
+  return result;
 }
 
 /**

@@ -3,8 +3,10 @@
 // `check` reports). Aggregated per step, so its size follows the number of steps and causes, not
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
 // are listed per drop reason, by file and line.
-import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { eachSample, sampleAt, sampleCount } from '../inspect';
+import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { eachSample, sampleAt, sampleCount, verdictOf } from '../inspect';
+import { inGroupOrder } from '../rollout/groups';
+import type { SampleStore } from '../sampleStore';
 import { fileStep } from '../logFiles';
 import {
   DEFAULT_SAMPLES_PER_REASON,
@@ -17,7 +19,7 @@ import {
 } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
 import { readSampleLine } from '../sampleLine';
-import type { FileReport, Finding, RunReport, SampleRecord } from '../types';
+import type { FileDetail, FileReport, Finding, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
 export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
@@ -87,6 +89,22 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     else if (file.kind === 'eval') addEval(file);
   }
 
+  function addSample(acc: StepAcc, s: SampleRecord): void {
+    if (s.reward !== null && Number.isFinite(s.reward)) {
+      acc.rewardSum += s.reward;
+      acc.rewardCount++;
+    }
+    if (s.responseLength !== null && Number.isFinite(s.responseLength)) {
+      acc.lengthSum += s.responseLength;
+      acc.lengthCount++;
+      acc.row.totalTokens += s.responseLength;
+    }
+    if (s.status !== null) {
+      acc.statusCount++;
+      if (s.status === 'truncated') acc.truncated++;
+    }
+  }
+
   function addRollout(file: FileReport): void {
     const detail = file.detail;
     const step = fileStep(file.path, detail?.store ?? detail?.samples ?? []);
@@ -119,21 +137,11 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     row.kept += file.groups.kept;
     row.dropped += file.groups.dropped;
     row.samples += detail ? sampleCount(detail) : file.records;
-    for (const s of detail ? eachSample(detail) : []) {
-      if (s.reward !== null && Number.isFinite(s.reward)) {
-        acc.rewardSum += s.reward;
-        acc.rewardCount++;
-      }
-      if (s.responseLength !== null && Number.isFinite(s.responseLength)) {
-        acc.lengthSum += s.responseLength;
-        acc.lengthCount++;
-        row.totalTokens += s.responseLength;
-      }
-      if (s.status !== null) {
-        acc.statusCount++;
-        if (s.status === 'truncated') acc.truncated++;
-      }
+    if (detail?.store && detail.verdicts) {
+      addStore(file, detail as FileDetail & { store: SampleStore }, step, acc);
+      return;
     }
+    for (const s of detail ? eachSample(detail) : []) addSample(acc, s);
     if (!detail) return;
     const byLine = { get: (line: number) => sampleAt(detail, line) };
     for (const g of detail.groups) {
@@ -154,6 +162,48 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       const listed = (samples[reason] ??= []);
       if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at));
       else omitted[reason] = (omitted[reason] ?? 0) + 1;
+    }
+  }
+
+  /**
+   * The same fold over a store and its groups' verdicts, in one pass over the rows: no group
+   * outcome, no line index, a record at a time; only the groups whose sample gets listed keep
+   * their records until the pass ends. Groups are met in file order (a scan's rows are in line
+   * order, and group ids are first-appearance ordinals).
+   */
+  function addStore(file: FileReport, detail: FileDetail & { store: SampleStore }, step: number | null, acc: StepAcc): void {
+    const { row } = acc;
+    const store = detail.store;
+    const seen = new Uint8Array(store.groupKeys.size);
+    /** Groups whose naming sample is listed: their members, by group id, in file order. */
+    const listed = new Map<number, { reason: string; members: SampleRecord[] }>();
+    const pending: Record<string, number> = {};
+    for (let i = 0; i < store.length; i++) {
+      const s = store.at(i);
+      addSample(acc, s);
+      const gid = store.groupId(i);
+      if (gid < 0) continue;
+      const reason = verdictOf(detail, gid);
+      if (reason === null) continue;
+      if (s.responseLength !== null && Number.isFinite(s.responseLength)) row.droppedTokens += s.responseLength;
+      if (seen[gid] === 0) {
+        seen[gid] = 1;
+        row.drops[reason] = (row.drops[reason] ?? 0) + 1;
+        const info = reasonInfo(reason, dropMetricName(reason));
+        info.groups++;
+        if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + 1;
+        if ((samples[reason]?.length ?? 0) + (pending[reason] ?? 0) < perReason) {
+          pending[reason] = (pending[reason] ?? 0) + 1;
+          listed.set(gid, { reason, members: [] });
+        } else omitted[reason] = (omitted[reason] ?? 0) + 1;
+      }
+      listed.get(gid)?.members.push(s);
+    }
+    for (const { reason, members } of listed.values()) {
+      // The sample that names the reason: the first aborted member in group order, else the first.
+      const ordered = inGroupOrder(members);
+      const at = ordered.find((m) => m.aborted) ?? ordered[0];
+      (samples[reason] ??= []).push(sampleRef(file, detail.source, step, at));
     }
   }
 

@@ -13,15 +13,22 @@ import type { SettingsCache } from '../protocol/settings';
 import { pathToUri } from '../protocol/uris';
 
 const MAX_CACHED_FILES = 256;
-/** Samples held over all cached files (their per-sample detail is what costs memory). */
+/** Samples held over all cached files (their per-sample detail and findings are what cost memory). */
 export const MAX_CACHED_SAMPLES = 250_000;
 const MAX_WALK_FILES = 10_000;
 const MAX_WALK_DEPTH = 16;
 /** Folders listed per walk: a client may name `/` or `/proc/self` (whose `root` link is `/`). */
 const MAX_WALK_DIRS = 5_000;
 
-/** Per-sample detail as records (hover, sample view) or as the scan's columnar store (run views). */
-export type DetailForm = 'records' | 'store';
+/**
+ * How much per-sample detail a result keeps: records (what an open document has), the scan's
+ * columnar store with each group's verdict (the run view, the Groups view of one file, the sample
+ * view), or none: the report's counts and metrics only, without findings either (what a folder's
+ * Groups view and the run's drop counts read). A held result answers a request for its own form
+ * or a lesser one. Findings are kept as `check` keeps them (`maxProblems` per file, by line).
+ */
+export type DetailForm = 'records' | 'store' | 'none';
+const RANK: Record<DetailForm, number> = { none: 0, store: 1, records: 2 };
 
 interface Entry {
   stamp: string;
@@ -30,10 +37,13 @@ interface Entry {
   samples: number;
 }
 
-/** Samples whose detail a result holds. */
+/**
+ * What a result costs to hold, in samples: those of its detail and its findings (a finding, with
+ * its message and related lines, weighs about what a record does).
+ */
 function samplesOf(result: FileAnalysis): number {
   const detail = result.report?.detail;
-  return detail ? sampleCount(detail) : 0;
+  return (detail ? sampleCount(detail) : 0) + result.findings.length;
 }
 
 export class DiskCache {
@@ -75,19 +85,19 @@ export class DiskCache {
     for (const [path, entry] of this.cache) if (entry.result.evalConfig === configPath) this.forget(path);
   }
 
-  /** A held result in records serves both forms; one in store form serves only the run views. */
+  /** A held result answers a request for its own detail form or a lesser one. */
   async analyze(path: string, token: CancellationToken, form: DetailForm = 'records'): Promise<FileAnalysis> {
     const st = await this.access.stat(path);
     const stamp = fileStamp(st);
     const hit = this.cache.get(path);
-    if (hit && hit.stamp === stamp && (hit.form === 'records' || form === 'store')) {
+    if (hit && hit.stamp === stamp && RANK[hit.form] >= RANK[form]) {
       this.cache.delete(path); // re-insert: most recently used last
       this.cache.set(path, hit);
       return hit.result;
     }
     this.forget(path); // a stale result is not kept alive while its file is read again
     const uri = pathToUri(path);
-    const result = await runAnalysis({
+    const analysed = await runAnalysis({
       uri,
       path,
       version: null,
@@ -96,8 +106,10 @@ export class DiskCache {
       workspaceFolders: this.folders,
       cancellation: token,
       onConfigProblem: this.warn,
-      keepDetail: form === 'store' ? 'store' : true,
+      keepDetail: form === 'records' ? true : form === 'store' ? 'store' : false,
+      findingsAsCheck: true,
     });
+    const result = form === 'none' ? { ...analysed, findings: [], ownFindings: [] } : analysed;
     this.forget(path);
     const samples = samplesOf(result);
     // Over the budget alone: answered, not kept (the caller drops it once its view is made).

@@ -44,8 +44,15 @@ export interface RunOptions {
   onConfigProblem?: (message: string) => void;
   /** The run settings file found for the log could not be used (said as a finding on the log). */
   settingsProblem?: string | null;
-  /** How per-sample detail is kept (default: records; the run views over a folder: the scan's store). */
-  keepDetail?: true | 'store';
+  /** How per-sample detail is kept (default: records; the run views: the scan's store, or none). */
+  keepDetail?: boolean | 'store';
+  /**
+   * Findings as `check` keeps them: the first `maxProblems` by line. Files the run views read from
+   * disk publish no diagnostics, and a file of a million samples would otherwise hold the engine's
+   * 10 000 (BENCHMARKS.md, "Run view over a large run folder"). Default: at least
+   * `ENGINE_FINDINGS_FLOOR`, for the editor to cap by severity.
+   */
+  findingsAsCheck?: boolean;
 }
 
 /** What the engine analysed, for `fileAnalysisOf`. */
@@ -84,7 +91,11 @@ export async function loadConfig(opts: RunOptions): Promise<{ path: string | nul
 
 /** Throws the engine's CancelledError when the token fires, before, during or after its work. */
 export async function runAnalysis(opts: RunOptions): Promise<FileAnalysis> {
-  return (await runScanAnalysis(opts)).analysis;
+  const { analysis, scan } = await runScanAnalysis(opts);
+  // No resume here: unless the detail is the scan's store, its chunks go to the next file's
+  // store now instead of waiting for the collector (a run folder is read file after file).
+  if (analysis.report?.detail?.store !== scan.samples) scan.samples.release();
+  return analysis;
 }
 
 /**
@@ -97,7 +108,7 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
   throwIfCancelled(opts.cancellation);
   const options: AnalyzeOptions = {
     access: opts.access,
-    settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
+    settings: opts.findingsAsCheck ? opts.settings : { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
     evalConfig: config,
     cancellation: opts.cancellation,
     keepDetail: opts.keepDetail ?? true,

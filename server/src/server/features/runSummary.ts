@@ -17,12 +17,15 @@ import type {
   StepDrops,
 } from '../../../../shared/protocol';
 import { isFixable } from '../../core/catalog';
-import { DROP_METRIC_PREFIX, formerlyMetricNames } from '../../core/causes';
+import { DROP_METRIC_PREFIX, dropMetricName, formerlyMetricNames } from '../../core/causes';
 import { fileStep } from '../../core/logFiles';
-import type { FileDetail, GroupOutcome } from '../../core/types';
+import { inGroupOrder } from '../../core/rollout/groups';
+import type { SampleStore } from '../../core/sampleStore';
+import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
 import { CancelledError } from '../../core/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
-import { sampleAt } from '../../core/inspect';
+import type { DetailForm } from '../analysis/diskCache';
+import { membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
 
@@ -32,20 +35,28 @@ const MAX_GROUP_SAMPLES = 64;
 
 /**
  * Visits the analysis of a log, of every log of a folder, or (no URI) of every analysed file, one
- * at a time. A folder's files read from disk that the disk cache does not keep (over its sample
- * budget) are released after their visit (their store's chunks go to the next file's store), so
- * the peak is that of one file, not of the folder (BENCHMARKS.md, "Run view over a large run
- * folder"). `visit` must keep only what its view needs, never the analysis.
+ * at a time. Files read from disk are analysed with the detail `form` says their view needs (told
+ * whether the URI is a folder); those the disk cache does not keep (over its budget) are released
+ * after their visit (their store's chunks go to the next file's store), so the peak is that of one
+ * file, not of the folder (BENCHMARKS.md, "Run view over a large run folder"). `visit` must keep
+ * only what its view needs, never the analysis.
  */
-export async function eachResult(ctx: ServerContext, uri: string | undefined, token: CancellationToken, visit: (result: FileAnalysis) => void): Promise<void> {
+export async function eachResult(
+  ctx: ServerContext,
+  uri: string | undefined,
+  token: CancellationToken,
+  form: (inFolder: boolean) => DetailForm,
+  visit: (result: FileAnalysis, inFolder: boolean) => void,
+): Promise<void> {
   if (uri === undefined) {
-    for (const r of ctx.allResults()) visit(r);
+    for (const r of ctx.allResults()) visit(r, false);
     return;
   }
   if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
   const path = uriToPath(uri);
   const st = await ctx.overlay.stat(path);
-  const paths = st.isDirectory ? await ctx.disk.walk(path, token) : [path];
+  const inFolder = st.isDirectory;
+  const paths = inFolder ? await ctx.disk.walk(path, token) : [path];
   for (const p of paths) {
     if (token.isCancellationRequested) throw new CancelledError();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
@@ -55,16 +66,16 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
       const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
       if (have) result = have;
       else {
-        result = await ctx.disk.analyze(p, token, 'store');
+        result = await ctx.disk.analyze(p, token, form(inFolder));
         fromDisk = true;
       }
     } catch (err) {
       // One unreadable step file must not hide the rest of a run folder; a single file is an error.
-      if (!st.isDirectory || err instanceof CancelledError || token.isCancellationRequested) throw err;
+      if (!inFolder || err instanceof CancelledError || token.isCancellationRequested) throw err;
       ctx.connection.console.warn(`rollout-lens: skipping ${p}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    visit(result);
+    visit(result, inFolder);
     // Not held by the cache, visited, and `visit` keeps nothing of it: its store's chunks go to the
     // next file's store instead of waiting for the collector.
     if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();
@@ -72,53 +83,145 @@ export async function eachResult(ctx: ServerContext, uri: string | undefined, to
 }
 
 /** What `pick` takes from each analysis `eachResult` visits. */
-async function fromEach<T>(ctx: ServerContext, uri: string | undefined, token: CancellationToken, pick: (result: FileAnalysis) => T): Promise<T[]> {
+async function fromEach<T>(
+  ctx: ServerContext,
+  uri: string | undefined,
+  token: CancellationToken,
+  form: (inFolder: boolean) => DetailForm,
+  pick: (result: FileAnalysis, inFolder: boolean) => T,
+): Promise<T[]> {
   const out: T[] = [];
-  await eachResult(ctx, uri, token, (r) => out.push(pick(r)));
+  await eachResult(ctx, uri, token, form, (r, inFolder) => out.push(pick(r, inFolder)));
   return out;
 }
 
 /** Step of a file: the engine's answer from its records, else from its name (`12.jsonl`, `eval_12.jsonl`). */
 function stepOf(result: FileAnalysis): number | null {
   const detail = result.report?.detail;
-  return fileStep(result.path, detail?.store ?? detail?.samples ?? []);
+  if (detail) return fileStep(result.path, detail.store ?? detail.samples);
+  return result.recomputed?.step ?? fileStep(result.path, []);
 }
 
-function groupItem(detail: FileDetail, uri: string, g: GroupOutcome): GroupItem {
-  const samples: SamplesRef[] = [];
-  for (const line of g.lines.slice(0, MAX_GROUP_SAMPLES)) {
-    const s = sampleAt(detail, line);
-    if (s) samples.push({ uri, line: line - 1, status: s.status ?? (s.aborted ? 'aborted' : null), reward: s.reward, cause: s.cause });
+function sampleRef(uri: string, s: SampleRecord): SamplesRef {
+  return { uri, line: s.line - 1, status: s.status ?? (s.aborted ? 'aborted' : null), reward: s.reward, cause: s.cause };
+}
+
+/** A group as listed: its members in group order (the first `MAX_GROUP_SAMPLES`). */
+function groupItem(uri: string, key: string, members: readonly SampleRecord[], reason: string | null): GroupItem {
+  const first = members.length ? members.reduce((a, s) => Math.min(a, s.line), Infinity) : 1;
+  const metric = reason === null ? null : dropMetricName(reason);
+  return { key, uri, line: first - 1, kept: reason === null, reason, metric, samples: members.slice(0, MAX_GROUP_SAMPLES).map((s) => sampleRef(uri, s)) };
+}
+
+function newBucket(reason: string, metric: string | null): CauseBucket {
+  const kept = reason === 'kept';
+  return { reason, metric: kept ? null : metric, formerly: kept ? [] : formerlyMetricNames(reason), count: 0, groups: [], omitted: 0 };
+}
+
+/** Dropped causes first, largest first; `kept` last. */
+function bucketOrder(a: CauseBucket, b: CauseBucket): number {
+  if (a.reason === 'kept' || b.reason === 'kept') return a.reason === 'kept' ? 1 : -1;
+  return b.count - a.count || a.reason.localeCompare(b.reason);
+}
+
+/** A rollout file's buckets and their counts from its report alone (its drop metrics count the dropped groups per reason). */
+function countedBuckets(report: FileReport): CauseBucket[] {
+  const buckets: CauseBucket[] = [];
+  let counted = 0;
+  for (const [metric, value] of Object.entries(report.metrics)) {
+    if (!metric.startsWith(DROP_METRIC_PREFIX) || !(value > 0)) continue;
+    const b = newBucket(metric.slice(DROP_METRIC_PREFIX.length), metric);
+    b.count = b.omitted = value;
+    counted += value;
+    buckets.push(b);
   }
-  const first = g.lines.length ? g.lines.reduce((a, b) => Math.min(a, b)) : 1;
-  return { key: g.key, uri, line: first - 1, kept: g.kept, reason: g.reason, metric: g.metric, samples };
+  // Drops no metric names (none today) are still counted.
+  if (report.groups.dropped > counted) {
+    const b = newBucket('unknown', null);
+    b.count = b.omitted = report.groups.dropped - counted;
+    buckets.push(b);
+  }
+  if (report.groups.kept > 0) {
+    const b = newBucket('kept', null);
+    b.count = b.omitted = report.groups.kept;
+    buckets.push(b);
+  }
+  return buckets;
 }
 
-function fileGroups(result: FileAnalysis): FileGroups | null {
-  const detail = result.report?.detail;
-  if (!detail || detail.groups.length === 0) return null;
+/** Buckets with their first groups, from per-group outcomes (records detail). */
+function listedFromOutcomes(detail: FileDetail, uri: string): CauseBucket[] {
   const buckets = new Map<string, CauseBucket>();
   for (const g of detail.groups) {
     const reason = g.kept ? 'kept' : (g.reason ?? 'unknown');
     let bucket = buckets.get(reason);
-    if (!bucket) {
-      bucket = { reason, metric: g.kept ? null : g.metric, formerly: g.kept ? [] : formerlyMetricNames(reason), groups: [], omitted: 0 };
-      buckets.set(reason, bucket);
-    }
-    if (bucket.groups.length < MAX_BUCKET_GROUPS) bucket.groups.push(groupItem(detail, result.uri, g));
-    else bucket.omitted = (bucket.omitted ?? 0) + 1;
+    if (!bucket) buckets.set(reason, (bucket = newBucket(reason, g.metric)));
+    bucket.count++;
+    if (bucket.groups.length < MAX_BUCKET_GROUPS) bucket.groups.push(groupItem(uri, g.key, membersOf(detail, g), g.kept ? null : g.reason));
   }
-  const dropped = detail.groups.filter((g) => !g.kept).length;
-  // Dropped causes first, largest first; `kept` last.
-  const ordered = [...buckets.values()].sort((a, b) => {
-    if (a.reason === 'kept' || b.reason === 'kept') return a.reason === 'kept' ? 1 : -1;
-    return b.groups.length + (b.omitted ?? 0) - (a.groups.length + (a.omitted ?? 0)) || a.reason.localeCompare(b.reason);
-  });
-  return { uri: result.uri, step: stepOf(result), dropped, kept: detail.groups.length - dropped, buckets: ordered };
+  return [...buckets.values()];
+}
+
+/**
+ * Buckets with their first groups, from a store and its groups' verdicts: one pass over the rows,
+ * keeping the rows of the listed groups only. Groups are met in file order (a scan's rows are in
+ * line order; group ids are first-appearance ordinals).
+ */
+function listedFromStore(detail: FileDetail & { store: SampleStore }, uri: string): CauseBucket[] {
+  const store = detail.store;
+  const buckets = new Map<string, CauseBucket>();
+  const seen = new Uint8Array(store.groupKeys.size);
+  const listed = new Map<number, { bucket: CauseBucket; rows: number[] }>();
+  for (let i = 0; i < store.length; i++) {
+    const gid = store.groupId(i);
+    if (gid < 0) continue;
+    if (seen[gid] === 0) {
+      seen[gid] = 1;
+      const reason = verdictOf(detail, gid) ?? 'kept';
+      let bucket = buckets.get(reason);
+      if (!bucket) buckets.set(reason, (bucket = newBucket(reason, dropMetricName(reason))));
+      if (bucket.count++ < MAX_BUCKET_GROUPS) listed.set(gid, { bucket, rows: [] });
+    }
+    listed.get(gid)?.rows.push(i);
+  }
+  for (const [gid, { bucket, rows }] of listed) {
+    const members = inGroupOrder(rows.map((r) => store.at(r)));
+    bucket.groups.push(groupItem(uri, store.groupKeys.value(gid) as string, members, verdictOf(detail, gid)));
+  }
+  return [...buckets.values()];
+}
+
+/** A rollout file's groups by cause: with its first groups listed, or (`list` false) counts only. */
+function fileGroups(result: FileAnalysis, list: boolean): FileGroups | null {
+  const report = result.report;
+  if (!report || report.kind !== 'rollout' || report.groups.total === 0) return null;
+  const detail = report.detail;
+  let buckets: CauseBucket[];
+  if (!list || !detail) buckets = countedBuckets(report);
+  else
+    buckets =
+      detail.store && detail.verdicts ? listedFromStore(detail as FileDetail & { store: SampleStore }, result.uri) : listedFromOutcomes(detail, result.uri);
+  for (const b of buckets) b.omitted = b.count - b.groups.length;
+  const listed = list && detail !== undefined;
+  return {
+    uri: result.uri,
+    step: stepOf(result),
+    dropped: report.groups.dropped,
+    kept: report.groups.kept,
+    groupsListed: listed,
+    buckets: buckets.sort(bucketOrder),
+  };
 }
 
 export async function groupsByCause(ctx: ServerContext, params: GroupsByCauseParams, token: CancellationToken): Promise<GroupsByCauseResult> {
-  const files = await fromEach(ctx, params?.uri, token, fileGroups);
+  // A folder's files: counts only, from reports without per-sample detail (docs/editors.md).
+  const files = await fromEach(
+    ctx,
+    params?.uri,
+    token,
+    (inFolder) => (inFolder ? 'none' : 'store'),
+    (r, inFolder) => fileGroups(r, !inFolder),
+  );
   return { files: files.filter((f): f is FileGroups => f !== null) };
 }
 
@@ -146,18 +249,24 @@ function datasetItems(result: FileAnalysis): DatasetItem[] {
 }
 
 export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParams, token: CancellationToken): Promise<EvalDatasetsResult> {
-  return { datasets: (await fromEach(ctx, params?.uri, token, datasetItems)).flat() };
+  return { datasets: (await fromEach(ctx, params?.uri, token, () => 'store', datasetItems)).flat() };
 }
 
 export async function runSteps(ctx: ServerContext, params: RunStepsParams, token: CancellationToken): Promise<RunStepsResult> {
   if (typeof params?.folderUri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'runSteps needs { folderUri }');
   const steps: StepDrops[] = [];
-  await eachResult(ctx, params.folderUri, token, (r) => {
-    if (r.report?.kind !== 'rollout') return;
-    const drops: Record<string, number> = {};
-    for (const [name, value] of Object.entries(r.report?.metrics ?? {})) if (name.startsWith(DROP_METRIC_PREFIX)) drops[name] = value;
-    steps.push({ uri: r.uri, step: stepOf(r), drops });
-  });
+  await eachResult(
+    ctx,
+    params.folderUri,
+    token,
+    () => 'none',
+    (r) => {
+      if (r.report?.kind !== 'rollout') return;
+      const drops: Record<string, number> = {};
+      for (const [name, value] of Object.entries(r.report?.metrics ?? {})) if (name.startsWith(DROP_METRIC_PREFIX)) drops[name] = value;
+      steps.push({ uri: r.uri, step: stepOf(r), drops });
+    },
+  );
   steps.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
   return { steps };
 }

@@ -27,13 +27,20 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   const uriOf = new Map<string, string>();
   // Only their codes are counted: a folder's findings are not all held (up to 10 000 per file).
   const findings: Pick<Finding, 'code'>[] = [];
-  await eachResult(ctx, params?.uri, token, (r) => {
-    builder ??= runViewBuilder({ causes: r.settings, samplesPerReason });
-    if (!r.report) return;
-    uriOf.set(r.report.detail?.source ?? r.path, r.uri);
-    builder.add(r.report);
-    for (const f of r.findings) findings.push({ code: f.code });
-  });
+  // Files read from disk: as their store and groups' verdicts (the least detail the view needs).
+  await eachResult(
+    ctx,
+    params?.uri,
+    token,
+    () => 'store',
+    (r) => {
+      builder ??= runViewBuilder({ causes: r.settings, samplesPerReason });
+      if (!r.report) return;
+      uriOf.set(r.report.detail?.source ?? r.path, r.uri);
+      builder.add(r.report);
+      for (const f of r.findings) findings.push({ code: f.code });
+    },
+  );
   builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason });
   const view = (builder as ReturnType<typeof runViewBuilder>).finish({ findings });
   await attachExcerpts(view, ctx.overlay);
@@ -48,8 +55,17 @@ export async function sampleView(ctx: ServerContext, params: SampleViewParams, t
   if (typeof params?.uri !== 'string' || !Number.isInteger(params.line) || params.line < 0) {
     throw new ResponseError(ErrorCodes.InvalidParams, 'sampleView needs { uri, line ≥ 0 }');
   }
-  // An open document or a tailed file, else the file read from disk (as the run summaries do).
-  const result = (await ctx.resultFor(params.uri, token)) ?? (await ctx.disk.analyze(uriToPath(params.uri), token));
-  if (!result || token.isCancellationRequested) return null;
-  return (await readSampleView(result, params.line + 1)) ?? null;
+  // An open document or a tailed file, else the file read from disk (as the run summaries do), as
+  // its store and groups' verdicts: the sample is found by its line, its group by its id, and only
+  // its line is read again (a file of a million samples is not turned into records).
+  const path = uriToPath(params.uri);
+  const have = await ctx.resultFor(params.uri, token);
+  const result = have ?? (await ctx.disk.analyze(path, token, 'store'));
+  try {
+    if (token.isCancellationRequested) return null;
+    return (await readSampleView(result, params.line + 1)) ?? null;
+  } finally {
+    // Read from disk and not held by the cache (over its budget): its chunks go to the next store.
+    if (!have && !ctx.disk.holds(path)) result.report?.detail?.store?.release();
+  }
 }
