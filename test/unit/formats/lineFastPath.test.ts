@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
 import { MilesLineReader } from '../../../server/src/core/formats/milesLine';
+import { SampleStore } from '../../../server/src/core/sampleStore';
 import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { readNumber, numberValue } from '../../../server/src/core/reader/jsonNumber';
@@ -148,6 +149,11 @@ test('the per-line path reads a miles-sample line exactly as the full path, or l
       if (full.type !== 'sample') return;
       assert.equal(full.rewardProblem, null, text);
       assert.deepStrictEqual(fast, full.sample, text);
+      // The same line written straight into a store's columns reads back as the same record.
+      const store = new SampleStore();
+      assert.ok(reader.readInto(b, 16, b.length, info.line, info.offset, store), text);
+      assert.equal(store.length, 1, text);
+      assert.deepStrictEqual(store.at(0), SampleStore.of([full.sample]).at(0), text);
       // -0 / -0.0 and NaN: deepStrictEqual uses Object.is, so the signs of zero are compared too.
     }),
     { numRuns: 5000 },

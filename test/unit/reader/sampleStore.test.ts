@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SampleStore, StringTable } from '../../../server/src/core/sampleStore';
+import { hex64 } from '../../../server/src/core/reader/hash';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { groupSamples } from '../../../server/src/core/rollout/groups';
 import { incompleteGroups, misgrouped } from '../../../server/src/core/rollout/shape';
@@ -333,4 +334,43 @@ test('narrow columns widen in place: many labels, changing steps, wide offsets, 
   for (let k = 0; k < 600; k++) assert.deepEqual(store.at(k), mk(k), `row ${k}`);
   const cut = store.slice(450);
   for (let k = 0; k < 450; k++) assert.deepEqual(cut.at(k), mk(k), `sliced row ${k}`);
+});
+
+test('StringTable: intId and hexId give the ids of the keys they spell', () => {
+  const ints = fc.oneof(
+    fc.integer(),
+    fc.constantFrom(0, -0, 1e15 - 1, 1e15, 1e16, -1e14 + 1, -1e14, 2 ** 53 + 2, 1e21, 1234567890123456),
+    fc.double({ noNaN: true }).map((v) => Math.trunc(v)),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(
+          ints.map((v) => ({ v })),
+          fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => ({ a: a >>> 0, b: b >>> 0 })),
+        ),
+      ),
+      (keys) => {
+        const byNumber = new StringTable();
+        const byText = new StringTable();
+        for (const k of keys) {
+          const id = 'v' in k ? byNumber.intId(k.v) : byNumber.hexId(k.a, k.b);
+          const text = 'v' in k ? String(k.v) : hex64(k.a, k.b);
+          assert.equal(id, byText.id(text), text);
+          assert.equal(byNumber.value(id), text);
+        }
+      },
+    ),
+  );
+});
+
+test('StringTable: an integer key held before the direct index covered it keeps its id', () => {
+  const t = new StringTable();
+  const far = t.id('70000');
+  for (let v = 0; v < 3000; v++) assert.equal(t.intId(v), t.id(String(v)));
+  assert.equal(t.intId(70000), far);
+  assert.equal(t.id('70000'), far);
+  assert.equal(t.value(far), '70000');
+  for (let v = 0; v < 3000; v++) assert.equal(t.value(t.intId(v)), String(v));
+  assert.equal(t.size, 3001);
 });

@@ -217,10 +217,8 @@ export class RecordCollector {
   /** One line (without its end-of-line). */
   onLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
     if (this.lineReader !== null) {
-      const sample = this.lineReader.read(bytes, start, end, { line, offset, byteLength: end - start });
-      if (sample !== null) {
+      if (this.lineReader.readInto(bytes, start, end, line, offset, this.state.samples)) {
         this.state.records++;
-        this.state.samples.push(sample);
         return;
       }
     }

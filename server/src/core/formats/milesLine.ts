@@ -9,11 +9,12 @@
 import type { Child, Rule } from '../reader/jsonRule';
 import { readNumber, type NumberFacts, skipNumberAt } from '../reader/jsonNumber';
 import { skipString, skipValue } from '../reader/jsonSkip';
-import { hashBytes } from '../reader/hash';
-import { KeyTable, malformed, RecentTexts, skipWs } from '../reader/fieldScan';
+import { hashBytes, hashPair } from '../reader/hash';
+import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../reader/fieldScan';
 import { MAX_BUILT_SCALARS, scanEnd, scanMember, stringText } from '../reader/scanJson';
 import { LongString, textTail } from '../reader/textTail';
-import type { SampleRecord, SampleStatus } from '../types';
+import { emptyRow, type SampleStore, STATUS_CODE } from '../sampleStore';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import type { LineInfo } from './context';
 import { repetitionOf } from './miles';
@@ -67,9 +68,8 @@ const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 const facts: NumberFacts = { isInt: false, literal: null };
 let seen = 0;
 let groupKey: string | null = null;
-/** The last group index read as a number without a literal of its own, and its key text. */
-let lastGroupValue = NaN;
-let lastGroupKey: string | null = null;
+/** The group index when its key is `String(groupValue)` (`groupKey` is then not made): NaN otherwise. */
+let groupValue = NaN;
 let index: number | null = null;
 let step: number | null = null;
 let status: SampleStatus | null = null;
@@ -118,9 +118,24 @@ export class MilesLineReader {
     }
   }
 
+  /**
+   * The line `b[s, e)` appended to `store` as its record would be (`SampleStore.pushRow`: keys as
+   * table ids, no record or key string made); false when the full path must read it.
+   */
+  readInto(b: Uint8Array, s: number, e: number, line: number, offset: number, store: SampleStore): boolean {
+    try {
+      if (!this.scan(b, s, e)) return false;
+    } catch {
+      return false;
+    }
+    pushLine(b, line, offset, e - s, store);
+    return true;
+  }
+
   private scan(b: Uint8Array, s: number, e: number): boolean {
     seen = 0;
     groupKey = null;
+    groupValue = NaN;
     index = null;
     step = null;
     status = null;
@@ -143,17 +158,25 @@ export class MilesLineReader {
   /** `i` at `{`: the index after the object, or -1 to fall back. `nested`: the metadata object. */
   private object(b: Uint8Array, i: number, e: number, nested: boolean): number {
     const table = nested ? this.meta : this.top;
-    i = skipWs(b, i + 1, e);
-    if (b[i] === 0x7d && i < e) return i + 1;
+    i++;
     for (let position = 0; ; position++) {
       // Past this many members the full scan stops building scalars: let it decide what is read.
       if (position >= MAX_BUILT_SCALARS) return -1;
-      if (b[i] !== QUOTE || i >= e) malformed(i);
-      const field = table.fieldAt(b, i, e, position);
-      i = skipWs(b, table.keyEnd, e);
-      if (b[i] !== 0x3a || i >= e) malformed(i);
-      i = skipWs(b, i + 1, e);
-      if (i >= e) malformed(i);
+      // `i` after `{` or `,`: the member's key and separators, mostly the bytes of the last line's.
+      let field = table.leadAt(b, i, e, position);
+      if (field !== NO_LEAD) i = table.keyEnd;
+      else {
+        const lead = i;
+        i = skipWs(b, i, e);
+        if (position === 0 && b[i] === 0x7d && i < e) return i + 1;
+        if (b[i] !== QUOTE || i >= e) malformed(i);
+        field = table.fieldAt(b, i, e, position);
+        i = skipWs(b, table.keyEnd, e);
+        if (b[i] !== 0x3a || i >= e) malformed(i);
+        i = skipWs(b, i + 1, e);
+        if (i >= e) malformed(i);
+        table.keepLead(b, lead, i, position, field);
+      }
       if (field < 0) {
         i = skipValue(b, i, e);
       } else {
@@ -169,13 +192,17 @@ export class MilesLineReader {
         }
         if (i < 0) return -1;
       }
-      i = skipWs(b, i, e);
-      const c = b[i];
-      if (c === 0x2c && i < e) {
-        i = skipWs(b, i + 1, e);
+      let c = b[i];
+      if (WS[c] === 1) {
+        i = skipWs(b, i, e);
+        c = b[i];
+      }
+      if (i >= e) malformed(i);
+      if (c === 0x2c) {
+        i++;
         continue;
       }
-      if (c === 0x7d && i < e) return i + 1;
+      if (c === 0x7d) return i + 1;
       malformed(i);
     }
   }
@@ -189,16 +216,10 @@ export class MilesLineReader {
         const end = skipNumberAt(b, i, e);
         const v = readNumber(b, i, end, facts);
         if (!Number.isInteger(v)) return -1;
-        // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text. A group's
-        // lines are consecutive: its key's text is made once.
-        if (facts.literal === null && Object.is(v, lastGroupValue)) groupKey = lastGroupKey;
-        else {
-          groupKey = facts.isInt ? (facts.literal === '-0' ? '0' : (facts.literal ?? String(v))) : String(v);
-          if (facts.literal === null) {
-            lastGroupValue = v;
-            lastGroupKey = groupKey;
-          }
-        }
+        // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text, which the
+        // store's key table takes as the number itself (`groupKeyText` makes it when needed).
+        if (facts.isInt && facts.literal !== null) groupKey = facts.literal === '-0' ? '0' : facts.literal;
+        else groupValue = v;
         return end;
       }
       case INDEX:
@@ -306,13 +327,60 @@ function num(holder: unknown, key: string): number {
   return typeof v === 'number' ? v : 0;
 }
 
+function groupKeyText(): string | null {
+  return groupKey ?? (groupValue === groupValue ? String(groupValue) : null);
+}
+
+/** The miles fields `normalizeMilesSample` gives for the members read, into `m`. */
+function milesFields(m: MilesSampleFields): MilesSampleFields {
+  const wv = weightVersions;
+  m.effectiveLength = typeof lossMask === 'number' ? lossMask : lossMask === null || lossMask === undefined ? responseLength : null;
+  m.weightVersions = Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null;
+  m.cachedTokens = num(prefixCache, 'cached_tokens');
+  m.totalPromptTokens = num(prefixCache, 'total_prompt_tokens');
+  m.repetition = repetition;
+  return m;
+}
+
+const row = emptyRow();
+const rowMiles: MilesSampleFields = { effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+const hash = new Uint32Array(2);
+
+/** The row of the members read, pushed to `store` (the columns `push` of `record`'s result writes). */
+function pushLine(b: Uint8Array, line: number, offset: number, byteLength: number, store: SampleStore): void {
+  const r = row;
+  r.line = line;
+  r.offset = offset;
+  r.byteLength = byteLength;
+  r.groupId = groupKey !== null ? store.groupKeys.id(groupKey) : groupValue === groupValue ? store.groupIdOfInt(groupValue) : -1;
+  if (promptEnd >= 0) {
+    hashPair(b, promptStart, promptEnd, hash);
+    r.promptId = store.promptIdOfHash(hash[0], hash[1]);
+  } else if (instance !== null) r.promptId = store.strings.id(instance);
+  else if (labelEnd >= 0) {
+    hashPair(b, labelStart, labelEnd, hash);
+    r.promptId = store.promptIdOfHash(hash[0], hash[1]);
+  } else r.promptId = -1;
+  r.dataset = dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null;
+  r.cause = exitStatus === '' ? null : exitStatus;
+  r.index = index;
+  r.responseLength = responseLength;
+  r.step = step;
+  r.status = STATUS_CODE.get(status) ?? 0;
+  r.aborted = status === 'aborted';
+  r.reward = reward;
+  r.rewardIsInt = rewardIsInt;
+  r.miles = milesFields(rowMiles);
+  store.pushRow(r);
+}
+
 /** The record `normalizeMilesSample` builds from the members read (field order as there). */
 function record(b: Uint8Array, info: LineInfo): SampleRecord {
   const sample: SampleRecord = {
     line: info.line,
     offset: info.offset,
     byteLength: info.byteLength,
-    groupKey,
+    groupKey: groupKeyText(),
     index,
     dataset: dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null,
     promptKey: promptEnd >= 0 ? hashBytes(b, promptStart, promptEnd) : (instance ?? (labelEnd >= 0 ? hashBytes(b, labelStart, labelEnd) : null)),
@@ -324,13 +392,6 @@ function record(b: Uint8Array, info: LineInfo): SampleRecord {
     responseLength,
     step,
   };
-  const wv = weightVersions;
-  sample.miles = {
-    effectiveLength: typeof lossMask === 'number' ? lossMask : lossMask === null || lossMask === undefined ? responseLength : null,
-    weightVersions: Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null,
-    cachedTokens: num(prefixCache, 'cached_tokens'),
-    totalPromptTokens: num(prefixCache, 'total_prompt_tokens'),
-    repetition,
-  };
+  sample.miles = milesFields({ effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false });
   return sample;
 }

@@ -8,7 +8,7 @@ import { skipString } from './jsonSkip';
 import { stringText } from './scanJson';
 
 const QUOTE = 0x22;
-const WS = new Uint8Array(256);
+export const WS = new Uint8Array(256);
 WS[0x20] = WS[0x09] = WS[0x0a] = WS[0x0d] = 1;
 
 /** Positions and key lengths remembered (the same bounds as the scanner's key cache). */
@@ -25,8 +25,15 @@ interface KnownKey {
 export class KeyTable {
   private readonly fields: Map<string, number>;
   private readonly known: (KnownKey | undefined)[] = [];
-  /** Set by `fieldAt`: the index after the key's closing quote. */
+  /** Set by `fieldAt`: the index after the key's closing quote; by `leadAt`: the value's first byte. */
   keyEnd = 0;
+  /**
+   * By member position: the bytes last seen from the end of the previous member (after `{` or `,`)
+   * to the member's value (`"index": `: whitespace, the key, whitespace, `:`, whitespace), and the
+   * field its key names. Lines of one log repeat them byte for byte.
+   */
+  private readonly leads: (Uint8Array | undefined)[] = [];
+  private leadFields = new Int32Array(MAX_POSITIONS);
 
   constructor(names: readonly string[]) {
     this.fields = new Map(names.map((name, k) => [name, k]));
@@ -62,7 +69,34 @@ export class KeyTable {
     }
     return field;
   }
+
+  /**
+   * `i` just after `{` or `,` at member `position`: when the bytes there are the lead remembered for
+   * the position, its field (-1: a key of no field) with `keyEnd` at the value's first byte (after
+   * any further whitespace); else NO_LEAD. Equal bytes are the same valid key and separators.
+   */
+  leadAt(b: Uint8Array, i: number, e: number, position: number): number {
+    const lead = this.leads[position];
+    if (lead === undefined) return NO_LEAD;
+    const n = lead.length;
+    if (i + n >= e) return NO_LEAD;
+    for (let k = 0; k < n; k++) if (lead[k] !== b[i + k]) return NO_LEAD;
+    let v = i + n;
+    while (WS[b[v]] === 1 && v < e) v++;
+    this.keyEnd = v;
+    return this.leadFields[position];
+  }
+
+  /** Remembers `b[s, valueStart)` as the lead of member `position`, naming `field`. */
+  keepLead(b: Uint8Array, s: number, valueStart: number, position: number, field: number): void {
+    if (position >= MAX_POSITIONS || valueStart - s > MAX_KEY_BYTES + 8 || position > this.leads.length) return;
+    this.leads[position] = new Uint8Array(b.subarray(s, valueStart));
+    this.leadFields[position] = field;
+  }
 }
+
+/** `leadAt`'s answer when the bytes at the position are not the ones remembered. */
+export const NO_LEAD = -2;
 
 export function skipWs(b: Uint8Array, i: number, e: number): number {
   while (i < e && WS[b[i]] === 1) i++;
@@ -87,23 +121,35 @@ export class RecentTexts {
   private readonly texts: string[] = [];
   private next = 0;
 
+  /** The entry that matched last: tried first (a field mostly repeats one value). */
+  private last = 0;
+
   /** The text of the validated string literal `b[s, end)` (quotes included). */
   text(b: Uint8Array, s: number, end: number): string {
     const n = end - s - 2;
     if (n > RECENT_BYTES) return stringText(b, s, end);
     const all = this.bytes;
+    if (all.length > 0 && same(all[this.last], b, s + 1, n)) return this.texts[this.last];
     for (let k = 0; k < all.length; k++) {
-      const known = all[k];
-      if (known.length !== n) continue;
-      let j = 0;
-      while (j < n && known[j] === b[s + 1 + j]) j++;
-      if (j === n) return this.texts[k];
+      if (same(all[k], b, s + 1, n)) {
+        this.last = k;
+        return this.texts[k];
+      }
     }
     // Escapes are decoded by the scanner; the bytes as written stay the key.
     const text = stringText(b, s, end);
     this.bytes[this.next] = new Uint8Array(b.subarray(s + 1, end - 1));
     this.texts[this.next] = text;
+    this.last = this.next;
     this.next = (this.next + 1) % RECENT;
     return text;
   }
+}
+
+/** Whether `known` holds the `n` bytes at `b[at]`. */
+function same(known: Uint8Array, b: Uint8Array, at: number, n: number): boolean {
+  if (known.length !== n) return false;
+  let j = 0;
+  while (j < n && known[j] === b[at + j]) j++;
+  return j === n;
 }

@@ -18,7 +18,15 @@ function finish(h: number, length: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+const pair = new Uint32Array(2);
+
 export function hashBytes(b: Uint8Array, s: number, e: number): string {
+  hashPair(b, s, e, pair);
+  return hex64(pair[0], pair[1]);
+}
+
+/** `hashBytes` as its two 32-bit words (`out[0]` the first 8 hex digits), without the string. */
+export function hashPair(b: Uint8Array, s: number, e: number, out: Uint32Array): void {
   let h1 = 0x811c9dc5 | 0;
   let h2 = 0x9747b28c | 0;
   let k = s;
@@ -31,7 +39,8 @@ export function hashBytes(b: Uint8Array, s: number, e: number): string {
   for (let shift = 0; k < e; k++, shift += 8) tail |= b[k] << shift;
   h1 = mix(h1, tail, 0xcc9e2d51, 0x1b873593);
   h2 = mix(h2, tail ^ 0x5bd1e995, 0x85ebca77, 0xc2b2ae3d);
-  return hex64(finish(h1, e - s), finish(h2, e - s));
+  out[0] = finish(h1, e - s);
+  out[1] = finish(h2, e - s);
 }
 
 const HEX_DIGIT = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));

@@ -5,7 +5,7 @@ import type { RolloutLensSettings } from '../settings';
 import { classifyCause, dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../types';
-import { abortedFilter, zeroStdFilter } from './filters';
+import { abortedFilter, ZERO_STD_THRESHOLD, zeroStdFilter } from './filters';
 import { inGroupOrder, type SampleGroup } from './groups';
 import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, spreadPromptMessage, zeroStdMessage } from './messages';
 import { incompleteGroups, mixedPrompts, type ShapeProblem } from './shape';
@@ -85,24 +85,35 @@ export function analyzeRollout(
   const prompts = new PromptSpread(store);
 
   // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
-  const ungrouped = eachGroup(store, (g, rowOf) => {
-    const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
-    total++;
-    if (!outcome.kept) dropped++;
-    if (keepGroups === true) outcomes.push(outcome);
-    else if (reasonOf !== null && !outcome.kept) {
-      const reason = outcome.reason ?? 'unknown';
-      let id = reasonIds.get(reason);
-      if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
-      reasonOf[store.groupId(rowOf(g.members[0]))] = id;
-    }
-    if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
-    for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
-    for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
-    const odd = mixedPrompts(g);
-    if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
-    prompts.add(g, rowOf);
-  });
+  const plain = new PlainGroups(store, settings, filtersRun);
+  const ungrouped = eachGroup(
+    store,
+    (key, rows) => {
+      if (!plain.test(rows)) return false;
+      total++;
+      if (keepGroups === true) outcomes.push({ key, lines: Array.from(rows, (r) => store.lineAt(r)), kept: true, reason: null, metric: null });
+      prompts.addRows(rows);
+      return true;
+    },
+    (g, rowOf) => {
+      const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
+      total++;
+      if (!outcome.kept) dropped++;
+      if (keepGroups === true) outcomes.push(outcome);
+      else if (reasonOf !== null && !outcome.kept) {
+        const reason = outcome.reason ?? 'unknown';
+        let id = reasonIds.get(reason);
+        if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
+        reasonOf[store.groupId(rowOf(g.members[0]))] = id;
+      }
+      if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
+      for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
+      for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
+      const odd = mixedPrompts(g);
+      if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
+      prompts.addRows(g.members.map(rowOf));
+    },
+  );
   for (const row of ungrouped) checkCause(store.at(row), format, settings, filtersRun, null, null, finding);
   const spread = new FirstFindings(findingLimit);
   for (const p of prompts.problems()) into(spread)(p.code, p.at, () => p.message, p.related);
@@ -178,9 +189,15 @@ class FirstFindings {
 
 /**
  * Calls `visit` with each group (members in group order, `rowOf` their rows in the store) in file
- * order (by the line of the first-written member); returns the rows without a group key.
+ * order (by the line of the first-written member); returns the rows without a group key. Each
+ * group's rows (in row order) go to `visitRows` first: when it takes the group (true), no record
+ * of it is built.
  */
-function eachGroup(store: SampleStore, visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void): Int32Array {
+function eachGroup(
+  store: SampleStore,
+  visitRows: (key: string, rows: Int32Array) => boolean,
+  visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void,
+): Int32Array {
   const n = store.length;
   const groupCount = store.groupKeys.size;
   const starts = new Int32Array(groupCount + 1);
@@ -213,6 +230,8 @@ function eachGroup(store: SampleStore, visit: (g: SampleGroup, rowOf: (s: Sample
   }
   for (let k = 0; k < groupCount; k++) {
     const g = order === null ? k : order[k];
+    const memberRows = rows.subarray(starts[g], starts[g + 1]);
+    if (visitRows(store.groupKeys.value(g) as string, memberRows)) continue;
     const members: SampleRecord[] = [];
     let sorted = true;
     for (let r = starts[g]; r < starts[g + 1]; r++) {
@@ -223,7 +242,6 @@ function eachGroup(store: SampleStore, visit: (g: SampleGroup, rowOf: (s: Sample
         sorted = false;
       members.push(s);
     }
-    const memberRows = rows.subarray(starts[g], starts[g + 1]);
     if (sorted) {
       visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
       continue;
@@ -250,12 +268,13 @@ class PromptSpread {
 
   constructor(private readonly store: SampleStore) {}
 
-  add(g: SampleGroup, rowOf: (s: SampleRecord) => number): void {
-    for (const s of g.members) {
-      if (s.promptKey === null) continue;
-      const row = rowOf(s);
-      const gid = this.store.groupId(row);
+  /** A group's rows, in group order. */
+  addRows(rows: ArrayLike<number>): void {
+    for (let m = 0; m < rows.length; m++) {
+      const row = rows[m];
       const pid = this.store.promptIdAt(row);
+      if (pid < 0) continue;
+      const gid = this.store.groupId(row);
       if (pid >= this.first.length) this.grow(pid);
       if (this.first[pid] < 0) {
         this.first[pid] = row;
@@ -265,8 +284,8 @@ class PromptSpread {
       }
       if (this.lastGroup[pid] === gid) continue;
       this.lastGroup[pid] = gid;
-      const rows = this.later.get(pid);
-      if (rows) rows.push(row);
+      const later = this.later.get(pid);
+      if (later) later.push(row);
       else this.later.set(pid, [row]);
     }
   }
@@ -297,6 +316,80 @@ class PromptSpread {
       });
     }
     return out;
+  }
+}
+
+/**
+ * Groups whose outcome the columns decide: kept, with no finding of any check (`filterGroup`,
+ * `checkCause`, `incompleteGroups`, `mixedPrompts`), already in group order. Those are most groups
+ * of a large file; the analysis counts them without building their records. Any other group is
+ * materialised and goes through the checks themselves.
+ */
+class PlainGroups {
+  /** By cause code (`SampleStore.causeCodeAt`): 1 when a non-aborted sample with it is reported, 2 when not, 0 not known yet. */
+  private causeFinding = new Uint8Array(16);
+  private readonly zeroStd: boolean;
+
+  constructor(
+    private readonly store: SampleStore,
+    private readonly settings: RolloutLensSettings,
+    filtersRun: boolean,
+  ) {
+    this.zeroStd = filtersRun && settings.dynamicFilter === 'check_reward_nonzero_std';
+  }
+
+  /** `rows`: a group's rows in row order. */
+  test(rows: Int32Array): boolean {
+    const store = this.store;
+    const n = rows.length;
+    const want = this.settings.nSamplesPerPrompt;
+    if (want !== null && n !== want) return false;
+    let prompt = -1;
+    let prevLine = -1;
+    let prevIndex: number | null = null;
+    let mean = 0;
+    let m2 = 0;
+    for (let m = 0; m < n; m++) {
+      const row = rows[m];
+      if (store.abortedAt(row) || store.hasExtras(row)) return false;
+      // Group order is row order: lines ascending, and indexes ascending or all null (`eachGroup`).
+      const line = store.lineAt(row);
+      const index = store.indexAt(row);
+      if (m > 0 && (prevLine > line || (prevIndex === null) !== (index === null) || (index !== null && (prevIndex as number) > index))) return false;
+      prevLine = line;
+      prevIndex = index;
+      const pid = store.promptIdAt(row);
+      if (pid >= 0) {
+        if (prompt < 0) prompt = pid;
+        else if (pid !== prompt) return false;
+      }
+      if (this.causeReported(store.causeCodeAt(row))) return false;
+      if (this.zeroStd) {
+        const x = store.rewardAt(row);
+        if (x === null) return false;
+        // `unbiasedStd`'s steps, in the same order: the same float64 result.
+        const delta = x - mean;
+        mean += delta / (m + 1);
+        m2 += delta * (x - mean);
+      }
+    }
+    // NaN (fewer than two members, NaN rewards) is not above the threshold: the filter decides.
+    return !this.zeroStd || (n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD);
+  }
+
+  /** Whether `checkCause` reports a non-aborted sample with this cause. */
+  private causeReported(code: number): boolean {
+    if (code >= this.causeFinding.length) {
+      const grown = new Uint8Array(Math.max(code + 1, 2 * this.causeFinding.length));
+      grown.set(this.causeFinding);
+      this.causeFinding = grown;
+    }
+    let v = this.causeFinding[code];
+    if (v === 0) {
+      v = classifyMemo(this.store.labels.value(code - 1), this.settings) === 'infrastructure' ? 1 : 2;
+      this.causeFinding[code] = v;
+    }
+    return v === 1;
   }
 }
 

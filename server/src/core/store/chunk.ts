@@ -1,0 +1,99 @@
+// One chunk of the sample store's rows (typed arrays of CHUNK rows) and the codes its columns use.
+import type { SampleStatus } from '../types';
+
+export const CHUNK_BITS = 14;
+export const CHUNK = 1 << CHUNK_BITS;
+export const MASK = CHUNK - 1;
+
+export const STATUSES: readonly (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
+export const STATUS_CODE = new Map<SampleStatus | null, number>(STATUSES.map((s, i) => [s, i]));
+
+export const F_ABORTED = 1;
+export const F_REWARD_INT = 2;
+export const F_REWARD = 4;
+/** The row has `miles` fields; its effective length is its response length / null / in `effectiveLength`. */
+export const F_MILES = 8;
+/** `repetition` true; REP_OTHER: null or an exception (in the store's `repetitionOther` by row). */
+export const F_REP_TRUE = 16;
+export const F_REP_OTHER = 128;
+export const F_LEN_RESPONSE = 32;
+export const F_LEN_NULL = 64;
+
+/** Int32 column values for null, and for "see the overflow map" (fractions, beyond int32, -0, these two). */
+export const NULL = -0x80000000;
+export const OUT = -0x7fffffff;
+
+export class Chunk {
+  readonly line = new Uint32Array(CHUNK);
+  /** Byte offsets as `offsetBase` (the chunk's first row's) + a 32-bit delta, or all in `wideOffset` once one does not fit. */
+  offsetBase = 0;
+  readonly offsetDelta = new Uint32Array(CHUNK);
+  wideOffset: Float64Array | null = null;
+  readonly byteLength = new Uint32Array(CHUNK);
+  readonly groupKey = new Int32Array(CHUNK);
+  readonly promptKey = new Int32Array(CHUNK);
+  /** Label ids + 1 (0: null): a byte each until an id needs more. */
+  dataset: Uint8Array | Int32Array = new Uint8Array(CHUNK);
+  cause: Uint8Array | Int32Array = new Uint8Array(CHUNK);
+  readonly index = new Int32Array(CHUNK);
+  readonly responseLength = new Int32Array(CHUNK);
+  /** Step codes: the chunk's first row's in `stepFirst` until a row differs (a file is mostly one step). */
+  stepFirst = 0;
+  step: Int32Array | null = null;
+  /** Rewards in single precision until one is not exactly a float32 (0, 1, 0.5 are). */
+  reward: Float32Array | Float64Array = new Float32Array(CHUNK);
+  readonly status = new Uint8Array(CHUNK);
+  readonly flags = new Uint8Array(CHUNK);
+  /**
+   * miles columns, made when a row first needs one (zero for the rows before it): an effective
+   * length that is not the response length, `weight_versions` (list id + 1; 0: null), prefix-cache
+   * token counts. Files without these fields pay nothing for them.
+   */
+  effectiveLength: Int32Array | null = null;
+  weightVersions: Int32Array | null = null;
+  cachedTokens: Int32Array | null = null;
+  totalPromptTokens: Int32Array | null = null;
+
+  copy(): Chunk {
+    const c = new Chunk();
+    c.line.set(this.line);
+    c.offsetBase = this.offsetBase;
+    c.offsetDelta.set(this.offsetDelta);
+    c.wideOffset = this.wideOffset && this.wideOffset.slice();
+    c.byteLength.set(this.byteLength);
+    c.groupKey.set(this.groupKey);
+    c.promptKey.set(this.promptKey);
+    c.dataset = this.dataset.slice();
+    c.cause = this.cause.slice();
+    c.index.set(this.index);
+    c.responseLength.set(this.responseLength);
+    c.stepFirst = this.stepFirst;
+    c.step = this.step && this.step.slice();
+    c.reward = this.reward.slice();
+    c.status.set(this.status);
+    c.flags.set(this.flags);
+    c.effectiveLength = this.effectiveLength && this.effectiveLength.slice();
+    c.weightVersions = this.weightVersions && this.weightVersions.slice();
+    c.cachedTokens = this.cachedTokens && this.cachedTokens.slice();
+    c.totalPromptTokens = this.totalPromptTokens && this.totalPromptTokens.slice();
+    return c;
+  }
+}
+
+/**
+ * Chunks of released stores, reused by the next store: a run folder's files are read one after
+ * another, and the next file's columns then take the memory of the last one's instead of waiting
+ * for a full garbage collection to free it. Every column of a row is written by a push (the miles
+ * columns a chunk has, for a row with miles fields; others never read them), so a reused chunk
+ * needs no clearing.
+ */
+const freeChunks: Chunk[] = [];
+const MAX_FREE_CHUNKS = 256;
+
+export function takeChunk(): Chunk {
+  return freeChunks.pop() ?? new Chunk();
+}
+
+export function giveBackChunks(chunks: readonly Chunk[]): void {
+  for (const c of chunks) if (freeChunks.length < MAX_FREE_CHUNKS) freeChunks.push(c);
+}
