@@ -22,7 +22,27 @@ import { scanPath, tempDir, writeLines } from './helpers';
 const LONG = JSON.stringify('y'.repeat(1100)); // longer than MAX_STRING
 /** Text longer than miles' 10 000-character repetition window that does not compress well. */
 const VARIED = Array.from({ length: 3000 }, (_, k) => ((k * 7919) % 10007).toString(36)).join(' ');
-const INT = fc.constantFrom('0', '7', '-1', '-0', '123456789012345', '1234567890123456', '12345678901234567890', '9007199254740993', '3.0', '2e0', '1.5');
+const INT = fc.constantFrom(
+  '0',
+  '7',
+  '-1',
+  '-0',
+  '123456789012345',
+  '1234567890123456',
+  '12345678901234567890',
+  '9007199254740993',
+  '3.0',
+  '2e0',
+  '1.5',
+  '01',
+  '-',
+  '1.',
+  '00',
+  '-01',
+  '.5',
+  '1.0e2',
+  '-0.0',
+);
 const NUM = fc.constantFrom(
   '0',
   '1',
@@ -41,6 +61,11 @@ const NUM = fc.constantFrom(
   '-Infinity',
   '12345678901234567890',
   '0.1234567890123456',
+  '123456789012345.0',
+  '12345678901234.5',
+  '1.e5',
+  '01.5',
+  '1.5E2',
 );
 const TEXT = fc.constantFrom('"gsm8k"', '""', '"a\\nb"', '"\\u00e9t\\u00e9"', '"été"', '"日本"', '"\\ud83d\\ude00"', '"😀"', '"tab\\tq\\"x"', LONG);
 const STATUS = fc.constantFrom('"completed"', '"truncated"', '"aborted"', '"pending"', '"failed"', '"done"', '"\\u0061borted"');

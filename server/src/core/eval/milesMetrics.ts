@@ -27,16 +27,55 @@ export const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round
 
 /**
  * `compute_statistics`: np.mean, np.median, np.max, np.min of the values (the mean in the values'
- * order; `values` is sorted afterwards).
+ * order; `values` may be sorted afterwards).
  */
 function statistics(values: Int32Array | Float64Array, prefix: string, out: Record<string, number>): void {
   if (values.length === 0) return;
   out[`${prefix}mean`] = npMean(values);
+  if (values instanceof Int32Array && countedStatistics(values, prefix, out)) return;
   const sorted = sortNumbers(values);
   const mid = sorted.length >> 1;
   out[`${prefix}median`] = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   out[`${prefix}max`] = sorted[sorted.length - 1];
   out[`${prefix}min`] = sorted[0];
+}
+
+/** Values of a range this wide or less are counted instead of sorted (a count per value). */
+const MAX_COUNTED_RANGE = 1 << 20;
+
+/**
+ * The median, max and min of `statistics` for integers of a narrow range (token counts): found by
+ * counting each value instead of sorting a million of them. False when the range is too wide.
+ */
+function countedStatistics(values: Int32Array, prefix: string, out: Record<string, number>): boolean {
+  let min = values[0];
+  let max = values[0];
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (v < min) min = v;
+    else if (v > max) max = v;
+  }
+  if (max - min > MAX_COUNTED_RANGE) return false;
+  const counts = new Int32Array(max - min + 1);
+  for (let i = 0; i < values.length; i++) counts[values[i] - min]++;
+  // The values at sorted positions mid - 1 and mid.
+  const mid = values.length >> 1;
+  let below = 0;
+  let atMidLess = min;
+  let atMid = min;
+  for (let k = 0; k < counts.length; k++) {
+    const next = below + counts[k];
+    if (below <= mid - 1 && mid - 1 < next) atMidLess = k + min;
+    if (below <= mid && mid < next) {
+      atMid = k + min;
+      break;
+    }
+    below = next;
+  }
+  out[`${prefix}median`] = values.length % 2 === 1 ? atMid : (atMidLess + atMid) / 2;
+  out[`${prefix}max`] = max;
+  out[`${prefix}min`] = min;
+  return true;
 }
 
 /**

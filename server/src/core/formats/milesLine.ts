@@ -213,8 +213,8 @@ export class MilesLineReader {
     switch (field) {
       case GROUP_INDEX: {
         if (c === 0x6e) return skipValue(b, i, e);
-        const end = skipNumberAt(b, i, e);
-        const v = readNumber(b, i, end, facts);
+        const end = numberAt(b, i, e);
+        const v = numberValue;
         if (!Number.isInteger(v)) return -1;
         // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text, which the
         // store's key table takes as the number itself (`groupKeyText` makes it when needed).
@@ -226,8 +226,8 @@ export class MilesLineReader {
       case ROLLOUT_ID:
       case RESPONSE_LENGTH: {
         if (c === 0x6e) return skipValue(b, i, e);
-        const end = skipNumberAt(b, i, e);
-        const v = readNumber(b, i, end, facts);
+        const end = numberAt(b, i, e);
+        const v = numberValue;
         if (!Number.isInteger(v)) return -1;
         if (field === INDEX) index = v;
         else if (field === ROLLOUT_ID) step = v;
@@ -236,8 +236,8 @@ export class MilesLineReader {
       }
       case REWARD: {
         if (c === 0x6e) return skipValue(b, i, e);
-        const end = skipNumberAt(b, i, e);
-        reward = readNumber(b, i, end, facts);
+        const end = numberAt(b, i, e);
+        reward = numberValue;
         rewardIsInt = facts.isInt;
         return end;
       }
@@ -246,9 +246,14 @@ export class MilesLineReader {
       case DATA_SOURCE: {
         if (c === 0x6e) return skipValue(b, i, e);
         if (c !== QUOTE) return -1;
-        const end = skipString(b, i, e);
-        if (end - i - 2 > MAX_STRING) return -1;
-        const text = this.recent[field].text(b, i, end);
+        const recent = this.recent[field];
+        let text = recent.repeated(b, i, e);
+        let end = recent.end;
+        if (text === null) {
+          end = skipString(b, i, e);
+          if (end - i - 2 > MAX_STRING) return -1;
+          text = recent.text(b, i, end);
+        }
         if (field === STATUS) {
           if (!STATUS_SET.has(text)) return -1;
           status = text as SampleStatus;
@@ -299,6 +304,62 @@ export class MilesLineReader {
   }
 }
 
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+/** Set by `numberAt`: the number's value (its int-ness and literal in `facts`). */
+let numberValue = 0;
+
+/**
+ * `i` at a JSON value that should be a number: the index after it, its value in `numberValue` and
+ * `facts`, exactly as `skipNumberAt` + `readNumber` give them. Plain integers and decimals of up to
+ * 15 digits (`12`, `-3`, `1.0`) are read in one pass here; anything else (exponents, more digits,
+ * NaN, a malformed number) goes through those two.
+ */
+function numberAt(b: Uint8Array, i: number, e: number): number {
+  let k = i;
+  const negative = b[k] === 0x2d;
+  if (negative) k++;
+  const first = k;
+  let m = 0;
+  while (k < e) {
+    const d = b[k] - 48;
+    if (d < 0 || d > 9) break;
+    m = m * 10 + d;
+    k++;
+  }
+  const intDigits = k - first;
+  // JSON: one digit at least, no leading zero.
+  if (intDigits > 0 && intDigits <= 15 && (b[first] !== 48 || intDigits === 1)) {
+    let c = k < e ? b[k] : 0;
+    if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
+      facts.isInt = true;
+      facts.literal = negative && m === 0 ? '-0' : null;
+      numberValue = negative ? -m : m;
+      return k;
+    }
+    if (c === 0x2e) {
+      let f = k + 1;
+      while (f < e) {
+        const d = b[f] - 48;
+        if (d < 0 || d > 9) break;
+        m = m * 10 + d;
+        f++;
+      }
+      const fraction = f - k - 1;
+      c = f < e ? b[f] : 0;
+      if (fraction > 0 && intDigits + fraction <= 15 && c !== 0x65 && c !== 0x45) {
+        facts.isInt = false;
+        facts.literal = null;
+        const v = m / POW10[fraction];
+        numberValue = negative ? -v : v;
+        return f;
+      }
+    }
+  }
+  const end = skipNumberAt(b, i, e);
+  numberValue = readNumber(b, i, end, facts);
+  return end;
+}
+
 /** A member of `metadata`: the index after its value, or -1 to fall back. */
 function metaMember(field: number, b: Uint8Array, i: number, e: number, recent: RecentTexts): number {
   const c = b[i];
@@ -311,10 +372,14 @@ function metaMember(field: number, b: Uint8Array, i: number, e: number, recent: 
     return end;
   }
   if (c !== QUOTE) return -1;
-  const end = skipString(b, i, e);
-  if (end - i - 2 > MAX_STRING) return -1;
-  // Instance ids are mostly unique: not looked for among the recent ones.
-  const text = field === INSTANCE_ID ? stringText(b, i, end) : recent.text(b, i, end);
+  let text = field === INSTANCE_ID ? null : recent.repeated(b, i, e);
+  let end = recent.end;
+  if (text === null) {
+    end = skipString(b, i, e);
+    if (end - i - 2 > MAX_STRING) return -1;
+    // Instance ids are mostly unique: not looked for among the recent ones.
+    text = field === INSTANCE_ID ? stringText(b, i, end) : recent.text(b, i, end);
+  }
   if (field === EXIT_STATUS) exitStatus = text;
   else if (field === META_DATASET) metaDataset = text;
   else if (field === META_DATASET_NAME) metaDatasetName = text;

@@ -123,6 +123,23 @@ export class RecentTexts {
 
   /** The entry that matched last: tried first (a field mostly repeats one value). */
   private last = 0;
+  /** Set by `repeated`: the index after the string. */
+  end = 0;
+
+  /**
+   * `i` at a string's opening quote: when the string is the last one matched (the same bytes, then
+   * a quote: the same valid literal), its text, with `end` after it; else null (nothing checked).
+   */
+  repeated(b: Uint8Array, i: number, e: number): string | null {
+    if (this.bytes.length === 0) return null;
+    const known = this.bytes[this.last];
+    const n = known.length;
+    const close = i + 1 + n;
+    if (close >= e || b[close] !== QUOTE) return null;
+    for (let k = 0; k < n; k++) if (known[k] !== b[i + 1 + k]) return null;
+    this.end = close + 1;
+    return this.texts[this.last];
+  }
 
   /** The text of the validated string literal `b[s, end)` (quotes included). */
   text(b: Uint8Array, s: number, end: number): string {
