@@ -2,7 +2,7 @@
 // dynamic filter `check_reward_nonzero_std` on one file's samples, recomputes the drop metrics
 // `rollout/dynamic_filter/drop_<reason>`, and judges every failure cause (§2.4) and group (§2.5).
 import type { RolloutLensSettings } from '../settings';
-import { classifyCause, dropMetricName } from '../causes';
+import { abortedReason, classifyCause, dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../types';
 import { abortedFilter, ZERO_STD_THRESHOLD, zeroStdFilter } from './filters';
@@ -88,10 +88,25 @@ export function analyzeRollout(
   const plain = new PlainGroups(store, settings, filtersRun);
   const ungrouped = eachGroup(
     store,
-    (key, rows) => {
-      if (!plain.test(rows)) return false;
+    (gid, rows) => {
+      if (plain.test(rows)) {
+        total++;
+        if (keepGroups === true) outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows), kept: true, reason: null, metric: null });
+        prompts.addRows(rows);
+        return true;
+      }
+      const reason = filtersRun ? plain.quietAbort(rows, main, sizes, mixed) : null;
+      if (reason === null) return false;
       total++;
-      if (keepGroups === true) outcomes.push({ key, lines: Array.from(rows, (r) => store.lineAt(r)), kept: true, reason: null, metric: null });
+      dropped++;
+      const metric = dropMetricName(reason);
+      if (keepGroups === true) outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows), kept: false, reason, metric });
+      else if (reasonOf !== null) {
+        let id = reasonIds.get(reason);
+        if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
+        reasonOf[gid] = id;
+      }
+      metrics[metric] = (metrics[metric] ?? 0) + 1;
       prompts.addRows(rows);
       return true;
     },
@@ -160,6 +175,11 @@ class FirstFindings {
 
   constructor(private readonly limit: number) {}
 
+  /** Whether `wants` is false for every line from `line` on (so a finding there is only counted). */
+  wantsNone(line: number): boolean {
+    return !(this.limit > 0 && line < this.cutoff);
+  }
+
   /** False (and counted as left out) for a finding that cannot be among the first `limit`. */
   wants(line: number): boolean {
     if (this.limit > 0 && line < this.cutoff) return true;
@@ -195,7 +215,7 @@ class FirstFindings {
  */
 function eachGroup(
   store: SampleStore,
-  visitRows: (key: string, rows: Int32Array) => boolean,
+  visitRows: (groupId: number, rows: Int32Array) => boolean,
   visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void,
 ): Int32Array {
   const n = store.length;
@@ -231,7 +251,7 @@ function eachGroup(
   for (let k = 0; k < groupCount; k++) {
     const g = order === null ? k : order[k];
     const memberRows = rows.subarray(starts[g], starts[g + 1]);
-    if (visitRows(store.groupKeys.value(g) as string, memberRows)) continue;
+    if (visitRows(g, memberRows)) continue;
     const members: SampleRecord[] = [];
     let sorted = true;
     for (let r = starts[g]; r < starts[g + 1]; r++) {
@@ -338,6 +358,56 @@ class PlainGroups {
     this.zeroStd = filtersRun && settings.dynamicFilter === 'check_reward_nonzero_std';
   }
 
+  /**
+   * A group with an aborted member whose findings all fall after the ones kept (`FirstFindings`
+   * cutoffs): dropped by the aborted-group filter, its findings only counted as left out, exactly
+   * as `filterGroup`, `checkCause`, `incompleteGroups` and `mixedPrompts` count them. Returns the
+   * drop reason, or null when the group must go through those checks (a finding may be kept; not
+   * in group order; verl rows).
+   */
+  quietAbort(rows: Int32Array, main: FirstFindings, sizes: FirstFindings, mixed: FirstFindings): string | null {
+    const store = this.store;
+    const n = rows.length;
+    if (n === 0) return null;
+    const first = store.lineAt(rows[0]);
+    if (!main.wantsNone(first) || !sizes.wantsNone(first) || !mixed.wantsNone(first)) return null;
+    let namer = -1;
+    let prompt = -1;
+    let mixedPrompts = false;
+    let prevLine = -1;
+    let prevIndex: number | null = null;
+    for (let m = 0; m < n; m++) {
+      const row = rows[m];
+      if (store.hasExtras(row)) return null;
+      const line = store.lineAt(row);
+      const index = store.indexAt(row);
+      if (m > 0 && (prevLine > line || (prevIndex === null) !== (index === null) || (index !== null && (prevIndex as number) > index))) return null;
+      prevLine = line;
+      prevIndex = index;
+      if (namer < 0 && store.abortedAt(row)) namer = row;
+      const pid = store.promptIdAt(row);
+      if (pid >= 0) {
+        if (prompt < 0) prompt = pid;
+        else if (pid !== prompt) mixedPrompts = true;
+      }
+    }
+    if (namer < 0) return null;
+    const reason = abortedReason(store.labels.value(store.causeCodeAt(namer) - 1));
+    main.wants(first); // the group-dropped finding, at the namer
+    for (let m = 0; m < n; m++) {
+      const row = rows[m];
+      const code = store.causeCodeAt(row);
+      if (store.abortedAt(row)) {
+        const cause = store.labels.value(code - 1);
+        if (cause === null || cause === '' || this.causeClass(code) === 'policy') main.wants(first);
+      } else if (this.causeClass(code) === 'infrastructure') main.wants(first);
+    }
+    const want = this.settings.nSamplesPerPrompt;
+    if (want !== null && n !== want) sizes.wants(first);
+    if (mixedPrompts) mixed.wants(first);
+    return reason;
+  }
+
   /** `rows`: a group's rows in row order. */
   test(rows: Int32Array): boolean {
     const store = this.store;
@@ -375,6 +445,18 @@ class PlainGroups {
     }
     // NaN (fewer than two members, NaN rewards) is not above the threshold: the filter decides.
     return !this.zeroStd || (n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD);
+  }
+
+  private readonly classes: (ReturnType<typeof classifyCause> | undefined)[] = [];
+
+  /** The class of a cause code's cause (`classifyMemo`). */
+  private causeClass(code: number): ReturnType<typeof classifyCause> {
+    let cls = this.classes[code];
+    if (cls === undefined) {
+      cls = classifyMemo(this.store.labels.value(code - 1), this.settings);
+      this.classes[code] = cls;
+    }
+    return cls;
   }
 
   /** Whether `checkCause` reports a non-aborted sample with this cause. */
@@ -446,6 +528,10 @@ function classifyMemo(cause: string | null, settings: RolloutLensSettings): Retu
     memoClass.set(cause, cls);
   }
   return cls;
+}
+
+function linesOf(store: SampleStore, rows: Int32Array): number[] {
+  return Array.from(rows, (r) => store.lineAt(r));
 }
 
 function keptOutcome(g: SampleGroup): GroupOutcome {
