@@ -124,8 +124,7 @@ export class SampleStore {
   #lastGroupInt = NaN;
   #lastGroupIntId = -1;
   #lastPrompt: string | null = null;
-  #lastPromptHi = -1;
-  #lastPromptLo = -1;
+  #lastPromptHash = new Uint32Array(2);
   #lastPromptHashId = -1;
   #lastPromptId = -1;
   #lastDataset: string | null = null;
@@ -197,12 +196,14 @@ export class SampleStore {
     return this.#lastGroupIntId;
   }
 
-  /** The prompt id of the key `hex64(hi, lo)` (a prompt hash read as two words). */
-  promptIdOfHash(hi: number, lo: number): number {
-    if (hi !== this.#lastPromptHi || lo !== this.#lastPromptLo || this.#lastPromptHashId < 0) {
-      this.#lastPromptHi = hi;
-      this.#lastPromptLo = lo;
-      this.#lastPromptHashId = this.strings.hexId(hi, lo);
+  /** The prompt id of the key `hex64(hash[0], hash[1])` (a prompt hash read as two words). */
+  promptIdOfHash(hash: Uint32Array): number {
+    // Read from the array, not passed as numbers: words above 2^31 would be boxed per call.
+    const last = this.#lastPromptHash;
+    if (hash[0] !== last[0] || hash[1] !== last[1] || this.#lastPromptHashId < 0) {
+      last[0] = hash[0];
+      last[1] = hash[1];
+      this.#lastPromptHashId = this.strings.hexId(hash[0], hash[1]);
     }
     return this.#lastPromptHashId;
   }

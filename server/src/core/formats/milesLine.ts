@@ -420,11 +420,11 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
   r.groupId = groupKey !== null ? store.groupKeys.id(groupKey) : groupValue === groupValue ? store.groupIdOfInt(groupValue) : -1;
   if (promptEnd >= 0) {
     hashPair(b, promptStart, promptEnd, hash);
-    r.promptId = store.promptIdOfHash(hash[0], hash[1]);
+    r.promptId = store.promptIdOfHash(hash);
   } else if (instance !== null) r.promptId = store.strings.id(instance);
   else if (labelEnd >= 0) {
     hashPair(b, labelStart, labelEnd, hash);
-    r.promptId = store.promptIdOfHash(hash[0], hash[1]);
+    r.promptId = store.promptIdOfHash(hash);
   } else r.promptId = -1;
   r.dataset = dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null;
   r.cause = exitStatus === '' ? null : exitStatus;

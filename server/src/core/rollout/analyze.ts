@@ -88,26 +88,27 @@ export function analyzeRollout(
   const plain = new PlainGroups(store, settings, filtersRun);
   const ungrouped = eachGroup(
     store,
-    (gid, rows) => {
-      if (plain.test(rows)) {
+    (gid, rows, from, to) => {
+      if (plain.test(rows, from, to)) {
         total++;
-        if (keepGroups === true) outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows), kept: true, reason: null, metric: null });
-        prompts.addRows(rows);
+        if (keepGroups === true)
+          outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows, from, to), kept: true, reason: null, metric: null });
+        prompts.addRows(rows, from, to);
         return true;
       }
-      const reason = filtersRun ? plain.quietAbort(rows, main, sizes, mixed) : null;
+      const reason = filtersRun ? plain.quietAbort(rows, from, to, main, sizes, mixed) : null;
       if (reason === null) return false;
       total++;
       dropped++;
       const metric = dropMetricName(reason);
-      if (keepGroups === true) outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows), kept: false, reason, metric });
+      if (keepGroups === true) outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows, from, to), kept: false, reason, metric });
       else if (reasonOf !== null) {
         let id = reasonIds.get(reason);
         if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
         reasonOf[gid] = id;
       }
       metrics[metric] = (metrics[metric] ?? 0) + 1;
-      prompts.addRows(rows);
+      prompts.addRows(rows, from, to);
       return true;
     },
     (g, rowOf) => {
@@ -210,12 +211,12 @@ class FirstFindings {
 /**
  * Calls `visit` with each group (members in group order, `rowOf` their rows in the store) in file
  * order (by the line of the first-written member); returns the rows without a group key. Each
- * group's rows (in row order) go to `visitRows` first: when it takes the group (true), no record
+ * group's rows (in row order, `rows[from, to)`) go to `visitRows` first: when it takes the group (true), no record
  * of it is built.
  */
 function eachGroup(
   store: SampleStore,
-  visitRows: (groupId: number, rows: Int32Array) => boolean,
+  visitRows: (groupId: number, rows: Int32Array, from: number, to: number) => boolean,
   visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void,
 ): Int32Array {
   const n = store.length;
@@ -250,8 +251,9 @@ function eachGroup(
   }
   for (let k = 0; k < groupCount; k++) {
     const g = order === null ? k : order[k];
+    // The group's rows are rows[from, to): passed as a range (no view made for each group).
+    if (visitRows(g, rows, starts[g], starts[g + 1])) continue;
     const memberRows = rows.subarray(starts[g], starts[g + 1]);
-    if (visitRows(g, memberRows)) continue;
     const members: SampleRecord[] = [];
     let sorted = true;
     for (let r = starts[g]; r < starts[g + 1]; r++) {
@@ -288,9 +290,9 @@ class PromptSpread {
 
   constructor(private readonly store: SampleStore) {}
 
-  /** A group's rows, in group order. */
-  addRows(rows: ArrayLike<number>): void {
-    for (let m = 0; m < rows.length; m++) {
+  /** A group's rows `rows[from, to)`, in group order. */
+  addRows(rows: ArrayLike<number>, from = 0, to = rows.length): void {
+    for (let m = from; m < to; m++) {
       const row = rows[m];
       const pid = this.store.promptIdAt(row);
       if (pid < 0) continue;
@@ -365,19 +367,19 @@ class PlainGroups {
    * drop reason, or null when the group must go through those checks (a finding may be kept; not
    * in group order; verl rows).
    */
-  quietAbort(rows: Int32Array, main: FirstFindings, sizes: FirstFindings, mixed: FirstFindings): string | null {
+  quietAbort(rows: Int32Array, from: number, to: number, main: FirstFindings, sizes: FirstFindings, mixed: FirstFindings): string | null {
     const store = this.store;
-    const n = rows.length;
+    const n = to - from;
     if (n === 0) return null;
-    const first = store.lineAt(rows[0]);
-    if (!main.wantsNone(first) || !sizes.wantsNone(first) || !mixed.wantsNone(first)) return null;
+    const first = store.lineAt(rows[from]);
+    if (!main.wantsNone(first)) return null;
     let namer = -1;
     let prompt = -1;
     let mixedPrompts = false;
     let prevLine = -1;
     let prevIndex: number | null = null;
     for (let m = 0; m < n; m++) {
-      const row = rows[m];
+      const row = rows[from + m];
       if (store.hasExtras(row)) return null;
       const line = store.lineAt(row);
       const index = store.indexAt(row);
@@ -392,26 +394,29 @@ class PlainGroups {
       }
     }
     if (namer < 0) return null;
+    const want = this.settings.nSamplesPerPrompt;
+    const sized = want !== null && n !== want;
+    // The other lists matter only when the group has a finding for them.
+    if ((sized && !sizes.wantsNone(first)) || (mixedPrompts && !mixed.wantsNone(first))) return null;
     const reason = abortedReason(store.labels.value(store.causeCodeAt(namer) - 1));
     main.wants(first); // the group-dropped finding, at the namer
     for (let m = 0; m < n; m++) {
-      const row = rows[m];
+      const row = rows[from + m];
       const code = store.causeCodeAt(row);
       if (store.abortedAt(row)) {
         const cause = store.labels.value(code - 1);
         if (cause === null || cause === '' || this.causeClass(code) === 'policy') main.wants(first);
       } else if (this.causeClass(code) === 'infrastructure') main.wants(first);
     }
-    const want = this.settings.nSamplesPerPrompt;
-    if (want !== null && n !== want) sizes.wants(first);
+    if (sized) sizes.wants(first);
     if (mixedPrompts) mixed.wants(first);
     return reason;
   }
 
-  /** `rows`: a group's rows in row order. */
-  test(rows: Int32Array): boolean {
+  /** `rows[from, to)`: a group's rows in row order. */
+  test(rows: Int32Array, from: number, to: number): boolean {
     const store = this.store;
-    const n = rows.length;
+    const n = to - from;
     const want = this.settings.nSamplesPerPrompt;
     if (want !== null && n !== want) return false;
     let prompt = -1;
@@ -420,7 +425,7 @@ class PlainGroups {
     let mean = 0;
     let m2 = 0;
     for (let m = 0; m < n; m++) {
-      const row = rows[m];
+      const row = rows[from + m];
       if (store.abortedAt(row) || store.hasExtras(row)) return false;
       // Group order is row order: lines ascending, and indexes ascending or all null (`eachGroup`).
       const line = store.lineAt(row);
@@ -530,8 +535,8 @@ function classifyMemo(cause: string | null, settings: RolloutLensSettings): Retu
   return cls;
 }
 
-function linesOf(store: SampleStore, rows: Int32Array): number[] {
-  return Array.from(rows, (r) => store.lineAt(r));
+function linesOf(store: SampleStore, rows: Int32Array, from: number, to: number): number[] {
+  return Array.from(rows.subarray(from, to), (r) => store.lineAt(r));
 }
 
 function keptOutcome(g: SampleGroup): GroupOutcome {
