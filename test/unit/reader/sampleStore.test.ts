@@ -374,3 +374,48 @@ test('StringTable: an integer key held before the direct index covered it keeps 
   for (let v = 0; v < 3000; v++) assert.equal(t.value(t.intId(v)), String(v));
   assert.equal(t.size, 3001);
 });
+
+test('analyzeRollout: a finding limit keeps the first findings and counts the rest, on random files', () => {
+  const CAUSES = ['Submitted', 'SandboxUnavailable', 'TimeLimitExceeded', null, ''];
+  const row = fc.record({
+    group: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7'),
+    index: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 9 })),
+    prompt: fc.constantFrom('p0', 'p1', 'p2', null),
+    aborted: fc.boolean(),
+    reward: fc.constantFrom(0, 1, 1, null),
+    cause: fc.constantFrom(...CAUSES),
+  });
+  const settingsOf = fc.record({
+    nSamplesPerPrompt: fc.constantFrom(null, 2, 4),
+    dynamicFilter: fc.constantFrom('none' as const, 'check_reward_nonzero_std' as const),
+    infraCauses: fc.constantFrom([] as string[], ['SandboxUnavailable']),
+    policyCauses: fc.constantFrom([] as string[], ['TimeLimitExceeded']),
+  });
+  fc.assert(
+    fc.property(fc.array(row, { maxLength: 120 }), settingsOf, fc.integer({ min: 1, max: 12 }), (rows, s, limit) => {
+      const records: SampleRecord[] = rows.map((r, k) => ({
+        line: k + 1,
+        offset: 0,
+        byteLength: 1,
+        groupKey: r.group,
+        index: r.index,
+        dataset: null,
+        promptKey: r.prompt,
+        status: r.aborted ? 'aborted' : 'completed',
+        aborted: r.aborted,
+        reward: r.reward,
+        rewardIsInt: false,
+        cause: r.cause,
+        responseLength: 3,
+        step: null,
+      }));
+      const settings = { ...DEFAULT_SETTINGS, ...s };
+      const all = analyzeRollout('f.jsonl', 'miles-sample', records, settings);
+      const capped = analyzeRollout('f.jsonl', 'miles-sample', records, settings, true, limit);
+      assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+      assert.equal(capped.leftOut, Math.max(0, all.findings.length - limit));
+      assert.deepEqual({ ...capped, findings: all.findings, leftOut: 0 }, all);
+    }),
+    { numRuns: 400 },
+  );
+});
