@@ -17,26 +17,16 @@ import {
   F_REWARD_INT,
   giveBackChunks,
   MASK,
-  NULL,
-  OUT,
   STATUS_CODE,
   STATUSES,
   takeChunk,
 } from './store/chunk';
+import { type IntField, IntOverflow } from './store/intOverflow';
+import { emptyRow, type StoreRow } from './store/row';
 import { StringTable } from './store/stringTable';
 
 export { StringTable } from './store/stringTable';
-
-type IntField = 'index' | 'responseLength' | 'step' | 'effectiveLength' | 'cachedTokens' | 'totalPromptTokens';
-const INT_FIELDS: readonly IntField[] = ['index', 'responseLength', 'step', 'effectiveLength', 'cachedTokens', 'totalPromptTokens'];
-const noOverflow = (): Record<IntField, Map<number, number | null>> => ({
-  index: new Map(),
-  responseLength: new Map(),
-  step: new Map(),
-  effectiveLength: new Map(),
-  cachedTokens: new Map(),
-  totalPromptTokens: new Map(),
-});
+export { emptyRow, type StoreRow } from './store/row';
 
 /** One row's miles fields as the sample metrics read them (filled by `SampleStore.milesAt`). */
 export interface MilesRow {
@@ -48,49 +38,6 @@ export interface MilesRow {
   repetition: boolean | null | string;
 }
 type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output'>;
-
-/** A row as `SampleStore.pushRow` takes it: a record's fields with its keys as table ids. */
-export interface StoreRow {
-  line: number;
-  offset: number;
-  byteLength: number;
-  /** Id in `groupKeys` (-1: no group key). */
-  groupId: number;
-  /** Id in `strings` (-1: no prompt key). */
-  promptId: number;
-  dataset: string | null;
-  cause: string | null;
-  index: number | null;
-  responseLength: number | null;
-  step: number | null;
-  /** The status's code (`store/chunk.ts` STATUS_CODE). */
-  status: number;
-  aborted: boolean;
-  reward: number | null;
-  rewardIsInt: boolean;
-  miles: MilesSampleFields | undefined;
-}
-
-/** Creates an empty row for `pushRow` (callers reuse one). */
-export function emptyRow(): StoreRow {
-  return {
-    line: 0,
-    offset: 0,
-    byteLength: 0,
-    groupId: -1,
-    promptId: -1,
-    dataset: null,
-    cause: null,
-    index: null,
-    responseLength: null,
-    step: null,
-    status: 0,
-    aborted: false,
-    reward: null,
-    rewardIsInt: false,
-    miles: undefined,
-  };
-}
 
 const scratch = emptyRow();
 
@@ -110,7 +57,7 @@ export class SampleStore {
   /** Datasets and causes (few: their columns hold a byte while ids stay below 255). */
   labels: StringTable;
   /** Values an Int32 column cannot hold (null, fractions, beyond int32), by row. */
-  private overflow = noOverflow();
+  private overflow = new IntOverflow();
   /** Distinct `weight_versions` lists (rows mostly share one), by id; their ids by JSON text. */
   private versionLists: (string | number)[][] = [];
   /** miles `repetition` verdicts other than true/false (null, an exception), by row: rare. */
@@ -374,10 +321,7 @@ export class SampleStore {
 
   /** The Int32 code of `v` in column `field` of row `row` (values it cannot hold go to the overflow map). */
   private intCode(row: number, field: IntField, v: number | null): number {
-    if (v === null) return NULL;
-    if ((v | 0) === v && v !== OUT && v !== NULL && !Object.is(v, -0)) return v;
-    this.overflow[field].set(row, v);
-    return OUT;
+    return this.overflow.code(row, field, v);
   }
 
   private putInt(col: Int32Array, j: number, row: number, field: IntField, v: number | null): void {
@@ -385,8 +329,7 @@ export class SampleStore {
   }
 
   private fromCode(v: number, row: number, field: IntField): number | null {
-    if (v === NULL) return null;
-    return v !== OUT ? v : (this.overflow[field].get(row) as number);
+    return this.overflow.value(v, row, field);
   }
 
   private getInt(col: Int32Array, j: number, row: number, field: IntField): number | null {
@@ -487,7 +430,7 @@ export class SampleStore {
     this.#lastGroupId = this.#lastPromptId = this.#lastDatasetId = this.#lastCauseId = this.#lastGroupIntId = -1;
     this.#lastGroupInt = NaN;
     this.#lastPromptHashId = -1;
-    this.overflow = noOverflow();
+    this.overflow = new IntOverflow();
     this.vars = new Map();
     this.versionLists = [];
     this.versionIds = new Map();
@@ -518,9 +461,7 @@ export class SampleStore {
     out.chunks = this.chunks.slice(0, full);
     if ((length & MASK) !== 0) out.chunks.push(this.chunks[full].copy());
     out.count = length;
-    for (const f of INT_FIELDS) {
-      for (const [row, v] of this.overflow[f]) if (row < length) out.overflow[f].set(row, v);
-    }
+    out.overflow = this.overflow.below(length);
     for (const [row, v] of this.vars) if (row < length) out.vars.set(row, v);
     // Lists are never changed once added: the copy may share them.
     out.versionLists = this.versionLists.slice();
