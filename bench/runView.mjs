@@ -1,4 +1,4 @@
-// The editor's run view over a large run folder (issue 18): spawns the built `dist/server.js
+// The editor's run view over a large run folder: spawns the built `dist/server.js
 // --stdio`, drives it through the real protocol (vscode-languageserver-protocol, as bench/editor.mjs
 // does), and asks `rolloutLens/runView` and `rolloutLens/groupsByCause` for the folder of 10 × 1 M
 // short samples that bench/scale.mjs writes. Each request runs in its own fresh server process, so

@@ -1,4 +1,4 @@
-// Scale with the number of samples (issue 18): `check` next to the plain JSON.parse-per-line pass
+// Scale with the number of samples: `check` next to the plain JSON.parse-per-line pass
 // (bench/baseline.mjs) on three seeded inputs, results checked equal first:
 //   short  1 000 000 short miles samples (~200 B each: math answers, 2% aborted)
 //   folder a run folder of 10 such files (10 M samples; every record counted)

@@ -1,4 +1,4 @@
-// The run view model (issue 17): what the run view panel and `rollout-lens report` draw, built
+// The run view model (docs/editors.md): what the run view panel and `rollout-lens report` draw, built
 // from the engine's own per-file analyses (the same groups, reasons, metrics and dataset summaries
 // `check` reports). Aggregated per step, so its size follows the number of steps and causes, not
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples

@@ -1,0 +1,70 @@
+// A file's groups from the store's columns: rows counted and placed by group id, visited in file order.
+import type { SampleRecord } from '../types';
+import { type SampleStore } from '../sampleStore';
+import { inGroupOrder, type SampleGroup } from './groups';
+
+/**
+ * Calls `visit` with each group (members in group order, `rowOf` their rows in the store) in file
+ * order (by the line of the first-written member); returns the rows without a group key. Each
+ * group's rows (in row order, `rows[from, to)`) go to `visitRows` first: when it takes the group (true), no record
+ * of it is built.
+ */
+export function eachGroup(
+  store: SampleStore,
+  visitRows: (groupId: number, rows: Int32Array, from: number, to: number) => boolean,
+  visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void,
+): Int32Array {
+  const n = store.length;
+  const groupCount = store.groupKeys.size;
+  const starts = new Int32Array(groupCount + 1);
+  const firstLine = new Float64Array(groupCount).fill(Infinity);
+  let ungroupedCount = 0;
+  for (let i = 0; i < n; i++) {
+    const g = store.groupId(i);
+    if (g < 0) {
+      ungroupedCount++;
+      continue;
+    }
+    starts[g + 1]++;
+    const line = store.lineAt(i);
+    if (line < firstLine[g]) firstLine[g] = line;
+  }
+  for (let g = 0; g < groupCount; g++) starts[g + 1] += starts[g];
+  const rows = new Int32Array(n - ungroupedCount);
+  const ungrouped = new Int32Array(ungroupedCount);
+  const fill = starts.slice(0, groupCount);
+  let u = 0;
+  for (let i = 0; i < n; i++) {
+    const g = store.groupId(i);
+    if (g < 0) ungrouped[u++] = i;
+    else rows[fill[g]++] = i;
+  }
+  // Group ids are first-appearance ordinals, which is file order when the rows are (a scan's are).
+  let order: ArrayLike<number> | null = null;
+  for (let g = 1; g < groupCount && order === null; g++) {
+    if (firstLine[g] < firstLine[g - 1]) order = Array.from({ length: groupCount }, (_, k) => k).sort((a, b) => firstLine[a] - firstLine[b]);
+  }
+  for (let k = 0; k < groupCount; k++) {
+    const g = order === null ? k : order[k];
+    // The group's rows are rows[from, to): passed as a range (no view made for each group).
+    if (visitRows(g, rows, starts[g], starts[g + 1])) continue;
+    const memberRows = rows.subarray(starts[g], starts[g + 1]);
+    const members: SampleRecord[] = [];
+    let sorted = true;
+    for (let r = starts[g]; r < starts[g + 1]; r++) {
+      const s = store.at(rows[r]);
+      const prev = members.length > 0 ? members[members.length - 1] : null;
+      // Already in group order (rows are in line order): ascending index, or no index at all.
+      if (prev !== null && (prev.line > s.line || (prev.index === null) !== (s.index === null) || (s.index !== null && (prev.index as number) > s.index)))
+        sorted = false;
+      members.push(s);
+    }
+    if (sorted) {
+      visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
+      continue;
+    }
+    const rowOf = new Map<SampleRecord, number>(members.map((s, m) => [s, memberRows[m]]));
+    visit({ key: store.groupKeys.value(g) as string, members: inGroupOrder(members) }, (s) => rowOf.get(s) as number);
+  }
+  return ungrouped;
+}

@@ -1,0 +1,146 @@
+// Groups the columns decide without building their records (kept and quiet, or dropped quietly).
+import type { RolloutLensSettings } from '../settings';
+import { abortedReason, type classifyCause } from '../causes';
+import { type SampleStore } from '../sampleStore';
+import { ZERO_STD_THRESHOLD } from './filters';
+import { classifyMemo } from './causeClass';
+import type { FirstFindings } from './firstFindings';
+
+/**
+ * Groups whose outcome the columns decide: kept, with no finding of any check (`filterGroup`,
+ * `checkCause`, `incompleteGroups`, `mixedPrompts`), already in group order. Those are most groups
+ * of a large file; the analysis counts them without building their records. Any other group is
+ * materialised and goes through the checks themselves.
+ */
+export class PlainGroups {
+  /** By cause code (`SampleStore.causeCodeAt`): 1 when a non-aborted sample with it is reported, 2 when not, 0 not known yet. */
+  private causeFinding = new Uint8Array(16);
+  private readonly zeroStd: boolean;
+
+  constructor(
+    private readonly store: SampleStore,
+    private readonly settings: RolloutLensSettings,
+    filtersRun: boolean,
+  ) {
+    this.zeroStd = filtersRun && settings.dynamicFilter === 'check_reward_nonzero_std';
+  }
+
+  /**
+   * A group with an aborted member whose findings all fall after the ones kept (`FirstFindings`
+   * cutoffs): dropped by the aborted-group filter, its findings only counted as left out, exactly
+   * as `filterGroup`, `checkCause`, `incompleteGroups` and `mixedPrompts` count them. Returns the
+   * drop reason, or null when the group must go through those checks (a finding may be kept; not
+   * in group order; verl rows).
+   */
+  quietAbort(rows: Int32Array, from: number, to: number, main: FirstFindings, sizes: FirstFindings, mixed: FirstFindings): string | null {
+    const store = this.store;
+    const n = to - from;
+    if (n === 0) return null;
+    const first = store.lineAt(rows[from]);
+    if (!main.wantsNone(first)) return null;
+    let namer = -1;
+    let prompt = -1;
+    let mixedPrompts = false;
+    let prevLine = -1;
+    let prevIndex: number | null = null;
+    for (let m = 0; m < n; m++) {
+      const row = rows[from + m];
+      if (store.hasExtras(row)) return null;
+      const line = store.lineAt(row);
+      const index = store.indexAt(row);
+      if (m > 0 && (prevLine > line || (prevIndex === null) !== (index === null) || (index !== null && (prevIndex as number) > index))) return null;
+      prevLine = line;
+      prevIndex = index;
+      if (namer < 0 && store.abortedAt(row)) namer = row;
+      const pid = store.promptIdAt(row);
+      if (pid >= 0) {
+        if (prompt < 0) prompt = pid;
+        else if (pid !== prompt) mixedPrompts = true;
+      }
+    }
+    if (namer < 0) return null;
+    const want = this.settings.nSamplesPerPrompt;
+    const sized = want !== null && n !== want;
+    // The other lists matter only when the group has a finding for them.
+    if ((sized && !sizes.wantsNone(first)) || (mixedPrompts && !mixed.wantsNone(first))) return null;
+    const reason = abortedReason(store.labels.value(store.causeCodeAt(namer) - 1));
+    main.wants(first); // the group-dropped finding, at the namer
+    for (let m = 0; m < n; m++) {
+      const row = rows[from + m];
+      const code = store.causeCodeAt(row);
+      if (store.abortedAt(row)) {
+        const cause = store.labels.value(code - 1);
+        if (cause === null || cause === '' || this.causeClass(code) === 'policy') main.wants(first);
+      } else if (this.causeClass(code) === 'infrastructure') main.wants(first);
+    }
+    if (sized) sizes.wants(first);
+    if (mixedPrompts) mixed.wants(first);
+    return reason;
+  }
+
+  /** `rows[from, to)`: a group's rows in row order. */
+  test(rows: Int32Array, from: number, to: number): boolean {
+    const store = this.store;
+    const n = to - from;
+    const want = this.settings.nSamplesPerPrompt;
+    if (want !== null && n !== want) return false;
+    let prompt = -1;
+    let prevLine = -1;
+    let prevIndex: number | null = null;
+    let mean = 0;
+    let m2 = 0;
+    for (let m = 0; m < n; m++) {
+      const row = rows[from + m];
+      if (store.abortedAt(row) || store.hasExtras(row)) return false;
+      // Group order is row order: lines ascending, and indexes ascending or all null (`eachGroup`).
+      const line = store.lineAt(row);
+      const index = store.indexAt(row);
+      if (m > 0 && (prevLine > line || (prevIndex === null) !== (index === null) || (index !== null && (prevIndex as number) > index))) return false;
+      prevLine = line;
+      prevIndex = index;
+      const pid = store.promptIdAt(row);
+      if (pid >= 0) {
+        if (prompt < 0) prompt = pid;
+        else if (pid !== prompt) return false;
+      }
+      if (this.causeReported(store.causeCodeAt(row))) return false;
+      if (this.zeroStd) {
+        const x = store.rewardAt(row);
+        if (x === null) return false;
+        // `unbiasedStd`'s steps, in the same order: the same float64 result.
+        const delta = x - mean;
+        mean += delta / (m + 1);
+        m2 += delta * (x - mean);
+      }
+    }
+    // NaN (fewer than two members, NaN rewards) is not above the threshold: the filter decides.
+    return !this.zeroStd || (n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD);
+  }
+
+  private readonly classes: (ReturnType<typeof classifyCause> | undefined)[] = [];
+
+  /** The class of a cause code's cause (`classifyMemo`). */
+  private causeClass(code: number): ReturnType<typeof classifyCause> {
+    let cls = this.classes[code];
+    if (cls === undefined) {
+      cls = classifyMemo(this.store.labels.value(code - 1), this.settings);
+      this.classes[code] = cls;
+    }
+    return cls;
+  }
+
+  /** Whether `checkCause` reports a non-aborted sample with this cause. */
+  private causeReported(code: number): boolean {
+    if (code >= this.causeFinding.length) {
+      const grown = new Uint8Array(Math.max(code + 1, 2 * this.causeFinding.length));
+      grown.set(this.causeFinding);
+      this.causeFinding = grown;
+    }
+    let v = this.causeFinding[code];
+    if (v === 0) {
+      v = classifyMemo(this.store.labels.value(code - 1), this.settings) === 'infrastructure' ? 1 : 2;
+      this.causeFinding[code] = v;
+    }
+    return v === 1;
+  }
+}

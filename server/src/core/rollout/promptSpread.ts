@@ -1,0 +1,71 @@
+// Prompts spread over several groups, found from the store's rows.
+import { type SampleStore } from '../sampleStore';
+import { spreadPromptMessage } from './messages';
+import type { ShapeProblem } from './shape';
+
+/**
+ * A prompt found in several groups (reported once per prompt, at its first sample in its second
+ * group; docs/semantics.md#group-shape), tracked by rows so no record outlives its group.
+ */
+export class PromptSpread {
+  /** By prompt id (the store's string id): row of its first sample in the first group it appeared in, or -1. */
+  private first = new Int32Array(0);
+  /** By prompt id: group id of the last group it was seen in. */
+  private lastGroup = new Int32Array(0);
+  /** Prompt ids in order of first appearance. */
+  private order: number[] = [];
+  /** Prompt id → rows of its first sample in each later group. */
+  private readonly later = new Map<number, number[]>();
+
+  constructor(private readonly store: SampleStore) {}
+
+  /** A group's rows `rows[from, to)`, in group order. */
+  addRows(rows: ArrayLike<number>, from = 0, to = rows.length): void {
+    for (let m = from; m < to; m++) {
+      const row = rows[m];
+      const pid = this.store.promptIdAt(row);
+      if (pid < 0) continue;
+      const gid = this.store.groupId(row);
+      if (pid >= this.first.length) this.grow(pid);
+      if (this.first[pid] < 0) {
+        this.first[pid] = row;
+        this.lastGroup[pid] = gid;
+        this.order.push(pid);
+        continue;
+      }
+      if (this.lastGroup[pid] === gid) continue;
+      this.lastGroup[pid] = gid;
+      const later = this.later.get(pid);
+      if (later) later.push(row);
+      else this.later.set(pid, [row]);
+    }
+  }
+
+  private grow(pid: number): void {
+    const size = Math.max(pid + 1, this.store.strings.size, 2 * this.first.length);
+    const first = new Int32Array(size).fill(-1);
+    first.set(this.first);
+    const last = new Int32Array(size);
+    last.set(this.lastGroup);
+    this.first = first;
+    this.lastGroup = last;
+  }
+
+  problems(): ShapeProblem[] {
+    const out: ShapeProblem[] = [];
+    for (const pid of this.order) {
+      const rows = this.later.get(pid);
+      if (rows === undefined) continue;
+      const entries = [this.first[pid], ...rows].map((r) => this.store.at(r));
+      const at = entries[1];
+      out.push({
+        code: 'misgrouped',
+        at,
+        group: at.groupKey as string,
+        message: spreadPromptMessage(entries.map((e) => e.groupKey as string)),
+        related: entries.filter((e) => e !== at),
+      });
+    }
+    return out;
+  }
+}
