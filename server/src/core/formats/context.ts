@@ -46,7 +46,17 @@ export function datasetOf(
   record: { dataset?: string | null; data_source?: string | null },
   metadata: { dataset?: string | null; dataset_name?: string | null } | null | undefined,
 ): string | null {
-  return record.dataset ?? metadata?.dataset ?? metadata?.dataset_name ?? record.data_source ?? null;
+  return datasetInOrder(record.dataset, metadata?.dataset, metadata?.dataset_name, record.data_source);
+}
+
+/** `datasetOf` over values already found (the per-line and `.pt` paths, which build no objects). */
+export function datasetInOrder(
+  dataset: string | null | undefined,
+  metaDataset: string | null | undefined,
+  metaDatasetName: string | null | undefined,
+  dataSource: string | null | undefined,
+): string | null {
+  return dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null;
 }
 
 /** An empty cause is no cause. */

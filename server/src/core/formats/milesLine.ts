@@ -16,7 +16,7 @@ import { LongString, textTail } from '../reader/textTail';
 import { emptyRow, type SampleStore, STATUS_CODE } from '../sampleStore';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
-import type { LineInfo } from './context';
+import { datasetInOrder, type LineInfo } from './context';
 import { repetitionOf } from './miles';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
@@ -426,7 +426,7 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
     hashPair(b, labelStart, labelEnd, hash);
     r.promptId = store.promptIdOfHash(hash);
   } else r.promptId = -1;
-  r.dataset = dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null;
+  r.dataset = datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource);
   r.cause = exitStatus === '' ? null : exitStatus;
   r.index = index;
   r.responseLength = responseLength;
@@ -447,7 +447,7 @@ function record(b: Uint8Array, info: LineInfo): SampleRecord {
     byteLength: info.byteLength,
     groupKey: groupKeyText(),
     index,
-    dataset: dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null,
+    dataset: datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource),
     promptKey: promptEnd >= 0 ? hashBytes(b, promptStart, promptEnd) : (instance ?? (labelEnd >= 0 ? hashBytes(b, labelStart, labelEnd) : null)),
     status,
     aborted: status === 'aborted',

@@ -18,6 +18,7 @@ import { MAX_LIST_ITEMS } from '../jsonRule';
 import { jsonStringLength, sampleLineLength } from './lineLength';
 import { stringify, toPlain } from './serialize';
 import { PyDict, PyFloat, PyList, PyText, PyTuple } from './values';
+import { datasetInOrder } from '../../formats/context';
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 
@@ -213,7 +214,7 @@ export function ptSampleRecord(value: unknown, index: number): SampleRecord | nu
     byteLength: sampleLineLength(value),
     groupKey,
     index: sampleIndex,
-    dataset: dataset ?? metaDataset ?? metaDatasetName ?? dataSource ?? null,
+    dataset: datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource),
     promptKey: prompt !== undefined ? promptHash(prompt, value) : (instance ?? (label !== undefined ? promptHash(label, value) : null)),
     status: status as SampleStatus | null,
     aborted: status === 'aborted',
