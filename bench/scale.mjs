@@ -280,7 +280,7 @@ if (write && rows.length === 3) {
     'scale',
     `## Scale with the number of samples
 
-Reproduce: \`node bench/scale.mjs --runs ${runs}\` after \`npm run build\` (inputs generated once into
+Reproduce: \`npm run bench\` (or \`node bench/scale.mjs --runs ${runs}\` after \`npm run build\`) (inputs generated once into
 \`bench/.data/\`; \`--only short|folder|text\` runs one row).
 
 Inputs (seeded, \`bench/scale.mjs\`): 1 000 000 short miles samples (~200 B a line: an arithmetic
