@@ -2,11 +2,70 @@
 // (window 15 bits, memory level 8, default strategy): pako is a line-by-line port of zlib's
 // deflate in plain JavaScript, so the engine stays free of platform modules. Its output equals
 // CPython's in length on the cases test/unit/reader/textTail.test.ts pins (computed by Python's
-// zlib: scripts/gen-real-fixtures.py, zlib_cases). A fresh stream per call, as zlib.compress
-// makes one: no state carries over from one response to the next.
+// zlib: scripts/gen-real-fixtures.py, zlib_cases).
+//
+// `zlib.compress` makes a fresh stream per call. Making one costs pako a good part of a 10 000-
+// character tail's deflate (BENCHMARKS.md, design measurements), so one stream per level is reset
+// and reused instead, and the buffers a fresh stream starts zeroed (the window, the hash chains, the
+// pending output) are zeroed again: deflate should never read what an earlier call left there, but
+// then the state at the start of each call is a fresh stream's and nothing rests on that
+// (test/unit/reader/zlibLength.test.ts compares every call with a fresh stream).
 import { deflate } from 'pako/lib/deflate';
+import { deflate as deflateStep, deflateInit2, deflateReset, type DeflateStream } from 'pako/lib/zlib/deflate';
+
+const Z_FINISH = 4;
+const Z_STREAM_END = 1;
+const Z_DEFLATED = 8;
+const Z_DEFAULT_STRATEGY = 0;
+
+const streams = new Map<number, DeflateStream>();
+let out = new Uint8Array(0);
 
 /** `len(zlib.compress(bytes, level))`. */
 export function zlibLength(bytes: Uint8Array, level: number): number {
-  return deflate(bytes, { level }).length;
+  const strm = streamFor(level);
+  // Stored blocks are the worst case: 5 bytes a 16 KiB block, plus the header and the trailer.
+  const bound = bytes.length + 5 * (Math.ceil(bytes.length / 16_384) + 1) + 6;
+  if (out.length < bound) out = new Uint8Array(bound);
+  strm.input = bytes;
+  strm.next_in = 0;
+  strm.avail_in = bytes.length;
+  strm.output = out;
+  strm.next_out = 0;
+  strm.avail_out = out.length;
+  const rc = deflateStep(strm, Z_FINISH);
+  const length = strm.total_out;
+  strm.input = null;
+  // Not finished in one step (not expected with the bound above): pako's own one-shot call.
+  return rc === Z_STREAM_END ? length : deflate(bytes, { level }).length;
+}
+
+function streamFor(level: number): DeflateStream {
+  let strm = streams.get(level);
+  if (strm === undefined) {
+    // The fields of pako's ZStream (lib/zlib/zstream.js), which deflateInit2 fills in.
+    strm = {
+      input: null,
+      next_in: 0,
+      avail_in: 0,
+      total_in: 0,
+      output: null,
+      next_out: 0,
+      avail_out: 0,
+      total_out: 0,
+      msg: '',
+      state: null,
+      data_type: 2,
+      adler: 0,
+    };
+    deflateInit2(strm, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY);
+    streams.set(level, strm);
+    return strm;
+  }
+  deflateReset(strm);
+  const state = strm.state!;
+  state.window.fill(0);
+  state.prev.fill(0);
+  state.pending_buf.fill(0);
+  return strm;
 }
