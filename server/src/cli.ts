@@ -1,7 +1,6 @@
 // `rollout-lens`: the command-line front end on the same engine as the language server.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 
 import { parseCommand, UsageError, USAGE } from './cli/args';
 import { runCheck } from './cli/check';
@@ -9,6 +8,7 @@ import { runReport } from './cli/report';
 import { escapeInline } from './cli/escape';
 import { runExport } from './cli/exportPt';
 import { runInspect } from './cli/inspect';
+import { keepYoungGenerationSmall } from './node/youngGeneration';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
 function version(): string {
@@ -19,12 +19,7 @@ function version(): string {
   }
 }
 
-// A small young generation: a scan's per-line objects die within a line, so a bigger one only
-// adds resident memory (measured in BENCHMARKS.md, "Scale with the number of samples"). V8 reads
-// the maximum semi-space size only when it makes the heap, so set at run time it is ignored; the
-// growth factor is read whenever the young generation grows: 1 keeps it at its first size (1 MB
-// semi-spaces). Young-generation options on the node command line win.
-if (!process.execArgv.some((a) => a.includes('semi-space'))) setFlagsFromString('--semi-space-growth-factor=1');
+keepYoungGenerationSmall();
 
 // `rollout-lens check … | head`: a closed pipe ends the output, not with a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
