@@ -1,0 +1,104 @@
+// The rollout analysis over the columnar store equals it over records, with and without finding limits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SampleStore } from '../../../server/src/core/sampleStore';
+import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
+import { groupSamples } from '../../../server/src/core/rollout/groups';
+import { incompleteGroups, misgrouped } from '../../../server/src/core/rollout/shape';
+import type { SampleRecord } from '../../../server/src/core/types';
+import { DEFAULT_SETTINGS } from '../../../shared/protocol';
+
+test('analyzeRollout over a store equals it over the same records as an array', () => {
+  const records: SampleRecord[] = [];
+  let line = 1;
+  for (let g = 0; g < 200; g++) {
+    for (let i = 0; i < 4; i++) {
+      records.push({
+        line: line++,
+        offset: 0,
+        byteLength: 1,
+        groupKey: String(g % 170),
+        index: (g * 4 + 3 - i) % 7,
+        dataset: null,
+        promptKey: `p${g % 11}`,
+        status: i === g % 5 ? 'aborted' : 'completed',
+        aborted: i === g % 5,
+        reward: (g + i) % 3 === 0 ? 1 : 0,
+        rewardIsInt: false,
+        cause: i === g % 5 ? ['SandboxUnavailable', 'Submitted', null][g % 3] : 'Submitted',
+        responseLength: 3,
+        step: null,
+      });
+    }
+  }
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4, dynamicFilter: 'check_reward_nonzero_std' as const };
+  const fromArray = analyzeRollout('f.jsonl', 'miles-sample', records, settings);
+  const fromStore = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.deepEqual(fromStore, fromArray);
+  // The shape findings, group by group from the store, equal the whole-file checks over groupSamples.
+  const { groups } = groupSamples(records);
+  const want = [...incompleteGroups(groups, 4), ...misgrouped(groups)]
+    .sort((a, b) => a.at.line - b.at.line)
+    .map((p) => [p.code, p.at.line, p.group, p.message, p.related.map((r) => r.line)]);
+  const got = fromStore.findings
+    .filter((f) => f.code === 'misgrouped' || f.code === 'incomplete-group')
+    .map((f) => [f.code, f.line, f.group, f.message, (f.related ?? []).map((r) => r.line)]);
+  assert.deepEqual(got, want);
+  assert.ok(want.some((w) => w[0] === 'misgrouped') && want.some((w) => w[0] === 'incomplete-group'));
+  // A finding limit keeps the first findings by line (ties in the order found) and counts the rest.
+  for (const limit of [0, 1, 3, 7, fromArray.findings.length, fromArray.findings.length + 5]) {
+    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
+    assert.deepEqual(capped.findings, fromArray.findings.slice(0, limit));
+    assert.equal(capped.leftOut, Math.max(0, fromArray.findings.length - limit));
+  }
+  assert.equal(fromArray.leftOut, 0);
+  const noGroups = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, false);
+  assert.deepEqual(noGroups.groups, []);
+  assert.deepEqual({ ...noGroups, groups: fromArray.groups }, fromArray);
+});
+
+test('analyzeRollout: a finding limit keeps the first findings and counts the rest, on random files', () => {
+  const CAUSES = ['Submitted', 'SandboxUnavailable', 'TimeLimitExceeded', null, ''];
+  const row = fc.record({
+    group: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7'),
+    index: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 9 })),
+    prompt: fc.constantFrom('p0', 'p1', 'p2', null),
+    aborted: fc.boolean(),
+    reward: fc.constantFrom(0, 1, 1, null),
+    cause: fc.constantFrom(...CAUSES),
+  });
+  const settingsOf = fc.record({
+    nSamplesPerPrompt: fc.constantFrom(null, 2, 4),
+    dynamicFilter: fc.constantFrom('none' as const, 'check_reward_nonzero_std' as const),
+    infraCauses: fc.constantFrom([] as string[], ['SandboxUnavailable']),
+    policyCauses: fc.constantFrom([] as string[], ['TimeLimitExceeded']),
+  });
+  fc.assert(
+    fc.property(fc.array(row, { maxLength: 120 }), settingsOf, fc.integer({ min: 1, max: 12 }), (rows, s, limit) => {
+      const records: SampleRecord[] = rows.map((r, k) => ({
+        line: k + 1,
+        offset: 0,
+        byteLength: 1,
+        groupKey: r.group,
+        index: r.index,
+        dataset: null,
+        promptKey: r.prompt,
+        status: r.aborted ? 'aborted' : 'completed',
+        aborted: r.aborted,
+        reward: r.reward,
+        rewardIsInt: false,
+        cause: r.cause,
+        responseLength: 3,
+        step: null,
+      }));
+      const settings = { ...DEFAULT_SETTINGS, ...s };
+      const all = analyzeRollout('f.jsonl', 'miles-sample', records, settings);
+      const capped = analyzeRollout('f.jsonl', 'miles-sample', records, settings, true, limit);
+      assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+      assert.equal(capped.leftOut, Math.max(0, all.findings.length - limit));
+      assert.deepEqual({ ...capped, findings: all.findings, leftOut: 0 }, all);
+    }),
+    { numRuns: 400 },
+  );
+});
