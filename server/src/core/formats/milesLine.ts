@@ -7,7 +7,7 @@
 // fast validation would refuse; an object reward; any syntax error), it returns null and the line
 // takes the full path, which gives the record, the `invalid-record` message or the syntax error.
 import type { Child, Rule } from '../reader/jsonRule';
-import { readNumber, type NumberFacts, skipNumberAt } from '../reader/jsonNumber';
+import { readNumber, readNumberAt, type NumberRead, skipNumberAt } from '../reader/jsonNumber';
 import { skipString, skipValue } from '../reader/jsonSkip';
 import { hashBytes, hashPair } from '../reader/hash';
 import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../reader/fieldScan';
@@ -65,7 +65,7 @@ const META_FIELDS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as
 const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 
 /** A line's members, reset per line (module state: no allocation per line). */
-const facts: NumberFacts = { isInt: false, literal: null };
+const facts: NumberRead = { isInt: false, literal: null, value: 0 };
 let seen = 0;
 let groupKey: string | null = null;
 /** The group index when its key is `String(groupValue)` (`groupKey` is then not made): NaN otherwise. */
@@ -213,8 +213,8 @@ export class MilesLineReader {
     switch (field) {
       case GROUP_INDEX: {
         if (c === 0x6e) return skipValue(b, i, e);
-        const end = numberAt(b, i, e);
-        const v = numberValue;
+        const end = readNumberAt(b, i, e, facts);
+        const v = facts.value;
         if (!Number.isInteger(v)) return -1;
         // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text, which the
         // store's key table takes as the number itself (`groupKeyText` makes it when needed).
@@ -226,8 +226,8 @@ export class MilesLineReader {
       case ROLLOUT_ID:
       case RESPONSE_LENGTH: {
         if (c === 0x6e) return skipValue(b, i, e);
-        const end = numberAt(b, i, e);
-        const v = numberValue;
+        const end = readNumberAt(b, i, e, facts);
+        const v = facts.value;
         if (!Number.isInteger(v)) return -1;
         if (field === INDEX) index = v;
         else if (field === ROLLOUT_ID) step = v;
@@ -236,8 +236,8 @@ export class MilesLineReader {
       }
       case REWARD: {
         if (c === 0x6e) return skipValue(b, i, e);
-        const end = numberAt(b, i, e);
-        reward = numberValue;
+        const end = readNumberAt(b, i, e, facts);
+        reward = facts.value;
         rewardIsInt = facts.isInt;
         return end;
       }
@@ -302,62 +302,6 @@ export class MilesLineReader {
         return -1;
     }
   }
-}
-
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-/** Set by `numberAt`: the number's value (its int-ness and literal in `facts`). */
-let numberValue = 0;
-
-/**
- * `i` at a JSON value that should be a number: the index after it, its value in `numberValue` and
- * `facts`, exactly as `skipNumberAt` + `readNumber` give them. Plain integers and decimals of up to
- * 15 digits (`12`, `-3`, `1.0`) are read in one pass here; anything else (exponents, more digits,
- * NaN, a malformed number) goes through those two.
- */
-function numberAt(b: Uint8Array, i: number, e: number): number {
-  let k = i;
-  const negative = b[k] === 0x2d;
-  if (negative) k++;
-  const first = k;
-  let m = 0;
-  while (k < e) {
-    const d = b[k] - 48;
-    if (d < 0 || d > 9) break;
-    m = m * 10 + d;
-    k++;
-  }
-  const intDigits = k - first;
-  // JSON: one digit at least, no leading zero.
-  if (intDigits > 0 && intDigits <= 15 && (b[first] !== 48 || intDigits === 1)) {
-    let c = k < e ? b[k] : 0;
-    if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
-      facts.isInt = true;
-      facts.literal = negative && m === 0 ? '-0' : null;
-      numberValue = negative ? -m : m;
-      return k;
-    }
-    if (c === 0x2e) {
-      let f = k + 1;
-      while (f < e) {
-        const d = b[f] - 48;
-        if (d < 0 || d > 9) break;
-        m = m * 10 + d;
-        f++;
-      }
-      const fraction = f - k - 1;
-      c = f < e ? b[f] : 0;
-      if (fraction > 0 && intDigits + fraction <= 15 && c !== 0x65 && c !== 0x45) {
-        facts.isInt = false;
-        facts.literal = null;
-        const v = m / POW10[fraction];
-        numberValue = negative ? -v : v;
-        return f;
-      }
-    }
-  }
-  const end = skipNumberAt(b, i, e);
-  numberValue = readNumber(b, i, end, facts);
-  return end;
 }
 
 /** A member of `metadata`: the index after its value, or -1 to fall back. */

@@ -75,6 +75,11 @@ export interface NumberFacts {
   literal: string | null;
 }
 
+/** `readNumberAt`'s result: the facts and the value (one object the caller keeps: nothing allocated per number). */
+export interface NumberRead extends NumberFacts {
+  value: number;
+}
+
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /**
@@ -120,4 +125,56 @@ export function readNumber(b: Uint8Array, s: number, end: number, facts: NumberF
   facts.isInt = number.isInt;
   facts.literal = number.isInt ? text : null;
   return number.value;
+}
+
+/**
+ * `i` at a JSON value that should be a number: the index after it, its value, int-ness and literal
+ * in `facts`, exactly as `skipNumberAt` + `readNumber` give them. Plain integers and decimals of up to
+ * 15 digits (`12`, `-3`, `1.0`) are read in one pass here; anything else (exponents, more digits,
+ * NaN, a malformed number) goes through those two.
+ */
+export function readNumberAt(b: Uint8Array, i: number, e: number, facts: NumberRead): number {
+  let k = i;
+  const negative = b[k] === 0x2d;
+  if (negative) k++;
+  const first = k;
+  let m = 0;
+  while (k < e) {
+    const d = b[k] - 48;
+    if (d < 0 || d > 9) break;
+    m = m * 10 + d;
+    k++;
+  }
+  const intDigits = k - first;
+  // JSON: one digit at least, no leading zero.
+  if (intDigits > 0 && intDigits <= 15 && (b[first] !== 48 || intDigits === 1)) {
+    let c = k < e ? b[k] : 0;
+    if (c !== 0x2e && c !== 0x65 && c !== 0x45) {
+      facts.isInt = true;
+      facts.literal = negative && m === 0 ? '-0' : null;
+      facts.value = negative ? -m : m;
+      return k;
+    }
+    if (c === 0x2e) {
+      let f = k + 1;
+      while (f < e) {
+        const d = b[f] - 48;
+        if (d < 0 || d > 9) break;
+        m = m * 10 + d;
+        f++;
+      }
+      const fraction = f - k - 1;
+      c = f < e ? b[f] : 0;
+      if (fraction > 0 && intDigits + fraction <= 15 && c !== 0x65 && c !== 0x45) {
+        facts.isInt = false;
+        facts.literal = null;
+        const v = m / POW10[fraction];
+        facts.value = negative ? -v : v;
+        return f;
+      }
+    }
+  }
+  const end = skipNumberAt(b, i, e);
+  facts.value = readNumber(b, i, end, facts);
+  return end;
 }
