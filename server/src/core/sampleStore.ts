@@ -1,8 +1,9 @@
 // One file's samples in columns: typed arrays in fixed-size chunks (no copy when the store grows)
 // and strings interned to small ids. A run can hold millions of samples; as objects each cost
 // hundreds of bytes of heap, here about forty (BENCHMARKS.md, "Scale with the number of samples").
-// Records are materialised on demand (`at`), one group at a time in the rollout analysis.
-import type { MilesSampleFields, SampleRecord, SampleStatus } from './types';
+// This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
+// on demand (`at`), one group at a time in the rollout analysis.
+import type { MilesSampleFields, SampleRecord } from './types';
 import {
   type Chunk,
   CHUNK,
@@ -18,74 +19,36 @@ import {
   giveBackChunks,
   MASK,
   STATUS_CODE,
-  STATUSES,
   takeChunk,
+  withLabelCode,
 } from './store/chunk';
 import { type IntField, IntOverflow } from './store/intOverflow';
 import { emptyRow, type StoreRow } from './store/row';
-import { StringTable } from './store/stringTable';
+import { type Extras, SampleColumns } from './store/sampleColumns';
+import { LastKeyId, StringTable } from './store/stringTable';
 
 export { StringTable } from './store/stringTable';
 export { emptyRow, type StoreRow } from './store/row';
-
-/** One row's miles fields as the sample metrics read them (filled by `SampleStore.milesAt`). */
-export interface MilesRow {
-  effectiveLength: number | null;
-  /** Id of the row's `weight_versions` list (`SampleStore.weightVersionList`); -1: null. */
-  weightVersions: number;
-  cachedTokens: number;
-  totalPromptTokens: number;
-  repetition: boolean | null | string;
-}
-type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output'>;
+export { type MilesRow, SampleColumns } from './store/sampleColumns';
+export { STATUS_CODE } from './store/chunk';
 
 const scratch = emptyRow();
 
-export { STATUS_CODE } from './store/chunk';
-
-/**
- * Samples of one file in append order. Group keys have their own table, so a group's id is its
- * first-appearance ordinal; prompt keys have one, datasets and causes share one.
- */
-export class SampleStore {
-  private chunks: Chunk[] = [];
-  private count = 0;
-  /** Group keys by first appearance. */
-  groupKeys: StringTable;
-  /** Prompt keys. */
-  strings: StringTable;
-  /** Datasets and causes (few: their columns hold a byte while ids stay below 255). */
-  labels: StringTable;
-  /** Values an Int32 column cannot hold (null, fractions, beyond int32), by row. */
-  private overflow = new IntOverflow();
-  /** Distinct `weight_versions` lists (rows mostly share one), by id; their ids by JSON text. */
-  private versionLists: (string | number)[][] = [];
-  /** miles `repetition` verdicts other than true/false (null, an exception), by row: rare. */
-  private repetitionOther = new Map<number, string | null>();
+/** The sample columns with their writer: rows are appended (`push`, `pushRow`), never changed. */
+export class SampleStore extends SampleColumns {
+  /** The ids of the `weight_versions` lists by JSON text. */
   private versionIds = new Map<string, number>();
   #lastVersions: (string | number)[] | null = null;
   #lastVersionsId = -1;
-  /** The last string given per column and its id: consecutive samples mostly repeat them. */
-  #lastGroup: string | null = null;
-  #lastGroupId = -1;
+  #groupIds = new LastKeyId();
+  #promptIds = new LastKeyId();
+  #datasetIds = new LastKeyId();
+  #causeIds = new LastKeyId();
+  /** The last integer group key and prompt hash given and their ids, as `LastKeyId` keeps keys'. */
   #lastGroupInt = NaN;
   #lastGroupIntId = -1;
-  #lastPrompt: string | null = null;
   #lastPromptHash = new Uint32Array(2);
   #lastPromptHashId = -1;
-  #lastPromptId = -1;
-  #lastDataset: string | null = null;
-  #lastDatasetId = -1;
-  #lastCause: string | null = null;
-  #lastCauseId = -1;
-  /** The optional fields `vars`, `session`, `output` of the rows that have any (verl), as given. */
-  private vars = new Map<number, Extras>();
-
-  constructor(groupKeys = new StringTable(), strings = new StringTable(), labels = new StringTable()) {
-    this.groupKeys = groupKeys;
-    this.strings = strings;
-    this.labels = labels;
-  }
 
   /** A store of `records`, in their order. */
   static of(records: Iterable<SampleRecord>): SampleStore {
@@ -94,25 +57,13 @@ export class SampleStore {
     return store;
   }
 
-  get length(): number {
-    return this.count;
-  }
-
   push(s: SampleRecord): void {
     const r = scratch;
     r.line = s.line;
     r.offset = s.offset;
     r.byteLength = s.byteLength;
-    if (s.groupKey !== this.#lastGroup || this.#lastGroupId < 0) {
-      this.#lastGroup = s.groupKey;
-      this.#lastGroupId = this.groupKeys.id(s.groupKey);
-    }
-    r.groupId = this.#lastGroupId;
-    if (s.promptKey !== this.#lastPrompt || this.#lastPromptId < 0) {
-      this.#lastPrompt = s.promptKey;
-      this.#lastPromptId = this.strings.id(s.promptKey);
-    }
-    r.promptId = this.#lastPromptId;
+    r.groupId = this.#groupIds.of(this.groupKeys, s.groupKey);
+    r.promptId = this.#promptIds.of(this.strings, s.promptKey);
     r.dataset = s.dataset;
     r.cause = s.cause;
     r.index = s.index;
@@ -171,23 +122,11 @@ export class SampleStore {
     c.byteLength[j] = r.byteLength;
     c.groupKey[j] = r.groupId;
     c.promptKey[j] = r.promptId;
-    if (r.dataset !== this.#lastDataset || this.#lastDatasetId < 0) {
-      this.#lastDataset = r.dataset;
-      this.#lastDatasetId = this.labels.id(r.dataset);
-    }
-    const dataset = this.#lastDatasetId + 1;
-    if (dataset > 255 && c.dataset.BYTES_PER_ELEMENT === 1) c.dataset = Int32Array.from(c.dataset);
-    c.dataset[j] = dataset;
-    if (r.cause !== this.#lastCause || this.#lastCauseId < 0) {
-      this.#lastCause = r.cause;
-      this.#lastCauseId = this.labels.id(r.cause);
-    }
-    const cause = this.#lastCauseId + 1;
-    if (cause > 255 && c.cause.BYTES_PER_ELEMENT === 1) c.cause = Int32Array.from(c.cause);
-    c.cause[j] = cause;
+    c.dataset = withLabelCode(c.dataset, j, this.#datasetIds.of(this.labels, r.dataset) + 1);
+    c.cause = withLabelCode(c.cause, j, this.#causeIds.of(this.labels, r.cause) + 1);
     this.putInt(c.index, j, row, 'index', r.index);
     this.putInt(c.responseLength, j, row, 'responseLength', r.responseLength);
-    const step = this.intCode(row, 'step', r.step);
+    const step = this.overflow.code(row, 'step', r.step);
     if (j === 0) c.stepFirst = step;
     if (c.step !== null) c.step[j] = step;
     else if (step !== c.stepFirst) {
@@ -240,65 +179,6 @@ export class SampleStore {
     return id;
   }
 
-  /**
-   * Row `i`'s miles fields into `out` (no record built); false when the row has none. Prompt-cache
-   * counts and effective lengths beyond int32 come from the overflow maps.
-   */
-  milesAt(i: number, out: MilesRow): boolean {
-    const c = this.chunks[i >>> CHUNK_BITS];
-    const j = i & MASK;
-    const flags = c.flags[j];
-    if ((flags & F_MILES) === 0) return false;
-    out.effectiveLength =
-      flags & F_LEN_RESPONSE
-        ? this.getInt(c.responseLength, j, i, 'responseLength')
-        : flags & F_LEN_NULL
-          ? null
-          : this.getInt(c.effectiveLength as Int32Array, j, i, 'effectiveLength');
-    out.weightVersions = c.weightVersions ? c.weightVersions[j] - 1 : -1;
-    out.cachedTokens = c.cachedTokens ? (this.getInt(c.cachedTokens, j, i, 'cachedTokens') as number) : 0;
-    out.totalPromptTokens = c.totalPromptTokens ? (this.getInt(c.totalPromptTokens, j, i, 'totalPromptTokens') as number) : 0;
-    out.repetition = flags & F_REP_TRUE ? true : flags & F_REP_OTHER ? (this.repetitionOther.get(i) as string | null) : false;
-    return true;
-  }
-
-  /** The `weight_versions` list of id `id` (from `milesAt`), as first given. */
-  weightVersionList(id: number): (string | number)[] {
-    return this.versionLists[id];
-  }
-
-  statusAt(i: number): SampleStatus | null {
-    return STATUSES[this.chunks[i >>> CHUNK_BITS].status[i & MASK]];
-  }
-
-  rewardAt(i: number): number | null {
-    const c = this.chunks[i >>> CHUNK_BITS];
-    const j = i & MASK;
-    return (c.flags[j] & F_REWARD) !== 0 ? c.reward[j] : null;
-  }
-
-  /**
-   * Whether rows `i` and `k` have equal rewards as Python's `==` has them: null equals null, NaN
-   * equals nothing (not even itself), -0 equals 0. Read in place, without boxing the numbers.
-   */
-  sameReward(i: number, k: number): boolean {
-    const a = this.chunks[i >>> CHUNK_BITS];
-    const b = this.chunks[k >>> CHUNK_BITS];
-    const ia = i & MASK;
-    const kb = k & MASK;
-    const fa = a.flags[ia] & F_REWARD;
-    if (fa !== (b.flags[kb] & F_REWARD)) return false;
-    return fa === 0 || a.reward[ia] === b.reward[kb];
-  }
-
-  rewardIsIntAt(i: number): boolean {
-    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & F_REWARD_INT) !== 0;
-  }
-
-  abortedAt(i: number): boolean {
-    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & F_ABORTED) !== 0;
-  }
-
   private putOffset(c: Chunk, j: number, offset: number): void {
     if (j === 0) {
       c.offsetBase = offset;
@@ -319,99 +199,9 @@ export class SampleStore {
     c.wideOffset = wide;
   }
 
-  /** The Int32 code of `v` in column `field` of row `row` (values it cannot hold go to the overflow map). */
-  private intCode(row: number, field: IntField, v: number | null): number {
-    return this.overflow.code(row, field, v);
-  }
-
+  /** Writes `v` at `j` of `col`, column `field` of row `row` (values it cannot hold go to the overflow map). */
   private putInt(col: Int32Array, j: number, row: number, field: IntField, v: number | null): void {
-    col[j] = this.intCode(row, field, v);
-  }
-
-  private fromCode(v: number, row: number, field: IntField): number | null {
-    return this.overflow.value(v, row, field);
-  }
-
-  private getInt(col: Int32Array, j: number, row: number, field: IntField): number | null {
-    return this.fromCode(col[j], row, field);
-  }
-
-  private stepOf(c: Chunk, j: number, row: number): number | null {
-    return this.fromCode(c.step !== null ? c.step[j] : c.stepFirst, row, 'step');
-  }
-
-  /** Row `i` as a fresh record (equal to the one pushed). */
-  at(i: number): SampleRecord {
-    if (i < 0 || i >= this.count) throw new RangeError(`sample ${i} of ${this.count}`);
-    const c = this.chunks[i >>> CHUNK_BITS];
-    const j = i & MASK;
-    const flags = c.flags[j];
-    const out: SampleRecord = {
-      line: c.line[j],
-      offset: c.wideOffset !== null ? c.wideOffset[j] : c.offsetBase + c.offsetDelta[j],
-      byteLength: c.byteLength[j],
-      groupKey: this.groupKeys.value(c.groupKey[j]),
-      index: this.getInt(c.index, j, i, 'index'),
-      dataset: this.labels.value(c.dataset[j] - 1),
-      promptKey: this.strings.value(c.promptKey[j]),
-      status: STATUSES[c.status[j]],
-      aborted: (flags & F_ABORTED) !== 0,
-      reward: (flags & F_REWARD) !== 0 ? c.reward[j] : null,
-      rewardIsInt: (flags & F_REWARD_INT) !== 0,
-      cause: this.labels.value(c.cause[j] - 1),
-      responseLength: this.getInt(c.responseLength, j, i, 'responseLength'),
-      step: this.stepOf(c, j, i),
-    };
-    const extras = this.vars.get(i);
-    if (extras !== undefined) {
-      if (extras.vars !== undefined) out.vars = extras.vars;
-      if (extras.session !== undefined) out.session = extras.session;
-      if (extras.output !== undefined) out.output = extras.output;
-    }
-    if ((flags & F_MILES) !== 0) {
-      const m: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
-      this.milesAt(i, m);
-      out.miles = {
-        effectiveLength: m.effectiveLength,
-        weightVersions: m.weightVersions < 0 ? null : this.versionLists[m.weightVersions],
-        cachedTokens: m.cachedTokens,
-        totalPromptTokens: m.totalPromptTokens,
-        repetition: m.repetition,
-      };
-    }
-    return out;
-  }
-
-  /** Group id of row `i` (its key's first-appearance ordinal); -1: no group key. */
-  groupId(i: number): number {
-    return this.chunks[i >>> CHUNK_BITS].groupKey[i & MASK];
-  }
-
-  /** Id of row `i`'s prompt key in `strings`; -1: none. */
-  promptIdAt(i: number): number {
-    return this.chunks[i >>> CHUNK_BITS].promptKey[i & MASK];
-  }
-
-  /** Row `i`'s cause as its id in `labels` + 1 (0: no cause). */
-  causeCodeAt(i: number): number {
-    return this.chunks[i >>> CHUNK_BITS].cause[i & MASK];
-  }
-
-  /** Whether row `i` has any of the optional fields `vars`, `session`, `output` (verl). */
-  hasExtras(i: number): boolean {
-    return this.vars.size !== 0 && this.vars.has(i);
-  }
-
-  indexAt(i: number): number | null {
-    return this.getInt(this.chunks[i >>> CHUNK_BITS].index, i & MASK, i, 'index');
-  }
-
-  lineAt(i: number): number {
-    return this.chunks[i >>> CHUNK_BITS].line[i & MASK];
-  }
-
-  stepAt(i: number): number | null {
-    return this.stepOf(this.chunks[i >>> CHUNK_BITS], i & MASK, i);
+    col[j] = this.overflow.code(row, field, v);
   }
 
   /**
@@ -426,9 +216,12 @@ export class SampleStore {
     this.groupKeys = new StringTable();
     this.strings = new StringTable();
     this.labels = new StringTable();
-    this.#lastGroup = this.#lastPrompt = this.#lastDataset = this.#lastCause = null;
-    this.#lastGroupId = this.#lastPromptId = this.#lastDatasetId = this.#lastCauseId = this.#lastGroupIntId = -1;
+    this.#groupIds = new LastKeyId();
+    this.#promptIds = new LastKeyId();
+    this.#datasetIds = new LastKeyId();
+    this.#causeIds = new LastKeyId();
     this.#lastGroupInt = NaN;
+    this.#lastGroupIntId = -1;
     this.#lastPromptHashId = -1;
     this.overflow = new IntOverflow();
     this.vars = new Map();
@@ -437,17 +230,6 @@ export class SampleStore {
     this.repetitionOther = new Map();
     this.#lastVersions = null;
     this.#lastVersionsId = -1;
-  }
-
-  /** Every record, materialised (for analyses of formats whose files are small, and editors). */
-  toArray(): SampleRecord[] {
-    const out = new Array<SampleRecord>(this.count);
-    for (let i = 0; i < this.count; i++) out[i] = this.at(i);
-    return out;
-  }
-
-  *[Symbol.iterator](): IterableIterator<SampleRecord> {
-    for (let i = 0; i < this.count; i++) yield this.at(i);
   }
 
   /**

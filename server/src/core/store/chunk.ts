@@ -81,6 +81,16 @@ export class Chunk {
 }
 
 /**
+ * `col`, a label column (dataset, cause), with `code` at row `j`: a byte column comes back as an
+ * Int32 copy when the code needs more than a byte (the caller keeps the column returned).
+ */
+export function withLabelCode(col: Uint8Array | Int32Array, j: number, code: number): Uint8Array | Int32Array {
+  if (code > 255 && col.BYTES_PER_ELEMENT === 1) col = Int32Array.from(col);
+  col[j] = code;
+  return col;
+}
+
+/**
  * Chunks of released stores, reused by the next store: a run folder's files are read one after
  * another, and the next file's columns then take the memory of the last one's instead of waiting
  * for a full garbage collection to free it. Every column of a row is written by a push (the miles

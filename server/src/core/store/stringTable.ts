@@ -204,3 +204,21 @@ export class StringTable {
     return id;
   }
 }
+
+/**
+ * One key column's last key and its id: consecutive rows mostly repeat their group key, prompt
+ * key, dataset and cause, so the table is asked only when the key changes (or is null).
+ */
+export class LastKeyId {
+  #key: string | null = null;
+  #id = -1;
+
+  /** `table.id(key)`. */
+  of(table: StringTable, key: string | null): number {
+    if (key !== this.#key || this.#id < 0) {
+      this.#key = key;
+      this.#id = table.id(key);
+    }
+    return this.#id;
+  }
+}

@@ -1,0 +1,219 @@
+// The read side of the sample store (core/sampleStore.ts writes it): one file's samples in columns
+// of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
+// one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
+import type { SampleRecord, SampleStatus } from '../types';
+import {
+  type Chunk,
+  CHUNK_BITS,
+  F_ABORTED,
+  F_LEN_NULL,
+  F_LEN_RESPONSE,
+  F_MILES,
+  F_REP_OTHER,
+  F_REP_TRUE,
+  F_REWARD,
+  F_REWARD_INT,
+  MASK,
+  STATUSES,
+} from './chunk';
+import { type IntField, IntOverflow } from './intOverflow';
+import { StringTable } from './stringTable';
+
+/** One row's miles fields as the sample metrics read them (filled by `SampleColumns.milesAt`). */
+export interface MilesRow {
+  effectiveLength: number | null;
+  /** Id of the row's `weight_versions` list (`SampleColumns.weightVersionList`); -1: null. */
+  weightVersions: number;
+  cachedTokens: number;
+  totalPromptTokens: number;
+  repetition: boolean | null | string;
+}
+
+/** The optional record fields kept beside the columns, for the rows that have any. */
+export type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output'>;
+
+/**
+ * Samples of one file in append order, read by row. Group keys have their own table, so a group's
+ * id is its first-appearance ordinal; prompt keys have one, datasets and causes share one.
+ */
+export abstract class SampleColumns {
+  protected chunks: Chunk[] = [];
+  protected count = 0;
+  /** Group keys by first appearance. */
+  groupKeys: StringTable;
+  /** Prompt keys. */
+  strings: StringTable;
+  /** Datasets and causes (few: their columns hold a byte while ids stay below 255). */
+  labels: StringTable;
+  /** Values an Int32 column cannot hold (null, fractions, beyond int32), by row. */
+  protected overflow = new IntOverflow();
+  /** Distinct `weight_versions` lists (rows mostly share one), by id. */
+  protected versionLists: (string | number)[][] = [];
+  /** miles `repetition` verdicts other than true/false (null, an exception), by row: rare. */
+  protected repetitionOther = new Map<number, string | null>();
+  /** The optional fields `vars`, `session`, `output` of the rows that have any (verl), as given. */
+  protected vars = new Map<number, Extras>();
+
+  constructor(groupKeys = new StringTable(), strings = new StringTable(), labels = new StringTable()) {
+    this.groupKeys = groupKeys;
+    this.strings = strings;
+    this.labels = labels;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /**
+   * Row `i`'s miles fields into `out` (no record built); false when the row has none. Prompt-cache
+   * counts and effective lengths beyond int32 come from the overflow maps.
+   */
+  milesAt(i: number, out: MilesRow): boolean {
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    const flags = c.flags[j];
+    if ((flags & F_MILES) === 0) return false;
+    out.effectiveLength =
+      flags & F_LEN_RESPONSE
+        ? this.getInt(c.responseLength, j, i, 'responseLength')
+        : flags & F_LEN_NULL
+          ? null
+          : this.getInt(c.effectiveLength as Int32Array, j, i, 'effectiveLength');
+    out.weightVersions = c.weightVersions ? c.weightVersions[j] - 1 : -1;
+    out.cachedTokens = c.cachedTokens ? (this.getInt(c.cachedTokens, j, i, 'cachedTokens') as number) : 0;
+    out.totalPromptTokens = c.totalPromptTokens ? (this.getInt(c.totalPromptTokens, j, i, 'totalPromptTokens') as number) : 0;
+    out.repetition = flags & F_REP_TRUE ? true : flags & F_REP_OTHER ? (this.repetitionOther.get(i) as string | null) : false;
+    return true;
+  }
+
+  /** The `weight_versions` list of id `id` (from `milesAt`), as first given. */
+  weightVersionList(id: number): (string | number)[] {
+    return this.versionLists[id];
+  }
+
+  statusAt(i: number): SampleStatus | null {
+    return STATUSES[this.chunks[i >>> CHUNK_BITS].status[i & MASK]];
+  }
+
+  rewardAt(i: number): number | null {
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    return (c.flags[j] & F_REWARD) !== 0 ? c.reward[j] : null;
+  }
+
+  /**
+   * Whether rows `i` and `k` have equal rewards as Python's `==` has them: null equals null, NaN
+   * equals nothing (not even itself), -0 equals 0. Read in place, without boxing the numbers.
+   */
+  sameReward(i: number, k: number): boolean {
+    const a = this.chunks[i >>> CHUNK_BITS];
+    const b = this.chunks[k >>> CHUNK_BITS];
+    const ia = i & MASK;
+    const kb = k & MASK;
+    const fa = a.flags[ia] & F_REWARD;
+    if (fa !== (b.flags[kb] & F_REWARD)) return false;
+    return fa === 0 || a.reward[ia] === b.reward[kb];
+  }
+
+  rewardIsIntAt(i: number): boolean {
+    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & F_REWARD_INT) !== 0;
+  }
+
+  abortedAt(i: number): boolean {
+    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & F_ABORTED) !== 0;
+  }
+
+  /** The value of the Int32 code at `j` of `col`, column `field` of row `row`. */
+  private getInt(col: Int32Array, j: number, row: number, field: IntField): number | null {
+    return this.overflow.value(col[j], row, field);
+  }
+
+  private stepOf(c: Chunk, j: number, row: number): number | null {
+    return this.overflow.value(c.step !== null ? c.step[j] : c.stepFirst, row, 'step');
+  }
+
+  /** Row `i` as a fresh record (equal to the one pushed). */
+  at(i: number): SampleRecord {
+    if (i < 0 || i >= this.count) throw new RangeError(`sample ${i} of ${this.count}`);
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    const flags = c.flags[j];
+    const out: SampleRecord = {
+      line: c.line[j],
+      offset: c.wideOffset !== null ? c.wideOffset[j] : c.offsetBase + c.offsetDelta[j],
+      byteLength: c.byteLength[j],
+      groupKey: this.groupKeys.value(c.groupKey[j]),
+      index: this.getInt(c.index, j, i, 'index'),
+      dataset: this.labels.value(c.dataset[j] - 1),
+      promptKey: this.strings.value(c.promptKey[j]),
+      status: STATUSES[c.status[j]],
+      aborted: (flags & F_ABORTED) !== 0,
+      reward: (flags & F_REWARD) !== 0 ? c.reward[j] : null,
+      rewardIsInt: (flags & F_REWARD_INT) !== 0,
+      cause: this.labels.value(c.cause[j] - 1),
+      responseLength: this.getInt(c.responseLength, j, i, 'responseLength'),
+      step: this.stepOf(c, j, i),
+    };
+    const extras = this.vars.get(i);
+    if (extras !== undefined) {
+      if (extras.vars !== undefined) out.vars = extras.vars;
+      if (extras.session !== undefined) out.session = extras.session;
+      if (extras.output !== undefined) out.output = extras.output;
+    }
+    if ((flags & F_MILES) !== 0) {
+      const m: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+      this.milesAt(i, m);
+      out.miles = {
+        effectiveLength: m.effectiveLength,
+        weightVersions: m.weightVersions < 0 ? null : this.versionLists[m.weightVersions],
+        cachedTokens: m.cachedTokens,
+        totalPromptTokens: m.totalPromptTokens,
+        repetition: m.repetition,
+      };
+    }
+    return out;
+  }
+
+  /** Group id of row `i` (its key's first-appearance ordinal); -1: no group key. */
+  groupId(i: number): number {
+    return this.chunks[i >>> CHUNK_BITS].groupKey[i & MASK];
+  }
+
+  /** Id of row `i`'s prompt key in `strings`; -1: none. */
+  promptIdAt(i: number): number {
+    return this.chunks[i >>> CHUNK_BITS].promptKey[i & MASK];
+  }
+
+  /** Row `i`'s cause as its id in `labels` + 1 (0: no cause). */
+  causeCodeAt(i: number): number {
+    return this.chunks[i >>> CHUNK_BITS].cause[i & MASK];
+  }
+
+  /** Whether row `i` has any of the optional fields `vars`, `session`, `output` (verl). */
+  hasExtras(i: number): boolean {
+    return this.vars.size !== 0 && this.vars.has(i);
+  }
+
+  indexAt(i: number): number | null {
+    return this.getInt(this.chunks[i >>> CHUNK_BITS].index, i & MASK, i, 'index');
+  }
+
+  lineAt(i: number): number {
+    return this.chunks[i >>> CHUNK_BITS].line[i & MASK];
+  }
+
+  stepAt(i: number): number | null {
+    return this.stepOf(this.chunks[i >>> CHUNK_BITS], i & MASK, i);
+  }
+
+  /** Every record, materialised (for analyses of formats whose files are small, and editors). */
+  toArray(): SampleRecord[] {
+    const out = new Array<SampleRecord>(this.count);
+    for (let i = 0; i < this.count; i++) out[i] = this.at(i);
+    return out;
+  }
+
+  *[Symbol.iterator](): IterableIterator<SampleRecord> {
+    for (let i = 0; i < this.count; i++) yield this.at(i);
+  }
+}
