@@ -1,7 +1,7 @@
 // Facts about a log file taken from its name and records: whether it is a log at all (the shared
 // predicate), its stem, and which step it belongs to. One owner, so the run views, the eval
 // analysis and the metric comparison agree.
-import { SampleStore } from './sampleStore';
+import { SampleColumns } from './store/sampleColumns';
 import type { SampleRecord } from './types';
 
 export { isLogFileName, isPtDumpName } from '../../../shared/logFiles';
@@ -13,11 +13,11 @@ export function fileStem(file: string): string {
 }
 
 /** Most common record step; else the last number in the file name (`eval_100.jsonl` → 100). */
-export function fileStep(file: string, samples: readonly SampleRecord[] | SampleStore): number | null {
+export function fileStep(file: string, samples: readonly SampleRecord[] | SampleColumns): number | null {
   const counts = new Map<number, number>();
   const n = samples.length;
   for (let i = 0; i < n; i++) {
-    const step = samples instanceof SampleStore ? samples.stepAt(i) : samples[i].step;
+    const step = samples instanceof SampleColumns ? samples.stepAt(i) : samples[i].step;
     if (step !== null) counts.set(step, (counts.get(step) ?? 0) + 1);
   }
   let best: number | null = null;

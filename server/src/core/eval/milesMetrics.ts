@@ -3,7 +3,8 @@
 // `_compute_metrics_from_samples` in miles/ray/rollout/metrics.py, with Python's and numpy's
 // semantics for equality, rounding, means and medians.
 import { pyRoundRepr } from '../python';
-import { SampleStore, type MilesRow } from '../sampleStore';
+import { SampleStore } from '../sampleStore';
+import { type MilesRow, SampleColumns } from '../store/sampleColumns';
 import type { SampleRecord } from '../types';
 import { npMean } from './numeric';
 
@@ -123,8 +124,8 @@ function mixedVersions(versions: readonly (string | number)[]): boolean {
  * engine's columnar store of a file, read column by column (no record is built but those of a
  * crash group), or records (put in a store of their own first).
  */
-export function milesSampleMetrics(samples: readonly SampleRecord[] | SampleStore): MilesSampleMetrics {
-  const store = samples instanceof SampleStore ? samples : SampleStore.of(samples);
+export function milesSampleMetrics(samples: readonly SampleRecord[] | SampleColumns): MilesSampleMetrics {
+  const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   const out: Record<string, number> = {};
   const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
   const n = store.length;
@@ -178,7 +179,7 @@ export function milesSampleMetrics(samples: readonly SampleRecord[] | SampleStor
 }
 
 /** `weight_version/…`: every row has a `weight_versions` list; each distinct list is read once. */
-function versionMetrics(store: SampleStore, out: Record<string, number>): void {
+function versionMetrics(store: SampleColumns, out: Record<string, number>): void {
   const n = store.length;
   const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
   /** By list id: its oldest version (NaN: none), whether it mixes versions (1/0), -1 not read yet. */
@@ -212,7 +213,7 @@ function versionMetrics(store: SampleStore, out: Record<string, number>): void {
  * (the store's group ids, first appearance order; the samples without a key at their first
  * appearance): its first row and whether every reward so far equals that row's.
  */
-function zeroStd(store: SampleStore, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
+function zeroStd(store: SampleColumns, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
   const n = store.length;
   const groups = store.groupKeys.size;
   // Index `groups` is the keyless samples' group.

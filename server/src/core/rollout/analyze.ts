@@ -10,6 +10,7 @@ import type { SampleGroup } from './groups';
 import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
 import { incompleteGroups, mixedPrompts } from './shape';
 import { SampleStore } from '../sampleStore';
+import { SampleColumns } from '../store/sampleColumns';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
 import { FirstFindings } from './firstFindings';
 import { eachGroup } from './groupRows';
@@ -42,7 +43,7 @@ export interface RolloutResult {
 export function analyzeRollout(
   file: string,
   format: FormatId,
-  samples: readonly SampleRecord[] | SampleStore,
+  samples: readonly SampleRecord[] | SampleColumns,
   settings: RolloutLensSettings,
   keepGroups: boolean | 'verdicts' = true,
   /**
@@ -57,7 +58,7 @@ export function analyzeRollout(
   // filter (verl's DAPO group filter logs under other names). So a verl file gets groups and the
   // shape checks, but no `group_has_aborted_*` / `zero_std_*` drops.
   const filtersRun = format !== 'verl-rollout' && format !== 'verl-validation';
-  const store = samples instanceof SampleStore ? samples : SampleStore.of(samples);
+  const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   // Findings in the order the checks ran over all groups (cause checks, then group sizes, then
   // prompts), so the stable sort by line below orders findings on one line as it always has.
   const main = new FirstFindings(findingLimit);
@@ -207,7 +208,7 @@ function checkCause(
   if (!s.aborted && cls === 'infrastructure') report('infra-failure-scored', s, () => infraScoredMessage(s, groupReason), []);
 }
 
-function linesOf(store: SampleStore, rows: Int32Array, from: number, to: number): number[] {
+function linesOf(store: SampleColumns, rows: Int32Array, from: number, to: number): number[] {
   return Array.from(rows.subarray(from, to), (r) => store.lineAt(r));
 }
 

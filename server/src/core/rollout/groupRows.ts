@@ -1,6 +1,6 @@
 // A file's groups from the store's columns: rows counted and placed by group id, visited in file order.
 import type { SampleRecord } from '../types';
-import { type SampleStore } from '../sampleStore';
+import type { SampleColumns } from '../store/sampleColumns';
 import { inGroupOrder, type SampleGroup } from './groups';
 
 /**
@@ -10,7 +10,7 @@ import { inGroupOrder, type SampleGroup } from './groups';
  * of it is built.
  */
 export function eachGroup(
-  store: SampleStore,
+  store: SampleColumns,
   visitRows: (groupId: number, rows: Int32Array, from: number, to: number) => boolean,
   visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void,
 ): Int32Array {

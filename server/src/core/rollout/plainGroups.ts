@@ -1,7 +1,7 @@
 // Groups the columns decide without building their records (kept and quiet, or dropped quietly).
 import type { RolloutLensSettings } from '../settings';
 import { abortedReason, type classifyCause } from '../causes';
-import { type SampleStore } from '../sampleStore';
+import type { SampleColumns } from '../store/sampleColumns';
 import { ZERO_STD_THRESHOLD } from './filters';
 import { classifyMemo } from './causeClass';
 import type { FirstFindings } from './firstFindings';
@@ -13,12 +13,12 @@ import type { FirstFindings } from './firstFindings';
  * materialised and goes through the checks themselves.
  */
 export class PlainGroups {
-  /** By cause code (`SampleStore.causeCodeAt`): 1 when a non-aborted sample with it is reported, 2 when not, 0 not known yet. */
+  /** By cause code (`SampleColumns.causeCodeAt`): 1 when a non-aborted sample with it is reported, 2 when not, 0 not known yet. */
   private causeFinding = new Uint8Array(16);
   private readonly zeroStd: boolean;
 
   constructor(
-    private readonly store: SampleStore,
+    private readonly store: SampleColumns,
     private readonly settings: RolloutLensSettings,
     filtersRun: boolean,
   ) {

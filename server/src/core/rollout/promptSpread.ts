@@ -1,5 +1,5 @@
 // Prompts spread over several groups, found from the store's rows.
-import { type SampleStore } from '../sampleStore';
+import type { SampleColumns } from '../store/sampleColumns';
 import { spreadPromptMessage } from './messages';
 import type { ShapeProblem } from './shape';
 
@@ -17,7 +17,7 @@ export class PromptSpread {
   /** Prompt id → rows of its first sample in each later group. */
   private readonly later = new Map<number, number[]>();
 
-  constructor(private readonly store: SampleStore) {}
+  constructor(private readonly store: SampleColumns) {}
 
   /** A group's rows `rows[from, to)`, in group order. */
   addRows(rows: ArrayLike<number>, from = 0, to = rows.length): void {

@@ -6,7 +6,7 @@
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import { eachSample, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { inGroupOrder } from '../rollout/groups';
-import type { SampleStore } from '../sampleStore';
+import type { SampleColumns } from '../store/sampleColumns';
 import { fileStep } from '../logFiles';
 import {
   DEFAULT_SAMPLES_PER_REASON,
@@ -138,7 +138,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     row.dropped += file.groups.dropped;
     row.samples += detail ? sampleCount(detail) : file.records;
     if (detail?.store && detail.verdicts) {
-      addStore(file, detail as FileDetail & { store: SampleStore }, step, acc);
+      addStore(file, detail as FileDetail & { store: SampleColumns }, step, acc);
       return;
     }
     for (const s of detail ? eachSample(detail) : []) addSample(acc, s);
@@ -171,7 +171,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
    * their records until the pass ends. Groups are met in file order (a scan's rows are in line
    * order, and group ids are first-appearance ordinals).
    */
-  function addStore(file: FileReport, detail: FileDetail & { store: SampleStore }, step: number | null, acc: StepAcc): void {
+  function addStore(file: FileReport, detail: FileDetail & { store: SampleColumns }, step: number | null, acc: StepAcc): void {
     const { row } = acc;
     const store = detail.store;
     const seen = new Uint8Array(store.groupKeys.size);

@@ -20,7 +20,7 @@ import { isFixable } from '../../core/catalog';
 import { DROP_METRIC_PREFIX, dropMetricName, formerlyMetricNames } from '../../core/causes';
 import { fileStep } from '../../core/logFiles';
 import { inGroupOrder } from '../../core/rollout/groups';
-import type { SampleStore } from '../../core/sampleStore';
+import type { SampleColumns } from '../../core/store/sampleColumns';
 import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
 import { CancelledError } from '../../core/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
@@ -167,7 +167,7 @@ function listedFromOutcomes(detail: FileDetail, uri: string): CauseBucket[] {
  * keeping the rows of the listed groups only. Groups are met in file order (a scan's rows are in
  * line order; group ids are first-appearance ordinals).
  */
-function listedFromStore(detail: FileDetail & { store: SampleStore }, uri: string): CauseBucket[] {
+function listedFromStore(detail: FileDetail & { store: SampleColumns }, uri: string): CauseBucket[] {
   const store = detail.store;
   const buckets = new Map<string, CauseBucket>();
   const seen = new Uint8Array(store.groupKeys.size);
@@ -200,7 +200,7 @@ function fileGroups(result: FileAnalysis, list: boolean): FileGroups | null {
   if (!list || !detail) buckets = countedBuckets(report);
   else
     buckets =
-      detail.store && detail.verdicts ? listedFromStore(detail as FileDetail & { store: SampleStore }, result.uri) : listedFromOutcomes(detail, result.uri);
+      detail.store && detail.verdicts ? listedFromStore(detail as FileDetail & { store: SampleColumns }, result.uri) : listedFromOutcomes(detail, result.uri);
   for (const b of buckets) b.omitted = b.count - b.groups.length;
   const listed = list && detail !== undefined;
   return {
