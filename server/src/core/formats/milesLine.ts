@@ -7,16 +7,17 @@
 // fast validation would refuse; an object reward; any syntax error), it returns null and the line
 // takes the full path, which gives the record, the `invalid-record` message or the syntax error.
 import type { Child, Rule } from '../reader/jsonRule';
-import { readNumber, readNumberAt, type NumberRead, skipNumberAt } from '../reader/jsonNumber';
+import { readNumberAt, type NumberRead } from '../reader/jsonNumber';
 import { skipString, skipValue } from '../reader/jsonSkip';
 import { hashBytes, hashPair } from '../reader/hash';
 import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../reader/fieldScan';
-import { MAX_BUILT_SCALARS, scanEnd, scanMember, stringText } from '../reader/scanJson';
+import { MAX_BUILT_SCALARS, scanEnd, scanMember } from '../reader/scanJson';
 import { LongString, textTail } from '../reader/textTail';
 import { emptyRow, type SampleStore, STATUS_CODE } from '../sampleStore';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import { datasetInOrder, type LineInfo } from './context';
+import { MilesMetadataReader } from './milesMetadata';
 import { repetitionOf } from './miles';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
@@ -56,15 +57,12 @@ const TOP_FIELDS = [
   'response',
 ] as const;
 
-const EXIT_STATUS = 0;
-const META_DATASET = 1;
-const META_DATASET_NAME = 2;
-const INSTANCE_ID = 3;
-const META_FIELDS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as const;
-
 const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 
-/** A line's members, reset per line (module state: no allocation per line). */
+/**
+ * A line's top-level members, reset per line (module state: no allocation per line); its
+ * `metadata` members are kept by `MilesMetadataReader` (formats/milesMetadata.ts).
+ */
 const facts: NumberRead = { isInt: false, literal: null, value: 0 };
 let seen = 0;
 let groupKey: string | null = null;
@@ -86,19 +84,13 @@ let lossMask: unknown = undefined;
 let weightVersions: unknown = undefined;
 let prefixCache: unknown = undefined;
 let repetition: boolean | null | string = false;
-let metaSeen = 0;
-let exitStatus: string | null = null;
-let metaDataset: string | null = null;
-let metaDatasetName: string | null = null;
-let instance: string | null = null;
 
 /** The miles-sample reader of one file (its key tables learn the file's key order). */
 export class MilesLineReader {
   private readonly top = new KeyTable(TOP_FIELDS);
-  private readonly meta = new KeyTable(META_FIELDS);
-  /** Short string values by field (top-level and metadata fields alike: few distinct values). */
+  /** Short string values by field: few distinct ones. */
   private readonly recent = Array.from({ length: TOP_FIELDS.length }, () => new RecentTexts());
-  private readonly metaRecent = Array.from({ length: META_FIELDS.length }, () => new RecentTexts());
+  private readonly metadata = new MilesMetadataReader();
   private readonly lossMaskRule: Child | undefined;
   private readonly weightVersionsRule: Child | undefined;
   private readonly prefixCacheRule: Child | undefined;
@@ -112,7 +104,7 @@ export class MilesLineReader {
   /** The record of the line `b[s, e)`, or null when the full path must read it. */
   read(b: Uint8Array, s: number, e: number, info: LineInfo): SampleRecord | null {
     try {
-      return this.scan(b, s, e) ? record(b, info) : null;
+      return this.scan(b, s, e) ? record(b, info, this.metadata) : null;
     } catch {
       return null;
     }
@@ -128,7 +120,7 @@ export class MilesLineReader {
     } catch {
       return false;
     }
-    pushLine(b, line, offset, e - s, store);
+    pushLine(b, line, offset, e - s, store, this.metadata);
     return true;
   }
 
@@ -147,8 +139,7 @@ export class MilesLineReader {
     promptStart = promptEnd = labelStart = labelEnd = -1;
     lossMask = weightVersions = prefixCache = undefined;
     repetition = false;
-    metaSeen = 0;
-    exitStatus = metaDataset = metaDatasetName = instance = null;
+    this.metadata.reset();
     let i = skipWs(b, s, e);
     if (b[i] !== 0x7b || i >= e) return false;
     i = this.object(b, i, e, false);
@@ -157,7 +148,7 @@ export class MilesLineReader {
 
   /** `i` at `{`: the index after the object, or -1 to fall back. `nested`: the metadata object. */
   private object(b: Uint8Array, i: number, e: number, nested: boolean): number {
-    const table = nested ? this.meta : this.top;
+    const table = nested ? this.metadata.keys : this.top;
     i++;
     for (let position = 0; ; position++) {
       // Past this many members the full scan stops building scalars: let it decide what is read.
@@ -180,12 +171,9 @@ export class MilesLineReader {
       if (field < 0) {
         i = skipValue(b, i, e);
       } else {
-        const bit = 1 << field;
-        if (nested) {
-          if ((metaSeen & bit) !== 0) return -1;
-          metaSeen |= bit;
-          i = metaMember(field, b, i, e, this.metaRecent[field]);
-        } else {
+        if (nested) i = this.metadata.member(field, b, i, e);
+        else {
+          const bit = 1 << field;
           if ((seen & bit) !== 0) return -1;
           seen |= bit;
           i = this.member(field, b, i, e);
@@ -304,33 +292,6 @@ export class MilesLineReader {
   }
 }
 
-/** A member of `metadata`: the index after its value, or -1 to fall back. */
-function metaMember(field: number, b: Uint8Array, i: number, e: number, recent: RecentTexts): number {
-  const c = b[i];
-  if (c === 0x6e) return skipValue(b, i, e);
-  if (field === INSTANCE_ID && c !== QUOTE) {
-    const end = skipNumberAt(b, i, e);
-    const v = readNumber(b, i, end, facts);
-    if (!Number.isInteger(v)) return -1;
-    instance = String(v);
-    return end;
-  }
-  if (c !== QUOTE) return -1;
-  let text = field === INSTANCE_ID ? null : recent.repeated(b, i, e);
-  let end = recent.end;
-  if (text === null) {
-    end = skipString(b, i, e);
-    if (end - i - 2 > MAX_STRING) return -1;
-    // Instance ids are mostly unique: not looked for among the recent ones.
-    text = field === INSTANCE_ID ? stringText(b, i, end) : recent.text(b, i, end);
-  }
-  if (field === EXIT_STATUS) exitStatus = text;
-  else if (field === META_DATASET) metaDataset = text;
-  else if (field === META_DATASET_NAME) metaDatasetName = text;
-  else instance = text;
-  return end;
-}
-
 function num(holder: unknown, key: string): number {
   const v = isPlainObject(holder) ? holder[key] : undefined;
   return typeof v === 'number' ? v : 0;
@@ -356,7 +317,7 @@ const rowMiles: MilesSampleFields = { effectiveLength: null, weightVersions: nul
 const hash = new Uint32Array(2);
 
 /** The row of the members read, pushed to `store` (the columns `push` of `record`'s result writes). */
-function pushLine(b: Uint8Array, line: number, offset: number, byteLength: number, store: SampleStore): void {
+function pushLine(b: Uint8Array, line: number, offset: number, byteLength: number, store: SampleStore, meta: MilesMetadataReader): void {
   const r = row;
   r.line = line;
   r.offset = offset;
@@ -365,13 +326,13 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
   if (promptEnd >= 0) {
     hashPair(b, promptStart, promptEnd, hash);
     r.promptId = store.promptIdOfHash(hash);
-  } else if (instance !== null) r.promptId = store.strings.id(instance);
+  } else if (meta.instance !== null) r.promptId = store.strings.id(meta.instance);
   else if (labelEnd >= 0) {
     hashPair(b, labelStart, labelEnd, hash);
     r.promptId = store.promptIdOfHash(hash);
   } else r.promptId = -1;
-  r.dataset = datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource);
-  r.cause = exitStatus === '' ? null : exitStatus;
+  r.dataset = datasetInOrder(dataset, meta.dataset, meta.datasetName, dataSource);
+  r.cause = meta.exitStatus === '' ? null : meta.exitStatus;
   r.index = index;
   r.responseLength = responseLength;
   r.step = step;
@@ -384,20 +345,20 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
 }
 
 /** The record `normalizeMilesSample` builds from the members read (field order as there). */
-function record(b: Uint8Array, info: LineInfo): SampleRecord {
+function record(b: Uint8Array, info: LineInfo, meta: MilesMetadataReader): SampleRecord {
   const sample: SampleRecord = {
     line: info.line,
     offset: info.offset,
     byteLength: info.byteLength,
     groupKey: groupKeyText(),
     index,
-    dataset: datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource),
-    promptKey: promptEnd >= 0 ? hashBytes(b, promptStart, promptEnd) : (instance ?? (labelEnd >= 0 ? hashBytes(b, labelStart, labelEnd) : null)),
+    dataset: datasetInOrder(dataset, meta.dataset, meta.datasetName, dataSource),
+    promptKey: promptEnd >= 0 ? hashBytes(b, promptStart, promptEnd) : (meta.instance ?? (labelEnd >= 0 ? hashBytes(b, labelStart, labelEnd) : null)),
     status,
     aborted: status === 'aborted',
     reward,
     rewardIsInt,
-    cause: exitStatus === '' ? null : exitStatus,
+    cause: meta.exitStatus === '' ? null : meta.exitStatus,
     responseLength,
     step,
   };
