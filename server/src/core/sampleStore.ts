@@ -4,24 +4,8 @@
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { MilesSampleFields, SampleRecord } from './types';
-import {
-  type Chunk,
-  CHUNK,
-  CHUNK_BITS,
-  F_ABORTED,
-  F_LEN_NULL,
-  F_LEN_RESPONSE,
-  F_MILES,
-  F_REP_OTHER,
-  F_REP_TRUE,
-  F_REWARD,
-  F_REWARD_INT,
-  giveBackChunks,
-  MASK,
-  STATUS_CODE,
-  takeChunk,
-  withLabelCode,
-} from './store/chunk';
+import { type Chunk, CHUNK, CHUNK_BITS, giveBackChunks, MASK, STATUS_CODE, takeChunk, withLabelCode } from './store/chunk';
+import * as Flag from './store/rowFlags';
 import { type IntField, IntOverflow } from './store/intOverflow';
 import { emptyRow, type StoreRow } from './store/row';
 import { type Extras, SampleColumns } from './store/sampleColumns';
@@ -137,7 +121,7 @@ export class SampleStore extends SampleColumns {
     if (c.reward.BYTES_PER_ELEMENT === 4 && Math.fround(reward) !== reward && reward === reward) c.reward = Float64Array.from(c.reward);
     c.reward[j] = reward;
     c.status[j] = r.status;
-    let flags = (r.aborted ? F_ABORTED : 0) | (r.rewardIsInt ? F_REWARD_INT : 0) | (r.reward !== null ? F_REWARD : 0);
+    let flags = (r.aborted ? Flag.ABORTED : 0) | (r.rewardIsInt ? Flag.REWARD_INT : 0) | (r.reward !== null ? Flag.REWARD : 0);
     const m = r.miles;
     if (m !== undefined) flags |= this.putMiles(c, j, row, m, r.responseLength);
     c.flags[j] = flags;
@@ -146,14 +130,14 @@ export class SampleStore extends SampleColumns {
 
   /** Writes `m` into the miles columns of row `row`; returns its flags. */
   private putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, responseLength: number | null): number {
-    let flags = F_MILES;
-    if (m.repetition === true) flags |= F_REP_TRUE;
+    let flags = Flag.MILES;
+    if (m.repetition === true) flags |= Flag.REP_TRUE;
     else if (m.repetition !== false) {
-      flags |= F_REP_OTHER;
+      flags |= Flag.REP_OTHER;
       this.repetitionOther.set(row, m.repetition);
     }
-    if (Object.is(m.effectiveLength, responseLength)) flags |= F_LEN_RESPONSE;
-    else if (m.effectiveLength === null) flags |= F_LEN_NULL;
+    if (Object.is(m.effectiveLength, responseLength)) flags |= Flag.LEN_RESPONSE;
+    else if (m.effectiveLength === null) flags |= Flag.LEN_NULL;
     else this.putInt((c.effectiveLength ??= new Int32Array(CHUNK)), j, row, 'effectiveLength', m.effectiveLength);
     const versions = m.weightVersions === null ? 0 : this.versionId(m.weightVersions) + 1;
     if (versions !== 0 || c.weightVersions) (c.weightVersions ??= new Int32Array(CHUNK))[j] = versions;

@@ -8,17 +8,6 @@ export const MASK = CHUNK - 1;
 export const STATUSES: readonly (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
 export const STATUS_CODE = new Map<SampleStatus | null, number>(STATUSES.map((s, i) => [s, i]));
 
-export const F_ABORTED = 1;
-export const F_REWARD_INT = 2;
-export const F_REWARD = 4;
-/** The row has `miles` fields; its effective length is its response length / null / in `effectiveLength`. */
-export const F_MILES = 8;
-/** `repetition` true; REP_OTHER: null or an exception (in the store's `repetitionOther` by row). */
-export const F_REP_TRUE = 16;
-export const F_REP_OTHER = 128;
-export const F_LEN_RESPONSE = 32;
-export const F_LEN_NULL = 64;
-
 /** Int32 column values for null, and for "see the overflow map" (fractions, beyond int32, -0, these two). */
 export const NULL = -0x80000000;
 export const OUT = -0x7fffffff;

@@ -2,20 +2,8 @@
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
 import type { SampleRecord, SampleStatus } from '../types';
-import {
-  type Chunk,
-  CHUNK_BITS,
-  F_ABORTED,
-  F_LEN_NULL,
-  F_LEN_RESPONSE,
-  F_MILES,
-  F_REP_OTHER,
-  F_REP_TRUE,
-  F_REWARD,
-  F_REWARD_INT,
-  MASK,
-  STATUSES,
-} from './chunk';
+import { type Chunk, CHUNK_BITS, MASK, STATUSES } from './chunk';
+import * as Flag from './rowFlags';
 import { type IntField, IntOverflow } from './intOverflow';
 import { StringTable } from './stringTable';
 
@@ -72,17 +60,17 @@ export abstract class SampleColumns {
     const c = this.chunks[i >>> CHUNK_BITS];
     const j = i & MASK;
     const flags = c.flags[j];
-    if ((flags & F_MILES) === 0) return false;
+    if ((flags & Flag.MILES) === 0) return false;
     out.effectiveLength =
-      flags & F_LEN_RESPONSE
+      flags & Flag.LEN_RESPONSE
         ? this.getInt(c.responseLength, j, i, 'responseLength')
-        : flags & F_LEN_NULL
+        : flags & Flag.LEN_NULL
           ? null
           : this.getInt(c.effectiveLength as Int32Array, j, i, 'effectiveLength');
     out.weightVersions = c.weightVersions ? c.weightVersions[j] - 1 : -1;
     out.cachedTokens = c.cachedTokens ? (this.getInt(c.cachedTokens, j, i, 'cachedTokens') as number) : 0;
     out.totalPromptTokens = c.totalPromptTokens ? (this.getInt(c.totalPromptTokens, j, i, 'totalPromptTokens') as number) : 0;
-    out.repetition = flags & F_REP_TRUE ? true : flags & F_REP_OTHER ? (this.repetitionOther.get(i) as string | null) : false;
+    out.repetition = flags & Flag.REP_TRUE ? true : flags & Flag.REP_OTHER ? (this.repetitionOther.get(i) as string | null) : false;
     return true;
   }
 
@@ -98,7 +86,7 @@ export abstract class SampleColumns {
   rewardAt(i: number): number | null {
     const c = this.chunks[i >>> CHUNK_BITS];
     const j = i & MASK;
-    return (c.flags[j] & F_REWARD) !== 0 ? c.reward[j] : null;
+    return (c.flags[j] & Flag.REWARD) !== 0 ? c.reward[j] : null;
   }
 
   /**
@@ -110,17 +98,17 @@ export abstract class SampleColumns {
     const b = this.chunks[k >>> CHUNK_BITS];
     const ia = i & MASK;
     const kb = k & MASK;
-    const fa = a.flags[ia] & F_REWARD;
-    if (fa !== (b.flags[kb] & F_REWARD)) return false;
+    const fa = a.flags[ia] & Flag.REWARD;
+    if (fa !== (b.flags[kb] & Flag.REWARD)) return false;
     return fa === 0 || a.reward[ia] === b.reward[kb];
   }
 
   rewardIsIntAt(i: number): boolean {
-    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & F_REWARD_INT) !== 0;
+    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & Flag.REWARD_INT) !== 0;
   }
 
   abortedAt(i: number): boolean {
-    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & F_ABORTED) !== 0;
+    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & Flag.ABORTED) !== 0;
   }
 
   /** The value of the Int32 code at `j` of `col`, column `field` of row `row`. */
@@ -147,9 +135,9 @@ export abstract class SampleColumns {
       dataset: this.labels.value(c.dataset[j] - 1),
       promptKey: this.strings.value(c.promptKey[j]),
       status: STATUSES[c.status[j]],
-      aborted: (flags & F_ABORTED) !== 0,
-      reward: (flags & F_REWARD) !== 0 ? c.reward[j] : null,
-      rewardIsInt: (flags & F_REWARD_INT) !== 0,
+      aborted: (flags & Flag.ABORTED) !== 0,
+      reward: (flags & Flag.REWARD) !== 0 ? c.reward[j] : null,
+      rewardIsInt: (flags & Flag.REWARD_INT) !== 0,
       cause: this.labels.value(c.cause[j] - 1),
       responseLength: this.getInt(c.responseLength, j, i, 'responseLength'),
       step: this.stepOf(c, j, i),
@@ -160,7 +148,7 @@ export abstract class SampleColumns {
       if (extras.session !== undefined) out.session = extras.session;
       if (extras.output !== undefined) out.output = extras.output;
     }
-    if ((flags & F_MILES) !== 0) {
+    if ((flags & Flag.MILES) !== 0) {
       const m: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
       this.milesAt(i, m);
       out.miles = {
