@@ -1,8 +1,12 @@
 // A `ParallelScanner` on worker threads: a big file is cut into byte ranges at line boundaries,
 // workers (`scanWorker.js`, next to the bundle) scan the ranges, and their lines are handed to the
 // engine strictly in file order, so the result is the single-threaded one. Small files are not
-// worth a worker's start-up and are scanned by the caller.
-import { existsSync } from 'node:fs';
+// worth a worker's start-up and are scanned by the caller, and neither are files of short lines:
+// a worker hands each line to the main thread as a scanned object, which costs the main thread more
+// per line than the single-threaded path's whole work on a short line (it writes a miles sample's
+// fields straight into the sample store), so workers pay only where the bytes of a line, not
+// their number, are the work (BENCHMARKS.md, "Design measurements").
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -24,9 +28,17 @@ export interface WorkerPoolOptions {
   workers?: number;
   /** Target range size (default: about 8 ranges per worker, at least 8 MiB each). */
   rangeBytes?: number;
+  /**
+   * Files whose lines are shorter than this on average (over the first MiB) are scanned by the
+   * caller whatever the number of workers (default 16 KiB).
+   */
+  minMeanLineBytes?: number;
 }
 
 export const DEFAULT_PARALLEL_THRESHOLD = 64 << 20;
+export const DEFAULT_MIN_MEAN_LINE_BYTES = 16 << 10;
+/** Bytes at the start of a file whose lines give the mean line length. */
+const LINE_SAMPLE_BYTES = 1 << 20;
 /** Cores below which the default is one thread. */
 export const MIN_DEFAULT_WORKER_CORES = 4;
 
@@ -39,6 +51,35 @@ export const MIN_DEFAULT_WORKER_CORES = 4;
  */
 export function defaultWantsWorkers(cores: number, load1: number): boolean {
   return cores >= MIN_DEFAULT_WORKER_CORES && cores - load1 >= 1;
+}
+
+/**
+ * The mean length of the lines that end in the first MiB of `path` (the whole MiB when none ends
+ * there: one line at least that long); 0 when the file cannot be read (the caller then reads it
+ * itself and reports why).
+ */
+export function meanLineBytes(path: string): number {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(LINE_SAMPLE_BYTES);
+    const read = readSync(fd, buf, 0, buf.length, 0);
+    let lines = 0;
+    let lastEnd = 0;
+    for (let at = buf.indexOf(0x0a); at >= 0 && at < read; at = buf.indexOf(0x0a, at + 1)) {
+      lines++;
+      lastEnd = at + 1;
+    }
+    return lines === 0 ? read : lastEnd / lines;
+  } catch {
+    return 0;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 type Done = Extract<WorkerMessage, { type: 'done' }>;
@@ -80,6 +121,7 @@ export class WorkerPool implements ParallelScanner {
   private readonly threshold: number;
   private readonly size: number;
   private readonly rangeBytes: number | undefined;
+  private readonly minMeanLineBytes: number;
   private readonly adaptive: boolean;
   private readonly idle: Worker[] = [];
   private workers: Worker[] = [];
@@ -100,12 +142,14 @@ export class WorkerPool implements ParallelScanner {
     this.size = Math.max(1, options.workers ?? Math.min(4, availableParallelism()));
     this.adaptive = options.workers === undefined;
     this.rangeBytes = options.rangeBytes;
+    this.minMeanLineBytes = options.minMeanLineBytes ?? DEFAULT_MIN_MEAN_LINE_BYTES;
   }
 
-  wants(_path: string, bytes: number): boolean {
+  wants(path: string, bytes: number): boolean {
     if (bytes < this.threshold || !existsSync(this.script)) return false;
     // (4 cores or more also means a default pool of at least 2 workers.)
-    return !this.adaptive || defaultWantsWorkers(availableParallelism(), loadavg()[0]);
+    if (this.adaptive && !defaultWantsWorkers(availableParallelism(), loadavg()[0])) return false;
+    return this.minMeanLineBytes <= 0 || meanLineBytes(path) >= this.minMeanLineBytes;
   }
 
   private spawn(): Worker {

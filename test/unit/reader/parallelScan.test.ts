@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import { analyzeFiles, scanFile } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import { defaultWantsWorkers, lineBoundaries, MIN_DEFAULT_WORKER_CORES, WorkerPool } from '../../../server/src/node/parallelScan';
+import {
+  DEFAULT_MIN_MEAN_LINE_BYTES,
+  defaultWantsWorkers,
+  lineBoundaries,
+  meanLineBytes,
+  MIN_DEFAULT_WORKER_CORES,
+  WorkerPool,
+} from '../../../server/src/node/parallelScan';
 
 import { tempDir, writeFile } from './helpers';
 
@@ -48,7 +55,7 @@ async function both(path: string, pool: WorkerPool) {
 
 test('parallel scan: worker ranges give the single-threaded result (BOM, CRLF, bad lines, long lines across cuts, partial last line)', async (t) => {
   const dir = tempDir(t);
-  const pool = new WorkerPool({ script: WORKER, threshold: 0, workers: 2, rangeBytes: 5000 });
+  const pool = new WorkerPool({ script: WORKER, threshold: 0, minMeanLineBytes: 0, workers: 2, rangeBytes: 5000 });
   t.after(() => pool.close());
   const lines = mixedLog(6);
   const path = writeFile(dir, 'log.jsonl', `\ufeff${lines.join('\n')}\n{"index": 3, "prom`);
@@ -61,7 +68,7 @@ test('parallel scan: worker ranges give the single-threaded result (BOM, CRLF, b
 
 test('parallel scan: a last line without newline that is complete JSON, and one ending in a newline', async (t) => {
   const dir = tempDir(t);
-  const pool = new WorkerPool({ script: WORKER, threshold: 0, workers: 3, rangeBytes: 3000 });
+  const pool = new WorkerPool({ script: WORKER, threshold: 0, minMeanLineBytes: 0, workers: 3, rangeBytes: 3000 });
   t.after(() => pool.close());
   const lines = mixedLog(2);
   for (const [name, text] of [
@@ -76,7 +83,7 @@ test('parallel scan: a last line without newline that is complete JSON, and one 
 
 test('parallel scan: binary sniffing of the first non-JSON lines holds across ranges (first lines corrupt, then records)', async (t) => {
   const dir = tempDir(t);
-  const pool = new WorkerPool({ script: WORKER, threshold: 0, workers: 2, rangeBytes: 200 });
+  const pool = new WorkerPool({ script: WORKER, threshold: 0, minMeanLineBytes: 0, workers: 2, rangeBytes: 200 });
   t.after(() => pool.close());
   const junk = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x0a, 0xff, 0xfe, 0x00, 0x41, 0x0a, 0x00, 0x00, 0x0a]);
   const text = Buffer.from(`${mixedLog(1).join('\n')}\n`);
@@ -94,7 +101,7 @@ test('parallel scan: whole reports agree through analyzeFiles; files under the t
   const dir = tempDir(t);
   const path = writeFile(dir, 'log.jsonl', `${mixedLog(4).join('\n')}\n`);
   const small = new WorkerPool({ script: WORKER, threshold: 1 << 30, workers: 2 });
-  const pool = new WorkerPool({ script: WORKER, threshold: 0, rangeBytes: 4096, workers: 2 });
+  const pool = new WorkerPool({ script: WORKER, threshold: 0, minMeanLineBytes: 0, rangeBytes: 4096, workers: 2 });
   t.after(() => Promise.all([small.close(), pool.close()]));
   const targets = [{ path, displayPath: 'log.jsonl' }];
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4 };
@@ -127,7 +134,7 @@ test('parallel scan: a worker that dies mid-file (out of memory, a crash) loses 
     'dying.js',
     `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (job) => { if (job.job === 3) process.exit(7); });\nrequire(${JSON.stringify(WORKER)});\n`,
   );
-  const pool = new WorkerPool({ script: dying, threshold: 0, workers: 2, rangeBytes: 5000 });
+  const pool = new WorkerPool({ script: dying, threshold: 0, minMeanLineBytes: 0, workers: 2, rangeBytes: 5000 });
   t.after(() => pool.close());
   const path = writeFile(dir, 'log.jsonl', `${mixedLog(6).join('\n')}\n`);
   const first = await both(path, pool);
@@ -149,4 +156,21 @@ test('parallel scan: by default workers only on 4 cores or more, and only while 
   assert.equal(defaultWantsWorkers(16, 14.9), true);
   // The pool's default follows it (on this kind of machine, 2 cores: never).
   if (availableParallelism() < MIN_DEFAULT_WORKER_CORES) assert.equal(new WorkerPool({ script: WORKER, threshold: 0 }).wants('x', 1 << 30), false);
+});
+
+test('parallel scan: files of short lines stay on the calling thread, even with workers asked for; long lines go to workers', (t) => {
+  const dir = tempDir(t);
+  const pool = new WorkerPool({ script: WORKER, threshold: 0, workers: 2 });
+  t.after(() => pool.close());
+  const short = writeFile(dir, 'short.jsonl', `${mixedLog(40).join('\n')}\n`);
+  const long = writeFile(dir, 'long.jsonl', `${SAMPLES.map((l) => `${l.slice(0, -1)}, "pad": "${'x'.repeat(20_000)}"}`).join('\n')}\n`);
+  const oneLine = writeFile(dir, 'one.jsonl', `{"pad": "${'y'.repeat(1_100_000)}"`);
+  assert.ok(meanLineBytes(short) < DEFAULT_MIN_MEAN_LINE_BYTES, `${meanLineBytes(short)} bytes a line`);
+  assert.ok(meanLineBytes(long) > 20_000);
+  assert.equal(meanLineBytes(oneLine), 1 << 20, 'no line ends in the first MiB: at least that long');
+  assert.equal(meanLineBytes(join(dir, 'missing.jsonl')), 0);
+  assert.equal(pool.wants(short, 1 << 30), false);
+  assert.equal(pool.wants(long, 1 << 30), true);
+  assert.equal(pool.wants(oneLine, 1 << 30), true);
+  assert.equal(new WorkerPool({ script: WORKER, threshold: 0, workers: 2, minMeanLineBytes: 0 }).wants(short, 1 << 30), true);
 });
