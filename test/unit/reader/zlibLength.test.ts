@@ -1,12 +1,13 @@
 // zlibLength (server/src/core/reader/zlibLength.ts) must give what a fresh pako stream gives
 // (pako's one-shot deflate), whatever came before it: at level 9 from the WebAssembly matches of
-// zlibMatches.wat with pako's block coding, elsewhere from one reused pako stream per level. The
+// zlibMatches.wat sized by zlibBlocks.ts, elsewhere from one reused pako stream per level. The
 // lengths themselves are pinned against CPython's zlib in textTail.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { deflate } from 'pako/lib/deflate';
 import { zlibLength } from '../../../server/src/core/reader/zlibLength';
+import { AFTER_LAST } from '../../../server/src/core/reader/zlibBlocks';
 import { level9Tokens, MAX_MATCH_INPUT } from '../../../server/src/core/reader/zlibMatches';
 
 const WORDS = 'the of to and a in is it you that he was for on are with as I his they be at one have this'.split(' ');
@@ -79,7 +80,7 @@ test('zlibLength: level 9 up to the WebAssembly limit equals a fresh stream, eve
   );
 });
 
-test('zlibLength: level 9 around the edges: tiny inputs, full blocks, the limit itself', () => {
+test('zlibLength: level 9 around the edges: tiny inputs, full blocks, a stored block on the boundary, the limit itself', () => {
   const next = rng(7);
   const random = (n: number) => Uint8Array.from({ length: n }, () => next() >>> 24);
   const cases = [
@@ -98,6 +99,8 @@ test('zlibLength: level 9 around the edges: tiny inputs, full blocks, the limit 
     random(MAX_MATCH_INPUT),
     new Uint8Array(MAX_MATCH_INPUT),
     new Uint8Array(MAX_MATCH_INPUT + 1),
+    // 52 random bytes whose stored block (with its 4 length bytes) is exactly as long as the coded one: zlib stores it.
+    Buffer.from('386540a900d1ceb156d956479201ba25948d842f501506a14c6f6423609baa01920906c54a89782b822bc88f224f98911a0bc42d', 'hex'),
   ];
   for (const bytes of cases) assert.equal(zlibLength(bytes, 9), deflate(bytes, { level: 9 }).length, `${bytes.length} bytes`);
 });
@@ -186,7 +189,7 @@ test('zlibMatches: the tokens spell the input back (literals, and copies from wh
         const back = new Uint8Array(bytes.length);
         let pos = 0;
         for (let i = 0; i < m.count; i++) {
-          const token = m.tokens[i] & ~0x4000_0000;
+          const token = m.tokens[i] & ~AFTER_LAST;
           const dist = token >>> 8;
           if (dist === 0) back[pos++] = token & 0xff;
           else {

@@ -1,8 +1,9 @@
 // The length of zlib's output for some bytes, as CPython's `zlib.compress(data, level)` gives it
 // (window 15 bits, memory level 8, default strategy), without platform modules, so the engine stays
 // free of them. At level 9 (miles' `has_repetition`) the matches are found in WebAssembly
-// (zlibMatches.ts, zlib's own algorithm) and the blocks coded by pako's port of zlib's Huffman
-// coding; elsewhere pako, a line-by-line port of zlib's deflate in plain JavaScript, does it all.
+// (zlibMatches.ts, zlib's own algorithm) and the blocks sized by zlib's block and Huffman tree rules
+// (zlibBlocks.ts); elsewhere pako, a line-by-line port of zlib's deflate in plain JavaScript, does
+// it all.
 // Both equal CPython's in length on the cases test/unit/reader/textTail.test.ts pins (computed by
 // Python's zlib: scripts/gen-real-fixtures.py, zlib_cases) and on each other
 // (test/unit/reader/zlibLength.test.ts).
@@ -15,9 +16,9 @@
 // (test/unit/reader/zlibLength.test.ts compares every call with a fresh stream).
 import { deflate } from 'pako/lib/deflate';
 import { deflate as deflateStep, deflateInit2, deflateReset, type DeflateStream } from 'pako/lib/zlib/deflate';
-import { _tr_flush_block, _tr_init, _tr_tally } from 'pako/lib/zlib/trees';
 
-import { level9Tokens, type Level9Tokens } from './zlibMatches';
+import { deflatedBlockBytes } from './zlibBlocks';
+import { level9Tokens } from './zlibMatches';
 
 const Z_FINISH = 4;
 const Z_STREAM_END = 1;
@@ -26,18 +27,15 @@ const Z_DEFAULT_STRATEGY = 0;
 const Z_UNKNOWN = 2;
 /** zlib's 2-byte header and 4-byte Adler-32 trailer around the deflate blocks. */
 const WRAPPER_BYTES = 6;
-/** Token bit of a literal zlib tallies after the last position, without checking for a full block (zlibMatches.wat). */
-const AFTER_LAST = 0x4000_0000;
 
 const streams = new Map<number, DeflateStream>();
 let out = new Uint8Array(0);
-let coder: DeflateStream | undefined;
 
 /** `len(zlib.compress(bytes, level))`. */
 export function zlibLength(bytes: Uint8Array, level: number): number {
   if (level === 9) {
     const matches = level9Tokens(bytes);
-    if (matches !== null) return codedLength(matches);
+    if (matches !== null) return WRAPPER_BYTES + deflatedBlockBytes(matches.tokens, matches.count);
   }
   const strm = streamFor(level);
   // Stored blocks are the worst case: 5 bytes a 16 KiB block, plus the header and the trailer.
@@ -54,41 +52,6 @@ export function zlibLength(bytes: Uint8Array, level: number): number {
   strm.input = null;
   // Not finished in one step (not expected with the bound above): pako's own one-shot call.
   return rc === Z_STREAM_END ? length : deflate(bytes, { level }).length;
-}
-
-/**
- * The compressed length of level-9 tokens: tallied and coded block by block as zlib's
- * `deflate_slow` does (a block ends after the token that fills it), the coded bytes counted as
- * they are made.
- */
-function codedLength(m: Level9Tokens): number {
-  coder ??= newStream(9);
-  const s = coder.state!;
-  s.pending = 0;
-  s.pending_out = 0;
-  s.strm.data_type = Z_UNKNOWN;
-  _tr_init(s);
-  s.window = m.window;
-  let coded = 0;
-  let pos = 0;
-  let blockStart = 0;
-  for (let i = 0; i < m.count; i++) {
-    const token = m.tokens[i];
-    const dist = (token & ~AFTER_LAST) >>> 8;
-    const lc = token & 0xff;
-    const full = _tr_tally(s, dist, lc);
-    pos += dist === 0 ? 1 : lc + 3;
-    if (full && (token & AFTER_LAST) === 0) {
-      _tr_flush_block(s, blockStart, pos - blockStart, false);
-      blockStart = pos;
-      coded += s.pending;
-      s.pending = 0;
-    }
-  }
-  _tr_flush_block(s, blockStart, pos - blockStart, true);
-  coded += s.pending;
-  s.pending = 0;
-  return WRAPPER_BYTES + coded;
 }
 
 /** A new pako stream at `level`, as `deflateInit2` fills in pako's ZStream (lib/zlib/zstream.js). */

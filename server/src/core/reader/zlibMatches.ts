@@ -18,8 +18,6 @@ const TABLE_BYTES = 32_768 * 8;
 export interface Level9Tokens {
   tokens: Int32Array;
   count: number;
-  /** The input, at offset 0 (a stored block copies its bytes from here). */
-  window: Uint8Array;
 }
 
 interface WasmApi {
@@ -61,5 +59,5 @@ export function level9Tokens(bytes: Uint8Array): Level9Tokens | null {
     wasm.memory.fill(0, TABLE_AT, TABLE_AT + TABLE_BYTES);
     stamp = 1;
   }
-  return { tokens: wasm.tokens, count: wasm.parse(bytes.length, stamp), window: wasm.memory };
+  return { tokens: wasm.tokens, count: wasm.parse(bytes.length, stamp) };
 }
