@@ -1,9 +1,8 @@
 ;; The match finding of zlib's level-9 deflate (its `deflate_slow` with `longest_match`), in
-;; WebAssembly, for `zlibLevel9.ts`: miles' `has_repetition` needs the exact length of
+;; WebAssembly, for `zlibLength.ts`: miles' `has_repetition` needs the exact length of
 ;; `zlib.compress(tail, 9)` for every response over 10 000 characters, and the matches are where
 ;; that length is decided and where the time goes (BENCHMARKS.md, design measurements). The
-;; Huffman coding of the blocks stays with pako's `trees.js`, which `zlibLevel9.ts` feeds the
-;; tokens written here.
+;; blocks' sizes are counted from the tokens written here by `zlibBlocks.ts`.
 ;;
 ;; The rules are zlib's, each of which changes the output (docs/semantics.md#miles-sample-metrics):
 ;; - every position with 3 bytes left is put on the chain of its 3-byte hash
