@@ -5,6 +5,7 @@
 // a Node `Buffer` where there is one (its `indexOf` is a native memchr, much faster than
 // `Uint8Array.prototype.indexOf`; BENCHMARKS.md, "Design measurements").
 import { NUMBER_RUN_WASM } from './numberRunWasm';
+import { compileWasm, Wasm } from './wasm';
 
 /** `skipRun(start, end)` of one instance, in offsets of its memory (see numberRun.wat). */
 export type RunSkipper = (start: number, end: number) => number;
@@ -18,16 +19,10 @@ export interface WasmScan {
   ones: () => number;
 }
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (descriptor: { initial: number; maximum?: number }) => { buffer: ArrayBuffer };
-}
 interface NodeBufferApi {
   allocUnsafe(n: number): Uint8Array;
   from(buffer: ArrayBuffer, byteOffset: number, length: number): Uint8Array;
 }
-const Wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 const NodeBuffer = (globalThis as { Buffer?: NodeBufferApi }).Buffer;
 
 /** A plain byte buffer (not scanned in WebAssembly). */
@@ -44,7 +39,7 @@ function numberRunModule(): object | null {
   if (compiled === undefined) {
     try {
       // Throws where WebAssembly or its SIMD proposal is missing: the JS loop is used then.
-      compiled = Wasm ? new Wasm.Module(Uint8Array.from(atob(NUMBER_RUN_WASM), (ch) => ch.charCodeAt(0))) : null;
+      compiled = compileWasm(NUMBER_RUN_WASM);
     } catch {
       compiled = null;
     }

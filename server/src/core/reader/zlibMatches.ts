@@ -1,6 +1,7 @@
 // zlib's level-9 matches for one input, found in WebAssembly (zlibMatches.wat), where it runs.
 // A tail of miles' `has_repetition` is 10 000 code points, so at most 40 000 UTF-8 bytes: the
 // module takes that much and no more (its memory layout is in zlibMatches.wat).
+import { compileWasm, Wasm } from './wasm';
 import { ZLIB_MATCHES_WASM } from './zlibMatchesWasm';
 
 /** The longest input the module takes. */
@@ -20,19 +21,13 @@ export interface Level9Tokens {
   count: number;
 }
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-const Wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-
 let instance: { memory: Uint8Array; tokens: Int32Array; parse: (n: number, stamp: number) => number } | null | undefined;
 let stamp = 0;
 
 function load(): typeof instance {
   if (instance === undefined) {
     try {
-      const api = new Wasm!.Instance(new Wasm!.Module(Uint8Array.from(atob(ZLIB_MATCHES_WASM), (ch) => ch.charCodeAt(0))), {}).exports;
+      const api = new Wasm!.Instance(compileWasm(ZLIB_MATCHES_WASM), {}).exports;
       const buffer = (api.memory as { buffer: ArrayBuffer }).buffer;
       instance = {
         memory: new Uint8Array(buffer),
