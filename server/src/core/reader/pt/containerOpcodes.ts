@@ -16,7 +16,10 @@ export function isNumber(v: unknown): boolean {
 
 export function append(m: SampleHandOn, target: unknown, items: unknown[]): void {
   if (target !== null && target === m.samplesList) {
-    for (const x of items) if (x !== HANDED) m.queueSample(x);
+    // The APPEND(S) is the opcode just read: a sample handed on alone here ends before it.
+    let pending = 0;
+    for (const x of items) if (x !== HANDED) pending++;
+    for (const x of items) if (x !== HANDED) m.queueSample(x, pending === 1 ? m.offset - 1 : -1);
     m.samplesList.count += items.length;
     return;
   }

@@ -25,8 +25,10 @@ import { literalOpcode } from './literalOpcodes';
 import { countNumberBatch } from './numberRuns';
 import { PickleError } from './pickleLiterals';
 import { CONTINUE, SERVICE } from './pickleStack';
+import { LIMITS } from './limits';
+import { ReleasedSample } from './releasedSamples';
 import { NEED, SampleHandOn } from './sampleHandOn';
-import { Blocked, PyDict, pyFloat, PyTuple } from './values';
+import { Blocked, pyFloat, PyList, PyTuple } from './values';
 
 export { LIMITS } from './limits';
 
@@ -72,7 +74,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   private stopped = false;
 
   constructor(
-    file: OpenFile,
+    private readonly file: OpenFile,
     start: number,
     length: number,
     private readonly options: PickleOptions = {},
@@ -92,6 +94,8 @@ export class PickleMachine extends SampleHandOn implements CallSite {
         if (need === SERVICE) await this.service();
         else if (need > 0) {
           const left = input.end - input.pos + input.unread;
+          // A sample read again ends with its bytes.
+          if (this.parent !== null && left === 0) break;
           if (need > left) {
             if (input.end - input.pos === 0 && input.unread === 0) throw new PickleError('data.pkl ends without STOP (the pickle is truncated)');
             throw new PickleError(`an opcode at byte ${this.offset} claims ${need} bytes but only ${left} remain in data.pkl`);
@@ -108,19 +112,75 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     return this.finish(false);
   }
 
-  /** Texts a memo read needs again are read; complete samples are handed on, then released. */
+  /**
+   * Texts and samples a memo read needs again are read; complete samples are handed on, then
+   * released.
+   */
   private async service(): Promise<void> {
     const reread = this.reread;
     this.reread = [];
+    const root = this.root;
     for (const x of reread) {
-      const [at, n] = this.released.range(x);
-      this.released.restore(x, await this.input.reread(at, n));
+      if (x instanceof ReleasedSample) {
+        await root.rebuild(x.index, this.depth + 1);
+        continue;
+      }
+      const [at, n] = root.released.range(x);
+      root.released.restore(x, await root.input.reread(at, n));
     }
     if (this.ready.length === 0) return;
     const ready = this.ready;
     this.ready = [];
     for (const r of ready) this.options.onSample?.(r.value, r.index);
     this.released.release(this.input);
+    this.releaseSamples();
+  }
+
+  /** The machine reading the dump (a sample read again is read by a machine of its own). */
+  private root: PickleMachine = this;
+  /** Samples read again to get here (0 for the machine reading the dump). */
+  private depth = 0;
+  private rereadBytes = 0;
+
+  /**
+   * Reads released sample `k` again (releasedSamples.ts) from its bytes, with a machine of its own
+   * whose memo reads below the sample's first slot go to this one, and keeps the values it stores.
+   * The bytes must be read as they were the first time: the same slots stored, one value made.
+   */
+  private async rebuild(k: number, depth: number): Promise<void> {
+    const rs = this.releasedSamples;
+    if (rs.cached(k) !== undefined) return;
+    if (depth > LIMITS.rereadDepth)
+      throw new PickleError(`the pickle refers back to released samples' values through more than ${LIMITS.rereadDepth} samples (a memo read at byte ${this.offset})`);
+    const [at, n] = rs.range(k);
+    this.rereadBytes += n;
+    if (this.rereadBytes > LIMITS.rereadBytes) throw new PickleError(`the pickle refers back to released samples' values more than ${LIMITS.rereadBytes} bytes over (a memo read at byte ${this.offset})`);
+    let bytes = new Uint8Array(n);
+    if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
+    else bytes = await this.input.reread(at, n);
+    const first = rs.firstSlot(k);
+    const next = k + 1 < rs.count ? rs.firstSlot(k + 1) : this.memoSize;
+    const sub = new PickleMachine(this.file, 0, at + n, { summarize: this.summarize, chunkSize: n });
+    sub.input.buf = bytes;
+    sub.input.base = at;
+    sub.input.end = n;
+    sub.root = this;
+    sub.depth = depth;
+    sub.parent = this;
+    sub.memoFrom = first;
+    sub.memoSize = first;
+    // No samples list inside a sample: its elements are not handed on.
+    sub.samplesList = new PyList();
+    const r = await sub.run();
+    const error = r.problems.find((p) => p.kind === 'error');
+    const values = sub.memoSlots;
+    if (error !== undefined || sub.stack.length !== 1 || sub.marks.length !== 0 || !sub.memoInOrder || sub.memoSize !== first + values.length || values.length > next - first) {
+      throw new PickleError(
+        `a sample's bytes at ${at} read differently the second time${error ? ` (${error.message})` : ''} (the file changed while it was read)`,
+      );
+    }
+    for (const v of values) if (typeof v === 'object' && v !== null) this.handed.add(v);
+    rs.keep(k, values);
   }
 
   private finish(cancelled: boolean): PickleResult {
@@ -268,7 +328,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
         case 0x7d: // EMPTY_DICT
           if (this.nextElement()) return SERVICE;
           input.pos = p + 1;
-          this.push(new PyDict());
+          this.push(this.emptyDict(input.base + p));
           continue;
         case 0x29: // EMPTY_TUPLE
           input.pos = p + 1;

@@ -6,6 +6,8 @@
 import { type ChunkedInput } from './chunkedInput';
 import { PickleError, latin1, pickledUtf8 } from './pickleLiterals';
 import { HANDED, PickleStack } from './pickleStack';
+import { LIMITS } from './limits';
+import { ReleasedSample } from './releasedSamples';
 import { decodeText, ReleasedValues } from './releasedValues';
 import { LONG_TEXT, PyDict, type PyList, PyText } from './values';
 
@@ -21,7 +23,14 @@ export class SampleHandOn extends PickleStack {
   /** Samples handed on (top-level values): a pickle that changes one afterwards is refused. */
   readonly handed = new WeakSet<object>();
   /** Released values a memo read needs again, read by `run` before the read is done again. */
-  reread: (PyText | PyList)[] = [];
+  reread: (PyText | PyList | ReleasedSample)[] = [];
+  /**
+   * Samples handed on whose memo slots are released once `LIMITS.releaseLag` more have been:
+   * their first slot, the memo's size after them, where their bytes start and end.
+   */
+  private readonly toRelease: number[] = [];
+  /** For a sample read again (PickleMachine.rebuild): the machine whose memo holds the slots below. */
+  parent: SampleHandOn | null = null;
   readonly released = new ReleasedValues();
   /** Release texts and number lists after hand-on (only when samples are handed on, not kept). */
   readonly releasing: boolean;
@@ -80,17 +89,64 @@ export class SampleHandOn extends PickleStack {
       const v = this.stack[i];
       if (!(v instanceof PyDict) || v.byCall) return false;
     }
+    const end = s === m + this.batchHanded ? this.offset : -1;
     for (let i = m + this.batchHanded; i <= s; i++) {
-      this.queueSample(this.stack[i]);
+      this.queueSample(this.stack[i], end);
       this.stack[i] = HANDED;
     }
     this.batchHanded = s + 1 - m;
     return true;
   }
 
-  queueSample(v: unknown): void {
+  /**
+   * `end`: where the sample's bytes end when it alone is handed on here (the next element's
+   * first opcode, or its batch's APPENDS), else -1.
+   */
+  queueSample(v: unknown, end = -1): void {
     if (typeof v === 'object' && v !== null) this.handed.add(v);
     this.ready.push({ value: v, index: this.samples++ });
+    if (end >= 0 && v instanceof PyDict && v.from >= 0 && this.memoInOrder) this.toRelease.push(v.slot, this.memoSize, v.from, end);
+  }
+
+  /** EMPTY_DICT at pickle offset `at`: a new element of the samples list remembers where it starts. */
+  emptyDict(at: number): PyDict {
+    const d = new PyDict();
+    const m = this.marks.length > 0 ? this.marks[this.marks.length - 1] : -1;
+    if (m > 0 && this.samplesList !== null && this.stack[m - 1] === this.samplesList && this.stack.length === m + this.batchHanded) {
+      d.from = at;
+      d.slot = this.memoSize;
+    }
+    return d;
+  }
+
+  /** After a hand-on: the slots of samples handed on `LIMITS.releaseLag` samples ago are released. */
+  releaseSamples(): void {
+    const q = this.toRelease;
+    let n = 0;
+    while (q.length - n > 4 * LIMITS.releaseLag) {
+      this.releaseSlots(q[n], q[n + 1], q[n + 2], q[n + 3] - q[n + 2]);
+      n += 4;
+    }
+    if (n > 0) q.splice(0, n);
+  }
+
+  protected override releasedSlot(i: number): unknown {
+    const k = this.releasedSamples.find(i);
+    const values = k < 0 ? undefined : this.releasedSamples.cached(k);
+    if (values !== undefined) return values[i - this.releasedSamples.firstSlot(k)];
+    if (k < 0) throw new PickleError(`memo read of slot ${i} at byte ${this.offset}, which was never stored`);
+    this.reread = [new ReleasedSample(k, i)];
+    return NEED;
+  }
+
+  protected override memoBelow(i: number): unknown {
+    if (this.parent === null) return super.memoBelow(i);
+    const v = this.parent.memoRead(i);
+    if (v === NEED) {
+      this.reread = this.parent.reread;
+      this.parent.reread = [];
+    }
+    return v;
   }
 
   /** Refuses a change to a sample already handed on. */
@@ -104,7 +160,7 @@ export class SampleHandOn extends PickleStack {
    */
   memoRead(i: number): unknown {
     const v = this.memoGet(i);
-    if (!this.released.any || typeof v !== 'object' || v === null) return v;
+    if (v === NEED || !this.released.any || typeof v !== 'object' || v === null) return v;
     const missing = this.released.missing(v, this.input);
     if (missing.length === 0) return v;
     this.reread = missing;

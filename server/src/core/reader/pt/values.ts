@@ -33,6 +33,9 @@ export class PyDict {
   depth = 1;
   /** Made by a call (OrderedDict, a dict subclass): a BUILD may still follow its items. */
   byCall = false;
+  /** For an element of the samples list: where its EMPTY_DICT is in the pickle, and the memo's size then; else -1. */
+  from = -1;
+  slot = -1;
 }
 
 /**
