@@ -24,48 +24,14 @@ import { lineOpcode } from './lineOpcodes';
 import { literalOpcode } from './literalOpcodes';
 import { countNumberBatch } from './numberRuns';
 import { PickleError } from './pickleLiterals';
+import type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
 import { CONTINUE, SERVICE } from './pickleStack';
-import { LIMITS } from './limits';
 import { ReleasedSample } from './releasedSamples';
 import { NEED, SampleHandOn } from './sampleHandOn';
 import { Blocked, pyFloat, PyList, PyTuple } from './values';
 
 export { LIMITS } from './limits';
-
-export interface PickleProblem {
-  /** `blocked`: a callable outside the allow-list (not run); `error`: reading stopped here. */
-  kind: 'blocked' | 'error';
-  message: string;
-  /** Byte offset in the pickle where it happened. */
-  offset: number;
-  /** Samples handed over before it happened (so it is in sample `sample`, 0-based, if any). */
-  sample: number;
-  callable?: string;
-}
-
-export interface PickleOptions {
-  /** Count lists of numbers instead of keeping them (for analysis; an export keeps them). */
-  summarize?: boolean;
-  /**
-   * Called with each element of the root dict's `samples` list (torch.save of miles'
-   * `dict(rollout_id=…, metadata=…, samples=[…])`) once it is complete: when the next element
-   * begins, or when its batch is appended. The value is only whole during the call (its long
-   * texts are released after it) and is not kept.
-   */
-  onSample?: (value: unknown, index: number) => void;
-  isCancelled?: () => boolean;
-  /** Read size per chunk (default 4 MiB). */
-  chunkSize?: number;
-}
-
-export interface PickleResult {
-  /** The unpickled value (the root), or undefined when reading stopped before STOP. */
-  value: unknown;
-  /** Samples handed to `onSample`. */
-  samples: number;
-  problems: PickleProblem[];
-  cancelled: boolean;
-}
+export type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
 
 export class PickleMachine extends SampleHandOn implements CallSite {
   private readonly problems: PickleProblem[] = [];
@@ -140,47 +106,34 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   private root: PickleMachine = this;
   /** Samples read again to get here (0 for the machine reading the dump). */
   private depth = 0;
-  private rereadBytes = 0;
 
   /**
    * Reads released sample `k` again (releasedSamples.ts) from its bytes, with a machine of its own
    * whose memo reads below the sample's first slot go to this one, and keeps the values it stores.
-   * The bytes must be read as they were the first time: the same slots stored, one value made.
    */
   private async rebuild(k: number, depth: number): Promise<void> {
     const rs = this.releasedSamples;
     if (rs.cached(k) !== undefined) return;
-    if (depth > LIMITS.rereadDepth)
-      throw new PickleError(`the pickle refers back to released samples' values through more than ${LIMITS.rereadDepth} samples (a memo read at byte ${this.offset})`);
-    const [at, n] = rs.range(k);
-    this.rereadBytes += n;
-    if (this.rereadBytes > LIMITS.rereadBytes) throw new PickleError(`the pickle refers back to released samples' values more than ${LIMITS.rereadBytes} bytes over (a memo read at byte ${this.offset})`);
+    const [at, n] = rs.claim(k, depth, this.offset);
     let bytes = new Uint8Array(n);
     if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
     else bytes = await this.input.reread(at, n);
-    const first = rs.firstSlot(k);
-    const next = k + 1 < rs.count ? rs.firstSlot(k + 1) : this.memoSize;
     const sub = new PickleMachine(this.file, 0, at + n, { summarize: this.summarize, chunkSize: n });
-    sub.input.buf = bytes;
-    sub.input.base = at;
-    sub.input.end = n;
-    sub.root = this;
-    sub.depth = depth;
-    sub.parent = this;
-    sub.memoFrom = first;
-    sub.memoSize = first;
+    Object.assign(sub.input, { buf: bytes, base: at, end: n });
+    Object.assign(sub, { root: this, depth, parent: this, memoFrom: rs.firstSlot(k), memoSize: rs.firstSlot(k) });
     // No samples list inside a sample: its elements are not handed on.
     sub.samplesList = new PyList();
     const r = await sub.run();
-    const error = r.problems.find((p) => p.kind === 'error');
-    const values = sub.memoSlots;
-    if (error !== undefined || sub.stack.length !== 1 || sub.marks.length !== 0 || !sub.memoInOrder || sub.memoSize !== first + values.length || values.length > next - first) {
-      throw new PickleError(
-        `a sample's bytes at ${at} read differently the second time${error ? ` (${error.message})` : ''} (the file changed while it was read)`,
-      );
-    }
-    for (const v of values) if (typeof v === 'object' && v !== null) this.handed.add(v);
-    rs.keep(k, values);
+    rs.check(
+      k,
+      at,
+      r.problems.find((p) => p.kind === 'error')?.message,
+      sub.stack.length === 1 && sub.marks.length === 0 && sub.memoInOrder,
+      sub.memoSlots,
+      this.memoSize,
+    );
+    for (const v of sub.memoSlots) if (typeof v === 'object' && v !== null) this.handed.add(v);
+    rs.keep(k, sub.memoSlots);
   }
 
   private finish(cancelled: boolean): PickleResult {

@@ -118,7 +118,8 @@ export class PickleStack {
       // Slots were released: a slot stored again could change what a released sample read again
       // reads. Python's pickler numbers its memo in order, each slot once.
       const next = this.windowFrom + w.length - this.windowHead;
-      if (i < next || this.memoFar?.has(i)) throw new PickleError(`memo slot ${i} stored again at byte ${this.offset}, after earlier samples' slots were released`);
+      if (i < next || this.memoFar?.has(i))
+        throw new PickleError(`memo slot ${i} stored again at byte ${this.offset}, after earlier samples' slots were released`);
       if (this.memoSize - this.releasedSamples.slots >= LIMITS.memo) throw new PickleError(`more than ${LIMITS.memo} memo entries`);
       this.memoSize++;
       if (i !== next) {

@@ -6,6 +6,7 @@
 // of such a slot reads the sample's bytes again (`PickleMachine.rebuild`) and takes the value
 // stored there; samples read again stay in a cache of bounded size, most recently read kept.
 import { LIMITS } from './limits';
+import { PickleError } from './pickleLiterals';
 
 const CHUNK = 1 << 14;
 
@@ -28,6 +29,7 @@ export class ReleasedSamples {
   /** Samples read again: index → the values of their slots, least recently read first. */
   private readonly cache = new Map<number, unknown[]>();
   private cacheBytes = 0;
+  private rereadBytes = 0;
 
   add(firstSlot: number, start: number, length: number, slots: number): void {
     const c = this.count >> 14;
@@ -66,6 +68,30 @@ export class ReleasedSamples {
       } else hi = mid - 1;
     }
     return found;
+  }
+
+  /**
+   * Where sample `k`'s bytes are, to read it again `depth` samples deep for a memo read at pickle
+   * offset `at`: bounded in depth and in bytes read again over the file.
+   */
+  claim(k: number, depth: number, at: number): [number, number] {
+    if (depth > LIMITS.rereadDepth)
+      throw new PickleError(`the pickle refers back to released samples' values through more than ${LIMITS.rereadDepth} samples (a memo read at byte ${at})`);
+    const r = this.range(k);
+    this.rereadBytes += r[1];
+    if (this.rereadBytes > LIMITS.rereadBytes)
+      throw new PickleError(`the pickle refers back to released samples' values more than ${LIMITS.rereadBytes} bytes over (a memo read at byte ${at})`);
+    return r;
+  }
+
+  /**
+   * Sample `k` read again must read as it did the first time: no error, one value made, slots
+   * stored in order from its first slot on and no further than the next sample's.
+   */
+  check(k: number, at: number, error: string | undefined, whole: boolean, values: unknown[], memoSize: number): void {
+    const next = k + 1 < this.count ? this.firstSlot(k + 1) : memoSize;
+    if (error !== undefined || !whole || values.length === 0 || values.length > next - this.firstSlot(k))
+      throw new PickleError(`a sample's bytes at ${at} read differently the second time${error ? ` (${error})` : ''} (the file changed while it was read)`);
   }
 
   /** The values sample `k` stored, when it was read again recently; else undefined. */
