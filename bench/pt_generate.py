@@ -15,6 +15,7 @@ miles' deepcopy of a prompt sample does.
     /usr/bin/python3 bench/pt_generate.py write <out.pt> [samples] [text_kb]
     /usr/bin/python3 bench/pt_generate.py write-short <out.pt> <samples> <seed>
     /usr/bin/python3 bench/pt_generate.py load <file.pt> <expected.json>
+    /usr/bin/python3 bench/pt_generate.py load-many <file.pt>...   (times torch.load of each in turn)
 """
 
 import json
@@ -149,12 +150,21 @@ def main():
         samples = [sample(rng, i, 8, text_kb) for i in range(count)]
         torch.save(dict(rollout_id=7, metadata={}, samples=samples), out)
         return
+    if sys.argv[1] == "load-many":
+        t, c, n = time.perf_counter(), time.process_time(), 0
+        for path in sys.argv[2:]:
+            data = torch.load(path)
+            n += len(data["samples"])
+            del data
+        seconds, cpu = time.perf_counter() - t, time.process_time() - c
+        print(json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "samples": n}))
+        return
     path, expected = sys.argv[2], sys.argv[3]
     t, c = time.perf_counter(), time.process_time()
     data = torch.load(path)
     seconds, cpu = time.perf_counter() - t, time.process_time() - c
     rows = [
-        [s["index"], s["group_index"], s["status"], s["reward"], (s["metadata"] or {}).get("exit_status"), s["response_length"], len(s["tokens"]), len(s["rollout_log_probs"])]
+        [s["index"], s["group_index"], s["status"], s["reward"], (s["metadata"] or {}).get("exit_status"), s["response_length"], len(s["tokens"]), None if s["rollout_log_probs"] is None else len(s["rollout_log_probs"])]
         for s in data["samples"]
     ]
     with open(expected, "w") as f:

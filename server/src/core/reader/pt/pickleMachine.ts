@@ -57,8 +57,11 @@ export class PickleMachine extends SampleHandOn implements CallSite {
           return this.finish(true);
         }
         const need = this.step();
-        if (need === SERVICE) await this.service();
-        else if (need > 0) {
+        if (need === SERVICE) {
+          // Handing samples on needs no wait: only reading released values again does.
+          if (this.reread.length === 0) this.handOn();
+          else await this.service();
+        } else if (need > 0) {
           const left = input.end - input.pos + input.unread;
           // A sample read again ends with its bytes.
           if (this.parent !== null && left === 0) break;
@@ -94,10 +97,15 @@ export class PickleMachine extends SampleHandOn implements CallSite {
       const [at, n] = root.released.range(x);
       root.released.restore(x, await root.input.reread(at, n));
     }
-    if (this.ready.length === 0) return;
+    this.handOn();
+  }
+
+  /** Complete samples are handed on, then their texts, lists and (later) memo slots released. */
+  private handOn(): void {
     const ready = this.ready;
-    this.ready = [];
+    if (ready.length === 0) return;
     for (const r of ready) this.options.onSample?.(r.value, r.index);
+    ready.length = 0;
     this.released.release(this.input);
     this.releaseSamples();
   }
@@ -132,7 +140,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
       sub.memoSlots,
       this.memoSize,
     );
-    for (const v of sub.memoSlots) if (typeof v === 'object' && v !== null) this.handed.add(v);
+    for (const v of sub.memoSlots) this.markHanded(v);
     rs.keep(k, sub.memoSlots);
   }
 
@@ -213,8 +221,10 @@ export class PickleMachine extends SampleHandOn implements CallSite {
         case 0x75: {
           // SETITEMS
           input.pos = p + 1;
-          const items = this.popMark();
-          setItems(this, this.top(), items);
+          // The items are read where they are on the stack (no copy of each dict's items).
+          const at = this.popMarkAt();
+          setItems(this, this.below(at), this.stack, at);
+          this.stack.length = at;
           continue;
         }
         case 0x73: {

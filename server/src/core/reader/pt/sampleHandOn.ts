@@ -9,7 +9,7 @@ import { HANDED, PickleStack } from './pickleStack';
 import { LIMITS } from './limits';
 import { ReleasedSample } from './releasedSamples';
 import { decodeText, ReleasedValues } from './releasedValues';
-import { LONG_TEXT, PyDict, type PyList, PyText } from './values';
+import { LONG_TEXT, PyDict, PyList, PyText } from './values';
 
 /** A memo read that waits for released texts to be read again. */
 export const NEED = Symbol('need texts');
@@ -20,8 +20,12 @@ export class SampleHandOn extends PickleStack {
   batchHanded = 0;
   /** Samples complete and waiting for `run` to hand them on, with their index. */
   ready: { value: unknown; index: number }[] = [];
-  /** Samples handed on (top-level values): a pickle that changes one afterwards is refused. */
-  readonly handed = new WeakSet<object>();
+  /**
+   * Samples handed on (top-level values) and values of released samples read again: a pickle
+   * that changes one afterwards is refused. Dicts and lists carry the mark themselves (a weak set
+   * of a million samples costs the collector dearly); other values are in `handedOthers`.
+   */
+  private readonly handedOthers = new WeakSet<object>();
   /** Released values a memo read needs again, read by `run` before the read is done again. */
   reread: (PyText | PyList | ReleasedSample)[] = [];
   /**
@@ -29,6 +33,7 @@ export class SampleHandOn extends PickleStack {
    * their first slot, the memo's size after them, where their bytes start and end.
    */
   private readonly toRelease: number[] = [];
+  private toReleaseHead = 0;
   /** For a sample read again (PickleMachine.rebuild): the machine whose memo holds the slots below. */
   parent: SampleHandOn | null = null;
   readonly released = new ReleasedValues();
@@ -63,13 +68,26 @@ export class SampleHandOn extends PickleStack {
 
   /** The values above the last MARK; a batch of samples handed on only to APPENDS onto their list. */
   popMark(intoSamples = false): unknown[] {
+    return this.stack.splice(this.popMarkAt(intoSamples));
+  }
+
+  /** Pops the last MARK and returns where its values start on the stack (they stay there). */
+  popMarkAt(intoSamples = false): number {
     const m = this.marks.pop();
     if (m === undefined) throw new PickleError(`no MARK to pop at byte ${this.offset}`);
     if (this.batchHanded > 0 && m > 0 && this.stack[m - 1] === this.samplesList) {
       if (!intoSamples) throw this.late();
       this.batchHanded = 0;
     }
-    return this.stack.splice(m);
+    return m;
+  }
+
+  /** The value below stack position `at` (the target of the values above a MARK popped there), as `top` after them. */
+  below(at: number): unknown {
+    if (at === 0 || (this.marks.length > 0 && at <= this.marks[this.marks.length - 1])) throw new PickleError(`stack underflow at byte ${this.offset}`);
+    const v = this.stack[at - 1];
+    if (v === HANDED) throw this.late();
+    return v;
   }
 
   /**
@@ -103,7 +121,7 @@ export class SampleHandOn extends PickleStack {
    * first opcode, or its batch's APPENDS), else -1.
    */
   queueSample(v: unknown, end = -1): void {
-    if (typeof v === 'object' && v !== null) this.handed.add(v);
+    this.markHanded(v);
     this.ready.push({ value: v, index: this.samples++ });
     if (end >= 0 && v instanceof PyDict && v.from >= 0 && this.memoInOrder) this.toRelease.push(v.slot, this.memoSize, v.from, end);
   }
@@ -122,12 +140,16 @@ export class SampleHandOn extends PickleStack {
   /** After a hand-on: the slots of samples handed on `LIMITS.releaseLag` samples ago are released. */
   releaseSamples(): void {
     const q = this.toRelease;
-    let n = 0;
+    let n = this.toReleaseHead;
     while (q.length - n > 4 * LIMITS.releaseLag) {
       this.releaseSlots(q[n], q[n + 1], q[n + 2], q[n + 3] - q[n + 2]);
       n += 4;
     }
-    if (n > 0) q.splice(0, n);
+    this.toReleaseHead = n;
+    if (n > 4096) {
+      q.splice(0, n);
+      this.toReleaseHead = 0;
+    }
   }
 
   protected override releasedSlot(i: number): unknown {
@@ -149,9 +171,19 @@ export class SampleHandOn extends PickleStack {
     return v;
   }
 
+  markHanded(v: unknown): void {
+    if (v instanceof PyDict || v instanceof PyList) v.handed = true;
+    else if (typeof v === 'object' && v !== null) this.handedOthers.add(v);
+  }
+
+  isHanded(v: unknown): boolean {
+    if (v instanceof PyDict || v instanceof PyList) return v.handed;
+    return typeof v === 'object' && v !== null && this.handedOthers.has(v);
+  }
+
   /** Refuses a change to a sample already handed on. */
   unchanged(target: unknown): void {
-    if (typeof target === 'object' && target !== null && this.handed.has(target)) throw this.late();
+    if (this.isHanded(target)) throw this.late();
   }
 
   /**
