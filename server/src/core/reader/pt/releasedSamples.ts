@@ -2,7 +2,7 @@
 // every dict, list and str, so a memo that kept them would hold every sample of the dump (about
 // ten slots a sample: a million samples overran the memo's bound). Once a sample has been handed
 // on and a few more have followed (a group's later samples read their prompt back soon), the
-// slots it stored are dropped and only where its bytes are is kept (12 B a sample). A memo read
+// slots it stored are dropped and only where its bytes are is kept (16 B a sample). A memo read
 // of such a slot reads the sample's bytes again (`PickleMachine.rebuild`) and takes the value
 // stored there; samples read again stay in a cache of bounded size, most recently read kept.
 import { LIMITS } from './limits';
