@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { OpenFile } from '../../../server/src/core/fileAccess';
 import { LIMITS, PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
+import { ReleasedSamples } from '../../../server/src/core/reader/pt/releasedSamples';
 import { stringify, toPlain } from '../../../server/src/core/reader/pt/serialize';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
@@ -200,4 +201,21 @@ test('pt released slots: reading a released sample that reads others back is bou
   assert.equal(bounded.r.problems.length, 1);
   assert.match(bounded.r.problems[0].message, /refers back to released samples' values through more than 5 samples/);
   assert.equal(bounded.got.length, 60);
+});
+
+test('pt released slots: where released samples are is kept exactly, past 4 GiB too', () => {
+  const rs = new ReleasedSamples();
+  const starts = [100, 5000, 2 ** 32 + 7, 2 ** 33 + 1, 2 ** 33 + 900];
+  starts.forEach((at, k) => rs.add(10 * (k + 1), at, 50 + k, 3));
+  // A second chunk of places (16 384 samples each) starting past 8 GiB.
+  for (let k = starts.length; k < 20_000; k++) rs.add(10 * (k + 1), 2 ** 33 + 1000 * k, 40, 3);
+  assert.deepEqual(
+    starts.map((_, k) => rs.range(k)),
+    starts.map((at, k) => [at, 50 + k]),
+  );
+  assert.deepEqual(rs.range(19_999), [2 ** 33 + 1000 * 19_999, 40]);
+  assert.equal(rs.find(35), 2);
+  assert.equal(rs.find(9), -1);
+  assert.equal(rs.find(200_000), 19_999);
+  assert.equal(rs.slots, 60_000);
 });

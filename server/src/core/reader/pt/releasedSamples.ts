@@ -2,7 +2,7 @@
 // every dict, list and str, so a memo that kept them would hold every sample of the dump (about
 // ten slots a sample: a million samples overran the memo's bound). Once a sample has been handed
 // on and a few more have followed (a group's later samples read their prompt back soon), the
-// slots it stored are dropped and only where its bytes are is kept (16 B a sample). A memo read
+// slots it stored are dropped and only where its bytes are is kept (12 B a sample). A memo read
 // of such a slot reads the sample's bytes again (`PickleMachine.rebuild`) and takes the value
 // stored there; samples read again stay in a cache of bounded size, most recently read kept.
 import { LIMITS } from './limits';
@@ -19,9 +19,13 @@ export class ReleasedSample {
 }
 
 export class ReleasedSamples {
-  /** Per released sample, in slot order: its first memo slot, where its bytes start, how many. */
+  /**
+   * Per released sample, in slot order: its first memo slot, where its bytes start (from its
+   * chunk's first sample's start, or whole once a chunk spans 4 GiB), how many.
+   */
   private readonly firstSlots: Uint32Array[] = [];
-  private readonly starts: Float64Array[] = [];
+  private readonly starts: (Uint32Array | Float64Array)[] = [];
+  private readonly bases: number[] = [];
   private readonly lengths: Uint32Array[] = [];
   count = 0;
   /** Slots released in all. */
@@ -36,11 +40,18 @@ export class ReleasedSamples {
     const i = this.count & (CHUNK - 1);
     if (i === 0) {
       this.firstSlots.push(new Uint32Array(CHUNK));
-      this.starts.push(new Float64Array(CHUNK));
+      this.starts.push(new Uint32Array(CHUNK));
+      this.bases.push(start);
       this.lengths.push(new Uint32Array(CHUNK));
     }
     this.firstSlots[c][i] = firstSlot;
-    this.starts[c][i] = start;
+    if (this.starts[c] instanceof Uint32Array && start - this.bases[c] >= 2 ** 32) {
+      const whole = new Float64Array(CHUNK);
+      for (let j = 0; j < i; j++) whole[j] = this.starts[c][j] + this.bases[c];
+      this.starts[c] = whole;
+      this.bases[c] = 0;
+    }
+    this.starts[c][i] = start - this.bases[c];
     this.lengths[c][i] = length;
     this.count++;
     this.slots += slots;
@@ -52,7 +63,7 @@ export class ReleasedSamples {
 
   /** Where sample `k`'s bytes are in the pickle. */
   range(k: number): [number, number] {
-    return [this.starts[k >> 14][k & (CHUNK - 1)], this.lengths[k >> 14][k & (CHUNK - 1)]];
+    return [this.bases[k >> 14] + this.starts[k >> 14][k & (CHUNK - 1)], this.lengths[k >> 14][k & (CHUNK - 1)]];
   }
 
   /** The released sample that stored `slot` (the last one whose first slot is at most `slot`), or -1. */
