@@ -94,14 +94,17 @@ function evalConfigResolver(options: AnalyzeOptions): (logPath: string) => Promi
 
 /**
  * `maxProblems`: at most that many findings per file, in line order, then one summary finding that
- * says how many more there were.
+ * says how many more there were. A dump that could not be read to its end (`pt-unreadable`) says
+ * so whatever its line: without it the report would read as the whole file's.
  */
 export function capFindings(findings: readonly Finding[], alreadyDropped: number, max: number, file: string): Finding[] {
   const sorted = findings.slice().sort((a, b) => a.line - b.line);
   const limit = Math.max(0, max);
   const more = Math.max(0, sorted.length - limit) + alreadyDropped;
   if (more === 0) return sorted;
-  const kept = sorted.slice(0, limit);
+  const stops = sorted.filter((f) => f.code === 'pt-unreadable').slice(0, limit);
+  let room = limit - stops.length;
+  const kept = sorted.filter((f) => (f.code === 'pt-unreadable' ? stops.includes(f) : room-- > 0));
   kept.push({
     code: 'too-many-problems',
     severity: severityOf('too-many-problems'),

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
-import { analyzeFiles } from '../../../server/src/core/engine';
+import { analyzeFiles, capFindings } from '../../../server/src/core/engine';
+import type { Finding } from '../../../server/src/core/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 
 import { tempDir } from './helpers';
@@ -74,4 +75,31 @@ test('engine: progress reports bytes read of each file; detail only with keepDet
   assert.equal(file, path);
   assert.equal(done, total);
   assert.deepEqual(r.files[0].detail?.samples ?? [], [], 'no per-sample detail without keepDetail');
+});
+
+test('engine: maxProblems never hides that a .pt dump could not be read to its end', () => {
+  const finding = (code: string, line: number): Finding => ({
+    code,
+    severity: 'warning',
+    file: 'f.pt',
+    line,
+    message: code,
+    group: null,
+    dataset: null,
+    fix: null,
+  });
+  const findings = [1, 2, 3, 4, 5].map((line) => finding('group-dropped', line)).concat(finding('pt-unreadable', 100));
+  const kept = capFindings(findings, 0, 3, 'f.pt');
+  assert.deepEqual(
+    kept.map((f) => [f.code, f.line]),
+    [
+      ['group-dropped', 1],
+      ['group-dropped', 2],
+      ['pt-unreadable', 100],
+      ['too-many-problems', 100],
+    ],
+  );
+  assert.equal(kept[3].message, '3 more problems not shown (maxProblems = 3)');
+  // Under the limit nothing moves.
+  assert.deepEqual(capFindings(findings, 0, 10, 'f.pt'), findings);
 });

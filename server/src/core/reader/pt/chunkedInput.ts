@@ -47,7 +47,7 @@ export class ChunkedInput {
   }
 
   /** Reads the pickle bytes [at, at + n) again from the file, wherever the window is. */
-  async reread(at: number, n: number): Promise<Uint8Array> {
+  async reread(at: number, n: number): Promise<Uint8Array<ArrayBuffer>> {
     const out = new Uint8Array(n);
     let got = 0;
     while (got < n) {

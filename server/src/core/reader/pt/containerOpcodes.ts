@@ -16,7 +16,10 @@ export function isNumber(v: unknown): boolean {
 
 export function append(m: SampleHandOn, target: unknown, items: unknown[]): void {
   if (target !== null && target === m.samplesList) {
-    for (const x of items) if (x !== HANDED) m.queueSample(x);
+    // The APPEND(S) is the opcode just read: a sample handed on alone here ends before it.
+    let pending = 0;
+    for (const x of items) if (x !== HANDED) pending++;
+    for (const x of items) if (x !== HANDED) m.queueSample(x, pending === 1 ? m.offset - 1 : -1);
     m.samplesList.count += items.length;
     return;
   }
@@ -46,17 +49,18 @@ export function append(m: SampleHandOn, target: unknown, items: unknown[]): void
   for (const x of items) target.items.push(x);
 }
 
-export function setItems(m: SampleHandOn, target: unknown, items: unknown[]): void {
+/** `items` from index `from` on, keys and values in turn, into the dict `target`. */
+export function setItems(m: SampleHandOn, target: unknown, items: unknown[], from = 0): void {
   m.unchanged(target);
   if (target instanceof PyObject) {
     const dict = ((target as PyObject & { dict?: PyDict }).dict ??= new PyDict());
-    setItems(m, dict, items);
+    setItems(m, dict, items, from);
     return;
   }
   if (!(target instanceof PyDict)) throw new PickleError(`SETITEM on a value that is not a dict at byte ${m.offset}`);
-  if (items.length % 2 !== 0) throw new PickleError(`SETITEMS with an odd number of values at byte ${m.offset}`);
+  if ((items.length - from) % 2 !== 0) throw new PickleError(`SETITEMS with an odd number of values at byte ${m.offset}`);
   let d = target.depth;
-  for (let i = 0; i < items.length; i += 2) {
+  for (let i = from; i < items.length; i += 2) {
     target.map.set(dictKey(items[i]), items[i + 1]);
     d = Math.max(d, depthOf(items[i + 1]) + 1);
   }

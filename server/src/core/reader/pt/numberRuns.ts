@@ -69,7 +69,7 @@ export function countNumberBatch(m: SampleHandOn, b: Uint8Array, p: number): boo
   const n = pickledNumberCount;
   if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && m.stack.length > 0) {
     const target = m.stack[m.stack.length - 1];
-    if (target instanceof PyList && target !== m.samplesList && !m.handed.has(target) && (target.summarized || target.items.every(isNumber))) {
+    if (target instanceof PyList && target !== m.samplesList && !target.handed && (target.summarized || target.items.every(isNumber))) {
       target.summarized = true;
       target.items = [];
       target.count += n;

@@ -24,46 +24,14 @@ import { lineOpcode } from './lineOpcodes';
 import { literalOpcode } from './literalOpcodes';
 import { countNumberBatch } from './numberRuns';
 import { PickleError } from './pickleLiterals';
+import type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
 import { CONTINUE, SERVICE } from './pickleStack';
+import { ReleasedSample } from './releasedSamples';
 import { NEED, SampleHandOn } from './sampleHandOn';
-import { Blocked, PyDict, pyFloat, PyTuple } from './values';
+import { Blocked, pyFloat, PyList, PyTuple } from './values';
 
 export { LIMITS } from './limits';
-
-export interface PickleProblem {
-  /** `blocked`: a callable outside the allow-list (not run); `error`: reading stopped here. */
-  kind: 'blocked' | 'error';
-  message: string;
-  /** Byte offset in the pickle where it happened. */
-  offset: number;
-  /** Samples handed over before it happened (so it is in sample `sample`, 0-based, if any). */
-  sample: number;
-  callable?: string;
-}
-
-export interface PickleOptions {
-  /** Count lists of numbers instead of keeping them (for analysis; an export keeps them). */
-  summarize?: boolean;
-  /**
-   * Called with each element of the root dict's `samples` list (torch.save of miles'
-   * `dict(rollout_id=…, metadata=…, samples=[…])`) once it is complete: when the next element
-   * begins, or when its batch is appended. The value is only whole during the call (its long
-   * texts are released after it) and is not kept.
-   */
-  onSample?: (value: unknown, index: number) => void;
-  isCancelled?: () => boolean;
-  /** Read size per chunk (default 4 MiB). */
-  chunkSize?: number;
-}
-
-export interface PickleResult {
-  /** The unpickled value (the root), or undefined when reading stopped before STOP. */
-  value: unknown;
-  /** Samples handed to `onSample`. */
-  samples: number;
-  problems: PickleProblem[];
-  cancelled: boolean;
-}
+export type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
 
 export class PickleMachine extends SampleHandOn implements CallSite {
   private readonly problems: PickleProblem[] = [];
@@ -72,7 +40,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   private stopped = false;
 
   constructor(
-    file: OpenFile,
+    private readonly file: OpenFile,
     start: number,
     length: number,
     private readonly options: PickleOptions = {},
@@ -89,9 +57,14 @@ export class PickleMachine extends SampleHandOn implements CallSite {
           return this.finish(true);
         }
         const need = this.step();
-        if (need === SERVICE) await this.service();
-        else if (need > 0) {
+        if (need === SERVICE) {
+          // Handing samples on needs no wait: only reading released values again does.
+          if (this.reread.length === 0) this.handOn();
+          else await this.service();
+        } else if (need > 0) {
           const left = input.end - input.pos + input.unread;
+          // A sample read again ends with its bytes.
+          if (this.parent !== null && left === 0) break;
           if (need > left) {
             if (input.end - input.pos === 0 && input.unread === 0) throw new PickleError('data.pkl ends without STOP (the pickle is truncated)');
             throw new PickleError(`an opcode at byte ${this.offset} claims ${need} bytes but only ${left} remain in data.pkl`);
@@ -108,19 +81,67 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     return this.finish(false);
   }
 
-  /** Texts a memo read needs again are read; complete samples are handed on, then released. */
+  /**
+   * Texts and samples a memo read needs again are read; complete samples are handed on, then
+   * released.
+   */
   private async service(): Promise<void> {
     const reread = this.reread;
     this.reread = [];
+    const root = this.root;
     for (const x of reread) {
-      const [at, n] = this.released.range(x);
-      this.released.restore(x, await this.input.reread(at, n));
+      if (x instanceof ReleasedSample) {
+        await root.rebuild(x.index, this.depth + 1);
+        continue;
+      }
+      const [at, n] = root.released.range(x);
+      root.released.restore(x, await root.input.reread(at, n));
     }
-    if (this.ready.length === 0) return;
+    this.handOn();
+  }
+
+  /** Complete samples are handed on, then their texts, lists and (later) memo slots released. */
+  private handOn(): void {
     const ready = this.ready;
-    this.ready = [];
+    if (ready.length === 0) return;
     for (const r of ready) this.options.onSample?.(r.value, r.index);
+    ready.length = 0;
     this.released.release(this.input);
+    this.releaseSamples();
+  }
+
+  /** The machine reading the dump (a sample read again is read by a machine of its own). */
+  private root: PickleMachine = this;
+  /** Samples read again to get here (0 for the machine reading the dump). */
+  private depth = 0;
+
+  /**
+   * Reads released sample `k` again (releasedSamples.ts) from its bytes, with a machine of its own
+   * whose memo reads below the sample's first slot go to this one, and keeps the values it stores.
+   */
+  private async rebuild(k: number, depth: number): Promise<void> {
+    const rs = this.releasedSamples;
+    if (rs.cached(k) !== undefined) return;
+    const [at, n] = rs.claim(k, depth, this.offset);
+    let bytes = new Uint8Array(n);
+    if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
+    else bytes = await this.input.reread(at, n);
+    const sub = new PickleMachine(this.file, 0, at + n, { summarize: this.summarize, chunkSize: n });
+    Object.assign(sub.input, { buf: bytes, base: at, end: n });
+    Object.assign(sub, { root: this, depth, parent: this, memoFrom: rs.firstSlot(k), memoSize: rs.firstSlot(k) });
+    // No samples list inside a sample: its elements are not handed on.
+    sub.samplesList = new PyList();
+    const r = await sub.run();
+    rs.check(
+      k,
+      at,
+      r.problems.find((p) => p.kind === 'error')?.message,
+      sub.stack.length === 1 && sub.marks.length === 0 && sub.memoInOrder,
+      sub.memoSlots,
+      this.memoSize,
+    );
+    for (const v of sub.memoSlots) this.markHanded(v);
+    rs.keep(k, sub.memoSlots);
   }
 
   private finish(cancelled: boolean): PickleResult {
@@ -200,8 +221,10 @@ export class PickleMachine extends SampleHandOn implements CallSite {
         case 0x75: {
           // SETITEMS
           input.pos = p + 1;
-          const items = this.popMark();
-          setItems(this, this.top(), items);
+          // The items are read where they are on the stack (no copy of each dict's items).
+          const at = this.popMarkAt();
+          setItems(this, this.below(at), this.stack, at);
+          this.stack.length = at;
           continue;
         }
         case 0x73: {
@@ -268,7 +291,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
         case 0x7d: // EMPTY_DICT
           if (this.nextElement()) return SERVICE;
           input.pos = p + 1;
-          this.push(new PyDict());
+          this.push(this.emptyDict(input.base + p));
           continue;
         case 0x29: // EMPTY_TUPLE
           input.pos = p + 1;

@@ -6,8 +6,10 @@
 import { type ChunkedInput } from './chunkedInput';
 import { PickleError, latin1, pickledUtf8 } from './pickleLiterals';
 import { HANDED, PickleStack } from './pickleStack';
+import { LIMITS } from './limits';
+import { ReleasedSample } from './releasedSamples';
 import { decodeText, ReleasedValues } from './releasedValues';
-import { LONG_TEXT, PyDict, type PyList, PyText } from './values';
+import { LONG_TEXT, PyDict, PyList, PyText } from './values';
 
 /** A memo read that waits for released texts to be read again. */
 export const NEED = Symbol('need texts');
@@ -18,10 +20,22 @@ export class SampleHandOn extends PickleStack {
   batchHanded = 0;
   /** Samples complete and waiting for `run` to hand them on, with their index. */
   ready: { value: unknown; index: number }[] = [];
-  /** Samples handed on (top-level values): a pickle that changes one afterwards is refused. */
-  readonly handed = new WeakSet<object>();
+  /**
+   * Samples handed on (top-level values) and values of released samples read again: a pickle
+   * that changes one afterwards is refused. Dicts and lists carry the mark themselves (a weak set
+   * of a million samples costs the collector dearly); other values are in `handedOthers`.
+   */
+  private readonly handedOthers = new WeakSet<object>();
   /** Released values a memo read needs again, read by `run` before the read is done again. */
-  reread: (PyText | PyList)[] = [];
+  reread: (PyText | PyList | ReleasedSample)[] = [];
+  /**
+   * Samples handed on whose memo slots are released once `LIMITS.releaseLag` more have been:
+   * their first slot, the memo's size after them, where their bytes start and end.
+   */
+  private readonly toRelease: number[] = [];
+  private toReleaseHead = 0;
+  /** For a sample read again (PickleMachine.rebuild): the machine whose memo holds the slots below. */
+  parent: SampleHandOn | null = null;
   readonly released = new ReleasedValues();
   /** Release texts and number lists after hand-on (only when samples are handed on, not kept). */
   readonly releasing: boolean;
@@ -54,13 +68,26 @@ export class SampleHandOn extends PickleStack {
 
   /** The values above the last MARK; a batch of samples handed on only to APPENDS onto their list. */
   popMark(intoSamples = false): unknown[] {
+    return this.stack.splice(this.popMarkAt(intoSamples));
+  }
+
+  /** Pops the last MARK and returns where its values start on the stack (they stay there). */
+  popMarkAt(intoSamples = false): number {
     const m = this.marks.pop();
     if (m === undefined) throw new PickleError(`no MARK to pop at byte ${this.offset}`);
     if (this.batchHanded > 0 && m > 0 && this.stack[m - 1] === this.samplesList) {
       if (!intoSamples) throw this.late();
       this.batchHanded = 0;
     }
-    return this.stack.splice(m);
+    return m;
+  }
+
+  /** The value below stack position `at` (the target of the values above a MARK popped there), as `top` after them. */
+  below(at: number): unknown {
+    if (at === 0 || (this.marks.length > 0 && at <= this.marks[this.marks.length - 1])) throw new PickleError(`stack underflow at byte ${this.offset}`);
+    const v = this.stack[at - 1];
+    if (v === HANDED) throw this.late();
+    return v;
   }
 
   /**
@@ -80,22 +107,83 @@ export class SampleHandOn extends PickleStack {
       const v = this.stack[i];
       if (!(v instanceof PyDict) || v.byCall) return false;
     }
+    const end = s === m + this.batchHanded ? this.offset : -1;
     for (let i = m + this.batchHanded; i <= s; i++) {
-      this.queueSample(this.stack[i]);
+      this.queueSample(this.stack[i], end);
       this.stack[i] = HANDED;
     }
     this.batchHanded = s + 1 - m;
     return true;
   }
 
-  queueSample(v: unknown): void {
-    if (typeof v === 'object' && v !== null) this.handed.add(v);
+  /**
+   * `end`: where the sample's bytes end when it alone is handed on here (the next element's
+   * first opcode, or its batch's APPENDS), else -1.
+   */
+  queueSample(v: unknown, end = -1): void {
+    this.markHanded(v);
     this.ready.push({ value: v, index: this.samples++ });
+    if (end >= 0 && v instanceof PyDict && v.from >= 0 && this.memoInOrder) this.toRelease.push(v.slot, this.memoSize, v.from, end);
+  }
+
+  /** EMPTY_DICT at pickle offset `at`: a new element of the samples list remembers where it starts. */
+  emptyDict(at: number): PyDict {
+    const d = new PyDict();
+    const m = this.marks.length > 0 ? this.marks[this.marks.length - 1] : -1;
+    if (m > 0 && this.samplesList !== null && this.stack[m - 1] === this.samplesList && this.stack.length === m + this.batchHanded) {
+      d.from = at;
+      d.slot = this.memoSize;
+    }
+    return d;
+  }
+
+  /** After a hand-on: the slots of samples handed on `LIMITS.releaseLag` samples ago are released. */
+  releaseSamples(): void {
+    const q = this.toRelease;
+    let n = this.toReleaseHead;
+    while (q.length - n > 4 * LIMITS.releaseLag) {
+      this.releaseSlots(q[n], q[n + 1], q[n + 2], q[n + 3] - q[n + 2]);
+      n += 4;
+    }
+    this.toReleaseHead = n;
+    if (n > 4096) {
+      q.splice(0, n);
+      this.toReleaseHead = 0;
+    }
+  }
+
+  protected override releasedSlot(i: number): unknown {
+    const k = this.releasedSamples.find(i);
+    const values = k < 0 ? undefined : this.releasedSamples.cached(k);
+    if (values !== undefined) return values[i - this.releasedSamples.firstSlot(k)];
+    if (k < 0) throw new PickleError(`memo read of slot ${i} at byte ${this.offset}, which was never stored`);
+    this.reread = [new ReleasedSample(k, i)];
+    return NEED;
+  }
+
+  protected override memoBelow(i: number): unknown {
+    if (this.parent === null) return super.memoBelow(i);
+    const v = this.parent.memoRead(i);
+    if (v === NEED) {
+      this.reread = this.parent.reread;
+      this.parent.reread = [];
+    }
+    return v;
+  }
+
+  markHanded(v: unknown): void {
+    if (v instanceof PyDict || v instanceof PyList) v.handed = true;
+    else if (typeof v === 'object' && v !== null) this.handedOthers.add(v);
+  }
+
+  isHanded(v: unknown): boolean {
+    if (v instanceof PyDict || v instanceof PyList) return v.handed;
+    return typeof v === 'object' && v !== null && this.handedOthers.has(v);
   }
 
   /** Refuses a change to a sample already handed on. */
   unchanged(target: unknown): void {
-    if (typeof target === 'object' && target !== null && this.handed.has(target)) throw this.late();
+    if (this.isHanded(target)) throw this.late();
   }
 
   /**
@@ -104,7 +192,7 @@ export class SampleHandOn extends PickleStack {
    */
   memoRead(i: number): unknown {
     const v = this.memoGet(i);
-    if (!this.released.any || typeof v !== 'object' || v === null) return v;
+    if (v === NEED || !this.released.any || typeof v !== 'object' || v === null) return v;
     const missing = this.released.missing(v, this.input);
     if (missing.length === 0) return v;
     this.reread = missing;

@@ -18,6 +18,8 @@ export class PyList {
   to = -1;
   /** True while its items (numbers) are released: they are read again from `from`…`to`. */
   released = false;
+  /** Handed on, or part of a released sample read again: never changed again (sampleHandOn.ts). */
+  handed = false;
 }
 
 export class PyTuple {
@@ -33,6 +35,11 @@ export class PyDict {
   depth = 1;
   /** Made by a call (OrderedDict, a dict subclass): a BUILD may still follow its items. */
   byCall = false;
+  /** For an element of the samples list: where its EMPTY_DICT is in the pickle, and the memo's size then; else -1. */
+  from = -1;
+  slot = -1;
+  /** Handed on, or part of a released sample read again: never changed again (sampleHandOn.ts). */
+  handed = false;
 }
 
 /**

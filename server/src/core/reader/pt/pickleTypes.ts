@@ -1,0 +1,36 @@
+// What the pickle machine (pickleMachine.ts) is given and gives back.
+
+export interface PickleProblem {
+  /** `blocked`: a callable outside the allow-list (not run); `error`: reading stopped here. */
+  kind: 'blocked' | 'error';
+  message: string;
+  /** Byte offset in the pickle where it happened. */
+  offset: number;
+  /** Samples handed over before it happened (so it is in sample `sample`, 0-based, if any). */
+  sample: number;
+  callable?: string;
+}
+
+export interface PickleOptions {
+  /** Count lists of numbers instead of keeping them (for analysis; an export keeps them). */
+  summarize?: boolean;
+  /**
+   * Called with each element of the root dict's `samples` list (torch.save of miles'
+   * `dict(rollout_id=…, metadata=…, samples=[…])`) once it is complete: when the next element
+   * begins, or when its batch is appended. The value is only whole during the call (its long
+   * texts are released after it) and is not kept.
+   */
+  onSample?: (value: unknown, index: number) => void;
+  isCancelled?: () => boolean;
+  /** Read size per chunk (default 4 MiB). */
+  chunkSize?: number;
+}
+
+export interface PickleResult {
+  /** The unpickled value (the root), or undefined when reading stopped before STOP. */
+  value: unknown;
+  /** Samples handed to `onSample`. */
+  samples: number;
+  problems: PickleProblem[];
+  cancelled: boolean;
+}
