@@ -40,19 +40,60 @@ def text(rng, kb):
 PROMPTS = {}
 
 
+# The fields of miles' `Sample.to_dict()` in its order, with the values these dumps leave as they are.
+SAMPLE_FIELDS = dict(
+    group_index=None,
+    index=None,
+    rollout_id=None,
+    prompt=None,
+    tokens=None,
+    multimodal_inputs=None,
+    multimodal_train_inputs=None,
+    response=None,
+    response_length=None,
+    label=None,
+    reward=None,
+    loss_mask=None,
+    weight_versions=None,
+    rollout_log_probs=None,
+    rollout_routed_experts=None,
+    rollout_indexer_topk=None,
+    remove_sample=False,
+    teacher_log_probs=None,
+    opd_reverse_kl=None,
+    status=None,
+    metadata=None,
+    generate_function_path=None,
+    train_metadata=None,
+    adapter=None,
+    reward_spec=None,
+    routing_key=None,
+    non_generation_time=0.0,
+    spec_info=None,
+    prefix_cache_info=None,
+)
+
+
+def sample_dict(**fields):
+    """A `Sample.to_dict()`: `fields` over SAMPLE_FIELDS, in miles' key order, with dicts of its own
+    for spec_info and prefix_cache_info (shared ones would be pickled once and referred back to)."""
+    out = dict(SAMPLE_FIELDS)
+    out.update(fields)
+    out["spec_info"] = {"spec_accept_token_num": 0, "spec_draft_token_num": 0, "spec_verify_ct": 0, "completion_token_num": 0}
+    out["prefix_cache_info"] = {"cached_tokens": 0, "total_prompt_tokens": 0}
+    return out
+
+
 def sample(rng, i, n, text_kb=0):
     group = i // n
     aborted = group % 7 == 3 and i % n == 1
     prompt_len, response_len = 500, 3700
     cause = ["ServerUnreachable", "SandboxUnavailable", "TimeLimitExceeded"][group % 3]
-    return dict(
+    return sample_dict(
         group_index=group,
         index=i,
-        rollout_id=None,
         prompt=(PROMPTS.setdefault(group, f"Solve problem {group}: " + text(rng, text_kb // 4 or 1)) if text_kb else f"Solve problem {group}: " + "x" * 200),
         tokens=[rng.randrange(0, 151000) for _ in range(prompt_len + response_len)],
-        multimodal_inputs=None,
-        multimodal_train_inputs=None,
         response=text(rng, text_kb) if text_kb else "answer " * 40,
         response_length=response_len,
         label=str(group),
@@ -60,21 +101,8 @@ def sample(rng, i, n, text_kb=0):
         loss_mask=[1] * response_len,
         weight_versions=["7"],
         rollout_log_probs=[-rng.random() * 4 for _ in range(response_len)],
-        rollout_routed_experts=None,
-        rollout_indexer_topk=None,
-        remove_sample=False,
-        teacher_log_probs=None,
-        opd_reverse_kl=None,
         status="aborted" if aborted else "completed",
         metadata={"exit_status": cause} if aborted else {},
-        generate_function_path=None,
-        train_metadata=None,
-        adapter=None,
-        reward_spec=None,
-        routing_key=None,
-        non_generation_time=0.0,
-        spec_info={"spec_accept_token_num": 0, "spec_draft_token_num": 0, "spec_verify_ct": 0, "completion_token_num": 0},
-        prefix_cache_info={"cached_tokens": 0, "total_prompt_tokens": 0},
     )
 
 
@@ -101,14 +129,11 @@ def short_samples(count, seed):
             right = rng.random() < 0.55
             said = answer if right else answer + 1 + rng.randrange(9)
             n = 0 if aborted else rng.randrange(12, 32)
-            s = dict(
+            s = sample_dict(
                 group_index=g,
                 index=i,
-                rollout_id=None,
                 prompt=prompt,
                 tokens=prompt_tokens + [next(ids) for _ in range(n)],
-                multimodal_inputs=None,
-                multimodal_train_inputs=None,
                 response="" if aborted else "\\boxed{%d}" % said,
                 response_length=n,
                 label=label,
@@ -116,21 +141,8 @@ def short_samples(count, seed):
                 loss_mask=None if aborted else [1] * n,
                 weight_versions=["7"],
                 rollout_log_probs=None if aborted else [next(probs) for _ in range(n)],
-                rollout_routed_experts=None,
-                rollout_indexer_topk=None,
-                remove_sample=False,
-                teacher_log_probs=None,
-                opd_reverse_kl=None,
                 status="aborted" if aborted else "completed",
                 metadata={"exit_status": rng.choice(CAUSES) if aborted else "Submitted"},
-                generate_function_path=None,
-                train_metadata=None,
-                adapter=None,
-                reward_spec=None,
-                routing_key=None,
-                non_generation_time=0.0,
-                spec_info={"spec_accept_token_num": 0, "spec_draft_token_num": 0, "spec_verify_ct": 0, "completion_token_num": 0},
-                prefix_cache_info={"cached_tokens": 0, "total_prompt_tokens": 0},
             )
             out.append(s)
     return out

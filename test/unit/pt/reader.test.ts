@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { OpenFile } from '../../../server/src/core/fileAccess';
 import { PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { stringify, toPlain } from '../../../server/src/core/reader/pt/serialize';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
+import { memoryFile } from '../../shared/memoryFile';
 
 const FIX = join(repoRoot(), 'test/fixtures/pt');
 
@@ -63,18 +63,6 @@ test('pt reader: summarising keeps counts of token and log-prob runs, not their 
   assert.match(lines[0], /"reward": 1\.0/);
   assert.deepEqual(first.loss_mask, [1, 1, 1, 1]);
 });
-
-/** A FileAccess over one in-memory byte array (for bare pickles). */
-function memoryFile(bytes: Uint8Array): OpenFile {
-  return {
-    read: async (buf, off, len, pos) => {
-      const n = Math.max(0, Math.min(len, bytes.length - pos));
-      buf.set(bytes.subarray(pos, pos + n), off);
-      return n;
-    },
-    close: async () => {},
-  };
-}
 
 async function unpickle(bytes: Uint8Array, chunkSize?: number) {
   return new PickleMachine(memoryFile(bytes), 0, bytes.length, { chunkSize }).run();

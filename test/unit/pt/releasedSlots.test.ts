@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { OpenFile } from '../../../server/src/core/fileAccess';
 import { LIMITS, PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { ReleasedSamples } from '../../../server/src/core/reader/pt/releasedSamples';
 import { stringify, toPlain } from '../../../server/src/core/reader/pt/serialize';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
+import { memoryFile } from '../../shared/memoryFile';
 
 const FIX = join(repoRoot(), 'test/fixtures/pt');
 
@@ -34,17 +34,6 @@ async function withLimits<T>(set: Partial<typeof LIMITS>, run: () => Promise<T>)
 
 /** Every sample's slots released as soon as it is handed on. */
 const RELEASE_ALL = { keptSlots: 0, releaseLag: 0 };
-
-function memoryFile(bytes: Uint8Array): OpenFile {
-  return {
-    read: async (buf, off, len, pos) => {
-      const n = Math.max(0, Math.min(len, bytes.length - pos));
-      buf.set(bytes.subarray(pos, pos + n), off);
-      return n;
-    },
-    close: async () => {},
-  };
-}
 
 const FILES = ['run/rollout_data/1.pt', 'run/rollout_data/2.pt', 'run/rollout_data/3.pt', 'run/rollout_data/4.pt', 'run/rollout_data/eval_10.pt', 'memo/5.pt'];
 const EXPECTED: Record<string, string> = { 'memo/5.pt': 'memo/5.json' };
