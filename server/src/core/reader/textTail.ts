@@ -5,6 +5,7 @@
 // one (its own code point). What is kept is three numbers, not the text: the record stays small
 // and crosses to the main thread from a scan worker as plain data.
 import { Skipped } from './jsonRule';
+import { wasmScanOf } from './scanBytes';
 import { zlibLength } from './zlibLength';
 
 /** Code points of a long string's end the scanner keeps. */
@@ -64,14 +65,32 @@ function isBoundary(b: Uint8Array, s: number, p: number): boolean {
   return true;
 }
 
-/** Decodes `[p, e)` (a validated string body from a boundary) to UTF-8 bytes; returns the byte count and code points. */
-function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length: number; chars: number } {
+/**
+ * Decodes `[p, e)` (a validated string body from a boundary) to UTF-8 bytes; returns the byte
+ * count, the code points and whether every one was ASCII. Runs of plain ASCII are copied whole
+ * (found 16 bytes a step in WebAssembly where the line is in its memory).
+ */
+function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length: number; chars: number; ascii: boolean } {
+  const wasm = wasmScanOf(b);
+  const base = b.byteOffset;
   let n = 0;
   let chars = 0;
+  let ascii = true;
   let k = p;
   while (k < e) {
+    // A validated body has no `"` or control character: the run stops at `\` or a non-ASCII byte.
+    let j = wasm !== null && e - k >= 16 ? wasm.skipText(base + k, base + e) - base : k;
+    while (j < e && b[j] < 0x80 && b[j] !== BACKSLASH) j++;
+    if (j > k) {
+      out.set(b.subarray(k, j), n);
+      n += j - k;
+      chars += j - k;
+      k = j;
+      if (k === e) break;
+    }
     const c = b[k];
     if (c !== BACKSLASH) {
+      ascii = false;
       out[n++] = c;
       if ((c & 0xc0) !== 0x80) chars++;
       k++;
@@ -95,22 +114,28 @@ function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length:
       }
     }
     if (u < 0x80) out[n++] = u;
-    else if (u < 0x800) {
-      out[n++] = 0xc0 | (u >> 6);
-      out[n++] = 0x80 | (u & 0x3f);
-    } else if (u < 0x10000) {
-      out[n++] = 0xe0 | (u >> 12);
-      out[n++] = 0x80 | ((u >> 6) & 0x3f);
-      out[n++] = 0x80 | (u & 0x3f);
-    } else {
-      out[n++] = 0xf0 | (u >> 18);
-      out[n++] = 0x80 | ((u >> 12) & 0x3f);
-      out[n++] = 0x80 | ((u >> 6) & 0x3f);
-      out[n++] = 0x80 | (u & 0x3f);
+    else {
+      ascii = false;
+      if (u < 0x800) {
+        out[n++] = 0xc0 | (u >> 6);
+        out[n++] = 0x80 | (u & 0x3f);
+      } else if (u < 0x10000) {
+        out[n++] = 0xe0 | (u >> 12);
+        out[n++] = 0x80 | ((u >> 6) & 0x3f);
+        out[n++] = 0x80 | (u & 0x3f);
+      } else {
+        out[n++] = 0xf0 | (u >> 18);
+        out[n++] = 0x80 | ((u >> 12) & 0x3f);
+        out[n++] = 0x80 | ((u >> 6) & 0x3f);
+        out[n++] = 0x80 | (u & 0x3f);
+      }
     }
   }
-  return { length: n, chars };
+  return { length: n, chars, ascii };
 }
+
+/** The decoded window, reused: only numbers leave `textTail`, never these bytes. */
+let decoded = new Uint8Array(0);
 
 /**
  * The tail of the validated string body `b[s, e)` (between the quotes), or null when it has at
@@ -126,16 +151,20 @@ export function textTail(b: Uint8Array, s: number, e: number): TextTail | null {
     let p = Math.max(s, e - budget);
     while (!isBoundary(b, s, p)) p--;
     // Decoded text is never longer than its escaped form.
-    const out = new Uint8Array(e - p);
-    const { length, chars } = decode(b, p, e, out);
+    if (decoded.length < e - p) decoded = new Uint8Array(Math.max(e - p, 2 * decoded.length));
+    const { length, chars, ascii } = decode(b, p, e, decoded);
     if (p === s && chars <= TAIL_CHARS) return null;
-    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(out.subarray(0, length));
+    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii);
     budget *= 2;
   }
 }
 
-/** The last `TAIL_CHARS` code points of the decoded `text` (which has more). */
-function tailOf(text: Uint8Array): TextTail {
+/** The last `TAIL_CHARS` code points of the decoded `text` (which has more); `ascii`: a byte each, and no surrogate. */
+function tailOf(text: Uint8Array, ascii: boolean): TextTail {
+  if (ascii) {
+    const bytes = text.subarray(text.length - TAIL_CHARS);
+    return { utf8Length: bytes.length, deflatedLength: zlibLength(bytes, 9), surrogates: null };
+  }
   let start = text.length;
   for (let count = 0; count < TAIL_CHARS;) {
     start--;
