@@ -148,17 +148,28 @@ function lengthOf(v: unknown, depth: number): number {
   return 4;
 }
 
+/** Bytes of `"key": ` for each key, or -1 when a key is not a str. */
+function stringKeysLength(keys: readonly unknown[]): number {
+  let n = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (typeof k !== 'string') return -1;
+    n += jsonStringLength(k) + 2;
+  }
+  return n;
+}
+
 function dictLength(v: PyDict, depth: number): number {
   let n = 0;
   let members = 0;
   let strings = true;
-  for (const k of v.map.keys()) {
-    if (typeof k !== 'string') {
-      strings = false;
-      break;
-    }
-    n += jsonStringLength(k) + 2 + lengthOf(v.map.get(k), depth + 1);
-    members++;
+  const keysLength = v.map.keysLength(stringKeysLength);
+  if (keysLength < 0) strings = false;
+  else {
+    const values = v.map.valueList;
+    n = keysLength;
+    members = values.length;
+    for (let i = 0; i < values.length; i++) n += lengthOf(values[i], depth + 1);
   }
   if (!strings) {
     // Keys that print alike are one member of the line (the last value), as in `toPlain`; str
