@@ -114,6 +114,8 @@ function lengthOf(v: unknown, depth: number): number {
   if (typeof v === 'number') return numberLength(v);
   if (typeof v === 'bigint') return v.toString().length;
   if (v instanceof PyFloat) return floatLength(v.value);
+  // Containers before the placeholders (the classes are disjoint): most values of a sample are.
+  if (v instanceof PyList || v instanceof PyDict || v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return containerLength(v, depth);
   if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
   if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
   if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
@@ -122,6 +124,10 @@ function lengthOf(v: unknown, depth: number): number {
   if (v instanceof PyGlobal) return oneMember('$global', jsonStringLength(v.qualified));
   if (v instanceof NpDtype) return oneMember('$dtype', jsonStringLength(v.str));
   if (v instanceof StoragePlaceholder) return oneMember('$storage', jsonStringLength(v.dtype));
+  return depth > MAX_DEPTH ? oneMember('$deep', 4) : 4;
+}
+
+function containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth: number): number {
   if (depth > MAX_DEPTH) return oneMember('$deep', 4);
   if (ancestors.has(v)) return oneMember('$cycle', 4);
   ancestors.add(v);

@@ -217,8 +217,11 @@ const SEARCH_UP_TO = 8;
 export const INDEX_AFTER = 48;
 
 /** A Python dict: keys of any (inert) type, in insertion order. */
-export class PyDict {
-  readonly map = new DictMap();
+export class PyDict extends DictMap {
+  /** Its entries: the dict itself (one object a dict, not two). */
+  get map(): DictMap {
+    return this;
+  }
   depth = 1;
   /** Made by a call (OrderedDict, a dict subclass): a BUILD may still follow its items. */
   byCall = false;
