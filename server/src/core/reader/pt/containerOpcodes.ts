@@ -5,7 +5,7 @@
 import { PickleError } from './pickleLiterals';
 import { HANDED } from './pickleStack';
 import type { SampleHandOn } from './sampleHandOn';
-import { depthOf, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple } from './values';
+import { depthOf, NO_ITEMS, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple } from './values';
 
 /** Lists of more numbers than this are counted, not kept, when summarising. */
 export const SUMMARIZE_AFTER = 8;
@@ -42,11 +42,12 @@ export function append(m: SampleHandOn, target: unknown, items: unknown[]): void
     if (target.summarized && numbers) return;
     if (!target.summarized && numbers && target.items.every(isNumber)) {
       target.summarized = true;
-      target.items = [];
+      target.items = NO_ITEMS;
       return;
     }
   }
-  for (const x of items) target.items.push(x);
+  if (target.items === NO_ITEMS) target.items = items.slice();
+  else for (const x of items) target.items.push(x);
 }
 
 /** `items` from index `from` on, keys and values in turn, into the dict `target`. */

@@ -3,8 +3,14 @@
 // have been called.
 
 /** A Python list. With `summarize`, a run of numbers is counted, not kept (tokens, log-probs). */
+/**
+ * The items of every list with none (made empty, or its numbers counted): a dump makes millions
+ * of lists. Frozen: an item is never pushed here; `append` gives a list items of its own first.
+ */
+export const NO_ITEMS: unknown[] = Object.freeze([]) as unknown as unknown[];
+
 export class PyList {
-  items: unknown[] = [];
+  items: unknown[] = NO_ITEMS;
   /** Items appended in all (equals items.length unless summarised). */
   count = 0;
   /** True once numbers were counted instead of kept. */
