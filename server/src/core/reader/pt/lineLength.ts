@@ -75,6 +75,11 @@ class Ancestors {
     else (this.far ??= new Set()).add(v);
   }
 
+  /** Nothing being measured (every add deleted again). */
+  get empty(): boolean {
+    return this.near.length === 0 && (this.far === null || this.far.size === 0);
+  }
+
   delete(v: unknown): void {
     if (this.far !== null && this.far.delete(v)) return;
     this.near.pop();
@@ -96,7 +101,8 @@ let ancestors = new Ancestors();
 
 /** Bytes of `write(toPlain(value, 'line'))`. */
 export function sampleLineLength(value: unknown): number {
-  ancestors = new Ancestors();
+  // One a sample would be ~150 bytes of garbage each (its first push reserves room for 17).
+  if (!ancestors.empty) ancestors = new Ancestors();
   return lengthOf(value, 0);
 }
 
