@@ -5,7 +5,7 @@
 import { PickleError } from './pickleLiterals';
 import { HANDED } from './pickleStack';
 import type { SampleHandOn } from './sampleHandOn';
-import { depthOf, dictKey, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple } from './values';
+import { depthOf, NO_ITEMS, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple } from './values';
 
 /** Lists of more numbers than this are counted, not kept, when summarising. */
 export const SUMMARIZE_AFTER = 8;
@@ -42,11 +42,12 @@ export function append(m: SampleHandOn, target: unknown, items: unknown[]): void
     if (target.summarized && numbers) return;
     if (!target.summarized && numbers && target.items.every(isNumber)) {
       target.summarized = true;
-      target.items = [];
+      target.items = NO_ITEMS;
       return;
     }
   }
-  for (const x of items) target.items.push(x);
+  if (target.items === NO_ITEMS) target.items = items.slice();
+  else for (const x of items) target.items.push(x);
 }
 
 /** `items` from index `from` on, keys and values in turn, into the dict `target`. */
@@ -60,10 +61,8 @@ export function setItems(m: SampleHandOn, target: unknown, items: unknown[], fro
   if (!(target instanceof PyDict)) throw new PickleError(`SETITEM on a value that is not a dict at byte ${m.offset}`);
   if ((items.length - from) % 2 !== 0) throw new PickleError(`SETITEMS with an odd number of values at byte ${m.offset}`);
   let d = target.depth;
-  for (let i = from; i < items.length; i += 2) {
-    target.map.set(dictKey(items[i]), items[i + 1]);
-    d = Math.max(d, depthOf(items[i + 1]) + 1);
-  }
+  target.map.setPairs(items, from);
+  for (let i = from + 1; i < items.length; i += 2) d = Math.max(d, depthOf(items[i]) + 1);
   target.depth = m.deeper(d);
 }
 

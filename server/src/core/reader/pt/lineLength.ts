@@ -75,6 +75,11 @@ class Ancestors {
     else (this.far ??= new Set()).add(v);
   }
 
+  /** Nothing being measured (every add deleted again). */
+  get empty(): boolean {
+    return this.near.length === 0 && (this.far === null || this.far.size === 0);
+  }
+
   delete(v: unknown): void {
     if (this.far !== null && this.far.delete(v)) return;
     this.near.pop();
@@ -96,7 +101,8 @@ let ancestors = new Ancestors();
 
 /** Bytes of `write(toPlain(value, 'line'))`. */
 export function sampleLineLength(value: unknown): number {
-  ancestors = new Ancestors();
+  // One a sample would be ~150 bytes of garbage each (its first push reserves room for 17).
+  if (!ancestors.empty) ancestors = new Ancestors();
   return lengthOf(value, 0);
 }
 
@@ -114,6 +120,8 @@ function lengthOf(v: unknown, depth: number): number {
   if (typeof v === 'number') return numberLength(v);
   if (typeof v === 'bigint') return v.toString().length;
   if (v instanceof PyFloat) return floatLength(v.value);
+  // Containers before the placeholders (the classes are disjoint): most values of a sample are.
+  if (v instanceof PyList || v instanceof PyDict || v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return containerLength(v, depth);
   if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
   if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
   if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
@@ -122,6 +130,10 @@ function lengthOf(v: unknown, depth: number): number {
   if (v instanceof PyGlobal) return oneMember('$global', jsonStringLength(v.qualified));
   if (v instanceof NpDtype) return oneMember('$dtype', jsonStringLength(v.str));
   if (v instanceof StoragePlaceholder) return oneMember('$storage', jsonStringLength(v.dtype));
+  return depth > MAX_DEPTH ? oneMember('$deep', 4) : 4;
+}
+
+function containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth: number): number {
   if (depth > MAX_DEPTH) return oneMember('$deep', 4);
   if (ancestors.has(v)) return oneMember('$cycle', 4);
   ancestors.add(v);
@@ -148,17 +160,28 @@ function lengthOf(v: unknown, depth: number): number {
   return 4;
 }
 
+/** Bytes of `"key": ` for each key, or -1 when a key is not a str. */
+function stringKeysLength(keys: readonly unknown[]): number {
+  let n = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (typeof k !== 'string') return -1;
+    n += jsonStringLength(k) + 2;
+  }
+  return n;
+}
+
 function dictLength(v: PyDict, depth: number): number {
   let n = 0;
   let members = 0;
   let strings = true;
-  for (const k of v.map.keys()) {
-    if (typeof k !== 'string') {
-      strings = false;
-      break;
-    }
-    n += jsonStringLength(k) + 2 + lengthOf(v.map.get(k), depth + 1);
-    members++;
+  const keysLength = v.map.keysLength(stringKeysLength);
+  if (keysLength < 0) strings = false;
+  else {
+    const values = v.map.valueList;
+    n = keysLength;
+    members = values.length;
+    for (let i = 0; i < values.length; i++) n += lengthOf(values[i], depth + 1);
   }
   if (!strings) {
     // Keys that print alike are one member of the line (the last value), as in `toPlain`; str

@@ -4,7 +4,7 @@
 // is counted in one pass.
 import { isNumber, SUMMARIZE_AFTER } from './containerOpcodes';
 import type { SampleHandOn } from './sampleHandOn';
-import { PyList } from './values';
+import { NO_ITEMS, PyList } from './values';
 
 /** How many numbers the last `skipPickledNumbers` passed over. */
 let pickledNumberCount = 0;
@@ -71,7 +71,7 @@ export function countNumberBatch(m: SampleHandOn, b: Uint8Array, p: number): boo
     const target = m.stack[m.stack.length - 1];
     if (target instanceof PyList && target !== m.samplesList && !target.handed && (target.summarized || target.items.every(isNumber))) {
       target.summarized = true;
-      target.items = [];
+      target.items = NO_ITEMS;
       target.count += n;
       input.pos = q + 1;
       return true;

@@ -105,7 +105,8 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     const ready = this.ready;
     if (ready.length === 0) return;
     for (const r of ready) this.options.onSample?.(r.value, r.index);
-    ready.length = 0;
+    // Popped, not cut (see SETITEMS): the queue keeps its backing store.
+    while (ready.length > 0) ready.pop();
     this.released.release(this.input);
     this.releaseSamples();
   }
@@ -224,7 +225,11 @@ export class PickleMachine extends SampleHandOn implements CallSite {
           // The items are read where they are on the stack (no copy of each dict's items).
           const at = this.popMarkAt();
           setItems(this, this.below(at), this.stack, at);
-          this.stack.length = at;
+          // Popped, not cut: setting an array's length far below its capacity shrinks its
+          // backing store, and the next sample's pushes grow it again (an allocation or three a
+          // sample); pop keeps it.
+          const stack = this.stack;
+          while (stack.length > at) stack.pop();
           continue;
         }
         case 0x73: {

@@ -9,7 +9,7 @@
 import { LIMITS } from './limits';
 import type { ChunkedInput } from './chunkedInput';
 import { latin1Text, PickleError, pickledUtf8 } from './pickleLiterals';
-import { PyDict, pyFloat, PyList, PyObject, PySet, PyText, PyTuple } from './values';
+import { NO_ITEMS, PyDict, pyFloat, PyList, PyObject, PySet, PyText, PyTuple } from './values';
 
 export function decodeText(t: PyText, bytes: Uint8Array): string {
   return t.latin1 ? latin1Text(bytes) : pickledUtf8(bytes);
@@ -100,7 +100,7 @@ export class ReleasedValues {
       if (l.summarized || l.released || l.from < 0 || l.to <= l.from || l.items.length <= 8 || !input.holds(l.from, l.to - l.from)) continue;
       const items = numberListItems(input.bytes(l.from, l.to - l.from));
       if (items === null || items.length !== l.items.length) continue;
-      l.items = [];
+      l.items = NO_ITEMS;
       l.released = true;
       released = true;
     }

@@ -113,16 +113,19 @@ function effectiveLength(mask: unknown, responseLength: number | null): number |
 /** `weight_versions` under the 'list' rule, as the record keeps it. */
 function weightVersionsOf(wv: unknown): (string | number)[] | null | typeof GIVE_UP {
   if (!(wv instanceof PyList || wv instanceof PyTuple) || (wv instanceof PyList && wv.summarized) || wv.items.length > MAX_LIST_ITEMS) return null;
-  const out: (string | number)[] = [];
-  for (const x of wv.items) {
+  // Sized at once: a push onto an empty array reserves room for 17.
+  const items = wv.items;
+  const out = new Array<string | number>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
     if (typeof x === 'string') {
       if (!isShort(x)) return null;
-      out.push(x);
+      out[i] = x;
     } else if (typeof x === 'bigint' || x instanceof PyText) return GIVE_UP;
     else {
       const n = numberOf(x);
       if (n === GIVE_UP) return null;
-      out.push(n);
+      out[i] = n;
     }
   }
   return out;

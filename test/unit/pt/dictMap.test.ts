@@ -1,0 +1,118 @@
+// A pickled dict's entries (server/src/core/reader/pt/values.ts `DictMap`): arrays of values
+// sharing their keys with the dicts before them, in place of a `Map` per dict. They must read
+// exactly as a `Map` does (insertion order, SameValueZero keys, a key set again keeps its place),
+// and a dict sharing keys must never see another dict's changes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { DictMap, INDEX_AFTER, PyFloat, PyText } from '../../../server/src/core/reader/pt/values';
+
+function entries(m: DictMap | Map<unknown, unknown>): [unknown, unknown][] {
+  return [...m];
+}
+
+/** The same SETITEMS batches into a DictMap and a Map (dictKey: a text key is its str). */
+function both(batches: unknown[][]): { dict: DictMap; map: Map<unknown, unknown> } {
+  const dict = new DictMap();
+  const map = new Map<unknown, unknown>();
+  for (const items of batches) {
+    if (items.length === 2) dict.set(items[0], items[1]);
+    else dict.setPairs(items, 0);
+    for (let i = 0; i < items.length; i += 2) map.set(items[i] instanceof PyText ? (items[i] as PyText).text : items[i], items[i + 1]);
+  }
+  return { dict, map };
+}
+
+test('DictMap reads as a Map: order, keys set again, NaN, -0, bigint, object and text keys', () => {
+  const obj = new PyFloat(1);
+  const cases: unknown[][][] = [
+    [['a', 1, 'b', 2, 'a', 3]],
+    [
+      ['a', 1],
+      ['b', 2],
+      ['a', 3],
+      ['c', 4],
+    ],
+    [[NaN, 1, NaN, 2, -0, 3, 0, 4, 1n, 5, 1n, 6, 1, 7, '1', 8]],
+    [[obj, 1, new PyFloat(1), 2, obj, 3]],
+    [[new PyText(0, 70, false, 'x'.repeat(70)), 1, 'x'.repeat(70), 2]],
+    [
+      ['k', 1, 'l', 2],
+      ['m', 3, 'k', 4],
+    ],
+  ];
+  for (const batches of cases) {
+    const { dict, map } = both(batches);
+    assert.deepEqual(entries(dict), entries(map));
+    assert.equal(dict.size, map.size);
+    for (const k of [...map.keys(), 'zz', 2, NaN, -0, 1n]) {
+      assert.equal(dict.has(k), map.has(k), String(k));
+      assert.equal(dict.get(k), map.get(k), String(k));
+    }
+    assert.deepEqual([...dict.keys()], [...map.keys()]);
+    assert.deepEqual(dict.valueList, [...map.values()]);
+  }
+});
+
+test('DictMap: dicts sharing the keys of a recent dict never see each other change', () => {
+  const keys = ['group_index', 'index', 'prompt', 'status'];
+  const pairs = (vs: unknown[]) => keys.flatMap((k, i) => [k, vs[i]]);
+  const first = new DictMap();
+  first.setPairs(pairs([0, 0, 'p', 'completed']), 0);
+  const second = new DictMap();
+  second.setPairs(pairs([0, 1, 'p', 'aborted']), 0);
+  assert.equal(second.keyList, first.keyList, 'the keys are shared');
+  second.set('extra', true);
+  second.set('index', 9);
+  first.set('status', 'truncated');
+  assert.deepEqual(entries(first), [
+    ['group_index', 0],
+    ['index', 0],
+    ['prompt', 'p'],
+    ['status', 'truncated'],
+  ]);
+  assert.deepEqual(entries(second), [
+    ['group_index', 0],
+    ['index', 9],
+    ['prompt', 'p'],
+    ['status', 'aborted'],
+    ['extra', true],
+  ]);
+  const third = new DictMap();
+  third.setPairs(pairs([1, 2, 'q', 'completed']), 0);
+  assert.equal(third.get('extra'), undefined);
+  assert.equal(third.size, 4);
+  assert.ok(third.delete('prompt'));
+  assert.deepEqual([...third.keys()], ['group_index', 'index', 'status']);
+  assert.deepEqual([...first.keys()], keys);
+  // Keys repeated inside one batch: one member, the last value, in the first place.
+  const dup = new DictMap();
+  dup.setPairs(['a', 1, 'b', 2, 'a', 3], 0);
+  assert.deepEqual(entries(dup), [
+    ['a', 3],
+    ['b', 2],
+  ]);
+  const again = new DictMap();
+  again.setPairs(['a', 4, 'b', 5, 'a', 6], 0);
+  assert.deepEqual(entries(again), [
+    ['a', 6],
+    ['b', 5],
+  ]);
+});
+
+test('DictMap: a big dict, built pair by pair or at once, and shared, reads as a Map', () => {
+  const n = INDEX_AFTER * 3;
+  const items: unknown[] = [];
+  for (let i = 0; i < n; i++) items.push(`k${i % (n - 7)}`, i);
+  items.push(NaN, 'nan', -0, 'zero', 0, 'zero again');
+  for (const asBatch of [true, false, true]) {
+    const { dict, map } = asBatch ? both([items]) : both(Array.from({ length: items.length / 2 }, (_, i) => items.slice(2 * i, 2 * i + 2)));
+    assert.deepEqual(entries(dict), entries(map));
+    for (const k of [...map.keys(), 'k99999', 5]) assert.equal(dict.get(k), map.get(k), String(k));
+    dict.set('late', 1);
+    map.set('late', 1);
+    dict.set(NaN, 'nan again');
+    map.set(NaN, 'nan again');
+    assert.deepEqual(entries(dict), entries(map));
+  }
+});
