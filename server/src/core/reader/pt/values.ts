@@ -2,13 +2,13 @@
 // named by a pickle is at most a name (`PyGlobal`), and a call of one is a record of what would
 // have been called.
 
-/** A Python list. With `summarize`, a run of numbers is counted, not kept (tokens, log-probs). */
 /**
  * The items of every list with none (made empty, or its numbers counted): a dump makes millions
  * of lists. Frozen: an item is never pushed here; `append` gives a list items of its own first.
  */
 export const NO_ITEMS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
+/** A Python list. With `summarize`, a run of numbers is counted, not kept (tokens, log-probs). */
 export class PyList {
   items: unknown[] = NO_ITEMS;
   /** Items appended in all (equals items.length unless summarised). */
