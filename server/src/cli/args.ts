@@ -34,7 +34,8 @@ options:
   --progress                          print per-file progress on stderr (default: only on a terminal)
   --jobs <n>                          scan threads for files of 64 MB and more whose lines average 16 KB
                                       or more (shorter lines are faster on one thread) (default: 1 below
-                                      4 cores, else the cores, at most 4, while a core is idle; 1: no workers)
+                                      4 cores, else the cores, at most 4, while a core is idle; 1: no workers,
+                                      not even the thread that shares miles' has_repetition compression)
   --out <file>                        report: the HTML file to write
   --samples-per-cause <n>             report: samples listed per drop reason (default 20)
   -h, --help                          this help

@@ -1,5 +1,6 @@
 // `rollout-lens check`: settings (defaults < --config < flags), eval config, walk, analyse, print,
 // optional --fix, exit status. Returns the exit status instead of exiting, so tests can call it.
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
@@ -8,6 +9,7 @@ import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
 import { nodeFileAccess } from '../node/nodeFileAccess';
+import { DeflateThread } from '../node/deflateThread';
 import { WorkerPool } from '../node/parallelScan';
 
 import { applyFixes } from './applyFixes';
@@ -102,13 +104,15 @@ export async function analyzeRun(
   const configs = await Promise.all(groups.map((g) => evalConfigFor(args, g.settings)));
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
+  // miles' has_repetition compression shared with a second thread, where there is a second core.
+  const deflate = args.jobs === 1 || availableParallelism() < 2 ? undefined : new DeflateThread();
   const total = walk.targets.length;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
   const report: RunReport = { version: 1, files: [], findings: [] };
   let done = 0;
   try {
     for (const [g, group] of groups.entries()) {
-      const options = { access: nodeFileAccess, settings: group.settings, evalConfig: configs[g], parallel: pool, keepDetail: onFile !== undefined };
+      const options = { access: nodeFileAccess, settings: group.settings, evalConfig: configs[g], parallel: pool, deflate, keepDetail: onFile !== undefined };
       const run = new RunAnalyzer(options);
       for (const target of group.targets) {
         progress?.(done++, total, target.displayPath);
@@ -136,6 +140,7 @@ export async function analyzeRun(
     }
   } finally {
     await pool?.close();
+    await deflate?.close();
   }
   progress?.(total, total, null);
   return { report, settings: groups[0].settings, unreadable };

@@ -10,6 +10,7 @@ import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { FileAccess } from './fileAccess';
+import type { DeflateOffload } from './reader/deflateJobs';
 import type { ParallelScanner } from './reader/parallel';
 import { type Cancellation, CancelledError } from './cancellation';
 import { type ScanState, scanRecords } from './reader/recordScan';
@@ -38,6 +39,8 @@ export interface AnalyzeOptions {
   chunkSize?: number;
   /** Scans big files' byte ranges on worker threads (the CLI's); omitted: single-threaded. */
   parallel?: ParallelScanner;
+  /** Compresses long responses' tails on another thread (the CLI's); omitted: on the scanning one. */
+  deflate?: DeflateOffload;
   /** Validate records with zod alone, skipping the fast path (the differential test). */
   zodOnly?: boolean;
   /** Scan every line whole, never through a format's per-line path (the differential test). */
@@ -67,6 +70,7 @@ export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, p
       onProgress: options.onProgress,
       chunkSize: options.chunkSize,
       parallel: options.parallel,
+      deflate: options.deflate,
       zodOnly: options.zodOnly,
       fullScan: options.fullScan,
     },

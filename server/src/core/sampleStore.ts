@@ -128,6 +128,14 @@ export class SampleStore extends SampleColumns {
     this.count = row + 1;
   }
 
+  /**
+   * Sets row `row`'s `has_repetition` verdict to true: one decided after its row was pushed as
+   * false (a tail compressed on another thread, formats/milesLine.ts).
+   */
+  markRepetitive(row: number): void {
+    this.chunks[row >>> CHUNK_BITS].flags[row & MASK] |= Flag.REP_TRUE;
+  }
+
   /** Writes `m` into the miles columns of row `row`; returns its flags. */
   private putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, responseLength: number | null): number {
     let flags = Flag.MILES;

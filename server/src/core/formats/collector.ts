@@ -3,6 +3,7 @@
 // complete line and resume there when the file grows (see `snapshot` / `restore`).
 import type { RolloutLensSettings } from '../settings';
 import { severityOf, type FindingCode } from '../catalog';
+import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import { SampleStore } from '../sampleStore';
@@ -11,7 +12,7 @@ import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '.
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
-import { MilesLineReader } from './milesLine';
+import { MilesLineReader, OffloadedVerdicts } from './milesLine';
 import { normalizeRecord } from './normalize';
 
 /** A valid record seen before the format was known (small: the rule builds only a few fields). */
@@ -68,6 +69,8 @@ export class RecordCollector {
   private ctx: NormalizeContext | null = null;
   /** The per-line path of settled miles-sample files (formats/milesLine.ts); null: every line is scanned whole. */
   private lineReader: MilesLineReader | null = null;
+  /** Verdicts the per-line path left to another thread until `settleVerdicts`. */
+  private offloaded: OffloadedVerdicts | null = null;
 
   constructor(
     private readonly displayPath: string,
@@ -107,6 +110,25 @@ export class RecordCollector {
     const plainRule = !Object.values(this.settings.fields ?? {}).some((pointer) => typeof pointer === 'string');
     const fast = this.state.format === 'miles-sample' && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
     this.lineReader = fast ? new MilesLineReader(this.rule) : null;
+    if (this.lineReader !== null) this.lineReader.offloaded = this.offloaded;
+  }
+
+  /**
+   * From now on the per-line path may leave the compression of long responses' tails to `jobs`
+   * (reader/deflateJobs.ts); `settleVerdicts` must then run before the samples are read.
+   */
+  offloadDeflate(jobs: DeflateJobs): void {
+    this.offloaded = new OffloadedVerdicts(jobs);
+    if (this.lineReader !== null) this.lineReader.offloaded = this.offloaded;
+  }
+
+  /** Waits for the offloaded verdicts and writes them into the samples; later lines compress here. */
+  async settleVerdicts(): Promise<void> {
+    const offloaded = this.offloaded;
+    if (offloaded === null) return;
+    this.offloaded = null;
+    if (this.lineReader !== null) this.lineReader.offloaded = null;
+    await offloaded.settle(this.state.samples);
   }
 
   /**

@@ -76,7 +76,12 @@ export function repetitionOf(response: unknown): boolean | null | string {
   else return null;
   if (tail === null) return false;
   if (tail.surrogates !== null) return encodeError(tail.surrogates);
-  return tail.utf8Length > REPETITION_RATIO * tail.deflatedLength!;
+  return isRepetitive(tail.utf8Length, tail.deflatedLength!);
+}
+
+/** `has_repetition`'s verdict on a tail Python can encode: its UTF-8 length and zlib's length of it. */
+export function isRepetitive(utf8Length: number, deflatedLength: number): boolean {
+  return utf8Length > REPETITION_RATIO * deflatedLength;
 }
 
 /** Python's `UnicodeEncodeError` text for the first run of surrogates (its start and length, in the encoded text). */

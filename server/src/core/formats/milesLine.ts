@@ -6,6 +6,7 @@
 // decide alone (a repeated key, which Python's json reads as the last one; a value of a type the
 // fast validation would refuse; an object reward; any syntax error), it returns null and the line
 // takes the full path, which gives the record, the `invalid-record` message or the syntax error.
+import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Child, Rule } from '../reader/jsonRule';
 import { readNumberAt, type NumberRead } from '../reader/jsonNumber';
 import { skipString, skipValue } from '../reader/jsonSkip';
@@ -18,7 +19,7 @@ import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import { datasetInOrder, type LineInfo } from './context';
 import { MilesMetadataReader } from './milesMetadata';
-import { repetitionOf } from './miles';
+import { isRepetitive, repetitionOf } from './miles';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
 
@@ -84,6 +85,34 @@ let lossMask: unknown = undefined;
 let weightVersions: unknown = undefined;
 let prefixCache: unknown = undefined;
 let repetition: boolean | null | string = false;
+/** Where a long response's tail goes to be compressed (the line's reader's jobs; null: here). */
+let jobs: DeflateJobs | null = null;
+/** The response's tail taken by `jobs`: its ticket (-1: none) and UTF-8 length. */
+let tailTicket = -1;
+let tailUtf8Length = 0;
+
+/**
+ * `has_repetition` verdicts a scan left to another thread (`DeflateJobs`): their rows are pushed as
+ * false and set once the lengths are known, before the scan returns (reader/recordScan.ts).
+ */
+export class OffloadedVerdicts {
+  /** Row, ticket and UTF-8 length of each tail, in threes. */
+  private readonly rows: number[] = [];
+
+  constructor(readonly jobs: DeflateJobs) {}
+
+  add(row: number, ticket: number, utf8Length: number): void {
+    this.rows.push(row, ticket, utf8Length);
+  }
+
+  /** Waits for the lengths and marks the repetitive rows of `store`. */
+  async settle(store: SampleStore): Promise<void> {
+    const lengths = await this.jobs.finish();
+    const r = this.rows;
+    for (let k = 0; k < r.length; k += 3) if (isRepetitive(r[k + 2], lengths[r[k + 1]])) store.markRepetitive(r[k]);
+    r.length = 0;
+  }
+}
 
 /** The miles-sample reader of one file (its key tables learn the file's key order). */
 export class MilesLineReader {
@@ -94,6 +123,8 @@ export class MilesLineReader {
   private readonly lossMaskRule: Child | undefined;
   private readonly weightVersionsRule: Child | undefined;
   private readonly prefixCacheRule: Child | undefined;
+  /** Set while a scan offloads its tails (see `OffloadedVerdicts`); only `readInto` uses it. */
+  offloaded: OffloadedVerdicts | null = null;
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -103,6 +134,7 @@ export class MilesLineReader {
 
   /** The record of the line `b[s, e)`, or null when the full path must read it. */
   read(b: Uint8Array, s: number, e: number, info: LineInfo): SampleRecord | null {
+    jobs = null;
     try {
       return this.scan(b, s, e) ? record(b, info, this.metadata) : null;
     } catch {
@@ -115,12 +147,15 @@ export class MilesLineReader {
    * table ids, no record or key string made); false when the full path must read it.
    */
   readInto(b: Uint8Array, s: number, e: number, line: number, offset: number, store: SampleStore): boolean {
+    const offloaded = this.offloaded;
+    jobs = offloaded === null ? null : offloaded.jobs;
     try {
       if (!this.scan(b, s, e)) return false;
     } catch {
       return false;
     }
     pushLine(b, line, offset, e - s, store, this.metadata);
+    if (tailTicket >= 0) offloaded!.add(store.length - 1, tailTicket, tailUtf8Length);
     return true;
   }
 
@@ -139,6 +174,7 @@ export class MilesLineReader {
     promptStart = promptEnd = labelStart = labelEnd = -1;
     lossMask = weightVersions = prefixCache = undefined;
     repetition = false;
+    tailTicket = -1;
     this.metadata.reset();
     let i = skipWs(b, s, e);
     if (b[i] !== 0x7b || i >= e) return false;
@@ -274,7 +310,17 @@ export class MilesLineReader {
           return skipValue(b, i, e);
         }
         const end = skipString(b, i, e);
-        repetition = end - i - 2 <= MAX_STRING ? false : repetitionOf(new LongString(end - i, textTail(b, i + 1, end - 1)));
+        if (end - i - 2 <= MAX_STRING) {
+          repetition = false;
+          return end;
+        }
+        const tail = textTail(b, i + 1, end - 1, jobs);
+        if (tail !== null && tail.deflateTicket !== undefined) {
+          // False until the scan settles it (OffloadedVerdicts).
+          repetition = false;
+          tailTicket = tail.deflateTicket;
+          tailUtf8Length = tail.utf8Length;
+        } else repetition = repetitionOf(new LongString(end - i, tail));
         return end;
       }
       case LOSS_MASK:

@@ -10,6 +10,7 @@ import { buildRule } from '../formats/rule';
 import type { SampleStore } from '../sampleStore';
 import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
+import type { DeflateOffload } from './deflateJobs';
 import { hashBytes } from './hash';
 import { decodeScanned } from './lineScan';
 import { type ReadLinesResult, readLines, readRange } from './lineReader';
@@ -57,6 +58,8 @@ export interface ScanOptions {
   chunkSize?: number;
   /** Scans big files' byte ranges in parallel (same results); omitted: this thread scans. */
   parallel?: ParallelScanner;
+  /** Compresses long responses' tails on another thread (same results); omitted: this thread does. */
+  deflate?: DeflateOffload;
   /** Validate records with zod alone, skipping the fast path (the differential test). */
   zodOnly?: boolean;
   /** Scan every line whole, never through a format's per-line path (the differential test). */
@@ -112,6 +115,9 @@ export async function scanRecords(target: { path: string; displayPath: string },
   const startLine = resume && previous ? previous.resume.nextLine : 1;
 
   const onProgress = (position: number, size: number) => options.onProgress?.(target.path, position, Math.max(size, identity.size));
+  const offload = () => {
+    if (options.deflate) collector.offloadDeflate(options.deflate.start());
+  };
   const readHere = () =>
     readLines(access, target.path, { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress }, (ref) =>
       collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
@@ -134,12 +140,15 @@ export async function scanRecords(target: { path: string; displayPath: string },
       // A worker died (out of memory on a hostile line, crashed) or the file changed under the
       // ranges: read it again on this thread, from a fresh collector, rather than lose the file.
       collector = newCollector();
+      offload();
       read = await readHere();
     }
   } else {
+    offload();
     read = await readHere();
   }
   if (read.cancelled) throw new CancelledError();
+  await collector.settleVerdicts();
 
   const committed = collector.snapshot();
   let pending: ScanState['pending'] = null;

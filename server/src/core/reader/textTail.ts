@@ -4,6 +4,7 @@
 // character is a code point, a `\uD83D\uDE00` pair of escapes is one, a lone surrogate escape is
 // one (its own code point). What is kept is three numbers, not the text: the record stays small
 // and crosses to the main thread from a scan worker as plain data.
+import type { DeflateJobs } from './deflateJobs';
 import { Skipped } from './jsonRule';
 import { wasmScanOf } from './scanBytes';
 import { zlibLength } from './zlibLength';
@@ -28,6 +29,11 @@ export interface TextTail {
    * there is none.
    */
   surrogates: { at: number; length: number; first: number } | null;
+  /**
+   * Set when `deflatedLength` is being computed by `DeflateJobs` (that scan's ticket): then
+   * `deflatedLength` is null and so are `surrogates`.
+   */
+  deflateTicket?: number;
 }
 
 /** A string longer than the rule's `maxString` whose end was kept; `tail` null: at most `TAIL_CHARS` code points. */
@@ -143,7 +149,7 @@ let decoded = new Uint8Array(0);
  * window until it holds more than `TAIL_CHARS + 1` code points (the first decoded one may be the
  * low half of a pair that began before the window) or reaches the start.
  */
-export function textTail(b: Uint8Array, s: number, e: number): TextTail | null {
+export function textTail(b: Uint8Array, s: number, e: number, jobs: DeflateJobs | null = null): TextTail | null {
   // A code point takes at least one byte.
   if (e - s <= TAIL_CHARS) return null;
   let budget = TAIL_CHARS + (TAIL_CHARS >> 2);
@@ -154,17 +160,14 @@ export function textTail(b: Uint8Array, s: number, e: number): TextTail | null {
     if (decoded.length < e - p) decoded = new Uint8Array(Math.max(e - p, 2 * decoded.length));
     const { length, chars, ascii } = decode(b, p, e, decoded);
     if (p === s && chars <= TAIL_CHARS) return null;
-    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii);
+    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii, jobs);
     budget *= 2;
   }
 }
 
 /** The last `TAIL_CHARS` code points of the decoded `text` (which has more); `ascii`: a byte each, and no surrogate. */
-function tailOf(text: Uint8Array, ascii: boolean): TextTail {
-  if (ascii) {
-    const bytes = text.subarray(text.length - TAIL_CHARS);
-    return { utf8Length: bytes.length, deflatedLength: zlibLength(bytes, 9), surrogates: null };
-  }
+function tailOf(text: Uint8Array, ascii: boolean, jobs: DeflateJobs | null): TextTail {
+  if (ascii) return encodable(text.subarray(text.length - TAIL_CHARS), jobs);
   let start = text.length;
   for (let count = 0; count < TAIL_CHARS;) {
     start--;
@@ -182,7 +185,14 @@ function tailOf(text: Uint8Array, ascii: boolean): TextTail {
     }
     index++;
   }
-  return { utf8Length: bytes.length, deflatedLength: surrogates === null ? zlibLength(bytes, 9) : null, surrogates };
+  return surrogates === null ? encodable(bytes, jobs) : { utf8Length: bytes.length, deflatedLength: null, surrogates };
+}
+
+/** The tail of UTF-8 `bytes` Python can encode: compressed here, or by `jobs` when it takes them. */
+function encodable(bytes: Uint8Array, jobs: DeflateJobs | null): TextTail {
+  const ticket = jobs === null ? -1 : jobs.offer(bytes);
+  if (ticket < 0) return { utf8Length: bytes.length, deflatedLength: zlibLength(bytes, 9), surrogates: null };
+  return { utf8Length: bytes.length, deflatedLength: null, surrogates: null, deflateTicket: ticket };
 }
 
 /** `textTail` of a built string (JS text: a lone UTF-16 surrogate is one code point, as in Python). */

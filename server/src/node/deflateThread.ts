@@ -1,0 +1,177 @@
+// A `DeflateOffload` on one worker thread (`deflateWorker.js`, next to the bundle), for files whose
+// long responses make miles' `has_repetition` most of a scan's work (BENCHMARKS.md, "Design
+// measurements"). The thread starts at the first long response (files without one pay nothing) and
+// takes a tail only while it has room (deflateShared.ts): otherwise the scanning thread compresses
+// that tail itself, so the two share the work and neither waits on the other until the scan's end.
+// If the thread fails, what it had not finished is compressed on the calling thread: nothing is lost.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+
+import type { DeflateJobs, DeflateOffload } from '../core/reader/deflateJobs';
+import { zlibLength } from '../core/reader/zlibLength';
+
+import { DONE, newRingBuffer, PUBLISHED, READY, ringOf, type SharedRing, slotBytes, SLOT_BYTES, SLOTS, STARTING, STATE, STOPPED } from './deflateShared';
+
+/** `Atomics.waitAsync` (ES2024; Node has it), typed here for the ES2022 library. */
+const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<unknown> | string } }).waitAsync;
+
+class ScanJobs implements DeflateJobs {
+  lengths = new Int32Array(256);
+  count = 0;
+  /** The last ticket handed to the thread, in the thread's numbering (-1: none). */
+  lastTicket = -1;
+
+  constructor(private readonly thread: DeflateThread) {}
+
+  offer(bytes: Uint8Array): number {
+    return this.thread.offer(this, bytes);
+  }
+
+  finish(): Promise<Int32Array> {
+    return this.thread.finish(this);
+  }
+
+  put(local: number, length: number): void {
+    if (local >= this.lengths.length) {
+      const wider = new Int32Array(2 * Math.max(local + 1, this.lengths.length));
+      wider.set(this.lengths);
+      this.lengths = wider;
+    }
+    this.lengths[local] = length;
+  }
+}
+
+export class DeflateThread implements DeflateOffload {
+  private readonly script: string;
+  private ring: SharedRing | null = null;
+  private worker: Worker | null = null;
+  private failed = false;
+  /** Tickets published so far (the thread's numbering, across scans). */
+  private published = 0;
+  /** By slot: the scan that owns its ticket, that ticket in the scan's numbering and in the thread's. */
+  private readonly owner: (ScanJobs | null)[] = new Array<ScanJobs | null>(SLOTS).fill(null);
+  private readonly ownerTicket = new Int32Array(SLOTS);
+  private readonly threadTicket = new Int32Array(SLOTS);
+  /** Tails the thread compressed (tests check that it really ran). */
+  get compressed(): number {
+    return this.ring === null ? 0 : Atomics.load(this.ring.counters, DONE);
+  }
+
+  constructor(options: { script?: string } = {}) {
+    this.script = options.script ?? join(__dirname, 'deflateWorker.js');
+  }
+
+  start(): DeflateJobs {
+    return new ScanJobs(this);
+  }
+
+  /** `DeflateJobs.offer` of `jobs`. */
+  offer(jobs: ScanJobs, bytes: Uint8Array): number {
+    if (this.failed || bytes.length > SLOT_BYTES) return -1;
+    const ring = this.ring;
+    if (ring === null) {
+      this.spawn();
+      return -1;
+    }
+    const c = ring.counters;
+    const t = this.published;
+    if (Atomics.load(c, STATE) !== READY || t - Atomics.load(c, DONE) >= SLOTS) return -1;
+    const slot = t % SLOTS;
+    this.collect(slot);
+    ring.data.set(bytes, slot * SLOT_BYTES);
+    ring.sizes[slot] = bytes.length;
+    const local = jobs.count++;
+    this.owner[slot] = jobs;
+    this.ownerTicket[slot] = local;
+    this.threadTicket[slot] = t;
+    jobs.lastTicket = t;
+    this.published = t + 1;
+    Atomics.store(c, PUBLISHED, t + 1);
+    Atomics.notify(c, PUBLISHED);
+    return local;
+  }
+
+  /** `DeflateJobs.finish` of `jobs`: waits for its last ticket, then collects its slots. */
+  async finish(jobs: ScanJobs): Promise<Int32Array> {
+    const ring = this.ring;
+    if (ring !== null) {
+      const c = ring.counters;
+      // A pending `waitAsync` does not keep Node's event loop alive; the (unref'd) thread must.
+      const w = this.worker;
+      w?.ref();
+      try {
+        for (let done = Atomics.load(c, DONE); done <= jobs.lastTicket && !this.failed; done = Atomics.load(c, DONE)) {
+          const wait = waitAsync(c, DONE, done);
+          if (wait.async) await wait.value;
+        }
+      } finally {
+        w?.unref();
+      }
+      for (let slot = 0; slot < SLOTS; slot++) if (this.owner[slot] === jobs) this.collect(slot);
+    }
+    return jobs.lengths.subarray(0, jobs.count);
+  }
+
+  /** Starts the thread now, not at the first long response, and waits until it takes tails (or failed). */
+  async warmUp(): Promise<void> {
+    if (this.ring === null && !this.failed) this.spawn();
+    const ring = this.ring;
+    if (ring === null) return;
+    this.worker?.ref();
+    try {
+      while (!this.failed && Atomics.load(ring.counters, STATE) === STARTING) {
+        const wait = waitAsync(ring.counters, STATE, STARTING);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      this.worker?.unref();
+    }
+  }
+
+  /** Ends the thread. */
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    if (w === null || this.ring === null) return;
+    Atomics.store(this.ring.counters, STATE, STOPPED);
+    Atomics.notify(this.ring.counters, PUBLISHED);
+    await w.terminate();
+  }
+
+  /** Hands slot `slot`'s length to the scan that owns it: the thread's, or computed here when it never got to it. */
+  private collect(slot: number): void {
+    const jobs = this.owner[slot];
+    if (jobs === null) return;
+    const ring = this.ring!;
+    const t = this.threadTicket[slot];
+    jobs.put(this.ownerTicket[slot], t < Atomics.load(ring.counters, DONE) ? ring.lengths[slot] : zlibLength(slotBytes(ring, t), 9));
+    this.owner[slot] = null;
+  }
+
+  private spawn(): void {
+    if (!existsSync(this.script)) {
+      this.failed = true;
+      return;
+    }
+    const buffer = newRingBuffer();
+    const ring = ringOf(buffer);
+    // Required here, not at the top: most runs meet no long response (BENCHMARKS.md, "Design measurements").
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+    const w = new Worker(this.script, { workerData: buffer, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
+    const fail = () => {
+      if (this.worker !== w) return;
+      this.failed = true;
+      // Wakes a `finish` or `warmUp` waiting for the thread.
+      Atomics.notify(ring.counters, DONE);
+      Atomics.notify(ring.counters, STATE);
+    };
+    w.on('error', fail);
+    w.on('exit', fail);
+    // An idle thread does not keep the process alive; `close` ends it.
+    w.unref();
+    this.worker = w;
+    this.ring = ring;
+  }
+}

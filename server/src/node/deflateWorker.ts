@@ -1,0 +1,26 @@
+// The CLI's deflate thread (bundled as `dist/deflateWorker.js`): compresses the tails the main
+// thread publishes in the shared ring (deflateShared.ts), in ticket order, with the engine's own
+// `zlibLength`, and sleeps while there are none.
+import { workerData } from 'node:worker_threads';
+
+import { zlibLength } from '../core/reader/zlibLength';
+
+import { DONE, PUBLISHED, READY, ringOf, slotBytes, SLOTS, STARTING, STATE, STOPPED } from './deflateShared';
+
+const ring = ringOf(workerData as SharedArrayBuffer);
+const c = ring.counters;
+let next = Atomics.load(c, DONE);
+// Not over STOPPED: the thread may be closed before it is ready.
+Atomics.compareExchange(c, STATE, STARTING, READY);
+Atomics.notify(c, STATE);
+while (Atomics.load(c, STATE) !== STOPPED) {
+  const published = Atomics.load(c, PUBLISHED);
+  if (next === published) {
+    Atomics.wait(c, PUBLISHED, published);
+    continue;
+  }
+  ring.lengths[next % SLOTS] = zlibLength(slotBytes(ring, next), 9);
+  next++;
+  Atomics.store(c, DONE, next);
+  Atomics.notify(c, DONE);
+}
