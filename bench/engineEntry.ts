@@ -5,4 +5,5 @@ export { DEFAULT_SETTINGS } from '../shared/protocol';
 export { scanJson } from '../server/src/core/reader/scanJson';
 export { buildRule } from '../server/src/core/formats/rule';
 export { WorkerPool } from '../server/src/node/parallelScan';
+export { DeflateThread } from '../server/src/node/deflateThread';
 export { exportPtLines } from '../server/src/core/reader/pt/exportLines';

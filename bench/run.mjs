@@ -57,6 +57,17 @@ await pool.close();
 if (ranges < 2) throw new Error(`the parallel scan used ${ranges} ranges`);
 deepStrictEqual(parScan, scan);
 console.log(`  the parallel scan (${ranges} byte ranges on worker threads) equals the single-threaded scan`);
+// So must a scan whose has_repetition compression is shared with the deflate thread (as `check` runs it).
+const deflate = new engine.DeflateThread({ script: join(root, 'dist/deflateWorker.js') });
+const sharedScan = await engine.scanFile(
+  { path: dataFile, displayPath: dataFile },
+  { access: engine.nodeFileAccess, settings: engine.DEFAULT_SETTINGS, deflate },
+);
+const compressed = deflate.compressed;
+await deflate.close();
+if (compressed === 0) throw new Error('the deflate thread compressed no tail');
+deepStrictEqual(sharedScan, scan);
+console.log(`  with the deflate thread (${compressed} tails compressed there) it equals the single-threaded scan`);
 const FIELDS = ['line', 'groupKey', 'index', 'dataset', 'status', 'aborted', 'reward', 'rewardIsInt', 'cause', 'responseLength', 'step'];
 let checked = 0;
 const promptOf = new Map();
