@@ -155,6 +155,8 @@ test('tail: escapes, backslash runs, surrogate pairs and lone surrogates near th
       const json = ascii ? asciiJson(text) : JSON.stringify(text);
       const want = reference(json);
       const { tail } = scanned(json);
+      // The same tail from the built string (the full scan's short strings, .pt dumps).
+      assert.deepEqual(stringTail(JSON.parse(json) as string), want);
       if (want === null) return tail === null;
       long++;
       assert.deepEqual(tail, want);
@@ -175,6 +177,13 @@ test('tail: a line of backslashes only, and a string of exactly 10 000 and 10 00
   assert.equal(textTail(Buffer.from(ten), 1, Buffer.byteLength(ten) - 1), null);
   const more = `"${'日'.repeat(TAIL_CHARS + 1)}"`;
   assert.equal(textTail(Buffer.from(more), 1, Buffer.byteLength(more) - 1)!.utf8Length, 3 * TAIL_CHARS);
+  // Built strings: pairs count once, so 10 000 emoji are 20 000 UTF-16 units and no tail.
+  assert.equal(stringTail('😀'.repeat(TAIL_CHARS)), null);
+  assert.equal(stringTail('x' + '😀'.repeat(TAIL_CHARS))!.utf8Length, 4 * TAIL_CHARS);
+  assert.equal(stringTail('😀'.repeat(TAIL_CHARS + 1))!.utf8Length, 4 * TAIL_CHARS);
+  // A pair cut by the 10 000th code point from the end stays whole; a lone low half at the start counts once.
+  assert.equal(stringTail('\ude00' + 'a'.repeat(TAIL_CHARS - 1)), null);
+  assert.deepEqual(stringTail('b\ude00' + 'a'.repeat(TAIL_CHARS - 1))!.surrogates, { at: 0, length: 1, first: 0xde00 });
 });
 
 test('has_repetition raises on a lone surrogate in the tail: the verdict is the exception Python prints', () => {

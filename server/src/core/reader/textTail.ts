@@ -198,17 +198,37 @@ function encodable(bytes: Uint8Array, jobs: DeflateJobs | null): TextTail {
 /** `textTail` of a built string (JS text: a lone UTF-16 surrogate is one code point, as in Python). */
 export function stringTail(text: string): TextTail | null {
   if (text.length <= TAIL_CHARS) return null;
-  const chars = Array.from(text);
-  if (chars.length <= TAIL_CHARS) return null;
-  const tail = chars.slice(chars.length - TAIL_CHARS);
+  // Back over TAIL_CHARS code points, as `Array.from` counts them (a pair is one, a lone half one),
+  // without splitting the whole text: a response can be megabytes.
+  let start = text.length;
+  for (let count = 0; count < TAIL_CHARS && start > 0; count++) {
+    start--;
+    if (isLow(text.charCodeAt(start)) && start > 0 && isHigh(text.charCodeAt(start - 1))) start--;
+  }
+  if (start === 0) return null;
   let surrogates: TextTail['surrogates'] = null;
-  for (let index = 0; index < tail.length; index++) {
-    const u = tail[index].charCodeAt(0);
-    if (tail[index].length !== 1 || u < 0xd800 || u > 0xdfff) continue;
+  let index = 0;
+  for (let k = start; k < text.length; k++, index++) {
+    const u = text.charCodeAt(k);
+    if (u < 0xd800 || u > 0xdfff) continue;
+    if (isHigh(u) && k + 1 < text.length && isLow(text.charCodeAt(k + 1))) {
+      k++;
+      continue;
+    }
     if (surrogates === null) surrogates = { at: index, length: 1, first: u };
     else if (surrogates.at + surrogates.length === index) surrogates.length++;
   }
   // TextEncoder writes a lone surrogate as U+FFFD: 3 bytes, as many as its own UTF-8 form.
-  const bytes = new TextEncoder().encode(tail.join(''));
+  const bytes = encoder.encode(text.slice(start));
   return { utf8Length: bytes.length, deflatedLength: surrogates === null ? zlibLength(bytes, 9) : null, surrogates };
+}
+
+const encoder = new TextEncoder();
+
+function isHigh(u: number): boolean {
+  return u >= 0xd800 && u <= 0xdbff;
+}
+
+function isLow(u: number): boolean {
+  return u >= 0xdc00 && u <= 0xdfff;
 }
