@@ -91,6 +91,25 @@ test('deflate thread: miles repetition_frac of real miles files (ratios 0.02 eit
   }
 });
 
+test('deflate thread: a real miles .pt dump, sample by sample as on one thread, and its repetition_frac as miles logged it', async (t) => {
+  const thread = new DeflateThread({ script: WORKER });
+  t.after(() => thread.close());
+  await thread.warmUp();
+  const target = { path: join(REAL, '../rollout_data/5.pt'), displayPath: '5.pt' };
+  const options = { access: nodeFileAccess, settings: DEFAULT_SETTINGS, evalConfig: null };
+  const one = (await scanFile(target, options)).samples.toArray();
+  const two = (await scanFile(target, { ...options, deflate: thread })).samples.toArray();
+  assert.ok(thread.compressed >= 5, `thread compressed ${thread.compressed}`);
+  assert.deepEqual(
+    two.map((r) => r.miles?.repetition),
+    one.map((r) => r.miles?.repetition),
+  );
+  const want = (JSON.parse(readFileSync(join(REAL, 'rollout_5.expected.json'), 'utf8')) as { metrics: Record<string, number> }).metrics;
+  const r = await analyzeFiles([target], { ...options, deflate: thread });
+  assert.equal(r.files[0].format, 'miles-pt');
+  assert.equal(r.files[0].metrics['rollout/repetition_frac'], want['rollout/repetition_frac']);
+});
+
 test('deflate thread: tickets of two scans interleaved, each gets its own lengths', async (t) => {
   const thread = new DeflateThread({ script: WORKER });
   t.after(() => thread.close());

@@ -74,6 +74,11 @@ export function repetitionOf(response: unknown): boolean | null | string {
   if (typeof response === 'string') tail = stringTail(response);
   else if (response instanceof LongString) tail = response.tail;
   else return null;
+  return repetitionOfTail(tail);
+}
+
+/** `has_repetition`'s verdict on a text whose tail is `tail` (null: at most 10 000 characters). */
+export function repetitionOfTail(tail: TextTail | null): boolean | string {
   if (tail === null) return false;
   if (tail.surrogates !== null) return encodeError(tail.surrogates);
   return isRepetitive(tail.utf8Length, tail.deflatedLength!);

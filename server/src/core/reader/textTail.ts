@@ -196,7 +196,7 @@ function encodable(bytes: Uint8Array, jobs: DeflateJobs | null): TextTail {
 }
 
 /** `textTail` of a built string (JS text: a lone UTF-16 surrogate is one code point, as in Python). */
-export function stringTail(text: string): TextTail | null {
+export function stringTail(text: string, jobs: DeflateJobs | null = null): TextTail | null {
   if (text.length <= TAIL_CHARS) return null;
   // Back over TAIL_CHARS code points, as `Array.from` counts them (a pair is one, a lone half one),
   // without splitting the whole text: a response can be megabytes.
@@ -220,7 +220,7 @@ export function stringTail(text: string): TextTail | null {
   }
   // TextEncoder writes a lone surrogate as U+FFFD: 3 bytes, as many as its own UTF-8 form.
   const bytes = encoder.encode(text.slice(start));
-  return { utf8Length: bytes.length, deflatedLength: surrogates === null ? zlibLength(bytes, 9) : null, surrogates };
+  return surrogates === null ? encodable(bytes, jobs) : { utf8Length: bytes.length, deflatedLength: null, surrogates };
 }
 
 const encoder = new TextEncoder();

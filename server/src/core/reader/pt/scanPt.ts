@@ -9,6 +9,7 @@
 import type { RolloutLensSettings } from '../../../../../shared/protocol';
 import { severityOf } from '../../catalog';
 import type { FileAccess } from '../../fileAccess';
+import type { DeflateOffload } from '../deflateJobs';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
 import type { Finding } from '../../types';
@@ -17,7 +18,7 @@ import { collectedFields, type FileIdentity, type ScanState } from '../recordSca
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
-import { ptSampleRecord } from './sampleRecord';
+import { lastOffloadedTail, ptSampleRecord } from './sampleRecord';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';
 
@@ -27,6 +28,8 @@ export interface PtScanOptions {
   isCancelled?: () => boolean;
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   chunkSize?: number;
+  /** Compresses long responses' tails on another thread (reader/deflateJobs.ts). */
+  deflate?: DeflateOffload;
   /**
    * Build miles records straight from the pickled samples (sampleRecord.ts; the default), or feed
    * every sample's JSON line to the collector (the path they are tested against).
@@ -79,6 +82,7 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
   const collector = new RecordCollector(target.displayPath, settings, buildRule(settings.fields));
   const encoder = new TextEncoder();
   const direct = options.direct ?? true;
+  if (options.deflate) collector.offloadDeflate(options.deflate.start());
   let line = 0;
   const r = await readPt(access, target.path, {
     summarize: true,
@@ -87,9 +91,9 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
     onSample: (value, index) => {
       line = index + 1;
       if (direct && collector.takesMilesRecords()) {
-        const record = ptSampleRecord(value, index);
+        const record = ptSampleRecord(value, index, collector.deflateJobs);
         if (record !== null) {
-          collector.pushMilesRecord(record);
+          collector.pushMilesRecord(record, lastOffloadedTail());
           return;
         }
       }
@@ -98,6 +102,7 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
     },
   });
   if (r.cancelled) throw new CancelledError();
+  await collector.settleVerdicts();
   options.onProgress?.(target.path, identity.size, identity.size);
   collector.finish();
   const fields = collectedFields(collector.state);
