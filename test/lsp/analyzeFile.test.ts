@@ -3,11 +3,14 @@
 // answered with errors.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ResponseError, type ProgressToken } from 'vscode-languageserver-protocol';
 import { AnalyzeFileRequest, type AnalyzeFileResult } from '../../shared/protocol';
 import { tempWorkspace, VSCODE_SYNC_LIMIT, writeBigRollout, type TempWorkspace } from './fixtures';
 import { withHarness } from './harness';
+import { DeflateThread } from '../../server/src/node/deflateThread';
 
 let ws: TempWorkspace;
 let big: { path: string; bytes: number; lines: number; groups: number };
@@ -77,4 +80,24 @@ test('analyzeFile rejects bad params and folders with InvalidParams', async () =
     await assert.rejects(h.client.sendRequest(AnalyzeFileRequest.method, { uri: 42 }), (e: unknown) => e instanceof ResponseError && e.code === -32602);
     await assert.rejects(h.client.sendRequest(AnalyzeFileRequest, { uri: pathToFileURL(ws.dir).href }), /is not a file/);
   });
+});
+
+test("analyzeFile with the runtime's deflate thread: has_repetition tails compressed there, the same result and diagnostics", async (t) => {
+  // miles' own file of long responses (repetitive or not, near the ratio 10), as 20 steps' worth of groups.
+  const lines = readFileSync(join(__dirname, '../../../test/fixtures/real/miles/rollout/rollout_5.jsonl'), 'utf8').trim().split('\n');
+  const path = ws.path('rollout_long.jsonl');
+  const copies = Array.from({ length: 20 }, (_, k) => lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), group_index: k })));
+  writeFileSync(path, copies.flat().join('\n') + '\n');
+  const uri = pathToFileURL(path).href;
+  const answer = async (runtime: { deflate?: DeflateThread }) =>
+    withHarness({ workspaceFolders: [ws.dir], runtime }, async (h) => {
+      const result = await h.client.sendRequest(AnalyzeFileRequest, { uri });
+      return { result, diagnostics: await h.diagnostics(uri, (d) => d.length > 0) };
+    });
+  const thread = new DeflateThread({ script: join(__dirname, '../../server/src/node/deflateWorker.js') });
+  t.after(() => thread.close());
+  await thread.warmUp();
+  const shared = await answer({ deflate: thread });
+  assert.ok(thread.compressed > 0, 'the thread compressed tails');
+  assert.deepEqual(shared, await answer({}));
 });

@@ -1,6 +1,5 @@
 // `rollout-lens check`: settings (defaults < --config < flags), eval config, walk, analyse, print,
 // optional --fix, exit status. Returns the exit status instead of exiting, so tests can call it.
-import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
@@ -9,7 +8,7 @@ import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
 import { nodeFileAccess } from '../node/nodeFileAccess';
-import { DeflateThread } from '../node/deflateThread';
+import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
 import { WorkerPool } from '../node/parallelScan';
 
 import { applyFixes } from './applyFixes';
@@ -105,7 +104,7 @@ export async function analyzeRun(
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   // miles' has_repetition compression shared with a second thread, where there is a second core.
-  const deflate = args.jobs === 1 || availableParallelism() < 2 ? undefined : new DeflateThread();
+  const deflate = args.jobs !== 1 && wantsDeflateThread() ? new DeflateThread() : undefined;
   const total = walk.targets.length;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
   const report: RunReport = { version: 1, files: [], findings: [] };

@@ -5,6 +5,7 @@
 // that tail itself, so the two share the work and neither waits on the other until the scan's end.
 // If the thread fails, what it had not finished is compressed on the calling thread: nothing is lost.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 
@@ -15,6 +16,11 @@ import { DONE, newRingBuffer, PUBLISHED, READY, ringOf, type SharedRing, slotByt
 
 /** `Atomics.waitAsync` (ES2024; Node has it), typed here for the ES2022 library. */
 const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<unknown> | string } }).waitAsync;
+
+/** Whether a deflate thread is worth starting: only where it gets a core of its own. */
+export function wantsDeflateThread(cores = availableParallelism()): boolean {
+  return cores >= 2;
+}
 
 class ScanJobs implements DeflateJobs {
   lengths = new Int32Array(256);

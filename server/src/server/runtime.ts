@@ -1,6 +1,7 @@
 // What the host hands the server: file access (disk), timers, and tunables. Passed in, never
 // global, so tests run several servers in one process and a browser worker can host one later.
 import type { FileAccess } from '../core/fileAccess';
+import type { DeflateOffload } from '../core/reader/deflateJobs';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -12,6 +13,8 @@ export interface Timers {
 export interface ServerRuntime {
   /** Disk access (Node fs in the bundle). Open documents are overlaid on it by the server. */
   access: FileAccess;
+  /** Shares miles' has_repetition compression of files read whole with another thread; omitted: this one. */
+  deflate?: DeflateOffload;
   timers?: Timers;
   /** Quiet time after an edit before a document is analysed (short: an edit re-scans only its lines). */
   debounceMs?: number;

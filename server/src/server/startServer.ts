@@ -93,6 +93,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       documents.all().find((d) => isLogDocument(d) && d.uri.startsWith('file:') && uriToPath(d.uri) === path);
     const runMetrics: RunMetrics = new RunMetrics({
       access: overlay,
+      deflate: runtime.deflate,
       settings,
       runFiles,
       folders,
@@ -122,6 +123,7 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
           path: uriToPath(doc.uri),
           version: doc.version,
           access: overlay,
+          deflate: runtime.deflate,
           settings: found.settings,
           settingsProblem: found.problem,
           workspaceFolders: folders,
@@ -144,13 +146,14 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
       connection,
       timers,
       access: runtime.access,
+      deflate: runtime.deflate,
       settings,
       publisher,
       folders,
       pollIntervalMs: runtime.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
       isOpen: (uri) => documents.get(uri) !== undefined,
     });
-    const disk = new DiskCache(runtime.access, settings, folders, (m) => connection.console.warn(m));
+    const disk = new DiskCache(runtime.access, settings, folders, (m) => connection.console.warn(m), undefined, runtime.deflate);
     ctx = new ServerContext({
       connection,
       documents,

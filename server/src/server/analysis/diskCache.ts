@@ -6,6 +6,7 @@
 // folder").
 import type { CancellationToken } from 'vscode-languageserver';
 import { fileStamp, type FileAccess } from '../../core/fileAccess';
+import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import { sampleCount } from '../../core/inspect';
 import { walkPaths } from '../../core/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
@@ -56,6 +57,7 @@ export class DiskCache {
     private readonly folders: readonly string[],
     private readonly warn: (message: string) => void,
     private readonly maxSamples = MAX_CACHED_SAMPLES,
+    private readonly deflate?: DeflateOffload,
   ) {}
 
   clear(): void {
@@ -102,6 +104,7 @@ export class DiskCache {
       path,
       version: null,
       access: this.access,
+      deflate: this.deflate,
       settings: await this.settings.get(uri),
       workspaceFolders: this.folders,
       cancellation: token,

@@ -8,6 +8,7 @@ import { severityOf } from '../../core/catalog';
 import type { RecomputedMetrics } from '../../core/eval/compareMetrics';
 import { loadEvalConfig, type EvalConfig } from '../../core/eval/config';
 import type { FileAccess } from '../../core/fileAccess';
+import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import type { FileReport, Finding, RunReport } from '../../core/types';
 import { locateEvalConfig } from '../../core/evalConfigLocation';
 import { nodePaths } from '../protocol/uris';
@@ -36,6 +37,8 @@ export interface RunOptions {
   path: string;
   version: number | null;
   access: FileAccess;
+  /** The runtime's (ServerRuntime.deflate). */
+  deflate?: DeflateOffload;
   settings: RolloutLensSettings;
   workspaceFolders: readonly string[];
   cancellation: Cancellation;
@@ -111,6 +114,7 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
     settings: opts.findingsAsCheck ? opts.settings : { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
     evalConfig: config,
     cancellation: opts.cancellation,
+    deflate: opts.deflate,
     keepDetail: opts.keepDetail ?? true,
     onProgress: opts.onProgress ? (_file: string, read: number, total: number) => opts.onProgress?.(read, total) : undefined,
   };
@@ -132,6 +136,7 @@ export async function recomputeFromDisk(opts: RunOptions): Promise<{ recomputed:
     settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
     evalConfig: config,
     cancellation: opts.cancellation,
+    deflate: opts.deflate,
   };
   const scan = await scanFile({ path: opts.path, displayPath: opts.path }, options);
   try {

@@ -5,6 +5,7 @@
 // counted twice. One update per file at a time; events during an update coalesce into one more.
 import { CancellationTokenSource, type CancellationToken, type Connection } from 'vscode-languageserver';
 import type { FileAccess, FileStat } from '../../core/fileAccess';
+import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import type { FileAnalysis } from './fileAnalysis';
 import { describeError } from '../protocol/guard';
 import type { Publisher } from '../diagnostics/publisher';
@@ -17,6 +18,7 @@ export interface LiveLogsOptions {
   connection: Connection;
   timers: Timers;
   access: FileAccess;
+  deflate?: DeflateOffload;
   settings: SettingsCache;
   publisher: Publisher;
   folders: readonly string[];
@@ -184,6 +186,7 @@ export class LiveLogs {
       const found = await this.opts.settings.withProblem(t.uri);
       const result = await t.tailer.update({
         access: this.opts.access,
+        deflate: this.opts.deflate,
         settings: found.settings,
         settingsProblem: found.problem,
         workspaceFolders: this.opts.folders,

@@ -13,6 +13,7 @@
 import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver';
 import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
 import { fileStamp, type FileAccess, type FileStat } from '../../core/fileAccess';
+import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import { parentDir } from '../../core/paths';
 import { walkPaths } from '../../core/walk';
 import type { Finding } from '../../core/types';
@@ -33,6 +34,7 @@ const PROGRESS_REFRESH_MS = 1000;
 
 export interface RunMetricsOptions {
   access: FileAccess;
+  deflate?: DeflateOffload;
   settings: SettingsCache;
   runFiles: RunSettingsFiles;
   folders: readonly string[];
@@ -290,6 +292,7 @@ export class RunMetrics {
         path,
         version: null,
         access: this.opts.access,
+        deflate: this.opts.deflate,
         settings: found.settings,
         workspaceFolders: this.opts.folders,
         cancellation: token,

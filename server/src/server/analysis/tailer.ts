@@ -27,6 +27,7 @@ export class Tailer {
         path: this.path,
         version: null,
         access: opts.access,
+        deflate: opts.deflate,
         settings: opts.settings,
         workspaceFolders: opts.workspaceFolders,
         cancellation: opts.cancellation,
