@@ -13,7 +13,8 @@ import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '.
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
-import { MilesLineReader, OffloadedVerdicts } from './milesLine';
+import { MilesLineReader } from './milesLine';
+import { OffloadedVerdicts } from './offloadedVerdicts';
 import { normalizeRecord } from './normalize';
 
 /** A valid record seen before the format was known (small: the rule builds only a few fields). */

@@ -19,7 +19,8 @@ import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import { datasetInOrder, type LineInfo } from './context';
 import { MilesMetadataReader } from './milesMetadata';
-import { isRepetitive, repetitionOf } from './miles';
+import { repetitionOf } from './miles';
+import type { OffloadedVerdicts } from './offloadedVerdicts';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
 
@@ -90,29 +91,6 @@ let jobs: DeflateJobs | null = null;
 /** The response's tail taken by `jobs`: its ticket (-1: none) and UTF-8 length. */
 let tailTicket = -1;
 let tailUtf8Length = 0;
-
-/**
- * `has_repetition` verdicts a scan left to another thread (`DeflateJobs`): their rows are pushed as
- * false and set once the lengths are known, before the scan returns (reader/recordScan.ts).
- */
-export class OffloadedVerdicts {
-  /** Row, ticket and UTF-8 length of each tail, in threes. */
-  private readonly rows: number[] = [];
-
-  constructor(readonly jobs: DeflateJobs) {}
-
-  add(row: number, ticket: number, utf8Length: number): void {
-    this.rows.push(row, ticket, utf8Length);
-  }
-
-  /** Waits for the lengths and marks the repetitive rows of `store`. */
-  async settle(store: SampleStore): Promise<void> {
-    const lengths = await this.jobs.finish();
-    const r = this.rows;
-    for (let k = 0; k < r.length; k += 3) if (isRepetitive(r[k + 2], lengths[r[k + 1]])) store.markRepetitive(r[k]);
-    r.length = 0;
-  }
-}
 
 /** The miles-sample reader of one file (its key tables learn the file's key order). */
 export class MilesLineReader {
