@@ -60,20 +60,22 @@
   ;; `lookahead`; `prevLen` when none is longer. Sets $matchStart when it finds a longer one.
   (func $longest (param $p i32) (param $q i32) (param $prevLen i32) (param $lookahead i32) (result i32)
     (local $chain i32) (local $nice i32) (local $limit i32) (local $best i32) (local $k i32) (local $x i64)
+    (local $start i32) (local $end i32)
     (local.set $chain (select (i32.const 1024) (i32.const 4096) (i32.ge_u (local.get $prevLen) (i32.const 32))))
     (local.set $nice (select (local.get $lookahead) (i32.const 258) (i32.lt_u (local.get $lookahead) (i32.const 258))))
     (local.set $limit (select (i32.sub (local.get $p) (i32.const 32506)) (i32.const 0) (i32.gt_u (local.get $p) (i32.const 32506))))
     (local.set $best (local.get $prevLen))
+    ;; The two bytes at best - 1 and best, and the first two, read once (zlib's scan_end and
+    ;; scan_start); $end is read again whenever best grows.
+    (local.set $start (i32.load16_u (local.get $p)))
+    (local.set $end (i32.load16_u (i32.sub (i32.add (local.get $p) (local.get $best)) (i32.const 1))))
     (block $out
       (loop $entry
         (block $shorter
           ;; Cannot be longer unless the bytes at best and best - 1 and the first two agree (the
           ;; third agrees whenever those two do: same hash).
-          (br_if $shorter (i32.ne (i32.load8_u (i32.add (local.get $q) (local.get $best)))
-                                  (i32.load8_u (i32.add (local.get $p) (local.get $best)))))
-          (br_if $shorter (i32.ne (i32.load8_u (i32.sub (i32.add (local.get $q) (local.get $best)) (i32.const 1)))
-                                  (i32.load8_u (i32.sub (i32.add (local.get $p) (local.get $best)) (i32.const 1)))))
-          (br_if $shorter (i32.ne (i32.load16_u (local.get $q)) (i32.load16_u (local.get $p))))
+          (br_if $shorter (i32.ne (i32.load16_u (i32.sub (i32.add (local.get $q) (local.get $best)) (i32.const 1))) (local.get $end)))
+          (br_if $shorter (i32.ne (i32.load16_u (local.get $q)) (local.get $start)))
           ;; The length: 8 bytes a step from the fourth; the first differing byte is the lowest
           ;; set byte of the difference (little-endian).
           (local.set $k (i32.const 3))
@@ -92,7 +94,8 @@
             (then
               (global.set $matchStart (local.get $q))
               (local.set $best (local.get $k))
-              (br_if $out (i32.ge_u (local.get $k) (local.get $nice))))))
+              (br_if $out (i32.ge_u (local.get $k) (local.get $nice)))
+              (local.set $end (i32.load16_u (i32.sub (i32.add (local.get $p) (local.get $best)) (i32.const 1)))))))
         (local.set $q (i32.load offset=40960 (i32.shl (local.get $q) (i32.const 2))))
         (br_if $out (i32.le_u (local.get $q) (local.get $limit)))
         (local.set $chain (i32.sub (local.get $chain) (i32.const 1)))
