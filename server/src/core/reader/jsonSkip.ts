@@ -142,9 +142,26 @@ function skipKeyColon(b: Uint8Array, i: number, e: number): number {
 
 /**
  * Validates one value starting at `i` (whitespace allowed before it) and returns the index after
- * it. Iterative: the container stack lives in a byte array, not on the JS stack.
+ * it. Where the bytes live in WebAssembly memory (`scanBytes`), `numberRun.wat`'s `skipValue`
+ * skips the whole value in one call (a member the reader does not need, from the first line on,
+ * before any JS here is optimised); it answers only where its result is this function's, and
+ * leaves errors and anything unusual to `skipValueJs`, which reports them.
  */
 export function skipValue(b: Uint8Array, i: number, e: number): number {
+  const wasm = wasmScanOf(b);
+  if (wasm !== null) {
+    const base = b.byteOffset;
+    const end = wasm.skipValue(base + i, base + e);
+    if (end >= 0) return end - base;
+  }
+  return skipValueJs(b, i, e);
+}
+
+/**
+ * `skipValue` in JS alone: the whole grammar, errors reported. Iterative: the container stack
+ * lives in a byte array, not on the JS stack.
+ */
+export function skipValueJs(b: Uint8Array, i: number, e: number): number {
   let depth = 0;
   for (;;) {
     // ---- a value ----

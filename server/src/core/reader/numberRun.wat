@@ -1,7 +1,7 @@
 ;; The hot loops of the JSON scanner in WebAssembly SIMD: `skipRun` validates the rest of a flat
 ;; numeric array (`, 123, -0.5, ...`: token ids, loss masks, log-probs) 32 bytes at a time;
 ;; `skipText` finds the end of a plain run in a long string and `maskRun` sums a 0/1 loss mask,
-;; 16 bytes a step (below). Source of
+;; 16 bytes a step; `skipValue` validates and skips one whole JSON value (below). Source of
 ;; `numberRunWasm.ts` (`npm run build:wasm`); `jsonScan.ts` calls it where a line's bytes live in
 ;; this module's memory (`scanBytes.ts`), and its own JS loop everywhere else.
 ;;
@@ -23,7 +23,7 @@
 (module
   (import "env" "memory" (memory 1))
 
-  (func (export "skipRun") (param $i i32) (param $e i32) (result i32)
+  (func $skipRun (export "skipRun") (param $i i32) (param $e i32) (result i32)
     (local $p i32) (local $lo v128) (local $hi v128)
     (local $k0 v128) (local $k10 v128) (local $kComma v128) (local $kSpace v128) (local $kMinus v128) (local $kDot v128)
     (local $D i32) (local $C i32) (local $S i32) (local $M i32) (local $P i32) (local $ZS i32)
@@ -114,7 +114,7 @@
   ;; `"`, `\`, a control character or not ASCII, looked for 16 bytes a step; where fewer than 16
   ;; bytes remain before `e` it returns the start of that rest unread. Either way the JS scanner goes
   ;; on from the returned offset (jsonSkip.ts, `skipString`), so the result is exactly its own.
-  (func (export "skipText") (param $i i32) (param $e i32) (result i32)
+  (func $skipText (export "skipText") (param $i i32) (param $e i32) (result i32)
     (local $v v128) (local $stop i32)
     (block $end
       (loop $blocks
@@ -189,4 +189,320 @@
         (local.set $p (i32.add (local.get $p) (i32.const 16)))
         (br $blocks)))
     (global.set $ones (local.get $n))
-    (local.get $lastComma)))
+    (local.get $lastComma))
+
+  ;; skipValue(i, e): validates the one JSON value at `i` (whitespace allowed before it) as
+  ;; jsonSkip.ts' `skipValue` does (RFC 8259 plus `NaN`, `Infinity`, `-Infinity`; strings checked as
+  ;; UTF-8) and returns the offset after it, or -1 wherever it does not decide alone: any error, a
+  ;; byte it does not know, nesting deeper than 64. The JS scanner reads the value again from `i`
+  ;; then, and reports the error; so every result other than -1 is exactly its own. One call skips
+  ;; a whole member (a `tokens` array, a prompt's messages), with no return to JS per number run.
+  (func (export "skipValue") (param $i i32) (param $e i32) (result i32)
+    (local $c i32) (local $j i32) (local $depth i32) (local $stack i64) (local $top i32)
+    (block $fail
+      (loop $value
+        (local.set $i (call $ws (local.get $i) (local.get $e)))
+        (br_if $fail (i32.ge_u (local.get $i) (local.get $e)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (block $after
+          ;; `{` or `[`: an empty container, or one more level and its first key / value
+          (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x7b))
+            (then
+              (local.set $j (call $ws (i32.add (local.get $i) (i32.const 1)) (local.get $e)))
+              (br_if $fail (i32.ge_u (local.get $j) (local.get $e)))
+              ;; `}` is `{` + 2, `]` is `[` + 2
+              (if (i32.eq (i32.load8_u (local.get $j)) (i32.add (local.get $c) (i32.const 2)))
+                (then
+                  (local.set $i (i32.add (local.get $j) (i32.const 1)))
+                  (br $after)))
+              (br_if $fail (i32.eq (local.get $depth) (i32.const 64)))
+              (local.set $stack (i64.or (i64.shl (local.get $stack) (i64.const 1)) (i64.extend_i32_u (i32.eq (local.get $c) (i32.const 0x7b)))))
+              (local.set $depth (i32.add (local.get $depth) (i32.const 1)))
+              (local.set $i (local.get $j))
+              (if (i32.eq (local.get $c) (i32.const 0x7b))
+                (then
+                  (local.set $i (call $keyColon (local.get $j) (local.get $e)))
+                  (br_if $fail (i32.lt_s (local.get $i) (i32.const 0)))))
+              (br $value)))
+          (if (i32.eq (local.get $c) (i32.const 0x22))
+            (then
+              (local.set $i (call $string (local.get $i) (local.get $e)))
+              (br_if $fail (i32.lt_s (local.get $i) (i32.const 0)))
+              (br $after)))
+          (if (i32.eq (local.get $c) (i32.const 0x74))
+            (then
+              (br_if $fail (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $e)))
+              (br_if $fail (i32.ne (i32.load align=1 (local.get $i)) (i32.const 0x65757274)))
+              (local.set $i (i32.add (local.get $i) (i32.const 4)))
+              (br $after)))
+          (if (i32.eq (local.get $c) (i32.const 0x6e))
+            (then
+              (br_if $fail (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $e)))
+              (br_if $fail (i32.ne (i32.load align=1 (local.get $i)) (i32.const 0x6c6c756e)))
+              (local.set $i (i32.add (local.get $i) (i32.const 4)))
+              (br $after)))
+          (if (i32.eq (local.get $c) (i32.const 0x66))
+            (then
+              (br_if $fail (i32.gt_u (i32.add (local.get $i) (i32.const 5)) (local.get $e)))
+              (br_if $fail (i32.ne (i32.load align=1 (local.get $i)) (i32.const 0x736c6166)))
+              (br_if $fail (i32.ne (i32.load8_u offset=4 (local.get $i)) (i32.const 0x65)))
+              (local.set $i (i32.add (local.get $i) (i32.const 5)))
+              (br $after)))
+          ;; anything else is a number or nothing
+          (local.set $i (call $number (local.get $i) (local.get $e)))
+          (br_if $fail (i32.lt_s (local.get $i) (i32.const 0)))
+          ;; the rest of a flat numeric array (stops at a `,`, which the loop below takes)
+          (if (i32.and (i32.ne (local.get $depth) (i32.const 0)) (i32.eqz (i32.wrap_i64 (i64.and (local.get $stack) (i64.const 1)))))
+            (then (local.set $i (call $pairs (local.get $i) (local.get $e))))))
+        ;; after a value: close containers, or a `,` and the next member or item
+        (loop $close
+          (if (i32.eqz (local.get $depth)) (then (return (local.get $i))))
+          (local.set $i (call $ws (local.get $i) (local.get $e)))
+          (br_if $fail (i32.ge_u (local.get $i) (local.get $e)))
+          (local.set $c (i32.load8_u (local.get $i)))
+          (local.set $top (i32.wrap_i64 (i64.and (local.get $stack) (i64.const 1))))
+          (if (i32.eq (local.get $c) (i32.const 0x2c))
+            (then
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (if (local.get $top)
+                (then
+                  (local.set $i (call $keyColon (local.get $i) (local.get $e)))
+                  (br_if $fail (i32.lt_s (local.get $i) (i32.const 0)))))
+              (br $value)))
+          ;; `]` closes an array, `}` an object
+          (br_if $fail (i32.ne (local.get $c) (select (i32.const 0x7d) (i32.const 0x5d) (local.get $top))))
+          (local.set $stack (i64.shr_u (local.get $stack) (i64.const 1)))
+          (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $close))))
+    (i32.const -1))
+
+  ;; The first byte at or after `i` that is not JSON whitespace (or `e`).
+  (func $ws (param $i i32) (param $e i32) (result i32)
+    (local $c i32)
+    (block $end
+      (loop $bytes
+        (br_if $end (i32.ge_u (local.get $i) (local.get $e)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (br_if $end (i32.eqz (i32.or
+          (i32.or (i32.eq (local.get $c) (i32.const 0x20)) (i32.eq (local.get $c) (i32.const 0x0a)))
+          (i32.or (i32.eq (local.get $c) (i32.const 0x0d)) (i32.eq (local.get $c) (i32.const 0x09))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $bytes)))
+    (local.get $i))
+
+  ;; After `{` or `,` in an object: whitespace, a key, whitespace, `:`; the offset after the `:`, or -1.
+  (func $keyColon (param $i i32) (param $e i32) (result i32)
+    (local.set $i (call $ws (local.get $i) (local.get $e)))
+    (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x22)) (then (return (i32.const -1))))
+    (local.set $i (call $string (local.get $i) (local.get $e)))
+    (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (i32.const -1))))
+    (local.set $i (call $ws (local.get $i) (local.get $e)))
+    (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x3a)) (then (return (i32.const -1))))
+    (i32.add (local.get $i) (i32.const 1)))
+
+  (func $digit (param $c i32) (result i32)
+    (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
+
+  ;; The first offset at or after `i` (at most `e`) that is not a digit.
+  (func $digits (param $i i32) (param $e i32) (result i32)
+    (block $end
+      (loop $bytes
+        (br_if $end (i32.ge_u (local.get $i) (local.get $e)))
+        (br_if $end (i32.ge_u (i32.sub (i32.load8_u (local.get $i)) (i32.const 0x30)) (i32.const 10)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $bytes)))
+    (local.get $i))
+
+  ;; A number at `i` as jsonNumber.ts' `skipNumberAt` reads it: the offset after it, or -1.
+  (func $number (param $i i32) (param $e i32) (result i32)
+    (local $c i32) (local $minus i32)
+    (local.set $c (i32.load8_u (local.get $i)))
+    (if (i32.eq (local.get $c) (i32.const 0x2d))
+      (then
+        (local.set $minus (i32.const 1))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+        (local.set $c (i32.load8_u (local.get $i)))))
+    ;; `Infinity` (after `-` too), `NaN` (not after `-`)
+    (if (i32.eq (local.get $c) (i32.const 0x49))
+      (then
+        (if (i32.gt_u (i32.add (local.get $i) (i32.const 8)) (local.get $e)) (then (return (i32.const -1))))
+        (if (i64.ne (i64.load align=1 (local.get $i)) (i64.const 0x7974696e69666e49)) (then (return (i32.const -1))))
+        (return (i32.add (local.get $i) (i32.const 8)))))
+    (if (i32.eq (local.get $c) (i32.const 0x4e))
+      (then
+        (if (local.get $minus) (then (return (i32.const -1))))
+        (if (i32.gt_u (i32.add (local.get $i) (i32.const 3)) (local.get $e)) (then (return (i32.const -1))))
+        (if (i32.ne (i32.load16_u align=1 (local.get $i)) (i32.const 0x614e)) (then (return (i32.const -1))))
+        (if (i32.ne (i32.load8_u offset=2 (local.get $i)) (i32.const 0x4e)) (then (return (i32.const -1))))
+        (return (i32.add (local.get $i) (i32.const 3)))))
+    ;; a lone `0`, or digits not starting with `0`
+    (if (i32.eq (local.get $c) (i32.const 0x30))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.lt_u (local.get $i) (local.get $e))
+          (then (if (call $digit (i32.load8_u (local.get $i))) (then (return (i32.const -1)))))))
+      (else
+        (if (i32.eqz (call $digit (local.get $c))) (then (return (i32.const -1))))
+        (local.set $i (call $digits (i32.add (local.get $i) (i32.const 1)) (local.get $e)))))
+    (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (local.get $i))))
+    (local.set $c (i32.load8_u (local.get $i)))
+    (if (i32.eq (local.get $c) (i32.const 0x2e))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+        (if (i32.eqz (call $digit (i32.load8_u (local.get $i)))) (then (return (i32.const -1))))
+        (local.set $i (call $digits (i32.add (local.get $i) (i32.const 1)) (local.get $e)))
+        (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (local.get $i))))
+        (local.set $c (i32.load8_u (local.get $i)))))
+    (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x65))
+      (then
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (if (i32.or (i32.eq (local.get $c) (i32.const 0x2b)) (i32.eq (local.get $c) (i32.const 0x2d)))
+          (then
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (if (i32.ge_u (local.get $i) (local.get $e)) (then (return (i32.const -1))))
+            (local.set $c (i32.load8_u (local.get $i)))))
+        (if (i32.eqz (call $digit (local.get $c))) (then (return (i32.const -1))))
+        (local.set $i (call $digits (i32.add (local.get $i) (i32.const 1)) (local.get $e)))))
+    (local.get $i))
+
+  ;; A string at `i` (its opening quote) as jsonSkip.ts' `skipString` reads it: the offset after
+  ;; the closing quote, or -1. Plain ASCII runs 16 bytes a step (`skipText`).
+  (func $string (param $i i32) (param $e i32) (result i32)
+    (local $k i32) (local $c i32) (local $n i32) (local $lo i32) (local $hi i32) (local $x i32)
+    (local.set $k (i32.add (local.get $i) (i32.const 1)))
+    (loop $run
+      (local.set $k (call $skipText16 (local.get $k) (local.get $e)))
+      (if (i32.ge_u (local.get $k) (local.get $e)) (then (return (i32.const -1))))
+      (local.set $c (i32.load8_u (local.get $k)))
+      (if (i32.eq (local.get $c) (i32.const 0x22)) (then (return (i32.add (local.get $k) (i32.const 1)))))
+      (if (i32.eq (local.get $c) (i32.const 0x5c))
+        (then
+          (if (i32.ge_u (i32.add (local.get $k) (i32.const 1)) (local.get $e)) (then (return (i32.const -1))))
+          (local.set $x (i32.load8_u offset=1 (local.get $k)))
+          ;; `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`
+          (if (i32.or
+                (i32.or (i32.or (i32.eq (local.get $x) (i32.const 0x22)) (i32.eq (local.get $x) (i32.const 0x5c)))
+                        (i32.or (i32.eq (local.get $x) (i32.const 0x2f)) (i32.eq (local.get $x) (i32.const 0x62))))
+                (i32.or (i32.or (i32.eq (local.get $x) (i32.const 0x66)) (i32.eq (local.get $x) (i32.const 0x6e)))
+                        (i32.or (i32.eq (local.get $x) (i32.const 0x72)) (i32.eq (local.get $x) (i32.const 0x74)))))
+            (then
+              (local.set $k (i32.add (local.get $k) (i32.const 2)))
+              (br $run)))
+          (if (i32.ne (local.get $x) (i32.const 0x75)) (then (return (i32.const -1))))
+          (if (i32.ge_u (i32.add (local.get $k) (i32.const 5)) (local.get $e)) (then (return (i32.const -1))))
+          (if (i32.eqz (i32.and
+                (i32.and (call $hex (i32.load8_u offset=2 (local.get $k))) (call $hex (i32.load8_u offset=3 (local.get $k))))
+                (i32.and (call $hex (i32.load8_u offset=4 (local.get $k))) (call $hex (i32.load8_u offset=5 (local.get $k))))))
+            (then (return (i32.const -1))))
+          (local.set $k (i32.add (local.get $k) (i32.const 6)))
+          (br $run)))
+      ;; below 0x80 here: a control character
+      (if (i32.lt_u (local.get $c) (i32.const 0x80)) (then (return (i32.const -1))))
+      ;; a well-formed UTF-8 sequence (RFC 3629), as jsonSkip.ts' `utf8Sequence`
+      (local.set $lo (i32.const 0x80))
+      (local.set $hi (i32.const 0xbf))
+      (if (i32.and (i32.ge_u (local.get $c) (i32.const 0xc2)) (i32.le_u (local.get $c) (i32.const 0xdf)))
+        (then (local.set $n (i32.const 2)))
+        (else
+          (if (i32.and (i32.ge_u (local.get $c) (i32.const 0xe0)) (i32.le_u (local.get $c) (i32.const 0xef)))
+            (then
+              (local.set $n (i32.const 3))
+              (if (i32.eq (local.get $c) (i32.const 0xe0)) (then (local.set $lo (i32.const 0xa0))))
+              (if (i32.eq (local.get $c) (i32.const 0xed)) (then (local.set $hi (i32.const 0x9f)))))
+            (else
+              (if (i32.and (i32.ge_u (local.get $c) (i32.const 0xf0)) (i32.le_u (local.get $c) (i32.const 0xf4)))
+                (then
+                  (local.set $n (i32.const 4))
+                  (if (i32.eq (local.get $c) (i32.const 0xf0)) (then (local.set $lo (i32.const 0x90))))
+                  (if (i32.eq (local.get $c) (i32.const 0xf4)) (then (local.set $hi (i32.const 0x8f)))))
+                (else (return (i32.const -1))))))))
+      (if (i32.gt_u (i32.add (local.get $k) (local.get $n)) (local.get $e)) (then (return (i32.const -1))))
+      (local.set $x (i32.load8_u offset=1 (local.get $k)))
+      (if (i32.or (i32.lt_u (local.get $x) (local.get $lo)) (i32.gt_u (local.get $x) (local.get $hi))) (then (return (i32.const -1))))
+      (if (i32.ge_u (local.get $n) (i32.const 3))
+        (then (if (i32.ne (i32.and (i32.load8_u offset=2 (local.get $k)) (i32.const 0xc0)) (i32.const 0x80)) (then (return (i32.const -1))))))
+      (if (i32.eq (local.get $n) (i32.const 4))
+        (then (if (i32.ne (i32.and (i32.load8_u offset=3 (local.get $k)) (i32.const 0xc0)) (i32.const 0x80)) (then (return (i32.const -1))))))
+      (local.set $k (i32.add (local.get $k) (local.get $n)))
+      (br $run))
+    (i32.const -1))
+
+  (func $hex (param $c i32) (result i32)
+    (i32.or
+      (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))
+      (i32.lt_u (i32.sub (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x61)) (i32.const 6))))
+
+  ;; Inside a string body: the first byte at or after `i` that is `"`, `\`, a control character
+  ;; or not ASCII, or `e`: 16 bytes a step, then byte by byte.
+  (func $skipText16 (param $i i32) (param $e i32) (result i32)
+    (local $c i32)
+    (local.set $i (call $skipText (local.get $i) (local.get $e)))
+    (block $end
+      (loop $bytes
+        (br_if $end (i32.ge_u (local.get $i) (local.get $e)))
+        (local.set $c (i32.load8_u (local.get $i)))
+        (br_if $end (i32.or (i32.or (i32.eq (local.get $c) (i32.const 0x22)) (i32.eq (local.get $c) (i32.const 0x5c)))
+                            (i32.or (i32.lt_u (local.get $c) (i32.const 0x20)) (i32.ge_u (local.get $c) (i32.const 0x80)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $bytes)))
+    (local.get $i))
+
+  ;; After a number inside an array: the `, number` pairs that follow, as far as they have the
+  ;; usual shape (jsonSkip.ts' `pairEnd`: `,`, at most one space, a number): runs of them 32 bytes
+  ;; a step (`skipRun`) and, between those, the pairs it leaves (exponents) read here. Returns the
+  ;; offset of the first `,` not taken (or `i`). Reads up to 16 bytes past `e` (`scanBytes` keeps
+  ;; them in the memory), but only ever takes a pair that ends at or before `e`.
+  (func $pairs (param $i i32) (param $e i32) (result i32)
+    (local $j i32) (local $c i32)
+    (loop $run
+      (local.set $i (call $skipRun (local.get $i) (local.get $e)))
+      (local.set $j (local.get $i))
+      (block $stop
+        (br_if $stop (i32.ne (i32.load8_u (local.get $j)) (i32.const 0x2c)))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (local.set $c (i32.load8_u (local.get $j)))
+        (if (i32.eq (local.get $c) (i32.const 0x20))
+          (then
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (local.set $c (i32.load8_u (local.get $j)))))
+        (if (i32.eq (local.get $c) (i32.const 0x2d))
+          (then
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (local.set $c (i32.load8_u (local.get $j)))))
+        (if (i32.eq (local.get $c) (i32.const 0x30))
+          (then
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (local.set $c (i32.load8_u (local.get $j)))
+            (br_if $stop (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))))
+          (else
+            (br_if $stop (i32.ge_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
+            (local.set $j (call $digits (i32.add (local.get $j) (i32.const 1)) (local.get $e)))
+            (local.set $c (i32.load8_u (local.get $j)))))
+        (if (i32.eq (local.get $c) (i32.const 0x2e))
+          (then
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br_if $stop (i32.ge_u (i32.sub (i32.load8_u (local.get $j)) (i32.const 0x30)) (i32.const 10)))
+            (local.set $j (call $digits (i32.add (local.get $j) (i32.const 1)) (local.get $e)))
+            (local.set $c (i32.load8_u (local.get $j)))))
+        (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x65))
+          (then
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (local.set $c (i32.load8_u (local.get $j)))
+            (if (i32.or (i32.eq (local.get $c) (i32.const 0x2b)) (i32.eq (local.get $c) (i32.const 0x2d)))
+              (then
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (local.set $c (i32.load8_u (local.get $j)))))
+            (br_if $stop (i32.ge_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
+            (local.set $j (call $digits (i32.add (local.get $j) (i32.const 1)) (local.get $e)))))
+        (br_if $stop (i32.gt_u (local.get $j) (local.get $e)))
+        (local.set $i (local.get $j))
+        (br $run)))
+    (local.get $i))
+)

@@ -17,6 +17,8 @@ export interface WasmScan {
   /** The end of a loss mask's run of `, 0` / `, 1` pairs; `ones()` counts its `1` items. */
   maskRun: (start: number, end: number) => number;
   ones: () => number;
+  /** The end of the valid JSON value at `start` (whitespace before it allowed), or -1 where the JS scanner must decide. */
+  skipValue: (start: number, end: number) => number;
 }
 
 interface NodeBufferApi {
@@ -31,6 +33,7 @@ export function allocBytes(n: number): Uint8Array {
 }
 
 const PAGE = 65536;
+const SLACK = 64;
 let compiled: object | null | undefined;
 const skippers = new WeakMap<ArrayBufferLike, RunSkipper>();
 const scanners = new WeakMap<ArrayBufferLike, WasmScan>();
@@ -55,7 +58,8 @@ export function scanBytes(n: number): Uint8Array {
   const module = numberRunModule();
   if (!Wasm || module === null) return allocBytes(n);
   try {
-    const memory = new Wasm.Memory({ initial: Math.max(1, Math.ceil(n / PAGE)) });
+    // SLACK bytes past the buffer stay in the memory: `numberRun.wat` may read a few past a line's end.
+    const memory = new Wasm.Memory({ initial: Math.ceil((n + SLACK) / PAGE) });
     const instance = new Wasm.Instance(module, { env: { memory } });
     const exports = instance.exports;
     skippers.set(memory.buffer, exports.skipRun as RunSkipper);
@@ -63,6 +67,7 @@ export function scanBytes(n: number): Uint8Array {
     scanners.set(memory.buffer, {
       skipText: exports.skipText as WasmScan['skipText'],
       maskRun: exports.maskRun as WasmScan['maskRun'],
+      skipValue: exports.skipValue as WasmScan['skipValue'],
       ones: () => ones.value,
     });
     return NodeBuffer ? NodeBuffer.from(memory.buffer, 0, n) : new Uint8Array(memory.buffer, 0, n);
