@@ -93,7 +93,7 @@ const KEYS = {
     '7',
   ),
   loss_mask: fc.constantFrom('[1, 1, 0]', '[]', '[1, 0.5, NaN]', '["a"]', 'null', '3', '{}'),
-  weight_versions: fc.constantFrom('["3"]', '[1, "2"]', '[]', '[[1]]', 'null', '"v"'),
+  weight_versions: fc.constantFrom('["3"]', '["3"]', '[ "3"]', '["3", "4"]', '[1, "2"]', '[]', '[[1]]', 'null', '"v"', '["3"]]', '["3"'),
   prefix_cache_info: fc.constantFrom('{}', '{"cached_tokens": 5, "total_prompt_tokens": 9}', '{"cached_tokens": "5"}', 'null', '[1]'),
   metadata: fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom('null', '[]', '"m"', '1', '{}') },
@@ -210,6 +210,34 @@ test('the per-line path reads the usual lines itself and leaves repeated keys to
     const d = bytesOf(repeated);
     assert.equal(reader.read(d, 16, d.length, { line: 1, offset: 0, byteLength: d.length - 16 }), null, repeated);
   }
+});
+
+test('weight_versions repeated from the last line: the same list while the bytes are the same, read anew otherwise', () => {
+  const rule = buildRule({});
+  const reader = new MilesLineReader(rule);
+  const lists = ['["3"]', '["3"]', '["3"]', '["4"]', '["4"]', '[ "4"]', '["4"]]', '["4"', '[ "4"] ', '[3]', '[3]', '[]', '["3"]'];
+  let previous: unknown = undefined;
+  let reused = 0;
+  for (const list of lists) {
+    const text = `{"group_index": 1, "index": 2, "weight_versions": ${list}, "status": "completed", "response_length": 3}`;
+    const b = bytesOf(text);
+    const info = { line: 1, offset: 0, byteLength: b.length - 16 };
+    const fast = reader.read(b, 16, b.length, info);
+    const scanned = scanLine(b, 16, b.length, rule, false);
+    if (scanned.type !== 'ok') {
+      assert.equal(fast, null, text);
+      continue;
+    }
+    const full = normalizeRecord(scanned.value, info, CTX);
+    assert.ok(fast !== null && full.type === 'sample', text);
+    assert.deepStrictEqual(fast, full.sample, text);
+    if (fast.miles?.weightVersions === previous) reused++;
+    previous = fast.miles?.weightVersions;
+  }
+  // Equal bytes hand on the same list (the store then knows it without reading it again): the 2nd
+  // and 3rd `["3"]`, the 2nd `["4"]`, the 2nd `[3]`; `[ "4"] ` is read anew, the broken line
+  // before it having read `["4"]` (a whole list, though the line is then left to the full path).
+  assert.equal(reused, 4);
 });
 
 test('numbers read from bytes equal Number() of their text, with Python int-vs-float', () => {

@@ -103,6 +103,9 @@ export class MilesLineReader {
   private readonly prefixCacheRule: Child | undefined;
   /** Set while a scan offloads its tails (see `OffloadedVerdicts`); only `readInto` uses it. */
   offloaded: OffloadedVerdicts | null = null;
+  /** The last `weight_versions` list read whole, and its bytes as written. */
+  private lastVersionBytes: Uint8Array | null = null;
+  private lastVersions: unknown = undefined;
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -304,9 +307,23 @@ export class MilesLineReader {
       case LOSS_MASK:
         lossMask = scanMember(b, i, e, this.lossMaskRule, MAX_STRING);
         return scanEnd();
-      case WEIGHT_VERSIONS:
+      case WEIGHT_VERSIONS: {
+        // Lines of a log mostly repeat the last line's list (`["3"]`): the same bytes are the same
+        // (self-delimiting) value, so the same list is handed on, which the store's `versionId`
+        // also recognises at once.
+        const last = this.lastVersionBytes;
+        if (last !== null && sameBytes(last, b, i, e)) {
+          weightVersions = this.lastVersions;
+          return i + last.length;
+        }
         weightVersions = scanMember(b, i, e, this.weightVersionsRule, MAX_STRING);
-        return scanEnd();
+        const end = scanEnd();
+        if (Array.isArray(weightVersions) && end - i <= MAX_VERSION_BYTES) {
+          this.lastVersionBytes = new Uint8Array(b.subarray(i, end));
+          this.lastVersions = weightVersions;
+        }
+        return end;
+      }
       case PREFIX_CACHE_INFO:
         prefixCache = scanMember(b, i, e, this.prefixCacheRule, MAX_STRING);
         return scanEnd();
@@ -314,6 +331,17 @@ export class MilesLineReader {
         return -1;
     }
   }
+}
+
+/** The longest `weight_versions` text remembered (a list of a few version strings). */
+const MAX_VERSION_BYTES = 256;
+
+/** Whether `b[i, e)` starts with the bytes of `known`. */
+function sameBytes(known: Uint8Array, b: Uint8Array, i: number, e: number): boolean {
+  const n = known.length;
+  if (i + n > e) return false;
+  for (let k = 0; k < n; k++) if (known[k] !== b[i + k]) return false;
+  return true;
 }
 
 function num(holder: unknown, key: string): number {
