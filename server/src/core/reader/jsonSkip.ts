@@ -143,12 +143,14 @@ function skipKeyColon(b: Uint8Array, i: number, e: number): number {
 /**
  * Validates one value starting at `i` (whitespace allowed before it) and returns the index after
  * it. Where the bytes live in WebAssembly memory (`scanBytes`), `numberRun.wat`'s `skipValue`
- * skips the whole value in one call (a member the reader does not need, from the first line on,
+ * skips an array or object in one call (a member the reader does not need, from the first line on,
  * before any JS here is optimised); it answers only where its result is this function's, and
  * leaves errors and anything unusual to `skipValueJs`, which reports them.
  */
 export function skipValue(b: Uint8Array, i: number, e: number): number {
-  const wasm = wasmScanOf(b);
+  // Containers only: a short scalar costs less in JS than the call into WebAssembly.
+  const c = b[i];
+  const wasm = c === OPEN_ARR || c === OPEN_OBJ ? wasmScanOf(b) : null;
   if (wasm !== null) {
     const base = b.byteOffset;
     const end = wasm.skipValue(base + i, base + e);
