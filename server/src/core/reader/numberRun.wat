@@ -25,15 +25,16 @@
 
   (func $skipRun (export "skipRun") (param $i i32) (param $e i32) (result i32)
     (local $p i32) (local $lo v128) (local $hi v128)
-    (local $k0 v128) (local $k10 v128) (local $kComma v128) (local $kSpace v128) (local $kMinus v128) (local $kDot v128)
+    (local $kZero v128) (local $kDigit v128) (local $kDigits v128) (local $kComma v128) (local $kSpace v128) (local $kMinus v128) (local $kDot v128)
     (local $D i32) (local $C i32) (local $S i32) (local $M i32) (local $P i32) (local $ZS i32)
     ;; the previous byte's class, for each byte of the block
     (local $pD i32) (local $pC i32) (local $pS i32) (local $pM i32) (local $pP i32) (local $pZS i32)
     ;; carried from the previous block: its last byte's class, and whether its last byte was a digit after a `.`
     (local $cD i32) (local $cC i32) (local $cS i32) (local $cM i32) (local $cP i32) (local $cZS i32) (local $cF i64)
     (local $sum i64) (local $bad i32) (local $first i32) (local $lastComma i32) (local $before i32)
-    (local.set $k0 (i8x16.splat (i32.const 0x30)))
-    (local.set $k10 (i8x16.splat (i32.const 10)))
+    (local.set $kZero (i8x16.splat (i32.const 0x30)))
+    (local.set $kDigit (i8x16.splat (i32.const 0x50)))
+    (local.set $kDigits (i8x16.splat (i32.const 0x8a)))
     (local.set $kComma (i8x16.splat (i32.const 0x2c)))
     (local.set $kSpace (i8x16.splat (i32.const 0x20)))
     (local.set $kMinus (i8x16.splat (i32.const 0x2d)))
@@ -49,9 +50,10 @@
         (br_if $end (i32.gt_u (i32.add (local.get $p) (i32.const 32)) (local.get $e)))
         (local.set $lo (v128.load align=1 (local.get $p)))
         (local.set $hi (v128.load offset=16 align=1 (local.get $p)))
+        ;; digits: `0`-`9` + 0x50 are the only bytes that land on -128..-119 (one signed compare)
         (local.set $D (i32.or
-          (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $lo) (local.get $k0)) (local.get $k10)))
-          (i32.shl (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $hi) (local.get $k0)) (local.get $k10))) (i32.const 16))))
+          (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $lo) (local.get $kDigit)) (local.get $kDigits)))
+          (i32.shl (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $hi) (local.get $kDigit)) (local.get $kDigits))) (i32.const 16))))
         (local.set $C (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kComma))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kComma))) (i32.const 16))))
         (local.set $S (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kSpace))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kSpace))) (i32.const 16))))
         (local.set $M (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kMinus))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kMinus))) (i32.const 16))))
@@ -63,7 +65,7 @@
         (local.set $pP (i32.or (i32.shl (local.get $P) (i32.const 1)) (local.get $cP)))
         ;; a `0` that starts a number's digits (after `,`, ` ` or `-`)
         (local.set $ZS (i32.and
-          (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $k0))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $k0))) (i32.const 16)))
+          (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kZero))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kZero))) (i32.const 16)))
           (i32.or (local.get $pC) (i32.or (local.get $pS) (local.get $pM)))))
         (local.set $pZS (i32.or (i32.shl (local.get $ZS) (i32.const 1)) (local.get $cZS)))
         ;; from each first digit after a `.`, through the digits, to the byte after them
