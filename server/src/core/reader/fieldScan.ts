@@ -110,6 +110,8 @@ export function malformed(i: number): never {
 
 /** Entries a `RecentTexts` keeps, and the longest string body it keeps. */
 const RECENT = 16;
+/** Calls of `RecentTexts.repeated` that answer null (V8 allocates feedback after a function's 8th call). */
+const WARM_CALLS = 24;
 const RECENT_BYTES = 64;
 
 /**
@@ -123,6 +125,7 @@ export class RecentTexts {
 
   /** The entry that matched last: tried first (a field mostly repeats one value). */
   private last = 0;
+  private calls = 0;
   /** Set by `repeated`: the index after the string. */
   end = 0;
 
@@ -131,7 +134,13 @@ export class RecentTexts {
    * a quote: the same valid literal), its text, with `end` after it; else null (nothing checked).
    */
   repeated(b: Uint8Array, i: number, e: number): string | null {
-    if (this.bytes.length === 0) return null;
+    // The first calls answer null: the caller's other path (`text`, which finds the same entry)
+    // then runs on lines V8 collects feedback for, so a new value on a later line does not send
+    // the whole optimised line reader back to the interpreter (a recompile of it on the 500 MB file).
+    if (this.bytes.length === 0 || this.calls < WARM_CALLS) {
+      this.calls++;
+      return null;
+    }
     const known = this.bytes[this.last];
     const n = known.length;
     const close = i + 1 + n;
