@@ -94,7 +94,18 @@ const KEYS = {
   ),
   loss_mask: fc.constantFrom('[1, 1, 0]', '[]', '[1, 0.5, NaN]', '["a"]', 'null', '3', '{}'),
   weight_versions: fc.constantFrom('["3"]', '["3"]', '[ "3"]', '["3", "4"]', '[1, "2"]', '[]', '[[1]]', 'null', '"v"', '["3"]]', '["3"'),
-  prefix_cache_info: fc.constantFrom('{}', '{"cached_tokens": 5, "total_prompt_tokens": 9}', '{"cached_tokens": "5"}', 'null', '[1]'),
+  prefix_cache_info: fc.constantFrom(
+    '{}',
+    '{}',
+    '{"cached_tokens": 5, "total_prompt_tokens": 9}',
+    '{"cached_tokens": 5, "total_prompt_tokens": 9}',
+    '{"cached_tokens": 7, "total_prompt_tokens": 9}',
+    '{"cached_tokens": -0, "total_prompt_tokens": 1e400}',
+    '{"cached_tokens": "5"}',
+    '{}}',
+    'null',
+    '[1]',
+  ),
   metadata: fc.oneof(
     { weight: 1, arbitrary: fc.constantFrom('null', '[]', '"m"', '1', '{}') },
     {
@@ -238,6 +249,46 @@ test('weight_versions repeated from the last line: the same list while the bytes
   // and 3rd `["3"]`, the 2nd `["4"]`, the 2nd `[3]`; `[ "4"] ` is read anew, the broken line
   // before it having read `["4"]` (a whole list, though the line is then left to the full path).
   assert.equal(reused, 4);
+});
+
+test('prefix_cache_info repeated from the last line: the same counts while the bytes are the same, read anew otherwise', () => {
+  const rule = buildRule({});
+  const reader = new MilesLineReader(rule);
+  const infos = [
+    '{}',
+    '{}',
+    '{"cached_tokens": 5, "total_prompt_tokens": 9}',
+    '{"cached_tokens": 5, "total_prompt_tokens": 9}',
+    '{"cached_tokens": 7, "total_prompt_tokens": 9}',
+    '{"cached_tokens": 7}}',
+    '{"cached_tokens": 7}',
+    '{}',
+  ];
+  const seen: [number, number][] = [];
+  for (const info of infos) {
+    const text = `{"group_index": 1, "index": 2, "prefix_cache_info": ${info}, "status": "completed", "response_length": 3}`;
+    const b = bytesOf(text);
+    const at = { line: 1, offset: 0, byteLength: b.length - 16 };
+    const fast = reader.read(b, 16, b.length, at);
+    const scanned = scanLine(b, 16, b.length, rule, false);
+    if (scanned.type !== 'ok') {
+      assert.equal(fast, null, text);
+      continue;
+    }
+    const full = normalizeRecord(scanned.value, at, CTX);
+    assert.ok(fast !== null && full.type === 'sample', text);
+    assert.deepStrictEqual(fast, full.sample, text);
+    seen.push([fast.miles?.cachedTokens ?? NaN, fast.miles?.totalPromptTokens ?? NaN]);
+  }
+  assert.deepEqual(seen, [
+    [0, 0],
+    [0, 0],
+    [5, 9],
+    [5, 9],
+    [7, 9],
+    [7, 0],
+    [0, 0],
+  ]);
 });
 
 test('numbers read from bytes equal Number() of their text, with Python int-vs-float', () => {

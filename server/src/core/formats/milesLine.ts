@@ -106,6 +106,9 @@ export class MilesLineReader {
   /** The last `weight_versions` list read whole, and its bytes as written. */
   private lastVersionBytes: Uint8Array | null = null;
   private lastVersions: unknown = undefined;
+  /** The same for `prefix_cache_info`. */
+  private lastPrefixBytes: Uint8Array | null = null;
+  private lastPrefix: unknown = undefined;
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -324,16 +327,28 @@ export class MilesLineReader {
         }
         return end;
       }
-      case PREFIX_CACHE_INFO:
+      case PREFIX_CACHE_INFO: {
+        // As `weight_versions`: the same bytes scan to the same value (`{}` on most lines).
+        const last = this.lastPrefixBytes;
+        if (last !== null && sameBytes(last, b, i, e)) {
+          prefixCache = this.lastPrefix;
+          return i + last.length;
+        }
         prefixCache = scanMember(b, i, e, this.prefixCacheRule, MAX_STRING);
-        return scanEnd();
+        const end = scanEnd();
+        if (end - i <= MAX_VERSION_BYTES) {
+          this.lastPrefixBytes = new Uint8Array(b.subarray(i, end));
+          this.lastPrefix = prefixCache;
+        }
+        return end;
+      }
       default:
         return -1;
     }
   }
 }
 
-/** The longest `weight_versions` text remembered (a list of a few version strings). */
+/** The longest `weight_versions` / `prefix_cache_info` text remembered (a few versions or counts). */
 const MAX_VERSION_BYTES = 256;
 
 /** Whether `b[i, e)` starts with the bytes of `known`. */
