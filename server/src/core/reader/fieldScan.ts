@@ -136,7 +136,7 @@ export class RecentTexts {
   repeated(b: Uint8Array, i: number, e: number): string | null {
     // The first calls answer null: the caller's other path (`text`, which finds the same entry)
     // then runs on lines V8 collects feedback for, so a new value on a later line does not send
-    // the whole optimised line reader back to the interpreter (a recompile of it on the 500 MB file).
+    // the whole optimised line reader back to the interpreter (and V8 to compiling it again).
     if (this.bytes.length === 0 || this.calls < WARM_CALLS) {
       this.calls++;
       return null;

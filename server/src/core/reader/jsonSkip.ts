@@ -144,7 +144,7 @@ function skipKeyColon(b: Uint8Array, i: number, e: number): number {
  * Validates one value starting at `i` (whitespace allowed before it) and returns the index after
  * it. Where the bytes live in WebAssembly memory (`scanBytes`), `numberRun.wat`'s `skipValue`
  * skips an array or object in one call (a member the reader does not need, from the first line on,
- * before any JS here is optimised); it answers only where its result is this function's, and
+ * before any JS here is optimised); it answers only where its result is `skipValueJs`'s, and
  * leaves errors and anything unusual to `skipValueJs`, which reports them.
  */
 export function skipValue(b: Uint8Array, i: number, e: number): number {
