@@ -194,7 +194,7 @@
     (local.get $lastComma))
 
   ;; skipValue(i, e): validates the one JSON value at `i` (whitespace allowed before it) as
-  ;; jsonSkip.ts' `skipValue` does (RFC 8259 plus `NaN`, `Infinity`, `-Infinity`; strings checked as
+  ;; jsonSkip.ts' `skipValueJs` does (RFC 8259 plus `NaN`, `Infinity`, `-Infinity`; strings checked as
   ;; UTF-8) and returns the offset after it, or -1 wherever it does not decide alone: any error, a
   ;; byte it does not know, nesting deeper than 64. The JS scanner reads the value again from `i`
   ;; then, and reports the error; so every result other than -1 is exactly its own. One call skips
