@@ -6,7 +6,6 @@ import { severityOf, type FindingCode } from '../catalog';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
-import type { TextTail } from '../reader/textTail';
 import { SampleStore } from '../sampleStore';
 import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
 
@@ -233,11 +232,11 @@ export class RecordCollector {
   }
 
   /** The record the per-line path reads from a sample's line, built without it (see `takesMilesRecords`). */
-  pushMilesRecord(sample: SampleRecord, offloadedTail: TextTail | null = null): void {
+  pushMilesRecord(sample: SampleRecord): void {
     this.state.records++;
     this.state.samples.push(sample);
-    // Its `repetition` is false until the tail's length comes back (`offloadDeflate`).
-    if (offloadedTail !== null) this.offloaded!.add(this.state.samples.length - 1, offloadedTail.deflateTicket!, offloadedTail.utf8Length);
+    // Its `repetition` is false until its tail's length comes back, if `offloadDeflate`'s jobs took it.
+    if (this.offloaded !== null) this.offloaded.notePending(this.state.samples.length - 1);
   }
 
   /** The jobs given to `offloadDeflate`, until `settleVerdicts` (null: tails are compressed here). */

@@ -12,15 +12,15 @@ import { readNumberAt, type NumberRead } from '../reader/jsonNumber';
 import { skipString, skipValue } from '../reader/jsonSkip';
 import { hashBytes, hashPair } from '../reader/hash';
 import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../reader/fieldScan';
+import { RepeatedValue } from '../reader/repeatedValue';
 import { MAX_BUILT_SCALARS, scanEnd, scanMember } from '../reader/scanJson';
-import { LongString, textTail } from '../reader/textTail';
+import { textTail } from '../reader/textTail';
 import { emptyRow, type SampleStore, STATUS_CODE } from '../sampleStore';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import { datasetInOrder, type LineInfo } from './context';
 import { MilesMetadataReader } from './milesMetadata';
-import { repetitionOf } from './miles';
-import type { OffloadedVerdicts } from './offloadedVerdicts';
+import { type OffloadedVerdicts, pendingTail, tailVerdict } from './offloadedVerdicts';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
 
@@ -88,9 +88,6 @@ let prefixCache: unknown = undefined;
 let repetition: boolean | null | string = false;
 /** Where a long response's tail goes to be compressed (the line's reader's jobs; null: here). */
 let jobs: DeflateJobs | null = null;
-/** The response's tail taken by `jobs`: its ticket (-1: none) and UTF-8 length. */
-let tailTicket = -1;
-let tailUtf8Length = 0;
 
 /** The miles-sample reader of one file (its key tables learn the file's key order). */
 export class MilesLineReader {
@@ -103,12 +100,9 @@ export class MilesLineReader {
   private readonly prefixCacheRule: Child | undefined;
   /** Set while a scan offloads its tails (see `OffloadedVerdicts`); only `readInto` uses it. */
   offloaded: OffloadedVerdicts | null = null;
-  /** The last `weight_versions` list read whole, and its bytes as written. */
-  private lastVersionBytes: Uint8Array | null = null;
-  private lastVersions: unknown = undefined;
-  /** The same for `prefix_cache_info`. */
-  private lastPrefixBytes: Uint8Array | null = null;
-  private lastPrefix: unknown = undefined;
+  /** The last `weight_versions` list and `prefix_cache_info` read whole, with their bytes. */
+  private readonly versions = new RepeatedValue();
+  private readonly prefix = new RepeatedValue();
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -139,7 +133,7 @@ export class MilesLineReader {
       return false;
     }
     pushLine(b, line, offset, e - s, store, this.metadata);
-    if (tailTicket >= 0) offloaded!.add(store.length - 1, tailTicket, tailUtf8Length);
+    if (offloaded !== null) offloaded.notePending(store.length - 1);
     return true;
   }
 
@@ -158,7 +152,7 @@ export class MilesLineReader {
     promptStart = promptEnd = labelStart = labelEnd = -1;
     lossMask = weightVersions = prefixCache = undefined;
     repetition = false;
-    tailTicket = -1;
+    pendingTail.ticket = -1;
     this.metadata.reset();
     let i = skipWs(b, s, e);
     if (b[i] !== 0x7b || i >= e) return false;
@@ -294,69 +288,40 @@ export class MilesLineReader {
           return skipValue(b, i, e);
         }
         const end = skipString(b, i, e);
-        if (end - i - 2 <= MAX_STRING) {
-          repetition = false;
-          return end;
-        }
-        const tail = textTail(b, i + 1, end - 1, jobs);
-        if (tail !== null && tail.deflateTicket !== undefined) {
-          // False until the scan settles it (OffloadedVerdicts).
-          repetition = false;
-          tailTicket = tail.deflateTicket;
-          tailUtf8Length = tail.utf8Length;
-        } else repetition = repetitionOf(new LongString(end - i, tail));
+        repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, jobs));
         return end;
       }
       case LOSS_MASK:
         lossMask = scanMember(b, i, e, this.lossMaskRule, MAX_STRING);
         return scanEnd();
       case WEIGHT_VERSIONS: {
-        // Lines of a log mostly repeat the last line's list (`["3"]`): the same bytes are the same
-        // (self-delimiting) value, so the same list is handed on, which the store's `versionId`
-        // also recognises at once.
-        const last = this.lastVersionBytes;
-        if (last !== null && sameBytes(last, b, i, e)) {
-          weightVersions = this.lastVersions;
-          return i + last.length;
+        // The same list handed on while its bytes repeat (the store's `versionId` then knows it at once).
+        const same = this.versions.endIfSame(b, i, e);
+        if (same >= 0) {
+          weightVersions = this.versions.value;
+          return same;
         }
         weightVersions = scanMember(b, i, e, this.weightVersionsRule, MAX_STRING);
         const end = scanEnd();
-        if (Array.isArray(weightVersions) && end - i <= MAX_VERSION_BYTES) {
-          this.lastVersionBytes = new Uint8Array(b.subarray(i, end));
-          this.lastVersions = weightVersions;
-        }
+        if (Array.isArray(weightVersions)) this.versions.keep(b, i, end, weightVersions);
         return end;
       }
       case PREFIX_CACHE_INFO: {
-        // As `weight_versions`: the same bytes scan to the same value (`{}` on most lines).
-        const last = this.lastPrefixBytes;
-        if (last !== null && sameBytes(last, b, i, e)) {
-          prefixCache = this.lastPrefix;
-          return i + last.length;
+        // As `weight_versions` (`{}` on most lines).
+        const same = this.prefix.endIfSame(b, i, e);
+        if (same >= 0) {
+          prefixCache = this.prefix.value;
+          return same;
         }
         prefixCache = scanMember(b, i, e, this.prefixCacheRule, MAX_STRING);
         const end = scanEnd();
-        if (end - i <= MAX_VERSION_BYTES) {
-          this.lastPrefixBytes = new Uint8Array(b.subarray(i, end));
-          this.lastPrefix = prefixCache;
-        }
+        this.prefix.keep(b, i, end, prefixCache);
         return end;
       }
       default:
         return -1;
     }
   }
-}
-
-/** The longest `weight_versions` / `prefix_cache_info` text remembered (a few versions or counts). */
-const MAX_VERSION_BYTES = 256;
-
-/** Whether `b[i, e)` starts with the bytes of `known`. */
-function sameBytes(known: Uint8Array, b: Uint8Array, i: number, e: number): boolean {
-  const n = known.length;
-  if (i + n > e) return false;
-  for (let k = 0; k < n; k++) if (known[k] !== b[i + k]) return false;
-  return true;
 }
 
 function num(holder: unknown, key: string): number {

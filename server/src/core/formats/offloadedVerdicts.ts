@@ -1,10 +1,26 @@
 // `has_repetition` verdicts whose tails a scan handed to another thread (reader/deflateJobs.ts):
-// the per-line path (milesLine.ts) and the .pt reader push those rows as false and note them here;
-// the scan settles them before it returns (reader/recordScan.ts, reader/pt/scanPt.ts).
+// the per-line path (milesLine.ts) and the .pt reader (reader/pt/sampleRecord.ts) decide a
+// response's verdict through `tailVerdict`, push the row as false when its tail was taken and note
+// it here; the scan settles them before it returns (reader/recordScan.ts, reader/pt/scanPt.ts).
 import type { DeflateJobs } from '../reader/deflateJobs';
+import type { TextTail } from '../reader/textTail';
 import type { SampleStore } from '../sampleStore';
 
-import { isRepetitive } from './miles';
+import { isRepetitive, repetitionOfTail } from './miles';
+
+/** The tail of the sample being read that `jobs` took (ticket -1: none); a reader resets it per sample. */
+export const pendingTail = { ticket: -1, utf8Length: 0 };
+
+/**
+ * `has_repetition` of a text whose tail is `tail`, or false while `jobs` compresses it
+ * (`pendingTail` then says which: the row is settled when the scan ends).
+ */
+export function tailVerdict(tail: TextTail | null): boolean | string {
+  if (tail === null || tail.deflateTicket === undefined) return repetitionOfTail(tail);
+  pendingTail.ticket = tail.deflateTicket;
+  pendingTail.utf8Length = tail.utf8Length;
+  return false;
+}
 
 /** The pending verdicts of one scan. */
 export class OffloadedVerdicts {
@@ -13,8 +29,9 @@ export class OffloadedVerdicts {
 
   constructor(readonly jobs: DeflateJobs) {}
 
-  add(row: number, ticket: number, utf8Length: number): void {
-    this.rows.push(row, ticket, utf8Length);
+  /** Notes row `row` when its sample's tail was taken (`pendingTail`). */
+  notePending(row: number): void {
+    if (pendingTail.ticket >= 0) this.rows.push(row, pendingTail.ticket, pendingTail.utf8Length);
   }
 
   /** Waits for the lengths and marks the repetitive rows of `store`. */

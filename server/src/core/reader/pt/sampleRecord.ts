@@ -7,13 +7,13 @@
 // fast validation refuses, an object reward, a member past the scanner's limits) or this reader
 // is not sure to agree (big integers, long texts where short strings are wanted), it returns null
 // and the caller feeds the line as before; test/unit/pt/direct.test.ts holds the two paths equal.
-import { repetitionOfTail } from '../../formats/miles';
+import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
 import { MAX_STRING } from '../../formats/rule';
 import { STATUSES } from '../../formats/schemas';
 import type { SampleRecord, SampleStatus } from '../../types';
 import type { DeflateJobs } from '../deflateJobs';
 import { hashBytes } from '../hash';
-import { stringTail, type TextTail } from '../textTail';
+import { stringTail } from '../textTail';
 import { MAX_BUILT_SCALARS } from '../scanJson';
 import { MAX_LIST_ITEMS } from '../jsonRule';
 
@@ -143,17 +143,10 @@ function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
   return n === GIVE_UP ? 0 : n;
 }
 
-/** The tail of the last record's response that `jobs` took: its verdict is pending (null: none). */
-let offloadedTail: TextTail | null = null;
-
-export function lastOffloadedTail(): TextTail | null {
-  return offloadedTail;
-}
-
 /**
  * The record of sample `index` (line `index + 1`) as the per-line path reads its line, or null
  * when the line must be fed instead. With `jobs`, a long response's tail may be compressed
- * elsewhere: then `lastOffloadedTail()` gives it, for the collector to settle.
+ * elsewhere (formats/offloadedVerdicts.ts `pendingTail`), for the collector to settle.
  */
 export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs | null = null): SampleRecord | null {
   if (!(value instanceof PyDict) || value.map.size >= MAX_BUILT_SCALARS) return null;
@@ -220,16 +213,9 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
   const response = m.get('response');
   // As the per-line path reads the line: a str is text (a short one has too few characters to be
   // compressed), anything else is not. A tail `jobs` took is false until the scan settles it.
-  let repetition: boolean | string | null = null;
-  offloadedTail = null;
-  if (response === undefined) repetition = false;
-  else if (typeof response === 'string' || response instanceof PyText) {
-    const tail = stringTail(textOfStr(response), jobs);
-    if (tail !== null && tail.deflateTicket !== undefined) {
-      offloadedTail = tail;
-      repetition = false;
-    } else repetition = repetitionOfTail(tail);
-  }
+  pendingTail.ticket = -1;
+  const repetition =
+    response === undefined ? false : typeof response === 'string' || response instanceof PyText ? tailVerdict(stringTail(textOfStr(response), jobs)) : null;
   const sample: SampleRecord = {
     line: index + 1,
     offset: index,

@@ -18,7 +18,7 @@ import { collectedFields, type FileIdentity, type ScanState } from '../recordSca
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
-import { lastOffloadedTail, ptSampleRecord } from './sampleRecord';
+import { ptSampleRecord } from './sampleRecord';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';
 
@@ -93,7 +93,7 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
       if (direct && collector.takesMilesRecords()) {
         const record = ptSampleRecord(value, index, collector.deflateJobs);
         if (record !== null) {
-          collector.pushMilesRecord(record, lastOffloadedTail());
+          collector.pushMilesRecord(record);
           return;
         }
       }
