@@ -53,6 +53,11 @@ export class DeflateThread implements DeflateOffload {
   private ring: SharedRing | null = null;
   private worker: Worker | null = null;
   private failed = false;
+  /** Resolved when the thread fails: a wait for it must not hang on a wake-up that never comes. */
+  private readonly failure: Promise<void>;
+  private signalFailure: () => void = () => undefined;
+  /** Waits (`finish`, `warmUp`) in progress: the thread keeps the process alive while there is one. */
+  private waits = 0;
   /** Tickets published so far (the thread's numbering, across scans). */
   private published = 0;
   /** By slot: the scan that owns its ticket, that ticket in the scan's numbering and in the thread's. */
@@ -66,6 +71,7 @@ export class DeflateThread implements DeflateOffload {
 
   constructor(options: { script?: string } = {}) {
     this.script = options.script ?? join(__dirname, 'deflateWorker.js');
+    this.failure = new Promise((resolve) => (this.signalFailure = resolve));
   }
 
   start(): DeflateJobs {
@@ -103,16 +109,11 @@ export class DeflateThread implements DeflateOffload {
     const ring = this.ring;
     if (ring !== null) {
       const c = ring.counters;
-      // A pending `waitAsync` does not keep Node's event loop alive; the (unref'd) thread must.
-      const w = this.worker;
-      w?.ref();
+      this.hold();
       try {
-        for (let done = Atomics.load(c, DONE); done <= jobs.lastTicket && !this.failed; done = Atomics.load(c, DONE)) {
-          const wait = waitAsync(c, DONE, done);
-          if (wait.async) await wait.value;
-        }
+        for (let done = Atomics.load(c, DONE); done <= jobs.lastTicket && !this.failed; done = Atomics.load(c, DONE)) await this.change(c, DONE, done);
       } finally {
-        w?.unref();
+        this.release();
       }
       for (let slot = 0; slot < SLOTS; slot++) if (this.owner[slot] === jobs) this.collect(slot);
     }
@@ -124,15 +125,30 @@ export class DeflateThread implements DeflateOffload {
     if (this.ring === null && !this.failed) this.spawn();
     const ring = this.ring;
     if (ring === null) return;
-    this.worker?.ref();
+    this.hold();
     try {
-      while (!this.failed && Atomics.load(ring.counters, STATE) === STARTING) {
-        const wait = waitAsync(ring.counters, STATE, STARTING);
-        if (wait.async) await wait.value;
-      }
+      while (!this.failed && Atomics.load(ring.counters, STATE) === STARTING) await this.change(ring.counters, STATE, STARTING);
     } finally {
-      this.worker?.unref();
+      this.release();
     }
+  }
+
+  /** Until `a[i]` is no longer `value`, or the thread failed. */
+  private async change(a: Int32Array, i: number, value: number): Promise<void> {
+    const wait = waitAsync(a, i, value);
+    if (wait.async) await Promise.race([wait.value, this.failure]);
+  }
+
+  /**
+   * A pending `waitAsync` does not keep Node's event loop alive, so the (unref'd) thread must while
+   * anyone waits; `ref`/`unref` are not counted, hence the count (two scans may wait at once).
+   */
+  private hold(): void {
+    if (this.waits++ === 0) this.worker?.ref();
+  }
+
+  private release(): void {
+    if (--this.waits === 0) this.worker?.unref();
   }
 
   /** Ends the thread. */
@@ -169,9 +185,8 @@ export class DeflateThread implements DeflateOffload {
     const fail = () => {
       if (this.worker !== w) return;
       this.failed = true;
-      // Wakes a `finish` or `warmUp` waiting for the thread.
-      Atomics.notify(ring.counters, DONE);
-      Atomics.notify(ring.counters, STATE);
+      // Ends a `finish` or `warmUp` waiting for the thread.
+      this.signalFailure();
     };
     w.on('error', fail);
     w.on('exit', fail);
