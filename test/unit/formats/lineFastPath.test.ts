@@ -15,6 +15,7 @@ import { buildRule } from '../../../server/src/core/formats/rule';
 import { readNumber, numberValue } from '../../../server/src/core/reader/jsonNumber';
 import { scanLine } from '../../../server/src/core/reader/lineScan';
 import { scanBytes } from '../../../server/src/core/reader/scanBytes';
+import type { SampleRecord } from '../../../server/src/core/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 import { scanPath, tempDir, writeLines } from './helpers';
@@ -223,6 +224,22 @@ test('the per-line path reads the usual lines itself and leaves repeated keys to
   }
 });
 
+/** `reader`'s record of the line `text`, checked equal to the full path's; null when that refuses it (and so did `reader`). */
+function readAsFullPath(reader: MilesLineReader, rule: ReturnType<typeof buildRule>, text: string): SampleRecord | null {
+  const b = bytesOf(text);
+  const info = { line: 1, offset: 0, byteLength: b.length - 16 };
+  const fast = reader.read(b, 16, b.length, info);
+  const scanned = scanLine(b, 16, b.length, rule, false);
+  if (scanned.type !== 'ok') {
+    assert.equal(fast, null, text);
+    return null;
+  }
+  const full = normalizeRecord(scanned.value, info, CTX);
+  assert.ok(fast !== null && full.type === 'sample', text);
+  assert.deepStrictEqual(fast, full.sample, text);
+  return fast;
+}
+
 test('weight_versions repeated from the last line: the same list while the bytes are the same, read anew otherwise', () => {
   const rule = buildRule({});
   const reader = new MilesLineReader(rule);
@@ -230,18 +247,8 @@ test('weight_versions repeated from the last line: the same list while the bytes
   let previous: unknown = undefined;
   let reused = 0;
   for (const list of lists) {
-    const text = `{"group_index": 1, "index": 2, "weight_versions": ${list}, "status": "completed", "response_length": 3}`;
-    const b = bytesOf(text);
-    const info = { line: 1, offset: 0, byteLength: b.length - 16 };
-    const fast = reader.read(b, 16, b.length, info);
-    const scanned = scanLine(b, 16, b.length, rule, false);
-    if (scanned.type !== 'ok') {
-      assert.equal(fast, null, text);
-      continue;
-    }
-    const full = normalizeRecord(scanned.value, info, CTX);
-    assert.ok(fast !== null && full.type === 'sample', text);
-    assert.deepStrictEqual(fast, full.sample, text);
+    const fast = readAsFullPath(reader, rule, `{"group_index": 1, "index": 2, "weight_versions": ${list}, "status": "completed", "response_length": 3}`);
+    if (fast === null) continue;
     if (fast.miles?.weightVersions === previous) reused++;
     previous = fast.miles?.weightVersions;
   }
@@ -266,18 +273,8 @@ test('prefix_cache_info repeated from the last line: the same counts while the b
   ];
   const seen: [number, number][] = [];
   for (const info of infos) {
-    const text = `{"group_index": 1, "index": 2, "prefix_cache_info": ${info}, "status": "completed", "response_length": 3}`;
-    const b = bytesOf(text);
-    const at = { line: 1, offset: 0, byteLength: b.length - 16 };
-    const fast = reader.read(b, 16, b.length, at);
-    const scanned = scanLine(b, 16, b.length, rule, false);
-    if (scanned.type !== 'ok') {
-      assert.equal(fast, null, text);
-      continue;
-    }
-    const full = normalizeRecord(scanned.value, at, CTX);
-    assert.ok(fast !== null && full.type === 'sample', text);
-    assert.deepStrictEqual(fast, full.sample, text);
+    const fast = readAsFullPath(reader, rule, `{"group_index": 1, "index": 2, "prefix_cache_info": ${info}, "status": "completed", "response_length": 3}`);
+    if (fast === null) continue;
     seen.push([fast.miles?.cachedTokens ?? NaN, fast.miles?.totalPromptTokens ?? NaN]);
   }
   assert.deepEqual(seen, [
