@@ -111,7 +111,6 @@ export class RecordCollector {
     const plainRule = !Object.values(this.settings.fields ?? {}).some((pointer) => typeof pointer === 'string');
     const fast = this.state.format === 'miles-sample' && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
     this.lineReader = fast ? new MilesLineReader(this.rule) : null;
-    if (this.lineReader !== null) this.lineReader.offloaded = this.offloaded;
   }
 
   /**
@@ -120,7 +119,6 @@ export class RecordCollector {
    */
   offloadDeflate(jobs: DeflateJobs): void {
     this.offloaded = new OffloadedVerdicts(jobs);
-    if (this.lineReader !== null) this.lineReader.offloaded = this.offloaded;
   }
 
   /** Waits for the offloaded verdicts and writes them into the samples; later lines compress here. */
@@ -128,7 +126,6 @@ export class RecordCollector {
     const offloaded = this.offloaded;
     if (offloaded === null) return;
     this.offloaded = null;
-    if (this.lineReader !== null) this.lineReader.offloaded = null;
     await offloaded.settle(this.state.samples);
   }
 
@@ -247,7 +244,7 @@ export class RecordCollector {
   /** One line (without its end-of-line). */
   onLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
     if (this.lineReader !== null) {
-      if (this.lineReader.readInto(bytes, start, end, line, offset, this.state.samples)) {
+      if (this.lineReader.readInto(bytes, start, end, line, offset, this.state.samples, this.offloaded)) {
         this.state.records++;
         return;
       }

@@ -98,8 +98,6 @@ export class MilesLineReader {
   private readonly lossMaskRule: Child | undefined;
   private readonly weightVersionsRule: Child | undefined;
   private readonly prefixCacheRule: Child | undefined;
-  /** Set while a scan offloads its tails (see `OffloadedVerdicts`); only `readInto` uses it. */
-  offloaded: OffloadedVerdicts | null = null;
   /** The last `weight_versions` list and `prefix_cache_info` read whole, with their bytes. */
   private readonly versions = new RepeatedValue();
   private readonly prefix = new RepeatedValue();
@@ -122,10 +120,10 @@ export class MilesLineReader {
 
   /**
    * The line `b[s, e)` appended to `store` as its record would be (`SampleStore.pushRow`: keys as
-   * table ids, no record or key string made); false when the full path must read it.
+   * table ids, no record or key string made); false when the full path must read it. With
+   * `offloaded`, a long response's tail may be left to its jobs (the row noted there).
    */
-  readInto(b: Uint8Array, s: number, e: number, line: number, offset: number, store: SampleStore): boolean {
-    const offloaded = this.offloaded;
+  readInto(b: Uint8Array, s: number, e: number, line: number, offset: number, store: SampleStore, offloaded: OffloadedVerdicts | null = null): boolean {
     jobs = offloaded === null ? null : offloaded.jobs;
     try {
       if (!this.scan(b, s, e)) return false;
