@@ -39,7 +39,7 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cli.js`, banner: { js: '#!/usr/bin/env node' }, plugins: [lazyFiles] }),
   // Worker threads of the CLI's parallel scan of big files (loaded from beside cli.js / server.js).
   esbuild.build({ ...common, entryPoints: ['server/src/node/scanWorker.ts'], outfile: `${outdir}/scanWorker.js`, plugins: [lazyFiles] }),
-  // The CLI's thread for miles' has_repetition compression (loaded from beside cli.js).
+  // The thread for miles' has_repetition compression (loaded from beside cli.js / server.js).
   esbuild.build({ ...common, entryPoints: ['server/src/node/deflateWorker.ts'], outfile: `${outdir}/deflateWorker.js` }),
   // The run view's chart script (with Chart.js) for the VS Code webview and `rollout-lens report`,
   // which inlines it; minified always, since every report carries a copy.

@@ -1,14 +1,15 @@
-// The memory the CLI's deflate thread shares with the main thread (deflateThread.ts, deflateWorker.ts):
+// The memory the deflate thread (CLI and language server) shares with the main thread (deflateThread.ts, deflateWorker.ts):
 // a ring of slots, each one tail's bytes and, once compressed, its length, and three counters.
 // Tickets count every tail ever handed over; ticket t lives in slot t % SLOTS. The main thread
 // writes a slot and then advances PUBLISHED; the worker compresses in ticket order and advances
 // DONE after writing the length. At most SLOTS tickets are published and not done, so a slot is
 // only written again once its last ticket is done.
+import { MAX_MATCH_INPUT } from '../core/reader/zlibMatches';
 
 /** Tails handed over and not yet compressed, at most. */
 export const SLOTS = 32;
-/** A slot's bytes: a tail is 10 000 code points of at most 4 bytes each (reader/textTail.ts). */
-export const SLOT_BYTES = 40_000;
+/** A slot's bytes: the longest tail the WebAssembly matches take (a longer one is compressed by its reader). */
+export const SLOT_BYTES = MAX_MATCH_INPUT;
 
 /** Index in `counters`: tickets published. */
 export const PUBLISHED = 0;

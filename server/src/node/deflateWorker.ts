@@ -1,6 +1,6 @@
-// The CLI's deflate thread (bundled as `dist/deflateWorker.js`): compresses the tails the main
-// thread publishes in the shared ring (deflateShared.ts), in ticket order, with the engine's own
-// `zlibLength`, and sleeps while there are none.
+// The deflate thread of the CLI and the language server (bundled as `dist/deflateWorker.js`):
+// compresses the tails the main thread publishes in the shared ring (deflateShared.ts), in ticket
+// order, with the engine's own `zlibLength`, and sleeps while there are none.
 import { workerData } from 'node:worker_threads';
 
 import { zlibLength } from '../core/reader/zlibLength';
