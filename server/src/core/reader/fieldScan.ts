@@ -33,7 +33,12 @@ export class KeyTable {
    * field its key names. Lines of one log repeat them byte for byte.
    */
   private readonly leads: (Uint8Array | undefined)[] = [];
+  /** Each lead as `wordsOf` gives it: compared four bytes at a time. */
+  private readonly leadWords: (Int32Array | undefined)[] = [];
   private leadFields = new Int32Array(MAX_POSITIONS);
+  /** A view of the last line buffer `leadAt` read (lines come from a few long-lived buffers). */
+  private view: DataView | null = null;
+  private viewBytes: Uint8Array | null = null;
 
   constructor(names: readonly string[]) {
     this.fields = new Map(names.map((name, k) => [name, k]));
@@ -80,7 +85,19 @@ export class KeyTable {
     if (lead === undefined) return NO_LEAD;
     const n = lead.length;
     if (i + n >= e) return NO_LEAD;
-    for (let k = 0; k < n; k++) if (lead[k] !== b[i + k]) return NO_LEAD;
+    if (b !== this.viewBytes) {
+      this.viewBytes = b;
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    }
+    const view = this.view as DataView;
+    const words = this.leadWords[position] as Int32Array;
+    if (n < 4) {
+      for (let k = 0; k < n; k++) if (lead[k] !== b[i + k]) return NO_LEAD;
+    } else {
+      const last = words.length - 1;
+      for (let k = 0; k < last; k++) if (words[k] !== view.getInt32(i + 4 * k, true)) return NO_LEAD;
+      if (words[last] !== view.getInt32(i + n - 4, true)) return NO_LEAD;
+    }
     let v = i + n;
     while (WS[b[v]] === 1 && v < e) v++;
     this.keyEnd = v;
@@ -90,9 +107,27 @@ export class KeyTable {
   /** Remembers `b[s, valueStart)` as the lead of member `position`, naming `field`. */
   keepLead(b: Uint8Array, s: number, valueStart: number, position: number, field: number): void {
     if (position >= MAX_POSITIONS || valueStart - s > MAX_KEY_BYTES + 8 || position > this.leads.length) return;
-    this.leads[position] = new Uint8Array(b.subarray(s, valueStart));
+    const lead = new Uint8Array(b.subarray(s, valueStart));
+    const words = wordsOf(lead);
+    this.leads[position] = lead;
+    this.leadWords[position] = words;
     this.leadFields[position] = field;
   }
+}
+
+/**
+ * `bytes` (4 or more) as little-endian 32-bit words: those at 0, 4, 8, … and, last, the word that
+ * ends with the last byte (overlapping the one before it unless the length is a multiple of 4),
+ * so every byte is in a word and a comparison takes no byte loop.
+ */
+function wordsOf(bytes: Uint8Array): Int32Array {
+  const n = bytes.length;
+  if (n < 4) return new Int32Array(0);
+  const words = new Int32Array((n + 3) >>> 2);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, n);
+  for (let k = 0; k < words.length - 1; k++) words[k] = view.getInt32(4 * k, true);
+  words[words.length - 1] = view.getInt32(n - 4, true);
+  return words;
 }
 
 /** `leadAt`'s answer when the bytes at the position are not the ones remembered. */
