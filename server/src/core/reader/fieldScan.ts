@@ -36,9 +36,6 @@ export class KeyTable {
   /** Each lead as `wordsOf` gives it: compared four bytes at a time. */
   private readonly leadWords: (Int32Array | undefined)[] = [];
   private leadFields = new Int32Array(MAX_POSITIONS);
-  /** A view of the last line buffer `leadAt` read (lines come from a few long-lived buffers). */
-  private view: DataView | null = null;
-  private viewBytes: Uint8Array | null = null;
 
   constructor(names: readonly string[]) {
     this.fields = new Map(names.map((name, k) => [name, k]));
@@ -85,19 +82,7 @@ export class KeyTable {
     if (lead === undefined) return NO_LEAD;
     const n = lead.length;
     if (i + n >= e) return NO_LEAD;
-    if (b !== this.viewBytes) {
-      this.viewBytes = b;
-      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    }
-    const view = this.view as DataView;
-    const words = this.leadWords[position] as Int32Array;
-    if (n < 4) {
-      for (let k = 0; k < n; k++) if (lead[k] !== b[i + k]) return NO_LEAD;
-    } else {
-      const last = words.length - 1;
-      for (let k = 0; k < last; k++) if (words[k] !== view.getInt32(i + 4 * k, true)) return NO_LEAD;
-      if (words[last] !== view.getInt32(i + n - 4, true)) return NO_LEAD;
-    }
+    if (!sameWords(this.leadWords[position] as Int32Array, lead, b, i)) return NO_LEAD;
     let v = i + n;
     while (WS[b[v]] === 1 && v < e) v++;
     this.keyEnd = v;
@@ -128,6 +113,32 @@ function wordsOf(bytes: Uint8Array): Int32Array {
   for (let k = 0; k < words.length - 1; k++) words[k] = view.getInt32(4 * k, true);
   words[words.length - 1] = view.getInt32(n - 4, true);
   return words;
+}
+
+// A DataView of the last line buffer compared: lines come from a few long-lived buffers, so one
+// view is made per buffer, not per line.
+let viewBytes: Uint8Array | null = null;
+let view: DataView | null = null;
+
+function viewOf(b: Uint8Array): DataView {
+  if (b !== viewBytes) {
+    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    viewBytes = b;
+  }
+  return view as DataView;
+}
+
+/** Whether `b` holds `bytes` at `at` (`words`: `wordsOf(bytes)`), compared four bytes at a time. */
+function sameWords(words: Int32Array, bytes: Uint8Array, b: Uint8Array, at: number): boolean {
+  const n = bytes.length;
+  if (n < 4) {
+    for (let k = 0; k < n; k++) if (bytes[k] !== b[at + k]) return false;
+    return true;
+  }
+  const view = viewOf(b);
+  const last = words.length - 1;
+  for (let k = 0; k < last; k++) if (words[k] !== view.getInt32(at + 4 * k, true)) return false;
+  return words[last] === view.getInt32(at + n - 4, true);
 }
 
 /** `leadAt`'s answer when the bytes at the position are not the ones remembered. */
