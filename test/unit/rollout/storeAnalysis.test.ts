@@ -102,3 +102,45 @@ test('analyzeRollout: a finding limit keeps the first findings and counts the re
     { numRuns: 400 },
   );
 });
+
+test('analyzeRollout: prompts spread past the finding limit are counted without building their records', () => {
+  // 2000 plain groups of 4; group g and group g + 1000 share a prompt, so 1000 prompts are spread.
+  const records: SampleRecord[] = [];
+  for (let g = 0; g < 2000; g++) {
+    for (let i = 0; i < 4; i++) {
+      const line = records.length + 1;
+      records.push({
+        line,
+        offset: 0,
+        byteLength: 1,
+        groupKey: String(g),
+        index: i,
+        dataset: null,
+        promptKey: `p${g % 1000}`,
+        status: 'completed',
+        aborted: false,
+        reward: i % 2,
+        rewardIsInt: false,
+        cause: 'Submitted',
+        responseLength: 3,
+        step: null,
+      });
+    }
+  }
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4 };
+  const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.equal(all.findings.filter((f) => f.code === 'misgrouped').length, 1000);
+  const store = SampleStore.of(records);
+  const at = store.at.bind(store);
+  let built = 0;
+  store.at = (row: number) => {
+    built++;
+    return at(row);
+  };
+  const limit = 5;
+  const capped = analyzeRollout('f.jsonl', 'miles-sample', store, settings, true, limit);
+  assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+  assert.equal(capped.leftOut, 1000 - limit);
+  // Two records (the prompt's sample in each of its groups) per finding kept, none for the rest.
+  assert.equal(built, 2 * limit);
+});

@@ -138,7 +138,8 @@ export function analyzeRollout(
   );
   for (const row of ungrouped) checkCause(store.at(row), format, settings, filtersRun, null, null, finding);
   const spread = new FirstFindings(findingLimit);
-  for (const p of prompts.problems()) into(spread)(p.code, p.at, () => p.message, p.related);
+  // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
+  for (const p of prompts.problems((line) => spread.wants(line))) into(spread)(p.code, p.at, () => p.message, p.related);
 
   const sampleMetrics: Record<string, number> = {};
   if (format === 'miles-sample' || format === 'miles-pt') {

@@ -51,21 +51,25 @@ export class PromptSpread {
     this.lastGroup = last;
   }
 
-  problems(): ShapeProblem[] {
-    const out: ShapeProblem[] = [];
+  /**
+   * The spread prompts in order of first appearance, each a problem at its first sample in its
+   * second group. A prompt that `wanted` refuses (asked once per prompt, in that order, with that
+   * sample's line) is skipped before any of its records or its message is made: a file can spread
+   * thousands of prompts of which a report keeps the first few.
+   */
+  *problems(wanted: (line: number) => boolean = () => true): Generator<ShapeProblem> {
     for (const pid of this.order) {
       const rows = this.later.get(pid);
-      if (rows === undefined) continue;
+      if (rows === undefined || !wanted(this.store.lineAt(rows[0]))) continue;
       const entries = [this.first[pid], ...rows].map((r) => this.store.at(r));
       const at = entries[1];
-      out.push({
+      yield {
         code: 'misgrouped',
         at,
         group: at.groupKey as string,
         message: spreadPromptMessage(entries.map((e) => e.groupKey as string)),
         related: entries.filter((e) => e !== at),
-      });
+      };
     }
-    return out;
   }
 }
