@@ -21,8 +21,17 @@ const BLANK: LineScan = { type: 'blank' };
 const WS = new Uint8Array(256);
 WS[0x20] = WS[0x09] = WS[0x0d] = 1;
 
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * The 1-based UTF-16 column of byte `at` of a line starting at `start`: as the editor counts, with
+ * malformed UTF-8 counted as the decoder replaces it. An ASCII prefix (most lines) is not decoded.
+ */
 function utf16Column(bytes: Uint8Array, start: number, at: number): number {
-  return new TextDecoder().decode(bytes.subarray(start, at)).length + 1;
+  let k = start;
+  while (k < at && bytes[k] < 0x80) k++;
+  if (k === at) return at - start + 1;
+  return utf8.decode(bytes.subarray(start, at)).length + 1;
 }
 
 /** Scans `bytes[start, end)` (one line without its end-of-line). `sniff`: also look for binary content when invalid. */
