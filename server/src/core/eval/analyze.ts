@@ -81,7 +81,13 @@ function analyzeDataset(
   // A whole dataset without rewards is eval-all-aborted, whose message names the crash already.
   if (perSample.crashGroups.length > 0 && ordered.some((s) => s.reward !== null)) {
     const g = perSample.crashGroups[0];
-    push(msg.makeFinding('metrics-crash', { ...at, line: g.first.line, related: [] }, crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length)));
+    push(
+      msg.makeFinding(
+        'metrics-crash',
+        { ...at, line: ordered[g.row].line, related: [] },
+        crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length),
+      ),
+    );
   }
   const rep = perSample.repetitionCrash;
   if (rep !== null)

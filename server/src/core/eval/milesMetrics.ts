@@ -8,13 +8,24 @@ import { type MilesRow, SampleColumns } from '../store/sampleColumns';
 import type { SampleRecord } from '../types';
 import { npMean } from './numeric';
 
+/**
+ * A group miles main's zero-std count would crash on: its first sample's row (in the samples as
+ * given, or the store's), and whether any member is aborted. No record is kept: a log whose rewards
+ * are all null has one such group per group.
+ */
+export interface CrashGroup {
+  key: string | null;
+  row: number;
+  aborted: boolean;
+}
+
 export interface MilesSampleMetrics {
   metrics: Record<string, number>;
   /**
    * Groups miles main's zero-std count would crash on (`round(None)`): every reward is equal and
    * the first is None. Their zero-std counts follow the fixed behaviour (never zero-std).
    */
-  crashGroups: { key: string | null; first: SampleRecord; members: SampleRecord[] }[];
+  crashGroups: CrashGroup[];
   /** `repetition_frac` was not recomputed: a response is not text. */
   repetitionUnknown: boolean;
   /**
@@ -253,15 +264,16 @@ function zeroStd(store: SampleColumns, out: Record<string, number>, crash: Miles
     }
   }
   if (crashed !== null) {
-    // Every member of a group whose rewards are all null, in row order.
-    const members = new Map<number, SampleRecord[]>(crashed.map((g) => [g, []]));
+    // By group: its entry in `crash`, or -1; then one pass over the rows for aborted members.
+    const entry = new Int32Array(groups + 1).fill(-1);
+    for (const g of crashed) {
+      entry[g] = crash.length;
+      crash.push({ key: g === groups ? null : store.groupKeys.value(g), row: first[g], aborted: false });
+    }
     for (let i = 0; i < n; i++) {
       const id = store.groupId(i);
-      members.get(id < 0 ? groups : id)?.push(store.at(i));
-    }
-    for (const g of crashed) {
-      const list = members.get(g) as SampleRecord[];
-      crash.push({ key: list[0].groupKey, first: list[0], members: list });
+      const k = entry[id < 0 ? groups : id];
+      if (k >= 0 && store.abortedAt(i)) crash[k].aborted = true;
     }
   }
   for (const [r, c] of counts) out[`zero_std/count_${r}`] = c;

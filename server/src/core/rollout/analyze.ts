@@ -148,13 +148,13 @@ export function analyzeRollout(
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
     // A group with an aborted member is gone before miles logs (check_no_aborted); one whose rewards
     // are all null without an abort reaches the zero-std count and its round(None).
-    const crash = perSample.crashGroups.filter((g) => !g.members.some((s) => s.aborted));
+    const crash = perSample.crashGroups.filter((g) => !g.aborted);
     if (crash.length > 0)
       finding(
         'metrics-crash',
-        crash[0].first,
+        store.at(crash[0].row),
         () => crashMessage('rollout/zero_std/…', crash.length),
-        crash.slice(1).map((g) => g.first),
+        crash.slice(1).map((g) => store.at(g.row)),
       );
     const rep = perSample.repetitionCrash;
     if (rep !== null) finding('metrics-crash', rep.first, () => repetitionCrashMessage('rollout/repetition_frac', rep), []);
