@@ -108,3 +108,37 @@ test('StringTable: an integer key held before the direct index covered it keeps 
   for (let v = 0; v < 3000; v++) assert.equal(t.value(t.intId(v)), String(v));
   assert.equal(t.size, 3001);
 });
+
+test('StringTable: strings of any kind, mixed with numeric keys, get the ids a Map would give, across growth', () => {
+  const key = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.string({ unit: 'grapheme', maxLength: 4 }),
+    fc.constantFrom('a', 'b', 'Cause1', 'Cause2', '\u0000', '\ud800', 'é', 'e\u0301'),
+    fc.nat({ max: 50 }).map(String),
+    fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => hex64(a >>> 0, b >>> 0)),
+  );
+  fc.assert(
+    fc.property(fc.array(key, { maxLength: 400 }), (keys) => {
+      const t = new StringTable();
+      const want = new Map<string, number>();
+      for (const k of keys) {
+        if (!want.has(k)) want.set(k, want.size);
+        assert.equal(t.id(k), want.get(k), JSON.stringify(k));
+      }
+      for (const [k, id] of want) assert.equal(t.value(id), k);
+      assert.equal(t.size, want.size);
+    }),
+    { numRuns: 300 },
+  );
+  // Many distinct strings: the table grows and rehashes them with the numeric keys.
+  const t = new StringTable();
+  for (let k = 0; k < 50_000; k++) {
+    assert.equal(t.id(`Cause${k}`), 2 * k);
+    assert.equal(t.id(String(1_000_000_007 + k)), 2 * k + 1);
+  }
+  for (let k = 0; k < 50_000; k += 997) {
+    assert.equal(t.id(`Cause${k}`), 2 * k);
+    assert.equal(t.value(2 * k), `Cause${k}`);
+    assert.equal(t.value(2 * k + 1), String(1_000_000_007 + k));
+  }
+});

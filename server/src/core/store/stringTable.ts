@@ -15,6 +15,13 @@ function hexDigit(c: number): number {
   return -1;
 }
 
+/** FNV-1a over a string's UTF-16 code units (spread further by `fmix` where it picks a slot). */
+function stringHash(s: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  return h;
+}
+
 /** murmur3's 32-bit finaliser: spreads the bits of a key over the slot index. */
 function fmix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -32,21 +39,24 @@ function fmix(h: number): number {
 export class StringTable {
   private count = 0;
   private kind = new Uint8Array(16);
-  /** K_INT: the integer; K_HEX: the first 8 digits' value. */
+  /** K_INT: the integer; K_HEX: the first 8 digits' value; K_STRING: the string's hash. */
   private hi = new Float64Array(16);
-  /** K_HEX: the last 8 digits' value. */
+  /** K_HEX: the last 8 digits' value; K_STRING: the string's index in `strings`. */
   private lo = new Uint32Array(16);
-  /** Open addressing over the numeric keys: id + 1 by slot, 0 for an empty slot. */
+  /** Open addressing over the keys not in `direct`: id + 1 by slot, 0 for an empty slot. */
   private slots = new Int32Array(64);
-  private numeric = 0;
+  private hashed = 0;
   /**
    * Non-negative integer keys below its length (group indexes count up from 0): id + 1 by value,
    * 0 for none; they are not in `slots`. Covers every such key held, so the route does not change.
    */
   private direct = new Int32Array(0);
-  /** The other strings: id by string and string by id. */
-  private readonly ids = new Map<string, number>();
-  private readonly texts = new Map<number, string>();
+  /**
+   * The other strings, in the order added. Found through `slots` by their hash, not a Map: a
+   * million distinct keys (an error text per sample) cost a Map three times the time and twice the
+   * memory (BENCHMARKS.md, "Design measurements").
+   */
+  private readonly strings: string[] = [];
   /** The last numeric key spelled and its text: consecutive rows mostly repeat their keys. */
   #lastId = -1;
   #lastText = '';
@@ -87,13 +97,7 @@ export class StringTable {
         if (k === n) return this.numericId(K_INT, neg ? -v : v, 0);
       }
     }
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.add(K_STRING, 0, 0);
-      this.ids.set(s, id);
-      this.texts.set(id, s);
-    }
-    return id;
+    return this.stringId(s);
   }
 
   /** `id(String(v))` for an integer `v`, without making the string when it is held as a number. */
@@ -112,7 +116,7 @@ export class StringTable {
     if (id < 0) return null;
     if (id === this.#lastId) return this.#lastText;
     const k = this.kind[id];
-    if (k === K_STRING) return this.texts.get(id) as string;
+    if (k === K_STRING) return this.strings[this.lo[id]];
     const text = k === K_INT ? String(this.hi[id]) : hex64(this.hi[id], this.lo[id]);
     this.#lastId = id;
     this.#lastText = text;
@@ -148,7 +152,25 @@ export class StringTable {
     }
     const id = this.add(kind, hi, lo);
     this.slots[slot] = id + 1;
-    if (++this.numeric * 2 > this.slots.length) this.rehash();
+    if (++this.hashed * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private stringId(s: string): number {
+    const hash = stringHash(s);
+    const mask = this.slots.length - 1;
+    let slot = this.slotOf(K_STRING, hash, 0) & mask;
+    for (;;) {
+      const e = this.slots[slot];
+      if (e === 0) break;
+      const id = e - 1;
+      if (this.kind[id] === K_STRING && this.hi[id] === hash && this.strings[this.lo[id]] === s) return id;
+      slot = (slot + 1) & mask;
+    }
+    const id = this.add(K_STRING, hash, this.strings.length);
+    this.strings.push(s);
+    this.slots[slot] = id + 1;
+    if (++this.hashed * 2 > this.slots.length) this.rehash();
     return id;
   }
 
@@ -165,6 +187,7 @@ export class StringTable {
   }
 
   private slotOf(kind: number, hi: number, lo: number): number {
+    if (kind === K_STRING) return fmix(hi ^ 0x5bd1e995);
     if (kind === K_HEX) return fmix(Math.imul(hi | 0, 0x9e3779b1) ^ lo);
     return fmix((hi | 0) ^ Math.imul(Math.floor(hi / TWO_32) | 0, 0x9e3779b1));
   }
@@ -174,7 +197,6 @@ export class StringTable {
     const mask = slots.length - 1;
     for (let id = 0; id < this.count; id++) {
       const kind = this.kind[id];
-      if (kind === K_STRING) continue;
       if (kind === K_INT && this.hi[id] >= 0 && this.hi[id] < this.direct.length) continue;
       let slot = this.slotOf(kind, this.hi[id], this.lo[id]) & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;
