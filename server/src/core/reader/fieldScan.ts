@@ -159,6 +159,13 @@ const RECENT = 16;
 /** Calls of `RecentTexts.repeated` that answer null (V8 allocates feedback after a function's 8th call). */
 const WARM_CALLS = 24;
 const RECENT_BYTES = 64;
+/**
+ * New values in a row after which `text` stops comparing and keeping them, and how often it then
+ * tries again (a hit ends the pause): the comparisons and copies cost a file whose field differs
+ * on every line ~0.3 µs a line for nothing (BENCHMARKS.md, "Design measurements").
+ */
+const MISSES_BEFORE_PAUSE = 64;
+const MISSES_BETWEEN_TRIES = 64;
 
 /**
  * The texts of short string values a field repeats (statuses, exit statuses, dataset names), found
@@ -172,6 +179,8 @@ export class RecentTexts {
   /** The entry that matched last: tried first (a field mostly repeats one value). */
   private last = 0;
   private calls = 0;
+  /** New values in a row (counted on while paused: every MISSES_BETWEEN_TRIES-th is looked up). */
+  private misses = 0;
   /** Set by `repeated`: the index after the string. */
   end = 0;
 
@@ -200,14 +209,21 @@ export class RecentTexts {
   text(b: Uint8Array, s: number, end: number): string {
     const n = end - s - 2;
     if (n > RECENT_BYTES) return stringText(b, s, end);
+    // A field whose values keep changing (an error text per sample) is only looked up now and then.
+    if (this.misses >= MISSES_BEFORE_PAUSE && this.misses++ % MISSES_BETWEEN_TRIES !== 0) return stringText(b, s, end);
     const all = this.bytes;
-    if (all.length > 0 && same(all[this.last], b, s + 1, n)) return this.texts[this.last];
+    if (all.length > 0 && same(all[this.last], b, s + 1, n)) {
+      this.misses = 0;
+      return this.texts[this.last];
+    }
     for (let k = 0; k < all.length; k++) {
       if (same(all[k], b, s + 1, n)) {
         this.last = k;
+        this.misses = 0;
         return this.texts[k];
       }
     }
+    if (this.misses < MISSES_BEFORE_PAUSE) this.misses++;
     // Escapes are decoded by the scanner; the bytes as written stay the key.
     const text = stringText(b, s, end);
     this.bytes[this.next] = new Uint8Array(b.subarray(s + 1, end - 1));
