@@ -2,7 +2,7 @@
 // time, a lead must match exactly its own bytes, whatever its length and wherever a byte differs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyTable, NO_LEAD } from '../../../server/src/core/reader/fieldScan';
+import { KeyTable, NO_LEAD, RecentTexts } from '../../../server/src/core/reader/fieldScan';
 import { scanBytes } from '../../../server/src/core/reader/scanBytes';
 
 const ascii = (text: string) => new TextEncoder().encode(text);
@@ -54,4 +54,25 @@ test('leadAt: nothing remembered at a position is no lead; whitespace after the 
   assert.equal(table.leadAt(b, 0, b.length, 1), NO_LEAD, 'another position');
   assert.equal(table.leadAt(b, 0, b.length, 0), 0);
   assert.equal(b[table.keyEnd], '7'.charCodeAt(0));
+});
+
+test('RecentTexts: the text of every value, through runs of new values (paused lookups) and repeats', () => {
+  const recent = new RecentTexts();
+  // 300 distinct values (past the pause), then repeats of a few, then distinct ones again, escaped too.
+  const values = [
+    ...Array.from({ length: 300 }, (_, k) => `Cause${k}`),
+    ...Array.from({ length: 200 }, (_, k) => ['Submitted', 'TimeLimitExceeded', 'a\\"b'][k % 3]),
+    ...Array.from({ length: 200 }, (_, k) => `Other${k}\\u00e9`),
+    ...Array.from({ length: 100 }, () => 'Submitted'),
+  ];
+  for (const v of values) {
+    const literal = `"${v}"`;
+    const b = placed(literal, 2, 'plain');
+    const want = JSON.parse(literal) as string;
+    const repeated = recent.repeated(b, 2, b.length);
+    if (repeated !== null) {
+      assert.equal(repeated, want);
+      assert.equal(recent.end, b.length);
+    } else assert.equal(recent.text(b, 2, b.length), want, v);
+  }
 });
