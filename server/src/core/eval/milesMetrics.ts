@@ -216,6 +216,9 @@ function versionMetrics(store: SampleColumns, out: Record<string, number>): void
   out['weight_version/mixed_version_ratio'] = mixed / n;
 }
 
+/** Float rewards whose zero-std keys `zeroStd` remembers. */
+const MAX_FLOAT_KEYS = 4096;
+
 /**
  * `_compute_zero_std_metrics`: groups by `group_index` (samples without one form one group, as
  * eval samples do); a group is zero-std when every reward equals the first (Python `==`: NaN equals
@@ -252,6 +255,9 @@ function zeroStd(store: SampleColumns, out: Record<string, number>, crash: Miles
   }
   const counts = new Map<string, number>();
   let crashed: number[] | null = null;
+  // The float rewards' keys by value (-0.0 apart: a Map takes it for 0.0): a file's rewards take
+  // few values, and each key costs an exact decimal rounding.
+  const floatKeys = new Map<number | string, string>();
   for (let k = 0; k < present; k++) {
     const g = order[k];
     if (unequal[g] !== 0) continue;
@@ -259,7 +265,17 @@ function zeroStd(store: SampleColumns, out: Record<string, number>, crash: Miles
     const r = store.rewardAt(f);
     if (r === null) (crashed ??= []).push(g);
     else {
-      const key = pyRoundRepr(r, store.rewardIsIntAt(f), 1);
+      let key: string;
+      if (store.rewardIsIntAt(f)) key = pyRoundRepr(r, true, 1);
+      else {
+        const at = Object.is(r, -0) ? '-0' : r;
+        const known = floatKeys.get(at);
+        if (known !== undefined) key = known;
+        else {
+          key = pyRoundRepr(r, false, 1);
+          if (floatKeys.size < MAX_FLOAT_KEYS) floatKeys.set(at, key);
+        }
+      }
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
