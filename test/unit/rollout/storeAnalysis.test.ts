@@ -144,3 +144,44 @@ test('analyzeRollout: prompts spread past the finding limit are counted without 
   // Two records (the prompt's sample in each of its groups) per finding kept, none for the rest.
   assert.equal(built, 2 * limit);
 });
+
+test('analyzeRollout: a group written out of index order keeps its findings before the limit', () => {
+  const rec = (line: number, groupKey: string, index: number, aborted: boolean, cause: string): SampleRecord => ({
+    line,
+    offset: 0,
+    byteLength: 1,
+    groupKey,
+    index,
+    dataset: null,
+    promptKey: `p${groupKey}`,
+    status: aborted ? 'aborted' : 'completed',
+    aborted,
+    reward: aborted ? null : 1,
+    rewardIsInt: false,
+    cause,
+    responseLength: 3,
+    step: null,
+  });
+  // Group b's two infrastructure failures scored fill a limit of 2 (lines 1 and 6); group a starts on
+  // line 2 with its aborted member, whose index puts it second: its group-dropped finding (line 2)
+  // is among the first two, though the member that comes first in group order is on line 7.
+  const records = [
+    rec(1, 'b', 0, false, 'SandboxUnavailable'),
+    rec(2, 'a', 1, true, 'SandboxUnavailable'),
+    rec(6, 'b', 1, false, 'SandboxUnavailable'),
+    rec(7, 'a', 0, false, 'Submitted'),
+  ];
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };
+  const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.deepEqual(
+    all.findings.map((f) => [f.code, f.line]),
+    [
+      ['infra-failure-scored', 1],
+      ['group-dropped', 2],
+      ['infra-failure-scored', 6],
+    ],
+  );
+  const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, 2);
+  assert.deepEqual(capped.findings, all.findings.slice(0, 2));
+  assert.equal(capped.leftOut, 1);
+});

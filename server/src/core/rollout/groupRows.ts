@@ -1,13 +1,13 @@
 // A file's groups from the store's columns: rows counted and placed by group id, visited in file order.
 import type { SampleRecord } from '../types';
 import type { SampleColumns } from '../store/sampleColumns';
-import { inGroupOrder, type SampleGroup } from './groups';
+import type { SampleGroup } from './groups';
 
 /**
  * Calls `visit` with each group (members in group order, `rowOf` their rows in the store) in file
  * order (by the line of the first-written member); returns the rows without a group key. Each
- * group's rows (in row order, `rows[from, to)`) go to `visitRows` first: when it takes the group (true), no record
- * of it is built.
+ * group's rows (in group order, `rows[from, to)`) go to `visitRows` first: when it takes the group
+ * (true), no record of it is built.
  */
 export function eachGroup(
   store: SampleColumns,
@@ -46,25 +46,34 @@ export function eachGroup(
   }
   for (let k = 0; k < groupCount; k++) {
     const g = order === null ? k : order[k];
+    const from = starts[g];
+    const to = starts[g + 1];
+    toGroupOrder(store, rows, from, to);
     // The group's rows are rows[from, to): passed as a range (no view made for each group).
-    if (visitRows(g, rows, starts[g], starts[g + 1])) continue;
-    const memberRows = rows.subarray(starts[g], starts[g + 1]);
-    const members: SampleRecord[] = [];
-    let sorted = true;
-    for (let r = starts[g]; r < starts[g + 1]; r++) {
-      const s = store.at(rows[r]);
-      const prev = members.length > 0 ? members[members.length - 1] : null;
-      // Already in group order (rows are in line order): ascending index, or no index at all.
-      if (prev !== null && (prev.line > s.line || (prev.index === null) !== (s.index === null) || (s.index !== null && (prev.index as number) > s.index)))
-        sorted = false;
-      members.push(s);
-    }
-    if (sorted) {
-      visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
-      continue;
-    }
-    const rowOf = new Map<SampleRecord, number>(members.map((s, m) => [s, memberRows[m]]));
-    visit({ key: store.groupKeys.value(g) as string, members: inGroupOrder(members) }, (s) => rowOf.get(s) as number);
+    if (visitRows(g, rows, from, to)) continue;
+    const memberRows = rows.subarray(from, to);
+    const members = Array.from(memberRows, (r) => store.at(r));
+    visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
   }
   return ungrouped;
+}
+
+/**
+ * Puts one group's rows `rows[from, to)` (in row order) in group order, as `inGroupOrder` orders
+ * its records: by index then line when every member has an index, else by line. Groups are mostly
+ * written in that order already; a shuffled or reordered file's are sorted here, by their columns,
+ * so they too are decided without records.
+ */
+function toGroupOrder(store: SampleColumns, rows: Int32Array, from: number, to: number): void {
+  let indexed = true;
+  for (let r = from; r < to && indexed; r++) indexed = store.indexAt(rows[r]) !== null;
+  const before = indexed
+    ? (a: number, b: number) => (store.indexAt(a) as number) - (store.indexAt(b) as number) || store.lineAt(a) - store.lineAt(b)
+    : (a: number, b: number) => store.lineAt(a) - store.lineAt(b);
+  for (let r = from + 1; r < to; r++) {
+    if (before(rows[r - 1], rows[r]) > 0) {
+      rows.subarray(from, to).sort(before);
+      return;
+    }
+  }
 }

@@ -8,7 +8,7 @@ import type { FirstFindings } from './firstFindings';
 
 /**
  * Groups whose outcome the columns decide: kept, with no finding of any check (`filterGroup`,
- * `checkCause`, `incompleteGroups`, `mixedPrompts`), already in group order. Those are most groups
+ * `checkCause`, `incompleteGroups`, `mixedPrompts`). Those are most groups
  * of a large file; the analysis counts them without building their records. Any other group is
  * materialised and goes through the checks themselves.
  */
@@ -29,28 +29,22 @@ export class PlainGroups {
    * A group with an aborted member whose findings all fall after the ones kept (`FirstFindings`
    * cutoffs): dropped by the aborted-group filter, its findings only counted as left out, exactly
    * as `filterGroup`, `checkCause`, `incompleteGroups` and `mixedPrompts` count them. Returns the
-   * drop reason, or null when the group must go through those checks (a finding may be kept; not
-   * in group order; verl rows).
+   * drop reason, or null when the group must go through those checks (a finding may be kept; verl
+   * rows). `rows[from, to)`: the group's rows in group order.
    */
   quietAbort(rows: Int32Array, from: number, to: number, main: FirstFindings, sizes: FirstFindings, mixed: FirstFindings): string | null {
     const store = this.store;
     const n = to - from;
     if (n === 0) return null;
-    const first = store.lineAt(rows[from]);
-    if (!main.wantsNone(first)) return null;
+    // The group's first line: no finding of the group comes before it.
+    let first = Infinity;
     let namer = -1;
     let prompt = -1;
     let mixedPrompts = false;
-    let prevLine = -1;
-    let prevIndex: number | null = null;
     for (let m = 0; m < n; m++) {
       const row = rows[from + m];
       if (store.hasExtras(row)) return null;
-      const line = store.lineAt(row);
-      const index = store.indexAt(row);
-      if (m > 0 && (prevLine > line || (prevIndex === null) !== (index === null) || (index !== null && (prevIndex as number) > index))) return null;
-      prevLine = line;
-      prevIndex = index;
+      first = Math.min(first, store.lineAt(row));
       if (namer < 0 && store.abortedAt(row)) namer = row;
       const pid = store.promptIdAt(row);
       if (pid >= 0) {
@@ -58,7 +52,7 @@ export class PlainGroups {
         else if (pid !== prompt) mixedPrompts = true;
       }
     }
-    if (namer < 0) return null;
+    if (namer < 0 || !main.wantsNone(first)) return null;
     const want = this.settings.nSamplesPerPrompt;
     const sized = want !== null && n !== want;
     // The other lists matter only when the group has a finding for them.
@@ -78,26 +72,18 @@ export class PlainGroups {
     return reason;
   }
 
-  /** `rows[from, to)`: a group's rows in row order. */
+  /** `rows[from, to)`: a group's rows in group order. */
   test(rows: Int32Array, from: number, to: number): boolean {
     const store = this.store;
     const n = to - from;
     const want = this.settings.nSamplesPerPrompt;
     if (want !== null && n !== want) return false;
     let prompt = -1;
-    let prevLine = -1;
-    let prevIndex: number | null = null;
     let mean = 0;
     let m2 = 0;
     for (let m = 0; m < n; m++) {
       const row = rows[from + m];
       if (store.abortedAt(row) || store.hasExtras(row)) return false;
-      // Group order is row order: lines ascending, and indexes ascending or all null (`eachGroup`).
-      const line = store.lineAt(row);
-      const index = store.indexAt(row);
-      if (m > 0 && (prevLine > line || (prevIndex === null) !== (index === null) || (index !== null && (prevIndex as number) > index))) return false;
-      prevLine = line;
-      prevIndex = index;
       const pid = store.promptIdAt(row);
       if (pid >= 0) {
         if (prompt < 0) prompt = pid;
