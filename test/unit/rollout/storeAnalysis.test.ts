@@ -185,3 +185,37 @@ test('analyzeRollout: a group written out of index order keeps its findings befo
   assert.deepEqual(capped.findings, all.findings.slice(0, 2));
   assert.equal(capped.leftOut, 1);
 });
+
+test('analyzeRollout: a misgrouped file (every group mixes prompts) keeps the first findings and counts the rest', () => {
+  const records: SampleRecord[] = [];
+  for (let g = 0; g < 50; g++) {
+    for (let i = 0; i < 2; i++) {
+      const line = records.length + 1;
+      records.push({
+        line,
+        offset: 0,
+        byteLength: 1,
+        groupKey: String(g),
+        index: i,
+        dataset: null,
+        promptKey: `p${line}`,
+        status: 'completed',
+        aborted: false,
+        reward: i,
+        rewardIsInt: false,
+        cause: 'Submitted',
+        responseLength: 3,
+        step: null,
+      });
+    }
+  }
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };
+  const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.equal(all.findings.length, 50);
+  assert.ok(all.findings.every((f) => f.code === 'misgrouped'));
+  for (const limit of [1, 3, 49]) {
+    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
+    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+    assert.equal(capped.leftOut, 50 - limit);
+  }
+});

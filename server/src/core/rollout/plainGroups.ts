@@ -72,13 +72,19 @@ export class PlainGroups {
     return reason;
   }
 
-  /** `rows[from, to)`: a group's rows in group order. */
-  test(rows: Int32Array, from: number, to: number): boolean {
+  /**
+   * A kept group with no finding of those checks, or only `mixedPrompts`' one where it falls after
+   * the findings kept (counted as left out here, as the check would count it: a misgrouped file
+   * has one in every group). `rows[from, to)`: the group's rows in group order.
+   */
+  quietKeep(rows: Int32Array, from: number, to: number, mixed: FirstFindings): boolean {
     const store = this.store;
     const n = to - from;
     const want = this.settings.nSamplesPerPrompt;
     if (want !== null && n !== want) return false;
     let prompt = -1;
+    let mixedPrompts = false;
+    let first = Infinity;
     let mean = 0;
     let m2 = 0;
     for (let m = 0; m < n; m++) {
@@ -87,8 +93,9 @@ export class PlainGroups {
       const pid = store.promptIdAt(row);
       if (pid >= 0) {
         if (prompt < 0) prompt = pid;
-        else if (pid !== prompt) return false;
+        else if (pid !== prompt) mixedPrompts = true;
       }
+      first = Math.min(first, store.lineAt(row));
       if (this.causeReported(store.causeCodeAt(row))) return false;
       if (this.zeroStd) {
         const x = store.rewardAt(row);
@@ -100,7 +107,12 @@ export class PlainGroups {
       }
     }
     // NaN (fewer than two members, NaN rewards) is not above the threshold: the filter decides.
-    return !this.zeroStd || (n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD);
+    if (this.zeroStd && !(n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD)) return false;
+    if (!mixedPrompts) return true;
+    // The finding sits on a member: on the group's first line or after it.
+    if (!mixed.wantsNone(first)) return false;
+    mixed.wants(first);
+    return true;
   }
 
   private readonly classes: (ReturnType<typeof classifyCause> | undefined)[] = [];

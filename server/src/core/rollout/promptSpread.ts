@@ -14,8 +14,16 @@ export class PromptSpread {
   private lastGroup = new Int32Array(0);
   /** Prompt ids in order of first appearance. */
   private order: number[] = [];
-  /** Prompt id → rows of its first sample in each later group. */
-  private readonly later = new Map<number, number[]>();
+  /**
+   * The rows of a prompt's first sample in each later group, as chains through typed arrays (a
+   * misgrouped file spreads every prompt: a Map of arrays cost ~100 B and a lookup per entry):
+   * by prompt id the first and last entry (-1: none); by entry its row and the next entry.
+   */
+  private laterHead = new Int32Array(0);
+  private laterTail = new Int32Array(0);
+  private laterRow = new Int32Array(64);
+  private laterNext = new Int32Array(64);
+  private laterCount = 0;
 
   constructor(private readonly store: SampleColumns) {}
 
@@ -35,10 +43,25 @@ export class PromptSpread {
       }
       if (this.lastGroup[pid] === gid) continue;
       this.lastGroup[pid] = gid;
-      const later = this.later.get(pid);
-      if (later) later.push(row);
-      else this.later.set(pid, [row]);
+      this.addLater(pid, row);
     }
+  }
+
+  private addLater(pid: number, row: number): void {
+    const k = this.laterCount++;
+    if (k === this.laterRow.length) {
+      const rows = new Int32Array(2 * k);
+      rows.set(this.laterRow);
+      const next = new Int32Array(2 * k);
+      next.set(this.laterNext);
+      this.laterRow = rows;
+      this.laterNext = next;
+    }
+    this.laterRow[k] = row;
+    this.laterNext[k] = -1;
+    if (this.laterHead[pid] < 0) this.laterHead[pid] = k;
+    else this.laterNext[this.laterTail[pid]] = k;
+    this.laterTail[pid] = k;
   }
 
   private grow(pid: number): void {
@@ -47,8 +70,14 @@ export class PromptSpread {
     first.set(this.first);
     const last = new Int32Array(size);
     last.set(this.lastGroup);
+    const head = new Int32Array(size).fill(-1);
+    head.set(this.laterHead);
+    const tail = new Int32Array(size);
+    tail.set(this.laterTail);
     this.first = first;
     this.lastGroup = last;
+    this.laterHead = head;
+    this.laterTail = tail;
   }
 
   /**
@@ -59,9 +88,11 @@ export class PromptSpread {
    */
   *problems(wanted: (line: number) => boolean = () => true): Generator<ShapeProblem> {
     for (const pid of this.order) {
-      const rows = this.later.get(pid);
-      if (rows === undefined || !wanted(this.store.lineAt(rows[0]))) continue;
-      const entries = [this.first[pid], ...rows].map((r) => this.store.at(r));
+      const head = this.laterHead[pid];
+      if (head < 0 || !wanted(this.store.lineAt(this.laterRow[head]))) continue;
+      const rows = [this.first[pid]];
+      for (let k = head; k >= 0; k = this.laterNext[k]) rows.push(this.laterRow[k]);
+      const entries = rows.map((r) => this.store.at(r));
       const at = entries[1];
       yield {
         code: 'misgrouped',
