@@ -219,3 +219,38 @@ test('analyzeRollout: a misgrouped file (every group mixes prompts) keeps the fi
     assert.equal(capped.leftOut, 50 - limit);
   }
 });
+
+test('analyzeRollout: a run whose every sample was scored despite an infrastructure failure keeps the first findings and counts the rest', () => {
+  const records: SampleRecord[] = [];
+  for (let g = 0; g < 40; g++) {
+    for (let i = 0; i < 2; i++) {
+      const line = records.length + 1;
+      const cause = i === 1 && g % 3 === 0 ? 'Submitted' : 'SandboxUnavailable';
+      records.push({
+        line,
+        offset: 0,
+        byteLength: 1,
+        groupKey: String(g),
+        index: 1 - i,
+        dataset: null,
+        promptKey: `p${g}`,
+        status: 'completed',
+        aborted: false,
+        reward: i,
+        rewardIsInt: false,
+        cause,
+        responseLength: 3,
+        step: null,
+      });
+    }
+  }
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };
+  const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.equal(all.findings.length, 80 - 14);
+  assert.ok(all.findings.every((f) => f.code === 'infra-failure-scored'));
+  for (const limit of [1, 2, 3, 30, 65]) {
+    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
+    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+    assert.equal(capped.leftOut, all.findings.length - limit);
+  }
+});

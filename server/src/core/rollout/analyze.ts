@@ -95,7 +95,7 @@ export function analyzeRollout(
   const ungrouped = eachGroup(
     store,
     (gid, rows, from, to) => {
-      if (plain.quietKeep(rows, from, to, mixed)) {
+      if (plain.quietKeep(rows, from, to, main, mixed)) {
         total++;
         if (keepGroups === true)
           outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows, from, to), kept: true, reason: null, metric: null });

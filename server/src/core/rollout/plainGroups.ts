@@ -73,17 +73,19 @@ export class PlainGroups {
   }
 
   /**
-   * A kept group with no finding of those checks, or only `mixedPrompts`' one where it falls after
-   * the findings kept (counted as left out here, as the check would count it: a misgrouped file
-   * has one in every group). `rows[from, to)`: the group's rows in group order.
+   * A kept group with no finding of those checks but `checkCause`'s on members scored despite an
+   * infrastructure cause and `mixedPrompts`' one, where those fall after the findings kept (counted
+   * as left out here, as the checks would count them: a misgrouped file has one in every group, a
+   * run whose sandbox failed one per sample). `rows[from, to)`: the group's rows in group order.
    */
-  quietKeep(rows: Int32Array, from: number, to: number, mixed: FirstFindings): boolean {
+  quietKeep(rows: Int32Array, from: number, to: number, main: FirstFindings, mixed: FirstFindings): boolean {
     const store = this.store;
     const n = to - from;
     const want = this.settings.nSamplesPerPrompt;
     if (want !== null && n !== want) return false;
     let prompt = -1;
     let mixedPrompts = false;
+    let scoredInfra = 0;
     let first = Infinity;
     let mean = 0;
     let m2 = 0;
@@ -96,7 +98,7 @@ export class PlainGroups {
         else if (pid !== prompt) mixedPrompts = true;
       }
       first = Math.min(first, store.lineAt(row));
-      if (this.causeReported(store.causeCodeAt(row))) return false;
+      if (this.causeReported(store.causeCodeAt(row))) scoredInfra++;
       if (this.zeroStd) {
         const x = store.rewardAt(row);
         if (x === null) return false;
@@ -108,10 +110,11 @@ export class PlainGroups {
     }
     // NaN (fewer than two members, NaN rewards) is not above the threshold: the filter decides.
     if (this.zeroStd && !(n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD)) return false;
-    if (!mixedPrompts) return true;
-    // The finding sits on a member: on the group's first line or after it.
-    if (!mixed.wantsNone(first)) return false;
-    mixed.wants(first);
+    if (!mixedPrompts && scoredInfra === 0) return true;
+    // Each finding sits on a member: on the group's first line or after it.
+    if ((mixedPrompts && !mixed.wantsNone(first)) || (scoredInfra > 0 && !main.wantsNone(first))) return false;
+    if (mixedPrompts) mixed.wants(first);
+    for (let k = 0; k < scoredInfra; k++) main.wants(first);
     return true;
   }
 
