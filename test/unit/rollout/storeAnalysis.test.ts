@@ -254,3 +254,40 @@ test('analyzeRollout: a run whose every sample was scored despite an infrastruct
     assert.equal(capped.leftOut, all.findings.length - limit);
   }
 });
+
+test('analyzeRollout: big groups (rows found through a map) report prompts spread across them as the record checks do', () => {
+  // Group a: 20 members, the first 10 with prompt x, the rest with prompt s; group b: 20 with prompt s.
+  const records: SampleRecord[] = [];
+  for (const [key, prompts] of [
+    ['a', (i: number) => (i < 10 ? 'x' : 's')],
+    ['b', () => 's'],
+  ] as const) {
+    for (let i = 0; i < 20; i++) {
+      const line = records.length + 1;
+      records.push({
+        line,
+        offset: 0,
+        byteLength: 1,
+        groupKey: key,
+        index: i,
+        dataset: null,
+        promptKey: prompts(i),
+        status: 'completed',
+        aborted: false,
+        reward: i % 2,
+        rewardIsInt: false,
+        cause: 'Submitted',
+        responseLength: 3,
+        step: null,
+      });
+    }
+  }
+  const got = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 20 })
+    .findings.filter((f) => f.code === 'misgrouped' && f.message.includes('spread'))
+    .map((f) => [f.line, (f.related ?? []).map((r) => r.line)]);
+  const want = misgrouped(groupSamples(records).groups)
+    .filter((p) => p.message.includes('spread'))
+    .map((p) => [p.at.line, p.related.map((r) => r.line)]);
+  assert.deepEqual(got, want);
+  assert.deepEqual(got, [[21, [11]]]);
+});

@@ -53,9 +53,19 @@ export function eachGroup(
     if (visitRows(g, rows, from, to)) continue;
     const memberRows = rows.subarray(from, to);
     const members = Array.from(memberRows, (r) => store.at(r));
-    visit({ key: store.groupKeys.value(g) as string, members }, (s) => memberRows[members.indexOf(s)]);
+    visit({ key: store.groupKeys.value(g) as string, members }, rowOfMember(members, memberRows));
   }
   return ungrouped;
+}
+
+/** Members searched in place up to this many; a bigger group's rows are looked up in a Map. */
+const SEARCHED_MEMBERS = 16;
+
+/** The row of each of `members` (`rows[m]` is member m's), found in constant time in a big group. */
+function rowOfMember(members: SampleRecord[], rows: Int32Array): (s: SampleRecord) => number {
+  if (members.length <= SEARCHED_MEMBERS) return (s) => rows[members.indexOf(s)];
+  const byMember = new Map<SampleRecord, number>(members.map((s, m) => [s, rows[m]]));
+  return (s) => byMember.get(s) as number;
 }
 
 /**

@@ -7,10 +7,10 @@ import { classifyMemo } from './causeClass';
 import type { FirstFindings } from './firstFindings';
 
 /**
- * Groups whose outcome the columns decide: kept, with no finding of any check (`filterGroup`,
- * `checkCause`, `incompleteGroups`, `mixedPrompts`). Those are most groups
- * of a large file; the analysis counts them without building their records. Any other group is
- * materialised and goes through the checks themselves.
+ * Groups whose outcome the columns decide: kept or dropped, with every finding of the checks
+ * (`filterGroup`, `checkCause`, `incompleteGroups`, `mixedPrompts`) past the findings kept, so
+ * only counted. Those are most groups of a large file; the analysis counts them without building
+ * their records. Any other group is materialised and goes through the checks themselves.
  */
 export class PlainGroups {
   /** By cause code (`SampleColumns.causeCodeAt`): 1 when a non-aborted sample with it is reported, 2 when not, 0 not known yet. */
