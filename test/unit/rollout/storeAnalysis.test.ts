@@ -103,30 +103,46 @@ test('analyzeRollout: a finding limit keeps the first findings and counts the re
   );
 });
 
+/** A completed sample on `line` of group `groupKey`: `fields` over defaults that raise no finding. */
+function sample(line: number, groupKey: string, fields: Partial<SampleRecord> = {}): SampleRecord {
+  return {
+    line,
+    offset: 0,
+    byteLength: 1,
+    groupKey,
+    index: null,
+    dataset: null,
+    promptKey: null,
+    status: 'completed',
+    aborted: false,
+    reward: 1,
+    rewardIsInt: false,
+    cause: 'Submitted',
+    responseLength: 3,
+    step: null,
+    ...fields,
+  };
+}
+
+/** `groups` groups of `size` samples, lines counted from 1; `fields(g, i, line)` sets each one's own. */
+function samples(groups: number, size: number, fields: (g: number, i: number, line: number) => Partial<SampleRecord>): SampleRecord[] {
+  const out: SampleRecord[] = [];
+  for (let g = 0; g < groups; g++) for (let i = 0; i < size; i++) out.push(sample(out.length + 1, String(g), { index: i, ...fields(g, i, out.length + 1) }));
+  return out;
+}
+
+/** With every finding limit in `limits`, the findings kept are the first ones and the rest are counted. */
+function assertLimits(records: SampleRecord[], settings: typeof DEFAULT_SETTINGS, all: ReturnType<typeof analyzeRollout>, limits: number[]): void {
+  for (const limit of limits) {
+    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
+    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+    assert.equal(capped.leftOut, all.findings.length - limit);
+  }
+}
+
 test('analyzeRollout: prompts spread past the finding limit are counted without building their records', () => {
   // 2000 plain groups of 4; group g and group g + 1000 share a prompt, so 1000 prompts are spread.
-  const records: SampleRecord[] = [];
-  for (let g = 0; g < 2000; g++) {
-    for (let i = 0; i < 4; i++) {
-      const line = records.length + 1;
-      records.push({
-        line,
-        offset: 0,
-        byteLength: 1,
-        groupKey: String(g),
-        index: i,
-        dataset: null,
-        promptKey: `p${g % 1000}`,
-        status: 'completed',
-        aborted: false,
-        reward: i % 2,
-        rewardIsInt: false,
-        cause: 'Submitted',
-        responseLength: 3,
-        step: null,
-      });
-    }
-  }
+  const records = samples(2000, 4, (g, i) => ({ promptKey: `p${g % 1000}`, reward: i % 2 }));
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4 };
   const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
   assert.equal(all.findings.filter((f) => f.code === 'misgrouped').length, 1000);
@@ -146,30 +162,15 @@ test('analyzeRollout: prompts spread past the finding limit are counted without 
 });
 
 test('analyzeRollout: a group written out of index order keeps its findings before the limit', () => {
-  const rec = (line: number, groupKey: string, index: number, aborted: boolean, cause: string): SampleRecord => ({
-    line,
-    offset: 0,
-    byteLength: 1,
-    groupKey,
-    index,
-    dataset: null,
-    promptKey: `p${groupKey}`,
-    status: aborted ? 'aborted' : 'completed',
-    aborted,
-    reward: aborted ? null : 1,
-    rewardIsInt: false,
-    cause,
-    responseLength: 3,
-    step: null,
-  });
   // Group b's two infrastructure failures scored fill a limit of 2 (lines 1 and 6); group a starts on
   // line 2 with its aborted member, whose index puts it second: its group-dropped finding (line 2)
   // is among the first two, though the member that comes first in group order is on line 7.
+  const infra = { cause: 'SandboxUnavailable' };
   const records = [
-    rec(1, 'b', 0, false, 'SandboxUnavailable'),
-    rec(2, 'a', 1, true, 'SandboxUnavailable'),
-    rec(6, 'b', 1, false, 'SandboxUnavailable'),
-    rec(7, 'a', 0, false, 'Submitted'),
+    sample(1, 'b', { index: 0, promptKey: 'pb', ...infra }),
+    sample(2, 'a', { index: 1, promptKey: 'pa', status: 'aborted', aborted: true, reward: null, ...infra }),
+    sample(6, 'b', { index: 1, promptKey: 'pb', ...infra }),
+    sample(7, 'a', { index: 0, promptKey: 'pa' }),
   ];
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };
   const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
@@ -181,107 +182,36 @@ test('analyzeRollout: a group written out of index order keeps its findings befo
       ['infra-failure-scored', 6],
     ],
   );
-  const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, 2);
-  assert.deepEqual(capped.findings, all.findings.slice(0, 2));
-  assert.equal(capped.leftOut, 1);
+  assertLimits(records, settings, all, [2]);
 });
 
 test('analyzeRollout: a misgrouped file (every group mixes prompts) keeps the first findings and counts the rest', () => {
-  const records: SampleRecord[] = [];
-  for (let g = 0; g < 50; g++) {
-    for (let i = 0; i < 2; i++) {
-      const line = records.length + 1;
-      records.push({
-        line,
-        offset: 0,
-        byteLength: 1,
-        groupKey: String(g),
-        index: i,
-        dataset: null,
-        promptKey: `p${line}`,
-        status: 'completed',
-        aborted: false,
-        reward: i,
-        rewardIsInt: false,
-        cause: 'Submitted',
-        responseLength: 3,
-        step: null,
-      });
-    }
-  }
+  const records = samples(50, 2, (_, i, line) => ({ promptKey: `p${line}`, reward: i }));
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };
   const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
   assert.equal(all.findings.length, 50);
   assert.ok(all.findings.every((f) => f.code === 'misgrouped'));
-  for (const limit of [1, 3, 49]) {
-    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
-    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
-    assert.equal(capped.leftOut, 50 - limit);
-  }
+  assertLimits(records, settings, all, [1, 3, 49]);
 });
 
 test('analyzeRollout: a run whose every sample was scored despite an infrastructure failure keeps the first findings and counts the rest', () => {
-  const records: SampleRecord[] = [];
-  for (let g = 0; g < 40; g++) {
-    for (let i = 0; i < 2; i++) {
-      const line = records.length + 1;
-      const cause = i === 1 && g % 3 === 0 ? 'Submitted' : 'SandboxUnavailable';
-      records.push({
-        line,
-        offset: 0,
-        byteLength: 1,
-        groupKey: String(g),
-        index: 1 - i,
-        dataset: null,
-        promptKey: `p${g}`,
-        status: 'completed',
-        aborted: false,
-        reward: i,
-        rewardIsInt: false,
-        cause,
-        responseLength: 3,
-        step: null,
-      });
-    }
-  }
+  // Indexes count down, so each group's rows are put in group order first.
+  const records = samples(40, 2, (g, i) => ({
+    index: 1 - i,
+    promptKey: `p${g}`,
+    reward: i,
+    cause: i === 1 && g % 3 === 0 ? 'Submitted' : 'SandboxUnavailable',
+  }));
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };
   const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
   assert.equal(all.findings.length, 80 - 14);
   assert.ok(all.findings.every((f) => f.code === 'infra-failure-scored'));
-  for (const limit of [1, 2, 3, 30, 65]) {
-    const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
-    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
-    assert.equal(capped.leftOut, all.findings.length - limit);
-  }
+  assertLimits(records, settings, all, [1, 2, 3, 30, 65]);
 });
 
 test('analyzeRollout: big groups (rows found through a map) report prompts spread across them as the record checks do', () => {
-  // Group a: 20 members, the first 10 with prompt x, the rest with prompt s; group b: 20 with prompt s.
-  const records: SampleRecord[] = [];
-  for (const [key, prompts] of [
-    ['a', (i: number) => (i < 10 ? 'x' : 's')],
-    ['b', () => 's'],
-  ] as const) {
-    for (let i = 0; i < 20; i++) {
-      const line = records.length + 1;
-      records.push({
-        line,
-        offset: 0,
-        byteLength: 1,
-        groupKey: key,
-        index: i,
-        dataset: null,
-        promptKey: prompts(i),
-        status: 'completed',
-        aborted: false,
-        reward: i % 2,
-        rewardIsInt: false,
-        cause: 'Submitted',
-        responseLength: 3,
-        step: null,
-      });
-    }
-  }
+  // Group 0: 20 members, the first 10 with prompt x, the rest with prompt s; group 1: 20 with prompt s.
+  const records = samples(2, 20, (g, i) => ({ promptKey: g === 0 && i < 10 ? 'x' : 's', reward: i % 2 }));
   const got = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 20 })
     .findings.filter((f) => f.code === 'misgrouped' && f.message.includes('spread'))
     .map((f) => [f.line, (f.related ?? []).map((r) => r.line)]);
