@@ -19,6 +19,25 @@ export function measure(args) {
   return { wall, rss, cpu, stdout: r.stdout, stderr: r.stderr };
 }
 
+/**
+ * `commands` (name → node arguments) timed `runs` times each, interleaved, after one warm-up run of
+ * the first (the page cache); each run logged under `label`. Every name of `commands`, and
+ * `before`, gets its list of runs (empty when not run).
+ */
+export function interleaved(label, commands, runs) {
+  measure(Object.values(commands)[0]);
+  const got = { before: [] };
+  for (const k of Object.keys(commands)) got[k] = [];
+  for (let r = 0; r < runs; r++) {
+    for (const [k, a] of Object.entries(commands)) {
+      const m = measure(a);
+      got[k].push(m);
+      console.log(`  ${label} ${k}: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rss.toFixed(0)} MB`);
+    }
+  }
+  return got;
+}
+
 /** Nearest-rank percentile. */
 export function pct(xs, p) {
   const s = xs.slice().sort((a, b) => a - b);

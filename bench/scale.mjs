@@ -8,7 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSy
 import { join } from 'node:path';
 
 import { rng } from './generate.mjs';
-import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { interleaved, load, loadEngine, machine, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
@@ -165,15 +165,7 @@ async function checkRecords(path) {
 function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBefore }) {
   const commands = { baseline: ['bench/baseline.mjs', ...baseArgs], check: ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', ...checkArgs] };
   if (withBefore) commands.before = [join(before, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', ...checkArgs];
-  measure(commands.baseline); // warm-up (page cache)
-  const got = { baseline: [], check: [], before: [] };
-  for (let r = 0; r < runs; r++) {
-    for (const [k, a] of Object.entries(commands)) {
-      const m = measure(a);
-      got[k].push(m);
-      console.log(`  ${name} ${k}: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rss.toFixed(0)} MB`);
-    }
-  }
+  const got = interleaved(name, commands, runs); // the baseline first: it warms the page cache
   const report = JSON.parse(got.check[0].stdout);
   const counted = report.files.reduce((s, f) => s + f.records, 0);
   const base = JSON.parse(got.baseline[0].stdout).records;

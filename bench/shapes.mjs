@@ -10,7 +10,7 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeF
 import { join } from 'node:path';
 
 import { rng } from './generate.mjs';
-import { load, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
 import { eachLine } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
@@ -96,15 +96,7 @@ function timeShape(name) {
   const path = shapeFile(name);
   const commands = { baseline: ['bench/baseline.mjs', '--count-invalid', path], check: ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', path] };
   if (before) commands.before = [join(before, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', path];
-  measure(commands.baseline); // warm-up (page cache)
-  const got = { baseline: [], check: [], before: [] };
-  for (let r = 0; r < runs; r++) {
-    for (const [k, a] of Object.entries(commands)) {
-      const m = measure(a);
-      got[k].push(m);
-      console.log(`  ${name} ${k}: ${m.wall.toFixed(2)} s wall, ${m.cpu.toFixed(2)} s CPU, ${m.rss.toFixed(0)} MB`);
-    }
-  }
+  const got = interleaved(name, commands, runs); // the baseline first: it warms the page cache
   const report = JSON.parse(got.check[0].stdout);
   const file = report.files[0];
   const base = JSON.parse(got.baseline[0].stdout);
