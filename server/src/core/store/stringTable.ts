@@ -22,6 +22,14 @@ function stringHash(s: string): number {
   return h;
 }
 
+/**
+ * Mixed into every slot, different in each process: keys are written by whoever wrote the log, and
+ * with slots known in advance a log could pile its keys into one run of slots, making each lookup
+ * walk them all. Slots never decide an id (ids count keys in the order first seen), so the seed
+ * changes no result.
+ */
+const SLOT_SEED = (Math.random() * 0x100000000) | 0;
+
 /** murmur3's 32-bit finaliser: spreads the bits of a key over the slot index. */
 function fmix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -187,9 +195,9 @@ export class StringTable {
   }
 
   private slotOf(kind: number, hi: number, lo: number): number {
-    if (kind === K_STRING) return fmix(hi ^ 0x5bd1e995);
-    if (kind === K_HEX) return fmix(Math.imul(hi | 0, 0x9e3779b1) ^ lo);
-    return fmix((hi | 0) ^ Math.imul(Math.floor(hi / TWO_32) | 0, 0x9e3779b1));
+    if (kind === K_STRING) return fmix(hi ^ 0x5bd1e995 ^ SLOT_SEED);
+    if (kind === K_HEX) return fmix(Math.imul(hi | 0, 0x9e3779b1) ^ lo ^ SLOT_SEED);
+    return fmix((hi | 0) ^ Math.imul(Math.floor(hi / TWO_32) | 0, 0x9e3779b1) ^ SLOT_SEED);
   }
 
   private rehash(): void {
