@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SampleStore } from '../../../server/src/core/sampleStore';
-import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
+import { analyzeRollout, MAX_RELATED_LINES } from '../../../server/src/core/rollout/analyze';
 import { groupSamples } from '../../../server/src/core/rollout/groups';
 import { incompleteGroups, misgrouped } from '../../../server/src/core/rollout/shape';
 import type { SampleRecord } from '../../../server/src/core/types';
@@ -220,4 +220,22 @@ test('analyzeRollout: big groups (rows found through a map) report prompts sprea
     .map((p) => [p.at.line, p.related.map((r) => r.line)]);
   assert.deepEqual(got, want);
   assert.deepEqual(got, [[21, [11]]]);
+});
+
+test('analyzeRollout: a finding lists at most MAX_RELATED_LINES related lines, the first in group order', () => {
+  // One group of 600 written in reverse index order; its aborted member (index 0) names the drop.
+  const records = samples(1, 600, (_, i) => ({
+    index: 599 - i,
+    promptKey: 'p',
+    ...(i === 599 ? { status: 'aborted', aborted: true, reward: null, cause: 'SandboxUnavailable' } : {}),
+  }));
+  const [dropped] = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), DEFAULT_SETTINGS).findings;
+  assert.equal(dropped.code, 'group-dropped');
+  assert.equal(dropped.line, 600);
+  // The others in group order (index 1, 2, …: lines 599, 598, …), the first MAX_RELATED_LINES of them.
+  assert.deepEqual(
+    (dropped.related ?? []).map((r) => r.line),
+    Array.from({ length: MAX_RELATED_LINES }, (_, k) => 599 - k),
+  );
+  assert.match(dropped.message, /1 of 600 samples/);
 });

@@ -84,7 +84,7 @@ export function analyzeRollout(
         group: at.groupKey,
         dataset: at.dataset,
         fix: null,
-        ...(related.length > 0 ? { related: related.map((s) => ({ file, line: s.line })) } : {}),
+        ...(related.length > 0 ? { related: related.slice(0, MAX_RELATED_LINES).map((s) => ({ file, line: s.line })) } : {}),
       });
     };
   const finding = into(main);
@@ -169,6 +169,13 @@ export function analyzeRollout(
   if (reasonOf !== null) result.verdicts = { reasonOf, reasons: [...reasonIds.keys()] };
   return result;
 }
+
+/**
+ * Related lines a finding lists at most (the first, in group order): a group of a million samples
+ * (one group key for a whole file) made each of its findings list every other member, hundreds of
+ * megabytes of report for lines nobody reads one by one; its message gives the counts.
+ */
+export const MAX_RELATED_LINES = 256;
 
 /** `message` is built only for a finding that can still be among the first `findingLimit`. */
 type Report = (code: FindingCode, at: SampleRecord, message: () => string, related: readonly SampleRecord[]) => void;
