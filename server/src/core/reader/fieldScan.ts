@@ -117,15 +117,15 @@ function wordsOf(bytes: Uint8Array): Int32Array {
 
 // A DataView of the last line buffer compared: lines come from a few long-lived buffers, so one
 // view is made per buffer, not per line.
-let viewBytes: Uint8Array | null = null;
-let view: DataView | null = null;
+let lastBytes: Uint8Array | null = null;
+let lastView: DataView | null = null;
 
 function viewOf(b: Uint8Array): DataView {
-  if (b !== viewBytes) {
-    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    viewBytes = b;
+  if (b !== lastBytes) {
+    lastView = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    lastBytes = b;
   }
-  return view as DataView;
+  return lastView as DataView;
 }
 
 /** Whether `b` holds `bytes` at `at` (`words`: `wordsOf(bytes)`), compared four bytes at a time. */
