@@ -36,15 +36,12 @@ export class PlainGroups {
     const store = this.store;
     const n = to - from;
     if (n === 0) return null;
-    // The group's first line: no finding of the group comes before it.
-    let first = Infinity;
     let namer = -1;
     let prompt = -1;
     let mixedPrompts = false;
     for (let m = 0; m < n; m++) {
       const row = rows[from + m];
       if (store.hasExtras(row)) return null;
-      first = Math.min(first, store.lineAt(row));
       if (namer < 0 && store.abortedAt(row)) namer = row;
       const pid = store.promptIdAt(row);
       if (pid >= 0) {
@@ -52,7 +49,9 @@ export class PlainGroups {
         else if (pid !== prompt) mixedPrompts = true;
       }
     }
-    if (namer < 0 || !main.wantsNone(first)) return null;
+    if (namer < 0) return null;
+    const first = this.firstLine(rows, from, to);
+    if (!main.wantsNone(first)) return null;
     const want = this.settings.nSamplesPerPrompt;
     const sized = want !== null && n !== want;
     // The other lists matter only when the group has a finding for them.
@@ -86,7 +85,6 @@ export class PlainGroups {
     let prompt = -1;
     let mixedPrompts = false;
     let scoredInfra = 0;
-    let first = Infinity;
     let mean = 0;
     let m2 = 0;
     for (let m = 0; m < n; m++) {
@@ -97,7 +95,6 @@ export class PlainGroups {
         if (prompt < 0) prompt = pid;
         else if (pid !== prompt) mixedPrompts = true;
       }
-      first = Math.min(first, store.lineAt(row));
       if (this.causeReported(store.causeCodeAt(row))) scoredInfra++;
       if (this.zeroStd) {
         const x = store.rewardAt(row);
@@ -112,10 +109,18 @@ export class PlainGroups {
     if (this.zeroStd && !(n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD)) return false;
     if (!mixedPrompts && scoredInfra === 0) return true;
     // Each finding sits on a member: on the group's first line or after it.
+    const first = this.firstLine(rows, from, to);
     if ((mixedPrompts && !mixed.wantsNone(first)) || (scoredInfra > 0 && !main.wantsNone(first))) return false;
     if (mixedPrompts) mixed.wants(first);
     for (let k = 0; k < scoredInfra; k++) main.wants(first);
     return true;
+  }
+
+  /** The least line of `rows[from, to)`: no finding of the group comes before it. */
+  private firstLine(rows: Int32Array, from: number, to: number): number {
+    let first = Infinity;
+    for (let r = from; r < to; r++) first = Math.min(first, this.store.lineAt(rows[r]));
+    return first;
   }
 
   private readonly classes: (ReturnType<typeof classifyCause> | undefined)[] = [];
