@@ -154,7 +154,8 @@ export function analyzeRollout(
         'metrics-crash',
         store.at(crash[0].row),
         () => crashMessage('rollout/zero_std/…', crash.length),
-        crash.slice(1).map((g) => store.at(g.row)),
+        // Only the records the finding lists (it lists MAX_RELATED_LINES at most).
+        crash.slice(1, 1 + MAX_RELATED_LINES).map((g) => store.at(g.row)),
       );
     const rep = perSample.repetitionCrash;
     if (rep !== null) finding('metrics-crash', rep.first, () => repetitionCrashMessage('rollout/repetition_frac', rep), []);
