@@ -36,6 +36,12 @@ export class KeyTable {
   /** Each lead as `wordsOf` gives it: compared four bytes at a time. */
   private readonly leadWords: (Int32Array | undefined)[] = [];
   private leadFields = new Int32Array(MAX_POSITIONS);
+  /**
+   * A DataView of the last line buffer compared: lines come from a few long-lived buffers, so one
+   * is made per buffer, not per line (and kept by the table, which its reader drops with the file).
+   */
+  private view: DataView | null = null;
+  private viewBytes: Uint8Array | null = null;
 
   constructor(names: readonly string[]) {
     this.fields = new Map(names.map((name, k) => [name, k]));
@@ -82,7 +88,11 @@ export class KeyTable {
     if (lead === undefined) return NO_LEAD;
     const n = lead.length;
     if (i + n >= e) return NO_LEAD;
-    if (!sameWords(this.leadWords[position] as Int32Array, lead, b, i)) return NO_LEAD;
+    if (b !== this.viewBytes) {
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      this.viewBytes = b;
+    }
+    if (!sameWords(this.leadWords[position] as Int32Array, lead, b, this.view as DataView, i)) return NO_LEAD;
     let v = i + n;
     while (WS[b[v]] === 1 && v < e) v++;
     this.keyEnd = v;
@@ -115,27 +125,16 @@ function wordsOf(bytes: Uint8Array): Int32Array {
   return words;
 }
 
-// A DataView of the last line buffer compared: lines come from a few long-lived buffers, so one
-// view is made per buffer, not per line.
-let lastBytes: Uint8Array | null = null;
-let lastView: DataView | null = null;
-
-function viewOf(b: Uint8Array): DataView {
-  if (b !== lastBytes) {
-    lastView = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    lastBytes = b;
-  }
-  return lastView as DataView;
-}
-
-/** Whether `b` holds `bytes` at `at` (`words`: `wordsOf(bytes)`), compared four bytes at a time. */
-function sameWords(words: Int32Array, bytes: Uint8Array, b: Uint8Array, at: number): boolean {
+/**
+ * Whether `b` holds `bytes` at `at` (`words`: `wordsOf(bytes)`; `view`: a DataView over exactly
+ * `b`), compared four bytes at a time.
+ */
+function sameWords(words: Int32Array, bytes: Uint8Array, b: Uint8Array, view: DataView, at: number): boolean {
   const n = bytes.length;
   if (n < 4) {
     for (let k = 0; k < n; k++) if (bytes[k] !== b[at + k]) return false;
     return true;
   }
-  const view = viewOf(b);
   const last = words.length - 1;
   for (let k = 0; k < last; k++) if (words[k] !== view.getInt32(at + 4 * k, true)) return false;
   return words[last] === view.getInt32(at + n - 4, true);
