@@ -1,9 +1,9 @@
-// The memory the deflate thread (CLI and language server) shares with the main thread (deflateThread.ts, deflateWorker.ts):
-// a ring of slots, each one tail's bytes and, once compressed, its length, and three counters.
-// Tickets count every tail ever handed over; ticket t lives in slot t % SLOTS. The main thread
-// writes a slot and then advances PUBLISHED; the worker compresses in ticket order and advances
-// DONE after writing the length. At most SLOTS tickets are published and not done, so a slot is
-// only written again once its last ticket is done.
+// The memory the deflate thread (CLI and language server) shares with the main thread
+// (deflateThread.ts, deflateWorker.ts): a ring of slots, each one tail's bytes and, once
+// compressed, its length, and three counters. Tickets count every tail ever handed over; ticket t
+// lives in slot t % SLOTS. The main thread writes a slot and then advances PUBLISHED; the worker
+// compresses in ticket order and advances DONE after writing the length. At most SLOTS tickets are
+// published and not done, so a slot is only written again once its last ticket is done.
 import { MAX_MATCH_INPUT } from '../core/reader/zlibMatches';
 
 /** Tails handed over and not yet compressed, at most. */
