@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SampleStore } from '../../../server/src/core/sampleStore';
+import { RowView } from '../../../server/src/core/store/rowView';
 import type { SampleRecord, SampleStatus } from '../../../server/src/core/types';
 
 const statuses: (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
@@ -64,6 +65,36 @@ const anyRecord = fc.tuple(record, fc.oneof(fc.constant(null), miles), fc.boolea
   return { ...r, miles: same ? { ...m, effectiveLength: r.responseLength } : { ...m } };
 });
 
+const FIELDS = [
+  'line',
+  'offset',
+  'byteLength',
+  'groupKey',
+  'index',
+  'dataset',
+  'promptKey',
+  'status',
+  'aborted',
+  'reward',
+  'rewardIsInt',
+  'cause',
+  'responseLength',
+  'step',
+  'vars',
+  'session',
+  'output',
+  'miles',
+] as const satisfies readonly (keyof SampleRecord)[];
+
+/** A row read through its view (core/store/rowView.ts) gives every field of the record pushed, -0 and NaN included. */
+function assertViewReads(store: SampleStore, row: number, r: SampleRecord): void {
+  const view = new RowView(store, row);
+  for (const f of FIELDS) {
+    if (f === 'vars' || f === 'miles') assert.deepEqual(view[f], r[f], `view ${f}`);
+    else assert.ok(Object.is(view[f], r[f]), `view ${f}: ${String(view[f])} vs ${String(r[f])}`);
+  }
+}
+
 test('SampleStore gives back every record it was given, field for field, across chunk edges', () => {
   fc.assert(
     fc.property(fc.array(anyRecord, { maxLength: 40 }), fc.integer({ min: 0, max: 40_000 }), (records, pad) => {
@@ -93,6 +124,7 @@ test('SampleStore gives back every record it was given, field for field, across 
         }
         assert.equal(store.groupId(padRows + k) >= 0, r.groupKey !== null);
         assert.ok(Object.is(store.stepAt(padRows + k), r.step));
+        assertViewReads(store, padRows + k, r);
       });
     }),
     { numRuns: 60 },
@@ -123,6 +155,7 @@ test('SampleStore keeps vars, groups by first appearance, and refuses rows it do
   assert.ok(!('session' in store.at(0)) && !('miles' in store.at(1)), 'absent optional fields stay absent');
   assert.deepEqual(store.at(1).vars, { acc: 0.5 });
   assert.equal(store.at(0).vars, undefined);
+  for (let row = 0; row < 3; row++) assertViewReads(store, row, store.at(row));
   assert.deepEqual([store.groupId(0), store.groupId(1), store.groupId(2)], [0, 1, 0]);
   assert.throws(() => store.at(3), RangeError);
   assert.throws(() => store.at(-1), RangeError);

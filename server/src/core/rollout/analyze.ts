@@ -117,7 +117,7 @@ export function analyzeRollout(
       prompts.addRows(rows, from, to);
       return true;
     },
-    (g, rowOf) => {
+    (g, rows) => {
       const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
       total++;
       if (!outcome.kept) dropped++;
@@ -126,14 +126,14 @@ export function analyzeRollout(
         const reason = outcome.reason ?? 'unknown';
         let id = reasonIds.get(reason);
         if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
-        reasonOf[store.groupId(rowOf(g.members[0]))] = id;
+        reasonOf[store.groupId(rows[0])] = id;
       }
       if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
       for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
       for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
       const odd = mixedPrompts(g);
       if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
-      prompts.addRows(g.members.map(rowOf));
+      prompts.addRows(rows);
     },
   );
   for (const row of ungrouped) checkCause(store.at(row), format, settings, filtersRun, null, null, finding);

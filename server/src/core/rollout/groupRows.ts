@@ -1,10 +1,10 @@
 // A file's groups from the store's columns: rows counted and placed by group id, visited in file order.
-import type { SampleRecord } from '../types';
 import type { SampleColumns } from '../store/sampleColumns';
+import { RowView } from '../store/rowView';
 import type { SampleGroup } from './groups';
 
 /**
- * Calls `visit` with each group (members in group order, `rowOf` their rows in the store) in file
+ * Calls `visit` with each group (members in group order, `rows[m]` member m's row in the store) in file
  * order (by the line of the first-written member); returns the rows without a group key. Each
  * group's rows (in group order, `rows[from, to)`) go to `visitRows` first: when it takes the group
  * (true), no record of it is built.
@@ -12,7 +12,7 @@ import type { SampleGroup } from './groups';
 export function eachGroup(
   store: SampleColumns,
   visitRows: (groupId: number, rows: Int32Array, from: number, to: number) => boolean,
-  visit: (g: SampleGroup, rowOf: (s: SampleRecord) => number) => void,
+  visit: (g: SampleGroup, rows: Int32Array) => void,
 ): Int32Array {
   const n = store.length;
   const groupCount = store.groupKeys.size;
@@ -52,20 +52,12 @@ export function eachGroup(
     // The group's rows are rows[from, to): passed as a range (no view made for each group).
     if (visitRows(g, rows, from, to)) continue;
     const memberRows = rows.subarray(from, to);
-    const members = Array.from(memberRows, (r) => store.at(r));
-    visit({ key: store.groupKeys.value(g) as string, members }, rowOfMember(members, memberRows));
+    // Views, not records: a group of a million members (one key for a whole file) holds a small
+    // object per member, and only the fields the checks read are read.
+    const members = Array.from(memberRows, (r) => new RowView(store, r));
+    visit({ key: store.groupKeys.value(g) as string, members }, memberRows);
   }
   return ungrouped;
-}
-
-/** Members searched in place up to this many; a bigger group's rows are looked up in a Map. */
-const SEARCHED_MEMBERS = 16;
-
-/** The row of each of `members` (`rows[m]` is member m's), found in constant time in a big group. */
-function rowOfMember(members: SampleRecord[], rows: Int32Array): (s: SampleRecord) => number {
-  if (members.length <= SEARCHED_MEMBERS) return (s) => rows[members.indexOf(s)];
-  const byMember = new Map<SampleRecord, number>(members.map((s, m) => [s, rows[m]]));
-  return (s) => byMember.get(s) as number;
 }
 
 /**
