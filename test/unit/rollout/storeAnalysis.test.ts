@@ -146,19 +146,25 @@ test('analyzeRollout: prompts spread past the finding limit are counted without 
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 4 };
   const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
   assert.equal(all.findings.filter((f) => f.code === 'misgrouped').length, 1000);
-  const store = SampleStore.of(records);
-  const at = store.at.bind(store);
-  let built = 0;
-  store.at = (row: number) => {
-    built++;
-    return at(row);
+  // Each group key read (the store hands the checks row views, which read fields in place) is
+  // counted: a spread prompt's message reads the key of every group it is in, its finding one more.
+  const keyReads = (limit: number) => {
+    const store = SampleStore.of(records);
+    const value = store.groupKeys.value.bind(store.groupKeys);
+    let reads = 0;
+    store.groupKeys.value = (id: number) => {
+      reads++;
+      return value(id);
+    };
+    const capped = analyzeRollout('f.jsonl', 'miles-sample', store, settings, false, limit);
+    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
+    assert.equal(capped.leftOut, 1000 - limit);
+    return reads;
   };
-  const limit = 5;
-  const capped = analyzeRollout('f.jsonl', 'miles-sample', store, settings, true, limit);
-  assert.deepEqual(capped.findings, all.findings.slice(0, limit));
-  assert.equal(capped.leftOut, 1000 - limit);
-  // Two records (the prompt's sample in each of its groups) per finding kept, none for the rest.
-  assert.equal(built, 2 * limit);
+  // Per finding kept: its two groups' keys in the message, the problem's and the finding's group,
+  // and the record built for its dataset; none for the prompts past the limit.
+  assert.equal(keyReads(5), 5 * 5);
+  assert.equal(keyReads(50), 5 * 50);
 });
 
 test('analyzeRollout: a group written out of index order keeps its findings before the limit', () => {

@@ -1,5 +1,6 @@
 // Prompts spread over several groups, found from the store's rows.
 import type { SampleColumns } from '../store/sampleColumns';
+import { RowView } from '../store/rowView';
 import { spreadPromptMessage } from './messages';
 import type { ShapeProblem } from './shape';
 
@@ -92,7 +93,8 @@ export class PromptSpread {
       if (head < 0 || !wanted(this.store.lineAt(this.laterRow[head]))) continue;
       const rows = [this.first[pid]];
       for (let k = head; k >= 0; k = this.laterNext[k]) rows.push(this.laterRow[k]);
-      const entries = rows.map((r) => this.store.at(r));
+      // Views: a prompt spread over a million groups costs a small object per group, not a record.
+      const entries = rows.map((r) => new RowView(this.store, r));
       const at = entries[1];
       yield {
         code: 'misgrouped',
