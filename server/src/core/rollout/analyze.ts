@@ -35,10 +35,10 @@ export interface RolloutResult {
 
 /**
  * `samples`: a file's store (the engine's), or records in file order (tests). Groups are built one
- * at a time from the store's group ids, so the analysis holds one group's records at once, not the
- * file's. `keepGroups: false` leaves `groups` empty (the CLI's report needs only the counts);
- * `'verdicts'` keeps each group's verdict in a typed array by group id instead (the editor's run
- * views over large folders).
+ * at a time from the store's group ids, so the analysis holds one group's member views at once
+ * (core/store/rowView.ts), not the file's records. `keepGroups: false` leaves `groups` empty (the
+ * CLI's report needs only the counts); `'verdicts'` keeps each group's verdict in a typed array by
+ * group id instead (the editor's run views over large folders).
  */
 export function analyzeRollout(
   file: string,

@@ -7,7 +7,7 @@ import type { SampleGroup } from './groups';
  * Calls `visit` with each group (members in group order, `rows[m]` member m's row in the store) in file
  * order (by the line of the first-written member); returns the rows without a group key. Each
  * group's rows (in group order, `rows[from, to)`) go to `visitRows` first: when it takes the group
- * (true), no record of it is built.
+ * (true), no member view of it is made.
  */
 export function eachGroup(
   store: SampleColumns,
@@ -49,7 +49,7 @@ export function eachGroup(
     const from = starts[g];
     const to = starts[g + 1];
     toGroupOrder(store, rows, from, to);
-    // The group's rows are rows[from, to): passed as a range (no view made for each group).
+    // The group's rows are rows[from, to): passed as a range (no subarray made for each group).
     if (visitRows(g, rows, from, to)) continue;
     const memberRows = rows.subarray(from, to);
     // Views, not records: a group of a million members (one key for a whole file) holds a small
