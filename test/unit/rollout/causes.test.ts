@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyCause, dropMetricName, formerNames, formerlyMetricNames, FORMERLY_ABORTED, abortedReason } from '../../../server/src/core/causes';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
+import { classifyMemo } from '../../../server/src/core/rollout/causeClass';
 import { aborted, codes, FILE, inFileOrder, sample, settings } from './helpers';
 
 const defaults = { infraCauses: [], policyCauses: [] };
@@ -160,4 +161,19 @@ test('metric names: drop_<reason>, and the formerly names of aborted drops (sync
     { name: 'rollout/fully_async/aborted_groups_filtered', mode: 'fully async' },
   ]);
   assert.deepEqual(formerlyMetricNames('zero_std_1.0'), []);
+});
+
+test('classifyMemo: past the causes it remembers, and after a settings change, every cause gets its own class', () => {
+  const base = settings();
+  // A distinct exit status per sample fills the memo; causes met after it are still classified.
+  for (let k = 0; k < 10_000; k++) assert.equal(classifyMemo(`Cause${k}`, base), 'unclassified');
+  assert.equal(classifyMemo('ServerUnreachable', base), 'infrastructure');
+  assert.equal(classifyMemo('httpx.ServerUnreachable', base), 'infrastructure');
+  assert.equal(classifyMemo('Cause1', base), 'unclassified');
+  // Other settings (a new object): nothing remembered under the old ones is given back.
+  const custom = settings({ infraCauses: ['Cause1'], policyCauses: ['ServerUnreachable'] });
+  assert.equal(classifyMemo('Cause1', custom), 'infrastructure');
+  assert.equal(classifyMemo('ServerUnreachable', custom), 'policy');
+  assert.equal(classifyMemo('Cause12345', custom), 'unclassified');
+  assert.equal(classifyMemo('ServerUnreachable', base), 'infrastructure');
 });

@@ -1,9 +1,8 @@
 // Groups the columns decide without building their records (kept and quiet, or dropped quietly).
 import type { RolloutLensSettings } from '../settings';
-import { abortedReason, type classifyCause } from '../causes';
+import { abortedReason, classifyCause } from '../causes';
 import type { SampleColumns } from '../store/sampleColumns';
 import { ZERO_STD_THRESHOLD } from './filters';
-import { classifyMemo } from './causeClass';
 import type { FirstFindings } from './firstFindings';
 
 /**
@@ -125,11 +124,11 @@ export class PlainGroups {
 
   private readonly classes: (ReturnType<typeof classifyCause> | undefined)[] = [];
 
-  /** The class of a cause code's cause (`classifyMemo`). */
+  /** The class of a cause code's cause (`classifyCause`), remembered by code. */
   private causeClass(code: number): ReturnType<typeof classifyCause> {
     let cls = this.classes[code];
     if (cls === undefined) {
-      cls = classifyMemo(this.store.labels.value(code - 1), this.settings);
+      cls = classifyCause(this.store.labels.value(code - 1), this.settings);
       this.classes[code] = cls;
     }
     return cls;
@@ -144,7 +143,7 @@ export class PlainGroups {
     }
     let v = this.causeFinding[code];
     if (v === 0) {
-      v = classifyMemo(this.store.labels.value(code - 1), this.settings) === 'infrastructure' ? 1 : 2;
+      v = classifyCause(this.store.labels.value(code - 1), this.settings) === 'infrastructure' ? 1 : 2;
       this.causeFinding[code] = v;
     }
     return v === 1;
