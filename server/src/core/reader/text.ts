@@ -38,11 +38,14 @@ export function hasByte(b: Uint8Array, byte: number, s: number, e: number): bool
 /**
  * Short strings repeat line after line (keys, statuses, causes, dataset names, small numbers):
  * they are looked up by a hash of their bytes instead of being decoded and allocated again.
- * Bounded: the table is emptied when full (unique values such as indices would fill it).
+ * Bounded: a fixed table of slots, each holding the last string whose hash fell in it, so unique
+ * values (indices, an error text per sample) replace entries without growing or clearing a map.
  */
 const SHORT = 32;
-const MAX_ENTRIES = 4096;
-const cache = new Map<number, string>();
+const SLOTS = 4096;
+const slotHash = new Int32Array(SLOTS);
+// '' with hash 0 is the entry of an empty string (n = 0 gives h = 0), so every slot starts valid.
+const slotText = new Array<string>(SLOTS).fill('');
 
 export function shortText(b: Uint8Array, s: number, e: number): string {
   const n = e - s;
@@ -53,8 +56,9 @@ export function shortText(b: Uint8Array, s: number, e: number): string {
     if (c >= 0x80) return utf8Text(b, s, e);
     h = Math.imul(h ^ c, 0x01000193);
   }
-  const hit = cache.get(h);
-  if (hit !== undefined && hit.length === n) {
+  const slot = (h ^ (h >>> 15)) & (SLOTS - 1);
+  const hit = slotText[slot];
+  if (slotHash[slot] === h && hit.length === n) {
     let same = true;
     for (let k = 0; k < n; k++) {
       if (hit.charCodeAt(k) !== b[s + k]) {
@@ -65,7 +69,7 @@ export function shortText(b: Uint8Array, s: number, e: number): string {
     if (same) return hit;
   }
   const text = utf8Text(b, s, e);
-  if (cache.size >= MAX_ENTRIES) cache.clear();
-  cache.set(h, text);
+  slotHash[slot] = h;
+  slotText[slot] = text;
   return text;
 }
