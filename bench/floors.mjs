@@ -1,0 +1,114 @@
+// What the speed targets of issue 18 leave for the work itself: the files of bench/scale.mjs (1 M
+// short samples; the text-heavy file) timed through passes that do less than any check can, next to
+// the JSON.parse pass and `check`:
+//   start-up   `node -e 0`
+//   read       the file read in 1 MiB chunks (synchronously: nothing else runs meanwhile)
+//   lines      read, and every line end found (`Buffer.indexOf`)
+//   decode     read, line ends, and each line decoded to a string (latin1: the cheapest decode)
+// A target of k× the JSON.parse pass is a time budget of (its time) / k for the whole check; what
+// the passes above take of it is spent before one byte of JSON is looked at.
+//   node bench/floors.mjs [--runs 3] [--no-write]   (after `node bench/scale.mjs`, which writes the files)
+//   node bench/floors.mjs --pass read|lines|decode <file>   (one pass; prints the line count)
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+
+const pass = arg('pass', null);
+if (pass !== null) {
+  const path = process.argv[process.argv.indexOf('--pass') + 2];
+  const fd = openSync(path, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let lines = 0;
+  let chars = 0;
+  let at = 0;
+  let n;
+  while ((n = readSync(fd, buf, 0, buf.length, at)) > 0) {
+    at += n;
+    if (pass === 'read') continue;
+    // Line ends only: a line cut by the chunk's end is not carried over (nothing is parsed here).
+    for (let i = 0; ;) {
+      const j = buf.indexOf(10, i);
+      if (j < 0 || j >= n) break;
+      if (pass === 'decode') chars += buf.latin1Slice(i, j).length;
+      lines++;
+      i = j + 1;
+    }
+  }
+  closeSync(fd);
+  process.stdout.write(`${JSON.stringify({ lines, chars })}\n`);
+  process.exit(0);
+}
+
+const runs = Number(arg('runs', '3'));
+const write = !process.argv.includes('--no-write');
+const dataDir = join(root, 'bench/.data');
+const FILES = [
+  { label: '1,000,000 short samples', path: join(dataDir, 'scale-short-1m-seed7.jsonl'), target: 4 },
+  { label: 'text-heavy file, 13,320 samples of ~38 KB', path: join(dataDir, 'scale-text-500mb-seed11.jsonl'), target: 6 },
+];
+const missing = FILES.filter((f) => !existsSync(`${f.path}`));
+if (missing.length > 0) {
+  console.log(`floors bench skipped: ${missing.map((f) => f.path).join(', ')} missing (run node bench/scale.mjs first)`);
+  process.exit(0);
+}
+
+const loadBefore = load();
+const rows = [];
+for (const f of FILES) {
+  const me = join(root, 'bench/floors.mjs');
+  const got = interleaved(
+    f.label,
+    {
+      startup: ['-e', '0'],
+      read: [me, '--pass', 'read', f.path],
+      lines: [me, '--pass', 'lines', f.path],
+      decode: [me, '--pass', 'decode', f.path],
+      baseline: [join(root, 'bench/baseline.mjs'), f.path],
+      check: [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', f.path],
+    },
+    runs,
+  );
+  const p50 = (k) =>
+    pct(
+      got[k].map((m) => m.wall),
+      50,
+    );
+  const budget = p50('baseline') / f.target;
+  rows.push({ f, mb: statSync(f.path).size / 1e6, p50, budget });
+}
+
+const s = (x) => x.toFixed(2);
+const share = (x, budget) => `${s(x)} (${Math.round((100 * x) / budget)}%)`;
+const body = [
+  '## Scale: what the speed targets leave for the work (issue 18)',
+  '',
+  'Reproduce: `npm run bench` (or `node bench/floors.mjs --runs 3` after `node bench/scale.mjs`, which writes the files).',
+  '',
+  'The files of the scale section, timed through passes that do less than any check can (`bench/floors.mjs`):',
+  'Node starting and exiting (`node -e 0`); the file read in 1 MiB chunks; read and every line end found;',
+  'read, line ends and each line decoded to a string. A target of k× the JSON.parse pass is a budget of',
+  '(its time) / k for the whole check; the share of that budget each pass takes is in brackets. Each pass',
+  'is a whole process, start-up included, as the check is. The passes read synchronously: the check reads',
+  'on the I/O thread while it scans, so its reading can overlap its work, not vanish. Wall',
+  `time p50 of ${runs} interleaved runs after one warm-up (the page cache).`,
+  '',
+  `Machine: ${machine(loadBefore)}.`,
+  '',
+  '| input | MB | target | budget (s) | start-up (s) | read (s) | read + line ends (s) | + each line decoded (s) | JSON.parse pass (s) | check (s) |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.f.label} | ${r.mb.toFixed(0)} | ${r.f.target}× | ${s(r.budget)} | ${share(r.p50('startup'), r.budget)} | ${share(r.p50('read'), r.budget)} | ${share(r.p50('lines'), r.budget)} | ${share(r.p50('decode'), r.budget)} | ${s(r.p50('baseline'))} | ${share(r.p50('check'), r.budget)} |`,
+  ),
+].join('\n');
+console.log(`\n${body}\n`);
+if (write) {
+  writeSection('floors', body);
+  console.log('wrote the floors section of BENCHMARKS.md');
+}
