@@ -17,6 +17,7 @@ import { type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
+import { rowViews } from './store/rowView';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord } from './types';
 
 export { CancelledError, type Cancellation, type ScanState };
@@ -158,11 +159,13 @@ export class RunAnalyzer {
       metrics: {},
     };
     let fileFindings: Finding[] = scan.findings.slice();
-    // Records as objects only where they are needed: verl and eval analyses (files of thousands of
-    // rows) and an editor's detail. The rollout analysis reads the store group by group.
+    // Records as objects only where they outlive the analysis: an editor's detail. The verl and eval
+    // analyses take row views otherwise (an eval dump of a million short answers is a million
+    // samples); the rollout analysis reads the store group by group.
     let records: SampleRecord[] | null = null;
     let leftOut = 0;
     const materialized = () => (records ??= scan.samples.toArray());
+    const forAnalysis = (): readonly SampleRecord[] => (options.keepDetail ? materialized() : rowViews(scan.samples));
     const detail: FileDetail = { samples: [], groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
     if (scan.kind === 'rollout') {
       let r = analyzeRollout(
@@ -185,7 +188,7 @@ export class RunAnalyzer {
       fileFindings = fileFindings.concat(r.findings);
       if (scan.format === 'verl-rollout') {
         // verl's own training metrics (critic/score/mean skips empty outputs; docs/semantics.md#denominator-inflation).
-        const v = analyzeVerlRollout(scan.displayPath, materialized());
+        const v = analyzeVerlRollout(scan.displayPath, forAnalysis());
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
       }
@@ -193,7 +196,7 @@ export class RunAnalyzer {
       if (!folded) this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
     } else if (scan.kind === 'eval') {
       const config = await this.configFor(scan.path);
-      const r = analyzeEval(scan.displayPath, scan.format, materialized(), options.settings, config);
+      const r = analyzeEval(scan.displayPath, scan.format, forAnalysis(), options.settings, config);
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
       detail.datasets = r.datasets;

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles, capFindings } from '../../../server/src/core/engine';
 import type { Finding } from '../../../server/src/core/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { repoRoot } from '../../shared/repoRoot';
 
 import { tempDir } from './helpers';
 
@@ -102,4 +103,29 @@ test('engine: maxProblems never hides that a .pt dump could not be read to its e
   assert.equal(kept[3].message, '3 more problems not shown (maxProblems = 3)');
   // Under the limit nothing moves.
   assert.deepEqual(capFindings(findings, 0, 10, 'f.pt'), findings);
+});
+
+test('engine: eval and verl files give the same report read through row views (no detail) as through records (detail)', async () => {
+  // Without keepDetail the eval and verl analyses read row views of the store (core/store/rowView.ts);
+  // with it, the records the detail keeps. Every file of the example run and of the real writers'
+  // fixtures, each of its findings and metrics, must not tell the two apart.
+  const root = repoRoot();
+  const dirs = ['examples/run', 'test/fixtures/real/miles/eval', 'test/fixtures/real/verl', 'test/fixtures/formats'];
+  const paths = dirs.flatMap((d) =>
+    readdirSync(join(root, d), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => join(root, d, f)),
+  );
+  const targets = paths.map((path) => ({ path, displayPath: path }));
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerEvalPrompt: 2 };
+  const viewed = await analyzeFiles(targets, { access: nodeFileAccess, settings });
+  const recorded = await analyzeFiles(targets, { access: nodeFileAccess, settings, keepDetail: true });
+  const kinds = new Set(viewed.files.map((f) => f.format));
+  for (const format of ['miles-sample', 'verl-rollout', 'verl-validation'] as const) assert.ok(kinds.has(format), `no ${format} file`);
+  assert.ok(
+    viewed.files.some((f) => f.kind === 'eval' && f.format === 'miles-sample'),
+    'no miles eval file',
+  );
+  const strip = (r: typeof viewed) => ({ ...r, files: r.files.map(({ detail: _detail, ...f }) => f) });
+  assert.deepEqual(strip(viewed), strip(recorded));
 });

@@ -161,10 +161,10 @@ test('analyzeRollout: prompts spread past the finding limit are counted without 
     assert.equal(capped.leftOut, 1000 - limit);
     return reads;
   };
-  // Per finding kept: its two groups' keys in the message, the problem's and the finding's group,
-  // and the record built for its dataset; none for the prompts past the limit.
-  assert.equal(keyReads(5), 5 * 5);
-  assert.equal(keyReads(50), 5 * 50);
+  // Per finding kept: its two groups' keys in the message, the problem's and the finding's group;
+  // none for the prompts past the limit.
+  assert.equal(keyReads(5), 4 * 5);
+  assert.equal(keyReads(50), 4 * 50);
 });
 
 test('analyzeRollout: a group written out of index order keeps its findings before the limit', () => {

@@ -5,9 +5,8 @@ import type { SampleColumns } from './sampleColumns';
 /**
  * Row `row` of `store` as a `SampleRecord` whose fields are read from the columns on each access:
  * a group's members are handed to the rollout checks as these, so a group of a million samples (one
- * group key for a whole file) costs an object of two fields per member, not a built record. The
- * fields the checks read are read in place; the others from a record built for that read (the
- * checks read them only for a finding they keep, and verl's optional fields only on rows that have them).
+ * group key for a whole file) costs an object of two fields per member, not a built record. Every
+ * field is read in place.
  * A view is not a copy: it is read while the store is, and never kept past the analysis.
  */
 export class RowView implements SampleRecord {
@@ -45,34 +44,38 @@ export class RowView implements SampleRecord {
   }
 
   get offset(): number {
-    return this.record().offset;
+    return this.store.offsetAt(this.row);
   }
   get byteLength(): number {
-    return this.record().byteLength;
+    return this.store.byteLengthAt(this.row);
   }
   get dataset(): string | null {
-    return this.record().dataset;
+    return this.store.datasetAt(this.row);
   }
   get responseLength(): number | null {
-    return this.record().responseLength;
+    return this.store.responseLengthAt(this.row);
   }
   get step(): number | null {
-    return this.record().step;
+    return this.store.stepAt(this.row);
   }
   get vars(): Record<string, number> | undefined {
-    return this.store.hasExtras(this.row) ? this.record().vars : undefined;
+    return this.store.extrasAt(this.row)?.vars;
   }
   get session(): string | undefined {
-    return this.store.hasExtras(this.row) ? this.record().session : undefined;
+    return this.store.extrasAt(this.row)?.session;
   }
   get output(): number | undefined {
-    return this.store.hasExtras(this.row) ? this.record().output : undefined;
+    return this.store.extrasAt(this.row)?.output;
   }
+  /** A fresh object on each read (as `at` builds one): read it once where it is used. */
   get miles(): MilesSampleFields | undefined {
-    return this.record().miles;
+    return this.store.milesFieldsAt(this.row);
   }
+}
 
-  private record(): SampleRecord {
-    return this.store.at(this.row);
-  }
+/** Every row of `store` as a view, in row order: the records an analysis reads, none of them built. */
+export function rowViews(store: SampleColumns): RowView[] {
+  const out = new Array<RowView>(store.length);
+  for (let i = 0; i < out.length; i++) out[i] = new RowView(store, i);
+  return out;
 }

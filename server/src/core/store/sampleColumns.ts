@@ -1,7 +1,7 @@
 // The read side of the sample store (core/sampleStore.ts writes it): one file's samples in columns
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
-import type { SampleRecord, SampleStatus } from '../types';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 import { type Chunk, CHUNK_BITS, MASK, STATUSES } from './chunk';
 import * as Flag from './rowFlags';
 import { type IntField, IntOverflow } from './intOverflow';
@@ -120,6 +120,42 @@ export abstract class SampleColumns {
     return this.overflow.value(c.step !== null ? c.step[j] : c.stepFirst, row, 'step');
   }
 
+  offsetAt(i: number): number {
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    return c.wideOffset !== null ? c.wideOffset[j] : c.offsetBase + c.offsetDelta[j];
+  }
+
+  byteLengthAt(i: number): number {
+    return this.chunks[i >>> CHUNK_BITS].byteLength[i & MASK];
+  }
+
+  datasetAt(i: number): string | null {
+    return this.labels.value(this.chunks[i >>> CHUNK_BITS].dataset[i & MASK] - 1);
+  }
+
+  responseLengthAt(i: number): number | null {
+    return this.getInt(this.chunks[i >>> CHUNK_BITS].responseLength, i & MASK, i, 'responseLength');
+  }
+
+  /** Row `i`'s optional fields `vars`, `session`, `output` (verl), as given; undefined: none. */
+  extrasAt(i: number): Extras | undefined {
+    return this.vars.size === 0 ? undefined : this.vars.get(i);
+  }
+
+  /** Row `i`'s miles fields as a record holds them (`SampleRecord.miles`); undefined: none. */
+  milesFieldsAt(i: number): MilesSampleFields | undefined {
+    const m: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+    if (!this.milesAt(i, m)) return undefined;
+    return {
+      effectiveLength: m.effectiveLength,
+      weightVersions: m.weightVersions < 0 ? null : this.versionLists[m.weightVersions],
+      cachedTokens: m.cachedTokens,
+      totalPromptTokens: m.totalPromptTokens,
+      repetition: m.repetition,
+    };
+  }
+
   /** Row `i` as a fresh record (equal to the one pushed). */
   at(i: number): SampleRecord {
     if (i < 0 || i >= this.count) throw new RangeError(`sample ${i} of ${this.count}`);
@@ -148,17 +184,7 @@ export abstract class SampleColumns {
       if (extras.session !== undefined) out.session = extras.session;
       if (extras.output !== undefined) out.output = extras.output;
     }
-    if ((flags & Flag.MILES) !== 0) {
-      const m: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
-      this.milesAt(i, m);
-      out.miles = {
-        effectiveLength: m.effectiveLength,
-        weightVersions: m.weightVersions < 0 ? null : this.versionLists[m.weightVersions],
-        cachedTokens: m.cachedTokens,
-        totalPromptTokens: m.totalPromptTokens,
-        repetition: m.repetition,
-      };
-    }
+    if ((flags & Flag.MILES) !== 0) out.miles = this.milesFieldsAt(i);
     return out;
   }
 
