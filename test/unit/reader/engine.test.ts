@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
@@ -128,4 +128,23 @@ test('engine: eval and verl files give the same report read through row views (n
   );
   const strip = (r: typeof viewed) => ({ ...r, files: r.files.map(({ detail: _detail, ...f }) => f) });
   assert.deepEqual(strip(viewed), strip(recorded));
+});
+
+test('engine: an eval dump written out of index order is read in index order through row views too', async (t) => {
+  // miles computes an eval dataset's sample metrics in index order. Here one group's two rewards are
+  // equal under Python's == but not alike (1.0 at index 0, the int 1 at index 1, written in reverse):
+  // its zero-std count is keyed by the first reward in index order, str(round(1.0, 1)) = "1.0".
+  const dir = join(tempDir(t), 'eval');
+  mkdirSync(dir);
+  const line = (i: number, r: string) =>
+    `{"group_index": 0, "index": ${i}, "prompt": "p0", "response": "x", "response_length": ${i + 1}, "status": "completed", "reward": ${r}, "metadata": {"dataset_name": "aime"}}`;
+  const path = join(dir, 'eval_7.jsonl');
+  writeFileSync(path, `${line(1, '1')}\n${line(0, '1.0')}\n`);
+  for (const keepDetail of [false, true]) {
+    const r = await analyzeFiles([{ path, displayPath: path }], { ...options(), keepDetail });
+    const m = r.files[0].metrics;
+    assert.equal(m['eval/aime/zero_std/count_1.0'], 1, `keepDetail ${keepDetail}`);
+    assert.equal(m['eval/aime/zero_std/count_1'], undefined);
+    assert.equal(m['eval/aime/zero_std/all_one_percentage'], 1);
+  }
 });
