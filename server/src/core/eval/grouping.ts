@@ -30,7 +30,8 @@ export function resolveGroupSize(name: string, config: EvalConfig | null, settin
  * `miles-eval-trials` numbers trials per instance, so there the instance (first appearance) comes
  * first and `trial_idx` orders within it.
  */
-export function groupingOrder(format: FormatId, samples: readonly SampleRecord[]): SampleRecord[] {
+export function groupingOrder(format: FormatId, samples: readonly SampleRecord[]): readonly SampleRecord[] {
+  if (format !== 'miles-eval-trials' && inIndexOrder(samples)) return samples;
   const out = [...samples];
   if (format === 'miles-eval-trials') {
     const first = new Map<string, number>();
@@ -44,6 +45,25 @@ export function groupingOrder(format: FormatId, samples: readonly SampleRecord[]
   }
   if (out.every((s) => s.index !== null)) out.sort((a, b) => a.index! - b.index! || a.line - b.line);
   return out;
+}
+
+/**
+ * Whether `samples` are in grouping order already: every sample has an index, and (index, line)
+ * never decreases. A miles eval dump of one dataset is written so; it is then used as it is, not
+ * copied and sorted.
+ */
+function inIndexOrder(samples: readonly SampleRecord[]): boolean {
+  let prevIndex = -Infinity;
+  let prevLine = -Infinity;
+  for (const s of samples) {
+    const i = s.index;
+    if (i === null || i < prevIndex) return false;
+    const line = s.line;
+    if (i === prevIndex && line < prevLine) return false;
+    prevIndex = i;
+    prevLine = line;
+  }
+  return true;
 }
 
 /** Lengths of runs of identical consecutive prompts; null when some sample has no prompt identity. */
