@@ -1,10 +1,11 @@
 // Scale with the number of samples: `check` next to the plain JSON.parse-per-line pass
-// (bench/baseline.mjs) on three seeded inputs, results checked equal first:
+// (bench/baseline.mjs) on four seeded inputs, results checked equal first:
 //   short  1 000 000 short miles samples (~200 B each: math answers, 2% aborted)
+//   eval   the same file as a miles eval dump (`eval/eval_1.jsonl`, a hard link): the eval analysis
 //   folder a run folder of 10 such files (10 M samples; every record counted)
 //   text   a ~500 MB text-heavy miles file (13 000 samples of ~37 KB; log-probs with 6 decimals)
-//   node bench/scale.mjs [--runs 3] [--only short,folder,text] [--no-write]   (after `npm run build`)
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+//   node bench/scale.mjs [--runs 3] [--only short,eval,folder,text] [--no-write]   (after `npm run build`)
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { rng } from './generate.mjs';
@@ -20,7 +21,7 @@ const runs = Number(arg('runs', '3'));
 const folderRuns = Number(arg('folder-runs', String(runs)));
 // Another build (a checkout of main with its own `npm run build`) timed in the same runs, for before/after.
 const before = arg('before', null);
-const only = new Set(arg('only', 'short,folder,text').split(','));
+const only = new Set(arg('only', 'short,eval,folder,text').split(','));
 const write = !process.argv.includes('--no-write');
 mkdirSync(dataDir, { recursive: true });
 
@@ -121,6 +122,18 @@ const folderDir = () =>
     mkdirSync(dir, { recursive: true });
     for (let i = 1; i <= 10; i++) generateShort(join(dir, `rollout_${i}.jsonl`), SHORT_N, 100 + i);
   });
+/** The short file under an eval path (`eval/eval_1.jsonl`), linked, not copied. */
+const evalFile = () => {
+  const dir = join(dataDir, 'scale-eval-1m/eval');
+  const path = join(dir, 'eval_1.jsonl');
+  const source = shortFile();
+  if (!existsSync(path) || statSync(path).ino !== statSync(source).ino) {
+    mkdirSync(dir, { recursive: true });
+    rmSync(path, { force: true });
+    linkSync(source, path);
+  }
+  return path;
+};
 const textFile = () => cached(join(dataDir, 'scale-text-500mb-seed11.jsonl'), () => generateText(join(dataDir, 'scale-text-500mb-seed11.jsonl'), 500e6, 11));
 
 // ---- correctness: the engine's records vs JSON.parse on every line ----
@@ -193,6 +206,7 @@ function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBe
     ratioRange: `${ratios[0].toFixed(2)}–${ratios[ratios.length - 1].toFixed(2)}`,
     cpuRatio: c('baseline') / c('check'),
     rss: Math.max(...got.check.map((m) => m.rss)),
+    kinds: [...new Set(report.files.map((f) => f.kind))],
     baseRss: Math.max(...got.baseline.map((m) => m.rss)),
     before: got.before.length
       ? { wall: w('before'), ratio: w('baseline') / w('before'), cpuRatio: c('baseline') / c('before'), rss: Math.max(...got.before.map((m) => m.rss)) }
@@ -202,7 +216,7 @@ function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBe
 
 const loadBefore = load();
 const rows = [];
-const targets = { short: { ratio: 4, rss: 150 }, folder: { ratio: null, rss: 200 }, text: { ratio: 6, rss: null } };
+const targets = { short: { ratio: 4, rss: 150 }, eval: { ratio: null, rss: 150 }, folder: { ratio: null, rss: 200 }, text: { ratio: 6, rss: null } };
 if (only.has('short')) {
   const f = shortFile();
   await checkRecords(f);
@@ -212,6 +226,13 @@ if (only.has('short')) {
     cmd: '--only short',
     ...timeRow('short', [f], [f], SHORT_N, statSync(f).size, { runs, withBefore: before !== null }),
   });
+}
+if (only.has('eval')) {
+  const f = evalFile();
+  if (!only.has('short')) await checkRecords(f);
+  const row = timeRow('eval', [f], [f], SHORT_N, statSync(f).size, { runs, withBefore: before !== null });
+  if (row.kinds.join() !== 'eval') throw new Error(`eval: the file was analysed as ${row.kinds.join(', ')}, not as an eval dump`);
+  rows.push({ key: 'eval', label: 'the same 1,000,000 short samples as an eval dump', cmd: '--only eval', ...row });
 }
 if (only.has('folder')) {
   const d = folderDir();
@@ -242,7 +263,8 @@ const verdict = (r) => {
   const t = targets[r.key];
   const out = [];
   if (t.ratio) out.push(r.ratio >= t.ratio ? `≥ ${t.ratio}×: met` : `≥ ${t.ratio}×: MISSED by ${(t.ratio / r.ratio).toFixed(2)}×`);
-  if (t.rss) out.push(r.rss <= t.rss ? `≤ ${t.rss} MB: met` : `≤ ${t.rss} MB: MISSED by ${(r.rss - t.rss).toFixed(0)} MB`);
+  const bound = r.key === 'eval' ? ' (the short file’s)' : '';
+  if (t.rss) out.push(r.rss <= t.rss ? `≤ ${t.rss} MB${bound}: met` : `≤ ${t.rss} MB${bound}: MISSED by ${(r.rss - t.rss).toFixed(0)} MB`);
   if (r.key === 'folder') out.push(`every record counted (${r.records.toLocaleString('en-US')})`);
   return out.join('; ');
 };
@@ -267,17 +289,19 @@ const beforeTable = beforeRows.length
   : [];
 console.log(`\n${table.join('\n')}\n\n${beforeTable.join('\n')}\n`);
 writeFileSync(join(dataDir, 'scale-last.json'), JSON.stringify({ rows, table, beforeTable, machine: machine(loadBefore) }, null, 1));
-if (write && rows.length === 3) {
+if (write && rows.length === 4) {
   writeSection(
     'scale',
     `## Scale with the number of samples
 
 Reproduce: \`npm run bench\` (or \`node bench/scale.mjs --runs ${runs}\` after \`npm run build\`) (inputs generated once into
-\`bench/.data/\`; \`--only short|folder|text\` runs one row).
+\`bench/.data/\`; \`--only short|eval|folder|text\` runs one row).
 
 Inputs (seeded, \`bench/scale.mjs\`): 1 000 000 short miles samples (~200 B a line: an arithmetic
 prompt, a short boxed answer, label, reward, status, response length, exit status; groups of 8, 2%
-of samples aborted); a run folder of 10 such files (seeds 101-110); a text-heavy miles file of
+of samples aborted); the same file as a miles eval dump (\`eval/eval_1.jsonl\`, a hard link: the
+eval analysis instead of the rollout one, its bound taken from the short file's); a run folder of
+10 such files (seeds 101-110); a text-heavy miles file of
 \`Sample.to_dict()\` lines of ~37 KB (tokens, loss mask, log-probs rounded to 6 decimals as
 Python writes them, ~3 KB of response text). Correctness first: on every record of the 1 M file, of
 one folder file and of the text-heavy file, the engine's fields equal a JSON.parse reference
