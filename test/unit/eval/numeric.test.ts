@@ -14,7 +14,11 @@ interface NumpyRef {
 test('eval/<ds> = sum(rewards)/len: pySum equals CPython 3.12 sum() bit for bit (ints exact, floats Neumaier)', () => {
   const ref = reference<PySumRef>('pysum');
   assert.ok(ref.python.startsWith('3.1') && Number(ref.python.split('.')[1]) >= 12);
-  for (const c of ref.pySum) assert.equal(pySum(c.values, c.isInt), c.sum, JSON.stringify(c.values));
+  for (const c of ref.pySum) {
+    assert.equal(pySum(c.values, c.isInt), c.sum, JSON.stringify(c.values));
+    // As the eval analysis passes them: a Float64Array and the int flags as 0/1 bytes.
+    assert.equal(pySum(Float64Array.from(c.values), Uint8Array.from(c.isInt, Number)), c.sum, `typed: ${JSON.stringify(c.values)}`);
+  }
 });
 
 test('pySum: compensated, not naive (sum([0.1]*10) == 1.0 on Python 3.12)', () => {

@@ -14,28 +14,37 @@ export interface DatasetMetrics {
 /** `eval/<ds>`, `-none_reward_ratio`, `-truncated_ratio`, `-pass@<k>` for samples in index order. */
 export function datasetMetrics(name: string, ordered: readonly SampleRecord[], n: number): DatasetMetrics {
   const count = ordered.length;
-  const noneCount = ordered.filter((s) => s.reward === null).length;
+  // One pass over the samples: the rewards as miles sums them (None → 0.0, which is also what
+  // pass@k reads), which of them Python holds as ints, and the counts.
+  const rewards = new Float64Array(count);
+  const isInt = new Uint8Array(count);
+  let noneCount = 0;
+  let truncated = 0;
+  for (let i = 0; i < count; i++) {
+    const s = ordered[i];
+    const r = s.reward;
+    if (r === null) noneCount++;
+    else {
+      rewards[i] = r;
+      if (s.rewardIsInt) isInt[i] = 1;
+    }
+    if (s.status === 'truncated') truncated++;
+  }
   const metrics: Record<string, number> = {};
   metrics[`eval/${name}-none_reward_ratio`] = count > 0 ? noneCount / count : 0.0;
-  metrics[`eval/${name}`] = count > 0 ? pySum(...scoredRewards(ordered)) / count : 0.0;
-  const truncated = ordered.filter((s) => s.status === 'truncated').length;
+  // When any reward is None, miles' list holds the float 0.0 in its place: a float sum from there.
+  metrics[`eval/${name}`] = count > 0 ? pySum(rewards, isInt) / count : 0.0;
   metrics[`eval/${name}-truncated_ratio`] = count > 0 ? truncated / count : 0.0;
-  const passAtK = computePassAtK(flatRewards(ordered), n);
+  const passAtK = computePassAtK(rewards, n);
   if (passAtK.kind === 'metrics') {
     for (const [k, v] of Object.entries(passAtK.values)) metrics[`eval/${name}-${k}`] = v;
   }
   return { metrics, noneCount, passAtK };
 }
 
-/**
- * The list miles sums: rewards as they are, except that when any is None every None becomes the
- * float 0.0 (which also makes the sum a float sum from there on).
- */
-function scoredRewards(ordered: readonly SampleRecord[]): [number[], boolean[]] {
-  return [ordered.map((s) => s.reward ?? 0.0), ordered.map((s) => s.reward !== null && s.rewardIsInt)];
-}
-
 /** Flat rewards for pass@k: None → 0.0, in index order. */
-export function flatRewards(ordered: readonly SampleRecord[]): number[] {
-  return ordered.map((s) => s.reward ?? 0.0);
+export function flatRewards(ordered: readonly SampleRecord[]): Float64Array {
+  const out = new Float64Array(ordered.length);
+  for (let i = 0; i < out.length; i++) out[i] = ordered[i].reward ?? 0.0;
+  return out;
 }

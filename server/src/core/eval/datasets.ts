@@ -12,21 +12,16 @@ export interface DatasetPart {
   name: string;
   /** How the name was found: as recorded, by index restart matched to the config, or the file name. */
   source: 'recorded' | 'config-order' | 'index-restart' | 'file-name';
-  samples: SampleRecord[];
+  samples: readonly SampleRecord[];
 }
 
 /**
  * Splits one eval file's samples (line order) into datasets, in order of first appearance.
  * miles writes each dataset sorted by `index` (0…N−1), one after another, so a segment starts
- * wherever `index` does not increase (normally: back to 0).
+ * wherever `index` does not increase (normally: back to 0). A file of one dataset is handed on as
+ * it is (a million samples are not copied into a list of their own).
  */
 export function splitDatasets(file: string, format: FormatId, samples: readonly SampleRecord[], config: EvalConfig | null): DatasetPart[] {
-  const parts = new Map<string, DatasetPart>();
-  const add = (name: string, source: DatasetPart['source'], s: SampleRecord) => {
-    let part = parts.get(name);
-    if (!part) parts.set(name, (part = { name, source, samples: [] }));
-    part.samples.push(s);
-  };
   const unnamedNeedsOrder = samples.some((s) => s.dataset === null);
   const segments = unnamedNeedsOrder && RESTARTING_FORMATS.has(format) ? indexSegments(samples) : null;
   const configNames = config?.datasets.map((d) => d.name) ?? [];
@@ -34,27 +29,41 @@ export function splitDatasets(file: string, format: FormatId, samples: readonly 
   // miles writes every dataset from index 0: several segments are several datasets even when no
   // config names them (each gets its own inferred n).
   const segmentCount = segments ? segments[segments.length - 1] + 1 : 0;
-  samples.forEach((s, i) => {
-    if (s.dataset !== null) return add(s.dataset, 'recorded', s);
+  const partOf = (s: SampleRecord, i: number): [string, DatasetPart['source']] => {
+    if (s.dataset !== null) return [s.dataset, 'recorded'];
     const seg = segments ? segments[i] : -1;
-    if (seg >= 0 && seg < configNames.length) return add(configNames[seg], 'config-order', s);
-    if (seg >= 0 && segmentCount > 1) return add(`dataset ${seg + 1}`, 'index-restart', s);
-    add(stem, 'file-name', s);
+    if (seg >= 0 && seg < configNames.length) return [configNames[seg], 'config-order'];
+    if (seg >= 0 && segmentCount > 1) return [`dataset ${seg + 1}`, 'index-restart'];
+    return [stem, 'file-name'];
+  };
+  if (samples.length === 0) return [];
+  const [firstName, firstSource] = partOf(samples[0], 0);
+  let one = true;
+  for (let i = 1; i < samples.length && one; i++) one = partOf(samples[i], i)[0] === firstName;
+  if (one) return [{ name: firstName, source: firstSource, samples }];
+
+  const parts = new Map<string, { name: string; source: DatasetPart['source']; samples: SampleRecord[] }>();
+  samples.forEach((s, i) => {
+    const [name, source] = partOf(s, i);
+    let part = parts.get(name);
+    if (!part) parts.set(name, (part = { name, source, samples: [] }));
+    part.samples.push(s);
   });
   return [...parts.values()];
 }
 
 /** Segment number of each sample: a new segment starts where `index` does not increase. */
-function indexSegments(samples: readonly SampleRecord[]): number[] {
-  const out: number[] = [];
+function indexSegments(samples: readonly SampleRecord[]): Int32Array {
+  const out = new Int32Array(samples.length);
   let seg = 0;
   let prev: number | null = null;
-  for (const s of samples) {
-    if (s.index !== null) {
-      if (prev !== null && s.index <= prev) seg++;
-      prev = s.index;
+  for (let i = 0; i < samples.length; i++) {
+    const index = samples[i].index;
+    if (index !== null) {
+      if (prev !== null && index <= prev) seg++;
+      prev = index;
     }
-    out.push(seg);
+    out[i] = seg;
   }
   return out;
 }

@@ -7,10 +7,10 @@
  * Neumaier-compensated float summation (CPython `builtin_sum_impl`). `isInt[i]` says whether item i
  * is a Python int (JSON integer literal); ints below 2**53 are exact doubles.
  */
-export function pySum(values: readonly number[], isInt?: readonly boolean[]): number {
+export function pySum(values: ArrayLike<number>, isInt?: ArrayLike<boolean | number>): number {
   let i = 0;
   let intSum = 0;
-  while (i < values.length && isInt?.[i] === true) intSum += values[i++];
+  while (i < values.length && isIntAt(isInt, i)) intSum += values[i++];
   if (i === values.length) return intSum;
   // The first float meets the int total in a plain `int + float` (no compensation)…
   let sum = intSum + values[i++];
@@ -18,7 +18,7 @@ export function pySum(values: readonly number[], isInt?: readonly boolean[]): nu
   for (; i < values.length; i++) {
     const x = values[i];
     // …and an int after that is added plainly too, outside the compensation.
-    if (isInt?.[i] === true) {
+    if (isIntAt(isInt, i)) {
       sum += x;
       continue;
     }
@@ -28,6 +28,13 @@ export function pySum(values: readonly number[], isInt?: readonly boolean[]): nu
   }
   // CPython adds the compensation only when it is non-zero and finite (keeps -0.0 and infinities).
   return c !== 0 && Number.isFinite(c) ? sum + c : sum;
+}
+
+/** Whether value `i` is an int: `isInt` as booleans, or as 0/1 (a typed array). */
+function isIntAt(isInt: ArrayLike<boolean | number> | undefined, i: number): boolean {
+  if (isInt === undefined) return false;
+  const v = isInt[i];
+  return v === true || v === 1;
 }
 
 /** numpy's pairwise summation of a float64 array (`np.add.reduce`, blocks of 128, 8 accumulators). */

@@ -38,7 +38,7 @@ export type PassAtKOutcome = { kind: 'metrics'; values: Record<string, number> }
  * pass@k of flat rewards (None already replaced by 0.0, in index order) grouped by `groupSize`.
  * Keys are `pass@<k>`. A group size of 1 gives no metrics (miles returns `{}`).
  */
-export function computePassAtK(flatRewards: readonly number[], groupSize: number): PassAtKOutcome {
+export function computePassAtK(flatRewards: ArrayLike<number>, groupSize: number): PassAtKOutcome {
   if (groupSize <= 1) return { kind: 'metrics', values: {} };
   const crash = passAtKAssertion(flatRewards.length, groupSize);
   if (crash !== null) return { kind: 'crash', crash };
