@@ -159,9 +159,9 @@ export class RunAnalyzer {
       metrics: {},
     };
     let fileFindings: Finding[] = scan.findings.slice();
-    // Records as objects only where they outlive the analysis: an editor's detail. The verl and eval
-    // analyses take row views otherwise (an eval dump of a million short answers is a million
-    // samples); the rollout analysis reads the store group by group.
+    // Records as objects only where they outlive the analysis: an editor's detail. Otherwise the
+    // rollout analysis reads the store group by group, the eval analysis reads its rows (an eval
+    // dump of a million short answers is a million samples), and verl's take row views.
     let records: SampleRecord[] | null = null;
     let leftOut = 0;
     const materialized = () => (records ??= scan.samples.toArray());
@@ -196,7 +196,8 @@ export class RunAnalyzer {
       if (!folded) this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
     } else if (scan.kind === 'eval') {
       const config = await this.configFor(scan.path);
-      const r = analyzeEval(scan.displayPath, scan.format, forAnalysis(), options.settings, config);
+      // The store itself unless the detail keeps records anyway: no object per sample.
+      const r = analyzeEval(scan.displayPath, scan.format, options.keepDetail ? materialized() : scan.samples, options.settings, config);
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
       detail.datasets = r.datasets;

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { splitDatasets } from '../../../server/src/core/eval/datasets';
+import { sampleList } from '../../../server/src/core/eval/sampleList';
+import { SampleStore } from '../../../server/src/core/sampleStore';
 import type { EvalConfig } from '../../../server/src/core/eval/config';
 import { rec } from './records';
 
@@ -39,7 +41,7 @@ function reference(samples: ReturnType<typeof rec>[], withConfig: boolean): [str
   return [...parts.values()];
 }
 
-test('splitDatasets: names, sources and members as one sample at a time gives them; one dataset handed on as is', () => {
+test('splitDatasets: names, sources and members as one sample at a time gives them, from records and store rows; one dataset handed on as is', () => {
   fc.assert(
     fc.property(
       fc.array(
@@ -52,12 +54,16 @@ test('splitDatasets: names, sources and members as one sample at a time gives th
       fc.boolean(),
       (rows, withConfig) => {
         const samples = rows.map((r, k) => rec({ line: k + 1, ...r }));
-        const parts = splitDatasets('eval/eval_3.jsonl', 'miles-sample', samples, withConfig ? config : null);
-        assert.deepEqual(
-          parts.map((p) => [p.name, p.source, p.samples.map((s) => s.line)]),
-          reference(samples, withConfig),
-        );
-        if (parts.length === 1) assert.equal(parts[0].samples, samples);
+        const want = reference(samples, withConfig);
+        // Records and the store's rows alike.
+        for (const list of [sampleList(samples), sampleList(SampleStore.of(samples))]) {
+          const parts = splitDatasets('eval/eval_3.jsonl', 'miles-sample', list, withConfig ? config : null);
+          assert.deepEqual(
+            parts.map((p) => [p.name, p.source, Array.from({ length: p.samples.length }, (_, k) => p.samples.line(k))]),
+            want,
+          );
+          if (parts.length === 1) assert.equal(parts[0].samples, list);
+        }
       },
     ),
     { numRuns: 500 },

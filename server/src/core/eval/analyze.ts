@@ -6,6 +6,9 @@ import type { EvalConfig } from './config';
 import { datasetMetrics, flatRewards } from './datasetMetrics';
 import { fileStep } from '../logFiles';
 import { splitDatasets } from './datasets';
+import { recordsOf, sampleList, type SampleList } from './sampleList';
+import { SampleColumns } from '../store/sampleColumns';
+import { rowViews } from '../store/rowView';
 
 import * as msg from './findings';
 import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
@@ -28,21 +31,27 @@ export interface EvalResult {
   wrongMetrics: Record<string, { groupSize: number; ownGroupSize: number; value: number }>;
 }
 
+/**
+ * `samples`: the file's store (the engine's, when no detail is kept: read in place, no object per
+ * sample), or its records in line order.
+ */
 export function analyzeEval(
   file: string,
   format: FormatId,
-  samples: readonly SampleRecord[],
+  samples: readonly SampleRecord[] | SampleColumns,
   settings: RolloutLensSettings,
   config: EvalConfig | null,
 ): EvalResult {
   const step = fileStep(file, samples);
-  if (format === 'verl-validation') return { ...analyzeVerlValidation(file, samples), step, wrongMetrics: {} };
+  // verl's analyses read records (files of a few thousand rows): a store's rows as views.
+  const records = () => (samples instanceof SampleColumns ? rowViews(samples) : samples);
+  if (format === 'verl-validation') return { ...analyzeVerlValidation(file, records()), step, wrongMetrics: {} };
   if (format === 'verl-rollout') {
-    const r = analyzeVerlRollout(file, samples);
+    const r = analyzeVerlRollout(file, records());
     return { datasets: [], metrics: r.metrics, findings: r.findings, step, wrongMetrics: {} };
   }
   const result: EvalResult = { datasets: [], metrics: {}, findings: [], step, wrongMetrics: {} };
-  for (const part of splitDatasets(file, format, samples, config)) {
+  for (const part of splitDatasets(file, format, sampleList(samples), config)) {
     analyzeDataset(file, format, part.name, part.samples, settings, config, result);
   }
   return result;
@@ -52,7 +61,7 @@ function analyzeDataset(
   file: string,
   format: FormatId,
   name: string,
-  samples: readonly SampleRecord[],
+  samples: SampleList,
   settings: RolloutLensSettings,
   config: EvalConfig | null,
   out: EvalResult,
@@ -61,7 +70,7 @@ function analyzeDataset(
   const resolved = resolveGroupSize(name, config, settings, ordered);
   const computed = datasetMetrics(name, ordered, resolved.n);
   // The per-sample metrics miles logs under eval/<ds>/… (docs/semantics.md#miles-sample-metrics).
-  const perSample = milesSampleMetrics(ordered);
+  const perSample = milesSampleMetrics(ordered.wholeStore() ?? recordsOf(ordered));
   for (const [k, v] of Object.entries(perSample.metrics)) computed.metrics[`eval/${name}/${k}`] = v;
   const summary: DatasetSummary = { name, samples: ordered.length, n: resolved.n, nSource: resolved.source, metrics: computed.metrics };
   Object.assign(out.metrics, computed.metrics);
@@ -79,12 +88,12 @@ function analyzeDataset(
   checkGlobalGrouping(name, ordered, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
   checkRewards(name, ordered, at, push);
   // A whole dataset without rewards is eval-all-aborted, whose message names the crash already.
-  if (perSample.crashGroups.length > 0 && ordered.some((s) => s.reward !== null)) {
+  if (perSample.crashGroups.length > 0 && computed.noneCount < ordered.length) {
     const g = perSample.crashGroups[0];
     push(
       msg.makeFinding(
         'metrics-crash',
-        { ...at, line: ordered[g.row].line, related: [] },
+        { ...at, line: ordered.line(g.row), related: [] },
         crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length),
       ),
     );
@@ -101,7 +110,7 @@ function analyzeDataset(
  */
 function checkGlobalGrouping(
   name: string,
-  ordered: readonly SampleRecord[],
+  ordered: SampleList,
   resolved: ResolvedN,
   g: number | null,
   config: EvalConfig | null,
@@ -130,7 +139,7 @@ function checkGlobalGrouping(
 /** misgrouped-dataset: observed prompt repetition, sample count and group contents against n. */
 function checkGrouping(
   name: string,
-  ordered: readonly SampleRecord[],
+  ordered: SampleList,
   resolved: ResolvedN,
   config: EvalConfig | null,
   passAtK: ReturnType<typeof computePassAtK>,
@@ -143,30 +152,34 @@ function checkGrouping(
   const n = resolved.n;
   if (m !== null && m !== n) {
     const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: m, configFile: config?.path ?? null };
-    const firstBad = firstMixedGroup(ordered, n) ?? ordered[0];
-    push(msg.makeFinding('misgrouped-dataset', { ...at, line: firstBad.line, fix }, msg.misgroupedRepeatMessage(name, m, n, crash)));
+    const firstBad = firstMixedGroup(ordered, n) ?? ordered.line(0);
+    push(msg.makeFinding('misgrouped-dataset', { ...at, line: firstBad, fix }, msg.misgroupedRepeatMessage(name, m, n, crash)));
   } else if (crash !== null) {
     push(msg.makeFinding('misgrouped-dataset', at, msg.misgroupedCountMessage(name, ordered.length, n, crash)));
   } else if (runs !== null && m === null) {
     const mixed = firstMixedGroup(ordered, n);
-    if (mixed) push(msg.makeFinding('misgrouped-dataset', { ...at, line: mixed.line }, msg.misgroupedMixedMessage(name, n, mixed.line)));
+    if (mixed !== null) push(msg.makeFinding('misgrouped-dataset', { ...at, line: mixed }, msg.misgroupedMixedMessage(name, n, mixed)));
   }
 }
 
 /** eval-all-aborted (every reward null) or none-reward (some null). */
-function checkRewards(name: string, ordered: readonly SampleRecord[], at: msg.FindingAt, push: (f: Finding) => void): void {
-  const none = ordered.filter((s) => s.reward === null);
+function checkRewards(name: string, ordered: SampleList, at: msg.FindingAt, push: (f: Finding) => void): void {
+  const none: number[] = [];
+  for (let k = 0; k < ordered.length; k++) if (ordered.reward(k) === null) none.push(ordered.line(k));
   if (none.length === 0) return;
-  const nullAt = { file: at.file, line: minLine(none), dataset: name };
+  let first = Infinity;
+  for (const line of none) if (line < first) first = line;
+  const nullAt = { file: at.file, line: first, dataset: name };
   if (none.length === ordered.length) {
-    const allAborted = ordered.every((s) => s.aborted);
+    let allAborted = true;
+    for (let k = 0; k < ordered.length && allAborted; k++) allAborted = ordered.aborted(k);
     push(msg.makeFinding('eval-all-aborted', at, msg.allAbortedMessage(name, ordered.length, allAborted)));
     return;
   }
   const related = none
-    .filter((s) => s.line !== nullAt.line)
+    .filter((line) => line !== nullAt.line)
     .slice(0, 20)
-    .map((s): Location => ({ file: at.file, line: s.line }));
+    .map((line): Location => ({ file: at.file, line }));
   push(msg.makeFinding('none-reward', { ...nullAt, related }, msg.noneRewardMessage(name, none.length, ordered.length)));
 }
 
@@ -180,8 +193,8 @@ function configLocations(config: EvalConfig | null, resolved: ResolvedN): Locati
 }
 
 /** Smallest line number (a loop: spreading a large array into Math.min overflows the stack). */
-function minLine(samples: readonly SampleRecord[]): number {
+function minLine(samples: SampleList): number {
   let min = Infinity;
-  for (const s of samples) if (s.line < min) min = s.line;
+  for (let k = 0; k < samples.length; k++) min = Math.min(min, samples.line(k));
   return min;
 }

@@ -1,5 +1,5 @@
 // Per-dataset metrics, named and computed exactly as miles' `log_eval_rollout_data` logs them.
-import type { SampleRecord } from '../types';
+import type { SampleList } from './sampleList';
 import { pySum } from './numeric';
 import { computePassAtK } from './passAtK';
 import type { PassAtKOutcome } from './passAtK';
@@ -12,7 +12,7 @@ export interface DatasetMetrics {
 }
 
 /** `eval/<ds>`, `-none_reward_ratio`, `-truncated_ratio`, `-pass@<k>` for samples in index order. */
-export function datasetMetrics(name: string, ordered: readonly SampleRecord[], n: number): DatasetMetrics {
+export function datasetMetrics(name: string, ordered: SampleList, n: number): DatasetMetrics {
   const count = ordered.length;
   // One pass over the samples: the rewards as miles sums them (None → 0.0, which is also what
   // pass@k reads), which of them Python holds as ints, and the counts.
@@ -21,14 +21,13 @@ export function datasetMetrics(name: string, ordered: readonly SampleRecord[], n
   let noneCount = 0;
   let truncated = 0;
   for (let i = 0; i < count; i++) {
-    const s = ordered[i];
-    const r = s.reward;
+    const r = ordered.reward(i);
     if (r === null) noneCount++;
     else {
       rewards[i] = r;
-      if (s.rewardIsInt) isInt[i] = 1;
+      if (ordered.rewardIsInt(i)) isInt[i] = 1;
     }
-    if (s.status === 'truncated') truncated++;
+    if (ordered.status(i) === 'truncated') truncated++;
   }
   const metrics: Record<string, number> = {};
   metrics[`eval/${name}-none_reward_ratio`] = count > 0 ? noneCount / count : 0.0;
@@ -43,8 +42,8 @@ export function datasetMetrics(name: string, ordered: readonly SampleRecord[], n
 }
 
 /** Flat rewards for pass@k: None → 0.0, in index order. */
-export function flatRewards(ordered: readonly SampleRecord[]): Float64Array {
+export function flatRewards(ordered: SampleList): Float64Array {
   const out = new Float64Array(ordered.length);
-  for (let i = 0; i < out.length; i++) out[i] = ordered[i].reward ?? 0.0;
+  for (let i = 0; i < out.length; i++) out[i] = ordered.reward(i) ?? 0.0;
   return out;
 }

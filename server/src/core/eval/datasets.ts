@@ -2,8 +2,9 @@
 // for miles eval files, the order in which `index` restarts matched to the eval config's dataset
 // order (`dataset <k>` past the config's list, or without a config); else the file's name.
 import { fileStem } from '../logFiles';
-import type { FormatId, SampleRecord } from '../types';
+import type { FormatId } from '../types';
 import type { EvalConfig } from './config';
+import type { SampleList } from './sampleList';
 
 /** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */
 const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-pt', 'miles-trajectory']);
@@ -12,58 +13,61 @@ export interface DatasetPart {
   name: string;
   /** How the name was found: as recorded, by index restart matched to the config, or the file name. */
   source: 'recorded' | 'config-order' | 'index-restart' | 'file-name';
-  samples: readonly SampleRecord[];
+  samples: SampleList;
 }
 
 /**
  * Splits one eval file's samples (line order) into datasets, in order of first appearance.
  * miles writes each dataset sorted by `index` (0…N−1), one after another, so a segment starts
  * wherever `index` does not increase (normally: back to 0). A file of one dataset is handed on as
- * it is (a million samples are not copied into a list of their own).
+ * it is.
  */
-export function splitDatasets(file: string, format: FormatId, samples: readonly SampleRecord[], config: EvalConfig | null): DatasetPart[] {
-  const unnamedNeedsOrder = samples.some((s) => s.dataset === null);
+export function splitDatasets(file: string, format: FormatId, samples: SampleList, config: EvalConfig | null): DatasetPart[] {
+  const n = samples.length;
+  let unnamedNeedsOrder = false;
+  for (let k = 0; k < n && !unnamedNeedsOrder; k++) unnamedNeedsOrder = samples.dataset(k) === null;
   const segments = unnamedNeedsOrder && RESTARTING_FORMATS.has(format) ? indexSegments(samples) : null;
   const configNames = config?.datasets.map((d) => d.name) ?? [];
   const stem = fileStem(file);
   // miles writes every dataset from index 0: several segments are several datasets even when no
   // config names them (each gets its own inferred n).
   const segmentCount = segments ? segments[segments.length - 1] + 1 : 0;
-  const partOf = (s: SampleRecord, i: number): [string, DatasetPart['source']] => {
-    if (s.dataset !== null) return [s.dataset, 'recorded'];
-    const seg = segments ? segments[i] : -1;
+  const partOf = (k: number): [string, DatasetPart['source']] => {
+    const dataset = samples.dataset(k);
+    if (dataset !== null) return [dataset, 'recorded'];
+    const seg = segments ? segments[k] : -1;
     if (seg >= 0 && seg < configNames.length) return [configNames[seg], 'config-order'];
     if (seg >= 0 && segmentCount > 1) return [`dataset ${seg + 1}`, 'index-restart'];
     return [stem, 'file-name'];
   };
-  if (samples.length === 0) return [];
-  const [firstName, firstSource] = partOf(samples[0], 0);
+  if (n === 0) return [];
+  const [firstName, firstSource] = partOf(0);
   let one = true;
-  for (let i = 1; i < samples.length && one; i++) one = partOf(samples[i], i)[0] === firstName;
+  for (let k = 1; k < n && one; k++) one = partOf(k)[0] === firstName;
   if (one) return [{ name: firstName, source: firstSource, samples }];
 
-  const parts = new Map<string, { name: string; source: DatasetPart['source']; samples: SampleRecord[] }>();
-  samples.forEach((s, i) => {
-    const [name, source] = partOf(s, i);
+  const parts = new Map<string, { name: string; source: DatasetPart['source']; positions: number[] }>();
+  for (let k = 0; k < n; k++) {
+    const [name, source] = partOf(k);
     let part = parts.get(name);
-    if (!part) parts.set(name, (part = { name, source, samples: [] }));
-    part.samples.push(s);
-  });
-  return [...parts.values()];
+    if (!part) parts.set(name, (part = { name, source, positions: [] }));
+    part.positions.push(k);
+  }
+  return [...parts.values()].map((p) => ({ name: p.name, source: p.source, samples: samples.pick(Int32Array.from(p.positions)) }));
 }
 
 /** Segment number of each sample: a new segment starts where `index` does not increase. */
-function indexSegments(samples: readonly SampleRecord[]): Int32Array {
+function indexSegments(samples: SampleList): Int32Array {
   const out = new Int32Array(samples.length);
   let seg = 0;
   let prev: number | null = null;
-  for (let i = 0; i < samples.length; i++) {
-    const index = samples[i].index;
+  for (let k = 0; k < samples.length; k++) {
+    const index = samples.index(k);
     if (index !== null) {
       if (prev !== null && index <= prev) seg++;
       prev = index;
     }
-    out[i] = seg;
+    out[k] = seg;
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // Samples per prompt of a dataset (docs/semantics.md#eval-grouping) and how its samples are cut into groups.
 import type { RolloutLensSettings } from '../settings';
-import type { DatasetSummary, FormatId, SampleRecord } from '../types';
+import type { DatasetSummary, FormatId } from '../types';
 import type { EvalConfig, EvalDatasetConfig } from './config';
+import type { SampleList } from './sampleList';
 
 export interface ResolvedN {
   n: number;
@@ -14,7 +15,7 @@ export interface ResolvedN {
  * The dataset's own n: its config entry → `eval.defaults` → the global `--n-samples-per-eval-prompt`
  * → inferred from the log (`inferred`, or `default` = 1 when the log has no prompt identity).
  */
-export function resolveGroupSize(name: string, config: EvalConfig | null, settings: RolloutLensSettings, ordered: readonly SampleRecord[]): ResolvedN {
+export function resolveGroupSize(name: string, config: EvalConfig | null, settings: RolloutLensSettings, ordered: SampleList): ResolvedN {
   const entry = config?.datasets.find((d) => d.name === name) ?? null;
   if (entry?.nSamplesPerEvalPrompt != null) return { n: entry.nSamplesPerEvalPrompt, source: 'dataset', entry };
   const defaults = config?.defaults.nSamplesPerEvalPrompt ?? null;
@@ -28,56 +29,63 @@ export function resolveGroupSize(name: string, config: EvalConfig | null, settin
 /**
  * Samples in the order miles groups them: by `index` when every sample has one (ties: line order).
  * `miles-eval-trials` numbers trials per instance, so there the instance (first appearance) comes
- * first and `trial_idx` orders within it.
+ * first and `trial_idx` orders within it. A list already in that order is returned as it is.
  */
-export function groupingOrder(format: FormatId, samples: readonly SampleRecord[]): readonly SampleRecord[] {
-  if (format !== 'miles-eval-trials' && inIndexOrder(samples)) return samples;
-  const out = [...samples];
+export function groupingOrder(format: FormatId, samples: SampleList): SampleList {
+  const n = samples.length;
   if (format === 'miles-eval-trials') {
+    // Rank: the position where the sample's instance first appears (a sample without one: its own).
     const first = new Map<string, number>();
-    out.forEach((s, i) => {
-      const k = s.groupKey ?? `#${i}`;
-      if (!first.has(k)) first.set(k, i);
-    });
-    const rank = (s: SampleRecord, i: number) => first.get(s.groupKey ?? `#${i}`) ?? i;
-    const ranks = new Map(out.map((s, i) => [s, rank(s, i)]));
-    return out.sort((a, b) => ranks.get(a)! - ranks.get(b)! || (a.index ?? 0) - (b.index ?? 0) || a.line - b.line);
+    const rank = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const key = samples.groupKey(k);
+      if (key === null) rank[k] = k;
+      else {
+        let at = first.get(key);
+        if (at === undefined) first.set(key, (at = k));
+        rank[k] = at;
+      }
+    }
+    return sortedBy(samples, (a, b) => rank[a] - rank[b] || (samples.index(a) ?? 0) - (samples.index(b) ?? 0) || samples.line(a) - samples.line(b));
   }
-  if (out.every((s) => s.index !== null)) out.sort((a, b) => a.index! - b.index! || a.line - b.line);
-  return out;
-}
-
-/**
- * Whether `samples` are in grouping order already: every sample has an index, and (index, line)
- * never decreases. A miles eval dump of one dataset is written so; it is then used as it is, not
- * copied and sorted.
- */
-function inIndexOrder(samples: readonly SampleRecord[]): boolean {
+  let sorted = true;
   let prevIndex = -Infinity;
   let prevLine = -Infinity;
-  for (const s of samples) {
-    const i = s.index;
-    if (i === null || i < prevIndex) return false;
-    const line = s.line;
-    if (i === prevIndex && line < prevLine) return false;
-    prevIndex = i;
+  for (let k = 0; k < n; k++) {
+    const index = samples.index(k);
+    if (index === null) return samples;
+    const line = samples.line(k);
+    if (index < prevIndex || (index === prevIndex && line < prevLine)) sorted = false;
+    prevIndex = index;
     prevLine = line;
   }
-  return true;
+  if (sorted) return samples;
+  return sortedBy(samples, (a, b) => (samples.index(a) as number) - (samples.index(b) as number) || samples.line(a) - samples.line(b));
+}
+
+/** The list in the order of a stable sort of its positions by `before`. */
+function sortedBy(samples: SampleList, before: (a: number, b: number) => number): SampleList {
+  const positions = Array.from({ length: samples.length }, (_, k) => k).sort(before);
+  return samples.pick(Int32Array.from(positions));
 }
 
 /** Lengths of runs of identical consecutive prompts; null when some sample has no prompt identity. */
-export function promptRuns(ordered: readonly SampleRecord[]): number[] | null {
-  if (ordered.length === 0 || ordered.some((s) => s.promptKey === null)) return null;
+export function promptRuns(ordered: SampleList): number[] | null {
+  const n = ordered.length;
+  if (n === 0) return null;
   const runs: number[] = [];
   let len = 0;
-  ordered.forEach((s, i) => {
-    if (i > 0 && s.promptKey !== ordered[i - 1].promptKey) {
+  let prev: string | null = null;
+  for (let k = 0; k < n; k++) {
+    const prompt = ordered.promptKey(k);
+    if (prompt === null) return null;
+    if (k > 0 && prompt !== prev) {
       runs.push(len);
       len = 0;
     }
     len++;
-  });
+    prev = prompt;
+  }
   runs.push(len);
   return runs;
 }
@@ -87,11 +95,11 @@ export function uniformRun(runs: readonly number[]): number | null {
   return runs.every((r) => r === runs[0]) ? runs[0] : null;
 }
 
-/** First sample (in grouping order) of the first group of `n` that holds more than one prompt. */
-export function firstMixedGroup(ordered: readonly SampleRecord[], n: number): SampleRecord | null {
+/** Line of the first sample (in grouping order) of the first group of `n` that holds more than one prompt; null if none. */
+export function firstMixedGroup(ordered: SampleList, n: number): number | null {
   for (let g = 0; g < ordered.length; g += n) {
-    const members = ordered.slice(g, g + n);
-    if (members.some((s) => s.promptKey !== members[0].promptKey)) return members[0];
+    const first = ordered.promptKey(g);
+    for (let k = g + 1; k < Math.min(g + n, ordered.length); k++) if (ordered.promptKey(k) !== first) return ordered.line(g);
   }
   return null;
 }

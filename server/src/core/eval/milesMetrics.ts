@@ -5,7 +5,6 @@
 import { pyRoundRepr } from '../python';
 import { SampleStore } from '../sampleStore';
 import { type MilesRow, SampleColumns } from '../store/sampleColumns';
-import { viewedStore } from '../store/rowView';
 import type { SampleRecord } from '../types';
 import { npMean } from './numeric';
 
@@ -134,11 +133,10 @@ function mixedVersions(versions: readonly (string | number)[]): boolean {
  * What miles logs from the samples of one rollout or eval dataset, names without their prefix
  * (`response_len/mean`, `zero_std/count_1.0`, …). Samples in miles' order (eval: by index): the
  * engine's columnar store of a file, read column by column (no record is built but those of a
- * crash group), or records (put in a store of their own first, unless they are views of every row
- * of one store in order).
+ * crash group), or records (put in a store of their own first).
  */
-export function milesSampleMetrics(samples: readonly SampleRecord[] | SampleColumns): MilesSampleMetrics {
-  const store = samples instanceof SampleColumns ? samples : (viewedStore(samples) ?? SampleStore.of(samples));
+export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColumns): MilesSampleMetrics {
+  const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   const out: Record<string, number> = {};
   const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
   const n = store.length;

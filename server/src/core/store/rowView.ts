@@ -79,20 +79,3 @@ export function rowViews(store: SampleColumns): RowView[] {
   for (let i = 0; i < out.length; i++) out[i] = new RowView(store, i);
   return out;
 }
-
-/**
- * The store `records` are the views of, when they are every row of one store in row order (an
- * eval dump of one dataset written by index): its columns can be read as they are, where records
- * would otherwise be copied into a store of their own. Null otherwise.
- */
-export function viewedStore(records: readonly SampleRecord[]): SampleColumns | null {
-  const first = records[0];
-  if (!(first instanceof RowView)) return null;
-  const store = first.store;
-  if (store.length !== records.length) return null;
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    if (!(r instanceof RowView) || r.store !== store || r.row !== i) return null;
-  }
-  return store;
-}
