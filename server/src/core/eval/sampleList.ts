@@ -4,9 +4,9 @@ import { RowView } from '../store/rowView';
 import type { SampleRecord, SampleStatus } from '../types';
 
 /**
- * The samples the eval analysis reads, field by field at a position. Over the store (the CLI, the
- * run views) no object is made per sample: an eval dump of a million short answers is a million
- * samples. Over records (an editor's detail, tests) each position is a record.
+ * The samples the eval analysis reads, field by field at a position. Over the store (whenever no
+ * detail is kept: `check`) no object is made per sample: an eval dump of a million short answers
+ * is a million samples. Over records (a detail kept for an editor, tests) each position is a record.
  */
 export interface SampleList {
   readonly length: number;
