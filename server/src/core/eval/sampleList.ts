@@ -97,10 +97,10 @@ class StoreRows implements SampleList {
     return this.store.datasetAt(this.row(k));
   }
   groupKey(k: number): string | null {
-    return this.store.groupKeys.value(this.store.groupId(this.row(k)));
+    return this.store.groupKeyAt(this.row(k));
   }
   promptKey(k: number): string | null {
-    return this.store.strings.value(this.store.promptIdAt(this.row(k)));
+    return this.store.promptKeyAt(this.row(k));
   }
   reward(k: number): number | null {
     return this.store.rewardAt(this.row(k));

@@ -55,7 +55,7 @@ export class PlainGroups {
     const sized = want !== null && n !== want;
     // The other lists matter only when the group has a finding for them.
     if ((sized && !sizes.wantsNone(first)) || (mixedPrompts && !mixed.wantsNone(first))) return null;
-    const reason = abortedReason(store.labels.value(store.causeCodeAt(namer) - 1));
+    const reason = abortedReason(store.causeAt(namer));
     main.wants(first); // the group-dropped finding, at the namer
     for (let m = 0; m < n; m++) {
       const row = rows[from + m];

@@ -11,7 +11,7 @@ import type { SampleColumns } from './sampleColumns';
  */
 export class RowView implements SampleRecord {
   constructor(
-    readonly store: SampleColumns,
+    private readonly store: SampleColumns,
     readonly row: number,
   ) {}
 
@@ -19,13 +19,13 @@ export class RowView implements SampleRecord {
     return this.store.lineAt(this.row);
   }
   get groupKey(): string | null {
-    return this.store.groupKeys.value(this.store.groupId(this.row));
+    return this.store.groupKeyAt(this.row);
   }
   get index(): number | null {
     return this.store.indexAt(this.row);
   }
   get promptKey(): string | null {
-    return this.store.strings.value(this.store.promptIdAt(this.row));
+    return this.store.promptKeyAt(this.row);
   }
   get status(): SampleStatus | null {
     return this.store.statusAt(this.row);
@@ -40,7 +40,7 @@ export class RowView implements SampleRecord {
     return this.store.rewardIsIntAt(this.row);
   }
   get cause(): string | null {
-    return this.store.labels.value(this.store.causeCodeAt(this.row) - 1);
+    return this.store.causeAt(this.row);
   }
 
   get offset(): number {

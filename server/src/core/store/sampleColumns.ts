@@ -130,6 +130,21 @@ export abstract class SampleColumns {
     return this.chunks[i >>> CHUNK_BITS].byteLength[i & MASK];
   }
 
+  /** Row `i`'s group key as text; null: none. */
+  groupKeyAt(i: number): string | null {
+    return this.groupKeys.value(this.groupId(i));
+  }
+
+  /** Row `i`'s prompt key as text; null: none. */
+  promptKeyAt(i: number): string | null {
+    return this.strings.value(this.promptIdAt(i));
+  }
+
+  /** Row `i`'s cause; null: none. */
+  causeAt(i: number): string | null {
+    return this.labels.value(this.causeCodeAt(i) - 1);
+  }
+
   datasetAt(i: number): string | null {
     return this.labels.value(this.chunks[i >>> CHUNK_BITS].dataset[i & MASK] - 1);
   }
