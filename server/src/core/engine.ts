@@ -17,7 +17,8 @@ import { type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
-import { rowViews } from './store/rowView';
+import { asRecords } from './store/rowView';
+import type { SampleColumns } from './store/sampleColumns';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord } from './types';
 
 export { CancelledError, type Cancellation, type ScanState };
@@ -165,7 +166,7 @@ export class RunAnalyzer {
     let records: SampleRecord[] | null = null;
     let leftOut = 0;
     const materialized = () => (records ??= scan.samples.toArray());
-    const forAnalysis = (): readonly SampleRecord[] => (options.keepDetail ? materialized() : rowViews(scan.samples));
+    const forAnalysis = (): readonly SampleRecord[] | SampleColumns => (options.keepDetail ? materialized() : scan.samples);
     const detail: FileDetail = { samples: [], groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
     if (scan.kind === 'rollout') {
       let r = analyzeRollout(
@@ -188,7 +189,7 @@ export class RunAnalyzer {
       fileFindings = fileFindings.concat(r.findings);
       if (scan.format === 'verl-rollout') {
         // verl's own training metrics (critic/score/mean skips empty outputs; docs/semantics.md#denominator-inflation).
-        const v = analyzeVerlRollout(scan.displayPath, forAnalysis());
+        const v = analyzeVerlRollout(scan.displayPath, asRecords(forAnalysis()));
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
       }
@@ -197,7 +198,7 @@ export class RunAnalyzer {
     } else if (scan.kind === 'eval') {
       const config = await this.configFor(scan.path);
       // The store itself unless the detail keeps records anyway: no object per sample.
-      const r = analyzeEval(scan.displayPath, scan.format, options.keepDetail ? materialized() : scan.samples, options.settings, config);
+      const r = analyzeEval(scan.displayPath, scan.format, forAnalysis(), options.settings, config);
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
       detail.datasets = r.datasets;

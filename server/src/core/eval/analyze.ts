@@ -7,8 +7,8 @@ import { datasetMetrics, flatRewards } from './datasetMetrics';
 import { fileStep } from '../logFiles';
 import { splitDatasets } from './datasets';
 import { recordsOf, sampleList, type SampleList } from './sampleList';
-import { SampleColumns } from '../store/sampleColumns';
-import { rowViews } from '../store/rowView';
+import type { SampleColumns } from '../store/sampleColumns';
+import { asRecords } from '../store/rowView';
 
 import * as msg from './findings';
 import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
@@ -44,10 +44,9 @@ export function analyzeEval(
 ): EvalResult {
   const step = fileStep(file, samples);
   // verl's analyses read records (files of a few thousand rows): a store's rows as views.
-  const records = () => (samples instanceof SampleColumns ? rowViews(samples) : samples);
-  if (format === 'verl-validation') return { ...analyzeVerlValidation(file, records()), step, wrongMetrics: {} };
+  if (format === 'verl-validation') return { ...analyzeVerlValidation(file, asRecords(samples)), step, wrongMetrics: {} };
   if (format === 'verl-rollout') {
-    const r = analyzeVerlRollout(file, records());
+    const r = analyzeVerlRollout(file, asRecords(samples));
     return { datasets: [], metrics: r.metrics, findings: r.findings, step, wrongMetrics: {} };
   }
   const result: EvalResult = { datasets: [], metrics: {}, findings: [], step, wrongMetrics: {} };

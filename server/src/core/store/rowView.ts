@@ -1,6 +1,6 @@
 // One row of the store read as a record, field by field, when a field is asked for.
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
-import type { SampleColumns } from './sampleColumns';
+import { SampleColumns } from './sampleColumns';
 
 /**
  * Row `row` of `store` as a `SampleRecord` whose fields are read from the columns on each access:
@@ -73,9 +73,13 @@ export class RowView implements SampleRecord {
   }
 }
 
-/** Every row of `store` as a view, in row order: the records an analysis reads, none of them built. */
-export function rowViews(store: SampleColumns): RowView[] {
-  const out = new Array<RowView>(store.length);
-  for (let i = 0; i < out.length; i++) out[i] = new RowView(store, i);
+/**
+ * `samples` as records, for an analysis that reads records: a store's rows as views (none of them
+ * built), records as they are.
+ */
+export function asRecords(samples: readonly SampleRecord[] | SampleColumns): readonly SampleRecord[] {
+  if (!(samples instanceof SampleColumns)) return samples;
+  const out = new Array<RowView>(samples.length);
+  for (let i = 0; i < out.length; i++) out[i] = new RowView(samples, i);
   return out;
 }
