@@ -3,7 +3,7 @@
 import type { RolloutLensSettings } from '../settings';
 import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../types';
 import type { EvalConfig } from './config';
-import { datasetMetrics, flatRewards } from './datasetMetrics';
+import { datasetMetrics } from './datasetMetrics';
 import { fileStep } from '../logFiles';
 import { splitDatasets } from './datasets';
 import { recordsOf, sampleList, type SampleList } from './sampleList';
@@ -84,7 +84,7 @@ function analyzeDataset(
   } else {
     checkGrouping(name, ordered, resolved, config, computed.passAtK, at, push);
   }
-  checkGlobalGrouping(name, ordered, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
+  checkGlobalGrouping(name, computed.rewards, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
   checkRewards(name, ordered, at, push);
   // A whole dataset without rewards is eval-all-aborted, whose message names the crash already.
   if (perSample.crashGroups.length > 0 && computed.noneCount < ordered.length) {
@@ -109,7 +109,7 @@ function analyzeDataset(
  */
 function checkGlobalGrouping(
   name: string,
-  ordered: SampleList,
+  rewards: Float64Array,
   resolved: ResolvedN,
   g: number | null,
   config: EvalConfig | null,
@@ -119,7 +119,7 @@ function checkGlobalGrouping(
   at: msg.FindingAt,
 ): void {
   if (g === null || g === resolved.n || (resolved.source !== 'dataset' && resolved.source !== 'defaults')) return;
-  const wrong = computePassAtK(flatRewards(ordered), g);
+  const wrong = computePassAtK(rewards, g);
   const right = own.kind === 'metrics' ? { values: own.values } : { crash: own.crash };
   if (wrong.kind === 'crash') summary.wrongPassAtK = { groupSize: g, crash: wrong.crash };
   else {

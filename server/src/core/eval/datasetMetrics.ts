@@ -9,6 +9,8 @@ export interface DatasetMetrics {
   noneCount: number;
   /** pass@k by the dataset's own n: values, or the assertion miles would fail with. */
   passAtK: PassAtKOutcome;
+  /** The flat rewards pass@k reads (None → 0.0), in index order: for pass@k by another n. */
+  rewards: Float64Array;
 }
 
 /** `eval/<ds>`, `-none_reward_ratio`, `-truncated_ratio`, `-pass@<k>` for samples in index order. */
@@ -38,12 +40,5 @@ export function datasetMetrics(name: string, ordered: SampleList, n: number): Da
   if (passAtK.kind === 'metrics') {
     for (const [k, v] of Object.entries(passAtK.values)) metrics[`eval/${name}-${k}`] = v;
   }
-  return { metrics, noneCount, passAtK };
-}
-
-/** Flat rewards for pass@k: None → 0.0, in index order. */
-export function flatRewards(ordered: SampleList): Float64Array {
-  const out = new Float64Array(ordered.length);
-  for (let i = 0; i < out.length; i++) out[i] = ordered.reward(i) ?? 0.0;
-  return out;
+  return { metrics, noneCount, passAtK, rewards };
 }
