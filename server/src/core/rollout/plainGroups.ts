@@ -12,8 +12,6 @@ import type { FirstFindings } from './firstFindings';
  * their records. Any other group is materialised and goes through the checks themselves.
  */
 export class PlainGroups {
-  /** By cause code (`SampleColumns.causeCodeAt`): 1 when a non-aborted sample with it is reported, 2 when not, 0 not known yet. */
-  private causeFinding = new Uint8Array(16);
   private readonly zeroStd: boolean;
 
   constructor(
@@ -122,6 +120,7 @@ export class PlainGroups {
     return first;
   }
 
+  /** By cause code (`SampleColumns.causeCodeAt`): its cause's class, once asked. */
   private readonly classes: (ReturnType<typeof classifyCause> | undefined)[] = [];
 
   /** The class of a cause code's cause (`classifyCause`), remembered by code. */
@@ -134,18 +133,8 @@ export class PlainGroups {
     return cls;
   }
 
-  /** Whether `checkCause` reports a non-aborted sample with this cause. */
+  /** Whether `checkCause` reports a non-aborted sample with this cause code. */
   private causeReported(code: number): boolean {
-    if (code >= this.causeFinding.length) {
-      const grown = new Uint8Array(Math.max(code + 1, 2 * this.causeFinding.length));
-      grown.set(this.causeFinding);
-      this.causeFinding = grown;
-    }
-    let v = this.causeFinding[code];
-    if (v === 0) {
-      v = classifyCause(this.store.labels.value(code - 1), this.settings) === 'infrastructure' ? 1 : 2;
-      this.causeFinding[code] = v;
-    }
-    return v === 1;
+    return this.causeClass(code) === 'infrastructure';
   }
 }
