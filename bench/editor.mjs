@@ -21,12 +21,8 @@ import { lineStarts } from './editorEdits.mjs';
 import { editorReport, writeEditorSection } from './editorReport.mjs';
 import { editorRunFolder } from './editorRunFolder.mjs';
 import { timeEditor } from './editorTiming.mjs';
-import { load, machine, root } from './measure.mjs';
+import { arg, load, machine, root } from './measure.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const options = {
   mb: Number(arg('mb', '40')),
   runs: Number(arg('runs', '20')),

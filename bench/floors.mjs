@@ -12,12 +12,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
-
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
+import { arg, interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
 
 const pass = arg('pass', null);
 if (pass !== null) {

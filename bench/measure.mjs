@@ -38,6 +38,12 @@ export function interleaved(label, commands, runs) {
   return got;
 }
 
+/** The value after `--<name>` on the command line, or `fallback`. */
+export function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
 /** Nearest-rank percentile. */
 export function pct(xs, p) {
   const s = xs.slice().sort((a, b) => a - b);

@@ -11,12 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { arg, load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const samples = Number(arg('samples', '4000'));
 const runs = Number(arg('runs', '3'));
 const textKb = Number(arg('text-kb', '0'));

@@ -10,12 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { arg, load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const runs = Number(arg('runs', '3'));
 const folderRuns = Number(arg('folder-runs', '1'));
 const only = new Set(arg('only', 'short,folder').split(','));

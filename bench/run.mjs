@@ -14,14 +14,10 @@ import { join } from 'node:path';
 import { folderBench } from './folder.mjs';
 import { shortLinesBench } from './shortLines.mjs';
 import { generateMilesRollout } from './generate.mjs';
-import { load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { arg, load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const gb = Number(arg('gb', '1'));
 const runs = Number(arg('runs', '3'));
 const SEED = 42;

@@ -20,12 +20,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-import { load, machine, pct, root, writeSection } from './measure.mjs';
+import { arg, load, machine, pct, root, writeSection } from './measure.mjs';
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
 const RUNS = Number(arg('runs', '1'));
 const ONLY = arg('only', null); // runView | groups: one request only (implies --no-write)

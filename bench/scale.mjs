@@ -9,14 +9,10 @@ import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, rmSy
 import { join } from 'node:path';
 
 import { rng } from './generate.mjs';
-import { interleaved, load, loadEngine, machine, pct, root, writeSection } from './measure.mjs';
+import { arg, interleaved, load, loadEngine, machine, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const runs = Number(arg('runs', '3'));
 const folderRuns = Number(arg('folder-runs', String(runs)));
 // Another build (a checkout of main with its own `npm run build`) timed in the same runs, for before/after.
