@@ -12,14 +12,10 @@ import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeF
 import { join } from 'node:path';
 
 import { rng } from './generate.mjs';
-import { interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
+import { arg, interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
 import { eachLine } from './reference.mjs';
 
 const dataDir = join(root, 'bench/.data');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
 const runs = Number(arg('runs', '2'));
 const before = arg('before', null);
 // How the notes name that build (a commit, say), where its path says nothing.
@@ -54,6 +50,8 @@ const SHAPES = {
   onegroup: { label: 'one group for the whole file', line: (l) => l.replace(/"group_index": \d+/, '"group_index": 0') },
 };
 const only = arg('only', null)?.split(',') ?? Object.keys(SHAPES);
+const unknown = only.filter((name) => !(name in SHAPES));
+if (unknown.length > 0) throw new Error(`no shape ${unknown.join(', ')} (shapes: ${Object.keys(SHAPES).join(', ')})`);
 
 function shapeFile(name) {
   const path = join(dataDir, `shape-${name}-1m-seed7.jsonl`);
