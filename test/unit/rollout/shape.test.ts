@@ -47,6 +47,19 @@ test('misgrouped: one group holds different prompts', () => {
   );
 });
 
+test('misgrouped: every distinct prompt of the group is counted, the first member’s too, samples without one not', () => {
+  const samples = inFileOrder([
+    sample('1', 0, { promptKey: 'A' }),
+    sample('1', 1, { promptKey: null }),
+    sample('1', 2, { promptKey: 'B' }),
+    sample('1', 3, { promptKey: 'C' }),
+    sample('1', 4, { promptKey: 'B' }),
+  ]);
+  const [f] = codes(analyzeRollout(FILE, 'miles-sample', samples, settings()), 'misgrouped');
+  assert.equal(f.line, 3, 'a sample without a prompt is not the odd one');
+  assert.ok(f.message.startsWith('misgrouped: group 1 holds 3 different prompts — '), f.message);
+});
+
 test('misgrouped: one prompt spread over several groups', () => {
   const samples = inFileOrder([
     ...group('1', [1, 0]).map((s) => ({ ...s, promptKey: 'P' })),

@@ -36,6 +36,24 @@ test('a zero-std group of 1.0 is dropped as zero_std_1.0, with its finding on th
   assert.match(f.message, /Counted in rollout\/dynamic_filter\/drop_zero_std_1\.0\./);
 });
 
+test('a zero-std message shows the first 8 rewards of a larger group, then an ellipsis', () => {
+  const r = analyzeRollout(
+    FILE,
+    'miles-sample',
+    inFileOrder(
+      group(
+        '1',
+        Array.from({ length: 9 }, () => 0),
+        0,
+        true,
+      ),
+    ),
+    ZERO_STD,
+  );
+  const [f] = codes(r, 'zero-std-group');
+  assert.ok(f.message.startsWith("group dropped: zero_std_0 — group 1's 9 rewards [0, 0, 0, 0, 0, 0, 0, 0, …] have unbiased std 0.0 ≤ 1e-8"), f.message);
+});
+
 test('the reason rounds half-to-even on the exact binary value: 0.25 → zero_std_0.2', () => {
   assert.deepEqual(dropOf(group('1', [0.25, 0.25])), { 'rollout/dynamic_filter/drop_zero_std_0.2': 1 });
 });

@@ -6,7 +6,7 @@ import type { EvalConfig } from './config';
 import { datasetMetrics } from './datasetMetrics';
 import { fileStep } from '../logFiles';
 import { splitDatasets } from './datasets';
-import { recordsOf, sampleList, type SampleList } from './sampleList';
+import { recordsOf, sampleList, type SampleList } from '../store/sampleList';
 import type { SampleColumns } from '../store/sampleColumns';
 import { asRecords } from '../store/rowView';
 

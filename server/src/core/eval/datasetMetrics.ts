@@ -1,5 +1,5 @@
 // Per-dataset metrics, named and computed exactly as miles' `log_eval_rollout_data` logs them.
-import type { SampleList } from './sampleList';
+import type { SampleList } from '../store/sampleList';
 import { pySum } from './numeric';
 import { computePassAtK } from './passAtK';
 import type { PassAtKOutcome } from './passAtK';

@@ -4,7 +4,7 @@
 import { fileStem } from '../logFiles';
 import type { FormatId } from '../types';
 import type { EvalConfig } from './config';
-import type { SampleList } from './sampleList';
+import type { SampleList } from '../store/sampleList';
 
 /** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */
 const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-pt', 'miles-trajectory']);

@@ -2,7 +2,7 @@
 import type { RolloutLensSettings } from '../settings';
 import type { DatasetSummary, FormatId } from '../types';
 import type { EvalConfig, EvalDatasetConfig } from './config';
-import type { SampleList } from './sampleList';
+import type { SampleList } from '../store/sampleList';
 
 export interface ResolvedN {
   n: number;

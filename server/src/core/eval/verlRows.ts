@@ -1,4 +1,5 @@
 // Which rows of a verl dump its metrics count, and what they count (docs/framework-files.md#verl).
+import type { SampleList } from '../store/sampleList';
 import type { SampleRecord } from '../types';
 
 /**
@@ -18,12 +19,13 @@ export function countedRows(samples: readonly SampleRecord[]): SampleRecord[] {
 }
 
 /** Sessions (v1) or rows (legacy) of a group: what counts against `n`. */
-export function attemptCount(members: readonly SampleRecord[]): number {
+export function attemptCount(members: SampleList): number {
   let rows = 0;
   const sessions = new Set<string>();
-  for (const s of members) {
-    if (s.session === undefined) rows++;
-    else sessions.add(s.session);
+  for (let k = 0; k < members.length; k++) {
+    const session = members.session(k);
+    if (session === undefined) rows++;
+    else sessions.add(session);
   }
   return rows + sessions.size;
 }

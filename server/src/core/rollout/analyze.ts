@@ -5,6 +5,7 @@ import type { RolloutLensSettings } from '../settings';
 import { dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../types';
+import { rowList, type SampleList } from '../store/sampleList';
 import { abortedFilter, zeroStdFilter } from './filters';
 import type { SampleGroup } from './groups';
 import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
@@ -17,6 +18,7 @@ import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
 import { PlainGroups } from './plainGroups';
 import { classifyMemo } from './causeClass';
+import { MAX_RELATED_LINES, relatedMembers } from './related';
 
 export interface RolloutResult {
   /** One outcome per group, in file order (first-written member). */
@@ -35,8 +37,8 @@ export interface RolloutResult {
 
 /**
  * `samples`: a file's store (the engine's), or records in file order (tests). Groups are built one
- * at a time from the store's group ids, so the analysis holds one group's member views at once
- * (core/store/rowView.ts), not the file's records. `keepGroups: false` leaves `groups` empty (the
+ * at a time from the store's group ids, and the checks read a group's rows by position
+ * (core/store/sampleList.ts): no record is made but those a finding names. `keepGroups: false` leaves `groups` empty (the
  * CLI's report needs only the counts); `'verdicts'` keeps each group's verdict in a typed array by
  * group id instead (the editor's run views over large folders).
  */
@@ -118,25 +120,35 @@ export function analyzeRollout(
       return true;
     },
     (g, rows) => {
-      const { outcome, namer } = filtersRun ? filterGroup(g, settings, finding) : { outcome: keptOutcome(g), namer: null };
+      const { reason, namer } = filtersRun ? filterGroup(g, settings, finding) : KEPT;
       total++;
-      if (!outcome.kept) dropped++;
-      if (keepGroups === true) outcomes.push(outcome);
-      else if (reasonOf !== null && !outcome.kept) {
-        const reason = outcome.reason ?? 'unknown';
+      if (reason !== null) {
+        dropped++;
+        const metric = dropMetricName(reason);
+        metrics[metric] = (metrics[metric] ?? 0) + 1;
+      }
+      if (keepGroups === true)
+        outcomes.push({
+          key: g.key,
+          lines: linesOf(store, rows, 0, rows.length),
+          kept: reason === null,
+          reason,
+          metric: reason === null ? null : dropMetricName(reason),
+        });
+      else if (reasonOf !== null && reason !== null) {
         let id = reasonIds.get(reason);
         if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
         reasonOf[store.groupId(rows[0])] = id;
       }
-      if (outcome.metric !== null) metrics[outcome.metric] = (metrics[outcome.metric] ?? 0) + 1;
-      for (const s of g.members) checkCause(s, format, settings, filtersRun, namer, outcome.reason, finding);
+      for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, settings, filtersRun, namer, reason, finding);
       for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
       const odd = mixedPrompts(g);
       if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
       prompts.addRows(rows);
     },
   );
-  for (const row of ungrouped) checkCause(store.at(row), format, settings, filtersRun, null, null, finding);
+  const loose = rowList(store, ungrouped);
+  for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun, NO_NAMER, null, finding);
   const spread = new FirstFindings(findingLimit);
   // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
   for (const p of prompts.problems((line) => spread.wants(line))) into(spread)(p.code, p.at, () => p.message, p.related);
@@ -171,60 +183,78 @@ export function analyzeRollout(
   return result;
 }
 
-/**
- * Related lines a finding lists at most (the first, in group order): a group of a million samples
- * (one group key for a whole file) made each of its findings list every other member, hundreds of
- * megabytes of report for lines nobody reads one by one; its message gives the counts.
- */
-export const MAX_RELATED_LINES = 256;
-
 /** `message` is built only for a finding that can still be among the first `findingLimit`. */
 type Report = (code: FindingCode, at: SampleRecord, message: () => string, related: readonly SampleRecord[]) => void;
 
+/** The member that names an aborted group's cause: its position and its record (the one reported). */
+interface Namer {
+  position: number;
+  record: SampleRecord | null;
+}
+const NO_NAMER: Namer = { position: -1, record: null };
+
+/** A group's verdict: the drop reason (null: kept) and, for the aborted-group filter, its namer. */
+interface GroupVerdict {
+  reason: string | null;
+  namer: Namer;
+}
+const KEPT: GroupVerdict = { reason: null, namer: NO_NAMER };
+
 /** The aborted-group filter first (docs/semantics.md#aborted-group-filter), then the dynamic filter on survivors (#zero-std-filter). */
-function filterGroup(g: SampleGroup, settings: RolloutLensSettings, report: Report): { outcome: GroupOutcome; namer: SampleRecord | null } {
-  const aborted = abortedFilter(g.members);
+function filterGroup(g: SampleGroup, settings: RolloutLensSettings, report: Report): GroupVerdict {
+  const members = g.members;
+  const aborted = abortedFilter(members);
   if (aborted) {
-    const others = g.members.filter((s) => s !== aborted.namer);
-    report('group-dropped', aborted.namer, () => groupDroppedMessage(aborted.reason, g.key, g.members, aborted.namer, settings), others);
-    return { outcome: droppedOutcome(g, aborted.reason), namer: aborted.namer };
+    const namer = { position: aborted.namer, record: members.record(aborted.namer) };
+    report(
+      'group-dropped',
+      namer.record,
+      () => groupDroppedMessage(aborted.reason, g.key, members, aborted.namer, settings),
+      relatedMembers(members, aborted.namer),
+    );
+    return { reason: aborted.reason, namer };
   }
-  if (settings.dynamicFilter !== 'check_reward_nonzero_std') return { outcome: keptOutcome(g), namer: null };
-  const verdict = zeroStdFilter(g.members);
-  if (verdict.kind !== 'dropped') return { outcome: keptOutcome(g), namer: null };
-  const [first, ...others] = g.members;
-  report('zero-std-group', first, () => zeroStdMessage(verdict.reason, g.key, g.members, verdict.std), others);
-  return { outcome: droppedOutcome(g, verdict.reason), namer: null };
+  if (settings.dynamicFilter !== 'check_reward_nonzero_std') return KEPT;
+  const verdict = zeroStdFilter(members);
+  if (verdict.kind !== 'dropped') return KEPT;
+  report('zero-std-group', members.record(0), () => zeroStdMessage(verdict.reason, g.key, members, verdict.std), relatedMembers(members, 0));
+  return { reason: verdict.reason, namer: NO_NAMER };
 }
 
 /** Per-sample cause checks (docs/semantics.md#failure-causes), independent of the group's fate. */
 function checkCause(
-  s: SampleRecord,
+  members: SampleList,
+  k: number,
   format: FormatId,
   settings: RolloutLensSettings,
   filtersRun: boolean,
-  namer: SampleRecord | null,
+  namer: Namer,
   groupReason: string | null,
   report: Report,
 ): void {
-  if (s.aborted && (s.cause === null || s.cause === '')) {
+  const aborted = members.aborted(k);
+  const cause = members.cause(k);
+  // The record is made only for a finding; the namer's is the one its group's finding names.
+  const record = () => (k === namer.position && namer.record !== null ? namer.record : members.record(k));
+  if (aborted && (cause === null || cause === '')) {
     // verl records no causes and drops nothing, so an unknown cause there says nothing new.
-    if (filtersRun) report('abort-cause-unknown', s, () => abortCauseUnknownMessage(s, namer, format === 'miles-trajectory'), []);
+    if (filtersRun) {
+      const s = record();
+      report('abort-cause-unknown', s, () => abortCauseUnknownMessage(s, namer.record, format === 'miles-trajectory'), []);
+    }
     return;
   }
-  const cls = classifyMemo(s.cause, settings);
-  if (s.aborted && cls === 'policy') report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);
-  if (!s.aborted && cls === 'infrastructure') report('infra-failure-scored', s, () => infraScoredMessage(s, groupReason), []);
+  const cls = classifyMemo(cause, settings);
+  if (aborted && cls === 'policy') {
+    const s = record();
+    report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);
+  }
+  if (!aborted && cls === 'infrastructure') {
+    const s = record();
+    report('infra-failure-scored', s, () => infraScoredMessage(s, groupReason), []);
+  }
 }
 
 function linesOf(store: SampleColumns, rows: Int32Array, from: number, to: number): number[] {
   return Array.from(rows.subarray(from, to), (r) => store.lineAt(r));
-}
-
-function keptOutcome(g: SampleGroup): GroupOutcome {
-  return { key: g.key, lines: g.members.map((s) => s.line), kept: true, reason: null, metric: null };
-}
-
-function droppedOutcome(g: SampleGroup, reason: string): GroupOutcome {
-  return { key: g.key, lines: g.members.map((s) => s.line), kept: false, reason, metric: dropMetricName(reason) };
 }

@@ -1,14 +1,14 @@
 // The two filters miles runs on a finished group, re-run on the log (docs/semantics.md#aborted-group-filter, #zero-std-filter).
 import { abortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import { pyRoundRepr } from '../python';
-import type { SampleRecord } from '../types';
+import type { SampleList } from '../store/sampleList';
 
 /** Threshold of `check_reward_nonzero_std`: keep iff std > 1e-8. */
 export const ZERO_STD_THRESHOLD = 1e-8;
 
 export interface AbortedVerdict {
-  /** The first aborted member in group order: it names the cause. */
-  namer: SampleRecord;
+  /** The position of the first aborted member in group order: it names the cause. */
+  namer: number;
   reason: string;
 }
 
@@ -16,10 +16,9 @@ export interface AbortedVerdict {
  * docs/semantics.md#aborted-group-filter: a group with any aborted member is dropped; the FIRST aborted member in group order
  * names the cause (`members` must already be in group order). Null when nothing aborted.
  */
-export function abortedFilter(members: readonly SampleRecord[]): AbortedVerdict | null {
-  const namer = members.find((s) => s.aborted);
-  if (!namer) return null;
-  return { namer, reason: abortedReason(namer.cause) };
+export function abortedFilter(members: SampleList): AbortedVerdict | null {
+  for (let k = 0; k < members.length; k++) if (members.aborted(k)) return { namer: k, reason: abortedReason(members.cause(k)) };
+  return null;
 }
 
 export type ZeroStdVerdict =
@@ -38,12 +37,16 @@ export type ZeroStdVerdict =
  * crashes the rollout. The re-run follows the fixed behaviour docs/semantics.md#known-framework-bugs states for eval ("a group
  * holding a null reward is never zero-std"): such a group is kept, and the caller can say why.
  */
-export function zeroStdFilter(members: readonly SampleRecord[]): ZeroStdVerdict {
-  if (members.some((s) => s.reward === null)) return { kind: 'kept-null-reward' };
-  const std = unbiasedStd(members.map((s) => s.reward as number));
+export function zeroStdFilter(members: SampleList): ZeroStdVerdict {
+  const rewards = new Float64Array(members.length);
+  for (let k = 0; k < members.length; k++) {
+    const r = members.reward(k);
+    if (r === null) return { kind: 'kept-null-reward' };
+    rewards[k] = r;
+  }
+  const std = unbiasedStd(rewards);
   if (std > ZERO_STD_THRESHOLD) return { kind: 'kept', std };
-  const first = members[0];
-  const r = pyRoundRepr(first.reward as number, first.rewardIsInt, 1);
+  const r = pyRoundRepr(rewards[0], members.rewardIsInt(0), 1);
   return { kind: 'dropped', std, reason: `${ZERO_STD_REASON_PREFIX}${r}` };
 }
 
@@ -52,14 +55,15 @@ export function zeroStdFilter(members: readonly SampleRecord[]): ZeroStdVerdict 
  * update gives exactly 0 for equal values (a naive mean can leave 1e-17 residues) and propagates
  * NaN for NaN or ±inf inputs, like torch. n < 2 → NaN.
  */
-export function unbiasedStd(values: readonly number[]): number {
+export function unbiasedStd(values: ArrayLike<number>): number {
   if (values.length < 2) return NaN;
   let mean = 0;
   let m2 = 0;
-  values.forEach((x, i) => {
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i];
     const delta = x - mean;
     mean += delta / (i + 1);
     m2 += delta * (x - mean);
-  });
+  }
   return Math.sqrt(m2 / (values.length - 1));
 }

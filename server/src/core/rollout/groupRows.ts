@@ -1,6 +1,6 @@
 // A file's groups from the store's columns: rows counted and placed by group id, visited in file order.
 import type { SampleColumns } from '../store/sampleColumns';
-import { RowView } from '../store/rowView';
+import { rowList } from '../store/sampleList';
 import type { SampleGroup } from './groups';
 
 /**
@@ -52,10 +52,9 @@ export function eachGroup(
     // The group's rows are rows[from, to): passed as a range (no subarray made for each group).
     if (visitRows(g, rows, from, to)) continue;
     const memberRows = rows.subarray(from, to);
-    // Views, not records: a group of a million members (one key for a whole file) holds a small
-    // object per member, and only the fields the checks read are read.
-    const members = Array.from(memberRows, (r) => new RowView(store, r));
-    visit({ key: store.groupKeys.value(g) as string, members }, memberRows);
+    // The rows themselves, not records: a group of a million members (one key for a whole file)
+    // holds no object per member, and only the fields the checks read are read.
+    visit({ key: store.groupKeys.value(g) as string, members: rowList(store, memberRows) }, memberRows);
   }
   return ungrouped;
 }

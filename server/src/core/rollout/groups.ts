@@ -1,10 +1,15 @@
 // Grouping of a rollout file's samples (docs/semantics.md#aborted-group-filter for group order, #group-shape).
+import { sampleList, type SampleList } from '../store/sampleList';
 import type { SampleRecord } from '../types';
 
 export interface SampleGroup {
   key: string;
-  /** Members in group order: ascending `index` when every member has one, else line order. */
-  members: SampleRecord[];
+  /**
+   * Members in group order: ascending `index` when every member has one, else line order. Read by
+   * position: the analysis hands a group's rows of the store, so a group of a million members (one
+   * key for a whole file) is a list of row numbers, not of objects.
+   */
+  members: SampleList;
 }
 
 export interface Grouping {
@@ -36,7 +41,7 @@ export function groupSamples(samples: readonly SampleRecord[]): Grouping {
     members.push(s);
   }
   const groups: SampleGroup[] = [];
-  for (const [key, members] of byKey) groups.push({ key, members: inGroupOrder(members) });
+  for (const [key, members] of byKey) groups.push({ key, members: sampleList(inGroupOrder(members)) });
   groups.sort((a, b) => firstLine(a) - firstLine(b));
   return { groups, ungrouped };
 }
@@ -53,6 +58,6 @@ export function inGroupOrder(members: readonly SampleRecord[]): SampleRecord[] {
 
 function firstLine(g: SampleGroup): number {
   let min = Infinity;
-  for (const s of g.members) if (s.line < min) min = s.line;
+  for (let k = 0; k < g.members.length; k++) min = Math.min(min, g.members.line(k));
   return min;
 }

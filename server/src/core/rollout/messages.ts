@@ -3,27 +3,36 @@
 // keys) is inserted as data; escaping is the job of whoever renders it (hover, terminal).
 import { classifyCause, dropMetricName, type CauseSettings } from '../causes';
 import { pyFloatRepr, pyIntRepr } from '../python';
+import type { SampleList } from '../store/sampleList';
 import type { SampleRecord } from '../types';
 import { ZERO_STD_THRESHOLD } from './filters';
 
 /** A reward as Python prints it: `1` for an int, `1.0` for a float, `None` for null. */
-export function rewardRepr(s: SampleRecord): string {
+export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt'>): string {
   if (s.reward === null) return 'None';
   if (s.rewardIsInt && Number.isSafeInteger(s.reward)) return pyIntRepr(s.reward);
   return pyFloatRepr(s.reward);
 }
 
-export function groupDroppedMessage(reason: string, key: string, members: readonly SampleRecord[], namer: SampleRecord, settings: CauseSettings): string {
-  const aborted = members.filter((s) => s.aborted);
+/** `namer`: the position in `members` of the first aborted member. */
+export function groupDroppedMessage(reason: string, key: string, members: SampleList, namer: number, settings: CauseSettings): string {
+  const namerCause = members.cause(namer);
+  let aborted = 0;
+  const others: string[] = [];
+  for (let k = 0; k < members.length; k++) {
+    if (!members.aborted(k)) continue;
+    aborted++;
+    const cause = members.cause(k);
+    if (cause !== namerCause) others.push(`${cause ?? 'no exit_status'} (line ${members.line(k)})`);
+  }
   const parts = [
     // The older chart names are in the report table and the hover (causes.formerNames), not here.
-    `${aborted.length} of ${members.length} samples of group ${key} aborted, so the whole group is` +
+    `${aborted} of ${members.length} samples of group ${key} aborted, so the whole group is` +
       ` discarded before any dynamic filter; counted in ${dropMetricName(reason)}.`,
-    causeAdvice(namer.cause, settings),
+    causeAdvice(namerCause, settings),
   ];
-  const others = aborted.filter((s) => s !== namer && s.cause !== namer.cause);
   if (others.length > 0) {
-    const list = others.map((s) => `${s.cause ?? 'no exit_status'} (line ${s.line})`).join(', ');
+    const list = others.join(', ');
     parts.push(`The first aborted sample in group order names the cause; other aborted samples record: ${list}.`);
   }
   return `group dropped: ${reason} — ${parts.join(' ')}`;
@@ -45,8 +54,9 @@ function causeAdvice(cause: string | null, settings: CauseSettings): string {
   }
 }
 
-export function zeroStdMessage(reason: string, key: string, members: readonly SampleRecord[], std: number): string {
-  const shown = members.slice(0, 8).map(rewardRepr).join(', ') + (members.length > 8 ? ', …' : '');
+export function zeroStdMessage(reason: string, key: string, members: SampleList, std: number): string {
+  const first = Array.from({ length: Math.min(8, members.length) }, (_, k) => rewardRepr({ reward: members.reward(k), rewardIsInt: members.rewardIsInt(k) }));
+  const shown = first.join(', ') + (members.length > 8 ? ', …' : '');
   let why: string;
   if (members.length === 1) {
     why = `group ${key} has a single sample: its unbiased std is NaN (n−1 = 0), which is not > ${ZERO_STD_THRESHOLD}`;

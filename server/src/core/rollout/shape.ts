@@ -4,6 +4,7 @@ import { attemptCount } from '../eval/verlRows';
 import type { SampleRecord } from '../types';
 import type { SampleGroup } from './groups';
 import { incompleteGroupMessage, mixedPromptsMessage, spreadPromptMessage } from './messages';
+import { relatedMembers } from './related';
 
 /** A shape problem, located at a sample; the caller turns it into a Finding. */
 export interface ShapeProblem {
@@ -11,6 +12,7 @@ export interface ShapeProblem {
   at: SampleRecord;
   group: string;
   message: string;
+  /** A group's problem lists its first `MAX_RELATED_LINES` other members (related.ts). */
   related: SampleRecord[];
 }
 
@@ -25,10 +27,10 @@ export function incompleteGroups(groups: readonly SampleGroup[], n: number | nul
     .filter(({ size }) => size !== n)
     .map(({ g, size }) => ({
       code: 'incomplete-group' as const,
-      at: g.members[0],
+      at: g.members.record(0),
       group: g.key,
       message: incompleteGroupMessage(g.key, size, n),
-      related: g.members.slice(1),
+      related: relatedMembers(g.members, 0),
     }));
 }
 
@@ -44,12 +46,13 @@ export function misgrouped(groups: readonly SampleGroup[]): ShapeProblem[] {
   for (const g of groups) {
     const odd = mixedPrompts(g);
     if (odd !== null) problems.push(odd);
-    for (const s of g.members) {
-      if (s.promptKey === null) continue;
-      const seen = groupsOfPrompt.get(s.promptKey) ?? [];
+    for (let k = 0; k < g.members.length; k++) {
+      const prompt = g.members.promptKey(k);
+      if (prompt === null) continue;
+      const seen = groupsOfPrompt.get(prompt) ?? [];
       // Groups are visited one after another, so only the last entry can be this group.
-      if (seen[seen.length - 1]?.group !== g) seen.push({ group: g, first: s });
-      groupsOfPrompt.set(s.promptKey, seen);
+      if (seen[seen.length - 1]?.group !== g) seen.push({ group: g, first: g.members.record(k) });
+      groupsOfPrompt.set(prompt, seen);
     }
   }
   for (const entries of groupsOfPrompt.values()) {
@@ -68,9 +71,27 @@ export function misgrouped(groups: readonly SampleGroup[]): ShapeProblem[] {
 
 /** A group whose members have different prompts, reported at the first member whose prompt differs from the group's first. */
 export function mixedPrompts(g: SampleGroup): ShapeProblem | null {
-  const withPrompt = g.members.filter((s) => s.promptKey !== null);
-  const distinct = new Set(withPrompt.map((s) => s.promptKey));
-  if (distinct.size <= 1) return null;
-  const odd = withPrompt.find((s) => s.promptKey !== withPrompt[0].promptKey) as SampleRecord;
-  return { code: 'misgrouped', at: odd, group: g.key, message: mixedPromptsMessage(g.key, distinct.size), related: g.members.filter((s) => s !== odd) };
+  const members = g.members;
+  let first: string | null = null;
+  let odd = -1;
+  for (let k = 0; k < members.length && odd < 0; k++) {
+    const prompt = members.promptKey(k);
+    if (prompt === null) continue;
+    if (first === null) first = prompt;
+    else if (prompt !== first) odd = k;
+  }
+  if (odd < 0) return null;
+  // Only a mixed group's distinct prompts are counted (one key for a whole file: every prompt).
+  const distinct = new Set<string>();
+  for (let k = 0; k < members.length; k++) {
+    const prompt = members.promptKey(k);
+    if (prompt !== null) distinct.add(prompt);
+  }
+  return {
+    code: 'misgrouped',
+    at: members.record(odd),
+    group: g.key,
+    message: mixedPromptsMessage(g.key, distinct.size),
+    related: relatedMembers(members, odd),
+  };
 }

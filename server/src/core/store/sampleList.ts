@@ -1,12 +1,14 @@
-// An eval dataset's samples in some order, read by position: records, or rows of the store.
-import { SampleColumns } from '../store/sampleColumns';
-import { RowView } from '../store/rowView';
+// Samples in some order, read by position: records, or rows of the store. The eval analysis reads a
+// dataset so, and the rollout checks a group.
+import { SampleColumns } from './sampleColumns';
+import { RowView } from './rowView';
 import type { SampleRecord, SampleStatus } from '../types';
 
 /**
- * The samples the eval analysis reads, field by field at a position. Over the store (whenever no
- * detail is kept: `check`) no object is made per sample: an eval dump of a million short answers
- * is a million samples. Over records (a detail kept for an editor, tests) each position is a record.
+ * Samples read field by field at a position. Over the store (whenever no detail is kept: `check`)
+ * no object is made per sample: an eval dump of a million short answers is a million samples, and
+ * so is a rollout group when one key covers a whole file. Over records (a detail kept for an
+ * editor, tests) each position is a record.
  */
 export interface SampleList {
   readonly length: number;
@@ -19,6 +21,9 @@ export interface SampleList {
   rewardIsInt(k: number): boolean;
   status(k: number): SampleStatus | null;
   aborted(k: number): boolean;
+  cause(k: number): string | null;
+  /** verl v1's session id (several output rows of one attempt share it); undefined: none. */
+  session(k: number): string | undefined;
   /** The samples at `positions` of this list, in that order. */
   pick(positions: Int32Array): SampleList;
   /** Position `k` as a record (a view of the store's row: read it while the store is). */
@@ -30,6 +35,11 @@ export interface SampleList {
 /** `samples` as a list: the store's rows in row order, or the records as given. */
 export function sampleList(samples: readonly SampleRecord[] | SampleColumns): SampleList {
   return samples instanceof SampleColumns ? new StoreRows(samples, null) : new Records(samples);
+}
+
+/** The store's rows `rows` (row numbers, read in place: not copied) as a list, in that order. */
+export function rowList(store: SampleColumns, rows: Int32Array): SampleList {
+  return new StoreRows(store, rows);
 }
 
 class Records implements SampleList {
@@ -63,6 +73,12 @@ class Records implements SampleList {
   }
   aborted(k: number): boolean {
     return this.records[k].aborted;
+  }
+  cause(k: number): string | null {
+    return this.records[k].cause;
+  }
+  session(k: number): string | undefined {
+    return this.records[k].session;
   }
   pick(positions: Int32Array): SampleList {
     return new Records(Array.from(positions, (k) => this.records[k]));
@@ -113,6 +129,12 @@ class StoreRows implements SampleList {
   }
   aborted(k: number): boolean {
     return this.store.abortedAt(this.row(k));
+  }
+  cause(k: number): string | null {
+    return this.store.causeAt(this.row(k));
+  }
+  session(k: number): string | undefined {
+    return this.store.extrasAt(this.row(k))?.session;
   }
   pick(positions: Int32Array): SampleList {
     const rows = this.rows;
