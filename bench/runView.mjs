@@ -6,16 +6,18 @@
 // VmRSS read then is what the server still holds.
 // Then the follow-up requests on one file of the folder (not open): `groupsByCause` with that
 // file's URI (what the Groups view asks when a step's node is expanded) and `sampleView` of the
-// sample in the middle of the file.
+// sample in the middle of the file. Last, `runView` again on the folder with a miles eval dump of
+// 1 M short samples beside it (`eval/eval_1.jsonl`, a hard link of bench/scale.mjs's short file,
+// in a sibling folder of hard links): an eval dump in a run folder is read like a step file.
 // Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
 // view's per-file kept/dropped must equal `check --format json` on the folder; the one file's
 // answer its kept/dropped; the sample view the line's status as the file has it.
-//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write] [--only runView|groups]
+//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write] [--only runView|groups|eval]
 //     [--server <other build>/dist/server.js]
 //   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
 //   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
@@ -24,7 +26,7 @@ import { arg, load, machine, pct, root, writeSection } from './measure.mjs';
 
 const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
 const RUNS = Number(arg('runs', '1'));
-const ONLY = arg('only', null); // runView | groups: one request only (implies --no-write)
+const ONLY = arg('only', null); // runView | groups | eval (the run view with the eval dump): one request only (implies --no-write)
 const WRITE = !process.argv.includes('--no-write') && ONLY === null;
 const TARGET_MB = 200;
 // --server: another build's bundle (a before/after comparison; its answers are checked the same way).
@@ -35,22 +37,23 @@ if (!existsSync(FOLDER)) throw new Error(`${FOLDER} is missing: run node bench/s
 const files = readdirSync(FOLDER).filter((f) => f.endsWith('.jsonl'));
 const bytes = files.reduce((n, f) => n + statSync(join(FOLDER, f)).size, 0);
 
-/** `check --format json` on the folder, cached next to it by the files' sizes and times. */
-function expected() {
-  const stamp = files
+/** `check --format json` on a folder, cached next to it by its files' sizes and times. */
+function expected(folder = FOLDER) {
+  const stamp = readdirSync(folder, { recursive: true })
+    .filter((f) => f.endsWith('.jsonl'))
     .sort()
     .map((f) => {
-      const st = statSync(join(FOLDER, f));
+      const st = statSync(join(folder, f));
       return `${f}:${st.size}:${st.mtimeMs}`;
     })
     .join(',');
-  const cache = join(root, 'bench/.data', `runview-expected-${FOLDER.split('/').pop()}.json`);
+  const cache = join(root, 'bench/.data', `runview-expected-${folder.split('/').pop()}.json`);
   if (existsSync(cache)) {
     const c = JSON.parse(readFileSync(cache, 'utf8'));
     if (c.stamp === stamp) return c;
   }
-  console.log(`check --format json ${FOLDER} ...`);
-  const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', FOLDER], {
+  console.log(`check --format json ${folder} ...`);
+  const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', folder], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
   });
@@ -58,14 +61,20 @@ function expected() {
   const report = JSON.parse(r.stdout);
   const perFile = {};
   for (const f of report.files) perFile[pathToFileURL(f.path).href] = { kept: f.groups.kept, dropped: f.groups.dropped };
+  // The run view's totals are its steps' (rollout files); an eval dump's samples are in its eval rows.
   const totals = { files: report.files.length, samples: 0, groups: 0, kept: 0, dropped: 0 };
+  let evalSamples = 0;
   for (const f of report.files) {
+    if (f.kind === 'eval') {
+      evalSamples += f.records;
+      continue;
+    }
     totals.samples += f.records;
     totals.groups += f.groups.total;
     totals.kept += f.groups.kept;
     totals.dropped += f.groups.dropped;
   }
-  const c = { stamp, totals, perFile };
+  const c = { stamp, totals, evalSamples, perFile };
   writeFileSync(cache, JSON.stringify(c));
   return c;
 }
@@ -83,8 +92,8 @@ function memOf(pid) {
   return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
 }
 
-/** A fresh server asked one request on the folder: its answer, wall ms, CPU s, peak and held RSS. */
-async function once(method, params) {
+/** A fresh server asked one request on a folder: its answer, wall ms, CPU s, peak and held RSS. */
+async function once(method, params, folder = FOLDER) {
   const child = spawn(process.execPath, [...(process.env.RUNVIEW_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -95,7 +104,7 @@ async function once(method, params) {
   client.onRequest('window/workDoneProgress/create', () => null);
   client.onNotification(() => undefined);
   client.listen();
-  const folderUri = pathToFileURL(FOLDER).href;
+  const folderUri = pathToFileURL(folder).href;
   await bounded(
     'initialize',
     client.sendRequest('initialize', {
@@ -167,7 +176,30 @@ function lineOf(path, n) {
 const want = expected();
 console.log(`${FOLDER}: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples} samples`);
 const loadBefore = load();
-const got = { runView: [], groups: [], fileGroups: [], sample: [] };
+const got = { runView: [], groups: [], fileGroups: [], sample: [], withEval: [] };
+
+/** The run view's totals (its steps: the rollout files) and its eval rows' samples, checked against `check`. */
+function checkRunView(rv, w) {
+  const t = rv.answer.totals;
+  for (const k of ['files', 'samples', 'groups', 'kept', 'dropped'])
+    if (t[k] !== w.totals[k]) throw new Error(`runView totals.${k} = ${t[k]}, check says ${w.totals[k]}`);
+  const evalSamples = rv.answer.eval.reduce((n, e) => n + e.samples, 0);
+  if (evalSamples !== (w.evalSamples ?? 0)) throw new Error(`runView eval rows hold ${evalSamples} samples, check says ${w.evalSamples}`);
+}
+
+/** FOLDER's files and the short file as `eval/eval_1.jsonl`, as hard links in a sibling folder. */
+function folderWithEvalDump() {
+  const short = join(root, 'bench/.data/scale-short-1m-seed7.jsonl');
+  if (!existsSync(short)) throw new Error(`${short} is missing: run node bench/scale.mjs first`);
+  const dir = `${FOLDER}-and-eval`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'eval'), { recursive: true });
+  for (const f of files) linkSync(join(FOLDER, f), join(dir, f));
+  linkSync(short, join(dir, 'eval/eval_1.jsonl'));
+  return dir;
+}
+const EVAL_FOLDER = ONLY === null || ONLY === 'eval' ? folderWithEvalDump() : null;
+const wantWithEval = EVAL_FOLDER === null ? null : expected(EVAL_FOLDER);
 // The follow-up requests on one file of the folder, not open: the Groups view expanding that
 // step's node, and the sample view of a sample in its middle.
 const ONE = join(FOLDER, files.sort()[0]);
@@ -175,11 +207,16 @@ const ONE_URI = pathToFileURL(ONE).href;
 const SAMPLE_LINE = Math.floor(want.totals.samples / files.length / 2);
 const sampleRecord = JSON.parse(lineOf(ONE, SAMPLE_LINE));
 for (let i = 0; i < RUNS; i++) {
+  if (EVAL_FOLDER !== null) {
+    const rv = await once('rolloutLens/runView', {}, EVAL_FOLDER);
+    checkRunView(rv, wantWithEval);
+    got.withEval.push(rv);
+    console.log(`runView (with an eval dump): ${(rv.ms / 1000).toFixed(1)} s, peak RSS ${rv.peak.toFixed(0)} MB, held after ${rv.held.toFixed(0)} MB`);
+  }
+  if (ONLY === 'eval') continue;
   if (ONLY !== 'groups') {
     const rv = await once('rolloutLens/runView', {});
-    const t = rv.answer.totals;
-    for (const k of ['files', 'samples', 'groups', 'kept', 'dropped'])
-      if (t[k] !== want.totals[k]) throw new Error(`runView totals.${k} = ${t[k]}, check says ${want.totals[k]}`);
+    checkRunView(rv, want);
     got.runView.push(rv);
     console.log(`runView: ${(rv.ms / 1000).toFixed(1)} s, CPU ${rv.cpu.toFixed(1)} s, peak RSS ${rv.peak.toFixed(0)} MB, held after ${rv.held.toFixed(0)} MB`);
   }
@@ -241,7 +278,10 @@ ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} s
 (files, samples, groups, kept, dropped) and the Groups view's kept/dropped per file equal
 \`check --format json\` on the folder. Then, in fresh servers too, the follow-ups on the folder's
 first file (not open): its own \`groupsByCause\` (its kept/dropped checked) and the sample view of
-its middle line (its status checked against the line). Peak RSS is the server process's VmHWM read
+its middle line (its status checked against the line). Last, the run view of the folder with a
+miles eval dump of bench/scale.mjs's 1 M short samples beside it (\`eval/eval_1.jsonl\`, in a sibling
+folder of hard links): its totals and its eval rows' samples checked against \`check\` on that
+folder. Peak RSS is the server process's VmHWM read
 right after the answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before
 the request.
 Runs: ${RUNS}, p50 shown. ${machine(loadBefore)}.
@@ -252,6 +292,7 @@ ${row('`rolloutLens/runView` (folder)', got.runView)}
 ${row('`rolloutLens/groupsByCause` (folder)', got.groups)}
 ${row('`rolloutLens/groupsByCause` (one file of it: a step node expanded)', got.fileGroups)}
 ${row(`\`rolloutLens/sampleView\` (line ${SAMPLE_LINE + 1} of that file, not open)`, got.sample)}
+${row(`\`rolloutLens/runView\` (the folder and a miles eval dump of ${(wantWithEval?.evalSamples ?? 0).toLocaleString('en-US')} short samples, \`eval/eval_1.jsonl\`)`, got.withEval)}
 `;
 console.log(body);
 if (WRITE) writeSection('runview', body);

@@ -3,14 +3,21 @@
 // open document.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { GroupsByCauseRequest, RunViewRequest, SampleViewRequest, type GroupsByCauseResult } from '../../shared/protocol';
+import {
+  EvalDatasetsRequest,
+  GroupsByCauseRequest,
+  RunViewRequest,
+  SampleViewRequest,
+  type EvalDatasetsResult,
+  type GroupsByCauseResult,
+} from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
 import type { SampleView } from '../../shared/sampleViewModel';
-import { repoRoot } from './fixtures';
-import { withHarness } from './harness';
+import { repoRoot, tempWorkspace } from './fixtures';
+import { inWorkspace, withHarness } from './harness';
 import { EXAMPLE_ROLLOUT, EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
 const ROOT = repoRoot();
@@ -68,5 +75,37 @@ test('a file read from disk (its store and the verdicts of its groups) answers t
       assert.ok(fromDisk.samples.filter((v) => v !== null).length > 0);
       assert.deepEqual(fromDisk.samples, fromDoc.samples, `${name}: sampleView of every line`);
     }
+  });
+});
+
+test('an eval dump read from disk (its store) answers the run view and its datasets as its open document (records) does', async () => {
+  // Named without a step number, so the run view takes the step from the samples (rollout_id 100);
+  // its three datasets each start on their own line.
+  const ws = tempWorkspace();
+  ws.write('eval_config.yaml', readFileSync(join(ROOT, 'examples/run/eval_config.yaml'), 'utf8'));
+  const text = readFileSync(join(ROOT, 'examples/run/eval/eval_100.jsonl'), 'utf8');
+  mkdirSync(ws.path('eval'));
+  ws.write('eval/eval_last.jsonl', text);
+  const uri = ws.uri('eval/eval_last.jsonl');
+  await inWorkspace(ws, { settings: () => ({ evalConfig: ws.path('eval_config.yaml') }) }, async (h) => {
+    const answers = async () => ({
+      run: (await h.client.sendRequest(RunViewRequest, { uri })) as RunView,
+      datasets: (await h.client.sendRequest(EvalDatasetsRequest, { uri })) as EvalDatasetsResult,
+    });
+    const fromDisk = await answers();
+    h.open(uri, text);
+    await h.waitFor('analysisChanged', () => h.changes.find((c) => c.uri === uri));
+    const fromDoc = await answers();
+    assert.deepEqual(
+      fromDisk.run.eval.map((e) => [e.step, e.dataset]),
+      [
+        [100, 'aime'],
+        [100, 'gpqa'],
+        [100, 'swe_verified'],
+      ],
+    );
+    assert.deepEqual(new Set(fromDisk.datasets.datasets.map((d) => d.line)).size, 3, 'each dataset at its own first line');
+    assert.deepEqual(fromDisk.run, fromDoc.run, 'runView');
+    assert.deepEqual(fromDisk.datasets, fromDoc.datasets, 'evalDatasets');
   });
 });

@@ -160,13 +160,13 @@ export class RunAnalyzer {
       metrics: {},
     };
     let fileFindings: Finding[] = scan.findings.slice();
-    // Records as objects only where they outlive the analysis: an editor's detail. Otherwise the
-    // rollout analysis reads the store group by group, the eval analysis reads its rows (an eval
-    // dump of a million short answers is a million samples), and verl's take row views.
+    // Records as objects only where they outlive the analysis: an editor's detail of records.
+    // Otherwise the rollout analysis reads the store group by group, the eval analysis reads its
+    // rows (an eval dump of a million short answers is a million samples), and verl's take row views.
     let records: SampleRecord[] | null = null;
     let leftOut = 0;
     const materialized = () => (records ??= scan.samples.toArray());
-    const forAnalysis = (): readonly SampleRecord[] | SampleColumns => (options.keepDetail ? materialized() : scan.samples);
+    const forAnalysis = (): readonly SampleRecord[] | SampleColumns => (options.keepDetail === true ? materialized() : scan.samples);
     const detail: FileDetail = { samples: [], groups: [], datasets: [], metricsRecords: scan.metricsRecords, source: scan.path };
     if (scan.kind === 'rollout') {
       let r = analyzeRollout(
@@ -205,7 +205,8 @@ export class RunAnalyzer {
       fileFindings = fileFindings.concat(r.findings);
       this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }
-    if (options.keepDetail === 'store' && scan.kind === 'rollout') report.detail = { ...detail, samples: [], store: scan.samples };
+    // The run views keep a rollout or eval file's store, not its records (core/inspect.ts reads both).
+    if (options.keepDetail === 'store' && (scan.kind === 'rollout' || scan.kind === 'eval')) report.detail = { ...detail, samples: [], store: scan.samples };
     else if (options.keepDetail) report.detail = { ...detail, samples: materialized() };
     // Eval dataset summaries are a few small objects: kept for the text report's eval table even
     // without per-sample detail (the JSON contract never includes `detail`).

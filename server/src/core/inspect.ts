@@ -102,6 +102,14 @@ export function* eachSample(detail: FileDetail): Generator<SampleRecord> {
   for (let i = 0; i < store.length; i++) yield store.at(i);
 }
 
+/** The 1-based line of the first sample (in stored order) of `dataset`, or of any sample when null. */
+export function firstLineOf(detail: FileDetail, dataset: string | null): number | null {
+  const store = detail.store;
+  if (!store) return detail.samples.find((s) => dataset === null || s.dataset === dataset)?.line ?? null;
+  for (let i = 0; i < store.length; i++) if (dataset === null || store.datasetAt(i) === dataset) return store.lineAt(i);
+  return null;
+}
+
 /** Samples a detail holds. */
 export function sampleCount(detail: FileDetail): number {
   return detail.store?.length ?? detail.samples.length;

@@ -19,13 +19,28 @@ import { repoRoot } from '../../shared/repoRoot';
 
 const RUN = join(repoRoot(), 'examples/run');
 
-async function exampleReport(): Promise<{ report: RunReport; settings: RolloutLensSettings }> {
+async function exampleReport(keepDetail: true | 'store' = true): Promise<{ report: RunReport; settings: RolloutLensSettings }> {
   const yaml = parse(readFileSync(join(RUN, 'rollout-lens.yaml'), 'utf8')) as Partial<RolloutLensSettings>;
   const settings: RolloutLensSettings = { ...DEFAULT_SETTINGS, ...yaml, evalConfig: join(RUN, yaml.evalConfig ?? 'eval_config.yaml') };
   const walk = await walkPaths([RUN], nodeFileAccess);
-  const report = await analyzeFiles(walk.targets, { access: nodeFileAccess, settings, keepDetail: true });
+  const report = await analyzeFiles(walk.targets, { access: nodeFileAccess, settings, keepDetail });
   return { report, settings };
 }
+
+test('example run: the run view from the files’ stores (no records) equals the one from their records', async () => {
+  const records = await exampleReport(true);
+  const stores = await exampleReport('store');
+  for (const kind of ['rollout', 'eval'] as const) {
+    const files = stores.report.files.filter((f) => f.kind === kind);
+    assert.ok(files.length > 0, kind);
+    for (const f of files) assert.deepEqual([f.path, f.detail?.samples.length, f.detail?.store?.length], [f.path, 0, f.records], 'a store, no records');
+  }
+  assert.deepEqual(buildRunView(stores.report, { causes: stores.settings }), buildRunView(records.report, { causes: records.settings }));
+  assert.deepEqual(
+    stores.report.files.map((f) => [f.path, f.metrics, f.detail?.datasets]),
+    records.report.files.map((f) => [f.path, f.metrics, f.detail?.datasets]),
+  );
+});
 
 test('example run: drops per step by reason equal the drop metrics of each rollout file', async () => {
   const { report, settings } = await exampleReport();

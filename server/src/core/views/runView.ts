@@ -227,7 +227,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   function addEval(file: FileReport): void {
     const detail = file.detail;
     if (!detail) return;
-    const step = fileStep(file.path, detail.samples);
+    const step = fileStep(file.path, detail.store ?? detail.samples);
     for (const d of detail.datasets) {
       let wrong: EvalRow['wrong'] = null;
       if (d.wrongPassAtK) {

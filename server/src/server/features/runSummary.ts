@@ -25,7 +25,7 @@ import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
 import { CancelledError } from '../../core/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { DetailForm } from '../analysis/diskCache';
-import { membersOf, verdictOf } from '../../core/inspect';
+import { firstLineOf, membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
 
@@ -229,11 +229,10 @@ function datasetItems(result: FileAnalysis): DatasetItem[] {
   const detail = result.report?.detail;
   if (!detail) return [];
   return detail.datasets.map((d) => {
-    const only = detail.datasets.length === 1;
-    const first = detail.samples.find((s) => only || s.dataset === d.name);
+    const first = firstLineOf(detail, detail.datasets.length === 1 ? null : d.name);
     const item: DatasetItem = {
       uri: result.uri,
-      line: first ? first.line - 1 : 0,
+      line: first !== null ? first - 1 : 0,
       name: d.name,
       samples: d.samples,
       n: d.n,
