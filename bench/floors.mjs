@@ -7,14 +7,30 @@
 //   decode     read, line ends, and each line decoded to a string (latin1: the cheapest decode)
 // A target of k× the JSON.parse pass is a time budget of (its time) / k for the whole check; what
 // the passes above take of it is spent before one byte of JSON is looked at.
+// And what the machine's second core could give: `check` on the file's first half alone, and on
+// both halves at once (two processes, each with its own core), both started by one launcher.
 //   node bench/floors.mjs [--runs 3] [--no-write]   (after `node bench/scale.mjs`, which writes the files)
 //   node bench/floors.mjs --pass read|lines|decode <file>   (one pass; prints the line count)
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+//   node bench/floors.mjs --pass checks <file>...   (`check` on each file, all at once)
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { arg, interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
 
 const pass = arg('pass', null);
+if (pass === 'checks') {
+  const paths = process.argv.slice(process.argv.indexOf('--pass') + 2);
+  const codes = await Promise.all(
+    paths.map(
+      (path) =>
+        new Promise((done) =>
+          spawn(process.execPath, [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', path], { stdio: 'ignore' }).on('exit', done),
+        ),
+    ),
+  );
+  process.exit(codes.every((c) => c === 0) ? 0 : 1);
+}
 if (pass !== null) {
   const path = process.argv[process.argv.indexOf('--pass') + 2];
   const fd = openSync(path, 'r');
@@ -53,10 +69,44 @@ if (missing.length > 0) {
   process.exit(0);
 }
 
+/** The file cut in two at the line end nearest its middle (written once, next to it). */
+function halves(path) {
+  const out = [1, 2].map((k) => path.replace(/\.jsonl$/, `.half${k}.jsonl`));
+  if (existsSync(`${out[1]}.complete`)) return out;
+  const size = statSync(path).size;
+  const fd = openSync(path, 'r');
+  const buf = Buffer.allocUnsafe(1 << 22);
+  const probe = Buffer.allocUnsafe(1 << 20);
+  let cut = -1;
+  for (let at = Math.floor(size / 2); cut < 0 && at < size; at += probe.length) {
+    const n = readSync(fd, probe, 0, probe.length, at);
+    const nl = probe.subarray(0, n).indexOf(10);
+    if (nl >= 0) cut = at + nl + 1;
+  }
+  for (const [k, [from, to]] of [
+    [0, cut],
+    [cut, size],
+  ].entries()) {
+    const tmp = `${out[k]}.tmp`;
+    const w = openSync(tmp, 'w');
+    for (let at = from; at < to;) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, to - at), at);
+      writeSync(w, buf, 0, n);
+      at += n;
+    }
+    closeSync(w);
+    renameSync(tmp, out[k]);
+  }
+  closeSync(fd);
+  closeSync(openSync(`${out[1]}.complete`, 'w'));
+  return out;
+}
+
 const loadBefore = load();
 const rows = [];
 for (const f of FILES) {
   const me = join(root, 'bench/floors.mjs');
+  const [half1, half2] = halves(f.path);
   const got = interleaved(
     f.label,
     {
@@ -66,6 +116,8 @@ for (const f of FILES) {
       decode: [me, '--pass', 'decode', f.path],
       baseline: [join(root, 'bench/baseline.mjs'), f.path],
       check: [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', f.path],
+      oneHalf: [me, '--pass', 'checks', half1],
+      bothHalves: [me, '--pass', 'checks', half1, half2],
     },
     runs,
   );
@@ -90,16 +142,20 @@ const body = [
   'read, line ends and each line decoded to a string. A target of k× the JSON.parse pass is a budget of',
   '(its time) / k for the whole check; the share of that budget each pass takes is in brackets. Each pass',
   'is a whole process, start-up included, as the check is. The passes read synchronously: the check reads',
-  'on the I/O thread while it scans, so its reading can overlap its work, not vanish. Wall',
+  'on the I/O thread while it scans, so its reading can overlap its work, not vanish. The last two',
+  'columns are what the second core could give: `check` on the first half of the file (cut at the line',
+  'end nearest its middle), and on both halves at once in two processes, each started by one launcher',
+  "(a Node process: its start-up is in both). If the check's work split over the two cores, both halves",
+  'would take about as long as one. Wall',
   `time p50 of ${runs} interleaved runs after one warm-up (the page cache).`,
   '',
   `Machine: ${machine(loadBefore)}.`,
   '',
-  '| input | MB | target | budget (s) | start-up (s) | read (s) | read + line ends (s) | + each line decoded (s) | JSON.parse pass (s) | check (s) |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| input | MB | target | budget (s) | start-up (s) | read (s) | read + line ends (s) | + each line decoded (s) | JSON.parse pass (s) | check (s) | check, first half (s) | check, both halves at once (s) |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.f.label} | ${r.mb.toFixed(0)} | ${r.f.target}× | ${s(r.budget)} | ${share(r.p50('startup'), r.budget)} | ${share(r.p50('read'), r.budget)} | ${share(r.p50('lines'), r.budget)} | ${share(r.p50('decode'), r.budget)} | ${s(r.p50('baseline'))} | ${share(r.p50('check'), r.budget)} |`,
+      `| ${r.f.label} | ${r.mb.toFixed(0)} | ${r.f.target}× | ${s(r.budget)} | ${share(r.p50('startup'), r.budget)} | ${share(r.p50('read'), r.budget)} | ${share(r.p50('lines'), r.budget)} | ${share(r.p50('decode'), r.budget)} | ${s(r.p50('baseline'))} | ${share(r.p50('check'), r.budget)} | ${share(r.p50('oneHalf'), r.budget)} | ${share(r.p50('bothHalves'), r.budget)} |`,
   ),
 ].join('\n');
 console.log(`\n${body}\n`);
