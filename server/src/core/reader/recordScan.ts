@@ -13,7 +13,7 @@ import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 import type { DeflateOffload } from './deflateJobs';
 import { hashBytes } from './hash';
 import { decodeScanned } from './lineScan';
-import { type ReadLinesResult, readLines, readRange } from './lineReader';
+import { chunkSizeFor, type ReadLinesResult, readLines, readRange } from './lineReader';
 import type { ParallelScanner } from './parallel';
 import { isTorchFile, scanPt } from './pt/scanPt';
 
@@ -119,8 +119,17 @@ export async function scanRecords(target: { path: string; displayPath: string },
     if (options.deflate) collector.offloadDeflate(options.deflate.start());
   };
   const readHere = () =>
-    readLines(access, target.path, { startOffset, startLine, chunkSize: options.chunkSize, isCancelled: options.isCancelled, onChunk: onProgress }, (ref) =>
-      collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
+    readLines(
+      access,
+      target.path,
+      {
+        startOffset,
+        startLine,
+        chunkSize: options.chunkSize ?? chunkSizeFor(identity.size - startOffset),
+        isCancelled: options.isCancelled,
+        onChunk: onProgress,
+      },
+      (ref) => collector.onLine(ref.bytes, ref.start, ref.end, ref.line, ref.offset),
     );
   const parallel = options.parallel;
   let read: ReadLinesResult;
