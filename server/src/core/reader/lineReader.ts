@@ -15,8 +15,8 @@ const BIG_FILE = 64 << 20;
 
 /**
  * The chunk size for reading `bytes` bytes of a file. Each chunk is one read on the I/O thread and
- * one wait for it: on a big file 4 MiB chunks take ~8% less time than 1 MiB ones (BENCHMARKS.md,
- * "Design measurements"), for 12 MB more of scan buffers, which a small file would not repay.
+ * one wait for it: on a big file 4 MiB chunks take less time than 1 MiB ones (BENCHMARKS.md,
+ * "Design measurements"), for scan buffers four times as large, which a small file would not repay.
  */
 export function chunkSizeFor(bytes: number): number {
   return bytes >= BIG_FILE ? BIG_CHUNK_SIZE : DEFAULT_CHUNK_SIZE;

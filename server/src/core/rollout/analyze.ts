@@ -38,9 +38,9 @@ export interface RolloutResult {
 /**
  * `samples`: a file's store (the engine's), or records in file order (tests). Groups are built one
  * at a time from the store's group ids, and the checks read a group's rows by position
- * (core/store/sampleList.ts): no record is made but those a finding names. `keepGroups: false` leaves `groups` empty (the
- * CLI's report needs only the counts); `'verdicts'` keeps each group's verdict in a typed array by
- * group id instead (the editor's run views over large folders).
+ * (core/store/sampleList.ts): no record is made but those a finding names. `keepGroups: false`
+ * leaves `groups` empty (the CLI's report needs only the counts); `'verdicts'` keeps each group's
+ * verdict in a typed array by group id instead (the editor's run views over large folders).
  */
 export function analyzeRollout(
   file: string,
@@ -234,25 +234,28 @@ function checkCause(
 ): void {
   const aborted = members.aborted(k);
   const cause = members.cause(k);
-  // The record is made only for a finding; the namer's is the one its group's finding names.
-  const record = () => (k === namer.position && namer.record !== null ? namer.record : members.record(k));
   if (aborted && (cause === null || cause === '')) {
     // verl records no causes and drops nothing, so an unknown cause there says nothing new.
     if (filtersRun) {
-      const s = record();
+      const s = memberRecord(members, k, namer);
       report('abort-cause-unknown', s, () => abortCauseUnknownMessage(s, namer.record, format === 'miles-trajectory'), []);
     }
     return;
   }
   const cls = classifyMemo(cause, settings);
   if (aborted && cls === 'policy') {
-    const s = record();
+    const s = memberRecord(members, k, namer);
     report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);
   }
   if (!aborted && cls === 'infrastructure') {
-    const s = record();
+    const s = memberRecord(members, k, namer);
     report('infra-failure-scored', s, () => infraScoredMessage(s, groupReason), []);
   }
+}
+
+/** Member `k` as a record, made for a finding; the namer's is the one its group's finding names. */
+function memberRecord(members: SampleList, k: number, namer: Namer): SampleRecord {
+  return k === namer.position && namer.record !== null ? namer.record : members.record(k);
 }
 
 function linesOf(store: SampleColumns, rows: Int32Array, from: number, to: number): number[] {

@@ -4,9 +4,9 @@ import { SampleColumns } from './sampleColumns';
 
 /**
  * Row `row` of `store` as a `SampleRecord` whose fields are read from the columns on each access:
- * a group's members are handed to the rollout checks as these, so a group of a million samples (one
- * group key for a whole file) costs an object of two fields per member, not a built record. Every
- * field is read in place.
+ * an object of two fields, not a built record. Made where an analysis needs a record of a row (a
+ * sample a finding names, verl's analyses, a spread prompt's entries); a check that reads many
+ * rows reads them by position instead (`sampleList.ts`).
  * A view is not a copy: it is read while the store is, and never kept past the analysis.
  */
 export class RowView implements SampleRecord {
