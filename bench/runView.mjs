@@ -6,9 +6,10 @@
 // VmRSS read then is what the server still holds.
 // Then the follow-up requests on one file of the folder (not open): `groupsByCause` with that
 // file's URI (what the Groups view asks when a step's node is expanded) and `sampleView` of the
-// sample in the middle of the file. Last, `runView` again on the folder with a miles eval dump of
-// 1 M short samples beside it (`eval/eval_1.jsonl`, a hard link of bench/scale.mjs's short file,
-// in a sibling folder of hard links): an eval dump in a run folder is read like a step file.
+// sample in the middle of the file. And `runView` on the folder with a miles eval dump of 1 M short
+// samples beside it (`eval/eval_1.jsonl`, a hard link of bench/scale.mjs's short file, in a folder
+// of hard links under bench/.data; not made for a --folder of your own unless --only eval): an eval
+// dump in a run folder is read like a step file.
 // Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
 // view's per-file kept/dropped must equal `check --format json` on the folder; the one file's
 // answer its kept/dropped; the sample view the line's status as the file has it.
@@ -18,7 +19,7 @@
 //   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
@@ -187,18 +188,18 @@ function checkRunView(rv, w) {
   if (evalSamples !== (w.evalSamples ?? 0)) throw new Error(`runView eval rows hold ${evalSamples} samples, check says ${w.evalSamples}`);
 }
 
-/** FOLDER's files and the short file as `eval/eval_1.jsonl`, as hard links in a sibling folder. */
+/** FOLDER's files and the short file as `eval/eval_1.jsonl`, as hard links in a folder of bench/.data. */
 function folderWithEvalDump() {
   const short = join(root, 'bench/.data/scale-short-1m-seed7.jsonl');
   if (!existsSync(short)) throw new Error(`${short} is missing: run node bench/scale.mjs first`);
-  const dir = `${FOLDER}-and-eval`;
+  const dir = join(root, 'bench/.data', `${basename(FOLDER)}-and-eval`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'eval'), { recursive: true });
   for (const f of files) linkSync(join(FOLDER, f), join(dir, f));
   linkSync(short, join(dir, 'eval/eval_1.jsonl'));
   return dir;
 }
-const EVAL_FOLDER = ONLY === null || ONLY === 'eval' ? folderWithEvalDump() : null;
+const EVAL_FOLDER = (ONLY === null && arg('folder', null) === null) || ONLY === 'eval' ? folderWithEvalDump() : null;
 const wantWithEval = EVAL_FOLDER === null ? null : expected(EVAL_FOLDER);
 // The follow-up requests on one file of the folder, not open: the Groups view expanding that
 // step's node, and the sample view of a sample in its middle.
@@ -278,9 +279,9 @@ ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} s
 (files, samples, groups, kept, dropped) and the Groups view's kept/dropped per file equal
 \`check --format json\` on the folder. Then, in fresh servers too, the follow-ups on the folder's
 first file (not open): its own \`groupsByCause\` (its kept/dropped checked) and the sample view of
-its middle line (its status checked against the line). Last, the run view of the folder with a
-miles eval dump of bench/scale.mjs's 1 M short samples beside it (\`eval/eval_1.jsonl\`, in a sibling
-folder of hard links): its totals and its eval rows' samples checked against \`check\` on that
+its middle line (its status checked against the line). And the run view of the folder with a
+miles eval dump of bench/scale.mjs's 1 M short samples beside it (\`eval/eval_1.jsonl\`, in a folder
+of hard links under bench/.data): its totals and its eval rows' samples checked against \`check\` on that
 folder. Peak RSS is the server process's VmHWM read
 right after the answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before
 the request.
