@@ -78,7 +78,7 @@ test('a file read from disk (its store and the verdicts of its groups) answers t
   });
 });
 
-test('an eval dump read from disk (its store) answers the run view and its datasets as its open document (records) does', async () => {
+test('an eval dump read from disk (its store) answers the run view, its datasets and its samples as its open document (records) does', async () => {
   // Named without a step number, so the run view takes the step from the samples (rollout_id 100);
   // its three datasets each start on their own line.
   const ws = tempWorkspace();
@@ -88,9 +88,11 @@ test('an eval dump read from disk (its store) answers the run view and its datas
   ws.write('eval/eval_last.jsonl', text);
   const uri = ws.uri('eval/eval_last.jsonl');
   await inWorkspace(ws, { settings: () => ({ evalConfig: ws.path('eval_config.yaml') }) }, async (h) => {
+    const lines = text.split('\n').length - 1;
     const answers = async () => ({
       run: (await h.client.sendRequest(RunViewRequest, { uri })) as RunView,
       datasets: (await h.client.sendRequest(EvalDatasetsRequest, { uri })) as EvalDatasetsResult,
+      samples: (await Promise.all(Array.from({ length: lines }, (_, line) => h.client.sendRequest(SampleViewRequest, { uri, line })))) as SampleView[],
     });
     const fromDisk = await answers();
     h.open(uri, text);
@@ -105,7 +107,10 @@ test('an eval dump read from disk (its store) answers the run view and its datas
       ],
     );
     assert.deepEqual(new Set(fromDisk.datasets.datasets.map((d) => d.line)).size, 3, 'each dataset at its own first line');
+    // gpqa's and swe_verified's samples, with their prompt groups (aime's carry no dataset of their own).
+    assert.equal(fromDisk.samples.filter((v) => v.verdict?.kind === 'eval' && v.verdict.groupIndex !== null && v.siblings.length === 2).length, 16);
     assert.deepEqual(fromDisk.run, fromDoc.run, 'runView');
     assert.deepEqual(fromDisk.datasets, fromDoc.datasets, 'evalDatasets');
+    assert.deepEqual(fromDisk.samples, fromDoc.samples, 'sampleView of every line');
   });
 });

@@ -15,6 +15,7 @@ import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
 import { inGroupOrder } from './rollout/groups';
 import { readSampleLine } from './sampleLine';
+import { sampleList } from './store/sampleList';
 import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, SampleRecord } from './types';
 
 /** An analysed file as the facade needs it: its report (with detail) and how to read it again. */
@@ -232,13 +233,19 @@ export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSumm
  */
 export function evalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): EvalGroup | undefined {
   if (sample.index === null || dataset.n < 1) return undefined;
+  // The detail's records, or its store's rows (the run views keep an eval file so): read by position.
+  const list = sampleList(detail.store ?? detail.samples);
   const only = detail.datasets.length === 1;
-  const inDataset = detail.samples.filter((s) => (only || s.dataset === dataset.name) && s.index !== null);
-  inDataset.sort((a, b) => a.index! - b.index! || a.line - b.line);
-  const position = inDataset.indexOf(sample);
+  const inDataset: number[] = [];
+  for (let k = 0; k < list.length; k++) if ((only || list.dataset(k) === dataset.name) && list.index(k) !== null) inDataset.push(k);
+  inDataset.sort((a, b) => list.index(a)! - list.index(b)! || list.line(a) - list.line(b));
+  // A line holds one sample.
+  const position = inDataset.findIndex((k) => list.line(k) === sample.line);
   if (position < 0) return undefined;
   const index = Math.floor(position / dataset.n);
-  return { index, n: dataset.n, members: inDataset.slice(index * dataset.n, index * dataset.n + dataset.n) };
+  const members = inDataset.slice(index * dataset.n, index * dataset.n + dataset.n);
+  // Records, not views: they may be read after the store is released.
+  return { index, n: dataset.n, members: members.map((k) => (detail.store ? detail.store.at(k) : list.record(k))) };
 }
 
 /** The filters' verdict on a rollout group, with its members. */
