@@ -107,8 +107,11 @@ test('an eval dump read from disk (its store) answers the run view, its datasets
       ],
     );
     assert.deepEqual(new Set(fromDisk.datasets.datasets.map((d) => d.line)).size, 3, 'each dataset at its own first line');
-    // gpqa's and swe_verified's samples, with their prompt groups (aime's carry no dataset of their own).
-    assert.equal(fromDisk.samples.filter((v) => v.verdict?.kind === 'eval' && v.verdict.groupIndex !== null && v.siblings.length === 2).length, 16);
+    // Every sample in its dataset's prompt group: aime's 12 (no dataset recorded: the config's first) of 4, gpqa's 12 and swe_verified's 4 of 2.
+    assert.deepEqual(
+      fromDisk.samples.map((v) => (v.verdict?.kind === 'eval' && v.verdict.groupIndex !== null ? `${v.verdict.dataset}:${v.siblings.length}` : null)),
+      [...Array<string>(12).fill('aime:4'), ...Array<string>(12).fill('gpqa:2'), ...Array<string>(4).fill('swe_verified:2')],
+    );
     assert.deepEqual(fromDisk.run, fromDoc.run, 'runView');
     assert.deepEqual(fromDisk.datasets, fromDoc.datasets, 'evalDatasets');
     assert.deepEqual(fromDisk.samples, fromDoc.samples, 'sampleView of every line');

@@ -5,7 +5,7 @@
 import type { RolloutLensSettings } from './settings';
 import { type EvalConfig, loadEvalConfig } from './eval/config';
 import { locateEvalConfig } from './evalConfigLocation';
-import { analyzeEval } from './eval/analyze';
+import { analyzeEval, evalDatasetOrder } from './eval/analyze';
 import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
@@ -202,6 +202,7 @@ export class RunAnalyzer {
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
       detail.datasets = r.datasets;
+      detail.evalDatasetOrder = evalDatasetOrder(config);
       fileFindings = fileFindings.concat(r.findings);
       this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }

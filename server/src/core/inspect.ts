@@ -15,7 +15,10 @@ import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
 import { inGroupOrder } from './rollout/groups';
 import { readSampleLine } from './sampleLine';
-import { sampleList } from './store/sampleList';
+import { minLine, splitsDatasets } from './eval/analyze';
+import { splitDatasets } from './eval/datasets';
+import { groupingOrder } from './eval/grouping';
+import { sampleList, type SampleList } from './store/sampleList';
 import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, SampleRecord } from './types';
 
 /** An analysed file as the facade needs it: its report (with detail) and how to read it again. */
@@ -103,11 +106,40 @@ export function* eachSample(detail: FileDetail): Generator<SampleRecord> {
   for (let i = 0; i < store.length; i++) yield store.at(i);
 }
 
-/** The 1-based line of the first sample (in stored order) of `dataset`, or of any sample when null. */
-export function firstLineOf(detail: FileDetail, dataset: string | null): number | null {
-  const store = detail.store;
-  if (!store) return detail.samples.find((s) => dataset === null || s.dataset === dataset)?.line ?? null;
-  for (let i = 0; i < store.length; i++) if (dataset === null || store.datasetAt(i) === dataset) return store.lineAt(i);
+/** An eval file's dataset as the analysis split it, its samples in the order they are grouped in. */
+interface EvalPart {
+  name: string;
+  ordered: SampleList;
+}
+
+const evalParts = new WeakMap<FileDetail, EvalPart[]>();
+
+/**
+ * An eval file's datasets, split and ordered by the analysis's own rules (`splitDatasets`,
+ * `groupingOrder`): a sample without a recorded dataset belongs to the one its index restarts
+ * name. Null for files whose datasets are named by their rows (verl).
+ */
+function evalPartsOf(report: Pick<FileReport, 'path' | 'format'>, detail: FileDetail): EvalPart[] | null {
+  if (!splitsDatasets(report.format)) return null;
+  let parts = evalParts.get(detail);
+  if (!parts) {
+    const list = sampleList(detail.store ?? detail.samples);
+    parts = splitDatasets(report.path, report.format, list, detail.evalDatasetOrder ?? []).map((p) => ({
+      name: p.name,
+      ordered: groupingOrder(report.format, p.samples),
+    }));
+    evalParts.set(detail, parts);
+  }
+  return parts;
+}
+
+/** The 1-based line where an eval file's dataset `name` starts (its first sample by line); null: no such dataset. */
+export function firstLineOf(report: Pick<FileReport, 'path' | 'format'>, detail: FileDetail, name: string): number | null {
+  const part = evalPartsOf(report, detail)?.find((p) => p.name === name);
+  if (part) return part.ordered.length > 0 ? minLine(part.ordered) : null;
+  // Datasets named by their rows: the first row that names it, or any row for a file of one.
+  const only = detail.datasets.length === 1;
+  for (const s of eachSample(detail)) if (only || s.dataset === name) return s.line;
   return null;
 }
 
@@ -227,25 +259,45 @@ export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSumm
 }
 
 /**
- * The eval prompt group of a sample (docs/semantics.md#eval-grouping): the dataset's samples
- * sorted by `index`, cut into consecutive groups of the dataset's n. Undefined when the sample has
- * no index.
+ * A sample's eval dataset and prompt group (docs/semantics.md#eval-grouping): the dataset the
+ * analysis put it in, its samples in grouping order cut into consecutive groups of the dataset's n.
  */
-export function evalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): EvalGroup | undefined {
+function evalPlaceOf(report: FileReport, detail: FileDetail, sample: SampleRecord): { dataset: DatasetSummary | undefined; group: EvalGroup | undefined } {
+  const parts = evalPartsOf(report, detail);
+  if (parts === null) {
+    const dataset = datasetOf(detail, sample);
+    return { dataset, group: dataset ? namedEvalGroupOf(detail, sample, dataset) : undefined };
+  }
+  for (const part of parts) {
+    const list = part.ordered;
+    let position = -1;
+    for (let k = 0; k < list.length && position < 0; k++) if (list.line(k) === sample.line) position = k;
+    if (position < 0) continue;
+    const dataset = detail.datasets.find((d) => d.name === part.name);
+    if (!dataset || dataset.n < 1) return { dataset, group: undefined };
+    const index = Math.floor(position / dataset.n);
+    const members: SampleRecord[] = [];
+    // Records of their own: a view would read a store the caller may release.
+    for (let k = index * dataset.n; k < Math.min(list.length, index * dataset.n + dataset.n); k++) members.push(k === position ? sample : list.detached(k));
+    return { dataset, group: { index, n: dataset.n, members } };
+  }
+  return { dataset: undefined, group: undefined };
+}
+
+/**
+ * The prompt group of a sample of a file whose rows name their dataset (verl): the dataset's
+ * samples with an index, sorted by it, cut into consecutive groups of the dataset's n.
+ */
+function namedEvalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: DatasetSummary): EvalGroup | undefined {
   if (sample.index === null || dataset.n < 1) return undefined;
-  // The detail's records, or its store's rows (the run views keep an eval file so): read by position.
-  const list = sampleList(detail.store ?? detail.samples);
   const only = detail.datasets.length === 1;
-  const inDataset: number[] = [];
-  for (let k = 0; k < list.length; k++) if ((only || list.dataset(k) === dataset.name) && list.index(k) !== null) inDataset.push(k);
-  inDataset.sort((a, b) => list.index(a)! - list.index(b)! || list.line(a) - list.line(b));
-  // A line holds one sample.
-  const position = inDataset.findIndex((k) => list.line(k) === sample.line);
+  const inDataset = [...eachSample(detail)].filter((s) => (only || s.dataset === dataset.name) && s.index !== null);
+  inDataset.sort((a, b) => a.index! - b.index! || a.line - b.line);
+  const position = inDataset.findIndex((s) => s.line === sample.line);
   if (position < 0) return undefined;
   const index = Math.floor(position / dataset.n);
   const members = inDataset.slice(index * dataset.n, index * dataset.n + dataset.n);
-  // Records, not views: they may be read after the store is released.
-  return { index, n: dataset.n, members: members.map((k) => (detail.store ? detail.store.at(k) : list.record(k))) };
+  return { index, n: dataset.n, members: members.map((s) => (s.line === sample.line ? sample : s)) };
 }
 
 /** The filters' verdict on a rollout group, with its members. */
@@ -272,14 +324,14 @@ export function inspectSample(file: Pick<InspectedFile, 'report' | 'settings'>, 
   const sample = sampleAt(detail, line1);
   if (!sample) return undefined;
   const group = groupOf(detail, sample);
-  const dataset = datasetOf(detail, sample);
+  const place = report.kind === 'eval' ? evalPlaceOf(report, detail, sample) : { dataset: datasetOf(detail, sample), group: undefined };
   return {
     kind: report.kind,
     format: report.format,
     sample,
     group: group ? groupVerdict(detail, group) : undefined,
-    evalGroup: report.kind === 'eval' && dataset ? evalGroupOf(detail, sample, dataset) : undefined,
-    dataset,
+    evalGroup: place.group,
+    dataset: place.dataset,
     cause: sample.cause === null ? null : { name: sample.cause, class: classifyCause(sample.cause, file.settings) },
     failed: sample.aborted || sample.cause !== null || sample.status === 'failed',
   };

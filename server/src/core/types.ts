@@ -182,6 +182,8 @@ export interface FileDetail {
    */
   verdicts?: GroupVerdicts;
   datasets: DatasetSummary[];
+  /** An eval file's dataset names in its eval config's order: they name datasets found by index restarts. */
+  evalDatasetOrder?: readonly string[];
   metricsRecords: MetricsRecord[];
   /** Absolute path (or URI-path) of the file, for re-reading lines. */
   source: string;

@@ -57,7 +57,7 @@ test('splitDatasets: names, sources and members as one sample at a time gives th
         const want = reference(samples, withConfig);
         // Records and the store's rows alike.
         for (const list of [sampleList(samples), sampleList(SampleStore.of(samples))]) {
-          const parts = splitDatasets('eval/eval_3.jsonl', 'miles-sample', list, withConfig ? config : null);
+          const parts = splitDatasets('eval/eval_3.jsonl', 'miles-sample', list, withConfig ? config.datasets.map((d) => d.name) : []);
           assert.deepEqual(
             parts.map((p) => [p.name, p.source, Array.from({ length: p.samples.length }, (_, k) => p.samples.line(k))]),
             want,

@@ -35,6 +35,11 @@ export interface EvalResult {
  * `samples`: the file's store (the engine's, when no detail is kept: read in place, no object per
  * sample), or its records in line order.
  */
+/** Whether the analysis splits `format`'s eval files into datasets (`splitDatasets`); verl's name theirs. */
+export function splitsDatasets(format: FormatId): boolean {
+  return format !== 'verl-validation' && format !== 'verl-rollout';
+}
+
 export function analyzeEval(
   file: string,
   format: FormatId,
@@ -45,15 +50,20 @@ export function analyzeEval(
   const step = fileStep(file, samples);
   // verl's analyses read records (files of a few thousand rows): a store's rows as views.
   if (format === 'verl-validation') return { ...analyzeVerlValidation(file, asRecords(samples)), step, wrongMetrics: {} };
-  if (format === 'verl-rollout') {
+  if (!splitsDatasets(format)) {
     const r = analyzeVerlRollout(file, asRecords(samples));
     return { datasets: [], metrics: r.metrics, findings: r.findings, step, wrongMetrics: {} };
   }
   const result: EvalResult = { datasets: [], metrics: {}, findings: [], step, wrongMetrics: {} };
-  for (const part of splitDatasets(file, format, sampleList(samples), config)) {
+  for (const part of splitDatasets(file, format, sampleList(samples), evalDatasetOrder(config))) {
     analyzeDataset(file, format, part.name, part.samples, settings, config, result);
   }
   return result;
+}
+
+/** The eval config's dataset names in its order (what `splitDatasets` names index restarts by). */
+export function evalDatasetOrder(config: EvalConfig | null): readonly string[] {
+  return config?.datasets.map((d) => d.name) ?? [];
 }
 
 function analyzeDataset(
@@ -192,7 +202,7 @@ function configLocations(config: EvalConfig | null, resolved: ResolvedN): Locati
 }
 
 /** Smallest line number (a loop: spreading a large array into Math.min overflows the stack). */
-function minLine(samples: SampleList): number {
+export function minLine(samples: SampleList): number {
   let min = Infinity;
   for (let k = 0; k < samples.length; k++) min = Math.min(min, samples.line(k));
   return min;

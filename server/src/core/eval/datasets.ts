@@ -3,7 +3,6 @@
 // order (`dataset <k>` past the config's list, or without a config); else the file's name.
 import { fileStem } from '../logFiles';
 import type { FormatId } from '../types';
-import type { EvalConfig } from './config';
 import type { SampleList } from '../store/sampleList';
 
 /** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */
@@ -18,16 +17,16 @@ export interface DatasetPart {
 
 /**
  * Splits one eval file's samples (line order) into datasets, in order of first appearance.
+ * `configOrder`: the eval config's dataset names in its order (empty without a config).
  * miles writes each dataset sorted by `index` (0…N−1), one after another, so a segment starts
  * wherever `index` does not increase (normally: back to 0). A file of one dataset is handed on as
  * it is.
  */
-export function splitDatasets(file: string, format: FormatId, samples: SampleList, config: EvalConfig | null): DatasetPart[] {
+export function splitDatasets(file: string, format: FormatId, samples: SampleList, configOrder: readonly string[]): DatasetPart[] {
   const n = samples.length;
   let unnamedNeedsOrder = false;
   for (let k = 0; k < n && !unnamedNeedsOrder; k++) unnamedNeedsOrder = samples.dataset(k) === null;
   const segments = unnamedNeedsOrder && RESTARTING_FORMATS.has(format) ? indexSegments(samples) : null;
-  const configNames = config?.datasets.map((d) => d.name) ?? [];
   const stem = fileStem(file);
   // miles writes every dataset from index 0: several segments are several datasets even when no
   // config names them (each gets its own inferred n).
@@ -36,7 +35,7 @@ export function splitDatasets(file: string, format: FormatId, samples: SampleLis
     const dataset = samples.dataset(k);
     if (dataset !== null) return [dataset, 'recorded'];
     const seg = segments ? segments[k] : -1;
-    if (seg >= 0 && seg < configNames.length) return [configNames[seg], 'config-order'];
+    if (seg >= 0 && seg < configOrder.length) return [configOrder[seg], 'config-order'];
     if (seg >= 0 && segmentCount > 1) return [`dataset ${seg + 1}`, 'index-restart'];
     return [stem, 'file-name'];
   };

@@ -28,6 +28,8 @@ export interface SampleList {
   pick(positions: Int32Array): SampleList;
   /** Position `k` as a record (a view of the store's row: read it while the store is). */
   record(k: number): SampleRecord;
+  /** Position `k` as a record of its own (built from the store's row), for a caller that keeps it. */
+  detached(k: number): SampleRecord;
   /** The store, when this list is every row of it in row order (read as it is, not copied). */
   wholeStore(): SampleColumns | null;
 }
@@ -86,6 +88,9 @@ class Records implements SampleList {
   record(k: number): SampleRecord {
     return this.records[k];
   }
+  detached(k: number): SampleRecord {
+    return this.records[k];
+  }
   wholeStore(): SampleColumns | null {
     return null;
   }
@@ -142,6 +147,9 @@ class StoreRows implements SampleList {
   }
   record(k: number): SampleRecord {
     return new RowView(this.store, this.row(k));
+  }
+  detached(k: number): SampleRecord {
+    return this.store.at(this.row(k));
   }
   wholeStore(): SampleColumns | null {
     if (this.rows === null) return this.store;

@@ -226,10 +226,11 @@ export async function groupsByCause(ctx: ServerContext, params: GroupsByCausePar
 }
 
 function datasetItems(result: FileAnalysis): DatasetItem[] {
-  const detail = result.report?.detail;
-  if (!detail) return [];
+  const report = result.report;
+  const detail = report?.detail;
+  if (!report || !detail) return [];
   return detail.datasets.map((d) => {
-    const first = firstLineOf(detail, detail.datasets.length === 1 ? null : d.name);
+    const first = firstLineOf(report, detail, d.name);
     const item: DatasetItem = {
       uri: result.uri,
       line: first !== null ? first - 1 : 0,
