@@ -31,15 +31,15 @@ export interface EvalResult {
   wrongMetrics: Record<string, { groupSize: number; ownGroupSize: number; value: number }>;
 }
 
-/**
- * `samples`: the file's store (the engine's, when no detail is kept: read in place, no object per
- * sample), or its records in line order.
- */
 /** Whether the analysis splits `format`'s eval files into datasets (`splitDatasets`); verl's name theirs. */
 export function splitsDatasets(format: FormatId): boolean {
   return format !== 'verl-validation' && format !== 'verl-rollout';
 }
 
+/**
+ * `samples`: the file's store (the engine's, when no detail is kept: read in place, no object per
+ * sample), or its records in line order.
+ */
 export function analyzeEval(
   file: string,
   format: FormatId,

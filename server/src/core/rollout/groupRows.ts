@@ -7,7 +7,7 @@ import type { SampleGroup } from './groups';
  * Calls `visit` with each group (members in group order, `rows[m]` member m's row in the store) in file
  * order (by the line of the first-written member); returns the rows without a group key. Each
  * group's rows (in group order, `rows[from, to)`) go to `visitRows` first: when it takes the group
- * (true), no member view of it is made.
+ * (true), `visit` is not called for it.
  */
 export function eachGroup(
   store: SampleColumns,

@@ -59,7 +59,7 @@ export class PlainGroups {
       const row = rows[from + m];
       const code = store.causeCodeAt(row);
       if (store.abortedAt(row)) {
-        const cause = store.labels.value(code - 1);
+        const cause = store.causeOfCode(code);
         if (cause === null || cause === '' || this.causeClass(code) === 'policy') main.wants(first);
       } else if (this.causeClass(code) === 'infrastructure') main.wants(first);
     }
@@ -127,7 +127,7 @@ export class PlainGroups {
   private causeClass(code: number): ReturnType<typeof classifyCause> {
     let cls = this.classes[code];
     if (cls === undefined) {
-      cls = classifyCause(this.store.labels.value(code - 1), this.settings);
+      cls = classifyCause(this.store.causeOfCode(code), this.settings);
       this.classes[code] = cls;
     }
     return cls;

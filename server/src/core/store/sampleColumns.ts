@@ -142,7 +142,12 @@ export abstract class SampleColumns {
 
   /** Row `i`'s cause; null: none. */
   causeAt(i: number): string | null {
-    return this.labels.value(this.causeCodeAt(i) - 1);
+    return this.causeOfCode(this.causeCodeAt(i));
+  }
+
+  /** The cause a cause code (`causeCodeAt`) stands for; null: none. */
+  causeOfCode(code: number): string | null {
+    return this.labels.value(code - 1);
   }
 
   datasetAt(i: number): string | null {
@@ -179,17 +184,17 @@ export abstract class SampleColumns {
     const flags = c.flags[j];
     const out: SampleRecord = {
       line: c.line[j],
-      offset: c.wideOffset !== null ? c.wideOffset[j] : c.offsetBase + c.offsetDelta[j],
+      offset: this.offsetAt(i),
       byteLength: c.byteLength[j],
       groupKey: this.groupKeys.value(c.groupKey[j]),
       index: this.getInt(c.index, j, i, 'index'),
-      dataset: this.labels.value(c.dataset[j] - 1),
+      dataset: this.datasetAt(i),
       promptKey: this.strings.value(c.promptKey[j]),
       status: STATUSES[c.status[j]],
       aborted: (flags & Flag.ABORTED) !== 0,
       reward: (flags & Flag.REWARD) !== 0 ? c.reward[j] : null,
       rewardIsInt: (flags & Flag.REWARD_INT) !== 0,
-      cause: this.labels.value(c.cause[j] - 1),
+      cause: this.causeAt(i),
       responseLength: this.getInt(c.responseLength, j, i, 'responseLength'),
       step: this.stepOf(c, j, i),
     };
