@@ -69,10 +69,12 @@ test('numberRun: a long log-prob array, broken at every byte by every kind of by
 
 test('numberRun: each rule, with the bytes it looks at on either side of every 32-byte block edge', () => {
   // The run is read in blocks from just after the first number; a number of k digits before the
-  // snippet moves it across all 32 block positions.
+  // snippet moves it across all 32 block positions (twice).
   const snippets = [
     '.5.5',
     '.55555555555555555555.5',
+    // fraction digits through more than a whole block: the carry goes on across block edges
+    `.${'5'.repeat(140)}.5`,
     '.5',
     ', 05',
     ', -05',
@@ -93,7 +95,7 @@ test('numberRun: each rule, with the bytes it looks at on either side of every 3
   ];
   for (const snippet of snippets) {
     // (and enough after it that the block holding it is not the line's tail, left to JS)
-    for (let k = 1; k <= 40; k++) agree(`{"a": [5, ${'1'.repeat(k)}${snippet}, ${'7, '.repeat(24)}9]}`, k % 7);
+    for (let k = 1; k <= 72; k++) agree(`{"a": [5, ${'1'.repeat(k)}${snippet}, ${'7, '.repeat(40)}9]}`, k % 7);
   }
 });
 

@@ -28,10 +28,12 @@
     (local $kZero v128) (local $kDigit v128) (local $kDigits v128) (local $kComma v128) (local $kSpace v128) (local $kMinus v128) (local $kDot v128)
     (local $D i32) (local $C i32) (local $S i32) (local $M i32) (local $P i32) (local $ZS i32)
     ;; the previous byte's class, for each byte of the block
-    (local $pD i32) (local $pC i32) (local $pS i32) (local $pM i32) (local $pP i32) (local $pZS i32)
+    (local $pD i32) (local $pC i32) (local $pS i32) (local $pP i32) (local $pZS i32)
     ;; carried from the previous block: its last byte's class, and whether its last byte was a digit after a `.`
-    (local $cD i32) (local $cC i32) (local $cS i32) (local $cM i32) (local $cP i32) (local $cZS i32) (local $cF i64)
-    (local $sum i64) (local $bad i32) (local $first i32) (local $lastComma i32) (local $before i32)
+    (local $cD i32) (local $cC i32) (local $cS i32) (local $cP i32) (local $cZS i32) (local $cF i64)
+    (local $sum i64) (local $bad i32) (local $lastComma i32) (local $before i32)
+    ;; the caller stopped after a whole number, at a byte that is not a digit: only a `,` goes on from there
+    (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x2c)) (then (return (local.get $i))))
     (local.set $kZero (i8x16.splat (i32.const 0x30)))
     (local.set $kDigit (i8x16.splat (i32.const 0x50)))
     (local.set $kDigits (i8x16.splat (i32.const 0x8a)))
@@ -43,8 +45,6 @@
     (local.set $lastComma (local.get $i))
     ;; the caller has just read a whole number: the byte before `i` counts as a digit
     (local.set $cD (i32.const 1))
-    ;; and it stopped at a byte that is not a digit: only a `,` goes on from there
-    (local.set $first (i32.const 1))
     (block $end
       (loop $blocks
         (br_if $end (i32.gt_u (i32.add (local.get $p) (i32.const 32)) (local.get $e)))
@@ -61,12 +61,12 @@
         (local.set $pD (i32.or (i32.shl (local.get $D) (i32.const 1)) (local.get $cD)))
         (local.set $pC (i32.or (i32.shl (local.get $C) (i32.const 1)) (local.get $cC)))
         (local.set $pS (i32.or (i32.shl (local.get $S) (i32.const 1)) (local.get $cS)))
-        (local.set $pM (i32.or (i32.shl (local.get $M) (i32.const 1)) (local.get $cM)))
         (local.set $pP (i32.or (i32.shl (local.get $P) (i32.const 1)) (local.get $cP)))
-        ;; a `0` that starts a number's digits (after `,`, ` ` or `-`)
+        ;; a `0` that starts a number's digits: after neither a digit nor a `.` (each byte before the
+        ;; first bad one is of a class of ours, so that is after `,`, ` ` or `-`)
         (local.set $ZS (i32.and
           (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kZero))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kZero))) (i32.const 16)))
-          (i32.or (local.get $pC) (i32.or (local.get $pS) (local.get $pM)))))
+          (i32.xor (i32.or (local.get $pD) (local.get $pP)) (i32.const -1))))
         (local.set $pZS (i32.or (i32.shl (local.get $ZS) (i32.const 1)) (local.get $cZS)))
         ;; from each first digit after a `.`, through the digits, to the byte after them
         (local.set $sum (i64.add
@@ -84,13 +84,10 @@
                   (i32.and (local.get $S) (i32.xor (local.get $pC) (i32.const -1)))
                   (i32.and (local.get $M) (i32.xor (i32.or (local.get $pC) (local.get $pS)) (i32.const -1))))))
             (i32.or
-              ;; the first byte is a `,`
-              (i32.and (local.get $first) (i32.xor (local.get $C) (i32.const 1)))
-              (i32.or
-                ;; no digit after a leading `0`
-                (i32.and (local.get $pZS) (local.get $D))
-                ;; no `.` right after the digits that follow a `.`
-                (i32.and (i32.wrap_i64 (local.get $sum)) (local.get $P))))))
+              ;; no digit after a leading `0`
+              (i32.and (local.get $pZS) (local.get $D))
+              ;; no `.` right after the digits that follow a `.`
+              (i32.and (i32.wrap_i64 (local.get $sum)) (local.get $P)))))
         (if (local.get $bad)
           (then
             ;; the last `,` before the first bad byte (all before it is valid), else the last one before this block
@@ -100,11 +97,9 @@
             (return (local.get $lastComma))))
         (if (local.get $C)
           (then (local.set $lastComma (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $C)))))))
-        (local.set $first (i32.const 0))
         (local.set $cD (i32.shr_u (local.get $D) (i32.const 31)))
         (local.set $cC (i32.shr_u (local.get $C) (i32.const 31)))
         (local.set $cS (i32.shr_u (local.get $S) (i32.const 31)))
-        (local.set $cM (i32.shr_u (local.get $M) (i32.const 31)))
         (local.set $cP (i32.shr_u (local.get $P) (i32.const 31)))
         (local.set $cZS (i32.shr_u (local.get $ZS) (i32.const 31)))
         (local.set $cF (i64.shr_u (local.get $sum) (i64.const 32)))
