@@ -133,7 +133,7 @@ function buildMember(
   return numberAt(b, i, pos, parent, key);
 }
 
-/** Bytes left in a line for a 0/1 mask to be handed to WebAssembly (its blocks are 16 bytes). */
+/** Bytes left in a line for a 0/1 mask to be handed to WebAssembly (its blocks are 48 and 16 bytes). */
 const MASK_RUN = 64;
 
 /**
@@ -154,7 +154,7 @@ function sumArray(b: Uint8Array, i: number, e: number): number | Skipped {
     if ((c === 0x30 || c === 0x31) && (b[i + 1] === 0x2c || b[i + 1] === 0x5d || WS[b[i + 1]] === 1) && i + 1 < e) {
       sum += c - 0x30;
       i++;
-      // The rest of a 0/1 mask as Python writes it (`, 1, 1, 0`), 16 bytes a step where the
+      // The rest of a 0/1 mask as Python writes it (`, 1, 1, 0`), 48 bytes a step where the
       // bytes are WebAssembly memory: it stops at the `,` before anything else.
       // Written otherwise (`1,1`), it makes no progress: then the JS loop alone reads the array.
       if (tryMask && b[i] === 0x2c && e - i > MASK_RUN) {
