@@ -192,6 +192,34 @@ test('analyzeRollout: a group written out of index order keeps its findings befo
   assertLimits(records, settings, all, [2]);
 });
 
+test('analyzeRollout: members handed over out of line order are put in group order as inGroupOrder puts them', () => {
+  // Records need not come in line order: a group without indexes is ordered by line, one whose
+  // members share an index by line within it, one with indexes by index; groups by their first line.
+  const records = [
+    sample(9, 'lines'),
+    sample(8, 'ties', { index: 0 }),
+    sample(3, 'lines'),
+    sample(2, 'ties', { index: 0 }),
+    sample(7, 'lines'),
+    sample(6, 'indexed', { index: 1 }),
+    sample(5, 'indexed', { index: 0 }),
+    sample(10, 'indexed', { index: 2 }),
+  ];
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 3 };
+  const got = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings).groups.map((g) => [g.key, g.lines]);
+  assert.deepEqual(got, [
+    ['ties', [2, 8]],
+    ['lines', [3, 7, 9]],
+    ['indexed', [5, 6, 10]],
+  ]);
+  const { groups } = groupSamples(records);
+  const reference = groups.map((g) => Array.from({ length: g.members.length }, (_, k) => g.members.line(k)));
+  assert.deepEqual(
+    got.map(([, lines]) => lines),
+    reference.sort((a, b) => a[0] - b[0]),
+  );
+});
+
 test('analyzeRollout: a misgrouped file (every group mixes prompts) keeps the first findings and counts the rest', () => {
   const records = samples(50, 2, (_, i, line) => ({ promptKey: `p${line}`, reward: i }));
   const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 2 };

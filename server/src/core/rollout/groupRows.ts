@@ -66,15 +66,30 @@ export function eachGroup(
  * so they too are decided without records.
  */
 function toGroupOrder(store: SampleColumns, rows: Int32Array, from: number, to: number): void {
+  // One pass: whether every member has an index, and whether the rows are already in order (the
+  // usual case, checked without a comparator made for each group).
   let indexed = true;
-  for (let r = from; r < to && indexed; r++) indexed = store.indexAt(rows[r]) !== null;
+  let inIndexOrder = true;
+  let inLineOrder = true;
+  let lastIndex = 0;
+  let lastLine = -1;
+  for (let r = from; r < to; r++) {
+    const row = rows[r];
+    const line = store.lineAt(row);
+    if (line < lastLine) inLineOrder = false;
+    if (indexed) {
+      const index = store.indexAt(row);
+      if (index === null) indexed = false;
+      else {
+        if (r > from && (index < lastIndex || (index === lastIndex && line < lastLine))) inIndexOrder = false;
+        lastIndex = index;
+      }
+    }
+    lastLine = line;
+  }
+  if (indexed ? inIndexOrder : inLineOrder) return;
   const before = indexed
     ? (a: number, b: number) => (store.indexAt(a) as number) - (store.indexAt(b) as number) || store.lineAt(a) - store.lineAt(b)
     : (a: number, b: number) => store.lineAt(a) - store.lineAt(b);
-  for (let r = from + 1; r < to; r++) {
-    if (before(rows[r - 1], rows[r]) > 0) {
-      rows.subarray(from, to).sort(before);
-      return;
-    }
-  }
+  rows.subarray(from, to).sort(before);
 }
