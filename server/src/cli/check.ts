@@ -16,7 +16,7 @@ import { type CheckArgs, UsageError } from './args';
 import { findRunSettings, loadSettingsFile } from './configFile';
 import { escapeInline } from './escape';
 import { renderJsonPieces } from './jsonReport';
-import { renderText } from './textReport';
+import { renderTextPieces } from './textReport';
 
 export interface Io {
   stdout: (text: string) => void;
@@ -149,13 +149,11 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
   const analysed = await analyzeRun(args, io);
   if (analysed === null) return 2;
   const { report, unreadable } = analysed;
-  if (args.format === 'json') {
-    // Piece by piece, each taken before the next is made: a run folder's report is megabytes.
-    for (const piece of renderJsonPieces(report)) {
-      io.stdout(piece);
-      await io.drained?.();
-    }
-  } else io.stdout(renderText(report));
+  // Piece by piece, each taken before the next is made: a run folder's report is megabytes.
+  for (const piece of args.format === 'json' ? renderJsonPieces(report) : renderTextPieces(report)) {
+    io.stdout(piece);
+    await io.drained?.();
+  }
   if (args.fix) await runFixes(report.findings, args.format === 'json' ? io.stderr : io.stdout);
   if (unreadable) return 2;
   return !args.exitZero && report.findings.some((f) => f.severity === 'error') ? 1 : 0;

@@ -3,6 +3,8 @@
 // (JSON has no NaN).
 import type { Finding, RunReport } from '../core/types';
 
+import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
+
 export interface JsonFinding {
   code: string;
   severity: Finding['severity'];
@@ -80,19 +82,16 @@ function* arrayText<T>(items: readonly T[], json: (item: T) => unknown): Generat
  * run folder's report (ten thousand findings, megabytes of JSON) is never one object copy and one
  * string at once (BENCHMARKS.md, "Scale with the number of samples").
  */
-export function* renderJsonPieces(report: RunReport, pieceSize = 1 << 16): Generator<string> {
-  let piece = '{\n  "version": 1,\n  "files": ';
-  const parts = [arrayText(report.files, jsonFile), [',\n  "findings": '], arrayText(report.findings, jsonFinding), ['\n}\n']];
-  for (const list of parts) {
-    for (const part of list) {
-      piece += part;
-      if (piece.length >= pieceSize) {
-        yield piece;
-        piece = '';
-      }
-    }
-  }
-  if (piece.length > 0) yield piece;
+export function renderJsonPieces(report: RunReport, pieceSize = REPORT_PIECE_SIZE): Generator<string> {
+  return inPieces(jsonParts(report), pieceSize);
+}
+
+function* jsonParts(report: RunReport): Generator<string> {
+  yield '{\n  "version": 1,\n  "files": ';
+  yield* arrayText(report.files, jsonFile);
+  yield ',\n  "findings": ';
+  yield* arrayText(report.findings, jsonFinding);
+  yield '\n}\n';
 }
 
 export function renderJson(report: RunReport): string {

@@ -4,6 +4,7 @@
 import type { FileReport, Finding, RunReport } from '../core/types';
 
 import { escapeInline, escapeTerminalText } from './escape';
+import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
 import { renderEvalTable } from './evalTable';
 import { renderRolloutTable } from './rolloutTable';
 
@@ -33,21 +34,32 @@ function safeTable(render: (file: FileReport) => string, file: FileReport): stri
 }
 
 export function renderText(report: RunReport): string {
-  const out: string[] = [];
-  for (const f of report.findings) out.push(findingLine(f));
-  if (report.findings.length > 0) out.push('');
+  return [...renderTextPieces(report, Infinity)].join('');
+}
+
+/**
+ * `renderText`'s text in pieces of about `pieceSize` characters, a line at a time (as
+ * `renderJsonPieces` gives the JSON report): a run folder's findings are never one string at once.
+ */
+export function renderTextPieces(report: RunReport, pieceSize = REPORT_PIECE_SIZE): Generator<string> {
+  return inPieces(textLines(report), pieceSize);
+}
+
+/** The report's lines, each with its `\n`. */
+function* textLines(report: RunReport): Generator<string> {
+  for (const f of report.findings) yield `${findingLine(f)}\n`;
+  if (report.findings.length > 0) yield '\n';
   for (const file of report.files) {
-    out.push(fileSummary(file));
+    yield `${fileSummary(file)}\n`;
     for (const render of [renderRolloutTable, renderEvalTable]) {
       const table = safeTable(render, file);
-      if (table.trim() !== '') out.push(escapeTerminalText(table.replace(/\n+$/, '')));
+      if (table.trim() !== '') yield `${escapeTerminalText(table.replace(/\n+$/, ''))}\n`;
     }
-    out.push('');
+    yield '\n';
   }
   const count = (sev: Finding['severity']) => report.findings.filter((f) => f.severity === sev).length;
-  out.push(
+  yield (
     `${plural(report.files.length, 'file')} checked: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ` +
-      `${count('information')} information, ${plural(count('hint'), 'hint')}`,
+    `${count('information')} information, ${plural(count('hint'), 'hint')}\n`
   );
-  return `${out.join('\n')}\n`;
 }
