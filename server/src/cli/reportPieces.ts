@@ -3,7 +3,7 @@
 
 /**
  * Characters a piece holds before it is written. At this size each piece is a young-generation
- * string (16 KB at most, two bytes a character once a message holds an em dash) that the next
+ * string (about 16 KB: two bytes a character once a message holds an em dash) that the next
  * scavenge frees, not a large object that stays until a full collection (BENCHMARKS.md, "Design
  * measurements").
  */

@@ -4,8 +4,8 @@
 import type { FileReport, Finding, RunReport } from '../core/types';
 
 import { escapeInline, escapeTerminalText } from './escape';
-import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
 import { renderEvalTable } from './evalTable';
+import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
 import { renderRolloutTable } from './rolloutTable';
 
 export function findingLine(f: Finding): string {
