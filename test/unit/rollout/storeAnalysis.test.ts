@@ -192,6 +192,25 @@ test('analyzeRollout: a group written out of index order keeps its findings befo
   assertLimits(records, settings, all, [2]);
 });
 
+test("analyzeRollout: a finding on the line where a later check's list is full still comes first", () => {
+  // Limit 1. Group a (lines 1-2) is short of 3 samples: the group-size list is full at line 1.
+  // Its rewards are all null and nothing aborted, so the per-sample metrics crash; that finding,
+  // also on line 1, is reported after the groups, in the list merged first: it is the one kept.
+  const miles = { effectiveLength: 3, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  const records = [sample(1, 'a', { index: 0, reward: null, miles }), sample(2, 'a', { index: 1, reward: null, miles }), ...samples(3, 3, () => ({ miles }))];
+  for (const r of records.slice(2)) r.line += 2;
+  const settings = { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 3 };
+  const all = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings);
+  assert.deepEqual(
+    all.findings.map((f) => [f.code, f.line]),
+    [
+      ['metrics-crash', 1],
+      ['incomplete-group', 1],
+    ],
+  );
+  assertLimits(records, settings, all, [0, 1, 2]);
+});
+
 test('analyzeRollout: members handed over out of line order are put in group order as inGroupOrder puts them', () => {
   // Records need not come in line order: a group without indexes is ordered by line, one whose
   // members share an index by line within it, one with indexes by index; groups by their first line.

@@ -63,9 +63,8 @@ export function analyzeRollout(
   const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   // Findings in the order the checks ran over all groups (cause checks, then group sizes, then
   // prompts), so the stable sort by line below orders findings on one line as it always has.
-  const main = new FirstFindings(findingLimit);
-  const sizes = new FirstFindings(findingLimit);
-  const mixed = new FirstFindings(findingLimit);
+  // Merged in this order at the end (`lists`); each refuses what the others put past the limit.
+  const [main, sizes, mixed, spread] = FirstFindings.merged(findingLimit, 4);
   const outcomes: GroupOutcome[] = [];
   const metrics: Record<string, number> = {};
   let total = 0;
@@ -149,7 +148,6 @@ export function analyzeRollout(
   );
   const loose = rowList(store, ungrouped);
   for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun, NO_NAMER, null, finding);
-  const spread = new FirstFindings(findingLimit);
   // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
   for (const p of prompts.problems((line) => spread.wants(line))) into(spread)(p.code, p.at, () => p.message, p.related);
 
