@@ -63,8 +63,9 @@ export function analyzeRollout(
   const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   // Findings in the order the checks ran over all groups (cause checks, then group sizes, then
   // prompts), so the stable sort by line below orders findings on one line as it always has.
-  // Merged in this order at the end (`lists`); each refuses what the others put past the limit.
-  const [main, sizes, mixed, spread] = FirstFindings.merged(findingLimit, 4);
+  // Merged in this order at the end; each refuses what the others put past the limit.
+  const lists = FirstFindings.merged(findingLimit, 4);
+  const [main, sizes, mixed, spread] = lists;
   const outcomes: GroupOutcome[] = [];
   const metrics: Record<string, number> = {};
   let total = 0;
@@ -172,7 +173,6 @@ export function analyzeRollout(
   }
 
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
-  const lists = [main, sizes, mixed, spread];
   const all = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
   const findings = all.length > findingLimit ? all.slice(0, findingLimit) : all;
   const leftOut = lists.reduce((n, l) => n + l.leftOut, 0) + (all.length - findings.length);
