@@ -22,6 +22,28 @@
 ;; which must not be another `.`.
 (module
   (import "env" "memory" (memory 1))
+  ;; The byte patterns the loops compare with. V8 builds an `i8x16.splat` or `v128.const` again at
+  ;; each use, three instructions inside every loop that uses it; a mutable global cannot be folded,
+  ;; so each function reads these into locals once, which stay in vector registers (BENCHMARKS.md,
+  ;; "Design measurements").
+  (global $kZero (mut v128) (v128.const i8x16 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30 0x30))
+  (global $kOne (mut v128) (v128.const i8x16 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31 0x31))
+  (global $kComma (mut v128) (v128.const i8x16 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c 0x2c))
+  (global $kSpace (mut v128) (v128.const i8x16 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20 0x20))
+  (global $kMinus (mut v128) (v128.const i8x16 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d))
+  (global $kDot (mut v128) (v128.const i8x16 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e))
+  (global $kQuote (mut v128) (v128.const i8x16 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22))
+  (global $kBackslash (mut v128) (v128.const i8x16 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c))
+  ;; a digit plus 0x50 is below 0x8a as a signed byte, and nothing else is (skipRun)
+  (global $kDigit (mut v128) (v128.const i8x16 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50))
+  (global $kDigits (mut v128) (v128.const i8x16 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a 0x8a))
+  ;; 16 `, d` pairs over three blocks (maskRun): each byte's pattern, and the bit of its digit places
+  (global $kPairs0 (mut v128) (v128.const i8x16 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c))
+  (global $kPairs1 (mut v128) (v128.const i8x16 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20))
+  (global $kPairs2 (mut v128) (v128.const i8x16 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30 0x2c 0x20 0x30))
+  (global $kDigitAt0 (mut v128) (v128.const i8x16 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0))
+  (global $kDigitAt1 (mut v128) (v128.const i8x16 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0))
+  (global $kDigitAt2 (mut v128) (v128.const i8x16 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1))
 
   (func $skipRun (export "skipRun") (param $i i32) (param $e i32) (result i32)
     (local $p i32) (local $lo v128) (local $hi v128)
@@ -34,13 +56,13 @@
     (local $sum i64) (local $bad i32) (local $lastComma i32) (local $before i32)
     ;; the caller stopped after a whole number, at a byte that is not a digit: only a `,` goes on from there
     (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x2c)) (then (return (local.get $i))))
-    (local.set $kZero (i8x16.splat (i32.const 0x30)))
-    (local.set $kDigit (i8x16.splat (i32.const 0x50)))
-    (local.set $kDigits (i8x16.splat (i32.const 0x8a)))
-    (local.set $kComma (i8x16.splat (i32.const 0x2c)))
-    (local.set $kSpace (i8x16.splat (i32.const 0x20)))
-    (local.set $kMinus (i8x16.splat (i32.const 0x2d)))
-    (local.set $kDot (i8x16.splat (i32.const 0x2e)))
+    (local.set $kZero (global.get $kZero))
+    (local.set $kDigit (global.get $kDigit))
+    (local.set $kDigits (global.get $kDigits))
+    (local.set $kComma (global.get $kComma))
+    (local.set $kSpace (global.get $kSpace))
+    (local.set $kMinus (global.get $kMinus))
+    (local.set $kDot (global.get $kDot))
     (local.set $p (local.get $i))
     (local.set $lastComma (local.get $i))
     ;; the caller has just read a whole number: the byte before `i` counts as a digit
@@ -112,15 +134,18 @@
   ;; bytes remain before `e` it returns the start of that rest unread. Either way the JS scanner goes
   ;; on from the returned offset (jsonSkip.ts, `skipString`), so the result is exactly its own.
   (func $skipText (export "skipText") (param $i i32) (param $e i32) (result i32)
-    (local $v v128) (local $stop i32)
+    (local $v v128) (local $stop i32) (local $kQuote v128) (local $kBackslash v128) (local $kSpace v128)
+    (local.set $kQuote (global.get $kQuote))
+    (local.set $kBackslash (global.get $kBackslash))
+    (local.set $kSpace (global.get $kSpace))
     (block $end
       (loop $blocks
         (br_if $end (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $e)))
         (local.set $v (v128.load align=1 (local.get $i)))
         (local.set $stop (i8x16.bitmask (v128.or
-          (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22))) (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c))))
-          ;; below 0x20 (unsigned) or 0x80 and above (negative as signed bytes)
-          (v128.or (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 0x20))) (i8x16.lt_s (local.get $v) (i8x16.splat (i32.const 0)))))))
+          (v128.or (i8x16.eq (local.get $v) (local.get $kQuote)) (i8x16.eq (local.get $v) (local.get $kBackslash)))
+          ;; below 0x20 or 0x80 and above: both are below 0x20 as signed bytes
+          (i8x16.lt_s (local.get $v) (local.get $kSpace)))))
         (if (local.get $stop) (then (return (i32.add (local.get $i) (i32.ctz (local.get $stop))))))
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
         (br $blocks)))
@@ -148,6 +173,23 @@
     (local $cZ i32) (local $cO i32) (local $cC i32) (local $cS i32)
     (local $bad i32) (local $low i32) (local $before i32) (local $first i32) (local $lastComma i32) (local $n i32)
     (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $ones v128)
+    (local $kDigitAt0 v128)
+    (local $kDigitAt1 v128)
+    (local $kDigitAt2 v128)
+    (local $kPairs0 v128)
+    (local $kPairs1 v128)
+    (local $kPairs2 v128)
+    (local $kOne v128) (local $kZero v128) (local $kComma v128) (local $kSpace v128)
+    (local.set $kDigitAt0 (global.get $kDigitAt0))
+    (local.set $kDigitAt1 (global.get $kDigitAt1))
+    (local.set $kDigitAt2 (global.get $kDigitAt2))
+    (local.set $kPairs0 (global.get $kPairs0))
+    (local.set $kPairs1 (global.get $kPairs1))
+    (local.set $kPairs2 (global.get $kPairs2))
+    (local.set $kOne (global.get $kOne))
+    (local.set $kZero (global.get $kZero))
+    (local.set $kComma (global.get $kComma))
+    (local.set $kSpace (global.get $kSpace))
     (local.set $p (local.get $i))
     (block $patterned
       (loop $blocks
@@ -157,14 +199,14 @@
         (local.set $v2 (v128.load offset=32 align=1 (local.get $p)))
         (br_if $patterned (i32.eqz (i8x16.all_true (v128.and
           (v128.and
-            (i8x16.eq (v128.andnot (local.get $v0) (v128.const i8x16 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0)) (v128.const i8x16 44 32 48 44 32 48 44 32 48 44 32 48 44 32 48 44))
-            (i8x16.eq (v128.andnot (local.get $v1) (v128.const i8x16 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0)) (v128.const i8x16 32 48 44 32 48 44 32 48 44 32 48 44 32 48 44 32)))
-          (i8x16.eq (v128.andnot (local.get $v2) (v128.const i8x16 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1)) (v128.const i8x16 48 44 32 48 44 32 48 44 32 48 44 32 48 44 32 48))))))
+            (i8x16.eq (v128.andnot (local.get $v0) (local.get $kDigitAt0)) (local.get $kPairs0))
+            (i8x16.eq (v128.andnot (local.get $v1) (local.get $kDigitAt1)) (local.get $kPairs1)))
+          (i8x16.eq (v128.andnot (local.get $v2) (local.get $kDigitAt2)) (local.get $kPairs2))))))
         ;; each lane holds one digit place of the three blocks: its digit bit is its `1`
         (local.set $ones (i32x4.add (local.get $ones) (i32x4.extadd_pairwise_i16x8_u (i16x8.extadd_pairwise_i8x16_u
           (i8x16.add
-            (i8x16.add (v128.and (local.get $v0) (v128.const i8x16 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0)) (v128.and (local.get $v1) (v128.const i8x16 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0)))
-            (v128.and (local.get $v2) (v128.const i8x16 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1)))))))
+            (i8x16.add (v128.and (local.get $v0) (local.get $kDigitAt0)) (v128.and (local.get $v1) (local.get $kDigitAt1)))
+            (v128.and (local.get $v2) (local.get $kDigitAt2)))))))
         (local.set $p (i32.add (local.get $p) (i32.const 48)))
         (br $blocks)))
     (local.set $n (i32.add
@@ -184,10 +226,10 @@
       (loop $blocks
         (br_if $end (i32.gt_u (i32.add (local.get $p) (i32.const 16)) (local.get $e)))
         (local.set $v (v128.load align=1 (local.get $p)))
-        (local.set $O (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x31)))))
-        (local.set $Z (i32.or (local.get $O) (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x30))))))
-        (local.set $C (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x2c)))))
-        (local.set $S (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x20)))))
+        (local.set $O (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $kOne))))
+        (local.set $Z (i32.or (local.get $O) (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $kZero)))))
+        (local.set $C (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $kComma))))
+        (local.set $S (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $kSpace))))
         (local.set $pZ (i32.or (i32.shl (local.get $Z) (i32.const 1)) (local.get $cZ)))
         (local.set $pO (i32.or (i32.shl (local.get $O) (i32.const 1)) (local.get $cO)))
         (local.set $pC (i32.or (i32.shl (local.get $C) (i32.const 1)) (local.get $cC)))
