@@ -53,7 +53,7 @@
     (local $pD i32) (local $pC i32) (local $pS i32) (local $pP i32) (local $pZS i32)
     ;; carried from the previous block: its last byte's class, and whether its last byte was a digit after a `.`
     (local $cD i32) (local $cC i32) (local $cS i32) (local $cP i32) (local $cZS i32) (local $cF i64)
-    (local $sum i64) (local $bad i32) (local $lastComma i32) (local $before i32)
+    (local $sum i64) (local $bad i32)
     ;; the caller stopped after a whole number, at a byte that is not a digit: only a `,` goes on from there
     (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x2c)) (then (return (local.get $i))))
     (local.set $kZero (global.get $kZero))
@@ -64,7 +64,6 @@
     (local.set $kMinus (global.get $kMinus))
     (local.set $kDot (global.get $kDot))
     (local.set $p (local.get $i))
-    (local.set $lastComma (local.get $i))
     ;; the caller has just read a whole number: the byte before `i` counts as a digit
     (local.set $cD (i32.const 1))
     (block $end
@@ -110,15 +109,8 @@
               (i32.and (local.get $pZS) (local.get $D))
               ;; no `.` right after the digits that follow a `.`
               (i32.and (i32.wrap_i64 (local.get $sum)) (local.get $P)))))
-        (if (local.get $bad)
-          (then
-            ;; the last `,` before the first bad byte (all before it is valid), else the last one before this block
-            (local.set $before (i32.and (local.get $C) (i32.sub (i32.shl (i32.const 1) (i32.ctz (local.get $bad))) (i32.const 1))))
-            (if (local.get $before)
-              (then (return (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $before)))))))
-            (return (local.get $lastComma))))
-        (if (local.get $C)
-          (then (local.set $lastComma (i32.add (local.get $p) (i32.sub (i32.const 31) (i32.clz (local.get $C)))))))
+        ;; the last `,` before the first bad byte: all before it is valid
+        (if (local.get $bad) (then (return (call $commaBefore (local.get $i) (i32.add (local.get $p) (i32.ctz (local.get $bad)))))))
         (local.set $cD (i32.shr_u (local.get $D) (i32.const 31)))
         (local.set $cC (i32.shr_u (local.get $C) (i32.const 31)))
         (local.set $cS (i32.shr_u (local.get $S) (i32.const 31)))
@@ -127,7 +119,16 @@
         (local.set $cF (i64.shr_u (local.get $sum) (i64.const 32)))
         (local.set $p (i32.add (local.get $p) (i32.const 32)))
         (br $blocks)))
-    (local.get $lastComma))
+    (call $commaBefore (local.get $i) (local.get $p)))
+
+  ;; The last `,` before `q` and not before `i`, where `i` is one: found backwards, once a call, so
+  ;; the loop above carries no last comma from block to block.
+  (func $commaBefore (param $i i32) (param $q i32) (result i32)
+    (loop $back
+      (local.set $q (i32.sub (local.get $q) (i32.const 1)))
+      (if (i32.le_u (local.get $q) (local.get $i)) (then (return (local.get $i))))
+      (br_if $back (i32.ne (i32.load8_u (local.get $q)) (i32.const 0x2c))))
+    (local.get $q))
 
   ;; skipText(i, e): inside a string body, the offset of the first byte at or after `i` that is
   ;; `"`, `\`, a control character or not ASCII, looked for 16 bytes a step; where fewer than 16
