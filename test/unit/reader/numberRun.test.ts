@@ -92,6 +92,23 @@ test('numberRun: each rule, with the bytes it looks at on either side of every 3
     ',  5',
     ', \t5',
     ', 1, 2',
+    // exponents: `skipRun` reads the pair itself and goes on after it, or leaves it to JS
+    ', 5e-3',
+    ', -4e-06, -7e-05',
+    ', 5E+12',
+    ', 5e',
+    ', 5e+',
+    ', 5e-',
+    ', 0e5',
+    ', 05e1',
+    ', -0e-0',
+    ', 5.e3',
+    ', 5.5e3.5',
+    ', 5e3e3',
+    ', 5e3-',
+    ', 5e03',
+    ', 5e-3]',
+    ', -1.5e-3 ',
   ];
   for (const snippet of snippets) {
     // (and enough after it that the block holding it is not the line's tail, left to JS)
@@ -130,6 +147,20 @@ test('numberRun: a line cut inside a long run is invalid even when the memory go
     assert.equal(scanJson(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
   }
   assert.equal(scanJson(bytes, 0, whole.length, RULE).ok, true);
+});
+
+test('numberRun: a line cut inside a run with exponents is invalid even when the memory goes on with digits', () => {
+  // Every fourth number has an exponent, so the cut falls inside one, after one and before one.
+  const nums = Array.from({ length: 40 }, (_, k) => (k % 4 === 3 ? `-${k}e-0${k % 10}` : `-0.${k + 1}7`));
+  const whole = Buffer.from(`{"a": [${nums.join(', ')}, 3]}`);
+  for (const offset of [3, 17]) {
+    const bytes = inWasm(whole, offset);
+    for (let end = 8; end < whole.length - 2; end++) {
+      assert.equal(scanJson(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
+      assert.deepEqual(scanJson(bytes, 0, end, RULE), scanJson(whole, 0, end, RULE), `cut at ${end}`);
+    }
+    assert.equal(scanJson(bytes, 0, whole.length, RULE).ok, true);
+  }
 });
 
 /** `agree` for any bytes (UTF-8 in strings): validity as a strict UTF-8 decode plus JSON.parse says. */

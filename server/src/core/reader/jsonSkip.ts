@@ -234,9 +234,10 @@ for (const ch of '-0123456789NI') NUMBER_START[ch.charCodeAt(0)] = 1;
  * Inside an array, after a number: consumes `, <number>` pairs while they last, so a 100k-element
  * array runs in one tight loop instead of returning to the general state machine per element.
  * Where the line's bytes are WebAssembly memory (`scanBytes`), `numberRun.wat` takes the common
- * pairs 32 bytes a step and stops at the `,` before anything else, which `pairEnd` takes (an
- * exponent) or leaves to the general path (the end of the array, an error): the same stopping
- * point as the JS loop alone, which runs everywhere else.
+ * pairs 32 bytes a step and the others (exponents) as `pairEnd` reads them, and stops after a
+ * number or at the `,` of a pair it is not sure of, which `pairEnd` takes or leaves to the general
+ * path (the end of the array, an error): the same stopping point as the JS loop alone, which runs
+ * everywhere else.
  */
 function skipNumberRun(b: Uint8Array, i: number, e: number): number {
   const dv = viewOf(b);
