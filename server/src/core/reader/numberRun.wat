@@ -234,13 +234,11 @@
   ;; digitsAfter(j, e): the first non-digit after one or more digits from `j`, or -1 where there
   ;; is no digit at `j` or the digits reach `e`.
   (func $digitsAfter (param $j i32) (param $e i32) (result i32)
-    (if (i32.ge_u (local.get $j) (local.get $e)) (then (return (i32.const -1))))
-    (if (i32.ge_u (i32.sub (i32.load8_u (local.get $j)) (i32.const 0x30)) (i32.const 10)) (then (return (i32.const -1))))
-    (loop $digits
-      (local.set $j (i32.add (local.get $j) (i32.const 1)))
-      (if (i32.ge_u (local.get $j) (local.get $e)) (then (return (i32.const -1))))
-      (br_if $digits (i32.lt_u (i32.sub (i32.load8_u (local.get $j)) (i32.const 0x30)) (i32.const 10))))
-    (local.get $j))
+    (local $k i32)
+    (local.set $k (call $digits (local.get $j) (local.get $e)))
+    (if (result i32) (i32.or (i32.eq (local.get $k) (local.get $j)) (i32.ge_u (local.get $k) (local.get $e)))
+      (then (i32.const -1))
+      (else (local.get $k))))
 
   ;; The last `,` before `q` and not before `i`, where `i` is one: found backwards, once a call, so
   ;; the loop above carries no last comma from block to block.
@@ -446,9 +444,9 @@
           ;; anything else is a number or nothing
           (local.set $i (call $number (local.get $i) (local.get $e)))
           (br_if $fail (i32.lt_s (local.get $i) (i32.const 0)))
-          ;; the rest of a flat numeric array (stops at a `,`, which the loop below takes)
+          ;; the rest of a flat numeric array (where `skipRun` stops at a `,`, the loop below takes it)
           (if (i32.and (i32.ne (local.get $depth) (i32.const 0)) (i32.eqz (i32.wrap_i64 (i64.and (local.get $stack) (i64.const 1)))))
-            (then (local.set $i (call $pairs (local.get $i) (local.get $e))))))
+            (then (local.set $i (call $skipRun (local.get $i) (local.get $e))))))
         ;; after a value: close containers, or a `,` and the next member or item
         (loop $close
           (if (i32.eqz (local.get $depth)) (then (return (local.get $i))))
@@ -647,57 +645,5 @@
                             (i32.or (i32.lt_u (local.get $c) (i32.const 0x20)) (i32.ge_u (local.get $c) (i32.const 0x80)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $bytes)))
-    (local.get $i))
-
-  ;; After a number inside an array: the `, number` pairs that follow, as far as they have the
-  ;; usual shape (jsonSkip.ts' `pairEnd`: `,`, at most one space, a number): runs of them 32 bytes
-  ;; a step (`skipRun`) and, between those, the pairs it leaves (exponents) read here. Returns the
-  ;; offset of the first `,` not taken (or `i`). Reads up to 16 bytes past `e` (`scanBytes` keeps
-  ;; them in the memory), but only ever takes a pair that ends at or before `e`.
-  (func $pairs (param $i i32) (param $e i32) (result i32)
-    (local $j i32) (local $c i32)
-    (loop $run
-      (local.set $i (call $skipRun (local.get $i) (local.get $e)))
-      (local.set $j (local.get $i))
-      (block $stop
-        (br_if $stop (i32.ne (i32.load8_u (local.get $j)) (i32.const 0x2c)))
-        (local.set $j (i32.add (local.get $j) (i32.const 1)))
-        (local.set $c (i32.load8_u (local.get $j)))
-        (if (i32.eq (local.get $c) (i32.const 0x20))
-          (then
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (local.set $c (i32.load8_u (local.get $j)))))
-        (if (i32.eq (local.get $c) (i32.const 0x2d))
-          (then
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (local.set $c (i32.load8_u (local.get $j)))))
-        (if (i32.eq (local.get $c) (i32.const 0x30))
-          (then
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (local.set $c (i32.load8_u (local.get $j)))
-            (br_if $stop (i32.lt_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10))))
-          (else
-            (br_if $stop (i32.ge_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
-            (local.set $j (call $digits (i32.add (local.get $j) (i32.const 1)) (local.get $e)))
-            (local.set $c (i32.load8_u (local.get $j)))))
-        (if (i32.eq (local.get $c) (i32.const 0x2e))
-          (then
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (br_if $stop (i32.ge_u (i32.sub (i32.load8_u (local.get $j)) (i32.const 0x30)) (i32.const 10)))
-            (local.set $j (call $digits (i32.add (local.get $j) (i32.const 1)) (local.get $e)))
-            (local.set $c (i32.load8_u (local.get $j)))))
-        (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x65))
-          (then
-            (local.set $j (i32.add (local.get $j) (i32.const 1)))
-            (local.set $c (i32.load8_u (local.get $j)))
-            (if (i32.or (i32.eq (local.get $c) (i32.const 0x2b)) (i32.eq (local.get $c) (i32.const 0x2d)))
-              (then
-                (local.set $j (i32.add (local.get $j) (i32.const 1)))
-                (local.set $c (i32.load8_u (local.get $j)))))
-            (br_if $stop (i32.ge_u (i32.sub (local.get $c) (i32.const 0x30)) (i32.const 10)))
-            (local.set $j (call $digits (i32.add (local.get $j) (i32.const 1)) (local.get $e)))))
-        (br_if $stop (i32.gt_u (local.get $j) (local.get $e)))
-        (local.set $i (local.get $j))
-        (br $run)))
     (local.get $i))
 )
