@@ -4,14 +4,46 @@
 // `skipRun` stops at a `,`, the pair there is read in JS (an exponent, `-4e-06`) and the run goes
 // on. Timed in one process, the modules taking turns (15 rounds, the first 3 not counted), so a
 // change to the loops is measured without the rest of a check's noise.
-//   node bench/numberRun.mjs [--before <checkout>]   (after `node bench/scale.mjs --only text`)
-// `--before` also times the module of another checkout (its server/src/core/reader/numberRunWasm.ts).
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+//   node bench/numberRun.mjs [--before <checkout>] [--file <miles .jsonl> | --exponents]   (after `node bench/scale.mjs --only text`)
+// `--before` also times the module of another checkout (its server/src/core/reader/numberRunWasm.ts);
+// `--file` reads another miles file's first 60 MB instead; `--exponents [--lines 500]` a file written
+// here once (seeded, 120 KB a line): 4000 token ids and 4000 log-probs a line, at full precision as Python's
+// `repr` writes them, half of them near 0 and so with an exponent (`-2.2755473273704633e-06`), as
+// a policy's confident tokens are.
+import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { rng } from './generate.mjs';
 import { arg, root } from './measure.mjs';
 
-const file = join(root, 'bench/.data/scale-text-500mb-seed11.jsonl');
+/** Python's `repr` of a float: the shortest round-trip digits (as JS's), Python's notation. */
+function pyRepr(v) {
+  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
+  const [digits, exp] = v.toExponential().split('e');
+  const e = Number(exp);
+  if (e < -4 || e >= 16) return `${digits}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  const s = String(v);
+  return s.includes('.') ? s : `${s}.0`;
+}
+
+function writeExponentsFile(path, lines, seed) {
+  const rand = rng(seed);
+  const fd = openSync(`${path}.partial`, 'w');
+  for (let l = 0; l < lines; l++) {
+    const tokens = Array.from({ length: 4000 }, (_, k) => (k * 7919 + l) % 150000);
+    const logProbs = Array.from({ length: 4000 }, () => pyRepr(rand() < 0.5 ? -(rand() ** 2) * 1e-4 : -(rand() ** 3) * 5));
+    writeSync(fd, `{"tokens": [${tokens.join(', ')}], "rollout_log_probs": [${logProbs.join(', ')}]}\n`);
+  }
+  closeSync(fd);
+  renameSync(`${path}.partial`, path);
+}
+
+let file = arg('file', join(root, 'bench/.data/scale-text-500mb-seed11.jsonl'));
+if (process.argv.includes('--exponents')) {
+  const lines = Number(arg('lines', '500'));
+  file = join(root, `bench/.data/numberrun-exponents-${lines}-seed7.jsonl`);
+  if (!existsSync(file)) writeExponentsFile(file, lines, 7);
+}
 if (!existsSync(file)) {
   console.error(`${file} is missing: run node bench/scale.mjs --only text first`);
   process.exit(1);

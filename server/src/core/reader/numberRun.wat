@@ -11,7 +11,8 @@
 ;; the JS scanner's. The blocks take pairs of the common shape: `,` + at most one space + optional
 ;; `-` + digits without a leading zero + optional `.digits`. At the first other byte the pair at
 ;; the `,` before it is read one byte at a time, as the JS `pairEnd` reads it (`pairEnd` below:
-;; an exponent, the array's last number), and the blocks go on after it; where that pair is not
+;; the array's last number; where that byte is an exponent's `e` right after a digit, only the
+;; exponent, every byte before it being valid), and the blocks go on after it; where that pair is not
 ;; sure (other whitespace, errors, a number reaching `e`) the `,` is returned. It never decides
 ;; that a line is invalid. Integer runs (token ids) first go through `skipInts`, with fewer byte
 ;; classes.
@@ -57,7 +58,7 @@
     (local $pD i32) (local $pC i32) (local $pS i32) (local $pP i32) (local $pZS i32)
     ;; carried from the previous block: its last byte's class, and whether its last byte was a digit after a `.`
     (local $cD i32) (local $cC i32) (local $cS i32) (local $cP i32) (local $cZS i32) (local $cF i64)
-    (local $sum i64) (local $bad i32)
+    (local $sum i64) (local $bad i32) (local $q i32) (local $j i32)
     ;; the caller stopped after a whole number, at a byte that is not a digit: only a `,` goes on from there
     (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x2c)) (then (return (local.get $i))))
     (local.set $kZero (global.get $kZero))
@@ -120,11 +121,21 @@
         ;; taken here when it is of the usual shape (an exponent, the array's last number), and
         ;; the blocks go on after it as after the caller's number.
         (if (local.get $bad) (then
-          (local.set $p (call $commaBefore (local.get $i) (i32.add (local.get $p) (i32.ctz (local.get $bad)))))
-          (local.set $i (call $pairEnd (local.get $p) (local.get $e)))
-          (if (i32.lt_s (local.get $i) (i32.const 0)) (then (return (local.get $p))))
-          (if (i32.ne (i32.load8_u (local.get $i)) (i32.const 0x2c)) (then (return (local.get $i))))
-          (local.set $p (local.get $i))
+          (local.set $q (i32.add (local.get $p) (i32.ctz (local.get $bad))))
+          (local.set $j (i32.const -1))
+          ;; an exponent right after a digit: every byte before it is valid, so only the exponent
+          ;; is read (full-precision log-probs near 0 have one every other number)
+          (if (i32.and
+                (i32.eq (i32.or (i32.load8_u (local.get $q)) (i32.const 0x20)) (i32.const 0x65))
+                (i32.and (i32.shr_u (local.get $pD) (i32.ctz (local.get $bad))) (i32.const 1)))
+            (then (local.set $j (call $exponentEnd (local.get $q) (local.get $e)))))
+          (if (i32.lt_s (local.get $j) (i32.const 0)) (then
+            (local.set $p (call $commaBefore (local.get $i) (local.get $q)))
+            (local.set $j (call $pairEnd (local.get $p) (local.get $e)))
+            (if (i32.lt_s (local.get $j) (i32.const 0)) (then (return (local.get $p))))))
+          (if (i32.ne (i32.load8_u (local.get $j)) (i32.const 0x2c)) (then (return (local.get $j))))
+          (local.set $i (local.get $j))
+          (local.set $p (local.get $j))
           (local.set $cD (i32.const 1))
           (local.set $cC (i32.const 0))
           (local.set $cS (i32.const 0))
@@ -221,15 +232,21 @@
       (if (i32.lt_s (local.get $j) (i32.const 0)) (then (return (i32.const -1))))
       (local.set $c (i32.load8_u (local.get $j)))))
     (if (i32.eq (i32.or (local.get $c) (i32.const 0x20)) (i32.const 0x65)) (then
-      (local.set $j (i32.add (local.get $j) (i32.const 1)))
-      (local.set $c (i32.load8_u (local.get $j)))
-      (if (i32.or (i32.eq (local.get $c) (i32.const 0x2b)) (i32.eq (local.get $c) (i32.const 0x2d)))
-        (then (local.set $j (i32.add (local.get $j) (i32.const 1)))))
-      (local.set $j (call $digitsAfter (local.get $j) (local.get $e)))
+      (local.set $j (call $exponentEnd (local.get $j) (local.get $e)))
       (if (i32.lt_s (local.get $j) (i32.const 0)) (then (return (i32.const -1))))))
     ;; (after a `0` the byte read may lie past `e`: the memory keeps SLACK bytes past a buffer)
     (if (i32.ge_u (local.get $j) (local.get $e)) (then (return (i32.const -1))))
     (local.get $j))
+
+  ;; exponentEnd(q, e): the end of the exponent at `q` (`e` or `E`, an optional sign, digits), or -1
+  ;; where there is none or its digits reach `e`.
+  (func $exponentEnd (param $q i32) (param $e i32) (result i32)
+    (local $c i32)
+    (local.set $q (i32.add (local.get $q) (i32.const 1)))
+    (local.set $c (i32.load8_u (local.get $q)))
+    (if (i32.or (i32.eq (local.get $c) (i32.const 0x2b)) (i32.eq (local.get $c) (i32.const 0x2d)))
+      (then (local.set $q (i32.add (local.get $q) (i32.const 1)))))
+    (call $digitsAfter (local.get $q) (local.get $e)))
 
   ;; digitsAfter(j, e): the first non-digit after one or more digits from `j`, or -1 where there
   ;; is no digit at `j` or the digits reach `e`.
