@@ -116,6 +116,47 @@ test('numberRun: each rule, with the bytes it looks at on either side of every 3
   }
 });
 
+test('numberRun: each rule at every block edge, in the blocks that take exponents (after exponents close together)', () => {
+  // Eight exponents in a row switch `skipRun` to `skipRunE`; the snippet then moves across its
+  // block edges as above, with exponents after it too.
+  const snippets = [
+    '.5.5',
+    `.${'5'.repeat(70)}.5`,
+    'e5.5',
+    'e5e5',
+    'e-5.5',
+    `e${'5'.repeat(70)}.5`,
+    `e+${'5'.repeat(70)}e5`,
+    'e05',
+    'e-0',
+    ', 05',
+    ', 0e05',
+    ', -0e-05',
+    ', 5e',
+    ', 5e+',
+    ', 5e-,',
+    ', 5e+-5',
+    ', 5e--5',
+    ', 5.e5',
+    ', -e5',
+    ', +5',
+    ', 5E5',
+    ', 5E+5',
+    ', 5e 5',
+    ' e5',
+    ', 5ee5',
+    ', 5e5-',
+    ', 5e5+',
+    ', 5.5e5.5',
+    ', 5-5',
+    ', 5e-5, -4e-06, 1E+2',
+  ];
+  const dense = '-1e-05, '.repeat(8);
+  for (const snippet of snippets) {
+    for (let k = 1; k <= 72; k++) agree(`{"a": [5, ${dense}${'1'.repeat(k)}${snippet}, ${'-7e-07, '.repeat(20)}9]}`, k % 7);
+  }
+});
+
 test('numberRun (property): mutated numeric arrays scan alike in a plain buffer and in WebAssembly memory', () => {
   const digits = (max: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: max }).map((ds) => ds.join(''));
   const number = fc

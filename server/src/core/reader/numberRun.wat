@@ -15,7 +15,8 @@
 ;; exponent, every byte before it being valid), and the blocks go on after it; where that pair is not
 ;; sure (other whitespace, errors, a number reaching `e`) the `,` is returned. It never decides
 ;; that a line is invalid. Integer runs (token ids) first go through `skipInts`, with fewer byte
-;; classes.
+;; classes; where exponents come close together, the rest of the run goes through `skipRunE`,
+;; whose blocks take them.
 ;;
 ;; Each 32-byte block becomes one bit mask per byte class (bit t = byte p+t). The grammar is a rule
 ;; on what may come before each byte (`,` and `.` after a digit, ` ` after `,`, `-` after `,` or
@@ -38,6 +39,8 @@
   (global $kMinus (mut v128) (v128.const i8x16 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d 0x2d))
   (global $kDot (mut v128) (v128.const i8x16 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e 0x2e))
   (global $kQuote (mut v128) (v128.const i8x16 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22 0x22))
+  (global $kE (mut v128) (v128.const i8x16 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65 0x65))
+  (global $kPlus (mut v128) (v128.const i8x16 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b 0x2b))
   (global $kBackslash (mut v128) (v128.const i8x16 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c 0x5c))
   ;; a digit plus 0x50 is below 0x8a as a signed byte, and nothing else is (skipRun)
   (global $kDigit (mut v128) (v128.const i8x16 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50 0x50))
@@ -49,6 +52,12 @@
   (global $kDigitAt0 (mut v128) (v128.const i8x16 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0))
   (global $kDigitAt1 (mut v128) (v128.const i8x16 0 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0))
   (global $kDigitAt2 (mut v128) (v128.const i8x16 1 0 0 1 0 0 1 0 0 1 0 0 1 0 0 1))
+
+  ;; `skipRun`'s exponents read in a row, each within 64 bytes of the one before, and where the last
+  ;; was (globals, not locals: they are used only at a stop, and locals would hold registers the
+  ;; block loop wants)
+  (global $dense (mut i32) (i32.const 0))
+  (global $lastE (mut i32) (i32.const -64))
 
   (func $skipRun (export "skipRun") (param $i i32) (param $e i32) (result i32)
     (local $p i32) (local $lo v128) (local $hi v128)
@@ -72,6 +81,8 @@
     ;; goes on from the last whole pair, as if called there
     (local.set $i (call $skipInts (local.get $i) (local.get $e)))
     (local.set $p (local.get $i))
+    (global.set $dense (i32.const 0))
+    (global.set $lastE (i32.const -64))
     ;; the caller has just read a whole number: the byte before `i` counts as a digit
     (local.set $cD (i32.const 1))
     (block $end
@@ -128,12 +139,19 @@
           (if (i32.and
                 (i32.eq (i32.or (i32.load8_u (local.get $q)) (i32.const 0x20)) (i32.const 0x65))
                 (i32.and (i32.shr_u (local.get $pD) (i32.ctz (local.get $bad))) (i32.const 1)))
-            (then (local.set $j (call $exponentEnd (local.get $q) (local.get $e)))))
+            (then
+              (local.set $j (call $exponentEnd (local.get $q) (local.get $e)))
+              (global.set $dense (select (i32.add (global.get $dense) (i32.const 1)) (i32.const 0)
+                (i32.lt_u (i32.sub (local.get $q) (global.get $lastE)) (i32.const 64))))
+              (global.set $lastE (local.get $q))))
           (if (i32.lt_s (local.get $j) (i32.const 0)) (then
             (local.set $p (call $commaBefore (local.get $i) (local.get $q)))
             (local.set $j (call $pairEnd (local.get $p) (local.get $e)))
             (if (i32.lt_s (local.get $j) (i32.const 0)) (then (return (local.get $p))))))
           (if (i32.ne (i32.load8_u (local.get $j)) (i32.const 0x2c)) (then (return (local.get $j))))
+          ;; exponents close together (confident tokens' log-probs at full precision): the rest of
+          ;; the run in blocks that take them, instead of a stop at each
+          (if (i32.ge_u (global.get $dense) (i32.const 6)) (then (return (call $skipRunE (local.get $j) (local.get $e)))))
           (local.set $i (local.get $j))
           (local.set $p (local.get $j))
           (local.set $cD (i32.const 1))
@@ -149,6 +167,117 @@
         (local.set $cP (i32.shr_u (local.get $P) (i32.const 31)))
         (local.set $cZS (i32.shr_u (local.get $ZS) (i32.const 31)))
         (local.set $cF (i64.shr_u (local.get $sum) (i64.const 32)))
+        (local.set $p (i32.add (local.get $p) (i32.const 32)))
+        (br $blocks)))
+    (call $commaBefore (local.get $i) (local.get $p)))
+
+  ;; skipRunE(i, e): `skipRun` whose blocks take exponents too (`e`/`E`, then an optional sign, then
+  ;; digits; any digits, a leading `0` included), for runs where most numbers have one. Besides
+  ;; skipRun's rules: `e` follows a digit, `+` follows `e`, `-` may also follow `e`; no `0` that
+  ;; starts an exponent's digits counts as a leading zero; and, as for a `.`, the digits after an
+  ;; exponent's start land on neither a `.` nor an `e`. Its blocks cost more than skipRun's, so
+  ;; `skipRun` calls it only where exponents come close together.
+  (func $skipRunE (param $i i32) (param $e i32) (result i32)
+    (local $p i32) (local $lo v128) (local $hi v128)
+    (local $kZero v128) (local $kDigit v128) (local $kDigits v128) (local $kComma v128) (local $kSpace v128) (local $kMinus v128) (local $kDot v128) (local $kE v128) (local $kPlus v128)
+    (local $D i32) (local $C i32) (local $S i32) (local $M i32) (local $P i32) (local $E i32) (local $L i32) (local $X i32) (local $ZS i32)
+    (local $pD i32) (local $pC i32) (local $pS i32) (local $pP i32) (local $pE i32) (local $pX i32) (local $pZS i32)
+    (local $cD i32) (local $cC i32) (local $cS i32) (local $cP i32) (local $cE i32) (local $cX i32) (local $cZS i32) (local $cF i64) (local $cG i64)
+    (local $sumF i64) (local $sumG i64) (local $bad i32) (local $j i32)
+    (local.set $kZero (global.get $kZero))
+    (local.set $kDigit (global.get $kDigit))
+    (local.set $kDigits (global.get $kDigits))
+    (local.set $kComma (global.get $kComma))
+    (local.set $kSpace (global.get $kSpace))
+    (local.set $kMinus (global.get $kMinus))
+    (local.set $kDot (global.get $kDot))
+    (local.set $kE (global.get $kE))
+    (local.set $kPlus (global.get $kPlus))
+    (local.set $p (local.get $i))
+    (local.set $cD (i32.const 1))
+    (block $end
+      (loop $blocks
+        (br_if $end (i32.gt_u (i32.add (local.get $p) (i32.const 32)) (local.get $e)))
+        (local.set $lo (v128.load align=1 (local.get $p)))
+        (local.set $hi (v128.load offset=16 align=1 (local.get $p)))
+        (local.set $D (i32.or
+          (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $lo) (local.get $kDigit)) (local.get $kDigits)))
+          (i32.shl (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $hi) (local.get $kDigit)) (local.get $kDigits))) (i32.const 16))))
+        (local.set $C (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kComma))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kComma))) (i32.const 16))))
+        (local.set $S (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kSpace))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kSpace))) (i32.const 16))))
+        (local.set $M (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kMinus))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kMinus))) (i32.const 16))))
+        (local.set $P (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kDot))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kDot))) (i32.const 16))))
+        ;; `e` or `E`: with bit 0x20 set, `e`
+        (local.set $E (i32.or
+          (i8x16.bitmask (i8x16.eq (v128.or (local.get $lo) (local.get $kSpace)) (local.get $kE)))
+          (i32.shl (i8x16.bitmask (i8x16.eq (v128.or (local.get $hi) (local.get $kSpace)) (local.get $kE))) (i32.const 16))))
+        (local.set $L (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kPlus))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kPlus))) (i32.const 16))))
+        (local.set $pD (i32.or (i32.shl (local.get $D) (i32.const 1)) (local.get $cD)))
+        (local.set $pC (i32.or (i32.shl (local.get $C) (i32.const 1)) (local.get $cC)))
+        (local.set $pS (i32.or (i32.shl (local.get $S) (i32.const 1)) (local.get $cS)))
+        (local.set $pP (i32.or (i32.shl (local.get $P) (i32.const 1)) (local.get $cP)))
+        (local.set $pE (i32.or (i32.shl (local.get $E) (i32.const 1)) (local.get $cE)))
+        ;; where an exponent's digits may start after: its `e`, and a sign right after that `e`
+        (local.set $X (i32.or (local.get $E) (i32.and (i32.or (local.get $M) (local.get $L)) (local.get $pE))))
+        (local.set $pX (i32.or (i32.shl (local.get $X) (i32.const 1)) (local.get $cX)))
+        (local.set $ZS (i32.and
+          (i32.or (i8x16.bitmask (i8x16.eq (local.get $lo) (local.get $kZero))) (i32.shl (i8x16.bitmask (i8x16.eq (local.get $hi) (local.get $kZero))) (i32.const 16)))
+          (i32.xor (i32.or (i32.or (local.get $pD) (local.get $pP)) (local.get $pX)) (i32.const -1))))
+        (local.set $pZS (i32.or (i32.shl (local.get $ZS) (i32.const 1)) (local.get $cZS)))
+        ;; from each first digit after a `.` (F) or an exponent's start (G), through the digits, to the byte after them
+        (local.set $sumF (i64.add
+          (i64.add (i64.extend_i32_u (local.get $D)) (i64.extend_i32_u (i32.and (local.get $pP) (local.get $D))))
+          (local.get $cF)))
+        (local.set $sumG (i64.add
+          (i64.add (i64.extend_i32_u (local.get $D)) (i64.extend_i32_u (i32.and (local.get $pX) (local.get $D))))
+          (local.get $cG)))
+        (local.set $bad
+          (i32.or
+            (i32.or
+              (i32.or
+                ;; a byte of no class of ours
+                (i32.xor (i32.or (i32.or (i32.or (local.get $D) (local.get $C)) (i32.or (local.get $S) (local.get $M))) (i32.or (i32.or (local.get $P) (local.get $E)) (local.get $L))) (i32.const -1))
+                ;; `,`, `.` and `e` follow a digit; ` ` follows `,`
+                (i32.or
+                  (i32.and (i32.or (i32.or (local.get $C) (local.get $P)) (local.get $E)) (i32.xor (local.get $pD) (i32.const -1)))
+                  (i32.and (local.get $S) (i32.xor (local.get $pC) (i32.const -1)))))
+              ;; `-` follows `,`, ` ` or `e`; `+` follows `e`
+              (i32.or
+                (i32.and (local.get $M) (i32.xor (i32.or (i32.or (local.get $pC) (local.get $pS)) (local.get $pE)) (i32.const -1)))
+                (i32.and (local.get $L) (i32.xor (local.get $pE) (i32.const -1)))))
+            (i32.or
+              ;; no digit after a leading `0`
+              (i32.and (local.get $pZS) (local.get $D))
+              ;; no `.` right after a fraction's digits; no `.` or `e` right after an exponent's
+              (i32.or
+                (i32.and (i32.wrap_i64 (local.get $sumF)) (local.get $P))
+                (i32.and (i32.wrap_i64 (local.get $sumG)) (i32.or (local.get $P) (local.get $E)))))))
+        (if (local.get $bad) (then
+          (local.set $p (call $commaBefore (local.get $i) (i32.add (local.get $p) (i32.ctz (local.get $bad)))))
+          (local.set $j (call $pairEnd (local.get $p) (local.get $e)))
+          (if (i32.lt_s (local.get $j) (i32.const 0)) (then (return (local.get $p))))
+          (if (i32.ne (i32.load8_u (local.get $j)) (i32.const 0x2c)) (then (return (local.get $j))))
+          (local.set $i (local.get $j))
+          (local.set $p (local.get $j))
+          (local.set $cD (i32.const 1))
+          (local.set $cC (i32.const 0))
+          (local.set $cS (i32.const 0))
+          (local.set $cP (i32.const 0))
+          (local.set $cE (i32.const 0))
+          (local.set $cX (i32.const 0))
+          (local.set $cZS (i32.const 0))
+          (local.set $cF (i64.const 0))
+          (local.set $cG (i64.const 0))
+          (br $blocks)))
+        (local.set $cD (i32.shr_u (local.get $D) (i32.const 31)))
+        (local.set $cC (i32.shr_u (local.get $C) (i32.const 31)))
+        (local.set $cS (i32.shr_u (local.get $S) (i32.const 31)))
+        (local.set $cP (i32.shr_u (local.get $P) (i32.const 31)))
+        (local.set $cE (i32.shr_u (local.get $E) (i32.const 31)))
+        (local.set $cX (i32.shr_u (local.get $X) (i32.const 31)))
+        (local.set $cZS (i32.shr_u (local.get $ZS) (i32.const 31)))
+        (local.set $cF (i64.shr_u (local.get $sumF) (i64.const 32)))
+        (local.set $cG (i64.shr_u (local.get $sumG) (i64.const 32)))
         (local.set $p (i32.add (local.get $p) (i32.const 32)))
         (br $blocks)))
     (call $commaBefore (local.get $i) (local.get $p)))
