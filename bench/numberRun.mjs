@@ -1,9 +1,10 @@
 // numberRun.wat's `skipRun` alone, on the numeric arrays of the text-heavy file of bench/scale.mjs:
 // the token ids and the log-probs of its first 60 MB, each array from the `,` after its first number
-// to the line's end, with the pair loop around it that jsonSkip.ts (`skipNumberRun`) runs: where
-// `skipRun` stops at a `,`, the pair there is read in JS (an exponent, `-4e-06`) and the run goes
-// on. Timed in one process, the modules taking turns (15 rounds, the first 3 not counted), so a
-// change to the loops is measured without the rest of a check's noise.
+// to the line's end, with a pair loop around it like jsonSkip.ts' `skipNumberRun` (lighter): where
+// `skipRun` stops at a `,`, the pair there is read in JS and the run goes on (an exponent, for a
+// module of before 2026-12-03; now only the pairs `skipRun` is not sure of). Timed in one process,
+// the modules taking turns (15 rounds, the first 3 not counted), so a change to the loops is
+// measured without the rest of a check's noise.
 //   node bench/numberRun.mjs [--before <checkout>] [--file <miles .jsonl> | --exponents]   (after `node bench/scale.mjs --only text`)
 // `--before` also times the module of another checkout (its server/src/core/reader/numberRunWasm.ts);
 // `--file` reads another miles file's first 60 MB instead; `--exponents [--lines 500]` a file written
@@ -45,7 +46,7 @@ if (process.argv.includes('--exponents')) {
   if (!existsSync(file)) writeExponentsFile(file, lines, 7);
 }
 if (!existsSync(file)) {
-  console.error(`${file} is missing: run node bench/scale.mjs --only text first`);
+  console.error(`${file} is missing${arg('file', null) === null ? ': run node bench/scale.mjs --only text first' : ''}`);
   process.exit(1);
 }
 const before = arg('before', null);
