@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { generateMilesRollout } from './generate.mjs';
+import { GENERATION, generateMilesRollout } from './generate.mjs';
 import { root } from './measure.mjs';
 
 /** `rollout-lens check --format json` on a file or folder (the built CLI). */
@@ -47,12 +47,12 @@ const settingsYaml = (settings) =>
  */
 export function editorRunFolder(dataDir, { mb, otherMb, otherSteps, seed, settings }) {
   mkdirSync(dataDir, { recursive: true });
-  const dataFile = join(dataDir, `miles-rollout-${mb}m-seed${seed}.jsonl`);
+  const dataFile = join(dataDir, `miles-rollout-${mb}m-seed${seed}-${GENERATION}.jsonl`);
   if (!existsSync(dataFile) || statSync(dataFile).size < mb * 1e6) {
     console.log(`generating ${dataFile} (${mb} MB, seed ${seed}) ...`);
     generateMilesRollout(dataFile, mb * 1e6, seed);
   }
-  const runDir = join(dataDir, `run-${mb}m-${otherSteps}x${otherMb}m-seed${seed}`);
+  const runDir = join(dataDir, `run-${mb}m-${otherSteps}x${otherMb}m-seed${seed}-${GENERATION}`);
   const step = otherSteps + 1;
   const log = join(runDir, `rollout/rollout_${step}.jsonl`);
   const metrics = join(runDir, 'metrics.jsonl');

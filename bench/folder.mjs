@@ -4,12 +4,12 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { generateMilesRollout } from './generate.mjs';
+import { GENERATION, generateMilesRollout } from './generate.mjs';
 import { load, machine, measure, pct } from './measure.mjs';
 
 /** `count` step files `rollout_<i>.jsonl` of about `mb` MB each (seed = step), cached. */
 function folder(dataDir, count, mb) {
-  const dir = join(dataDir, `run-${count}x${mb}mb`);
+  const dir = join(dataDir, `run-${count}x${mb}mb-${GENERATION}`);
   const done = join(dir, '.complete');
   if (existsSync(done)) return dir;
   rmSync(dir, { recursive: true, force: true });

@@ -75,14 +75,13 @@ function group(rand, g, n, step) {
 function pythonJson(value) {
   if (value === null) return 'null';
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && !Object.is(value, -0)) return FLOAT_KEYS.has(currentKey) ? `${value}.0` : String(value);
-    return String(value).replace(/e-(\d)$/, 'e-0$1');
+    return Number.isInteger(value) && !Object.is(value, -0) && !FLOAT_KEYS.has(currentKey) ? String(value) : pythonFloatRepr(value);
   }
   if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
   if (Array.isArray(value)) {
     if (value.length > 0 && typeof value[0] === 'number') {
       const key = currentKey;
-      return `[${value.map((v) => (FLOAT_KEYS.has(key) ? floatRepr(v) : String(v))).join(', ')}]`;
+      return `[${value.map((v) => (FLOAT_KEYS.has(key) ? pythonFloatRepr(v) : String(v))).join(', ')}]`;
     }
     return `[${value.map(pythonJson).join(', ')}]`;
   }
@@ -97,10 +96,26 @@ function pythonJson(value) {
 let currentKey = '';
 const FLOAT_KEYS = new Set(['reward', 'rollout_log_probs', 'non_generation_time']);
 
-function floatRepr(v) {
-  if (Number.isInteger(v)) return Object.is(v, -0) ? '-0.0' : `${v}.0`;
-  return String(v).replace(/e-(\d)$/, 'e-0$1');
+/**
+ * Python's `repr` of a finite float: the shortest digits that read back to it (JS prints the same
+ * digits), in exponent form below 1e-4 and from 1e16 (JS switches only below 1e-6 and from 1e21)
+ * with at least two exponent digits, and `.0` on integral values.
+ */
+export function pythonFloatRepr(v) {
+  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
+  const [digits, exponent] = v.toExponential().split('e');
+  const e = Number(exponent);
+  if (e < -4 || e >= 16) return `${digits}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  const s = String(v);
+  return s.includes('.') ? s : `${s}.0`;
 }
+
+/**
+ * Part of the name of every cached file this generator wrote: bumped when its output changes, so
+ * a cache written by an older generator is not measured as if it were the new one (2: floats
+ * below 1e-4 in exponent form, as Python writes them).
+ */
+export const GENERATION = 'g2';
 
 /** Writes groups of 8 until `bytes` are reached; returns { bytes, lines }. */
 export function generateMilesRollout(path, bytes, seed = 42) {

@@ -14,25 +14,15 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { rng } from './generate.mjs';
+import { pythonFloatRepr, rng } from './generate.mjs';
 import { arg, root } from './measure.mjs';
-
-/** Python's `repr` of a float: the shortest round-trip digits (as JS's), Python's notation. */
-function pyRepr(v) {
-  if (v === 0) return Object.is(v, -0) ? '-0.0' : '0.0';
-  const [digits, exp] = v.toExponential().split('e');
-  const e = Number(exp);
-  if (e < -4 || e >= 16) return `${digits}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
-  const s = String(v);
-  return s.includes('.') ? s : `${s}.0`;
-}
 
 function writeExponentsFile(path, lines, seed) {
   const rand = rng(seed);
   const fd = openSync(`${path}.partial`, 'w');
   for (let l = 0; l < lines; l++) {
     const tokens = Array.from({ length: 4000 }, (_, k) => (k * 7919 + l) % 150000);
-    const logProbs = Array.from({ length: 4000 }, () => pyRepr(rand() < 0.5 ? -(rand() ** 2) * 1e-4 : -(rand() ** 3) * 5));
+    const logProbs = Array.from({ length: 4000 }, () => pythonFloatRepr(rand() < 0.5 ? -(rand() ** 2) * 1e-4 : -(rand() ** 3) * 5));
     writeSync(fd, `{"tokens": [${tokens.join(', ')}], "rollout_log_probs": [${logProbs.join(', ')}]}\n`);
   }
   closeSync(fd);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 
 import { folderBench } from './folder.mjs';
 import { shortLinesBench } from './shortLines.mjs';
-import { generateMilesRollout } from './generate.mjs';
+import { GENERATION, generateMilesRollout } from './generate.mjs';
 import { arg, load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
@@ -25,7 +25,7 @@ const SEED = 42;
 mkdirSync(dataDir, { recursive: true });
 
 // ---- input (cached by size and seed) ----
-const dataFile = join(dataDir, `miles-rollout-${gb}g-seed${SEED}.jsonl`);
+const dataFile = join(dataDir, `miles-rollout-${gb}g-seed${SEED}-${GENERATION}.jsonl`);
 const metaFile = `${dataFile}.meta.json`;
 const wantBytes = Math.round(gb * 1024 ** 3);
 if (!existsSync(dataFile) || !existsSync(metaFile) || JSON.parse(readFileSync(metaFile, 'utf8')).bytes !== statSync(dataFile).size) {

@@ -8,7 +8,7 @@
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { rng } from './generate.mjs';
+import { pythonFloatRepr, rng } from './generate.mjs';
 import { arg, interleaved, load, loadEngine, machine, pct, root, writeSection } from './measure.mjs';
 import { eachLine, referenceRecord } from './reference.mjs';
 
@@ -59,13 +59,9 @@ const WORDS =
     ' ',
   );
 
-/** Python's repr of a float rounded to 6 decimals (exponent form below 1e-4, as Python writes it). */
+/** Python's repr of `v` rounded to 6 decimals (-0.0 for a small negative, as Python's `round` gives). */
 function pyRepr6(v) {
-  const r = Math.round(v * 1e6) / 1e6;
-  if (r === 0) return Object.is(r, -0) || v < 0 ? '-0.0' : '0.0';
-  if (Math.abs(r) < 1e-4) return r.toExponential().replace(/e-(\d)$/, 'e-0$1');
-  const s = String(r);
-  return s.includes('.') ? s : `${s}.0`;
+  return pythonFloatRepr(Math.round(v * 1e6) / 1e6);
 }
 
 /** ~`bytes` of text-heavy miles samples: ~37 KB lines whose log-probs have 6 decimals. */
