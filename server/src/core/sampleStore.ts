@@ -157,7 +157,8 @@ export class SampleStore extends SampleColumns {
   }
 
   private versionId(list: (string | number)[]): number {
-    if (list === this.#lastVersions) return this.#lastVersionsId;
+    // A .pt sample's list is a new array each time with the last one's items, mostly.
+    if (list === this.#lastVersions || sameItems(list, this.#lastVersions)) return this.#lastVersionsId;
     // JSON text keeps the string "3" and the number 3 apart, as miles' metrics do.
     const text = JSON.stringify(list);
     let id = this.versionIds.get(text);
@@ -243,4 +244,14 @@ export class SampleStore extends SampleColumns {
     for (const [row, v] of this.repetitionOther) if (row < length) out.repetitionOther.set(row, v);
     return out;
   }
+}
+
+/**
+ * Whether `a` and `b` have the same JSON text, item for item: `===` tells it for strings and
+ * numbers (0 and -0 are both `0`); NaN, which `===` refuses, is left to the text.
+ */
+function sameItems(a: readonly (string | number)[], b: readonly (string | number)[] | null): boolean {
+  if (b === null || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

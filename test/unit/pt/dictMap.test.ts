@@ -100,6 +100,55 @@ test('DictMap: dicts sharing the keys of a recent dict never see each other chan
   ]);
 });
 
+test('DictMap.positionsOf: what get reads, for shared keys, after a key is added or deleted, asked again', () => {
+  const keys = ['group_index', 'index', 'prompt', 'status'];
+  const names = ['status', 'absent', 'group_index', 'extra', 'prompt'];
+  const pairs = (vs: unknown[]) => keys.flatMap((k, i) => [k, vs[i]]);
+  const read = (d: DictMap) => {
+    const at = d.positionsOf(names);
+    return names.map((_, k) => d.valueAt(at[k]));
+  };
+  const expected = (d: DictMap) => names.map((n) => d.get(n));
+  const first = new DictMap();
+  first.setPairs(pairs([0, 0, 'p', 'completed']), 0);
+  const second = new DictMap();
+  second.setPairs(pairs([0, 1, 'q', 'aborted']), 0);
+  assert.equal(second.keyList, first.keyList, 'the keys are shared');
+  for (const d of [first, second, first, second]) assert.deepEqual(read(d), expected(d));
+  assert.deepEqual(read(second), ['aborted', undefined, 0, undefined, 'q']);
+  // A key added to a dict that shared its keys: its positions are its own, the others' unchanged.
+  second.set('extra', true);
+  assert.deepEqual(read(second), ['aborted', undefined, 0, true, 'q']);
+  assert.deepEqual(read(first), ['completed', undefined, 0, undefined, 'p']);
+  const third = new DictMap();
+  third.setPairs(pairs([1, 2, 'r', 'truncated']), 0);
+  assert.ok(third.delete('group_index'));
+  assert.deepEqual(read(third), ['truncated', undefined, undefined, undefined, 'r']);
+  assert.deepEqual(read(first), ['completed', undefined, 0, undefined, 'p']);
+  // Another list of names asked of the same keys, then the first list again.
+  const other = ['index'];
+  assert.equal(first.valueAt(first.positionsOf(other)[0]), 0);
+  assert.deepEqual(read(first), expected(first));
+  // A dict with more keys than are searched in order, and an empty one.
+  const big = new DictMap();
+  big.setPairs(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]).flat(), 0);
+  const bigNames = ['k39', 'k0', 'k40'];
+  assert.deepEqual(
+    [...big.positionsOf(bigNames)].map((p) => big.valueAt(p)),
+    bigNames.map((n) => big.get(n)),
+  );
+  assert.deepEqual(
+    read(new DictMap()),
+    names.map(() => undefined),
+  );
+  // A dict being built (keys of its own, not shared yet) asked before and after a key is added.
+  const built = new DictMap();
+  built.set('status', 'completed');
+  assert.deepEqual(read(built), ['completed', undefined, undefined, undefined, undefined]);
+  built.set('extra', 1);
+  assert.deepEqual(read(built), ['completed', undefined, undefined, 1, undefined]);
+});
+
 test('DictMap: a big dict, built pair by pair or at once, and shared, reads as a Map', () => {
   const n = INDEX_AFTER * 3;
   const items: unknown[] = [];

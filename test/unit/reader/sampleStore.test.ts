@@ -250,3 +250,38 @@ test('narrow columns widen in place: many labels, changing steps, wide offsets, 
   const cut = store.slice(450);
   for (let k = 0; k < 450; k++) assert.deepEqual(cut.at(k), mk(k), `sliced row ${k}`);
 });
+
+test('weight_versions lists: one id for each JSON text, also when every row brings a new array', () => {
+  const base: SampleRecord = {
+    line: 1,
+    offset: 0,
+    byteLength: 10,
+    groupKey: '0',
+    index: 0,
+    dataset: null,
+    promptKey: null,
+    status: 'completed',
+    aborted: false,
+    reward: 1,
+    rewardIsInt: false,
+    cause: null,
+    responseLength: 3,
+    step: null,
+  };
+  // Each a new array, as a .pt dump's samples bring them; the text decides (JSON: "7" is not 7,
+  // -0 is written 0, NaN null).
+  const lists: (string | number)[][] = [['7'], ['7'], [7], [7], ['7', '8'], ['7'], [NaN], [NaN], [null as unknown as number], [-0], [0], ['7', '8']];
+  const store = new SampleStore();
+  for (const wv of lists)
+    store.push({ ...base, miles: { effectiveLength: 3, weightVersions: [...wv], cachedTokens: 0, totalPromptTokens: 0, repetition: false } });
+  const row = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  const ids = lists.map((_, i) => {
+    assert.ok(store.milesAt(i, row));
+    return row.weightVersions;
+  });
+  const texts = lists.map((wv) => JSON.stringify(wv));
+  for (let i = 0; i < lists.length; i++) {
+    for (let j = 0; j < lists.length; j++) assert.equal(ids[i] === ids[j], texts[i] === texts[j], `${texts[i]} (row ${i}) and ${texts[j]} (row ${j})`);
+    assert.equal(JSON.stringify(store.weightVersionList(ids[i])), texts[i]);
+  }
+});

@@ -143,6 +143,44 @@ function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
   return n === GIVE_UP ? 0 : n;
 }
 
+/** The members of a sample the record reads, by position in `SAMPLE_MEMBERS`. */
+const SAMPLE_MEMBERS = [
+  'group_index',
+  'index',
+  'rollout_id',
+  'response_length',
+  'reward',
+  'status',
+  'dataset',
+  'data_source',
+  'metadata',
+  'prompt',
+  'label',
+  'loss_mask',
+  'weight_versions',
+  'prefix_cache_info',
+  'response',
+] as const;
+const [
+  GROUP_INDEX,
+  INDEX,
+  ROLLOUT_ID,
+  RESPONSE_LENGTH,
+  REWARD,
+  STATUS,
+  DATASET,
+  DATA_SOURCE,
+  METADATA,
+  PROMPT,
+  LABEL,
+  LOSS_MASK,
+  WEIGHT_VERSIONS,
+  PREFIX_CACHE_INFO,
+  RESPONSE,
+] = SAMPLE_MEMBERS.map((_, k) => k);
+const METADATA_MEMBERS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as const;
+const [EXIT_STATUS, META_DATASET, META_DATASET_NAME, INSTANCE_ID] = METADATA_MEMBERS.map((_, k) => k);
+
 /**
  * The record of sample `index` (line `index + 1`) as the per-line path reads its line, or null
  * when the line must be fed instead. With `jobs`, a long response's tail may be compressed
@@ -151,46 +189,49 @@ function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
 export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs | null = null): SampleRecord | null {
   if (!(value instanceof PyDict) || value.map.size >= MAX_BUILT_SCALARS) return null;
   const m = value.map;
+  // A dump's samples share their keys: the members are found once for all of them.
+  const at = m.positionsOf(SAMPLE_MEMBERS);
   let groupKey: string | null = null;
-  const g = m.get('group_index');
+  const g = m.valueAt(at[GROUP_INDEX]);
   if (g !== undefined && g !== null) {
     const n = numberOf(g);
     if (n === GIVE_UP || !Number.isInteger(n)) return null;
     groupKey = String(n);
   }
-  const sampleIndex = integerOf(m.get('index'));
-  const step = integerOf(m.get('rollout_id'));
-  const responseLength = integerOf(m.get('response_length'));
+  const sampleIndex = integerOf(m.valueAt(at[INDEX]));
+  const step = integerOf(m.valueAt(at[ROLLOUT_ID]));
+  const responseLength = integerOf(m.valueAt(at[RESPONSE_LENGTH]));
   if (sampleIndex === GIVE_UP || step === GIVE_UP || responseLength === GIVE_UP) return null;
   let reward: number | null = null;
   let rewardIsInt = false;
-  const r = m.get('reward');
+  const r = m.valueAt(at[REWARD]);
   if (r !== undefined && r !== null) {
     const n = numberOf(r);
     if (n === GIVE_UP) return null;
     reward = n;
     rewardIsInt = intText;
   }
-  const status = shortText(m.get('status') ?? null);
+  const status = shortText(m.valueAt(at[STATUS]) ?? null);
   if (status === GIVE_UP || (status !== null && !STATUS_SET.has(status))) return null;
-  const dataset = shortText(m.get('dataset') ?? null);
-  const dataSource = shortText(m.get('data_source') ?? null);
+  const dataset = shortText(m.valueAt(at[DATASET]) ?? null);
+  const dataSource = shortText(m.valueAt(at[DATA_SOURCE]) ?? null);
   if (dataset === GIVE_UP || dataSource === GIVE_UP) return null;
   let exitStatus: string | null = null;
   let metaDataset: string | null = null;
   let metaDatasetName: string | null = null;
   let instance: string | null = null;
-  const meta = m.get('metadata');
+  const meta = m.valueAt(at[METADATA]);
   if (meta !== undefined && meta !== null) {
     if (!(meta instanceof PyDict) || meta.map.size >= MAX_BUILT_SCALARS) return null;
-    const e = shortText(meta.map.get('exit_status') ?? null);
-    const d = shortText(meta.map.get('dataset') ?? null);
-    const dn = shortText(meta.map.get('dataset_name') ?? null);
+    const metaAt = meta.map.positionsOf(METADATA_MEMBERS);
+    const e = shortText(meta.map.valueAt(metaAt[EXIT_STATUS]) ?? null);
+    const d = shortText(meta.map.valueAt(metaAt[META_DATASET]) ?? null);
+    const dn = shortText(meta.map.valueAt(metaAt[META_DATASET_NAME]) ?? null);
     if (e === GIVE_UP || d === GIVE_UP || dn === GIVE_UP) return null;
     exitStatus = e;
     metaDataset = d;
     metaDatasetName = dn;
-    const id = meta.map.get('instance_id');
+    const id = meta.map.valueAt(metaAt[INSTANCE_ID]);
     if (id !== undefined && id !== null) {
       if (typeof id === 'string') {
         if (!isShort(id)) return null;
@@ -202,15 +243,15 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
       }
     }
   }
-  const prompt = m.get('prompt');
-  const label = m.get('label');
-  const mask = effectiveLength(m.get('loss_mask'), responseLength);
-  const wv = m.has('weight_versions') ? weightVersionsOf(m.get('weight_versions')) : null;
-  const info = m.get('prefix_cache_info');
+  const prompt = m.valueAt(at[PROMPT]);
+  const label = m.valueAt(at[LABEL]);
+  const mask = effectiveLength(m.valueAt(at[LOSS_MASK]), responseLength);
+  const wv = at[WEIGHT_VERSIONS] >= 0 ? weightVersionsOf(m.valueAt(at[WEIGHT_VERSIONS])) : null;
+  const info = m.valueAt(at[PREFIX_CACHE_INFO]);
   const cached = cacheCount(info, 'cached_tokens');
   const total = cacheCount(info, 'total_prompt_tokens');
   if (mask === GIVE_UP || wv === GIVE_UP || cached === GIVE_UP || total === GIVE_UP) return null;
-  const response = m.get('response');
+  const response = m.valueAt(at[RESPONSE]);
   // As the per-line path reads the line: a str is text (a short one has too few characters to be
   // compressed), anything else is not. A tail `jobs` took is false until the scan settles it.
   pendingTail.ticket = -1;

@@ -44,6 +44,9 @@ class KeyShape {
   index: Map<unknown, number> | null = null;
   /** Bytes of the keys as a line's `"key": ` parts (lineLength.ts), -1 until counted. */
   keysLength = -1;
+  /** The last `positionsOf` names asked of this shape once shared, and their positions. */
+  positionsFor: readonly unknown[] | null = null;
+  positions: Int32Array | null = null;
   constructor(
     readonly keys: unknown[],
     public shared: boolean,
@@ -132,6 +135,27 @@ export class DictMap {
   get(key: unknown): unknown {
     const i = this.find(key);
     return i < 0 ? undefined : this.values[i];
+  }
+
+  /**
+   * The positions of `names` among the keys (-1: not a key), for `valueAt`: searched once for the
+   * dicts that share a shape (whose keys no longer change), when asked with the same `names` array.
+   */
+  positionsOf(names: readonly unknown[]): Int32Array {
+    const shape = this.shape;
+    if (shape.positionsFor === names && shape.positions !== null) return shape.positions;
+    const positions = new Int32Array(names.length);
+    for (let k = 0; k < names.length; k++) positions[k] = this.find(names[k]);
+    if (shape.shared) {
+      shape.positionsFor = names;
+      shape.positions = positions;
+    }
+    return positions;
+  }
+
+  /** The value at a position `positionsOf` gave; undefined for -1. */
+  valueAt(position: number): unknown {
+    return position < 0 ? undefined : this.values[position];
   }
 
   has(key: unknown): boolean {
