@@ -131,23 +131,25 @@ test('SampleStore gives back every record it was given, field for field, across 
   );
 });
 
+/** A plain record: the tests below change the fields they are about. */
+const base: SampleRecord = {
+  line: 1,
+  offset: 0,
+  byteLength: 10,
+  groupKey: 'b',
+  index: 0,
+  dataset: null,
+  promptKey: null,
+  status: null,
+  aborted: false,
+  reward: 1,
+  rewardIsInt: true,
+  cause: null,
+  responseLength: null,
+  step: null,
+};
+
 test('SampleStore keeps vars, groups by first appearance, and refuses rows it does not hold', () => {
-  const base: SampleRecord = {
-    line: 1,
-    offset: 0,
-    byteLength: 10,
-    groupKey: 'b',
-    index: 0,
-    dataset: null,
-    promptKey: null,
-    status: null,
-    aborted: false,
-    reward: 1,
-    rewardIsInt: true,
-    cause: null,
-    responseLength: null,
-    step: null,
-  };
   const miles: SampleRecord['miles'] = { effectiveLength: 3, weightVersions: ['1'], cachedTokens: 0, totalPromptTokens: 5, repetition: false };
   const store = SampleStore.of([base, { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 }, { ...base, line: 3, miles }]);
   assert.deepEqual(store.at(1), { ...base, line: 2, groupKey: 'a', vars: { acc: 0.5 }, session: 'u_0', output: 1 });
@@ -252,22 +254,6 @@ test('narrow columns widen in place: many labels, changing steps, wide offsets, 
 });
 
 test('weight_versions lists: one id for each JSON text, also when every row brings a new array', () => {
-  const base: SampleRecord = {
-    line: 1,
-    offset: 0,
-    byteLength: 10,
-    groupKey: '0',
-    index: 0,
-    dataset: null,
-    promptKey: null,
-    status: 'completed',
-    aborted: false,
-    reward: 1,
-    rewardIsInt: false,
-    cause: null,
-    responseLength: 3,
-    step: null,
-  };
   // Each a new array, as a .pt dump's samples bring them; the text decides (JSON: "7" is not 7,
   // -0 is written 0, NaN null).
   const lists: (string | number)[][] = [['7'], ['7'], [7], [7], ['7', '8'], ['7'], [NaN], [NaN], [null as unknown as number], [-0], [0], ['7', '8']];

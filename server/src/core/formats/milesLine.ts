@@ -19,45 +19,30 @@ import { emptyRow, type SampleStore, STATUS_CODE } from '../sampleStore';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import { datasetInOrder, type LineInfo } from './context';
+import {
+  DATA_SOURCE,
+  DATASET,
+  GROUP_INDEX,
+  INDEX,
+  LABEL,
+  LOSS_MASK,
+  METADATA,
+  PREFIX_CACHE_INFO,
+  PROMPT,
+  RESPONSE,
+  RESPONSE_LENGTH,
+  REWARD,
+  ROLLOUT_ID,
+  SAMPLE_MEMBERS,
+  STATUS,
+  WEIGHT_VERSIONS,
+} from './milesMembers';
 import { MilesMetadataReader } from './milesMetadata';
 import { type OffloadedVerdicts, pendingTail, tailVerdict } from './offloadedVerdicts';
 import { MAX_STRING } from './rule';
 import { isPlainObject, STATUSES } from './schemas';
 
 const QUOTE = 0x22;
-
-const GROUP_INDEX = 0;
-const INDEX = 1;
-const ROLLOUT_ID = 2;
-const STATUS = 3;
-const REWARD = 4;
-const RESPONSE_LENGTH = 5;
-const DATASET = 6;
-const DATA_SOURCE = 7;
-const METADATA = 8;
-const PROMPT = 9;
-const LABEL = 10;
-const LOSS_MASK = 11;
-const WEIGHT_VERSIONS = 12;
-const PREFIX_CACHE_INFO = 13;
-const RESPONSE = 14;
-const TOP_FIELDS = [
-  'group_index',
-  'index',
-  'rollout_id',
-  'status',
-  'reward',
-  'response_length',
-  'dataset',
-  'data_source',
-  'metadata',
-  'prompt',
-  'label',
-  'loss_mask',
-  'weight_versions',
-  'prefix_cache_info',
-  'response',
-] as const;
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 
@@ -91,9 +76,9 @@ let jobs: DeflateJobs | null = null;
 
 /** The miles-sample reader of one file (its key tables learn the file's key order). */
 export class MilesLineReader {
-  private readonly top = new KeyTable(TOP_FIELDS);
+  private readonly top = new KeyTable(SAMPLE_MEMBERS);
   /** Short string values by field: few distinct ones. */
-  private readonly recent = Array.from({ length: TOP_FIELDS.length }, () => new RecentTexts());
+  private readonly recent = Array.from({ length: SAMPLE_MEMBERS.length }, () => new RecentTexts());
   private readonly metadata = new MilesMetadataReader();
   private readonly lossMaskRule: Child | undefined;
   private readonly weightVersionsRule: Child | undefined;

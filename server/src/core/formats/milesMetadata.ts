@@ -6,24 +6,19 @@ import { skipString, skipValue } from '../reader/jsonSkip';
 import { KeyTable, RecentTexts } from '../reader/fieldScan';
 import { stringText } from '../reader/scanJson';
 
+import { DATASET_NAME, EXIT_STATUS, INSTANCE_ID, METADATA_DATASET, METADATA_MEMBERS } from './milesMembers';
 import { MAX_STRING } from './rule';
 
 const QUOTE = 0x22;
-
-const EXIT_STATUS = 0;
-const DATASET = 1;
-const DATASET_NAME = 2;
-const INSTANCE_ID = 3;
-const FIELDS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as const;
 
 const facts: NumberRead = { isInt: false, literal: null, value: 0 };
 
 /** The `metadata` members of one file's lines: the members of the line at hand, reset per line. */
 export class MilesMetadataReader {
   /** The metadata keys read (learns the file's key order). */
-  readonly keys = new KeyTable(FIELDS);
+  readonly keys = new KeyTable(METADATA_MEMBERS);
   /** Short string values by field: few distinct ones. */
-  private readonly recent = Array.from({ length: FIELDS.length }, () => new RecentTexts());
+  private readonly recent = Array.from({ length: METADATA_MEMBERS.length }, () => new RecentTexts());
   /** The fields read on this line, a bit each. */
   private seen = 0;
   exitStatus: string | null = null;
@@ -63,7 +58,7 @@ export class MilesMetadataReader {
       text = field === INSTANCE_ID ? stringText(b, i, end) : recent.text(b, i, end);
     }
     if (field === EXIT_STATUS) this.exitStatus = text;
-    else if (field === DATASET) this.dataset = text;
+    else if (field === METADATA_DATASET) this.dataset = text;
     else if (field === DATASET_NAME) this.datasetName = text;
     else this.instance = text;
     return end;

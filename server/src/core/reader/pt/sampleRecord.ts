@@ -21,6 +21,29 @@ import { jsonStringLength, sampleLineLength } from './lineLength';
 import { stringify, toPlain } from './serialize';
 import { PyDict, PyFloat, PyList, PyText, PyTuple } from './values';
 import { datasetInOrder } from '../../formats/context';
+import {
+  DATA_SOURCE,
+  DATASET,
+  DATASET_NAME,
+  EXIT_STATUS,
+  GROUP_INDEX,
+  INDEX,
+  INSTANCE_ID,
+  LABEL,
+  LOSS_MASK,
+  METADATA,
+  METADATA_DATASET,
+  METADATA_MEMBERS,
+  PREFIX_CACHE_INFO,
+  PROMPT,
+  RESPONSE,
+  RESPONSE_LENGTH,
+  REWARD,
+  ROLLOUT_ID,
+  SAMPLE_MEMBERS,
+  STATUS,
+  WEIGHT_VERSIONS,
+} from '../../formats/milesMembers';
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
 
@@ -143,44 +166,6 @@ function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
   return n === GIVE_UP ? 0 : n;
 }
 
-/** The members of a sample the record reads, by position in `SAMPLE_MEMBERS`. */
-const SAMPLE_MEMBERS = [
-  'group_index',
-  'index',
-  'rollout_id',
-  'response_length',
-  'reward',
-  'status',
-  'dataset',
-  'data_source',
-  'metadata',
-  'prompt',
-  'label',
-  'loss_mask',
-  'weight_versions',
-  'prefix_cache_info',
-  'response',
-] as const;
-const [
-  GROUP_INDEX,
-  INDEX,
-  ROLLOUT_ID,
-  RESPONSE_LENGTH,
-  REWARD,
-  STATUS,
-  DATASET,
-  DATA_SOURCE,
-  METADATA,
-  PROMPT,
-  LABEL,
-  LOSS_MASK,
-  WEIGHT_VERSIONS,
-  PREFIX_CACHE_INFO,
-  RESPONSE,
-] = SAMPLE_MEMBERS.map((_, k) => k);
-const METADATA_MEMBERS = ['exit_status', 'dataset', 'dataset_name', 'instance_id'] as const;
-const [EXIT_STATUS, META_DATASET, META_DATASET_NAME, INSTANCE_ID] = METADATA_MEMBERS.map((_, k) => k);
-
 /**
  * The record of sample `index` (line `index + 1`) as the per-line path reads its line, or null
  * when the line must be fed instead. With `jobs`, a long response's tail may be compressed
@@ -225,8 +210,8 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
     if (!(meta instanceof PyDict) || meta.map.size >= MAX_BUILT_SCALARS) return null;
     const metaAt = meta.map.positionsOf(METADATA_MEMBERS);
     const e = shortText(meta.map.valueAt(metaAt[EXIT_STATUS]) ?? null);
-    const d = shortText(meta.map.valueAt(metaAt[META_DATASET]) ?? null);
-    const dn = shortText(meta.map.valueAt(metaAt[META_DATASET_NAME]) ?? null);
+    const d = shortText(meta.map.valueAt(metaAt[METADATA_DATASET]) ?? null);
+    const dn = shortText(meta.map.valueAt(metaAt[DATASET_NAME]) ?? null);
     if (e === GIVE_UP || d === GIVE_UP || dn === GIVE_UP) return null;
     exitStatus = e;
     metaDataset = d;
