@@ -7,7 +7,7 @@
 //   node bench/ptScale.mjs [--runs 3] [--folder-runs 1] [--only short,folder] [--no-write] [--cli dist/cli.js]
 // (after `npm run build`). Skipped with a message when no Python with torch is there.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { arg, load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
@@ -77,14 +77,33 @@ async function checkRecords(file) {
   return expected.length;
 }
 
+/**
+ * Reads `files` through once, so that the command timed next finds them in the page cache: this
+ * machine pages out what was not read for a minute (BENCHMARKS.md, "the page cache on this host"),
+ * and the folder's torch.load alone takes minutes.
+ */
+function warm(files) {
+  const buf = Buffer.allocUnsafe(16 << 20);
+  for (const f of files) {
+    const fd = openSync(f, 'r');
+    try {
+      while (readSync(fd, buf, 0, buf.length, null) > 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
 // ---- timing: check (the built CLI) and torch.load of the same files, interleaved ----
 function timeRow(target, files, expectRecords, n) {
   const checks = [];
   const torch = [];
   for (let r = 0; r < n; r++) {
+    warm(files);
     const c = measure([cli, 'check', '--format', 'json', '--exit-zero', target]);
     checks.push(c);
     console.log(`  check: ${c.wall.toFixed(2)} s wall, ${c.cpu.toFixed(2)} s CPU, ${c.rss.toFixed(0)} MB`);
+    warm(files);
     const t = JSON.parse(python3(['load-many', ...files]));
     torch.push(t);
     console.log(`  torch.load: ${t.seconds.toFixed(2)} s wall, ${t.cpu_seconds.toFixed(2)} s CPU, ${t.peak_rss_mb.toFixed(0)} MB`);
@@ -164,7 +183,8 @@ dump, the engine's index, group, status, reward, cause and response length equal
 \`check\` counts every sample, reads every dump to its end, and its runs print identical reports.
 The baseline is torch.load (Python, torch ${torchVersion}) of the same dumps, one after the other in one
 process (\`bench/pt_generate.py load-many\`: its own wall and CPU time around the loads). The two
-run in turn, ${runs} times for the dump and ${folderRuns} for the folder; ratio = torch.load p50 / check p50.
+run in turn, ${runs} times for the dump and ${folderRuns} for the folder, each right after its dumps were read
+through once (the page cache warm); ratio = torch.load p50 / check p50.
 
 Machine: ${machine(loadBefore)}.
 
