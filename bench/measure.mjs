@@ -8,10 +8,18 @@ import { join } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
 
-/** Runs `node -r bench/maxrss.cjs <args>` and returns { wall, cpu, rss, stdout, stderr }. */
+/**
+ * The environment of every command a bench times: this process's, without `NODE_EXTRA_CA_CERTS`.
+ * Node reads and parses that certificate bundle at start-up, before any script runs, whether or not
+ * the script makes a TLS connection (BENCHMARKS.md, "Node's start-up on this host"): a fixed cost
+ * of the host's TLS set-up that neither the check nor the `JSON.parse` pass it is compared with uses.
+ */
+export const timedEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
+
+/** Runs `node -r bench/maxrss.cjs <args>` (in `timedEnv`) and returns { wall, cpu, rss, stdout, stderr }. */
 export function measure(args) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args], { cwd: root, env: timedEnv, encoding: 'utf8', maxBuffer: 1 << 30 });
   const wall = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   const rss = Number(/RL_MAXRSS_KB (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024;
@@ -56,7 +64,8 @@ export const load = () =>
     .join(' ');
 
 export function machine(loadBefore) {
-  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (the 1-minute figure counts the bench's own runs)`;
+  const caCerts = process.env.NODE_EXTRA_CA_CERTS !== undefined ? ', timed commands without the host’s `NODE_EXTRA_CA_CERTS`' : '';
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}${caCerts}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (the 1-minute figure counts the bench's own runs)`;
 }
 
 /** Replaces `<!-- name:start --> … <!-- name:end -->` in BENCHMARKS.md, or inserts it before the editor section. */
