@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-import { root } from './measure.mjs';
+import { root, timedEnv } from './measure.mjs';
 
 const BUNDLE = join(root, 'dist/server.js');
 
@@ -24,6 +24,7 @@ export function bounded(what, promise, ms = 60_000) {
  */
 export async function startServer({ runDir, settings, uri, metricsUri }) {
   const child = spawn(process.execPath, [...(process.env.EDITOR_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
+    env: timedEnv,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));

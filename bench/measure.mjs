@@ -9,7 +9,8 @@ import { join } from 'node:path';
 export const root = new URL('..', import.meta.url).pathname;
 
 /**
- * The environment of every command a bench times: this process's, without `NODE_EXTRA_CA_CERTS`.
+ * The environment of every process a bench times (commands here, language servers in the editor
+ * and run-view benches): this process's, without `NODE_EXTRA_CA_CERTS`.
  * Node reads and parses that certificate bundle at start-up, before any script runs, whether or not
  * the script makes a TLS connection (BENCHMARKS.md, "Node's start-up on this host"): a fixed cost
  * of the host's TLS set-up that neither the check nor the `JSON.parse` pass it is compared with uses.

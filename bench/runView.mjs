@@ -23,7 +23,7 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-import { arg, load, machine, pct, root, writeSection } from './measure.mjs';
+import { arg, load, machine, pct, root, timedEnv, writeSection } from './measure.mjs';
 
 const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
 const RUNS = Number(arg('runs', '1'));
@@ -96,6 +96,7 @@ function memOf(pid) {
 /** A fresh server asked one request on a folder: its answer, wall ms, CPU s, peak and held RSS. */
 async function once(method, params, folder = FOLDER) {
   const child = spawn(process.execPath, [...(process.env.RUNVIEW_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
+    env: timedEnv,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise((r) => child.on('exit', r));
