@@ -16,6 +16,8 @@ export const root = new URL('..', import.meta.url).pathname;
  * of the host's TLS set-up that neither the check nor the `JSON.parse` pass it is compared with uses.
  */
 export const timedEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
+/** Whether `timedEnv` left anything out (the machine line says so). */
+const caCertsLeftOut = Object.keys(timedEnv).length !== Object.keys(process.env).length;
 
 /** Runs `node -r bench/maxrss.cjs <args>` (in `timedEnv`) and returns { wall, cpu, rss, stdout, stderr }. */
 export function measure(args) {
@@ -65,7 +67,7 @@ export const load = () =>
     .join(' ');
 
 export function machine(loadBefore) {
-  const caCerts = process.env.NODE_EXTRA_CA_CERTS !== undefined ? ', timed commands without the host’s `NODE_EXTRA_CA_CERTS`' : '';
+  const caCerts = caCertsLeftOut ? ', timed commands without the host’s `NODE_EXTRA_CA_CERTS`' : '';
   return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}${caCerts}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (the 1-minute figure counts the bench's own runs)`;
 }
 
