@@ -7,16 +7,20 @@
 //   decode     read, line ends, and each line decoded to a string (latin1: the cheapest decode)
 // A target of k× the JSON.parse pass is a time budget of (its time) / k for the whole check; what
 // the passes above take of it is spent before one byte of JSON is looked at.
+// And validation at native speed: each line validated by simdjson's SIMD parser in C++
+// (bench/native.mjs builds it; left out, with the reason, where it cannot be built), a floor for
+// the check's scan, which validates every line too.
 // And what the machine's second core could give: `check` on the file's first half alone, and on
 // both halves at once (two processes, each with its own core), both started by one launcher.
 //   node bench/floors.mjs [--runs 3] [--no-write]   (after `node bench/scale.mjs`, which writes the files)
-//   node bench/floors.mjs --pass read|lines|decode <file>   (one pass; prints the line count)
+//   node bench/floors.mjs --pass read|lines|decode|native <file>   (one pass; prints the line count)
 //   node bench/floors.mjs --pass checks <file>...   (`check` on each file, all at once)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { arg, interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
+import { nativeValidator } from './native.mjs';
 
 const pass = arg('pass', null);
 if (pass === 'checks') {
@@ -30,6 +34,12 @@ if (pass === 'checks') {
     ),
   );
   process.exit(codes.every((c) => c === 0) ? 0 : 1);
+}
+if (pass === 'native') {
+  const validator = nativeValidator();
+  if (!validator.path) throw new Error(validator.why);
+  const r = spawnSync(validator.path, [process.argv[process.argv.indexOf('--pass') + 2]], { stdio: ['ignore', 'inherit', 'inherit'] });
+  process.exit(r.status ?? 1);
 }
 if (pass !== null) {
   const path = process.argv[process.argv.indexOf('--pass') + 2];
@@ -102,6 +112,9 @@ function halves(path) {
   return out;
 }
 
+const native = nativeValidator();
+if (!native.path) console.log(`floors: the native validation column is left out: ${native.why}`);
+
 const loadBefore = load();
 const rows = [];
 for (const f of FILES) {
@@ -114,6 +127,7 @@ for (const f of FILES) {
       read: [me, '--pass', 'read', f.path],
       lines: [me, '--pass', 'lines', f.path],
       decode: [me, '--pass', 'decode', f.path],
+      ...(native.path ? { native: [me, '--pass', 'native', f.path] } : {}),
       baseline: [join(root, 'bench/baseline.mjs'), f.path],
       check: [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', f.path],
       oneHalf: [me, '--pass', 'checks', half1],
@@ -127,19 +141,35 @@ for (const f of FILES) {
       50,
     );
   const budget = p50('baseline') / f.target;
-  rows.push({ f, mb: statSync(f.path).size / 1e6, p50, budget });
+  // the validator's verdicts first: every line of these files is one valid record
+  const lines = JSON.parse(got.lines[0].stdout).lines;
+  const validated = (got.native ?? []).map((m) => JSON.parse(m.stdout));
+  for (const v of validated) {
+    if (v.lines !== lines || v.valid !== lines) throw new Error(`${f.label}: the native validator read ${v.lines} lines, ${v.valid} valid, of ${lines}`);
+  }
+  const parseP50 = validated.length
+    ? pct(
+        validated.map((v) => v.parseSeconds),
+        50,
+      )
+    : null;
+  rows.push({ f, mb: statSync(f.path).size / 1e6, p50, budget, parseP50, implementation: validated[0]?.implementation });
 }
 
 const s = (x) => x.toFixed(2);
 const share = (x, budget) => `${s(x)} (${Math.round((100 * x) / budget)}%)`;
+const nativeCell = (r) => (r.parseP50 === null ? '—' : `${share(r.p50('native'), r.budget)}; ${share(r.parseP50, r.budget)}`);
 const body = [
   '## Scale: what the speed targets leave for the work (issue 18)',
   '',
-  'Reproduce: `npm run bench` (or `node bench/floors.mjs --runs 3` after `node bench/scale.mjs`, which writes the files).',
+  `Reproduce: \`npm run bench\` (or \`node bench/floors.mjs --runs ${runs}\` after \`node bench/scale.mjs\`, which writes the files).`,
   '',
   'The files of the scale section, timed through passes that do less than any check can (`bench/floors.mjs`):',
   'Node starting and exiting (`node -e 0`); the file read in 1 MiB chunks; read and every line end found;',
-  'read, line ends and each line decoded to a string. A target of k× the JSON.parse pass is a budget of',
+  'read, line ends and each line decoded to a string; read, line ends and each line validated by a native SIMD',
+  'JSON parser (simdjson 0.9.2, C++, built here by `bench/native.mjs` with g++ -O3 -march=native; whole process and, after',
+  'the semicolon, its line loop alone: line ends and parser, not the reads; that parser also converts every number into a double and copies every',
+  'string, more than validating, so on the text-heavy file it is no floor). A target of k× the JSON.parse pass is a budget of',
   '(its time) / k for the whole check; the share of that budget each pass takes is in brackets. Each pass',
   'is a whole process, start-up included, as the check is. The passes read synchronously: the check reads',
   'on the I/O thread while it scans, so its reading can overlap its work, not vanish. The last two',
@@ -149,13 +179,14 @@ const body = [
   'would take about as long as one. Wall',
   `time p50 of ${runs} interleaved runs after one warm-up (the page cache).`,
   '',
-  `Machine: ${machine(loadBefore)}.`,
+  `Machine: ${machine(loadBefore)}${rows[0].implementation ? `; simdjson's ${rows[0].implementation} kernel` : ''}.`,
+  ...(native.path ? [] : ['', `The native validation column is left out here: ${native.why}.`]),
   '',
-  '| input | MB | target | budget (s) | start-up (s) | read (s) | read + line ends (s) | + each line decoded (s) | JSON.parse pass (s) | check (s) | check, first half (s) | check, both halves at once (s) |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| input | MB | target | budget (s) | start-up (s) | read (s) | read + line ends (s) | + each line decoded (s) | + each line validated, native SIMD (s) | JSON.parse pass (s) | check (s) | check, first half (s) | check, both halves at once (s) |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.f.label} | ${r.mb.toFixed(0)} | ${r.f.target}× | ${s(r.budget)} | ${share(r.p50('startup'), r.budget)} | ${share(r.p50('read'), r.budget)} | ${share(r.p50('lines'), r.budget)} | ${share(r.p50('decode'), r.budget)} | ${s(r.p50('baseline'))} | ${share(r.p50('check'), r.budget)} | ${share(r.p50('oneHalf'), r.budget)} | ${share(r.p50('bothHalves'), r.budget)} |`,
+      `| ${r.f.label} | ${r.mb.toFixed(0)} | ${r.f.target}× | ${s(r.budget)} | ${share(r.p50('startup'), r.budget)} | ${share(r.p50('read'), r.budget)} | ${share(r.p50('lines'), r.budget)} | ${share(r.p50('decode'), r.budget)} | ${nativeCell(r)} | ${s(r.p50('baseline'))} | ${share(r.p50('check'), r.budget)} | ${share(r.p50('oneHalf'), r.budget)} | ${share(r.p50('bothHalves'), r.budget)} |`,
   ),
 ].join('\n');
 console.log(`\n${body}\n`);
