@@ -16,8 +16,8 @@ const dir = join(root, 'bench/.data/native');
 const source = join(root, 'bench/native/validateLines.cpp');
 const binary = join(dir, 'validateLines');
 
-function run(cmd, args, options = {}) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', ...options });
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.error) return { ok: false, why: `${cmd}: ${r.error.code ?? r.error.message}` };
   if (r.status !== 0) return { ok: false, why: `${cmd} ${args[0]} exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ')}` };
   return { ok: true, stdout: r.stdout };
@@ -25,13 +25,19 @@ function run(cmd, args, options = {}) {
 
 /** simdjson's sources, unpacked from the pinned package: the folder holding simdjson.h and simdjson.cpp. */
 function simdjsonSources() {
-  const unpacked = join(dir, 'simdjson-0.9.2');
+  const unpacked = join(dir, PACKAGE.replace('@', '-'));
   const src = join(unpacked, 'package/simdjson/src');
   if (existsSync(join(src, 'simdjson.cpp'))) return { src };
   mkdirSync(dir, { recursive: true });
-  const packed = run('npm', ['pack', PACKAGE, '--pack-destination', dir, '--silent']);
+  const packed = run('npm', ['pack', PACKAGE, '--pack-destination', dir, '--json']);
   if (!packed.ok) return { why: packed.why };
-  const tarball = join(dir, packed.stdout.trim().split('\n').pop());
+  let filename;
+  try {
+    filename = JSON.parse(packed.stdout)[0].filename;
+  } catch {
+    return { why: `npm pack ${PACKAGE} printed no file name` };
+  }
+  const tarball = join(dir, filename);
   const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
   if (integrity !== INTEGRITY) {
     rmSync(tarball, { force: true });
