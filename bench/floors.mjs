@@ -147,18 +147,18 @@ for (const f of FILES) {
   for (const v of validated) {
     if (v.lines !== lines || v.valid !== lines) throw new Error(`${f.label}: the native validator read ${v.lines} lines, ${v.valid} valid, of ${lines}`);
   }
-  const parseP50 = validated.length
+  const loopP50 = validated.length
     ? pct(
-        validated.map((v) => v.parseSeconds),
+        validated.map((v) => v.loopSeconds),
         50,
       )
     : null;
-  rows.push({ f, mb: statSync(f.path).size / 1e6, p50, budget, parseP50, implementation: validated[0]?.implementation });
+  rows.push({ f, mb: statSync(f.path).size / 1e6, p50, budget, loopP50, implementation: validated[0]?.implementation });
 }
 
 const s = (x) => x.toFixed(2);
 const share = (x, budget) => `${s(x)} (${Math.round((100 * x) / budget)}%)`;
-const nativeCell = (r) => (r.parseP50 === null ? '—' : `${share(r.p50('native'), r.budget)}; ${share(r.parseP50, r.budget)}`);
+const nativeCell = (r) => (r.loopP50 === null ? '—' : `${share(r.p50('native'), r.budget)}; ${share(r.loopP50, r.budget)}`);
 const body = [
   '## Scale: what the speed targets leave for the work (issue 18)',
   '',
