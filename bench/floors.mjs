@@ -35,14 +35,13 @@ if (pass === 'checks') {
   );
   process.exit(codes.every((c) => c === 0) ? 0 : 1);
 }
-if (pass === 'native') {
-  const validator = nativeValidator();
-  if (!validator.path) throw new Error(validator.why);
-  const r = spawnSync(validator.path, [process.argv[process.argv.indexOf('--pass') + 2]], { stdio: ['ignore', 'inherit', 'inherit'] });
-  process.exit(r.status ?? 1);
-}
 if (pass !== null) {
   const path = process.argv[process.argv.indexOf('--pass') + 2];
+  if (pass === 'native') {
+    const validator = nativeValidator();
+    if (!validator.path) throw new Error(validator.why);
+    process.exit(spawnSync(validator.path, [path], { stdio: ['ignore', 'inherit', 'inherit'] }).status ?? 1);
+  }
   const fd = openSync(path, 'r');
   const buf = Buffer.allocUnsafe(1 << 20);
   let lines = 0;
