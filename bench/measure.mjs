@@ -19,10 +19,15 @@ export const timedEnv = Object.fromEntries(Object.entries(process.env).filter(([
 /** Whether `timedEnv` left anything out (the machine line says so). */
 const caCertsLeftOut = Object.keys(timedEnv).length !== Object.keys(process.env).length;
 
-/** Runs `node -r bench/maxrss.cjs <args>` (in `timedEnv`) and returns { wall, cpu, rss, stdout, stderr }. */
+/**
+ * Runs `node -r bench/maxrss.cjs <args>`, or `python3 <args>` when `args[0]` is a Python script
+ * (which reports its peak RSS and CPU time as bench/maxrss.cjs does: bench/baseline.py), in
+ * `timedEnv`, and returns { wall, cpu, rss, stdout, stderr }.
+ */
 export function measure(args) {
+  const [exe, argv] = args[0].endsWith('.py') ? ['python3', args] : [process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args]];
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args], { cwd: root, env: timedEnv, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(exe, argv, { cwd: root, env: timedEnv, encoding: 'utf8', maxBuffer: 1 << 30 });
   const wall = (performance.now() - t) / 1000;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   const rss = Number(/RL_MAXRSS_KB (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024;

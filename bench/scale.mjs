@@ -1,10 +1,12 @@
 // Scale with the number of samples: `check` next to the plain JSON.parse-per-line pass
-// (bench/baseline.mjs) on four seeded inputs, results checked equal first:
+// (bench/baseline.mjs) on four seeded inputs, results checked equal first; Python's json.loads pass
+// (bench/baseline.py) beside them, for reading the ratios in the frameworks' own language:
 //   short  1 000 000 short miles samples (~200 B each: math answers, 2% aborted)
 //   eval   the same file as a miles eval dump (`eval/eval_1.jsonl`, a hard link): the eval analysis
 //   folder a run folder of 10 such files (10 M samples; every record counted)
 //   text   a ~500 MB text-heavy miles file (13 000 samples of ~37 KB; log-probs with 6 decimals)
 //   node bench/scale.mjs [--runs 3] [--only short,eval,folder,text] [--no-write]   (after `npm run build`)
+import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -168,13 +170,22 @@ async function checkRecords(path) {
 
 // ---- timing ----
 function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBefore }) {
-  const commands = { baseline: ['bench/baseline.mjs', ...baseArgs], check: ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', ...checkArgs] };
+  // json.loads: the same pass in the frameworks' own language, for reading the ratio against (the targets are against JSON.parse)
+  const commands = {
+    baseline: ['bench/baseline.mjs', ...baseArgs],
+    python: ['bench/baseline.py', ...baseArgs],
+    check: ['dist/cli.js', 'check', '--format', 'json', '--exit-zero', ...checkArgs],
+  };
   if (withBefore) commands.before = [join(before, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', ...checkArgs];
   const got = interleaved(name, commands, runs); // the baseline first: it warms the page cache
   const report = JSON.parse(got.check[0].stdout);
   const counted = report.files.reduce((s, f) => s + f.records, 0);
   const base = JSON.parse(got.baseline[0].stdout).records;
-  if (counted !== expectRecords || base !== expectRecords) throw new Error(`${name}: check counted ${counted}, baseline ${base}, expected ${expectRecords}`);
+  const python = JSON.parse(got.python[0].stdout).records;
+  if (counted !== expectRecords || base !== expectRecords || python !== expectRecords)
+    throw new Error(`${name}: check counted ${counted}, baseline ${base}, json.loads ${python}, expected ${expectRecords}`);
+  if (got.python[0].stdout !== got.baseline[0].stdout)
+    throw new Error(`${name}: json.loads counted ${got.python[0].stdout.trim()}, JSON.parse ${got.baseline[0].stdout.trim()}`);
   if (got.check.some((m) => m.stdout !== got.check[0].stdout)) throw new Error(`${name}: check printed different reports`);
   if (got.before.some((m) => m.stdout !== got.check[0].stdout)) throw new Error(`${name}: the build before printed another report`);
   const w = (k) =>
@@ -193,6 +204,8 @@ function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBe
     bytes,
     records: counted,
     base: w('baseline'),
+    python: w('python'),
+    pythonRatio: w('python') / w('check'),
     check: w('check'),
     ratio: w('baseline') / w('check'),
     ratioRange: `${ratios[0].toFixed(2)}–${ratios[ratios.length - 1].toFixed(2)}`,
@@ -204,6 +217,11 @@ function timeRow(name, baseArgs, checkArgs, expectRecords, bytes, { runs, withBe
       ? { wall: w('before'), ratio: w('baseline') / w('before'), cpuRatio: c('baseline') / c('before'), rss: Math.max(...got.before.map((m) => m.rss)) }
       : null,
   };
+}
+
+/** The `python3` the json.loads pass runs on, e.g. `3.11.7`. */
+function pythonVersion() {
+  return execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
 }
 
 const loadBefore = load();
@@ -263,11 +281,11 @@ const verdict = (r) => {
   return out.join('; ');
 };
 const table = [
-  '| input | MB | JSON.parse pass p50 (s) | check p50 (s) | ratio (wall) | ratio range | ratio (CPU) | check peak RSS (MB) | baseline peak RSS (MB) | target (issue 18) | reproduce |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  '| input | MB | JSON.parse pass p50 (s) | check p50 (s) | ratio (wall) | ratio range | ratio (CPU) | check peak RSS (MB) | baseline peak RSS (MB) | target (issue 18) | json.loads pass p50 (s) | ratio to json.loads (wall) | reproduce |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|',
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${(r.bytes / 1e6).toFixed(0)} | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratioRange}× | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} | ${verdict(r)} | \`node bench/scale.mjs ${r.cmd} --runs ${r.key === 'folder' ? folderRuns : runs}\` |`,
+      `| ${r.label} | ${(r.bytes / 1e6).toFixed(0)} | ${r.base.toFixed(2)} | ${r.check.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${r.ratioRange}× | ${r.cpuRatio.toFixed(2)}× | ${r.rss.toFixed(0)} | ${r.baseRss.toFixed(0)} | ${verdict(r)} | ${r.python.toFixed(2)} | ${r.pythonRatio.toFixed(2)}× | \`node bench/scale.mjs ${r.cmd} --runs ${r.key === 'folder' ? folderRuns : runs}\` |`,
   ),
 ];
 const beforeRows = rows.filter((r) => r.before);
@@ -302,8 +320,10 @@ one folder file and of the text-heavy file, the engine's fields equal a JSON.par
 (11 fields and prompt identity); \`check\` counts every record the baseline counts, and its runs
 print identical reports. The baseline is \`bench/baseline.mjs\` (JSON.parse per line, every file
 of the folder in one process). Each command runs in a fresh process ${runs} times, interleaved with
-the other after one warm-up; ratio = baseline wall p50 / check wall p50; the range is over the
-interleaved pairs.
+the others after one warm-up; ratio = baseline wall p50 / check wall p50; the range is over the
+interleaved pairs. The last columns put the same pass in Python beside it, the frameworks' own
+language (\`bench/baseline.py\`: \`json.loads\` per line, Python ${pythonVersion()}; it counts what
+the baseline counts): what a user's own script would take. The targets stay against JSON.parse.
 
 Machine: ${machine(loadBefore)}.
 
