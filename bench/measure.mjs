@@ -20,12 +20,20 @@ export const timedEnv = Object.fromEntries(Object.entries(process.env).filter(([
 const caCertsLeftOut = Object.keys(timedEnv).length !== Object.keys(process.env).length;
 
 /**
- * Runs `node -r bench/maxrss.cjs <args>`, or `python3 <args>` when `args[0]` is a Python script
+ * The Python that runs the benches' Python scripts (bench/baseline.py): Debian's where it is there,
+ * else the one on PATH. A version manager's `python3` on PATH can be a shim script that starts the
+ * real interpreter itself (pyenv's: ~0.1 s a start measured on this host), which a timed pass must
+ * not count.
+ */
+export const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+/**
+ * Runs `node -r bench/maxrss.cjs <args>`, or `PYTHON <args>` when `args[0]` is a Python script
  * (which reports its peak RSS and CPU time as bench/maxrss.cjs does: bench/baseline.py), in
  * `timedEnv`, and returns { wall, cpu, rss, stdout, stderr }.
  */
 export function measure(args) {
-  const [exe, argv] = args[0].endsWith('.py') ? ['python3', args] : [process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args]];
+  const [exe, argv] = args[0].endsWith('.py') ? [PYTHON, args] : [process.execPath, ['-r', join(root, 'bench/maxrss.cjs'), ...args]];
   const t = performance.now();
   const r = spawnSync(exe, argv, { cwd: root, env: timedEnv, encoding: 'utf8', maxBuffer: 1 << 30 });
   const wall = (performance.now() - t) / 1000;
