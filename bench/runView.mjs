@@ -9,11 +9,15 @@
 // sample in the middle of the file. And `runView` on the folder with a miles eval dump of 1 M short
 // samples beside it (`eval/eval_1.jsonl`, a hard link of bench/scale.mjs's short file, in a folder
 // of hard links under bench/.data; not made for a --folder of your own unless --only eval): an eval
-// dump in a run folder is read like a step file.
+// dump in a run folder is read like a step file. And `runView` and `groupsByCause` on the folder of
+// 10 miles `.pt` dumps of 1 M short samples each that bench/ptScale.mjs writes (--pt-folder).
+// And `rollout-lens report` (the CLI's run view as one HTML file) on both folders, as a process of
+// its own (bench/maxrss.cjs), its groups and dropped groups checked against `check`.
 // Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
 // view's per-file kept/dropped must equal `check --format json` on the folder; the one file's
 // answer its kept/dropped; the sample view the line's status as the file has it.
-//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--runs 1] [--no-write] [--only runView|groups|eval]
+//   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--pt-folder bench/.data/scale-pt-run-10x1m]
+//     [--runs 1] [--no-write] [--only runView|groups|eval|pt|report]
 //     [--server <other build>/dist/server.js]
 //   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
 //   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
@@ -23,11 +27,13 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-import { arg, load, machine, pct, root, timedEnv, writeSection } from './measure.mjs';
+import { arg, load, machine, measure, pct, root, timedEnv, writeSection } from './measure.mjs';
 
 const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
 const RUNS = Number(arg('runs', '1'));
-const ONLY = arg('only', null); // runView | groups | eval (the run view with the eval dump): one request only (implies --no-write)
+// runView | groups | eval (the run view with the eval dump) | pt (the .pt folder's two requests) | report (`rollout-lens
+// report` on both folders): those only (implies --no-write)
+const ONLY = arg('only', null);
 const WRITE = !process.argv.includes('--no-write') && ONLY === null;
 const TARGET_MB = 200;
 // --server: another build's bundle (a before/after comparison; its answers are checked the same way).
@@ -36,12 +42,18 @@ const BUNDLE = resolve(arg('server', join(root, 'dist/server.js')));
 // bench/scale.mjs writes the folder (2 GB); it is not regenerated here.
 if (!existsSync(FOLDER)) throw new Error(`${FOLDER} is missing: run node bench/scale.mjs first (it writes the folder)`);
 const files = readdirSync(FOLDER).filter((f) => f.endsWith('.jsonl'));
+// bench/ptScale.mjs writes this one (5.9 GB, ~100 s of torch.save a dump).
+const PT_FOLDER = resolve(arg('pt-folder', join(root, 'bench/.data/scale-pt-run-10x1m')));
+const WITH_PT = ONLY === null || ONLY === 'pt' || ONLY === 'report';
+if (WITH_PT && !existsSync(PT_FOLDER)) throw new Error(`${PT_FOLDER} is missing: run node bench/ptScale.mjs first (it writes the folder)`);
+const LOG_FILE = /\.(jsonl|pt)$/;
+const ptBytes = WITH_PT ? readdirSync(PT_FOLDER, { recursive: true }).reduce((n, f) => n + (f.endsWith('.pt') ? statSync(join(PT_FOLDER, f)).size : 0), 0) : 0;
 const bytes = files.reduce((n, f) => n + statSync(join(FOLDER, f)).size, 0);
 
 /** `check --format json` on a folder, cached next to it by its files' sizes and times. */
 function expected(folder = FOLDER) {
   const stamp = readdirSync(folder, { recursive: true })
-    .filter((f) => f.endsWith('.jsonl'))
+    .filter((f) => LOG_FILE.test(f))
     .sort()
     .map((f) => {
       const st = statSync(join(folder, f));
@@ -178,7 +190,7 @@ function lineOf(path, n) {
 const want = expected();
 console.log(`${FOLDER}: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples} samples`);
 const loadBefore = load();
-const got = { runView: [], groups: [], fileGroups: [], sample: [], withEval: [] };
+const got = { runView: [], groups: [], fileGroups: [], sample: [], withEval: [], ptRunView: [], ptGroups: [], report: [], ptReport: [] };
 
 /** The run view's totals (its steps: the rollout files) and its eval rows' samples, checked against `check`. */
 function checkRunView(rv, w) {
@@ -187,6 +199,31 @@ function checkRunView(rv, w) {
     if (t[k] !== w.totals[k]) throw new Error(`runView totals.${k} = ${t[k]}, check says ${w.totals[k]}`);
   const evalSamples = rv.answer.eval.reduce((n, e) => n + e.samples, 0);
   if (evalSamples !== (w.evalSamples ?? 0)) throw new Error(`runView eval rows hold ${evalSamples} samples, check says ${w.evalSamples}`);
+}
+
+/** The Groups view's answer for a folder: the same files as `check`, each with its kept and dropped groups. */
+function checkGroups(gr, w) {
+  const perFile = Object.fromEntries(gr.answer.files.map((f) => [f.uri, { kept: f.kept, dropped: f.dropped }]));
+  if (JSON.stringify(Object.keys(perFile).sort()) !== JSON.stringify(Object.keys(w.perFile).sort()))
+    throw new Error('groupsByCause lists other files than check');
+  for (const [uri, want] of Object.entries(w.perFile))
+    if (perFile[uri].kept !== want.kept || perFile[uri].dropped !== want.dropped)
+      throw new Error(`groupsByCause ${uri}: ${JSON.stringify(perFile[uri])}, check says ${JSON.stringify(want)}`);
+}
+
+/**
+ * `rollout-lens report` on a folder, the same model as the run view written as one HTML file: its
+ * wall and CPU time and peak RSS (bench/maxrss.cjs), its groups and dropped groups checked.
+ */
+function report(folder, w) {
+  const out = join(root, 'bench/.data', `runview-report-${basename(folder)}.html`);
+  const m = measure([join(root, 'dist/cli.js'), 'report', '--exit-zero', '--out', out, folder]);
+  const said = /(\d+) groups \((\d+) dropped\)/.exec(m.stdout);
+  if (!said || Number(said[1]) !== w.totals.groups || Number(said[2]) !== w.totals.dropped)
+    throw new Error(`report on ${folder} says ${m.stdout.trim()}, check says ${w.totals.groups} groups (${w.totals.dropped} dropped)`);
+  const answerMB = statSync(out).size / 1e6;
+  rmSync(out);
+  return { ms: m.wall * 1000, cpu: m.cpu, peak: m.rss, held: null, idle: null, answerMB };
 }
 
 /** FOLDER's files and the short file as `eval/eval_1.jsonl`, as hard links in a folder of bench/.data. */
@@ -202,6 +239,7 @@ function folderWithEvalDump() {
 }
 const EVAL_FOLDER = (ONLY === null && arg('folder', null) === null) || ONLY === 'eval' ? folderWithEvalDump() : null;
 const wantWithEval = EVAL_FOLDER === null ? null : expected(EVAL_FOLDER);
+const wantPt = WITH_PT ? expected(PT_FOLDER) : null;
 // The follow-up requests on one file of the folder, not open: the Groups view expanding that
 // step's node, and the sample view of a sample in its middle.
 const ONE = join(FOLDER, files.sort()[0]);
@@ -209,6 +247,31 @@ const ONE_URI = pathToFileURL(ONE).href;
 const SAMPLE_LINE = Math.floor(want.totals.samples / files.length / 2);
 const sampleRecord = JSON.parse(lineOf(ONE, SAMPLE_LINE));
 for (let i = 0; i < RUNS; i++) {
+  if (ONLY === null || ONLY === 'pt') {
+    const rv = await once('rolloutLens/runView', {}, PT_FOLDER);
+    checkRunView(rv, wantPt);
+    got.ptRunView.push(rv);
+    console.log(
+      `runView (.pt dumps): ${(rv.ms / 1000).toFixed(1)} s, CPU ${rv.cpu.toFixed(1)} s, peak RSS ${rv.peak.toFixed(0)} MB, held after ${rv.held.toFixed(0)} MB`,
+    );
+    const gr = await once('rolloutLens/groupsByCause', {}, PT_FOLDER);
+    checkGroups(gr, wantPt);
+    got.ptGroups.push(gr);
+    console.log(
+      `groupsByCause (.pt dumps): ${(gr.ms / 1000).toFixed(1)} s, CPU ${gr.cpu.toFixed(1)} s, peak RSS ${gr.peak.toFixed(0)} MB, held after ${gr.held.toFixed(0)} MB`,
+    );
+  }
+  if (ONLY === 'report' || ONLY === null) {
+    const r = report(FOLDER, want);
+    got.report.push(r);
+    console.log(`report: ${(r.ms / 1000).toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s, peak RSS ${r.peak.toFixed(0)} MB`);
+  }
+  if (WITH_PT && (ONLY === 'report' || ONLY === null)) {
+    const r = report(PT_FOLDER, wantPt);
+    got.ptReport.push(r);
+    console.log(`report (.pt dumps): ${(r.ms / 1000).toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s, peak RSS ${r.peak.toFixed(0)} MB`);
+  }
+  if (ONLY === 'pt' || ONLY === 'report') continue;
   if (EVAL_FOLDER !== null) {
     const rv = await once('rolloutLens/runView', {}, EVAL_FOLDER);
     checkRunView(rv, wantWithEval);
@@ -225,12 +288,7 @@ for (let i = 0; i < RUNS; i++) {
   if (ONLY === 'runView') continue;
 
   const gr = await once('rolloutLens/groupsByCause', {});
-  const perFile = Object.fromEntries(gr.answer.files.map((f) => [f.uri, { kept: f.kept, dropped: f.dropped }]));
-  if (JSON.stringify(Object.keys(perFile).sort()) !== JSON.stringify(Object.keys(want.perFile).sort()))
-    throw new Error('groupsByCause lists other files than check');
-  for (const [uri, w] of Object.entries(want.perFile))
-    if (perFile[uri].kept !== w.kept || perFile[uri].dropped !== w.dropped)
-      throw new Error(`groupsByCause ${uri}: ${JSON.stringify(perFile[uri])}, check says ${JSON.stringify(w)}`);
+  checkGroups(gr, want);
   got.groups.push(gr);
   console.log(
     `groupsByCause: ${(gr.ms / 1000).toFixed(1)} s, CPU ${gr.cpu.toFixed(1)} s, peak RSS ${gr.peak.toFixed(0)} MB, held after ${gr.held.toFixed(0)} MB`,
@@ -269,7 +327,7 @@ const row = (label, xs) => {
     50,
   ).toFixed(
     1,
-  )} | ${peak.toFixed(0)} | ${Math.max(...xs.map((x) => x.held)).toFixed(0)} | ${xs[0].idle.toFixed(0)} | ${xs[0].answerMB.toFixed(1)} | ≤ ${TARGET_MB}: ${peak <= TARGET_MB ? 'met' : `missed by ${(peak - TARGET_MB).toFixed(0)} MB`} |`;
+  )} | ${peak.toFixed(0)} | ${xs[0].held === null ? '—' : Math.max(...xs.map((x) => x.held)).toFixed(0)} | ${xs[0].idle === null ? '—' : xs[0].idle.toFixed(0)} | ${xs[0].answerMB.toFixed(1)} | ≤ ${TARGET_MB}: ${peak <= TARGET_MB ? 'met' : `missed by ${(peak - TARGET_MB).toFixed(0)} MB`} |`;
 };
 const body = `
 ## Run view over a large run folder (language server)
@@ -283,7 +341,11 @@ first file (not open): its own \`groupsByCause\` (its kept/dropped checked) and 
 its middle line (its status checked against the line). And the run view of the folder with a
 miles eval dump of bench/scale.mjs's 1 M short samples beside it (\`eval/eval_1.jsonl\`, in a folder
 of hard links under bench/.data): its totals and its eval rows' samples checked against \`check\` on that
-folder. Peak RSS is the server process's VmHWM read
+folder. And the run view and the Groups view of the folder of 10 miles \`.pt\` dumps of 1 M short
+samples each that bench/ptScale.mjs writes (${(ptBytes / 1e6).toFixed(0)} MB, ${(wantPt?.totals.samples ?? 0).toLocaleString('en-US')} samples), checked against
+\`check\` on that folder the same way. And \`rollout-lens report\` on both folders, the CLI's run view
+as one HTML file (a process of its own: its wall and CPU time and peak RSS, its groups and dropped
+groups checked against \`check\`). Peak RSS is the server process's VmHWM read
 right after the answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before
 the request.
 Runs: ${RUNS}, p50 shown. ${machine(loadBefore)}.
@@ -295,6 +357,10 @@ ${row('`rolloutLens/groupsByCause` (folder)', got.groups)}
 ${row('`rolloutLens/groupsByCause` (one file of it: a step node expanded)', got.fileGroups)}
 ${row(`\`rolloutLens/sampleView\` (line ${SAMPLE_LINE + 1} of that file, not open)`, got.sample)}
 ${row(`\`rolloutLens/runView\` (the folder and a miles eval dump of ${(wantWithEval?.evalSamples ?? 0).toLocaleString('en-US')} short samples, \`eval/eval_1.jsonl\`)`, got.withEval)}
+${row('`rolloutLens/runView` (the folder of 10 `.pt` dumps)', got.ptRunView)}
+${row('`rolloutLens/groupsByCause` (the folder of 10 `.pt` dumps)', got.ptGroups)}
+${row('`rollout-lens report` (the folder; the answer: the HTML file)', got.report)}
+${row('`rollout-lens report` (the folder of 10 `.pt` dumps)', got.ptReport)}
 `;
 console.log(body);
 if (WRITE) writeSection('runview', body);

@@ -87,6 +87,9 @@ export async function analyzeRun(
   args: CheckArgs,
   io: Io,
   onFile?: (file: FileReport, settings: RolloutLensSettings) => void,
+  // What `onFile` gets of each file's samples: its store and groups' verdicts, or its records
+  // (which outlive the store: read after the run, they are not views of it).
+  detail: 'store' | 'records' = 'store',
 ): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean } | null> {
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
@@ -111,23 +114,29 @@ export async function analyzeRun(
   let done = 0;
   try {
     for (const [g, group] of groups.entries()) {
-      const options = { access: nodeFileAccess, settings: group.settings, evalConfig: configs[g], parallel: pool, deflate, keepDetail: onFile !== undefined };
+      const options = {
+        access: nodeFileAccess,
+        settings: group.settings,
+        evalConfig: configs[g],
+        parallel: pool,
+        deflate,
+        keepDetail: onFile ? (detail === 'store' ? ('store' as const) : true) : false,
+      };
       const run = new RunAnalyzer(options);
       for (const target of group.targets) {
         progress?.(done++, total, target.displayPath);
-        // One file at a time: its samples are released before the next file is read (unless the
-        // report keeps them for its per-step aggregates).
+        // One file at a time: its samples are released before the next file is read. `onFile`
+        // keeps no view of the store (the report folds each file's into its model, as the editor's
+        // run view does): the next file reuses its memory.
         try {
           const scan = await scanFile(target, options);
           const file = await run.add(scan);
-          // The report holds no view of the store (detail, when kept, is materialised records):
-          // the next file reuses its memory.
-          scan.samples.release();
           if (onFile) {
             onFile(file, group.settings);
             const d = file.detail;
             file.detail = d && d.datasets.length > 0 ? { samples: [], groups: [], datasets: d.datasets, metricsRecords: [], source: d.source } : undefined;
           }
+          scan.samples.release();
         } catch (err) {
           io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline((err as Error).message)}\n`);
           unreadable = true;

@@ -72,11 +72,17 @@ export function renderInspection(i: SampleInspection, detail: RecordDetail | nul
 export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
   let inspection: SampleInspection | undefined;
   let path = args.paths[0];
-  const analysed = await analyzeRun(args, io, (file, settings) => {
-    // Inspected while the file's per-sample detail is still held (check drops it right after).
-    inspection = inspectSample({ report: file, settings }, args.line);
-    path = file.path;
-  });
+  // As records: the inspection is rendered after the run, when the file's store is released.
+  const analysed = await analyzeRun(
+    args,
+    io,
+    (file, settings) => {
+      // Inspected while the file's per-sample detail is still held (check drops it right after).
+      inspection = inspectSample({ report: file, settings }, args.line);
+      path = file.path;
+    },
+    'records',
+  );
   if (analysed === null) return 2;
   if (!inspection) {
     io.stderr(`rollout-lens: ${escapeInline(path)}: no sample on line ${args.line}\n`);

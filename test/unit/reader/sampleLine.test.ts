@@ -6,10 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { inspectLine } from '../../../server/src/core/inspect';
-import { readSampleLine } from '../../../server/src/core/sampleLine';
+import type { FileAccess } from '../../../server/src/core/fileAccess';
+import { readSampleLine, readSampleLines } from '../../../server/src/core/sampleLine';
 import { parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
+import { tempDir, writeIn } from '../../shared/tempDir';
 
 const ROOT = join(__dirname, '../../../..');
 
@@ -82,4 +84,49 @@ test('a JSON Lines sample is re-read as written; a longer-than-allowed line is n
   assert.equal(line.bytes.byteLength, s.byteLength);
   assert.equal(typeof JSON.parse(new TextDecoder().decode(line.bytes)), 'object');
   assert.deepEqual(await readSampleLine(nodeFileAccess, path, s, s.byteLength - 1), { bytes: null, unavailable: `the line is ${s.byteLength} bytes long` });
+});
+
+/** `nodeFileAccess` counting the files it opens. */
+function countingAccess(): { access: FileAccess; opens: () => number } {
+  let opens = 0;
+  const access: FileAccess = {
+    ...nodeFileAccess,
+    open: (path) => {
+      opens++;
+      return nodeFileAccess.open(path);
+    },
+  };
+  return { access, opens: () => opens };
+}
+
+test('several samples of a .pt dump are read in two passes over it, each as it is read alone', async (t) => {
+  const path = join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt');
+  const samples = (await detailOf(path)).detail!.samples;
+  assert.ok(samples.length > 20);
+  // Out of order, one the analysis saw differently, one past the dump's end.
+  const places = [...samples.slice(12), { ...samples[3], byteLength: samples[3].byteLength + 1 }, { offset: 10_000, byteLength: 5 }, ...samples.slice(0, 12)];
+  const alone = [];
+  for (const p of places) alone.push(await readSampleLine(nodeFileAccess, path, p, Infinity));
+  const counted = countingAccess();
+  assert.deepEqual(await readSampleLines(counted.access, path, places, Infinity), alone);
+  assert.equal(counted.opens(), 2);
+  assert.equal(alone.filter((l) => l.bytes !== null).length, samples.length);
+
+  // The same places in a copy whose pickle breaks after 10 samples (those are read, the others
+  // have changed), and in a file that is gone: as each is read alone.
+  const dir = tempDir(t, 'pt-changed');
+  const bytes = readFileSync(path);
+  bytes[64 + 4000] = 0xff; // an unknown opcode inside 1/data.pkl, stored uncompressed
+  const damaged = writeIn(dir, 'damaged.pt', bytes);
+  const gone = join(dir, 'gone.pt');
+  for (const [copy, read, reason] of [
+    [damaged, 10, 'the file changed since it was analysed'],
+    [gone, 0, `could not re-read the sample (ENOENT: no such file or directory, stat '${gone}')`],
+  ] as const) {
+    const lines = [];
+    for (const p of places) lines.push(await readSampleLine(nodeFileAccess, copy, p, Infinity));
+    assert.deepEqual(await readSampleLines(nodeFileAccess, copy, places, Infinity), lines);
+    assert.equal(lines.filter((l) => l.bytes !== null).length, read, copy);
+    assert.deepEqual([...new Set(lines.filter((l) => l.bytes === null).map((l) => l.unavailable))], [reason]);
+  }
 });

@@ -10,7 +10,8 @@ import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import type { FileReport, RunReport, SampleRecord } from '../../../server/src/core/types';
-import { attachExcerpts, buildRunView, excerptsOf, EXCERPT_CHARS } from '../../../server/src/core/views/runView';
+import { readSampleLine } from '../../../server/src/core/sampleLine';
+import { attachExcerpts, buildRunView, excerptsOf, EXCERPT_CHARS, EXCERPT_MAX_LINE_BYTES } from '../../../server/src/core/views/runView';
 import { walkPaths } from '../../../server/src/core/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { aborted, group, rolloutFileReport, sample } from '../rollout/helpers';
@@ -248,4 +249,37 @@ test('excerptsOf: verl rows and content parts', () => {
   assert.deepEqual(excerptsOf({ input: 'q', output: 'a' }), { prompt: 'q', response: 'a' });
   assert.deepEqual(excerptsOf({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image' }] }] }), { prompt: 'hi', response: null });
   assert.deepEqual(excerptsOf([1, 2]), { prompt: null, response: null });
+});
+
+test("attachExcerpts reads each .pt dump's listed samples in two passes over it, as each sample's own line gives them", async () => {
+  const folder = join(repoRoot(), 'test/fixtures/pt/run');
+  const { targets } = await walkPaths([folder], nodeFileAccess);
+  const report = await analyzeFiles(targets, { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepDetail: 'store' });
+  const view = buildRunView(report, { causes: DEFAULT_SETTINGS, samplesPerReason: 200 });
+  const refs = Object.values(view.samples).flat();
+  const dumps = new Set(refs.map((r) => r.source).filter((source) => source.endsWith('.pt')));
+  const fromDumps = refs.filter((r) => dumps.has(r.source)).length;
+  assert.ok(dumps.size >= 2 && fromDumps > 2 * dumps.size, `${fromDumps} samples from ${[...dumps].join(', ')}`);
+  let opens = 0;
+  await attachExcerpts(view, {
+    ...nodeFileAccess,
+    open: (path) => {
+      if (path.endsWith('.pt')) opens++;
+      return nodeFileAccess.open(path);
+    },
+  });
+  assert.ok(opens <= 2 * dumps.size, `${opens} opens of ${dumps.size} dumps`);
+  // Each excerpt is the one of the sample's own line, read alone.
+  const detail = new Map(report.files.map((f) => [f.path, f.detail!.store!]));
+  let shown = 0;
+  for (const ref of refs) {
+    const store = detail.get(ref.source)!;
+    const record = Array.from({ length: store.length }, (_, k) => store.at(k)).find((s) => s.line === ref.line)!;
+    const line = await readSampleLine(nodeFileAccess, ref.source, record, EXCERPT_MAX_LINE_BYTES);
+    const want = excerptsOf(JSON.parse(new TextDecoder().decode(line.bytes!)));
+    assert.equal(ref.prompt, want.prompt ?? undefined, `${ref.source}:${ref.line}`);
+    assert.equal(ref.response, want.response ?? undefined, `${ref.source}:${ref.line}`);
+    if (ref.prompt !== undefined) shown++;
+  }
+  assert.equal(shown, refs.length);
 });

@@ -18,7 +18,7 @@ import {
   type StepRow,
 } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
-import { readSampleLine } from '../sampleLine';
+import { readSampleLines, type SamplePlace } from '../sampleLine';
 import type { FileDetail, FileReport, Finding, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
@@ -327,25 +327,39 @@ export const EXCERPT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Fills `prompt`/`response` of the listed samples from their lines on disk (a bounded number of
- * reads: at most `samplesPerReason` per reason). The text is the log's: hostile, shown as text only.
+ * samples: at most `samplesPerReason` per reason), file by file: a `.pt` dump's samples are all
+ * read in one pass over it. The text is the log's: hostile, shown as text only.
  */
 export async function attachExcerpts(view: RunView, access: FileAccess): Promise<void> {
+  const bySource = new Map<string, SampleRef[]>();
   for (const refs of Object.values(view.samples)) {
     for (const ref of refs) {
-      const at = refLines.get(ref);
-      if (!at) continue;
-      const line = await readSampleLine(access, ref.source, at, EXCERPT_MAX_LINE_BYTES);
-      if (line.bytes === null) continue; // a .pt sample, too long, changed or unreadable: no excerpt
+      if (!refLines.has(ref)) continue;
+      const list = bySource.get(ref.source);
+      if (list) list.push(ref);
+      else bySource.set(ref.source, [ref]);
+    }
+  }
+  for (const [source, refs] of bySource) {
+    const lines = await readSampleLines(
+      access,
+      source,
+      refs.map((ref) => refLines.get(ref) as SamplePlace),
+      EXCERPT_MAX_LINE_BYTES,
+    );
+    refs.forEach((ref, k) => {
+      const bytes = lines[k].bytes;
+      if (bytes === null) return; // too long, changed or unreadable: no excerpt
       let record: unknown;
       try {
-        record = JSON.parse(new TextDecoder().decode(line.bytes));
+        record = JSON.parse(new TextDecoder().decode(bytes));
       } catch {
-        continue;
+        return;
       }
       const { prompt, response } = excerptsOf(record);
       if (prompt !== null) ref.prompt = prompt;
       if (response !== null) ref.response = response;
-    }
+    });
   }
 }
 
