@@ -1,8 +1,9 @@
 // Shared helpers of the throughput benchmarks: a measured child process (wall, CPU, peak RSS of the
-// whole process, worker threads included), percentiles, the machine line, and writing one marked
+// whole process, worker threads included), percentiles, the machine line, files read into the page
+// cache before a timed command, and writing one marked
 // section of BENCHMARKS.md without touching the others.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -103,4 +104,21 @@ export async function loadEngine(dataDir) {
   const bundle = join(dataDir, 'engine.cjs');
   await build({ entryPoints: [join(root, 'bench/engineEntry.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'warning' });
   return createRequire(import.meta.url)(bundle);
+}
+
+/**
+ * Reads `files` through once, so that the command timed next finds them in the page cache: this
+ * machine pages out what was not read for a minute (BENCHMARKS.md, "the page cache on this host"),
+ * and some benches' rows take minutes each.
+ */
+export function warm(files) {
+  const buf = Buffer.allocUnsafe(16 << 20);
+  for (const f of files) {
+    const fd = openSync(f, 'r');
+    try {
+      while (readSync(fd, buf, 0, buf.length, null) > 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
 }

@@ -7,10 +7,10 @@
 //   node bench/ptScale.mjs [--runs 3] [--folder-runs 1] [--only short,folder] [--no-write] [--cli dist/cli.js]
 // (after `npm run build`). Skipped with a message when no Python with torch is there.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { arg, load, loadEngine, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { arg, load, loadEngine, machine, measure, pct, root, warm, writeSection } from './measure.mjs';
 
 const runs = Number(arg('runs', '3'));
 const folderRuns = Number(arg('folder-runs', '1'));
@@ -75,23 +75,6 @@ async function checkRecords(file) {
   }
   console.log(`  ${file}: ${expected.length} records agree with torch.load (index, group, status, reward, cause, response length)`);
   return expected.length;
-}
-
-/**
- * Reads `files` through once, so that the command timed next finds them in the page cache: this
- * machine pages out what was not read for a minute (BENCHMARKS.md, "the page cache on this host"),
- * and the folder's torch.load alone takes minutes.
- */
-function warm(files) {
-  const buf = Buffer.allocUnsafe(16 << 20);
-  for (const f of files) {
-    const fd = openSync(f, 'r');
-    try {
-      while (readSync(fd, buf, 0, buf.length, null) > 0);
-    } finally {
-      closeSync(fd);
-    }
-  }
 }
 
 // ---- timing: check (the built CLI) and torch.load of the same files, interleaved ----
