@@ -86,10 +86,9 @@ async function evalConfigFor(args: CheckArgs, settings: RolloutLensSettings): Pr
 export async function analyzeRun(
   args: CheckArgs,
   io: Io,
+  // Gets each file's report with its store and groups' verdicts (`keepDetail: 'store'`), which it
+  // must not keep: the store is released when it returns.
   onFile?: (file: FileReport, settings: RolloutLensSettings) => void,
-  // What `onFile` gets of each file's samples: its store and groups' verdicts, or its records
-  // (which outlive the store: read after the run, they are not views of it).
-  detail: 'store' | 'records' = 'store',
 ): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean } | null> {
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
@@ -120,7 +119,7 @@ export async function analyzeRun(
         evalConfig: configs[g],
         parallel: pool,
         deflate,
-        keepDetail: onFile ? (detail === 'store' ? ('store' as const) : true) : false,
+        keepDetail: onFile ? ('store' as const) : false,
       };
       const run = new RunAnalyzer(options);
       for (const target of group.targets) {

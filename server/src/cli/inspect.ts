@@ -4,6 +4,7 @@
 // its eval prompt group and dataset, and a failure's message from the line itself. Plain text;
 // everything from the log is terminal-escaped.
 import { inspectSample, readRecordDetail, type RecordDetail, type SampleInspection } from '../core/inspect';
+import type { SamplePlace } from '../core/sampleLine';
 import type { SampleRecord } from '../core/types';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
@@ -20,7 +21,8 @@ function reward(s: SampleRecord): string {
 function member(m: SampleRecord, self: SampleRecord): string {
   const status = m.status ?? (m.aborted ? 'aborted' : 'no status');
   const cause = m.cause ? `, cause ${escapeInline(m.cause)}` : '';
-  return `  line ${m.line}: ${escapeInline(status)}, reward ${reward(m)}${cause}${m === self ? '  <- this sample' : ''}`;
+  // By line, not identity: records read from a file's store are views made when asked for.
+  return `  line ${m.line}: ${escapeInline(status)}, reward ${reward(m)}${cause}${m.line === self.line ? '  <- this sample' : ''}`;
 }
 
 function members(list: SampleRecord[], self: SampleRecord): string[] {
@@ -31,6 +33,11 @@ function members(list: SampleRecord[], self: SampleRecord): string[] {
 
 /** The inspection as plain lines (pure, for tests). */
 export function renderInspection(i: SampleInspection, detail: RecordDetail | null): string {
+  return `${[...inspectionLines(i), ...detailLines(detail)].join('\n')}\n`;
+}
+
+/** What the analysis knows of the sample, its failure detail aside. */
+function inspectionLines(i: SampleInspection): string[] {
   const s = i.sample;
   const status = s.status ?? (s.aborted ? 'aborted' : null);
   const head = [
@@ -63,32 +70,37 @@ export function renderInspection(i: SampleInspection, detail: RecordDetail | nul
   if (i.cause) out.push(`cause ${escapeInline(i.cause.name)}: ${i.cause.class}`);
   if (i.dataset)
     out.push(`dataset ${escapeInline(i.dataset.name)}: ${i.dataset.samples} samples, ${i.dataset.n} per prompt (${escapeInline(i.dataset.nSource)})`);
+  return out;
+}
+
+/** What the sample's line says about its failure. */
+function detailLines(detail: RecordDetail | null): string[] {
+  const out: string[] = [];
   if (detail?.unavailable) out.push(`line detail unavailable: ${escapeInline(detail.unavailable)}`);
   for (const f of detail?.fields ?? []) out.push(`${escapeInline(f.name)}: ${escapeInline(f.value)}`);
   if (detail?.message) out.push(`${escapeInline(detail.message.field)}: ${escapeInline(detail.message.text)}`);
-  return `${out.join('\n')}\n`;
+  return out;
 }
 
 export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
-  let inspection: SampleInspection | undefined;
+  // Rendered while the file's store is held (check releases it right after); the failure's
+  // detail is read after the run, from the line's place.
+  let inspected: { lines: string[]; failed: boolean; place: SamplePlace } | undefined;
   let path = args.paths[0];
-  // As records: the inspection is rendered after the run, when the file's store is released.
-  const analysed = await analyzeRun(
-    args,
-    io,
-    (file, settings) => {
-      // Inspected while the file's per-sample detail is still held (check drops it right after).
-      inspection = inspectSample({ report: file, settings }, args.line);
-      path = file.path;
-    },
-    'records',
-  );
+  const analysed = await analyzeRun(args, io, (file, settings) => {
+    const inspection = inspectSample({ report: file, settings }, args.line);
+    if (inspection) {
+      const { offset, byteLength } = inspection.sample;
+      inspected = { lines: inspectionLines(inspection), failed: inspection.failed, place: { offset, byteLength } };
+    }
+    path = file.path;
+  });
   if (analysed === null) return 2;
-  if (!inspection) {
+  if (!inspected) {
     io.stderr(`rollout-lens: ${escapeInline(path)}: no sample on line ${args.line}\n`);
     return 1;
   }
-  const detail = inspection.failed ? await readRecordDetail({ path, access: nodeFileAccess }, inspection.sample) : null;
-  io.stdout(renderInspection(inspection, detail));
+  const detail = inspected.failed ? await readRecordDetail({ path, access: nodeFileAccess }, inspected.place) : null;
+  io.stdout(`${[...inspected.lines, ...detailLines(detail)].join('\n')}\n`);
   return 0;
 }

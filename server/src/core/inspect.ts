@@ -14,7 +14,7 @@ import type { FileAccess } from './fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
 import { inGroupOrder } from './rollout/groups';
-import { readSampleLine } from './sampleLine';
+import { readSampleLine, type SamplePlace } from './sampleLine';
 import { minLine, splitsDatasets } from './eval/analyze';
 import { splitDatasets } from './eval/datasets';
 import { groupingOrder } from './eval/grouping';
@@ -381,7 +381,7 @@ export function recordDetail(value: unknown): RecordDetail {
  * Re-reads the sample's line by its offset and builds only its short scalar fields (the scanner
  * skips token arrays and long responses). Never throws: a line that cannot be read says why.
  */
-export async function readRecordDetail(file: Pick<InspectedFile, 'path' | 'access'>, sample: SampleRecord): Promise<RecordDetail> {
+export async function readRecordDetail(file: Pick<InspectedFile, 'path' | 'access'>, sample: SamplePlace): Promise<RecordDetail> {
   const line = await readSampleLine(file.access, file.path, sample, MAX_DETAIL_LINE_BYTES);
   if (line.bytes === null) return { message: null, fields: [], unavailable: line.unavailable };
   const scanned = scanJson(line.bytes, 0, line.bytes.byteLength, RULE);
