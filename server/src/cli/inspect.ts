@@ -33,7 +33,11 @@ function members(list: SampleRecord[], self: SampleRecord): string[] {
 
 /** The inspection as plain lines (pure, for tests). */
 export function renderInspection(i: SampleInspection, detail: RecordDetail | null): string {
-  return `${[...inspectionLines(i), ...detailLines(detail)].join('\n')}\n`;
+  return render(inspectionLines(i), detail);
+}
+
+function render(inspection: string[], detail: RecordDetail | null): string {
+  return `${[...inspection, ...detailLines(detail)].join('\n')}\n`;
 }
 
 /** What the analysis knows of the sample, its failure detail aside. */
@@ -101,6 +105,6 @@ export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
     return 1;
   }
   const detail = inspected.failed ? await readRecordDetail({ path, access: nodeFileAccess }, inspected.place) : null;
-  io.stdout(`${[...inspected.lines, ...detailLines(detail)].join('\n')}\n`);
+  io.stdout(render(inspected.lines, detail));
   return 0;
 }
