@@ -46,15 +46,17 @@ const files = readdirSync(FOLDER).filter((f) => f.endsWith('.jsonl'));
 const PT_FOLDER = resolve(arg('pt-folder', join(root, 'bench/.data/scale-pt-run-10x1m')));
 const WITH_PT = ONLY === null || ONLY === 'pt' || ONLY === 'report';
 if (WITH_PT && !existsSync(PT_FOLDER)) throw new Error(`${PT_FOLDER} is missing: run node bench/ptScale.mjs first (it writes the folder)`);
-const LOG_FILE = /\.(jsonl|pt)$/;
-const ptBytes = WITH_PT ? readdirSync(PT_FOLDER, { recursive: true }).reduce((n, f) => n + (f.endsWith('.pt') ? statSync(join(PT_FOLDER, f)).size : 0), 0) : 0;
+/** The logs under a folder (JSON Lines and `.pt` dumps), as paths relative to it, sorted. */
+const logsIn = (folder) =>
+  readdirSync(folder, { recursive: true })
+    .filter((f) => /\.(jsonl|pt)$/.test(f))
+    .sort();
+const ptBytes = WITH_PT ? logsIn(PT_FOLDER).reduce((n, f) => n + statSync(join(PT_FOLDER, f)).size, 0) : 0;
 const bytes = files.reduce((n, f) => n + statSync(join(FOLDER, f)).size, 0);
 
 /** `check --format json` on a folder, cached next to it by its files' sizes and times. */
 function expected(folder = FOLDER) {
-  const stamp = readdirSync(folder, { recursive: true })
-    .filter((f) => LOG_FILE.test(f))
-    .sort()
+  const stamp = logsIn(folder)
     .map((f) => {
       const st = statSync(join(folder, f));
       return `${f}:${st.size}:${st.mtimeMs}`;
@@ -107,11 +109,7 @@ function memOf(pid) {
 
 /** The logs of a folder read through once: each request below starts with them in the page cache. */
 function warmFolder(folder) {
-  warm(
-    readdirSync(folder, { recursive: true })
-      .filter((f) => LOG_FILE.test(f))
-      .map((f) => join(folder, f)),
-  );
+  warm(logsIn(folder).map((f) => join(folder, f)));
 }
 
 /** A fresh server asked one request on a folder (its logs read through first): its answer, wall ms, CPU s, peak and held RSS. */
@@ -272,15 +270,13 @@ for (let i = 0; i < RUNS; i++) {
       `groupsByCause (.pt dumps): ${(gr.ms / 1000).toFixed(1)} s, CPU ${gr.cpu.toFixed(1)} s, peak RSS ${gr.peak.toFixed(0)} MB, held after ${gr.held.toFixed(0)} MB`,
     );
   }
-  if (ONLY === 'report' || ONLY === null) {
+  if (ONLY === null || ONLY === 'report') {
     const r = report(FOLDER, want);
     got.report.push(r);
     console.log(`report: ${(r.ms / 1000).toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s, peak RSS ${r.peak.toFixed(0)} MB`);
-  }
-  if (WITH_PT && (ONLY === 'report' || ONLY === null)) {
-    const r = report(PT_FOLDER, wantPt);
-    got.ptReport.push(r);
-    console.log(`report (.pt dumps): ${(r.ms / 1000).toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s, peak RSS ${r.peak.toFixed(0)} MB`);
+    const p = report(PT_FOLDER, wantPt);
+    got.ptReport.push(p);
+    console.log(`report (.pt dumps): ${(p.ms / 1000).toFixed(1)} s, CPU ${p.cpu.toFixed(1)} s, peak RSS ${p.peak.toFixed(0)} MB`);
   }
   if (ONLY === 'pt' || ONLY === 'report') continue;
   if (EVAL_FOLDER !== null) {

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 import { runViewHtml } from '../../../shared/runViewPage';
 import { RUN_VIEW_STYLES } from '../../../shared/runViewStyles';
-import { attachExcerpts, DEFAULT_SAMPLES_PER_REASON, type RunViewBuilder, runViewBuilder } from '../core/views/runView';
+import { DEFAULT_SAMPLES_PER_REASON, type RunViewBuilder, runViewBuilder } from '../core/views/runView';
+import { attachExcerpts } from '../core/views/runViewExcerpts';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
 import type { ReportArgs } from './args';

@@ -11,7 +11,8 @@ import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/prot
 import { analyzeFiles } from '../../../server/src/core/engine';
 import type { FileReport, RunReport, SampleRecord } from '../../../server/src/core/types';
 import { readSampleLine } from '../../../server/src/core/sampleLine';
-import { attachExcerpts, buildRunView, excerptsOf, EXCERPT_CHARS, EXCERPT_MAX_LINE_BYTES } from '../../../server/src/core/views/runView';
+import { buildRunView } from '../../../server/src/core/views/runView';
+import { attachExcerpts, excerptsOf, EXCERPT_CHARS, EXCERPT_MAX_LINE_BYTES } from '../../../server/src/core/views/runViewExcerpts';
 import { walkPaths } from '../../../server/src/core/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { aborted, group, rolloutFileReport, sample } from '../rollout/helpers';

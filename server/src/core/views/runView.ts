@@ -2,7 +2,8 @@
 // from the engine's own per-file analyses (the same groups, reasons, metrics and dataset summaries
 // `check` reports). Aggregated per step, so its size follows the number of steps and causes, not
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
-// are listed per drop reason, by file and line.
+// are listed per drop reason, by file and line; their prompt and response excerpts are read
+// afterwards (core/views/runViewExcerpts.ts).
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import { eachSample, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { inGroupOrder } from '../rollout/groups';
@@ -17,8 +18,7 @@ import {
   type SampleRef,
   type StepRow,
 } from '../../../../shared/runViewModel';
-import type { FileAccess } from '../fileAccess';
-import { readSampleLines, type SamplePlace } from '../sampleLine';
+import { rememberPlace } from './runViewExcerpts';
 import type { FileDetail, FileReport, Finding, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
@@ -301,9 +301,6 @@ function reasonOrder(a: ReasonInfo, b: ReasonInfo): number {
   return a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0;
 }
 
-/** Where each listed sample's line is, for `attachExcerpts` (kept out of the model itself). */
-const refLines = new WeakMap<SampleRef, { offset: number; byteLength: number }>();
-
 function sampleRef(file: FileReport, source: string, step: number | null, s: SampleRecord): SampleRef {
   const ref: SampleRef = {
     file: file.path,
@@ -316,91 +313,6 @@ function sampleRef(file: FileReport, source: string, step: number | null, s: Sam
     reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
     cause: s.cause,
   };
-  refLines.set(ref, { offset: s.offset, byteLength: s.byteLength });
+  rememberPlace(ref, s);
   return ref;
-}
-
-/** Characters of prompt and response kept per listed sample. */
-export const EXCERPT_CHARS = 240;
-/** Lines longer than this are not parsed for an excerpt (the list stays cheap on huge samples). */
-export const EXCERPT_MAX_LINE_BYTES = 8 * 1024 * 1024;
-
-/**
- * Fills `prompt`/`response` of the listed samples from their lines on disk (a bounded number of
- * samples: at most `samplesPerReason` per reason), file by file: a `.pt` dump's samples are all
- * read in one pass over it. The text is the log's: hostile, shown as text only.
- */
-export async function attachExcerpts(view: RunView, access: FileAccess): Promise<void> {
-  const bySource = new Map<string, SampleRef[]>();
-  for (const refs of Object.values(view.samples)) {
-    for (const ref of refs) {
-      if (!refLines.has(ref)) continue;
-      const list = bySource.get(ref.source);
-      if (list) list.push(ref);
-      else bySource.set(ref.source, [ref]);
-    }
-  }
-  for (const [source, refs] of bySource) {
-    const lines = await readSampleLines(
-      access,
-      source,
-      refs.map((ref) => refLines.get(ref) as SamplePlace),
-      EXCERPT_MAX_LINE_BYTES,
-    );
-    refs.forEach((ref, k) => {
-      const bytes = lines[k].bytes;
-      if (bytes === null) return; // too long, changed or unreadable: no excerpt
-      let record: unknown;
-      try {
-        record = JSON.parse(new TextDecoder().decode(bytes));
-      } catch {
-        return;
-      }
-      const { prompt, response } = excerptsOf(record);
-      if (prompt !== null) ref.prompt = prompt;
-      if (response !== null) ref.response = response;
-    });
-  }
-}
-
-function clip(text: string): string {
-  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
-}
-
-/** Text of a message's content: a string, or the text parts of a list. */
-function contentText(content: unknown): string | null {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    const parts = content.map((p) =>
-      typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '',
-    );
-    return parts.join('');
-  }
-  return null;
-}
-
-/** The prompt (its last user message when it is a conversation) and the response of a record. */
-export function excerptsOf(record: unknown): { prompt: string | null; response: string | null } {
-  if (!record || typeof record !== 'object' || Array.isArray(record)) return { prompt: null, response: null };
-  const r = record as Record<string, unknown>;
-  let prompt: string | null = null;
-  for (const key of ['prompt', 'messages', 'input', 'question']) {
-    const v = r[key];
-    if (typeof v === 'string') prompt = v;
-    else if (Array.isArray(v)) {
-      const users = v.filter((m) => m && typeof m === 'object' && (m as { role?: unknown }).role === 'user');
-      const last = users[users.length - 1] ?? v[v.length - 1];
-      prompt = last && typeof last === 'object' ? contentText((last as { content?: unknown }).content) : null;
-    }
-    if (prompt !== null) break;
-  }
-  let response: string | null = null;
-  for (const key of ['response', 'output', 'completion']) {
-    const v = r[key];
-    if (typeof v === 'string') {
-      response = v;
-      break;
-    }
-  }
-  return { prompt: prompt === null ? null : clip(prompt), response: response === null ? null : clip(response) };
 }

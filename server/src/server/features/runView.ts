@@ -7,7 +7,8 @@ import { DEFAULT_SETTINGS, type RunViewParams, type SampleViewParams } from '../
 import type { RunView } from '../../../../shared/runViewModel';
 import type { SampleView } from '../../../../shared/sampleViewModel';
 import { readSampleView } from '../../core/views/sampleView';
-import { attachExcerpts, DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
+import { DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
+import { attachExcerpts } from '../../core/views/runViewExcerpts';
 import type { Finding } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../protocol/uris';
