@@ -90,36 +90,80 @@ const sample = fc.record({
   noMiles: fc.constantFrom(false, false, false, false, false, false, false, false, false, true),
 });
 
-test('miles sample metrics from the store columns equal those read from the records', () => {
+// Every row with a length and a version list: the statistics over all rows, from counts while
+// their sum is exact. 2**52 + 1 twice and more sum past 2**53 (numpy's pairwise order then decides
+// the last bits), 3 000 000 widens the range past the counted one, -0 and 2.5 are no counts.
+const measured = sample.chain((s) =>
+  fc
+    .record({
+      length: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom(2.5, -0, 2 ** 52 + 1, 3_000_000)),
+      versions: fc.constantFrom<(string | number)[]>(['3'], [3], ['3', 3], ['x'], ['2', '10'], ['4503599627370497'], ['9007199254740993', '7'], ['1', 'x']),
+    })
+    .map((m) => ({ ...s, ...m, lengthFromResponse: false, noMiles: false })),
+);
+
+for (const [name, rows] of [
+  ['any rows', fc.array(sample, { maxLength: 30 })],
+  ['rows that all have a length and a version list', fc.array(measured, { maxLength: 40 })],
+] as const)
+  test(`miles sample metrics from the store columns equal those read from the records: ${name}`, () => {
+    checkAgainstReference(rows);
+  });
+
+test('a median of -0 lengths is -0, as numpy sorts them', () => {
+  const row: Row = {
+    group: '0',
+    reward: 1,
+    rewardIsInt: true,
+    status: 'completed',
+    responseLength: 3,
+    lengthFromResponse: false,
+    length: -0,
+    versions: ['3'],
+    cached: 0,
+    prompt: 0,
+    repetition: false,
+    noMiles: false,
+  };
+  checkAgainstReference(fc.constant([row, row, { ...row, length: 5 }]));
+  const got = milesSampleMetrics(SampleStore.of([row, row, { ...row, length: 5 }].map(recordOf)));
+  assert.ok(Object.is(got.metrics['response_len/median'], -0));
+});
+
+type Row = typeof sample extends fc.Arbitrary<infer R> ? R : never;
+
+function recordOf(r: Row, k: number): SampleRecord {
+  const s: SampleRecord = {
+    line: k + 1,
+    offset: k * 10,
+    byteLength: 9,
+    groupKey: r.group,
+    index: k,
+    dataset: null,
+    promptKey: null,
+    status: r.status,
+    aborted: r.status === 'aborted',
+    reward: r.reward,
+    rewardIsInt: r.rewardIsInt && r.reward !== null && Number.isInteger(r.reward),
+    cause: null,
+    responseLength: r.responseLength,
+    step: null,
+  };
+  if (!r.noMiles)
+    s.miles = {
+      effectiveLength: r.lengthFromResponse ? r.responseLength : r.length,
+      weightVersions: r.versions,
+      cachedTokens: r.cached,
+      totalPromptTokens: r.prompt,
+      repetition: r.repetition,
+    };
+  return s;
+}
+
+function checkAgainstReference(arbitrary: fc.Arbitrary<Row[]>): void {
   fc.assert(
-    fc.property(fc.array(sample, { maxLength: 30 }), (rows) => {
-      const records: SampleRecord[] = rows.map((r, k) => {
-        const s: SampleRecord = {
-          line: k + 1,
-          offset: k * 10,
-          byteLength: 9,
-          groupKey: r.group,
-          index: k,
-          dataset: null,
-          promptKey: null,
-          status: r.status,
-          aborted: r.status === 'aborted',
-          reward: r.reward,
-          rewardIsInt: r.rewardIsInt && r.reward !== null && Number.isInteger(r.reward),
-          cause: null,
-          responseLength: r.responseLength,
-          step: null,
-        };
-        if (!r.noMiles)
-          s.miles = {
-            effectiveLength: r.lengthFromResponse ? r.responseLength : r.length,
-            weightVersions: r.versions,
-            cachedTokens: r.cached,
-            totalPromptTokens: r.prompt,
-            repetition: r.repetition,
-          };
-        return s;
-      });
+    fc.property(arbitrary, (rows) => {
+      const records = rows.map(recordOf);
       const want = reference(records);
       for (const got of [milesSampleMetrics(records), milesSampleMetrics(SampleStore.of(records))]) {
         assert.deepEqual(got.metrics, want.metrics);
@@ -136,4 +180,4 @@ test('miles sample metrics from the store columns equal those read from the reco
     }),
     { numRuns: 300 },
   );
-});
+}

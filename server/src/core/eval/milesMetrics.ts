@@ -6,7 +6,7 @@ import { pyRoundRepr } from '../python';
 import { SampleStore } from '../sampleStore';
 import { type MilesRow, SampleColumns } from '../store/sampleColumns';
 import type { SampleRecord } from '../types';
-import { npMean } from './numeric';
+import { ExactSum, MAX_COUNTED_RANGE, statistics, statisticsOfCounts } from './statistics';
 
 /**
  * A group miles main's zero-std count would crash on: its first sample's row (in the samples as
@@ -36,80 +36,6 @@ export interface MilesSampleMetrics {
 }
 
 export const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round__ method";
-
-/**
- * `compute_statistics`: np.mean, np.median, np.max, np.min of the values (the mean in the values'
- * order; `values` may be sorted afterwards).
- */
-function statistics(values: Int32Array | Float64Array, prefix: string, out: Record<string, number>): void {
-  if (values.length === 0) return;
-  out[`${prefix}mean`] = npMean(values);
-  if (values instanceof Int32Array && countedStatistics(values, prefix, out)) return;
-  const sorted = sortNumbers(values);
-  const mid = sorted.length >> 1;
-  out[`${prefix}median`] = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  out[`${prefix}max`] = sorted[sorted.length - 1];
-  out[`${prefix}min`] = sorted[0];
-}
-
-/** Values of a range this wide or less are counted instead of sorted (a count per value). */
-const MAX_COUNTED_RANGE = 1 << 20;
-
-/**
- * The median, max and min of `statistics` for integers of a narrow range (token counts): found by
- * counting each value instead of sorting a million of them. False when the range is too wide.
- */
-function countedStatistics(values: Int32Array, prefix: string, out: Record<string, number>): boolean {
-  let min = values[0];
-  let max = values[0];
-  for (let i = 1; i < values.length; i++) {
-    const v = values[i];
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
-  if (max - min > MAX_COUNTED_RANGE) return false;
-  const counts = new Int32Array(max - min + 1);
-  for (let i = 0; i < values.length; i++) counts[values[i] - min]++;
-  // The values at sorted positions mid - 1 and mid.
-  const mid = values.length >> 1;
-  let below = 0;
-  let atMidLess = min;
-  let atMid = min;
-  for (let k = 0; k < counts.length; k++) {
-    const next = below + counts[k];
-    if (below <= mid - 1 && mid - 1 < next) atMidLess = k + min;
-    if (below <= mid && mid < next) {
-      atMid = k + min;
-      break;
-    }
-    below = next;
-  }
-  out[`${prefix}median`] = values.length % 2 === 1 ? atMid : (atMidLess + atMid) / 2;
-  out[`${prefix}max`] = max;
-  out[`${prefix}min`] = min;
-  return true;
-}
-
-/**
- * `values` in ascending order, as `Array.prototype.sort((a, b) => a - b)` orders them. The typed
- * array's own sort does that in place without boxing a million numbers (a comparator makes V8 copy
- * them into heap numbers); it differs only where the comparator cannot decide: NaN, and -0 beside
- * 0 (kept in their order by the stable sort). Those rare arrays take the comparator.
- */
-function sortNumbers(values: Int32Array | Float64Array): Int32Array | Float64Array {
-  if (values instanceof Int32Array) return values.sort();
-  let negZero = false;
-  let zero = false;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (v !== v) return values.sort((a, b) => a - b);
-    if (v === 0) {
-      if (Object.is(v, -0)) negZero = true;
-      else zero = true;
-    }
-  }
-  return negZero && zero ? values.sort((a, b) => a - b) : values.sort();
-}
 
 /** `s.oldest_weight_version`: the least of the versions that are digit strings (or ints), else null. */
 function oldestVersion(versions: readonly (string | number)[]): number | null {
@@ -141,8 +67,8 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
   const n = store.length;
   if (n === 0) return result;
-  // Lengths are token counts: int32 (half the memory of doubles) until one is not.
-  let lengths: Int32Array | Float64Array = new Int32Array(n);
+  // Lengths are summed as they come; laid out only when that sum is not numpy's mean.
+  const lengths = new ExactSum();
   let lengthsKnown = true;
   let truncated = 0;
   let versionsKnown = true;
@@ -154,11 +80,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   for (let i = 0; i < n; i++) {
     if (!store.milesAt(i, row)) return { metrics: {}, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
     if (row.effectiveLength === null) lengthsKnown = false;
-    else {
-      const v = row.effectiveLength;
-      if (lengths instanceof Int32Array && ((v | 0) !== v || Object.is(v, -0))) lengths = Float64Array.from(lengths);
-      lengths[i] = v;
-    }
+    else if (lengthsKnown) lengths.add(row.effectiveLength);
     if (store.statusAt(i) === 'truncated') truncated++;
     cached += row.cachedTokens;
     prompt += row.totalPromptTokens;
@@ -172,7 +94,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
     if (row.weightVersions < 0) versionsKnown = false;
   }
 
-  if (lengthsKnown) statistics(lengths, 'response_len/', out);
+  if (lengthsKnown) lengthMetrics(store, lengths, out);
 
   zeroStd(store, out, result.crashGroups);
 
@@ -189,30 +111,86 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   return result;
 }
 
+/** `response_len/…` of every row's effective length (`seen`: all of them summed), from their counts where exact. */
+function lengthMetrics(store: SampleColumns, seen: ExactSum, out: Record<string, number>): void {
+  const n = store.length;
+  const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  const { min, max } = seen;
+  if (seen.exact && max - min <= MAX_COUNTED_RANGE) {
+    const counts = new Int32Array(max - min + 1);
+    for (let i = 0; i < n; i++) {
+      store.milesAt(i, row);
+      counts[(row.effectiveLength as number) - min]++;
+    }
+    statisticsOfCounts(
+      seen,
+      counts.length,
+      (k) => k + min,
+      (k) => counts[k],
+      'response_len/',
+      out,
+    );
+    return;
+  }
+  // Token counts: int32 (half the memory of doubles) where they all are.
+  const int32 = seen.integral && min >= -(2 ** 31) && max < 2 ** 31;
+  const lengths = int32 ? new Int32Array(n) : new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    store.milesAt(i, row);
+    lengths[i] = row.effectiveLength as number;
+  }
+  statistics(lengths, 'response_len/', out);
+}
+
 /** `weight_version/…`: every row has a `weight_versions` list; each distinct list is read once. */
 function versionMetrics(store: SampleColumns, out: Record<string, number>): void {
   const n = store.length;
   const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
-  /** By list id: its oldest version (NaN: none), whether it mixes versions (1/0), -1 not read yet. */
-  const oldestOf: number[] = [];
-  const mixedOf: number[] = [];
-  const oldest = new Float64Array(n);
-  let count = 0;
-  let mixed = 0;
+  /** By list id: how many rows have it. */
+  const rowsOf: number[] = [];
   for (let i = 0; i < n; i++) {
     store.milesAt(i, row);
     const id = row.weightVersions;
-    if (oldestOf[id] === undefined) {
-      const list = store.weightVersionList(id);
-      oldestOf[id] = oldestVersion(list) ?? NaN;
-      mixedOf[id] = mixedVersions(list) ? 1 : 0;
-    }
-    const v = oldestOf[id];
-    if (!Number.isNaN(v)) oldest[count++] = v;
-    mixed += mixedOf[id];
+    rowsOf[id] = (rowsOf[id] ?? 0) + 1;
   }
-  if (count === 0) return;
-  statistics(oldest.subarray(0, count), 'weight_version/', out);
+  /** By list id: its oldest version (NaN: none). */
+  const oldestOf: number[] = [];
+  const seen = new ExactSum();
+  const byValue = new Map<number, number>();
+  let mixed = 0;
+  for (let id = 0; id < rowsOf.length; id++) {
+    const rows = rowsOf[id];
+    if (rows === undefined) continue;
+    const list = store.weightVersionList(id);
+    const v = oldestVersion(list) ?? NaN;
+    oldestOf[id] = v;
+    if (mixedVersions(list)) mixed += rows;
+    if (Number.isNaN(v)) continue;
+    seen.add(v, rows);
+    byValue.set(v, (byValue.get(v) ?? 0) + rows);
+  }
+  if (seen.count === 0) return;
+  if (seen.exact) {
+    const values = [...byValue.keys()].sort((a, b) => a - b);
+    statisticsOfCounts(
+      seen,
+      values.length,
+      (k) => values[k],
+      (k) => byValue.get(values[k]) as number,
+      'weight_version/',
+      out,
+    );
+  } else {
+    // Not exact as a sum of counts: the versions in row order, as numpy adds them.
+    const oldest = new Float64Array(seen.count);
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      store.milesAt(i, row);
+      const v = oldestOf[row.weightVersions];
+      if (!Number.isNaN(v)) oldest[count++] = v;
+    }
+    statistics(oldest, 'weight_version/', out);
+  }
   out['weight_version/mixed_version_ratio'] = mixed / n;
 }
 
