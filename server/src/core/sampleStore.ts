@@ -4,7 +4,7 @@
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { MilesSampleFields, SampleRecord } from './types';
-import { type Chunk, CHUNK, CHUNK_BITS, giveBackChunks, MASK, STATUS_CODE, takeChunk, withLabelCode } from './store/chunk';
+import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, STATUS_CODE, takeChunk, withLabelCode } from './store/chunk';
 import * as Flag from './store/rowFlags';
 import { type IntField, IntOverflow } from './store/intOverflow';
 import { emptyRow, type StoreRow } from './store/row';
@@ -101,14 +101,19 @@ export class SampleStore extends SampleColumns {
     if (k === this.chunks.length) this.chunks.push(takeChunk());
     const c = this.chunks[k];
     const j = row & MASK;
-    c.line[j] = r.line;
+    if (j === 0) c.lineFirst = r.line;
+    if (c.line !== null) c.line[j] = r.line;
+    else if (r.line !== c.lineFirst + j) c.line = brokenCount(Uint32Array, c.lineFirst, j, r.line);
     this.putOffset(c, j, r.offset);
     c.byteLength[j] = r.byteLength;
     c.groupKey[j] = r.groupId;
     c.promptKey[j] = r.promptId;
     c.dataset = withLabelCode(c.dataset, j, this.#datasetIds.of(this.labels, r.dataset) + 1);
     c.cause = withLabelCode(c.cause, j, this.#causeIds.of(this.labels, r.cause) + 1);
-    this.putInt(c.index, j, row, 'index', r.index);
+    const index = this.overflow.code(row, 'index', r.index);
+    if (j === 0) c.indexFirst = index;
+    if (c.index !== null) c.index[j] = index;
+    else if (index !== c.indexFirst + j) c.index = brokenCount(Int32Array, c.indexFirst, j, index);
     this.putInt(c.responseLength, j, row, 'responseLength', r.responseLength);
     const step = this.overflow.code(row, 'step', r.step);
     if (j === 0) c.stepFirst = step;
@@ -183,11 +188,13 @@ export class SampleStore extends SampleColumns {
     }
     const d = offset - c.offsetBase;
     if (d >= 0 && d <= 0xffffffff && Number.isInteger(d) && !Object.is(offset, -0)) {
-      c.offsetDelta[j] = d;
+      if (c.offsetDelta !== null) c.offsetDelta[j] = d;
+      else if (d !== j) c.offsetDelta = brokenCount(Uint32Array, 0, j, d);
       return;
     }
     const wide = new Float64Array(CHUNK);
-    for (let k = 0; k < j; k++) wide[k] = c.offsetBase + c.offsetDelta[k];
+    const delta = c.offsetDelta;
+    for (let k = 0; k < j; k++) wide[k] = c.offsetBase + (delta === null ? k : delta[k]);
     wide[j] = offset;
     c.wideOffset = wide;
   }

@@ -271,3 +271,59 @@ test('weight_versions lists: one id for each JSON text, also when every row brin
     assert.equal(JSON.stringify(store.weightVersionList(ids[i])), texts[i]);
   }
 });
+
+test('lines, offsets and indexes that count up by one read back as given, also once a row breaks the count', () => {
+  // Each row's line, offset and index: one more than the last row's (mostly), another step, or
+  // (the index) null or a code the overflow map holds; padding rows put the run across a chunk
+  // edge; a released store's chunks (their columns made by rows that never counted) are reused.
+  const step = fc.oneof(fc.constant(1), fc.constant(1), fc.constant(1), fc.integer({ min: -3, max: 70_000 }));
+  const steps = fc.record({ line: step, offset: step, index: fc.oneof(step, step, fc.constantFrom(null, -0, 2 ** 40, 0.5)) });
+  fc.assert(
+    fc.property(fc.array(steps, { minLength: 1, maxLength: 50 }), fc.integer({ min: 0, max: 20_000 }), fc.boolean(), (rows, pad, reuse) => {
+      const base = {
+        byteLength: 1,
+        groupKey: null,
+        dataset: null,
+        promptKey: null,
+        status: null,
+        aborted: false,
+        reward: null,
+        rewardIsInt: false,
+        cause: null,
+        responseLength: null,
+        step: null,
+      };
+      if (reuse) {
+        const old = new SampleStore();
+        for (let k = 0; k < 20_000; k++) old.push({ ...base, line: 7 * k + 3, offset: 5 * k, index: k % 3 === 0 ? null : 2 * k });
+        old.release();
+      }
+      const records: SampleRecord[] = [];
+      for (let k = 0; k < pad; k++) records.push({ ...base, line: k + 1, offset: k, index: k });
+      let line = pad + 1;
+      let offset = pad;
+      let index = pad;
+      for (const r of rows) {
+        line = Math.max(1, line + r.line);
+        offset = Math.max(0, offset + r.offset);
+        const next = r.index;
+        index = next === null || Object.is(next, -0) || next === 2 ** 40 || next === 0.5 ? index : index + next;
+        records.push({ ...base, line, offset, index: next === null || Object.is(next, -0) || next === 2 ** 40 || next === 0.5 ? next : index });
+      }
+      const store = SampleStore.of(records);
+      const rowsToRead = [0, pad - 1, 16_383, 16_384].filter((k) => k >= 0 && k < pad).concat(records.map((_, k) => k).slice(pad));
+      for (const k of rowsToRead) {
+        const r = records[k];
+        assert.deepEqual(store.at(k), r);
+        assert.equal(store.lineAt(k), r.line);
+        assert.ok(Object.is(store.indexAt(k), r.index), `index of row ${k}: ${store.indexAt(k)} vs ${r.index}`);
+        assert.equal(store.offsetAt(k), r.offset);
+        assertViewReads(store, k, r);
+      }
+      // A slice copies the chunk it cuts, its counts and broken columns alike.
+      const cut = store.slice(records.length - 1);
+      for (const k of rowsToRead.filter((k) => k < records.length - 1)) assert.deepEqual(cut.at(k), records[k]);
+    }),
+    { numRuns: 80 },
+  );
+});

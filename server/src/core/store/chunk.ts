@@ -12,11 +12,17 @@ export const STATUS_CODE = new Map<SampleStatus | null, number>(STATUSES.map((s,
 export const NULL = -0x80000000;
 export const OUT = -0x7fffffff;
 
+/**
+ * Three columns mostly count up by one from their chunk's first row: lines (a file without blank
+ * or unread lines), offsets of a `.pt` dump's samples (their numbers), sample indexes. Such a
+ * column has no array until a row breaks the count (`brokenCount`): its value is `first + j`.
+ */
 export class Chunk {
-  readonly line = new Uint32Array(CHUNK);
-  /** Byte offsets as `offsetBase` (the chunk's first row's) + a 32-bit delta, or all in `wideOffset` once one does not fit. */
+  lineFirst = 0;
+  line: Uint32Array | null = null;
+  /** Byte offsets as `offsetBase` (the chunk's first row's) + a 32-bit delta (counting from 0), or all in `wideOffset` once one does not fit. */
   offsetBase = 0;
-  readonly offsetDelta = new Uint32Array(CHUNK);
+  offsetDelta: Uint32Array | null = null;
   wideOffset: Float64Array | null = null;
   readonly byteLength = new Uint32Array(CHUNK);
   readonly groupKey = new Int32Array(CHUNK);
@@ -24,7 +30,9 @@ export class Chunk {
   /** Label ids + 1 (0: null): a byte each until an id needs more. */
   dataset: Uint8Array | Int32Array = new Uint8Array(CHUNK);
   cause: Uint8Array | Int32Array = new Uint8Array(CHUNK);
-  readonly index = new Int32Array(CHUNK);
+  /** Int32 codes (store/intOverflow.ts). */
+  indexFirst = 0;
+  index: Int32Array | null = null;
   readonly responseLength = new Int32Array(CHUNK);
   /** Step codes: the chunk's first row's in `stepFirst` until a row differs (a file is mostly one step). */
   stepFirst = 0;
@@ -45,16 +53,18 @@ export class Chunk {
 
   copy(): Chunk {
     const c = new Chunk();
-    c.line.set(this.line);
+    c.lineFirst = this.lineFirst;
+    c.line = this.line && this.line.slice();
     c.offsetBase = this.offsetBase;
-    c.offsetDelta.set(this.offsetDelta);
+    c.offsetDelta = this.offsetDelta && this.offsetDelta.slice();
     c.wideOffset = this.wideOffset && this.wideOffset.slice();
     c.byteLength.set(this.byteLength);
     c.groupKey.set(this.groupKey);
     c.promptKey.set(this.promptKey);
     c.dataset = this.dataset.slice();
     c.cause = this.cause.slice();
-    c.index.set(this.index);
+    c.indexFirst = this.indexFirst;
+    c.index = this.index && this.index.slice();
     c.responseLength.set(this.responseLength);
     c.stepFirst = this.stepFirst;
     c.step = this.step && this.step.slice();
@@ -67,6 +77,17 @@ export class Chunk {
     c.totalPromptTokens = this.totalPromptTokens && this.totalPromptTokens.slice();
     return c;
   }
+}
+
+/**
+ * The array a counting column (`Chunk`) gets when row `j`'s value `v` is not `first + j`: the
+ * count up to that row, then `v`. Writers write on into it once made.
+ */
+export function brokenCount<T extends Uint32Array | Int32Array>(make: new (length: number) => T, first: number, j: number, v: number): T {
+  const out = new make(CHUNK);
+  for (let k = 0; k < j; k++) out[k] = first + k;
+  out[j] = v;
+  return out;
 }
 
 /**
@@ -84,7 +105,7 @@ export function withLabelCode(col: Uint8Array | Int32Array, j: number, code: num
  * another, and the next file's columns then take the memory of the last one's instead of waiting
  * for a full garbage collection to free it. Every column of a row is written by a push (the miles
  * columns a chunk has, for a row with miles fields; others never read them), so a reused chunk
- * needs no clearing.
+ * needs no clearing. A counting column's array made for an earlier file is written on, not dropped.
  */
 const freeChunks: Chunk[] = [];
 const MAX_FREE_CHUNKS = 256;

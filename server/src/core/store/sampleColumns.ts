@@ -123,7 +123,8 @@ export abstract class SampleColumns {
   offsetAt(i: number): number {
     const c = this.chunks[i >>> CHUNK_BITS];
     const j = i & MASK;
-    return c.wideOffset !== null ? c.wideOffset[j] : c.offsetBase + c.offsetDelta[j];
+    if (c.wideOffset !== null) return c.wideOffset[j];
+    return c.offsetBase + (c.offsetDelta === null ? j : c.offsetDelta[j]);
   }
 
   byteLengthAt(i: number): number {
@@ -183,11 +184,11 @@ export abstract class SampleColumns {
     const j = i & MASK;
     const flags = c.flags[j];
     const out: SampleRecord = {
-      line: c.line[j],
+      line: c.line === null ? c.lineFirst + j : c.line[j],
       offset: this.offsetAt(i),
       byteLength: c.byteLength[j],
       groupKey: this.groupKeys.value(c.groupKey[j]),
-      index: this.getInt(c.index, j, i, 'index'),
+      index: this.indexAt(i),
       dataset: this.datasetAt(i),
       promptKey: this.strings.value(c.promptKey[j]),
       status: STATUSES[c.status[j]],
@@ -229,11 +230,15 @@ export abstract class SampleColumns {
   }
 
   indexAt(i: number): number | null {
-    return this.getInt(this.chunks[i >>> CHUNK_BITS].index, i & MASK, i, 'index');
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    return this.overflow.value(c.index === null ? c.indexFirst + j : c.index[j], i, 'index');
   }
 
   lineAt(i: number): number {
-    return this.chunks[i >>> CHUNK_BITS].line[i & MASK];
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    return c.line === null ? c.lineFirst + j : c.line[j];
   }
 
   stepAt(i: number): number | null {
