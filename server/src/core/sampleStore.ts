@@ -1,6 +1,6 @@
 // One file's samples in columns: typed arrays in fixed-size chunks (no copy when the store grows)
 // and strings interned to small ids. A run can hold millions of samples; as objects each cost
-// hundreds of bytes of heap, here about forty (BENCHMARKS.md, "Scale with the number of samples").
+// hundreds of bytes of heap, here a few dozen (BENCHMARKS.md, "Scale with the number of samples").
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { MilesSampleFields, SampleRecord } from './types';
