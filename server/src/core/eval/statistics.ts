@@ -8,14 +8,13 @@ import { npMean } from './numeric';
 
 export type Statistics = Record<string, number>;
 
-/** Values of a range this wide or less are counted instead of sorted (a count per value). */
+/** Integers of a range this wide or less are counted (`statisticsOfCounts`), not laid out and sorted. */
 export const MAX_COUNTED_RANGE = 1 << 20;
 
 /** `compute_statistics` of `values` (the mean in their order; `values` may be sorted afterwards). */
 export function statistics(values: Int32Array | Float64Array, prefix: string, out: Statistics): void {
   if (values.length === 0) return;
   out[`${prefix}mean`] = npMean(values);
-  if (values instanceof Int32Array && countedStatistics(values, prefix, out)) return;
   const sorted = sortNumbers(values);
   const mid = sorted.length >> 1;
   out[`${prefix}median`] = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -64,15 +63,10 @@ export function statisticsOfCounts(
   prefix: string,
   out: Statistics,
 ): void {
-  if (seen.count === 0) return;
-  out[`${prefix}mean`] = seen.sum / seen.count;
-  medianOfCounts(seen.count, size, valueAt, countAt, prefix, out);
-  out[`${prefix}max`] = seen.max;
-  out[`${prefix}min`] = seen.min;
-}
-
-/** The median of `total` values given as in `statisticsOfCounts`: the values at sorted positions mid - 1 and mid. */
-function medianOfCounts(total: number, size: number, valueAt: (k: number) => number, countAt: (k: number) => number, prefix: string, out: Statistics): void {
+  const total = seen.count;
+  if (total === 0) return;
+  out[`${prefix}mean`] = seen.sum / total;
+  // The values at sorted positions mid - 1 and mid.
   const mid = total >> 1;
   let below = 0;
   let atMidLess = NaN;
@@ -87,34 +81,8 @@ function medianOfCounts(total: number, size: number, valueAt: (k: number) => num
     below = next;
   }
   out[`${prefix}median`] = total % 2 === 1 ? atMid : (atMidLess + atMid) / 2;
-}
-
-/**
- * The median, max and min of `statistics` for integers of a narrow range (token counts): found by
- * counting each value instead of sorting a million of them. False when the range is too wide.
- */
-function countedStatistics(values: Int32Array, prefix: string, out: Statistics): boolean {
-  let min = values[0];
-  let max = values[0];
-  for (let i = 1; i < values.length; i++) {
-    const v = values[i];
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
-  if (max - min > MAX_COUNTED_RANGE) return false;
-  const counts = new Int32Array(max - min + 1);
-  for (let i = 0; i < values.length; i++) counts[values[i] - min]++;
-  medianOfCounts(
-    values.length,
-    counts.length,
-    (k) => k + min,
-    (k) => counts[k],
-    prefix,
-    out,
-  );
-  out[`${prefix}max`] = max;
-  out[`${prefix}min`] = min;
-  return true;
+  out[`${prefix}max`] = seen.max;
+  out[`${prefix}min`] = seen.min;
 }
 
 /**

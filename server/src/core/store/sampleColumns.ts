@@ -184,7 +184,7 @@ export abstract class SampleColumns {
     const j = i & MASK;
     const flags = c.flags[j];
     const out: SampleRecord = {
-      line: c.line === null ? c.lineFirst + j : c.line[j],
+      line: this.lineAt(i),
       offset: this.offsetAt(i),
       byteLength: c.byteLength[j],
       groupKey: this.groupKeys.value(c.groupKey[j]),
