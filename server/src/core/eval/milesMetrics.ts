@@ -72,6 +72,8 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   let lengthsKnown = true;
   let truncated = 0;
   let versionsKnown = true;
+  /** By `weight_versions` list id: how many rows have it. */
+  const rowsOfList: number[] = [];
   let cached = 0;
   let prompt = 0;
   let repetitive = 0;
@@ -91,7 +93,9 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
       if (result.repetitionCrash === null) result.repetitionCrash = { first: store.at(i), error: r, count: 0 };
       result.repetitionCrash.count++;
     }
-    if (row.weightVersions < 0) versionsKnown = false;
+    const list = row.weightVersions;
+    if (list < 0) versionsKnown = false;
+    else if (versionsKnown) rowsOfList[list] = (rowsOfList[list] ?? 0) + 1;
   }
 
   if (lengthsKnown) lengthMetrics(store, lengths, out);
@@ -107,7 +111,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   // np.mean of 0s and 1s: their pairwise sum is the exact count.
   out['truncated_ratio'] = truncated / n;
 
-  if (versionsKnown) versionMetrics(store, out);
+  if (versionsKnown) versionMetrics(store, rowsOfList, out);
   return result;
 }
 
@@ -142,17 +146,13 @@ function lengthMetrics(store: SampleColumns, seen: ExactSum, out: Record<string,
   statistics(lengths, 'response_len/', out);
 }
 
-/** `weight_version/…`: every row has a `weight_versions` list; each distinct list is read once. */
-function versionMetrics(store: SampleColumns, out: Record<string, number>): void {
+/**
+ * `weight_version/…`: every row has a `weight_versions` list (`rowsOf`: how many rows have each, by
+ * list id); each distinct list is read once.
+ */
+function versionMetrics(store: SampleColumns, rowsOf: readonly number[], out: Record<string, number>): void {
   const n = store.length;
   const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
-  /** By list id: how many rows have it. */
-  const rowsOf: number[] = [];
-  for (let i = 0; i < n; i++) {
-    store.milesAt(i, row);
-    const id = row.weightVersions;
-    rowsOf[id] = (rowsOf[id] ?? 0) + 1;
-  }
   /** By list id: its oldest version (NaN: none). */
   const oldestOf: number[] = [];
   const seen = new ExactSum();
