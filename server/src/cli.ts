@@ -1,4 +1,5 @@
-// `rollout-lens`: the command-line front end on the same engine as the language server.
+// `rollout-lens`: the command-line front end on the same engine as the language server, bundled
+// as dist/cliMain.js and started by dist/cli.js (cliStart.ts), which has set V8's flags.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,7 +9,6 @@ import { runReport } from './cli/report';
 import { escapeInline } from './cli/escape';
 import { runExport } from './cli/exportPt';
 import { runInspect } from './cli/inspect';
-import { keepYoungGenerationSmall } from './node/youngGeneration';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
 function version(): string {
@@ -18,8 +18,6 @@ function version(): string {
     return 'unknown';
   }
 }
-
-keepYoungGenerationSmall();
 
 // `rollout-lens check … | head`: a closed pipe ends the output, not with a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {

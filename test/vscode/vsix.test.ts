@@ -20,7 +20,8 @@ test(
         '[Content_Types].xml',
         'extension.vsixmanifest',
         'extension/LICENSE.txt',
-        'extension/dist/cli.js',
+        'extension/dist/cli.js', // the CLI's start, which runs cliMain.js
+        'extension/dist/cliMain.js',
         'extension/dist/client.js',
         'extension/dist/server.js',
         'extension/dist/scanWorker.js', // the CLI's scan worker for big files
