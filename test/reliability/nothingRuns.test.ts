@@ -39,7 +39,10 @@ function code(text: string): string {
     .replace(/([(=,:!&|?{};>[]|\breturn|^)(\s*)\/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\n\\[])+\/[dgimsuy]*/gm, '$1$2/re/');
 }
 
-test(`no product source (${PRODUCT.length} files in server/src, shared, client/src) can evaluate text or start a process: no eval, Function, vm, child_process, dynamic require/import`, () => {
+/** The one product source that compiles code: the CLI's start, which runs the bundles beside it from V8's code cache. */
+const BUNDLE_START = 'server/src/node/bundleStart.ts';
+
+test(`no product source (${PRODUCT.length} files in server/src, shared, client/src) can evaluate text or start a process: no eval, Function, vm (but in the CLI's start, on the bundles beside it), child_process, dynamic require/import`, () => {
   assert.ok(PRODUCT.length > 50);
   const forbidden: [RegExp, string][] = [
     [/\beval\s*\(/, 'eval('],
@@ -54,9 +57,29 @@ test(`no product source (${PRODUCT.length} files in server/src, shared, client/s
     const body = code(text);
     for (const [re, what] of forbidden) assert.doesNotMatch(body, re, `${file}: ${what}`);
     for (const m of text.matchAll(modules)) {
-      assert.ok(!/^(node:)?(vm|child_process|worker_threads\/eval)$/.test(m[1]), `${file} imports ${m[1]}`);
+      const allowed = file === BUNDLE_START && m[1] === 'node:vm';
+      assert.ok(allowed || !/^(node:)?(vm|child_process|worker_threads\/eval)$/.test(m[1]), `${file} imports ${m[1]}`);
     }
   }
+  // The CLI's start compiles only bundle files: the CLI's, beside dist/cli.js, and the files beside
+  // a bundle that it requires by a fixed name (`./zod.js`); never text from anywhere else.
+  const start = readFileSync(join(ROOT, BUNDLE_START), 'utf8');
+  assert.deepEqual(
+    [...start.matchAll(/new Script\(([^,]+),/g)].map((m) => m[1]),
+    ["wrapped(source.toString('utf8'))"],
+  );
+  assert.deepEqual(
+    [...start.matchAll(/= compileBundle\((.*)\);$/gm)].map((m) => m[1]),
+    ['bundle, source, stamp, readIfAny(codeCachePath(bundle))'],
+  );
+  assert.match(start, /const \{ source, stamp \} = readBundle\(bundle\);/);
+  // Loaded: the bundle startCli is given, and a bundle's siblings.
+  assert.deepEqual([...start.matchAll(/\.load\(/g)].length, 2);
+  assert.match(start, /\n {2}loader\.load\(bundle\);\n/);
+  assert.match(start, /\(SIBLING\.test\(id\) \? this\.load\(join\(dir, id\.slice\(2\)\)\) : nodeRequire\(id\)\)/);
+  assert.match(start, /const SIBLING = \/\^\\\.\\\/\[\^\/\\\\\]\+\\\.js\$\/;/);
+  const cliStart = readFileSync(join(ROOT, 'server/src/cliStart.ts'), 'utf8');
+  assert.match(cliStart, /startCli\(join\(__dirname, 'cliMain\.js'\), /);
 });
 
 const FS_WRITES = [
@@ -105,9 +128,22 @@ function writesFiles(text: string): boolean {
   return namespaces.some((ns) => new RegExp(`\\b${ns}\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) || /\bopen\([^)]*['"][wa]\+?['"]/.test(text);
 }
 
-test('only the CLI --fix path, report --out and export --out write files: no other product source uses a file-system write', () => {
+test("only the CLI --fix path, report --out, export --out and the build's code caches write files: no other product source uses a file-system write", () => {
   const writers = PRODUCT.filter((file) => writesFiles(readFileSync(join(ROOT, file), 'utf8')));
-  assert.deepEqual(writers, ['server/src/cli/applyFixes.ts', 'server/src/cli/exportPt.ts', 'server/src/cli/report.ts']);
+  assert.deepEqual(writers, ['server/src/cli/applyFixes.ts', 'server/src/cli/exportPt.ts', 'server/src/cli/report.ts', BUNDLE_START]);
+  // The code caches: beside their bundles, only on the run the build asks for them.
+  const start = readFileSync(join(ROOT, BUNDLE_START), 'utf8');
+  assert.deepEqual(
+    [...start.matchAll(/\b(writeFileSync|renameSync)\(([^,]+),/g)].map((m) => `${m[1]} ${m[2]}`),
+    ['writeFileSync temporary', 'renameSync temporary'],
+  );
+  assert.match(start, /const path = codeCachePath\(bundle\);\n\s*const temporary = `\$\{path\}\.\$\{process\.pid\}`;/);
+  assert.match(
+    start,
+    /if \(writeCache\) process\.once\('exit', \(\) => this\.compiled\.forEach\(\(compiled, bundle\) => writeCodeCache\(bundle, compiled\)\)\);/,
+  );
+  const cliStart = readFileSync(join(ROOT, 'server/src/cliStart.ts'), 'utf8');
+  assert.match(cliStart, /startCli\(join\(__dirname, 'cliMain\.js'\), process\.env\.ROLLOUT_LENS_WRITE_CODE_CACHE === '1'\);/);
   const exportPt = readFileSync(join(ROOT, 'server/src/cli/exportPt.ts'), 'utf8');
   assert.match(exportPt, /const tmp = out === null \? null : `\$\{out\}\.tmp-\$\{process\.pid\}`;/, 'export writes only beside --out');
   const report = readFileSync(join(ROOT, 'server/src/cli/report.ts'), 'utf8');

@@ -12,6 +12,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 import { keepYoungGenerationSmall } from './youngGeneration';
@@ -102,6 +103,10 @@ export class BundleLoader {
 
   /** `writeCache`: write every bundle's cache as the process exits (the build's run). */
   constructor(writeCache: boolean) {
+    // V8 trusts a cache's contents: a damaged one (a bad copy, a disk error) that passes its other
+    // checks ends the process with a fatal error. With this flag, set before any cache is made or
+    // read, V8 writes a checksum into each cache and rejects one that does not match.
+    setFlagsFromString('--verify-snapshot-checksum');
     if (writeCache) process.once('exit', () => this.compiled.forEach((compiled, bundle) => writeCodeCache(bundle, compiled)));
   }
 

@@ -64,6 +64,17 @@ test('a bundle edited in place to the same length runs as edited, not from its o
   assert.deepEqual(start(main), { exports: { ...EXPORTS, value: 'two' }, fromCache: { 'main.js': false, 'b.js': true } });
 });
 
+test('a damaged cache is not taken (V8 checks its checksum), and the bundle still runs', (t) => {
+  const main = twoBundles(tempDir(t));
+  start(main, { writeCache: true });
+  const path = `${main}.codecache`;
+  const cache = readFileSync(path);
+  // Past the stamp and V8's header; the stamp still fits the bundle.
+  for (let i = 64; i < cache.length; i += 7) cache[i] ^= 0xff;
+  writeFileSync(path, cache);
+  assert.deepEqual(start(main), { exports: EXPORTS, fromCache: { 'main.js': false, 'b.js': true } });
+});
+
 // (2 is V8's default growth factor, which would leave the flags as they were.)
 test('a cache made under other V8 flags is not taken, and the bundle still runs', (t) => {
   const main = twoBundles(tempDir(t));
