@@ -73,10 +73,26 @@ console.log(`  ${expected.length} samples agree with torch.load (index, group, s
 const loadBefore = load();
 const cli = arg('cli', join(root, 'dist/cli.js'));
 const checks = [];
+// `inspect` of the dump's last aborted sample: its failure is read again from the dump, which
+// reaches a sample only by reading the pickle up to it (server/src/core/sampleLine.ts).
+const lastAborted = expected.findLastIndex((e) => e[2] === 'aborted');
+if (lastAborted < 0) throw new Error('the dump has no aborted sample');
+const inspects = [];
 for (let i = 0; i < runs; i++) {
   checks.push(measure([cli, 'check', '--format', 'json', '--exit-zero', file]));
+  inspects.push(measure([cli, 'inspect', file, String(lastAborted + 1)]));
+  if (!inspects[i].stdout.includes(`metadata.exit_status: ${expected[lastAborted][4]}`)) throw new Error(`inspect: no exit status in ${inspects[i].stdout}`);
   if (i > 0) torchRuns.push(torchOnce());
 }
+const inspectWall = pct(
+  inspects.map((c) => c.wall),
+  50,
+);
+const inspectCpu = pct(
+  inspects.map((c) => c.cpu),
+  50,
+);
+const inspectRss = Math.max(...inspects.map((c) => c.rss));
 const checkWall = pct(
   checks.map((c) => c.wall),
   50,
@@ -99,6 +115,7 @@ const torchCpu = pct(
 );
 const speedup = torchWall / checkWall;
 const cpuRatio = torchCpu / checkCpu;
+console.log(`  inspect of line ${lastAborted + 1} ${inspectWall.toFixed(2)} s (CPU ${inspectCpu.toFixed(2)} s), peak RSS ${inspectRss.toFixed(0)} MB`);
 console.log(
   `  check ${checkWall.toFixed(2)} s (CPU ${checkCpu.toFixed(2)} s), peak RSS ${checkRss.toFixed(0)} MB; torch.load ${torchWall.toFixed(2)} s (CPU ${torchCpu.toFixed(2)} s), peak RSS ${torchRss.toFixed(0)} MB; ${speedup.toFixed(1)}x wall, ${cpuRatio.toFixed(1)}x CPU`,
 );
@@ -117,6 +134,7 @@ Results checked equal to torch.load's first. Median of ${runs}; peak RSS is the 
 | reader | wall (median) | CPU (median) | peak RSS |
 |---|---|---|---|
 | \`rollout-lens check --format json\` | ${checkWall.toFixed(2)} s | ${checkCpu.toFixed(2)} s | ${checkRss.toFixed(0)} MB |
+| \`rollout-lens inspect\` of the last aborted sample (line ${lastAborted + 1}: its failure read again from the dump) | ${inspectWall.toFixed(2)} s | ${inspectCpu.toFixed(2)} s | ${inspectRss.toFixed(0)} MB |
 | \`torch.load\` (Python, torch ${spawnSync(python, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' }).stdout.trim()}) | ${torchWall.toFixed(2)} s | ${torchCpu.toFixed(2)} s | ${torchRss.toFixed(0)} MB |
 
 check is ${speedup.toFixed(1)}× faster than torch.load in wall time, ${cpuRatio.toFixed(1)}× in CPU time (runs

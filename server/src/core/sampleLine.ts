@@ -6,6 +6,7 @@
 import type { FileAccess } from './fileAccess';
 import { isPtDumpName } from './logFiles';
 import { readRange } from './reader/lineReader';
+import type { PickleOptions } from './reader/pt/pickleTypes';
 import { readPt } from './reader/pt/ptFile';
 import { boundedSampleLine, sampleLine } from './reader/pt/serialize';
 
@@ -52,19 +53,46 @@ async function readLine(access: FileAccess, path: string, sample: SamplePlace, m
  * Samples N (`offset`) of a `.pt` dump as their export lines. The analysis's `byteLength` is that
  * of the summarised line (number runs counted), so the consistency check reads each sample the way
  * the analysis did and compares; the export line itself keeps every number and is bounded by
- * `maxBytes` as a JSON Lines line is.
+ * `maxBytes` as a JSON Lines line is. One reading gives both, each sample built in full from its
+ * bytes once it is read summarised; a sample that cannot be built so (it holds numbers of an earlier
+ * sample, which the summarised reading counted) is read from a second reading that keeps every
+ * number.
  */
 async function readPtSamples(access: FileAccess, path: string, samples: readonly SamplePlace[], maxBytes: number): Promise<SampleLine[]> {
-  const summarised = await ptSampleValues(access, path, new Set(samples.map((s) => s.offset)), true, (v) => new TextEncoder().encode(sampleLine(v)).byteLength);
-  const unchanged = new Set(samples.filter((s) => summarised.values.get(s.offset) === s.byteLength).map((s) => s.offset));
+  const indexes = new Set(samples.map((s) => s.offset));
+  const summarised = new Map<number, number>();
+  const texts = new Map<number, string | null>();
+  const notBuilt = new Set<number>();
   // A UTF-16 unit is at least one UTF-8 byte: past maxBytes characters the line is too long.
-  const texts = await ptSampleValues(access, path, unchanged, false, (v) => boundedSampleLine(v, maxBytes));
+  const exportLine = (v: unknown) => boundedSampleLine(v, maxBytes);
+  let failure = await readPtSampleValues(access, path, {
+    summarize: true,
+    fullSamples: indexes,
+    onSample: (v, i) => {
+      if (indexes.has(i)) summarised.set(i, new TextEncoder().encode(sampleLine(v)).byteLength);
+    },
+    onFullSample: (v, i) => {
+      if (v === undefined) notBuilt.add(i);
+      else texts.set(i, exportLine(v));
+    },
+    isCancelled: () => texts.size + notBuilt.size === indexes.size,
+  });
+  const unchanged = new Set(samples.filter((s) => notBuilt.has(s.offset) && summarised.get(s.offset) === s.byteLength).map((s) => s.offset));
+  if (failure === null && unchanged.size > 0) {
+    failure = await readPtSampleValues(access, path, {
+      summarize: false,
+      onSample: (v, i) => {
+        if (unchanged.has(i)) texts.set(i, exportLine(v));
+      },
+      isCancelled: () => [...unchanged].every((i) => texts.has(i)),
+    });
+  }
   return samples.map((s): SampleLine => {
-    const length = summarised.values.get(s.offset);
-    if (length === undefined && summarised.failure !== null) return couldNotRead(summarised.failure.error);
+    const length = summarised.get(s.offset);
+    if (length === undefined && failure !== null) return couldNotRead(failure.error);
     if (length !== s.byteLength) return { bytes: null, unavailable: CHANGED };
-    const text = texts.values.get(s.offset);
-    if (text === undefined) return texts.failure !== null ? couldNotRead(texts.failure.error) : { bytes: null, unavailable: CHANGED };
+    const text = texts.get(s.offset);
+    if (text === undefined) return failure !== null ? couldNotRead(failure.error) : { bytes: null, unavailable: CHANGED };
     const bytes = text === null ? null : new TextEncoder().encode(text);
     if (bytes === null || bytes.byteLength > maxBytes) return { bytes: null, unavailable: `the sample's line is more than ${maxBytes} bytes long` };
     return { bytes, unavailable: null };
@@ -80,30 +108,15 @@ function messageOf(err: unknown): string {
 }
 
 /**
- * `use` of each sample whose index is in `indexes`, as the pickle machine builds it, applied while
- * it is handed over (its long texts are released after); reading stops right after the last of
- * them. Where reading failed before the last of them (the file could not be opened or read),
- * `failure` says why; a dump whose pickle breaks off just ends before the samples after the break.
+ * A reading of the dump with `options`, stopped by their `isCancelled`; where it failed before
+ * (the file could not be opened or read), why. A dump whose pickle breaks off just ends before
+ * the samples after the break.
  */
-async function ptSampleValues<T>(
-  access: FileAccess,
-  path: string,
-  indexes: ReadonlySet<number>,
-  summarize: boolean,
-  use: (value: unknown) => T,
-): Promise<{ values: Map<number, T>; failure: { error: unknown } | null }> {
-  const values = new Map<number, T>();
-  if (indexes.size === 0) return { values, failure: null };
+async function readPtSampleValues(access: FileAccess, path: string, options: PickleOptions): Promise<{ error: unknown } | null> {
   try {
-    await readPt(access, path, {
-      summarize,
-      onSample: (value, i) => {
-        if (indexes.has(i)) values.set(i, use(value));
-      },
-      isCancelled: () => values.size === indexes.size,
-    });
+    await readPt(access, path, options);
   } catch (err) {
-    return { values, failure: { error: err } };
+    return { error: err };
   }
-  return { values, failure: null };
+  return null;
 }

@@ -99,7 +99,7 @@ function countingAccess(): { access: FileAccess; opens: () => number } {
   return { access, opens: () => opens };
 }
 
-test('several samples of a .pt dump are read in two passes over it, each as it is read alone', async (t) => {
+test('several samples of a .pt dump are read in one pass over it, each as it is read alone', async (t) => {
   const path = join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt');
   const samples = (await detailOf(path)).detail!.samples;
   assert.ok(samples.length > 20);
@@ -109,7 +109,8 @@ test('several samples of a .pt dump are read in two passes over it, each as it i
   for (const p of places) alone.push(await readSampleLine(nodeFileAccess, path, p, Infinity));
   const counted = countingAccess();
   assert.deepEqual(await readSampleLines(counted.access, path, places, Infinity), alone);
-  assert.equal(counted.opens(), 2);
+  // Each sample built in full from its bytes as the summarising reading reaches it.
+  assert.equal(counted.opens(), 1);
   assert.equal(alone.filter((l) => l.bytes !== null).length, samples.length);
 
   // The same places in a copy whose pickle breaks after 10 samples (those are read, the others
@@ -129,4 +130,37 @@ test('several samples of a .pt dump are read in two passes over it, each as it i
     assert.equal(lines.filter((l) => l.bytes !== null).length, read, copy);
     assert.deepEqual([...new Set(lines.filter((l) => l.bytes === null).map((l) => l.unavailable))], [reason]);
   }
+});
+
+test('a .pt sample that holds numbers of an earlier sample is read from a second reading that keeps them', async () => {
+  // shared/generate.py: samples 5 and 9 hold long number lists of samples 2 and 1 (the same list
+  // objects, read back from the pickle's memo), which a summarising reading has only counted;
+  // sample 7 holds a short one of sample 6, which it keeps.
+  const path = join(ROOT, 'test/fixtures/pt/shared/6.pt');
+  const expected = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/pt/shared/6.json'), 'utf8')).samples as Record<string, unknown>[];
+  const samples = (await detailOf(path)).detail!.samples;
+  assert.equal(samples.length, expected.length);
+  const readings = [];
+  for (const s of samples) {
+    const counted = countingAccess();
+    const line = await readSampleLine(counted.access, path, s, Infinity);
+    assert.ok(line.bytes, `sample ${s.offset}: ${line.unavailable}`);
+    assert.deepEqual(canonical(new TextDecoder().decode(line.bytes)), expected[s.offset], `sample ${s.offset}`);
+    readings.push(counted.opens());
+  }
+  assert.deepEqual(readings, [1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1]);
+  // Together: the second reading only for those two, each line as it is read alone.
+  const alone = [];
+  for (const s of samples) alone.push(await readSampleLine(nodeFileAccess, path, s, Infinity));
+  const counted = countingAccess();
+  assert.deepEqual(await readSampleLines(counted.access, path, samples, Infinity), alone);
+  assert.equal(counted.opens(), 2);
+  // The aborted sample's hover detail is read the same way.
+  const report = await detailOf(path);
+  const aborted = samples.find((s) => s.aborted)!;
+  const inspected = await inspectLine({ report, path, access: nodeFileAccess, settings: DEFAULT_SETTINGS }, aborted.line);
+  assert.deepEqual(inspected?.detail?.fields, [
+    { name: 'metadata.exit_status', value: 'ServerUnreachable' },
+    { name: 'response_length', value: '12' },
+  ]);
 });

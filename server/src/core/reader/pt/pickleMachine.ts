@@ -20,6 +20,7 @@ import type { CallSite } from './allowedCallables';
 import { callOpcode } from './callOpcodes';
 import { ChunkedInput } from './chunkedInput';
 import { append, containerOpcode, emptyList, setItems } from './containerOpcodes';
+import { holdsCountedList } from './countedLists';
 import { lineOpcode } from './lineOpcodes';
 import { literalOpcode } from './literalOpcodes';
 import { countNumberBatch } from './numberRuns';
@@ -28,7 +29,8 @@ import type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
 import { CONTINUE, SERVICE } from './pickleStack';
 import { ReleasedSample } from './releasedSamples';
 import { NEED, SampleHandOn } from './sampleHandOn';
-import { Blocked, pyFloat, PyList, PyTuple } from './values';
+import { stackOpcode } from './stackOpcodes';
+import { Blocked, PyDict, pyFloat, PyList } from './values';
 
 export { LIMITS } from './limits';
 export type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
@@ -37,6 +39,8 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   private readonly problems: PickleProblem[] = [];
   private readonly blockedSeen = new Set<string>();
   private result: unknown = undefined;
+  /** Samples handed on that `fullSamples` names, for `run` to build in full next. */
+  private readonly toBuildFull: { value: unknown; index: number; end: number }[] = [];
   private stopped = false;
 
   constructor(
@@ -61,6 +65,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
           // Handing samples on needs no wait: only reading released values again does.
           if (this.reread.length === 0) this.handOn();
           else await this.service();
+          if (this.toBuildFull.length > 0) await this.buildFull();
         } else if (need > 0) {
           const left = input.end - input.pos + input.unread;
           // A sample read again ends with its bytes.
@@ -104,7 +109,10 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   private handOn(): void {
     const ready = this.ready;
     if (ready.length === 0) return;
-    for (const r of ready) this.options.onSample?.(r.value, r.index);
+    for (const r of ready) {
+      this.options.onSample?.(r.value, r.index);
+      if (this.options.fullSamples?.has(r.index)) this.toBuildFull.push(r);
+    }
     // Popped, not cut (see SETITEMS): the queue keeps its backing store.
     while (ready.length > 0) ready.pop();
     this.released.release(this.input);
@@ -124,15 +132,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     const rs = this.releasedSamples;
     if (rs.cached(k) !== undefined) return;
     const [at, n] = rs.claim(k, depth, this.offset);
-    let bytes = new Uint8Array(n);
-    if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
-    else bytes = await this.input.reread(at, n);
-    const sub = new PickleMachine(this.file, 0, at + n, { summarize: this.summarize, chunkSize: n });
-    Object.assign(sub.input, { buf: bytes, base: at, end: n });
-    Object.assign(sub, { root: this, depth, parent: this, memoFrom: rs.firstSlot(k), memoSize: rs.firstSlot(k) });
-    // No samples list inside a sample: its elements are not handed on.
-    sub.samplesList = new PyList();
-    const r = await sub.run();
+    const { sub, r } = await this.readAgain(at, n, rs.firstSlot(k), this.summarize, depth);
     rs.check(
       k,
       at,
@@ -143,6 +143,35 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     );
     for (const v of sub.memoSlots) this.markHanded(v);
     rs.keep(k, sub.memoSlots);
+  }
+
+  /**
+   * The `n` bytes at pickle offset `at` (one sample's) read by a machine of its own, whose memo
+   * slots start at `firstSlot` and whose memo reads below it go to this one.
+   */
+  private async readAgain(at: number, n: number, firstSlot: number, summarize: boolean, depth: number): Promise<{ sub: PickleMachine; r: PickleResult }> {
+    let bytes = new Uint8Array(n);
+    if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
+    else bytes = await this.input.reread(at, n);
+    const sub = new PickleMachine(this.file, 0, at + n, { summarize, chunkSize: n });
+    Object.assign(sub.input, { buf: bytes, base: at, end: n });
+    Object.assign(sub, { root: this, depth, parent: this, memoFrom: firstSlot, memoSize: firstSlot });
+    // No samples list inside a sample: its elements are not handed on.
+    sub.samplesList = new PyList();
+    return { sub, r: await sub.run() };
+  }
+
+  /** The samples `fullSamples` asks for, just handed on summarised, read again in full (PickleOptions). */
+  private async buildFull(): Promise<void> {
+    for (const { value, index, end } of this.toBuildFull.splice(0)) {
+      let full: unknown = undefined;
+      if (value instanceof PyDict && value.from >= 0 && end > value.from && this.memoInOrder) {
+        const { sub, r } = await this.readAgain(value.from, end - value.from, value.slot, false, this.depth + 1);
+        const whole = r.problems.length === 0 && sub.stack.length === 1 && sub.marks.length === 0;
+        if (whole && !holdsCountedList(sub.stack[0])) full = sub.stack[0];
+      }
+      this.options.onFullSample?.(full, index);
+    }
   }
 
   private finish(cancelled: boolean): PickleResult {
@@ -298,10 +327,6 @@ export class PickleMachine extends SampleHandOn implements CallSite {
           input.pos = p + 1;
           this.push(this.emptyDict(input.base + p));
           continue;
-        case 0x29: // EMPTY_TUPLE
-          input.pos = p + 1;
-          this.push(new PyTuple([], 1));
-          continue;
         case 0x85: // TUPLE1
         case 0x86: // TUPLE2
         case 0x87: // TUPLE3
@@ -313,45 +338,25 @@ export class PickleMachine extends SampleHandOn implements CallSite {
         case 0x91: // FROZENSET
           containerOpcode(this, op, p);
           continue;
+        case 0x29: // EMPTY_TUPLE
         case 0x4e: // NONE
-          input.pos = p + 1;
-          this.push(null);
-          continue;
         case 0x88: // NEWTRUE
-          input.pos = p + 1;
-          this.push(true);
-          continue;
         case 0x89: // NEWFALSE
-          input.pos = p + 1;
-          this.push(false);
-          continue;
         case 0x80: // PROTO
-          if (avail < 2) return 2;
-          if (b[p + 1] > 5) throw new PickleError(`pickle protocol ${b[p + 1]} is not supported (this reader knows protocols 0 to 5)`);
-          input.pos = p + 2;
+        case 0x95: // FRAME
+        case 0x30: // POP
+        case 0x31: // POP_MARK
+        case 0x32: {
+          // DUP
+          const need = stackOpcode(this, op, p, avail);
+          if (need !== CONTINUE) return need;
           continue;
-        case 0x95: // FRAME: only a read-ahead hint; the bytes follow as usual.
-          if (avail < 9) return 9;
-          input.pos = p + 9;
-          continue;
+        }
         case 0x2e: // STOP
           input.pos = p + 1;
           this.result = this.pop();
           this.stopped = true;
           return 0;
-        case 0x30: // POP
-          input.pos = p + 1;
-          if (this.stack.length > 0 && !(this.marks.length > 0 && this.stack.length <= this.marks[this.marks.length - 1])) this.pop();
-          else this.popMark();
-          continue;
-        case 0x31: // POP_MARK
-          input.pos = p + 1;
-          this.popMark();
-          continue;
-        case 0x32: // DUP
-          input.pos = p + 1;
-          this.push(this.top());
-          continue;
         case 0x63: // GLOBAL
         case 0x93: // STACK_GLOBAL
         case 0x52: // REDUCE

@@ -21,6 +21,15 @@ export interface PickleOptions {
    * texts are released after it) and is not kept.
    */
   onSample?: (value: unknown, index: number) => void;
+  /**
+   * With `summarize`: samples (by index) also built in full, lists of numbers kept. Each is read
+   * again from its bytes as soon as it is handed on, and given to `onFullSample` after `onSample`
+   * had its summarised value; or undefined where it cannot be built so (its bytes are not its own
+   * alone, or it holds a list of numbers from an earlier sample, which the summarising machine
+   * counted): the caller then reads the dump without summarising.
+   */
+  fullSamples?: ReadonlySet<number>;
+  onFullSample?: (value: unknown, index: number) => void;
   isCancelled?: () => boolean;
   /** Read size per chunk (default 4 MiB). */
   chunkSize?: number;

@@ -18,8 +18,8 @@ export class SampleHandOn extends PickleStack {
   samplesList: PyList | null = null;
   /** Elements of the samples batch on the stack (above its MARK) already handed on. */
   batchHanded = 0;
-  /** Samples complete and waiting for `run` to hand them on, with their index. */
-  ready: { value: unknown; index: number }[] = [];
+  /** Samples complete and waiting for `run` to hand them on: their index, and where their bytes end (-1: not known alone). */
+  ready: { value: unknown; index: number; end: number }[] = [];
   /**
    * Samples handed on (top-level values) and values of released samples read again: a pickle
    * that changes one afterwards is refused. Dicts and lists carry the mark themselves (a weak set
@@ -122,7 +122,7 @@ export class SampleHandOn extends PickleStack {
    */
   queueSample(v: unknown, end = -1): void {
     this.markHanded(v);
-    this.ready.push({ value: v, index: this.samples++ });
+    this.ready.push({ value: v, index: this.samples++, end });
     if (end >= 0 && v instanceof PyDict && v.from >= 0 && this.memoInOrder) this.toRelease.push(v.slot, this.memoSize, v.from, end);
   }
 
