@@ -73,8 +73,8 @@ console.log(`  ${expected.length} samples agree with torch.load (index, group, s
 const loadBefore = load();
 const cli = arg('cli', join(root, 'dist/cli.js'));
 const checks = [];
-// `inspect` of the dump's last aborted sample: its failure is read again from the dump, which
-// reaches a sample only by reading the pickle up to it (server/src/core/sampleLine.ts).
+// `inspect` of the dump's last aborted sample, whose failure comes from the dump: a sample is only
+// reached by reading the pickle up to it (server/src/core/sampleLine.ts, docs/pt.md).
 const lastAborted = expected.findLastIndex((e) => e[2] === 'aborted');
 if (lastAborted < 0) throw new Error('the dump has no aborted sample');
 const inspects = [];
@@ -134,7 +134,7 @@ Results checked equal to torch.load's first. Median of ${runs}; peak RSS is the 
 | reader | wall (median) | CPU (median) | peak RSS |
 |---|---|---|---|
 | \`rollout-lens check --format json\` | ${checkWall.toFixed(2)} s | ${checkCpu.toFixed(2)} s | ${checkRss.toFixed(0)} MB |
-| \`rollout-lens inspect\` of the last aborted sample (line ${lastAborted + 1}: its failure read again from the dump) | ${inspectWall.toFixed(2)} s | ${inspectCpu.toFixed(2)} s | ${inspectRss.toFixed(0)} MB |
+| \`rollout-lens inspect\` of the last aborted sample (line ${lastAborted + 1}, with its failure from the dump) | ${inspectWall.toFixed(2)} s | ${inspectCpu.toFixed(2)} s | ${inspectRss.toFixed(0)} MB |
 | \`torch.load\` (Python, torch ${spawnSync(python, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8' }).stdout.trim()}) | ${torchWall.toFixed(2)} s | ${torchCpu.toFixed(2)} s | ${torchRss.toFixed(0)} MB |
 
 check is ${speedup.toFixed(1)}× faster than torch.load in wall time, ${cpuRatio.toFixed(1)}× in CPU time (runs

@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
+import type { KeptPtLines } from '../core/sampleLine';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
 import { nodeFileAccess } from '../node/nodeFileAccess';
@@ -89,6 +90,8 @@ export async function analyzeRun(
   // Gets each file's report with its store and groups' verdicts (`keepDetail: 'store'`), which it
   // must not keep: the store is released when it returns.
   onFile?: (file: FileReport, settings: RolloutLensSettings) => void,
+  // Lines of a `.pt` dump's samples to keep as it is read (`inspect`).
+  keepPtLines?: KeptPtLines,
 ): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean } | null> {
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
@@ -120,6 +123,7 @@ export async function analyzeRun(
         parallel: pool,
         deflate,
         keepDetail: onFile ? ('store' as const) : false,
+        keepPtLines,
       };
       const run = new RunAnalyzer(options);
       for (const target of group.targets) {

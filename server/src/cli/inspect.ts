@@ -3,8 +3,9 @@
 // what the filters did to it, the metric it counts in, its cause and who could have caused it,
 // its eval prompt group and dataset, and a failure's message from the line itself. Plain text;
 // everything from the log is terminal-escaped.
-import { inspectSample, readRecordDetail, type RecordDetail, type SampleInspection } from '../core/inspect';
-import type { SamplePlace } from '../core/sampleLine';
+import { inspectSample, lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail, type SampleInspection } from '../core/inspect';
+import { isPtDumpName } from '../core/logFiles';
+import { KeptPtLines, type SamplePlace } from '../core/sampleLine';
 import type { SampleRecord } from '../core/types';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
@@ -88,23 +89,35 @@ function detailLines(detail: RecordDetail | null): string[] {
 
 export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
   // Rendered while the file's store is held (check releases it right after); the failure's
-  // detail is read after the run, from the line's place.
+  // detail is read after the run, from the line's place. A `.pt` dump's sample N is only reached by
+  // reading the dump up to it, so the analysis's own reading keeps its line.
   let inspected: { lines: string[]; failed: boolean; place: SamplePlace } | undefined;
   let path = args.paths[0];
-  const analysed = await analyzeRun(args, io, (file, settings) => {
-    const inspection = inspectSample({ report: file, settings }, args.line);
-    if (inspection) {
-      const { offset, byteLength } = inspection.sample;
-      inspected = { lines: inspectionLines(inspection), failed: inspection.failed, place: { offset, byteLength } };
-    }
-    path = file.path;
-  });
+  const kept = isPtDumpName(path) ? new KeptPtLines(new Set([args.line - 1]), MAX_DETAIL_LINE_BYTES) : undefined;
+  const analysed = await analyzeRun(
+    args,
+    io,
+    (file, settings) => {
+      const inspection = inspectSample({ report: file, settings }, args.line);
+      if (inspection) {
+        const { offset, byteLength } = inspection.sample;
+        inspected = { lines: inspectionLines(inspection), failed: inspection.failed, place: { offset, byteLength } };
+      }
+      path = file.path;
+    },
+    kept,
+  );
   if (analysed === null) return 2;
   if (!inspected) {
     io.stderr(`rollout-lens: ${escapeInline(path)}: no sample on line ${args.line}\n`);
     return 1;
   }
-  const detail = inspected.failed ? await readRecordDetail({ path, access: nodeFileAccess }, inspected.place) : null;
+  const keptLine = kept?.line(inspected.place.offset);
+  const detail = !inspected.failed
+    ? null
+    : keptLine !== undefined
+      ? lineDetail(keptLine)
+      : await readRecordDetail({ path, access: nodeFileAccess }, inspected.place);
   io.stdout(render(inspected.lines, detail));
   return 0;
 }

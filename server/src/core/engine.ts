@@ -10,6 +10,7 @@ import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { FileAccess } from './fileAccess';
+import type { KeptPtLines } from './sampleLine';
 import type { DeflateOffload } from './reader/deflateJobs';
 import type { ParallelScanner } from './reader/parallel';
 import { type Cancellation, CancelledError } from './cancellation';
@@ -47,6 +48,8 @@ export interface AnalyzeOptions {
   zodOnly?: boolean;
   /** Scan every line whole, never through a format's per-line path (the differential test). */
   fullScan?: boolean;
+  /** A `.pt` dump's sample lines to keep as it is read (the CLI's `inspect`). */
+  keepPtLines?: KeptPtLines;
 }
 
 export interface AnalyzeTarget {
@@ -75,6 +78,7 @@ export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, p
       deflate: options.deflate,
       zodOnly: options.zodOnly,
       fullScan: options.fullScan,
+      keepPtLines: options.keepPtLines,
     },
     previous,
   );

@@ -14,7 +14,7 @@ import type { FileAccess } from './fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
 import { inGroupOrder } from './rollout/groups';
-import { readSampleLine, type SamplePlace } from './sampleLine';
+import { readSampleLine, type SampleLine, type SamplePlace } from './sampleLine';
 import { minLine, splitsDatasets } from './eval/analyze';
 import { splitDatasets } from './eval/datasets';
 import { groupingOrder } from './eval/grouping';
@@ -382,7 +382,11 @@ export function recordDetail(value: unknown): RecordDetail {
  * skips token arrays and long responses). Never throws: a line that cannot be read says why.
  */
 export async function readRecordDetail(file: Pick<InspectedFile, 'path' | 'access'>, sample: SamplePlace): Promise<RecordDetail> {
-  const line = await readSampleLine(file.access, file.path, sample, MAX_DETAIL_LINE_BYTES);
+  return lineDetail(await readSampleLine(file.access, file.path, sample, MAX_DETAIL_LINE_BYTES));
+}
+
+/** The detail of a sample's line already read (`readSampleLine`, or kept as a `.pt` dump was analysed). */
+export function lineDetail(line: SampleLine): RecordDetail {
   if (line.bytes === null) return { message: null, fields: [], unavailable: line.unavailable };
   const scanned = scanJson(line.bytes, 0, line.bytes.byteLength, RULE);
   if (!scanned.ok) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };

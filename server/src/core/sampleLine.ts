@@ -61,10 +61,8 @@ async function readLine(access: FileAccess, path: string, sample: SamplePlace, m
 async function readPtSamples(access: FileAccess, path: string, samples: readonly SamplePlace[], maxBytes: number): Promise<SampleLine[]> {
   const indexes = new Set(samples.map((s) => s.offset));
   const summarised = new Map<number, number>();
-  const texts = new Map<number, string | null>();
+  const kept = new KeptPtLines(indexes, maxBytes);
   const notBuilt = new Set<number>();
-  // A UTF-16 unit is at least one UTF-8 byte: past maxBytes characters the line is too long.
-  const exportLine = (v: unknown) => boundedSampleLine(v, maxBytes);
   let failure = await readPtSampleValues(access, path, {
     summarize: true,
     fullSamples: indexes,
@@ -73,30 +71,72 @@ async function readPtSamples(access: FileAccess, path: string, samples: readonly
     },
     onFullSample: (v, i) => {
       if (v === undefined) notBuilt.add(i);
-      else texts.set(i, exportLine(v));
+      else kept.keep(v, i);
     },
-    isCancelled: () => texts.size + notBuilt.size === indexes.size,
+    isCancelled: () => kept.size + notBuilt.size === indexes.size,
   });
   const unchanged = new Set(samples.filter((s) => notBuilt.has(s.offset) && summarised.get(s.offset) === s.byteLength).map((s) => s.offset));
   if (failure === null && unchanged.size > 0) {
+    let read = 0;
     failure = await readPtSampleValues(access, path, {
       summarize: false,
       onSample: (v, i) => {
-        if (unchanged.has(i)) texts.set(i, exportLine(v));
+        if (!unchanged.has(i)) return;
+        kept.keep(v, i);
+        read++;
       },
-      isCancelled: () => [...unchanged].every((i) => texts.has(i)),
+      isCancelled: () => read === unchanged.size,
     });
   }
   return samples.map((s): SampleLine => {
     const length = summarised.get(s.offset);
     if (length === undefined && failure !== null) return couldNotRead(failure.error);
     if (length !== s.byteLength) return { bytes: null, unavailable: CHANGED };
-    const text = texts.get(s.offset);
-    if (text === undefined) return failure !== null ? couldNotRead(failure.error) : { bytes: null, unavailable: CHANGED };
-    const bytes = text === null ? null : new TextEncoder().encode(text);
-    if (bytes === null || bytes.byteLength > maxBytes) return { bytes: null, unavailable: `the sample's line is more than ${maxBytes} bytes long` };
-    return { bytes, unavailable: null };
+    return kept.line(s.offset) ?? (failure !== null ? couldNotRead(failure.error) : { bytes: null, unavailable: CHANGED });
   });
+}
+
+/**
+ * An export line made by `boundedSampleLine(…, maxBytes)` (null: it passed `maxBytes` characters)
+ * as a sample's line. A UTF-16 unit is at least one UTF-8 byte: past maxBytes characters the line
+ * is too long.
+ */
+function exportedLine(text: string | null, maxBytes: number): SampleLine {
+  const bytes = text === null ? null : new TextEncoder().encode(text);
+  if (bytes === null || bytes.byteLength > maxBytes) return { bytes: null, unavailable: `the sample's line is more than ${maxBytes} bytes long` };
+  return { bytes, unavailable: null };
+}
+
+/**
+ * Lines of a `.pt` dump's samples kept while the analysis reads the dump (a scan's `keepPtLines`):
+ * the analysis's own reading builds them in full as it hands them on (PickleOptions'
+ * `fullSamples`), so `rollout-lens inspect` needs no reading of its own. A sample the reading
+ * cannot build alone (see `readPtSamples`) is not kept: read it with `readSampleLine`.
+ */
+export class KeptPtLines {
+  private readonly texts = new Map<number, string | null>();
+
+  /** `indexes`: samples by their index in the dump (line N is index N − 1). */
+  constructor(
+    readonly indexes: ReadonlySet<number>,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Keeps sample `index`'s line, from its value built in full (undefined: it could not be). */
+  keep(value: unknown, index: number): void {
+    if (value !== undefined) this.texts.set(index, boundedSampleLine(value, this.maxBytes));
+  }
+
+  /** Lines kept. */
+  get size(): number {
+    return this.texts.size;
+  }
+
+  /** Sample `index`'s line, as `readSampleLine` gives it; undefined: not kept. */
+  line(index: number): SampleLine | undefined {
+    const text = this.texts.get(index);
+    return text === undefined ? undefined : exportedLine(text, this.maxBytes);
+  }
 }
 
 function couldNotRead(err: unknown): SampleLine {

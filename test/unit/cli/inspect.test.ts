@@ -33,3 +33,18 @@ test('cli inspect: a line without a sample exits 1; a missing line number is a u
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /inspect: give one <file> and one <line>/);
 });
+
+test("cli inspect of a .pt dump's aborted sample: its failure from the dump, whether or not the analysis could keep its line", () => {
+  // 1.pt line 6: built in full by the analysis's own reading; shared/6.pt line 10: it holds token
+  // ids of an earlier sample (test/fixtures/pt/shared/generate.py), so it is read again.
+  for (const [fixture, line, cause] of [
+    ['test/fixtures/pt/run/rollout_data/1.pt', '6', 'ServerUnreachable'],
+    ['test/fixtures/pt/shared/6.pt', '10', 'ServerUnreachable'],
+  ]) {
+    const r = runCli(['inspect', join(__dirname, '../../../..', fixture), line]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^line ${line} · status aborted · .*\\(miles-pt, rollout\\)$`, 'm'));
+    assert.match(r.stdout, new RegExp(`^metadata\\.exit_status: ${cause}$`, 'm'));
+    assert.doesNotMatch(r.stdout, /line detail unavailable/);
+  }
+});

@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeFiles } from '../../../server/src/core/engine';
+import { analyzeFiles, scanFile } from '../../../server/src/core/engine';
 import { inspectLine } from '../../../server/src/core/inspect';
 import type { FileAccess } from '../../../server/src/core/fileAccess';
-import { readSampleLine, readSampleLines } from '../../../server/src/core/sampleLine';
+import { KeptPtLines, readSampleLine, readSampleLines } from '../../../server/src/core/sampleLine';
 import { parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
@@ -164,3 +164,35 @@ test('a .pt sample that holds numbers of an earlier sample is read from a second
     { name: 'response_length', value: '12' },
   ]);
 });
+
+test("the analysis's own reading of a .pt dump keeps the lines asked for, as readSampleLine gives them", async () => {
+  for (const [fixture, notKept] of [
+    ['test/fixtures/pt/run/rollout_data/1.pt', []],
+    // Samples 5 and 9 hold numbers of earlier samples: not kept, readSampleLine reads them.
+    ['test/fixtures/pt/shared/6.pt', [5, 9]],
+  ] as const) {
+    const path = join(ROOT, fixture);
+    const samples = (await detailOf(path)).detail!.samples;
+    const kept = new KeptPtLines(new Set(samples.map((s) => s.offset)), 1 << 20);
+    const scan = await scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepPtLines: kept });
+    assert.equal(scan.samples.length, samples.length);
+    for (const s of samples) {
+      const line = kept.line(s.offset);
+      if ((notKept as readonly number[]).includes(s.offset)) assert.equal(line, undefined, `${fixture} sample ${s.offset}`);
+      else assert.deepEqual(line, await readSampleLine(nodeFileAccess, path, s, 1 << 20), `${fixture} sample ${s.offset}`);
+    }
+  }
+  // Bounded as readSampleLine bounds a line.
+  const path = join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt');
+  const s = (await detailOf(path)).detail!.samples[0];
+  const whole = byteLengthOf(await readSampleLine(nodeFileAccess, path, s, Infinity));
+  const kept = new KeptPtLines(new Set([0]), whole - 1);
+  await scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepPtLines: kept });
+  assert.deepEqual(kept.line(0), await readSampleLine(nodeFileAccess, path, s, whole - 1));
+  assert.equal(kept.line(0)?.unavailable, `the sample's line is more than ${whole - 1} bytes long`);
+});
+
+function byteLengthOf(line: { bytes: Uint8Array | null }): number {
+  assert.ok(line.bytes);
+  return line.bytes.byteLength;
+}

@@ -7,6 +7,7 @@ import { CancelledError } from '../cancellation';
 import type { FileAccess } from '../fileAccess';
 import { type CollectorState, RecordCollector, restoreState } from '../formats/collector';
 import { buildRule } from '../formats/rule';
+import type { KeptPtLines } from '../sampleLine';
 import type { SampleStore } from '../sampleStore';
 import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
@@ -64,6 +65,8 @@ export interface ScanOptions {
   zodOnly?: boolean;
   /** Scan every line whole, never through a format's per-line path (the differential test). */
   fullScan?: boolean;
+  /** A `.pt` dump's sample lines to keep as it is read (the CLI's `inspect`). */
+  keepPtLines?: KeptPtLines;
 }
 
 const EDGE_CHECK = 256;

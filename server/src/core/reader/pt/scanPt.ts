@@ -12,6 +12,7 @@ import type { FileAccess } from '../../fileAccess';
 import type { DeflateOffload } from '../deflateJobs';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
+import type { KeptPtLines } from '../../sampleLine';
 import type { Finding } from '../../types';
 import { CancelledError } from '../../cancellation';
 import { collectedFields, type FileIdentity, type ScanState } from '../recordScan';
@@ -35,6 +36,8 @@ export interface PtScanOptions {
    * every sample's JSON line to the collector (the path they are tested against).
    */
   direct?: boolean;
+  /** Samples whose lines are kept as the dump is read (the CLI's `inspect`). */
+  keepPtLines?: KeptPtLines;
 }
 
 /**
@@ -84,8 +87,11 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
   const direct = options.direct ?? true;
   if (options.deflate) collector.offloadDeflate(options.deflate.start());
   let line = 0;
+  const keep = options.keepPtLines;
   const r = await readPt(access, target.path, {
     summarize: true,
+    fullSamples: keep?.indexes,
+    onFullSample: keep === undefined ? undefined : (value, index) => keep.keep(value, index),
     chunkSize: options.chunkSize,
     isCancelled: options.isCancelled,
     onSample: (value, index) => {
