@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { scanFile } from '../../server/src/core/engine';
+import { KeptPtLines, readSampleLine, type SamplePlace } from '../../server/src/core/sampleLine';
+import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
+import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { repoRoot } from '../lsp/fixtures';
 import { cliJson, scan, tempDir, write } from './helpers';
 
@@ -61,23 +65,55 @@ test('a real dump cut at every byte: no throw, no hang; what was read is account
   }
 });
 
-test('a real dump with seeded random bytes changed inside its pickle (2 000 runs): no throw, no hang, nothing run', async (t) => {
+/** Seeded copies of a real dump with a few random bytes changed inside its pickle. */
+function* mutatedDumps(runs: number, seed: number): Generator<Buffer> {
   const whole = readFileSync(join(FIX, 'run/rollout_data/1.pt'));
-  const dir = tempDir(t);
-  // The pickle sits after the zip's first local header (30 bytes + name + extra).
-  const start = 30 + whole.readUInt16LE(26) + whole.readUInt16LE(28);
-  const size = whole.readUInt32LE(18);
-  let seed = 12345;
+  // Where the pickle is, from the zip's central directory: torch.save's local headers leave the
+  // sizes 0 (a data descriptor follows the data).
+  const central = whole.readUInt32LE(whole.lastIndexOf(Buffer.from('PK\x05\x06', 'latin1')) + 16);
+  assert.equal(whole.toString('latin1', central + 46, central + 46 + whole.readUInt16LE(central + 28)), '1/data.pkl');
+  const size = whole.readUInt32LE(central + 20);
+  const local = whole.readUInt32LE(central + 42);
+  const start = local + 30 + whole.readUInt16LE(local + 26) + whole.readUInt16LE(local + 28);
+  assert.ok(size > 1000);
   const rand = (n: number) => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed % n;
   };
-  for (let run = 0; run < 2000; run++) {
+  for (let run = 0; run < runs; run++) {
     const bytes = Buffer.from(whole);
     for (let k = 0; k <= rand(4); k++) bytes[start + rand(size)] = rand(256);
+    yield bytes;
+  }
+}
+
+test('a real dump with seeded random bytes changed inside its pickle (2 000 runs): no throw, no hang, nothing run', async (t) => {
+  const dir = tempDir(t);
+  let run = 0;
+  for (const bytes of mutatedDumps(2000, 12345)) {
+    run++;
     const path = write(dir, 'mutated.pt', bytes);
     const s = await scan(path);
     assert.ok(s.records + s.invalidLines <= 24, `run ${run}`);
+  }
+  assert.equal(existsSync(PWNED), false);
+});
+
+test("mutated dumps (300 runs) with every sample's line kept by the analysis and read again: no throw, no hang, the same lines", async (t) => {
+  const dir = tempDir(t);
+  for (const bytes of mutatedDumps(300, 777)) {
+    const path = write(dir, 'mutated.pt', bytes);
+    // The 24 samples of the dump, kept as the analysis reads it (the reading builds each in full).
+    const kept = new KeptPtLines(new Set(Array.from({ length: 24 }, (_, i) => i)), 1 << 20);
+    const s = await scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepPtLines: kept });
+    assert.ok(s.records + s.invalidLines <= 24);
+    const samples = s.samples.toArray();
+    for (const sample of samples) {
+      const place: SamplePlace = { offset: sample.offset, byteLength: sample.byteLength };
+      const line = kept.line(place.offset);
+      if (line === undefined) continue;
+      assert.deepEqual(line, await readSampleLine(nodeFileAccess, path, place, 1 << 20), `sample ${place.offset}`);
+    }
   }
   assert.equal(existsSync(PWNED), false);
 });
