@@ -3,8 +3,9 @@
 // what the filters did to it, the metric it counts in, its cause and who could have caused it,
 // its eval prompt group and dataset, and a failure's message from the line itself. Plain text;
 // everything from the log is terminal-escaped.
-import { inspectSample, lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail, type SampleInspection } from '../core/inspect';
+import { inspectSample, type SampleInspection } from '../core/inspect';
 import { isPtDumpName } from '../core/logFiles';
+import { lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail } from '../core/recordDetail';
 import { KeptPtLines, type SamplePlace } from '../core/sampleLine';
 import type { SampleRecord } from '../core/types';
 import { nodeFileAccess } from '../node/nodeFileAccess';

@@ -3,7 +3,8 @@
 // the conversation, response, token facts and metadata. Everything long is clipped or summarised
 // here, so the panel receives a bounded model whatever the line's size.
 import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
-import { inspectSample, type InspectedFile, MAX_DETAIL_LINE_BYTES, recordDetail, type SampleInspection } from '../inspect';
+import { inspectSample, type InspectedFile, type SampleInspection } from '../inspect';
+import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
 import type { SampleRecord } from '../types';

@@ -7,7 +7,8 @@
 // and only this file's own fixed words are markdown; in plain text there is no markup at all and
 // log text is only made visible (`revealInvisible`, shared/unsafeText.ts).
 import type { CauseClass } from '../../core/causes';
-import type { RecordDetail, SampleInspection } from '../../core/inspect';
+import type { SampleInspection } from '../../core/inspect';
+import type { RecordDetail } from '../../core/recordDetail';
 import type { DatasetSummary, FileKind, FormatId, SampleRecord } from '../../core/types';
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { revealInvisible, truncate } from '../../../../shared/unsafeText';
