@@ -1,7 +1,7 @@
 // Whether a value holds a list whose numbers were counted, not kept (`summarize`): a sample built
 // in full from its bytes (PickleMachine's `fullSamples`) takes what it reads back from earlier
 // samples from the summarising machine, and such a list there has lost its numbers.
-import { PyDict, PyList, PyObject, PySet, PyTuple } from './values';
+import { PyList, pushMembers } from './values';
 
 export function holdsCountedList(value: unknown): boolean {
   const seen = new Set<object>();
@@ -10,17 +10,8 @@ export function holdsCountedList(value: unknown): boolean {
     const v = pending.pop();
     if (typeof v !== 'object' || v === null || seen.has(v)) continue;
     seen.add(v);
-    if (v instanceof PyList) {
-      if (v.summarized) return true;
-      for (const x of v.items) pending.push(x);
-    } else if (v instanceof PyTuple || v instanceof PySet) {
-      for (const x of v.items) pending.push(x);
-    } else if (v instanceof PyDict) {
-      for (const [k, x] of v.map) pending.push(k, x);
-    } else if (v instanceof PyObject) {
-      const extra = v as PyObject & { list?: PyList; dict?: PyDict };
-      pending.push(v.state, extra.list, extra.dict);
-    }
+    if (v instanceof PyList && v.summarized) return true;
+    pushMembers(v, pending);
   }
   return false;
 }

@@ -9,7 +9,7 @@
 import { LIMITS } from './limits';
 import type { ChunkedInput } from './chunkedInput';
 import { latin1Text, PickleError, pickledUtf8 } from './pickleLiterals';
-import { NO_ITEMS, PyDict, pyFloat, PyList, PyObject, PySet, PyText, PyTuple } from './values';
+import { NO_ITEMS, pyFloat, PyList, PyText, pushMembers } from './values';
 
 export function decodeText(t: PyText, bytes: Uint8Array): string {
   return t.latin1 ? latin1Text(bytes) : pickledUtf8(bytes);
@@ -134,12 +134,7 @@ export class ReleasedValues {
         continue;
       }
       if (this.complete.get(x) === this.epoch) continue;
-      if (x instanceof PyList || x instanceof PyTuple || x instanceof PySet) for (const y of x.items) todo.push(y);
-      else if (x instanceof PyDict) for (const [k, y] of x.map) todo.push(k, y);
-      else if (x instanceof PyObject) {
-        const extra = x as PyObject & { list?: PyList; dict?: PyDict };
-        todo.push(x.state, extra.list, extra.dict);
-      }
+      pushMembers(x, todo);
     }
     if (out.length === 0 && !(v instanceof PyText)) this.complete.set(v, this.epoch);
     return out;

@@ -374,3 +374,16 @@ export function depthOf(v: unknown): number {
   if (v instanceof PyList || v instanceof PyDict || v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return v.depth;
   return 0;
 }
+
+/**
+ * Pushes onto `todo` the values `x` holds: a list's, tuple's or set's items, a dict's keys and
+ * values, an instance's state and its list and dict parts. The walks over a value graph share it.
+ */
+export function pushMembers(x: object, todo: unknown[]): void {
+  if (x instanceof PyList || x instanceof PyTuple || x instanceof PySet) for (const y of x.items) todo.push(y);
+  else if (x instanceof PyDict) for (const [k, y] of x.map) todo.push(k, y);
+  else if (x instanceof PyObject) {
+    const extra = x as PyObject & { list?: PyList; dict?: PyDict };
+    todo.push(x.state, extra.list, extra.dict);
+  }
+}
