@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { DictMap, INDEX_AFTER, PyFloat, PyText } from '../../../server/src/core/reader/pt/values';
+import { DictMap, INDEX_AFTER } from '../../../server/src/core/reader/pt/dictMap';
+import { PyFloat, PyText } from '../../../server/src/core/reader/pt/values';
 
 function entries(m: DictMap | Map<unknown, unknown>): [unknown, unknown][] {
   return [...m];

@@ -13,7 +13,8 @@ import { MilesLineReader } from '../../../server/src/core/formats/milesLine';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { sampleLineLength } from '../../../server/src/core/reader/pt/lineLength';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
-import { ptSampleRecord } from '../../../server/src/core/reader/pt/sampleRecord';
+import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/reader/pt/sampleRecord';
+import { SampleStore } from '../../../server/src/core/sampleStore';
 import { scanPt } from '../../../server/src/core/reader/pt/scanPt';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';
@@ -67,7 +68,12 @@ function bothWays(value: unknown, index: number) {
   const line = encoder.encode(sampleLine(value));
   const reader = new MilesLineReader(buildRule(DEFAULT_SETTINGS.fields));
   const viaLine = reader.read(line, 0, line.length, { line: index + 1, offset: index, byteLength: line.length });
-  return { viaLine, direct: ptSampleRecord(value, index), lineBytes: line.length };
+  const direct = ptSampleRecord(value, index);
+  // The row the scan pushes (no record made) is the direct record's row, or refused with it.
+  const store = new SampleStore();
+  assert.equal(pushPtSampleRow(value, index, store, null), direct !== null, `sample ${index}: the row path refuses what the record path does`);
+  if (direct !== null) assert.deepEqual(store.at(0), SampleStore.of([direct]).at(0), `sample ${index}: the row is the record's`);
+  return { viaLine, direct, lineBytes: line.length };
 }
 
 test('pt direct records: each fixture sample equals the per-line read of its line; line lengths equal', async () => {

@@ -7,7 +7,7 @@ import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import { SampleStore } from '../sampleStore';
-import type { FileKind, Finding, FormatId, MetricsRecord, SampleRecord } from '../types';
+import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
@@ -220,25 +220,23 @@ export class RecordCollector {
   }
 
   /**
-   * True when a record built without its line may be pushed (`pushMilesRecord`): the file is
-   * settled as miles samples read through the per-line path. A `.pt` dump builds the same records
-   * from its pickled samples (reader/pt/sampleRecord.ts).
+   * True when a row read without its line may be pushed (`pushMilesRow`): the file is settled as
+   * miles samples read through the per-line path. A `.pt` dump reads the same rows from its
+   * pickled samples (reader/pt/sampleRecord.ts).
    */
   takesMilesRecords(): boolean {
     return this.lineReader !== null;
   }
 
-  /** The record the per-line path reads from a sample's line, built without it (see `takesMilesRecords`). */
-  pushMilesRecord(sample: SampleRecord): void {
+  /**
+   * A row `push` reads without a line into the store, as the per-line path pushes a line's (see
+   * `takesMilesRecords`); false when it could not, and the sample's line is to be fed instead.
+   * `push` notes a tail the offloaded jobs took (its `repetition` is false until the scan settles it).
+   */
+  pushMilesRow(push: (store: SampleStore, offloaded: OffloadedVerdicts | null) => boolean): boolean {
+    if (!push(this.state.samples, this.offloaded)) return false;
     this.state.records++;
-    this.state.samples.push(sample);
-    // Its `repetition` is false until its tail's length comes back, if `offloadDeflate`'s jobs took it.
-    if (this.offloaded !== null) this.offloaded.notePending(this.state.samples.length - 1);
-  }
-
-  /** The jobs given to `offloadDeflate`, until `settleVerdicts` (null: tails are compressed here). */
-  get deflateJobs(): DeflateJobs | null {
-    return this.offloaded === null ? null : this.offloaded.jobs;
+    return true;
   }
 
   /** One line (without its end-of-line). */

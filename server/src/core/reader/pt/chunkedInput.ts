@@ -7,6 +7,8 @@ import { PickleError } from './pickleLiterals';
 
 export class ChunkedInput {
   buf = new Uint8Array(0);
+  /** A view of `buf` for its multi-byte numbers (one a window, not one an opcode run). */
+  view = new DataView(this.buf.buffer);
   /** Next byte to interpret, in `buf`. */
   pos = 0;
   /** End of the valid bytes in `buf`. */
@@ -25,6 +27,15 @@ export class ChunkedInput {
     readonly length: number,
     private readonly chunk: number,
   ) {}
+
+  /** Holds `bytes`, the pickle's bytes from offset `base` on, as all there is to read (a sample read again). */
+  holdOnly(bytes: Uint8Array<ArrayBuffer>, base: number): void {
+    this.buf = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.base = base;
+    this.pos = 0;
+    this.end = bytes.length;
+  }
 
   /** Pickle offset of `pos`. */
   get offset(): number {
@@ -66,7 +77,10 @@ export class ChunkedInput {
     if (next === this.buf) this.buf.copyWithin(0, this.pos, this.end);
     else next.set(this.buf.subarray(this.pos, this.end), 0);
     this.base += this.pos;
-    this.buf = next;
+    if (next !== this.buf) {
+      this.buf = next;
+      this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+    }
     this.pos = 0;
     this.end = have;
     while (this.end < want) {

@@ -52,7 +52,9 @@ export function jsonStringLength(s: string): number {
 function numberLength(x: number): number {
   if (Number.isInteger(x) && x < 1e15 && x > -1e15 && !Object.is(x, -0)) {
     let n = x < 0 ? 2 : 1;
-    for (let a = Math.abs(x); a >= 10; a = Math.floor(a / 10)) n++;
+    const a = x < 0 ? -x : x;
+    // Powers of ten up to 1e15 are exact doubles: no division a digit.
+    for (let p = 10; a >= p; p *= 10) n++;
     return n;
   }
   return (Number.isFinite(x) && !Object.is(x, -0) ? String(x) : floatText(x)).length;
@@ -114,14 +116,27 @@ function floatLength(v: number): number {
 
 function lengthOf(v: unknown, depth: number): number {
   if (v === null || v === undefined) return 4;
-  if (typeof v === 'boolean') return v ? 4 : 5;
-  if (typeof v === 'string') return jsonStringLength(v);
-  if (v instanceof PyText) return jsonStringLength(textValue(v));
-  if (typeof v === 'number') return numberLength(v);
-  if (typeof v === 'bigint') return v.toString().length;
+  // Primitives by their type before any class is tested: most values of a sample are numbers and strs.
+  switch (typeof v) {
+    case 'number':
+      return numberLength(v);
+    case 'string':
+      return jsonStringLength(v);
+    case 'boolean':
+      return v ? 4 : 5;
+    case 'bigint':
+      return v.toString().length;
+  }
+  // The classes are disjoint: the most frequent in a sample first, the placeholders last.
+  if (v instanceof PyList) {
+    // A summarised list holds no value (no cycle to look for): its length is its count's.
+    if (v.summarized && depth <= MAX_DEPTH) return oneMember('$numbers', numberLength(v.count));
+    return containerLength(v, depth);
+  }
+  if (v instanceof PyDict) return containerLength(v, depth);
   if (v instanceof PyFloat) return floatLength(v.value);
-  // Containers before the placeholders (the classes are disjoint): most values of a sample are.
-  if (v instanceof PyList || v instanceof PyDict || v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return containerLength(v, depth);
+  if (v instanceof PyText) return jsonStringLength(textValue(v));
+  if (v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return containerLength(v, depth);
   if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
   if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
   if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
@@ -138,6 +153,7 @@ function containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth:
   if (ancestors.has(v)) return oneMember('$cycle', 4);
   ancestors.add(v);
   try {
+    if (v instanceof PyDict) return dictLength(v, depth);
     if (v instanceof PyList) {
       if (v.summarized) return oneMember('$numbers', numberLength(v.count));
       if (v.released) throw new Error('a released list was asked for after its sample was handed on');
@@ -145,7 +161,6 @@ function containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth:
     }
     if (v instanceof PyTuple) return itemsLength(v.items, depth);
     if (v instanceof PySet) return oneMember('$set', itemsLength(v.items, depth));
-    if (v instanceof PyDict) return dictLength(v, depth);
     if (v instanceof PyObject) {
       const extra = v as PyObject & { list?: PyList; dict?: PyDict };
       // {"$class": …, "state": …[, "items": …][, "entries": …]}
@@ -178,10 +193,8 @@ function dictLength(v: PyDict, depth: number): number {
   const keysLength = v.map.keysLength(stringKeysLength);
   if (keysLength < 0) strings = false;
   else {
-    const values = v.map.valueList;
-    n = keysLength;
-    members = values.length;
-    for (let i = 0; i < values.length; i++) n += lengthOf(values[i], depth + 1);
+    n = keysLength + v.map.valuesLength(lengthOf, depth + 1);
+    members = v.map.size;
   }
   if (!strings) {
     // Keys that print alike are one member of the line (the last value), as in `toPlain`; str

@@ -154,7 +154,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
     else bytes = await this.input.reread(at, n);
     const sub = new PickleMachine(this.file, 0, at + n, { summarize, chunkSize: n });
-    Object.assign(sub.input, { buf: bytes, base: at, end: n });
+    sub.input.holdOnly(bytes, at);
     Object.assign(sub, { root: this, depth, parent: this, memoFrom: firstSlot, memoSize: firstSlot });
     // No samples list inside a sample: its elements are not handed on.
     sub.samplesList = new PyList();
@@ -199,7 +199,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   private step(): number {
     const input = this.input;
     const b = input.buf;
-    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const dv = input.view;
     for (;;) {
       const p = input.pos;
       const avail = input.end - p;

@@ -10,9 +10,13 @@
 import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
 import { MAX_STRING } from '../../formats/rule';
 import { STATUSES } from '../../formats/schemas';
-import type { SampleRecord, SampleStatus } from '../../types';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../types';
+import type { SampleStore } from '../../sampleStore';
+import { emptyRow } from '../../store/row';
+import { STATUS_CODE } from '../../store/chunk';
 import type { DeflateJobs } from '../deflateJobs';
-import { hashBytes } from '../hash';
+import type { OffloadedVerdicts } from '../../formats/offloadedVerdicts';
+import { hashPair, hex64 } from '../hash';
 import { stringTail } from '../textTail';
 import { MAX_BUILT_SCALARS } from '../scanJson';
 import { MAX_LIST_ITEMS } from '../jsonRule';
@@ -91,28 +95,31 @@ function shortText(v: unknown): string | null | typeof GIVE_UP {
 const encoder = new TextEncoder();
 let hashBuffer = new Uint8Array(1 << 12);
 
-/** `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
-function jsonHash(v: unknown, sample: PyDict): string {
+/** The words of `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
+function jsonHash(v: unknown, sample: PyDict, out: Uint32Array): void {
   const json = typeof v === 'string' ? JSON.stringify(v) : v instanceof PyText ? JSON.stringify(textOfStr(v)) : stringify(toPlain(v, 'line', sample));
   if (hashBuffer.length < json.length * 3) hashBuffer = new Uint8Array(json.length * 3);
   const { written } = encoder.encodeInto(json, hashBuffer);
-  return hashBytes(hashBuffer, 0, written);
+  hashPair(hashBuffer, 0, written, out);
 }
 
-/** The last prompt (or label) hashed: a group's samples read theirs back from the memo. */
+/** The last prompt (or label) hashed and its words: a group's samples read theirs back from the memo. */
 let lastHashed: unknown = undefined;
-let lastHash = '';
+const lastHash = new Uint32Array(2);
 
-function promptHash(v: unknown, sample: PyDict): string {
+/** The prompt key's words of `v` into `out` (a prompt or label, as the line's JSON text). */
+function promptHash(v: unknown, sample: PyDict, out: Uint32Array): void {
   // Only immutable values: a text's bytes never change (a dict or list might, in a hostile pickle).
   const immutable = typeof v === 'string' || v instanceof PyText;
-  if (immutable && v === lastHashed) return lastHash;
-  const h = jsonHash(v, sample);
+  if (immutable && v === lastHashed) {
+    out.set(lastHash);
+    return;
+  }
+  jsonHash(v, sample, out);
   if (immutable) {
     lastHashed = v;
-    lastHash = h;
+    lastHash.set(out);
   }
-  return h;
 }
 
 /** `loss_mask` under the 'sum' rule, as `effectiveLength` reads it. */
@@ -166,68 +173,98 @@ function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
   return n === GIVE_UP ? 0 : n;
 }
 
+/** What `readSample` read of the last sample: the record's fields, its keys not yet strings or ids. */
+const got = {
+  /** `group_index` (NaN: none). */
+  group: NaN,
+  index: null as number | null,
+  step: null as number | null,
+  responseLength: null as number | null,
+  reward: null as number | null,
+  rewardIsInt: false,
+  status: null as string | null,
+  dataset: null as string | null,
+  cause: null as string | null,
+  /** Which member keys the prompt: its words in `promptWords`, or `instance`'s text, or none. */
+  prompt: 'none' as 'hash' | 'instance' | 'none',
+  instance: null as string | null,
+  byteLength: 0,
+  effectiveLength: null as number | null,
+  weightVersions: null as (string | number)[] | null,
+  cachedTokens: 0,
+  totalPromptTokens: 0,
+  repetition: false as boolean | null | string,
+};
+const promptWords = new Uint32Array(2);
+
 /**
- * The record of sample `index` (line `index + 1`) as the per-line path reads its line, or null
- * when the line must be fed instead. With `jobs`, a long response's tail may be compressed
- * elsewhere (formats/offloadedVerdicts.ts `pendingTail`), for the collector to settle.
+ * Reads sample `value` into `got` as the per-line path reads its line; false when the line must be
+ * fed instead. With `jobs`, a long response's tail may be compressed elsewhere
+ * (formats/offloadedVerdicts.ts `pendingTail`), for the collector to settle.
  */
-export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs | null = null): SampleRecord | null {
-  if (!(value instanceof PyDict) || value.map.size >= MAX_BUILT_SCALARS) return null;
+function readSample(value: unknown, jobs: DeflateJobs | null): boolean {
+  if (!(value instanceof PyDict) || value.map.size >= MAX_BUILT_SCALARS) return false;
   const m = value.map;
   // A dump's samples share their keys: the members are found once for all of them.
   const at = m.positionsOf(SAMPLE_MEMBERS);
-  let groupKey: string | null = null;
+  got.group = NaN;
   const g = m.valueAt(at[GROUP_INDEX]);
   if (g !== undefined && g !== null) {
     const n = numberOf(g);
-    if (n === GIVE_UP || !Number.isInteger(n)) return null;
-    groupKey = String(n);
+    if (n === GIVE_UP || !Number.isInteger(n)) return false;
+    got.group = n;
   }
   const sampleIndex = integerOf(m.valueAt(at[INDEX]));
   const step = integerOf(m.valueAt(at[ROLLOUT_ID]));
   const responseLength = integerOf(m.valueAt(at[RESPONSE_LENGTH]));
-  if (sampleIndex === GIVE_UP || step === GIVE_UP || responseLength === GIVE_UP) return null;
-  let reward: number | null = null;
-  let rewardIsInt = false;
+  if (sampleIndex === GIVE_UP || step === GIVE_UP || responseLength === GIVE_UP) return false;
+  got.index = sampleIndex;
+  got.step = step;
+  got.responseLength = responseLength;
+  got.reward = null;
+  got.rewardIsInt = false;
   const r = m.valueAt(at[REWARD]);
   if (r !== undefined && r !== null) {
     const n = numberOf(r);
-    if (n === GIVE_UP) return null;
-    reward = n;
-    rewardIsInt = intText;
+    if (n === GIVE_UP) return false;
+    got.reward = n;
+    got.rewardIsInt = intText;
   }
   const status = shortText(m.valueAt(at[STATUS]) ?? null);
-  if (status === GIVE_UP || (status !== null && !STATUS_SET.has(status))) return null;
+  if (status === GIVE_UP || (status !== null && !STATUS_SET.has(status))) return false;
+  got.status = status;
   const dataset = shortText(m.valueAt(at[DATASET]) ?? null);
   const dataSource = shortText(m.valueAt(at[DATA_SOURCE]) ?? null);
-  if (dataset === GIVE_UP || dataSource === GIVE_UP) return null;
+  if (dataset === GIVE_UP || dataSource === GIVE_UP) return false;
   let exitStatus: string | null = null;
   let metaDataset: string | null = null;
   let metaDatasetName: string | null = null;
   let instance: string | null = null;
   const meta = m.valueAt(at[METADATA]);
   if (meta !== undefined && meta !== null) {
-    if (!(meta instanceof PyDict) || meta.map.size >= MAX_BUILT_SCALARS) return null;
+    if (!(meta instanceof PyDict) || meta.map.size >= MAX_BUILT_SCALARS) return false;
     const metaAt = meta.map.positionsOf(METADATA_MEMBERS);
     const e = shortText(meta.map.valueAt(metaAt[EXIT_STATUS]) ?? null);
     const d = shortText(meta.map.valueAt(metaAt[METADATA_DATASET]) ?? null);
     const dn = shortText(meta.map.valueAt(metaAt[DATASET_NAME]) ?? null);
-    if (e === GIVE_UP || d === GIVE_UP || dn === GIVE_UP) return null;
+    if (e === GIVE_UP || d === GIVE_UP || dn === GIVE_UP) return false;
     exitStatus = e;
     metaDataset = d;
     metaDatasetName = dn;
     const id = meta.map.valueAt(metaAt[INSTANCE_ID]);
     if (id !== undefined && id !== null) {
       if (typeof id === 'string') {
-        if (!isShort(id)) return null;
+        if (!isShort(id)) return false;
         instance = id;
       } else {
         const n = numberOf(id);
-        if (n === GIVE_UP || !Number.isInteger(n)) return null;
+        if (n === GIVE_UP || !Number.isInteger(n)) return false;
         instance = String(n);
       }
     }
   }
+  got.dataset = datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource);
+  got.cause = exitStatus === '' ? null : exitStatus;
   const prompt = m.valueAt(at[PROMPT]);
   const label = m.valueAt(at[LABEL]);
   const mask = effectiveLength(m.valueAt(at[LOSS_MASK]), responseLength);
@@ -235,37 +272,96 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
   const info = m.valueAt(at[PREFIX_CACHE_INFO]);
   const cached = cacheCount(info, 'cached_tokens');
   const total = cacheCount(info, 'total_prompt_tokens');
-  if (mask === GIVE_UP || wv === GIVE_UP || cached === GIVE_UP || total === GIVE_UP) return null;
+  if (mask === GIVE_UP || wv === GIVE_UP || cached === GIVE_UP || total === GIVE_UP) return false;
+  got.effectiveLength = mask;
+  got.weightVersions = wv;
+  got.cachedTokens = cached;
+  got.totalPromptTokens = total;
   const response = m.valueAt(at[RESPONSE]);
   // As the per-line path reads the line: a str is text (a short one has too few characters to be
   // compressed), anything else is not. A tail `jobs` took is false until the scan settles it.
   pendingTail.ticket = -1;
-  const repetition =
+  got.repetition =
     response === undefined ? false : typeof response === 'string' || response instanceof PyText ? tailVerdict(stringTail(textOfStr(response), jobs)) : null;
+  got.byteLength = sampleLineLength(value);
+  got.instance = instance;
+  if (prompt !== undefined) {
+    promptHash(prompt, value, promptWords);
+    got.prompt = 'hash';
+  } else if (instance !== null) got.prompt = 'instance';
+  else if (label !== undefined) {
+    promptHash(label, value, promptWords);
+    got.prompt = 'hash';
+  } else got.prompt = 'none';
+  return true;
+}
+
+/** The miles fields of `got` into `m`. */
+function milesOf(m: MilesSampleFields): MilesSampleFields {
+  m.effectiveLength = got.effectiveLength;
+  m.weightVersions = got.weightVersions;
+  m.cachedTokens = got.cachedTokens;
+  m.totalPromptTokens = got.totalPromptTokens;
+  m.repetition = got.repetition;
+  return m;
+}
+
+/**
+ * The record of sample `index` (line `index + 1`) as the per-line path reads its line, or null
+ * when the line must be fed instead (`pushPtSampleRow` writes the same fields as a row).
+ */
+export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs | null = null): SampleRecord | null {
+  if (!readSample(value, jobs)) return null;
+  const status = got.status;
   const sample: SampleRecord = {
     line: index + 1,
     offset: index,
-    byteLength: sampleLineLength(value),
-    groupKey,
-    index: sampleIndex,
-    dataset: datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource),
-    promptKey: prompt !== undefined ? promptHash(prompt, value) : (instance ?? (label !== undefined ? promptHash(label, value) : null)),
+    byteLength: got.byteLength,
+    groupKey: got.group === got.group ? String(got.group) : null,
+    index: got.index,
+    dataset: got.dataset,
+    promptKey: got.prompt === 'hash' ? hex64(promptWords[0], promptWords[1]) : got.prompt === 'instance' ? got.instance : null,
     status: status as SampleStatus | null,
     aborted: status === 'aborted',
-    reward,
-    rewardIsInt,
-    cause: exitStatus === '' ? null : exitStatus,
-    responseLength,
-    step,
+    reward: got.reward,
+    rewardIsInt: got.rewardIsInt,
+    cause: got.cause,
+    responseLength: got.responseLength,
+    step: got.step,
   };
-  sample.miles = {
-    effectiveLength: mask,
-    weightVersions: wv,
-    cachedTokens: cached,
-    totalPromptTokens: total,
-    repetition,
-  };
+  sample.miles = milesOf({ effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false });
   return sample;
+}
+
+const row = emptyRow();
+const rowMiles: MilesSampleFields = { effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+
+/**
+ * Sample `index` pushed to `store` as the row `ptSampleRecord`'s record would be (keys as ids,
+ * no record and no key string made), as the per-line path pushes a line's; false when the line
+ * must be fed instead. A tail `offloaded` took is noted for the collector to settle.
+ */
+export function pushPtSampleRow(value: unknown, index: number, store: SampleStore, offloaded: OffloadedVerdicts | null): boolean {
+  if (!readSample(value, offloaded === null ? null : offloaded.jobs)) return false;
+  const r = row;
+  r.line = index + 1;
+  r.offset = index;
+  r.byteLength = got.byteLength;
+  r.groupId = got.group === got.group ? store.groupIdOfInt(got.group) : -1;
+  r.promptId = got.prompt === 'hash' ? store.promptIdOfHash(promptWords) : got.prompt === 'instance' ? store.strings.id(got.instance as string) : -1;
+  r.dataset = got.dataset;
+  r.cause = got.cause;
+  r.index = got.index;
+  r.responseLength = got.responseLength;
+  r.step = got.step;
+  r.status = STATUS_CODE.get(got.status as SampleStatus | null) ?? 0;
+  r.aborted = got.status === 'aborted';
+  r.reward = got.reward;
+  r.rewardIsInt = got.rewardIsInt;
+  r.miles = milesOf(rowMiles);
+  store.pushRow(r);
+  if (offloaded !== null) offloaded.notePending(store.length - 1);
+  return true;
 }
 
 function textOfStr(v: string | PyText): string {

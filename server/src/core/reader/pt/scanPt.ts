@@ -1,8 +1,8 @@
 // A `.pt` dump as a scan (docs/pt.md): each sample the pickle machine hands over is read as its
 // JSON line would be, by the same collector as a JSONL file's lines, so every format rule, finding
 // and metric applies unchanged. Once the collector reads miles samples through its per-line path,
-// a sample's record is built straight from the pickled dict (sampleRecord.ts): the record that
-// path reads from the line, without the line; any other sample is written as its line and fed.
+// a sample's row is read straight from the pickled dict (sampleRecord.ts): the row that path
+// reads from the line, without the line; any other sample is written as its line and fed.
 // Line N of the report is sample N (1-based) of the dump, which is also line N of its JSON Lines
 // view (`rollout-lens export`, the editor's view). Token and log-prob runs are counted, not kept,
 // so memory follows the samples' other fields.
@@ -10,6 +10,8 @@ import type { RolloutLensSettings } from '../../../../../shared/protocol';
 import { severityOf } from '../../catalog';
 import type { FileAccess } from '../../fileAccess';
 import type { DeflateOffload } from '../deflateJobs';
+import type { OffloadedVerdicts } from '../../formats/offloadedVerdicts';
+import type { SampleStore } from '../../sampleStore';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
 import type { KeptPtLines } from '../../sampleLine';
@@ -19,7 +21,7 @@ import { collectedFields, type FileIdentity, type ScanState } from '../recordSca
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
-import { ptSampleRecord } from './sampleRecord';
+import { pushPtSampleRow } from './sampleRecord';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';
 
@@ -87,6 +89,8 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
   const direct = options.direct ?? true;
   if (options.deflate) collector.offloadDeflate(options.deflate.start());
   let line = 0;
+  let sample: unknown = null;
+  const pushSample = (store: SampleStore, offloaded: OffloadedVerdicts | null) => pushPtSampleRow(sample, line - 1, store, offloaded);
   const keep = options.keepPtLines;
   const r = await readPt(access, target.path, {
     summarize: true,
@@ -97,11 +101,10 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
     onSample: (value, index) => {
       line = index + 1;
       if (direct && collector.takesMilesRecords()) {
-        const record = ptSampleRecord(value, index, collector.deflateJobs);
-        if (record !== null) {
-          collector.pushMilesRecord(record);
-          return;
-        }
+        sample = value;
+        const pushed = collector.pushMilesRow(pushSample);
+        sample = null;
+        if (pushed) return;
       }
       const bytes = encoder.encode(sampleLine(value));
       collector.onLine(bytes, 0, bytes.length, line, index);

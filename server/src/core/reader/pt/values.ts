@@ -2,6 +2,11 @@
 // named by a pickle is at most a name (`PyGlobal`), and a call of one is a record of what would
 // have been called.
 
+import { DictMap } from './dictMap';
+
+export { DictMap, INDEX_AFTER } from './dictMap';
+export { dictKey, LONG_TEXT, PyText, textOf } from './pyText';
+
 /**
  * The items of every list with none (made empty, or its numbers counted): a dump makes millions
  * of lists. Frozen: an item is never pushed here; `append` gives a list items of its own first.
@@ -35,217 +40,6 @@ export class PyTuple {
   ) {}
 }
 
-/**
- * The keys of dicts, in order. Many dicts share one (a dump's samples have the same keys in the
- * same order): a shared one is never changed, a dict adding a key to it copies it first.
- */
-class KeyShape {
-  /** Positions of the keys, once searching them in order would cost more. */
-  index: Map<unknown, number> | null = null;
-  /** Bytes of the keys as a line's `"key": ` parts (lineLength.ts), -1 until counted. */
-  keysLength = -1;
-  /** The last `positionsOf` names asked of this shape once shared, and their positions. */
-  positionsFor: readonly unknown[] | null = null;
-  positions: Int32Array | null = null;
-  constructor(
-    readonly keys: unknown[],
-    public shared: boolean,
-  ) {}
-}
-
-const EMPTY_SHAPE = new KeyShape([], true);
-const NO_VALUES: unknown[] = [];
-
-/** Key shapes made lately, so the next dict with the same keys shares one. */
-const recentShapes: KeyShape[] = [];
-const RECENT_SHAPES = 8;
-const REMEMBER_UP_TO = 256;
-
-function recentShape(items: unknown[], from: number, n: number): KeyShape | null {
-  for (let s = 0; s < recentShapes.length; s++) {
-    const keys = recentShapes[s].keys;
-    if (keys.length !== n) continue;
-    let i = 0;
-    while (i < n && keys[i] === dictKey(items[from + 2 * i])) i++;
-    if (i === n) return recentShapes[s];
-  }
-  return null;
-}
-
-function remember(shape: KeyShape): void {
-  shape.shared = true;
-  // A big dict's keys are not kept past it.
-  if (shape.keys.length > REMEMBER_UP_TO) return;
-  if (recentShapes.length >= RECENT_SHAPES) recentShapes.pop();
-  recentShapes.unshift(shape);
-}
-
-/**
- * A dict's entries, in insertion order, with `Map`'s semantics (keys equal by SameValueZero, a key
- * set again keeps its place). A dump holds millions of small dicts with the same keys: each keeps
- * its values in an array and shares its keys' `KeyShape` with the dicts before it, instead of a
- * hash table of its own; a big dict's keys get a `Map` of positions so it is not searched key by
- * key.
- */
-export class DictMap {
-  private shape: KeyShape = EMPTY_SHAPE;
-  private values: unknown[] = NO_VALUES;
-
-  get size(): number {
-    return this.shape.keys.length;
-  }
-
-  /** The keys, in order: not to be changed. */
-  get keyList(): readonly unknown[] {
-    return this.shape.keys;
-  }
-
-  /** The values, position for position with `keyList`: not to be changed. */
-  get valueList(): readonly unknown[] {
-    return this.values;
-  }
-
-  /** Bytes the keys take in a line, when `count` gives them; shared dicts count them once. */
-  keysLength(count: (keys: readonly unknown[]) => number): number {
-    const shape = this.shape;
-    if (!shape.shared) return count(shape.keys);
-    if (shape.keysLength < 0) shape.keysLength = count(shape.keys);
-    return shape.keysLength;
-  }
-
-  private find(key: unknown): number {
-    const shape = this.shape;
-    const keys = shape.keys;
-    if (shape.index === null) {
-      if (keys.length <= SEARCH_UP_TO || (!shape.shared && keys.length <= INDEX_AFTER)) {
-        if (key !== key) {
-          // NaN: Map finds it (SameValueZero), `===` never does.
-          for (let i = 0; i < keys.length; i++) if (keys[i] !== keys[i]) return i;
-          return -1;
-        }
-        for (let i = 0; i < keys.length; i++) if (keys[i] === key) return i;
-        return -1;
-      }
-      shape.index = new Map();
-      for (let i = 0; i < keys.length; i++) shape.index.set(keys[i], i);
-    }
-    return shape.index.get(key) ?? -1;
-  }
-
-  get(key: unknown): unknown {
-    const i = this.find(key);
-    return i < 0 ? undefined : this.values[i];
-  }
-
-  /**
-   * The positions of `names` among the keys (-1: not a key), for `valueAt`: searched once for the
-   * dicts that share a shape (whose keys no longer change), when asked with the same `names` array.
-   */
-  positionsOf(names: readonly unknown[]): Int32Array {
-    const shape = this.shape;
-    if (shape.positionsFor === names && shape.positions !== null) return shape.positions;
-    const positions = new Int32Array(names.length);
-    for (let k = 0; k < names.length; k++) positions[k] = this.find(names[k]);
-    if (shape.shared) {
-      shape.positionsFor = names;
-      shape.positions = positions;
-    }
-    return positions;
-  }
-
-  /** The value at a position `positionsOf` gave; undefined for -1. */
-  valueAt(position: number): unknown {
-    return position < 0 ? undefined : this.values[position];
-  }
-
-  has(key: unknown): boolean {
-    return this.find(key) >= 0;
-  }
-
-  set(key: unknown, value: unknown): this {
-    const i = this.find(key);
-    if (i >= 0) {
-      if (this.values === NO_VALUES) this.values = [];
-      this.values[i] = value;
-      return this;
-    }
-    this.add(key, value);
-    return this;
-  }
-
-  /** A key not in the dict. */
-  private add(key: unknown, value: unknown): void {
-    // As a Map keeps it: -0 as 0.
-    if (key === 0) key = 0;
-    let shape = this.shape;
-    if (shape.shared) {
-      shape = this.shape = new KeyShape(shape.keys.slice(), false);
-      if (this.values === NO_VALUES) this.values = [];
-    }
-    if (shape.index !== null) shape.index.set(key, shape.keys.length);
-    shape.keys.push(key);
-    this.values.push(value);
-  }
-
-  /**
-   * SETITEMS: `items` from `from` on, keys (already `dictKey`) and values in turn. An empty dict
-   * given the keys of a recent one shares them.
-   */
-  setPairs(items: unknown[], from: number): void {
-    const n = (items.length - from) >> 1;
-    if (this.shape.keys.length === 0 && n > 0) {
-      const shape = recentShape(items, from, n);
-      if (shape !== null) {
-        const values = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) values[i] = items[from + 2 * i + 1];
-        this.shape = shape;
-        this.values = values;
-        return;
-      }
-      for (let i = from; i < items.length; i += 2) this.set(dictKey(items[i]), items[i + 1]);
-      if (!this.shape.shared) remember(this.shape);
-      return;
-    }
-    for (let i = from; i < items.length; i += 2) this.set(dictKey(items[i]), items[i + 1]);
-  }
-
-  delete(key: unknown): boolean {
-    const i = this.find(key);
-    if (i < 0) return false;
-    const keys = this.shape.keys.slice();
-    keys.splice(i, 1);
-    this.shape = new KeyShape(keys, false);
-    this.values = this.values.slice();
-    this.values.splice(i, 1);
-    return true;
-  }
-
-  keys(): IterableIterator<unknown> {
-    return this.shape.keys.values();
-  }
-
-  forEach(f: (value: unknown, key: unknown) => void): void {
-    const keys = this.shape.keys;
-    const values = this.values;
-    for (let i = 0; i < keys.length; i++) f(values[i], keys[i]);
-  }
-
-  *entries(): IterableIterator<[unknown, unknown]> {
-    const keys = this.shape.keys;
-    const values = this.values;
-    for (let i = 0; i < keys.length; i++) yield [keys[i], values[i]];
-  }
-
-  [Symbol.iterator](): IterableIterator<[unknown, unknown]> {
-    return this.entries();
-  }
-}
-
-/** Keys a shared shape is searched in order for; past it, it gets a `Map` of positions. */
-const SEARCH_UP_TO = 8;
-/** Keys a dict being built is searched in order for. */
-export const INDEX_AFTER = 48;
-
 /** A Python dict: keys of any (inert) type, in insertion order. */
 export class PyDict extends DictMap {
   /** Its entries: the dict itself (one object a dict, not two). */
@@ -260,37 +54,6 @@ export class PyDict extends DictMap {
   slot = -1;
   /** Handed on, or part of a released sample read again: never changed again (sampleHandOn.ts). */
   handed = false;
-}
-
-/**
- * A long Python str (at least `LONG_TEXT` UTF-8 bytes; shorter ones are JS strings), and where its
- * bytes are in the pickle. Its `text` is dropped once the sample holding it has been handed on,
- * so the memo keeps where a prompt or response is, not the text; a later memo read decodes it
- * again from those bytes (docs/pt.md).
- */
-export class PyText {
-  constructor(
-    /** Offset of the text's bytes in the pickle. */
-    readonly offset: number,
-    readonly byteLength: number,
-    /** `latin1` for Python 2 strings (BINSTRING), else UTF-8. */
-    readonly latin1: boolean,
-    public text: string | null,
-  ) {}
-}
-
-export const LONG_TEXT = 64;
-
-/** A dict key as the map keeps it: a Python str is compared by its text, as Python does. */
-export function dictKey(k: unknown): unknown {
-  return k instanceof PyText && k.text !== null ? k.text : k;
-}
-
-/** A Python str's text (a JS string, or a PyText's text), else undefined. */
-export function textOf(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (v instanceof PyText && v.text !== null) return v.text;
-  return undefined;
 }
 
 export class PySet {
@@ -371,6 +134,8 @@ export class Blocked {
 }
 
 export function depthOf(v: unknown): number {
+  // Most values are numbers, strs and None: no class to test them against.
+  if (typeof v !== 'object' || v === null) return 0;
   if (v instanceof PyList || v instanceof PyDict || v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return v.depth;
   return 0;
 }
