@@ -1,4 +1,4 @@
-// A pickled dict's entries (server/src/core/reader/pt/values.ts `DictMap`): arrays of values
+// A pickled dict's entries (server/src/core/reader/pt/dictMap.ts `DictMap`): arrays of values
 // sharing their keys with the dicts before them, in place of a `Map` per dict. They must read
 // exactly as a `Map` does (insertion order, SameValueZero keys, a key set again keeps its place),
 // and a dict sharing keys must never see another dict's changes.
@@ -165,4 +165,40 @@ test('DictMap: a big dict, built pair by pair or at once, and shared, reads as a
     map.set(NaN, 'nan again');
     assert.deepEqual(entries(dict), entries(map));
   }
+});
+
+test('DictMap.valuesLength: dicts of one shape measure each value, whatever the last one at its place was', () => {
+  // A measure that tells apart what `===` does not (0 and -0) and what it never equates (NaN).
+  const measure = (v: unknown, depth: number): number =>
+    depth * 1000 + (Object.is(v, -0) ? 7 : typeof v === 'string' ? 100 + v.length : v === null ? 4 : typeof v === 'object' ? 50 : String(v).length);
+  const keys = ['a', 'b', 'c'];
+  const rows: unknown[][] = [
+    [0, 'x', null],
+    [-0, 'x', null],
+    [0, 'xyz', false],
+    [NaN, 'xyz', false],
+    [NaN, 1, true],
+    [new PyFloat(2), '1', 'true'],
+    [new PyFloat(2), 1, 1n],
+    [12345, null, 1n],
+  ];
+  const seen = new Set<unknown>();
+  for (const depths of [
+    [1, 1],
+    [1, 2],
+  ]) {
+    for (const [r, row] of rows.entries()) {
+      const depth = depths[r % 2];
+      const dict = new DictMap();
+      dict.setPairs(
+        keys.flatMap((k, i) => [k, row[i]]),
+        0,
+      );
+      seen.add(dict.keyList);
+      const want = row.reduce<number>((n, v) => n + measure(v, depth), 0);
+      assert.equal(dict.valuesLength(measure, depth), want, `${row.map(String).join(', ')} at depth ${depth}`);
+    }
+  }
+  // The dicts did share one shape (what the lengths are remembered by).
+  assert.equal(seen.size, 1);
 });

@@ -18,6 +18,8 @@ class KeyShape {
    */
   lastValues: unknown[] | null = null;
   lastLengths: Float64Array | null = null;
+  /** The depth they were measured at. */
+  lastDepth = -1;
   /** The last `positionsOf` names asked of this shape once shared, and their positions. */
   positionsFor: readonly unknown[] | null = null;
   positions: Int32Array | null = null;
@@ -111,8 +113,13 @@ export class DictMap {
       for (let i = 0; i < values.length; i++) n += measure(values[i], depth);
       return n;
     }
-    const last = (shape.lastValues ??= new Array<unknown>(values.length).fill(NOT_MEASURED));
+    const last = (shape.lastValues ??= new Array<unknown>(values.length));
     const lengths = (shape.lastLengths ??= new Float64Array(values.length));
+    if (shape.lastDepth !== depth) {
+      // A dump's samples are all at one depth; anything else starts over.
+      last.fill(NOT_MEASURED);
+      shape.lastDepth = depth;
+    }
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       const w = last[i];
