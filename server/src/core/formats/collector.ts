@@ -224,13 +224,13 @@ export class RecordCollector {
    * miles samples read through the per-line path. A `.pt` dump reads the same rows from its
    * pickled samples (reader/pt/sampleRecord.ts).
    */
-  takesMilesRecords(): boolean {
+  takesMilesRows(): boolean {
     return this.lineReader !== null;
   }
 
   /**
    * A row `push` reads without a line into the store, as the per-line path pushes a line's (see
-   * `takesMilesRecords`); false when it could not, and the sample's line is to be fed instead.
+   * `takesMilesRows`); false when it could not, and the sample's line is to be fed instead.
    * `push` notes a tail the offloaded jobs took (its `repetition` is false until the scan settles it).
    */
   pushMilesRow(push: (store: SampleStore, offloaded: OffloadedVerdicts | null) => boolean): boolean {

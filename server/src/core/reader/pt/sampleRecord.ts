@@ -1,12 +1,13 @@
-// A miles sample's record straight from the pickled dict (docs/pt.md, "Records without lines"):
-// the record the per-line path (formats/milesLine.ts) reads from the sample's JSON line
-// (serialize.ts `sampleLine`), without writing the line and scanning it again. It reads the same
-// members with the same rules, value by value: numbers with Python's int-vs-float reading as the
-// line would show them, short strings, the prompt's hash over its JSON text, the line's byte
-// length. Wherever the per-line path would hand the line to the full scan (a value of a type its
-// fast validation refuses, an object reward, a member past the scanner's limits) or this reader
-// is not sure to agree (big integers, long texts where short strings are wanted), it returns null
-// and the caller feeds the line as before; test/unit/pt/direct.test.ts holds the two paths equal.
+// A miles sample's row straight from the pickled dict (docs/pt.md, "Records without lines"):
+// the row the per-line path (formats/milesLine.ts) writes into the store from the sample's JSON
+// line (serialize.ts `sampleLine`), without writing the line and scanning it again, and the same
+// fields as a record. It reads the same members with the same rules, value by value: numbers with
+// Python's int-vs-float reading as the line would show them, short strings, the prompt's hash over
+// its JSON text, the line's byte length. Wherever the per-line path would hand the line to the
+// full scan (a value of a type its fast validation refuses, an object reward, a member past the
+// scanner's limits) or this reader is not sure to agree (big integers, long texts where short
+// strings are wanted), it refuses the sample and the caller feeds the line as before;
+// test/unit/pt/direct.test.ts holds the paths equal.
 import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
 import { MAX_STRING } from '../../formats/rule';
 import { STATUSES } from '../../formats/schemas';

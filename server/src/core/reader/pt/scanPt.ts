@@ -34,7 +34,7 @@ export interface PtScanOptions {
   /** Compresses long responses' tails on another thread (reader/deflateJobs.ts). */
   deflate?: DeflateOffload;
   /**
-   * Build miles records straight from the pickled samples (sampleRecord.ts; the default), or feed
+   * Read miles rows straight from the pickled samples (sampleRecord.ts; the default), or feed
    * every sample's JSON line to the collector (the path they are tested against).
    */
   direct?: boolean;
@@ -100,7 +100,7 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
     isCancelled: options.isCancelled,
     onSample: (value, index) => {
       line = index + 1;
-      if (direct && collector.takesMilesRecords()) {
+      if (direct && collector.takesMilesRows()) {
         sample = value;
         const pushed = collector.pushMilesRow(pushSample);
         sample = null;
