@@ -7,7 +7,7 @@ import { PickleError } from './pickleLiterals';
 
 export class ChunkedInput {
   buf = new Uint8Array(0);
-  /** A view of `buf` for its multi-byte numbers (one a window, not one an opcode run). */
+  /** A view of `buf` for its multi-byte numbers: one for each window, not one for each `step` call. */
   view = new DataView(this.buf.buffer);
   /** Next byte to interpret, in `buf`. */
   pos = 0;
