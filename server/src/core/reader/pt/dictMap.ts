@@ -123,7 +123,7 @@ export class DictMap {
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       const w = last[i];
-      // `===` (Object.is is not inlined here), with 0 and -0 told apart.
+      // `===` with 0 and -0 told apart: strs equal by their text; NaN is measured again.
       if (v === w && (v !== 0 || Object.is(v, w))) n += lengths[i];
       else {
         const length = measure(v, depth);
