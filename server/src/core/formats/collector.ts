@@ -229,12 +229,13 @@ export class RecordCollector {
   }
 
   /**
-   * A row `push` reads without a line into the store, as the per-line path pushes a line's (see
-   * `takesMilesRows`); false when it could not, and the sample's line is to be fed instead.
-   * `push` notes a tail the offloaded jobs took (its `repetition` is false until the scan settles it).
+   * The row `push` reads from sample `index` (`value`) without a line into the store, as the
+   * per-line path pushes a line's (see `takesMilesRows`); false when it could not, and the
+   * sample's line is to be fed instead. `push` notes a tail the offloaded jobs took (its
+   * `repetition` is false until the scan settles it).
    */
-  pushMilesRow(push: (store: SampleStore, offloaded: OffloadedVerdicts | null) => boolean): boolean {
-    if (!push(this.state.samples, this.offloaded)) return false;
+  pushMilesRow<T>(push: (value: T, index: number, store: SampleStore, offloaded: OffloadedVerdicts | null) => boolean, value: T, index: number): boolean {
+    if (!push(value, index, this.state.samples, this.offloaded)) return false;
     this.state.records++;
     return true;
   }

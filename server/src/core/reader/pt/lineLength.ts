@@ -155,7 +155,7 @@ function containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth:
   try {
     if (v instanceof PyDict) return dictLength(v, depth);
     if (v instanceof PyList) {
-      if (v.summarized) return oneMember('$numbers', numberLength(v.count));
+      // A summarised list never gets here: `lengthOf` measures it by its count.
       if (v.released) throw new Error('a released list was asked for after its sample was handed on');
       return itemsLength(v.items, depth);
     }

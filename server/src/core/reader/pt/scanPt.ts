@@ -10,8 +10,6 @@ import type { RolloutLensSettings } from '../../../../../shared/protocol';
 import { severityOf } from '../../catalog';
 import type { FileAccess } from '../../fileAccess';
 import type { DeflateOffload } from '../deflateJobs';
-import type { OffloadedVerdicts } from '../../formats/offloadedVerdicts';
-import type { SampleStore } from '../../sampleStore';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
 import type { KeptPtLines } from '../../sampleLine';
@@ -89,8 +87,6 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
   const direct = options.direct ?? true;
   if (options.deflate) collector.offloadDeflate(options.deflate.start());
   let line = 0;
-  let sample: unknown = null;
-  const pushSample = (store: SampleStore, offloaded: OffloadedVerdicts | null) => pushPtSampleRow(sample, line - 1, store, offloaded);
   const keep = options.keepPtLines;
   const r = await readPt(access, target.path, {
     summarize: true,
@@ -100,12 +96,7 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
     isCancelled: options.isCancelled,
     onSample: (value, index) => {
       line = index + 1;
-      if (direct && collector.takesMilesRows()) {
-        sample = value;
-        const pushed = collector.pushMilesRow(pushSample);
-        sample = null;
-        if (pushed) return;
-      }
+      if (direct && collector.takesMilesRows() && collector.pushMilesRow(pushPtSampleRow, value, index)) return;
       const bytes = encoder.encode(sampleLine(value));
       collector.onLine(bytes, 0, bytes.length, line, index);
     },

@@ -4,7 +4,6 @@
 
 import { DictMap } from './dictMap';
 
-export { DictMap, INDEX_AFTER } from './dictMap';
 export { dictKey, LONG_TEXT, PyText, textOf } from './pyText';
 
 /**
