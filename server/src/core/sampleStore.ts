@@ -4,10 +4,10 @@
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { MilesSampleFields, SampleRecord } from './types';
-import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, STATUS_CODE, takeChunk, withLabelCode } from './store/chunk';
+import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, takeChunk, withLabelCode } from './store/chunk';
 import * as Flag from './store/rowFlags';
 import { type IntField, IntOverflow } from './store/intOverflow';
-import { emptyRow, type StoreRow } from './store/row';
+import { emptyRow, setRowStatus, type StoreRow } from './store/row';
 import { type Extras, SampleColumns } from './store/sampleColumns';
 import { LastKeyId, StringTable } from './store/stringTable';
 
@@ -53,8 +53,7 @@ export class SampleStore extends SampleColumns {
     r.index = s.index;
     r.responseLength = s.responseLength;
     r.step = s.step;
-    r.status = STATUS_CODE.get(s.status) ?? 0;
-    r.aborted = s.aborted;
+    setRowStatus(r, s.status, s.aborted);
     r.reward = s.reward;
     r.rewardIsInt = s.rewardIsInt;
     r.miles = s.miles;

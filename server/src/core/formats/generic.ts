@@ -8,7 +8,7 @@ import { formatIssues } from './issues';
 import { keyText } from './miles';
 import { parsePointer, resolvePath } from './pointer';
 import { resolveReward } from './reward';
-import { genericSchema } from './schemas';
+import { abortedByStatus, genericSchema } from './schemas';
 
 type Field = keyof GenericFieldMap;
 
@@ -63,7 +63,7 @@ export function normalizeGeneric(o: unknown, info: LineInfo, ctx: NormalizeConte
       dataset: r.dataset ?? null,
       promptKey,
       status: r.status ?? null,
-      aborted: r.status === 'aborted',
+      aborted: abortedByStatus(r.status ?? null),
       reward: reward.reward,
       rewardIsInt: reward.rewardIsInt,
       cause: causeOf(r.cause),

@@ -9,7 +9,7 @@ import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normaliz
 import { fastMilesMetrics, fastMilesSample, fastMilesTrajectory, fastMilesTrials, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { resolveReward } from './reward';
-import { isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySchema, milesTrialsSchema } from './schemas';
+import { abortedByStatus, isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySchema, milesTrialsSchema } from './schemas';
 
 type Obj = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
     dataset: datasetOf(r, meta),
     promptKey: hashOf(o.prompt) ?? (instance !== undefined && instance !== null ? String(instance) : null) ?? hashOf(o.label),
     status: r.status ?? null,
-    aborted: r.status === 'aborted',
+    aborted: abortedByStatus(r.status ?? null),
     reward: reward.reward,
     rewardIsInt: reward.rewardIsInt,
     cause: causeOf(meta?.exit_status),
@@ -130,7 +130,7 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
     dataset: datasetOf(r, r.metadata),
     promptKey: hashOf(o.prompt),
     status: r.status ?? null,
-    aborted: r.status === 'aborted',
+    aborted: abortedByStatus(r.status ?? null),
     reward: reward.reward,
     rewardIsInt: reward.rewardIsInt,
     cause: causeOf(r.metadata?.exit_status),

@@ -15,7 +15,8 @@ import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../reader
 import { RepeatedValue } from '../reader/repeatedValue';
 import { MAX_BUILT_SCALARS, scanEnd, scanMember } from '../reader/scanJson';
 import { textTail } from '../reader/textTail';
-import { emptyRow, type SampleStore, STATUS_CODE } from '../sampleStore';
+import type { SampleStore } from '../sampleStore';
+import { emptyRow, setRowStatus } from '../store/row';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 
 import { datasetInOrder, type LineInfo } from './context';
@@ -40,7 +41,7 @@ import {
 import { MilesMetadataReader } from './milesMetadata';
 import { type OffloadedVerdicts, pendingTail, tailVerdict } from './offloadedVerdicts';
 import { MAX_STRING } from './rule';
-import { isPlainObject, STATUSES } from './schemas';
+import { abortedByStatus, isPlainObject, STATUSES } from './schemas';
 
 const QUOTE = 0x22;
 
@@ -351,8 +352,7 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
   r.index = index;
   r.responseLength = responseLength;
   r.step = step;
-  r.status = STATUS_CODE.get(status) ?? 0;
-  r.aborted = status === 'aborted';
+  setRowStatus(r, status, abortedByStatus(status));
   r.reward = reward;
   r.rewardIsInt = rewardIsInt;
   r.miles = milesFields(rowMiles);
@@ -370,7 +370,7 @@ function record(b: Uint8Array, info: LineInfo, meta: MilesMetadataReader): Sampl
     dataset: datasetInOrder(dataset, meta.dataset, meta.datasetName, dataSource),
     promptKey: promptEnd >= 0 ? hashBytes(b, promptStart, promptEnd) : (meta.instance ?? (labelEnd >= 0 ? hashBytes(b, labelStart, labelEnd) : null)),
     status,
-    aborted: status === 'aborted',
+    aborted: abortedByStatus(status),
     reward,
     rewardIsInt,
     cause: meta.exitStatus === '' ? null : meta.exitStatus,

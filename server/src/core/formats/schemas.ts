@@ -15,6 +15,14 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 export const STATUSES = ['pending', 'completed', 'truncated', 'aborted', 'failed'] as const;
 
+/**
+ * Whether a sample of this status counts as aborted where the status decides it (miles and the
+ * generic format; docs/semantics.md#aborted-group-filter): each reader of those formats asks here.
+ */
+export function abortedByStatus(status: string | null): boolean {
+  return status === 'aborted';
+}
+
 function build(z: typeof Z) {
   /** Any JSON number, NaN and ±Infinity included. */
   const anyNumber = z.custom<number>((v) => typeof v === 'number', { error: 'expected a number' });

@@ -1,6 +1,8 @@
 // One sample row as the sample store takes it (`SampleStore.pushRow`): a record's fields with its
 // keys already as table ids, so a reader can fill one object for every line.
-import type { MilesSampleFields } from '../types';
+import type { MilesSampleFields, SampleStatus } from '../types';
+
+import { STATUS_CODE } from './chunk';
 
 /** A row as `SampleStore.pushRow` takes it: a record's fields with its keys as table ids. */
 export interface StoreRow {
@@ -43,4 +45,10 @@ export function emptyRow(): StoreRow {
     rewardIsInt: false,
     miles: undefined,
   };
+}
+
+/** Sets `r`'s status (as its code) and whether it counts as aborted: every row writer's one way. */
+export function setRowStatus(r: StoreRow, status: SampleStatus | null, aborted: boolean): void {
+  r.status = STATUS_CODE.get(status) ?? 0;
+  r.aborted = aborted;
 }

@@ -10,11 +10,10 @@
 // test/unit/pt/direct.test.ts holds the paths equal.
 import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
 import { MAX_STRING } from '../../formats/rule';
-import { STATUSES } from '../../formats/schemas';
+import { abortedByStatus, STATUSES } from '../../formats/schemas';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../types';
 import type { SampleStore } from '../../sampleStore';
-import { emptyRow } from '../../store/row';
-import { STATUS_CODE } from '../../store/chunk';
+import { emptyRow, setRowStatus } from '../../store/row';
 import type { DeflateJobs } from '../deflateJobs';
 import type { OffloadedVerdicts } from '../../formats/offloadedVerdicts';
 import { hashPair, hex64 } from '../hash';
@@ -323,7 +322,7 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
     dataset: got.dataset,
     promptKey: got.prompt === 'hash' ? hex64(promptWords[0], promptWords[1]) : got.prompt === 'instance' ? got.instance : null,
     status: status as SampleStatus | null,
-    aborted: status === 'aborted',
+    aborted: abortedByStatus(status),
     reward: got.reward,
     rewardIsInt: got.rewardIsInt,
     cause: got.cause,
@@ -355,8 +354,7 @@ export function pushPtSampleRow(value: unknown, index: number, store: SampleStor
   r.index = got.index;
   r.responseLength = got.responseLength;
   r.step = got.step;
-  r.status = STATUS_CODE.get(got.status as SampleStatus | null) ?? 0;
-  r.aborted = got.status === 'aborted';
+  setRowStatus(r, got.status as SampleStatus | null, abortedByStatus(got.status));
   r.reward = got.reward;
   r.rewardIsInt = got.rewardIsInt;
   r.miles = milesOf(rowMiles);
