@@ -182,7 +182,7 @@ const got = {
   responseLength: null as number | null,
   reward: null as number | null,
   rewardIsInt: false,
-  status: null as string | null,
+  status: null as SampleStatus | null,
   dataset: null as string | null,
   cause: null as string | null,
   /** Which member keys the prompt: its words in `promptWords`, or `instance`'s text, or none. */
@@ -232,7 +232,7 @@ function readSample(value: unknown, jobs: DeflateJobs | null): boolean {
   }
   const status = shortText(m.valueAt(at[STATUS]) ?? null);
   if (status === GIVE_UP || (status !== null && !STATUS_SET.has(status))) return false;
-  got.status = status;
+  got.status = status as SampleStatus | null;
   const dataset = shortText(m.valueAt(at[DATASET]) ?? null);
   const dataSource = shortText(m.valueAt(at[DATA_SOURCE]) ?? null);
   if (dataset === GIVE_UP || dataSource === GIVE_UP) return false;
@@ -312,7 +312,6 @@ function milesOf(m: MilesSampleFields): MilesSampleFields {
  */
 export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs | null = null): SampleRecord | null {
   if (!readSample(value, jobs)) return null;
-  const status = got.status;
   const sample: SampleRecord = {
     line: index + 1,
     offset: index,
@@ -321,8 +320,8 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
     index: got.index,
     dataset: got.dataset,
     promptKey: got.prompt === 'hash' ? hex64(promptWords[0], promptWords[1]) : got.prompt === 'instance' ? got.instance : null,
-    status: status as SampleStatus | null,
-    aborted: abortedByStatus(status),
+    status: got.status,
+    aborted: abortedByStatus(got.status),
     reward: got.reward,
     rewardIsInt: got.rewardIsInt,
     cause: got.cause,
@@ -354,7 +353,7 @@ export function pushPtSampleRow(value: unknown, index: number, store: SampleStor
   r.index = got.index;
   r.responseLength = got.responseLength;
   r.step = got.step;
-  setRowStatus(r, got.status as SampleStatus | null, abortedByStatus(got.status));
+  setRowStatus(r, got.status, abortedByStatus(got.status));
   r.reward = got.reward;
   r.rewardIsInt = got.rewardIsInt;
   r.miles = milesOf(rowMiles);
