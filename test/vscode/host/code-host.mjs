@@ -222,8 +222,15 @@ async function clickCanvas(page, id, hex, done) {
     result = 'ok';
     break;
   }
-  mkdirSync(dirname(done), { recursive: true });
-  writeFileSync(done, result);
+  writeWhole(done, result);
+}
+
+/** Writes `text` to `path` so that the file appears whole: the test reads it as soon as it exists. */
+function writeWhole(path, text) {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.partial`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
 }
 
 async function takeScreenshot(page, path) {
@@ -248,7 +255,7 @@ async function runInBrowser(url, state) {
     const shot = SCREENSHOT.exec(text);
     const click = CLICK_CANVAS.exec(text);
     if (shot) takeScreenshot(page, shot[1]).catch((e) => process.stdout.write(`[code-host] screenshot failed: ${e}\n`));
-    else if (click) clickCanvas(page, click[1], click[2], click[3]).catch((e) => writeFileSync(click[3], `click failed: ${e}`));
+    else if (click) clickCanvas(page, click[1], click[2], click[3]).catch((e) => writeWhole(click[3], `click failed: ${e}`));
     else if (VERBOSE || !NOISE.test(text)) process.stdout.write(`${level === 'error' ? '[error] ' : ''}${text}\n`);
   });
   await page.exposeFunction('codeAutomationExit', (code) => exitWith(Number(code)));
