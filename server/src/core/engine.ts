@@ -2,19 +2,14 @@
 // → one RunReport. Split so the language server can keep per-file scans and resume them when a
 // live log grows: `scanFile` (one file, resumable), `analyzeScans` (analyses over scans), and
 // `analyzeFiles` (both).
-import type { RolloutLensSettings } from './settings';
 import { type EvalConfig, loadEvalConfig } from './eval/config';
 import { locateEvalConfig } from './evalConfigLocation';
 import { analyzeEval, evalDatasetOrder } from './eval/analyze';
 import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
-import type { FileAccess } from './fileAccess';
-import type { KeptPtLines } from './sampleLine';
-import type { DeflateOffload } from './reader/deflateJobs';
-import type { ParallelScanner } from './reader/parallel';
 import { type Cancellation, CancelledError } from './cancellation';
-import { type ScanState, scanRecords } from './reader/recordScan';
+import { type ScanOptions, type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
@@ -24,32 +19,17 @@ import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRec
 
 export { CancelledError, type Cancellation, type ScanState };
 
-export interface AnalyzeOptions {
-  access: FileAccess;
-  settings: RolloutLensSettings;
+/** What the engine is given: how to scan each file (reader/recordScan.ts) and what to analyse. */
+export interface AnalyzeOptions extends Omit<ScanOptions, 'isCancelled'> {
   /** The eval config to use; `null`: none. Omitted: found per eval log (`findEvalConfig`). */
   evalConfig?: EvalConfig | null;
   cancellation?: Cancellation;
-  /** Called as bytes are read: (file, bytesRead, totalBytes). */
-  onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   /**
    * Keep per-sample detail (`FileReport.detail`) for editors (the CLI's JSON output omits it): as
    * records (`true`), or for a rollout as the scan's columnar store with each group's verdict by
    * group id (`'store'`: the run views over large folders).
    */
   keepDetail?: boolean | 'store';
-  /** Read size per chunk (default 1 MiB). */
-  chunkSize?: number;
-  /** Scans big files' byte ranges on worker threads (the CLI's); omitted: single-threaded. */
-  parallel?: ParallelScanner;
-  /** Compresses long responses' tails on another thread (the CLI's); omitted: on the scanning one. */
-  deflate?: DeflateOffload;
-  /** Validate records with zod alone, skipping the fast path (the differential test). */
-  zodOnly?: boolean;
-  /** Scan every line whole, never through a format's per-line path (the differential test). */
-  fullScan?: boolean;
-  /** A `.pt` dump's sample lines to keep as it is read (the CLI's `inspect`). */
-  keepPtLines?: KeptPtLines;
 }
 
 export interface AnalyzeTarget {
@@ -66,22 +46,8 @@ export interface AnalyzeTarget {
  */
 export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, previous?: ScanState): Promise<ScanState> {
   const cancellation = options.cancellation;
-  return scanRecords(
-    target,
-    {
-      access: options.access,
-      settings: options.settings,
-      isCancelled: cancellation ? () => cancellation.isCancellationRequested : undefined,
-      onProgress: options.onProgress,
-      chunkSize: options.chunkSize,
-      parallel: options.parallel,
-      deflate: options.deflate,
-      zodOnly: options.zodOnly,
-      fullScan: options.fullScan,
-      keepPtLines: options.keepPtLines,
-    },
-    previous,
-  );
+  // Every scan option goes through as given: a new one needs no line here.
+  return scanRecords(target, { ...options, isCancelled: cancellation ? () => cancellation.isCancellationRequested : undefined }, previous);
 }
 
 /** Eval config per eval log: given, from settings, or found beside the log (cached per path). */

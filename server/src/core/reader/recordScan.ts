@@ -8,8 +8,6 @@ import type { FileAccess } from '../fileAccess';
 import { type CollectorState, RecordCollector, restoreState } from '../formats/collector';
 import { buildRule } from '../formats/rule';
 import type { KeptPtLines } from '../sampleLine';
-import type { SampleStore } from '../sampleStore';
-import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
 import type { DeflateOffload } from './deflateJobs';
 import { hashBytes } from './hash';
@@ -24,21 +22,16 @@ export interface FileIdentity {
   mtimeMs: number;
 }
 
-export interface ScanState {
+/** What a scan keeps of its collector's state (`findings`: the reader's and the format's; the analysis's come later). */
+type CollectedFields = Pick<
+  CollectorState,
+  'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'
+>;
+
+export interface ScanState extends CollectedFields {
   path: string;
   displayPath: string;
   identity: FileIdentity;
-  format: FormatId;
-  kind: FileKind;
-  samples: SampleStore;
-  metricsRecords: MetricsRecord[];
-  records: number;
-  invalidLines: number;
-  blankLines: number;
-  /** Reader and format findings of this file (analysis findings come later). */
-  findings: Finding[];
-  /** Findings left out because of `maxProblems`. */
-  droppedFindings: number;
   /** Offset after the last complete line: where a resumed scan starts. */
   endOffset: number;
   /** The unterminated last line, if any (re-read on resume). */
@@ -51,13 +44,16 @@ export interface ScanState {
   resume: { collector: CollectorState; nextLine: number; settingsKey: string; tail: string };
 }
 
+/** How a file is scanned: the one list of these options (the engine's and the `.pt` scan's take theirs from it). */
 export interface ScanOptions {
   access: FileAccess;
   settings: RolloutLensSettings;
   isCancelled?: () => boolean;
+  /** Called as bytes are read: (file, bytesRead, totalBytes). */
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
+  /** Read size per chunk (default: by the file's size, `chunkSizeFor`). */
   chunkSize?: number;
-  /** Scans big files' byte ranges in parallel (same results); omitted: this thread scans. */
+  /** Scans big files' byte ranges on worker threads (the CLI's; same results); omitted: this thread scans. */
   parallel?: ParallelScanner;
   /** Compresses long responses' tails on another thread (same results); omitted: this thread does. */
   deflate?: DeflateOffload;
@@ -186,9 +182,7 @@ export async function scanRecords(target: { path: string; displayPath: string },
 }
 
 /** The part of a scan's result that is the collector's: the same for disk files and open documents. */
-export function collectedFields(
-  s: CollectorState,
-): Pick<ScanState, 'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'> {
+export function collectedFields(s: CollectorState): CollectedFields {
   return {
     format: s.format,
     kind: s.kind,

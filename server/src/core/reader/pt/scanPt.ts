@@ -6,16 +6,13 @@
 // Line N of the report is sample N (1-based) of the dump, which is also line N of its JSON Lines
 // view (`rollout-lens export`, the editor's view). Token and log-prob runs are counted, not kept,
 // so memory follows the samples' other fields.
-import type { RolloutLensSettings } from '../../../../../shared/protocol';
 import { severityOf } from '../../catalog';
 import type { FileAccess } from '../../fileAccess';
-import type { DeflateOffload } from '../deflateJobs';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
-import type { KeptPtLines } from '../../sampleLine';
 import type { Finding } from '../../types';
 import { CancelledError } from '../../cancellation';
-import { collectedFields, type FileIdentity, type ScanState } from '../recordScan';
+import { collectedFields, type FileIdentity, type ScanOptions, type ScanState } from '../recordScan';
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
@@ -23,21 +20,13 @@ import { pushPtSampleRow } from './sampleRecord';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';
 
-export interface PtScanOptions {
-  access: FileAccess;
-  settings: RolloutLensSettings;
-  isCancelled?: () => boolean;
-  onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
-  chunkSize?: number;
-  /** Compresses long responses' tails on another thread (reader/deflateJobs.ts). */
-  deflate?: DeflateOffload;
+/** The scan options a dump takes (its samples are neither split over threads nor read by zod alone), and one of its own. */
+export interface PtScanOptions extends Omit<ScanOptions, 'parallel' | 'zodOnly' | 'fullScan'> {
   /**
    * Read miles rows straight from the pickled samples (sampleRecord.ts; the default), or feed
    * every sample's JSON line to the collector (the path they are tested against).
    */
   direct?: boolean;
-  /** Samples whose lines are kept as the dump is read (the CLI's `inspect`). */
-  keepPtLines?: KeptPtLines;
 }
 
 /**
