@@ -45,25 +45,48 @@ export function zeroStdFilter(members: SampleList): ZeroStdVerdict {
     rewards[k] = r;
   }
   const std = unbiasedStd(rewards);
-  if (std > ZERO_STD_THRESHOLD) return { kind: 'kept', std };
+  if (keepsStd(std)) return { kind: 'kept', std };
   const r = pyRoundRepr(rewards[0], members.rewardIsInt(0), 1);
   return { kind: 'dropped', std, reason: `${ZERO_STD_REASON_PREFIX}${r}` };
 }
 
 /**
- * Unbiased (n−1) standard deviation in float64, as `torch.std` computes it by default. Welford's
- * update gives exactly 0 for equal values (a naive mean can leave 1e-17 residues) and propagates
- * NaN for NaN or ±inf inputs, like torch. n < 2 → NaN.
+ * Unbiased (n−1) standard deviation in float64, value by value, as `torch.std` computes it by
+ * default. Welford's update gives exactly 0 for equal values (a naive mean can leave 1e-17
+ * residues) and propagates NaN for NaN or ±inf inputs, like torch. Fewer than two values: NaN.
+ * `unbiasedStd` and the groups' quiet path (plainGroups.ts, no array a group) both run these steps,
+ * so both reach the same float64.
  */
-export function unbiasedStd(values: ArrayLike<number>): number {
-  if (values.length < 2) return NaN;
-  let mean = 0;
-  let m2 = 0;
-  for (let i = 0; i < values.length; i++) {
-    const x = values[i];
-    const delta = x - mean;
-    mean += delta / (i + 1);
-    m2 += delta * (x - mean);
+export class RunningStd {
+  private count = 0;
+  private mean = 0;
+  private m2 = 0;
+
+  reset(): void {
+    this.count = 0;
+    this.mean = 0;
+    this.m2 = 0;
   }
-  return Math.sqrt(m2 / (values.length - 1));
+
+  add(x: number): void {
+    const delta = x - this.mean;
+    this.count++;
+    this.mean += delta / this.count;
+    this.m2 += delta * (x - this.mean);
+  }
+
+  get std(): number {
+    return this.count < 2 ? NaN : Math.sqrt(this.m2 / (this.count - 1));
+  }
+}
+
+export function unbiasedStd(values: ArrayLike<number>): number {
+  const s = new RunningStd();
+  for (let i = 0; i < values.length; i++) s.add(values[i]);
+  return s.std;
+}
+
+/** `check_reward_nonzero_std`'s verdict on a group's std: kept iff above 1e-8 (NaN never is). */
+export function keepsStd(std: number): boolean {
+  return std > ZERO_STD_THRESHOLD;
 }

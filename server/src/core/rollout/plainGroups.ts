@@ -2,7 +2,7 @@
 import type { RolloutLensSettings } from '../settings';
 import { abortedReason, classifyCause } from '../causes';
 import type { SampleColumns } from '../store/sampleColumns';
-import { ZERO_STD_THRESHOLD } from './filters';
+import { keepsStd, RunningStd } from './filters';
 import type { FirstFindings } from './firstFindings';
 
 /**
@@ -13,6 +13,8 @@ import type { FirstFindings } from './firstFindings';
  */
 export class PlainGroups {
   private readonly zeroStd: boolean;
+  /** The rewards' std of the group being looked at (one accumulator, reset for each group). */
+  private readonly rewardStd = new RunningStd();
 
   constructor(
     private readonly store: SampleColumns,
@@ -82,8 +84,8 @@ export class PlainGroups {
     let prompt = -1;
     let mixedPrompts = false;
     let scoredInfra = 0;
-    let mean = 0;
-    let m2 = 0;
+    const rewards = this.rewardStd;
+    rewards.reset();
     for (let m = 0; m < n; m++) {
       const row = rows[from + m];
       if (store.abortedAt(row) || store.hasExtras(row)) return false;
@@ -96,14 +98,11 @@ export class PlainGroups {
       if (this.zeroStd) {
         const x = store.rewardAt(row);
         if (x === null) return false;
-        // `unbiasedStd`'s steps, in the same order: the same float64 result.
-        const delta = x - mean;
-        mean += delta / (m + 1);
-        m2 += delta * (x - mean);
+        rewards.add(x);
       }
     }
-    // NaN (fewer than two members, NaN rewards) is not above the threshold: the filter decides.
-    if (this.zeroStd && !(n >= 2 && Math.sqrt(m2 / (n - 1)) > ZERO_STD_THRESHOLD)) return false;
+    // A group the filter would drop (NaN: fewer than two members, NaN rewards) is left to it.
+    if (this.zeroStd && !keepsStd(rewards.std)) return false;
     if (!mixedPrompts && scoredInfra === 0) return true;
     // Each finding sits on a member: on the group's first line or after it.
     const first = this.firstLine(rows, from, to);
