@@ -1,0 +1,114 @@
+// The engine against the figures miles' and verl's own functions computed on random cases
+// (scripts/audit-metrics.py writes them; docs/framework-files.md, "Random cases against the
+// frameworks' functions"):
+//   node scripts/audit-metrics.mjs <out dir of audit-metrics.py>
+// Per case: every metric the framework logged is recomputed with the same name and value (within
+// 1e-12, relative above 1: both sides compute in float64), and no other of its kind; miles' filter
+// drops are the engine's (its aborted reasons named by cause, summed); a case on which miles raised
+// gives the finding that names the error. Prints the cases that differ and a summary; exits 1 if any did.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { loadEngine } from '../bench/measure.mjs';
+
+const out = process.argv[2];
+if (!out || !existsSync(join(out, 'miles'))) {
+  console.error('usage: node scripts/audit-metrics.mjs <out dir of scripts/audit-metrics.py>');
+  process.exit(2);
+}
+const { analyzeFiles, nodeFileAccess, DEFAULT_SETTINGS } = await loadEngine(out);
+
+/** Python's json.dump writes NaN and Infinity bare. */
+function readExpected(path) {
+  const text = readFileSync(path, 'utf8')
+    .replace(/-Infinity\b/g, '"-Infinity"')
+    .replace(/(?<!-)\bInfinity\b/g, '"Infinity"')
+    .replace(/\bNaN\b/g, '"NaN"');
+  return JSON.parse(text, (_, v) => (v === 'NaN' ? NaN : v === 'Infinity' ? Infinity : v === '-Infinity' ? -Infinity : v));
+}
+
+function same(a, b) {
+  return Object.is(a, b) || a === b || (Number.isFinite(b) && Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)));
+}
+
+/** Differences between the framework's `want` metrics and the engine's `got` of the same kind (`ours`). */
+function compareMetrics(want, got, skip, ours) {
+  const problems = [];
+  for (const [k, v] of Object.entries(want)) {
+    if (skip(k)) continue;
+    if (!(k in got)) problems.push(`${k} not recomputed (framework ${v})`);
+    else if (!same(got[k], v)) problems.push(`${k}: engine ${got[k]}, framework ${v}`);
+  }
+  for (const k of Object.keys(got)) if (ours(k) && !(k in want)) problems.push(`engine only: ${k} = ${got[k]}`);
+  return problems;
+}
+
+const DROP = 'rollout/dynamic_filter/drop_';
+
+function milesProblems(want, report) {
+  const m = report.files[0].metrics;
+  const problems = [];
+  if (want.kind === 'rollout') {
+    // The engine's model (rollout/analyze.ts): a group with an aborted member never reaches miles' logging.
+    const crash = want.crash_without_aborted_groups;
+    const named = report.findings.some((f) => f.code === 'metrics-crash' && crash !== null && f.message.includes(crash));
+    if (named !== (crash !== null)) problems.push(`miles without aborted groups raises ${crash}; metrics-crash: ${named}`);
+    if (want.crash === null)
+      problems.push(
+        ...compareMetrics(
+          want.metrics,
+          m,
+          (k) => k === 'rollout/step' || !k.startsWith('rollout/'),
+          (k) => k.startsWith('rollout/') && !k.startsWith(DROP),
+        ),
+      );
+    const drops = Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith(DROP)));
+    const aborted = Object.entries(drops).reduce((s, [k, v]) => s + (k.startsWith(`${DROP}group_has_aborted`) ? v : 0), 0);
+    if ((want.drops.group_has_aborted ?? 0) !== aborted) problems.push(`aborted drops: engine ${aborted}, miles ${want.drops.group_has_aborted ?? 0}`);
+    for (const [reason, count] of Object.entries(want.drops))
+      if (reason !== 'group_has_aborted' && drops[`${DROP}${reason}`] !== count)
+        problems.push(`${DROP}${reason}: engine ${drops[`${DROP}${reason}`]}, miles ${count}`);
+    for (const k of Object.keys(drops))
+      if (!k.startsWith(`${DROP}group_has_aborted`) && !(k.slice(DROP.length) in want.drops)) problems.push(`engine only: ${k}`);
+  } else if (want.crash !== null) {
+    if (!report.findings.some((f) => f.message.includes(want.crash))) problems.push(`miles raises ${want.crash}; no finding names it`);
+  } else {
+    problems.push(
+      ...compareMetrics(
+        want.metrics,
+        m,
+        (k) => k === 'eval/step',
+        (k) => k.startsWith('eval/'),
+      ),
+    );
+  }
+  return problems;
+}
+
+function verlProblems(want, report) {
+  const mean = (k) => k.includes('/mean@') || k.includes('/std@');
+  return compareMetrics(want.metrics, report.files[0].metrics, () => false, mean);
+}
+
+const tally = { cases: 0, differ: 0, metrics: 0 };
+for (const [folder, check, settings] of [
+  ['miles/rollout', milesProblems, { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' }],
+  ['miles/eval', milesProblems, DEFAULT_SETTINGS],
+  ['verl/validation', verlProblems, DEFAULT_SETTINGS],
+]) {
+  const dir = join(out, folder);
+  if (!existsSync(dir)) continue;
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const want = readExpected(join(dir, name));
+    const file = name.replace(/\.json$/, '.jsonl');
+    const report = await analyzeFiles([{ path: join(dir, file), displayPath: `${folder}/${file}` }], { access: nodeFileAccess, settings, evalConfig: null });
+    const problems = check(want, report);
+    tally.cases++;
+    tally.metrics += Object.keys(want.metrics ?? {}).length;
+    if (problems.length === 0) continue;
+    tally.differ++;
+    if (tally.differ <= 20) console.log(`${folder}/${file}\n  ${problems.slice(0, 8).join('\n  ')}`);
+  }
+}
+console.log(`${tally.cases} cases, ${tally.metrics} framework figures, ${tally.differ} cases differ`);
+process.exitCode = tally.differ > 0 ? 1 : 0;

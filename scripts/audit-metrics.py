@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""Random cases through miles' and verl's own metric and filter functions, for scripts/audit-metrics.mjs
+to compare with the engine (docs/framework-files.md, "Random cases against the frameworks' functions").
+
+  /usr/bin/python3 scripts/audit-metrics.py <verl extraction> <miles extraction> <out dir> <cases> <seed>
+
+The extractions are those of scripts/gen-real-fixtures.py, whose stubs this script loads (only what
+is not a writer or a metric function is stubbed). Per case it writes the file the framework's writer
+writes and, beside it (`.json`), what the framework's functions returned or raised:
+- miles rollout (`miles/rollout/case<N>.jsonl`): `Sample.to_dict()` lines; `log_rollout_data`'s
+  metrics over every sample and over the samples of groups without an aborted member (the engine's
+  model: check_no_aborted runs first), and `check_no_aborted` / `check_reward_nonzero_std`'s drops
+  (and how many groups the latter raised on: a null reward);
+- miles eval (`miles/eval/eval_<N>.jsonl`): `log_eval_rollout_data`'s metrics with the dataset's n;
+- verl legacy validation (`verl/validation/<N>.jsonl`): `_dump_generations`' file and
+  `_val_metrics_update`'s mean@ / std@ figures with one data source for every row (the dump has none).
+Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
+drawn per case from a seeded generator, so a case is reproduced by its seed.
+"""
+import importlib.util
+import json
+import logging
+import os
+import random
+import shutil
+import sys
+import tempfile
+from types import SimpleNamespace
+from unittest import mock
+
+VERL, MILES, OUT, CASES, SEED = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+# gen-real-fixtures.py reads its own arguments when it is loaded: the two extractions.
+sys.argv = [sys.argv[0], VERL, MILES]
+_spec = importlib.util.spec_from_file_location("gen", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-real-fixtures.py"))
+gen = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen)
+
+import numpy as np  # noqa: E402
+from miles.ray.rollout import metrics as mm  # noqa: E402
+from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std  # noqa: E402
+from miles.utils.types import Sample  # noqa: E402
+from verl.trainer.ppo import metric_utils  # noqa: E402
+
+logging.disable(logging.CRITICAL)  # miles warns about null rewards on every such case
+
+MILES_REWARDS = [0.0, 1.0, 0.0, 1.0, 1, 0, 0.5, 0.25, None, -1.0, 0.1, 0.3, 0.7, 2.0, 0.05, 0.15, 0.95,
+                 float("nan"), float("inf"), 1e-9, -0.0]
+VERSIONS = [["3"], ["3"], ["3", "4"], [], [3], ["x"], ["3", 3], ["10", "9"], ["007"]]
+VERL_REWARDS = [0.0, 1.0, 1.0, 0.0, 0.5, -1.0, 0.25, 0.1, 0.3, 2.0, 1e-9, 0.7]
+
+args = SimpleNamespace(custom_eval_rollout_log_function_path=None, custom_rollout_log_function_path=None,
+                       log_passrate=False, n_samples_per_eval_prompt=1, n_samples_per_prompt=4,
+                       advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
+                       reward_key=None, eval_reward_key=None, use_session_server=None, ci_test=False,
+                       wandb_always_use_train_step=False, load_debug_rollout_data=None,
+                       save_debug_trajectory_data=None, rollout_num_gpus=None)
+logged = {}
+mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+
+
+def miles_sample(rng, i, group, prompt, palette):
+    status = rng.choices(["completed", "truncated", "aborted"], [70, 15, 15])[0]
+    reward = None if (status == "aborted" and rng.random() < 0.7) else rng.choice(palette)
+    response = "".join(rng.choice("abcxyz ") for _ in range(rng.randint(0, 30)))
+    s = Sample(group_index=group, index=i, prompt=prompt, response=response, response_length=len(response), label="x",
+               reward=reward, status=Sample.Status(status), weight_versions=list(rng.choice(VERSIONS)))
+    s.tokens = list(range(4 + len(response)))
+    m = rng.random()
+    s.loss_mask = None if m < 0.1 else ([1] * len(response) if m < 0.6 else [rng.randint(0, 1) for _ in response])
+    cached = rng.randint(0, 9)
+    s.prefix_cache_info.cached_tokens, s.prefix_cache_info.total_prompt_tokens = cached, cached + rng.randint(0, 9)
+    return s
+
+
+def outcome(call):
+    """What a logging call logged (its return value, or what it handed to tracking), or what it raised."""
+    logged.clear()
+    try:
+        out = call()
+        return {"metrics": out if out is not None else dict(logged), "crash": None}
+    except Exception as e:  # noqa: BLE001 - the framework's own exception is the expected value
+        return {"metrics": None, "crash": f"{type(e).__name__}: {e}"}
+
+
+def write_case(name, samples, expected):
+    os.makedirs(os.path.join(OUT, os.path.dirname(name)), exist_ok=True)
+    with open(os.path.join(OUT, f"{name}.jsonl"), "w") as f:
+        for s in samples:
+            f.write(json.dumps(s.to_dict()) + "\n")
+    with open(os.path.join(OUT, f"{name}.json"), "w") as f:
+        json.dump(expected, f, allow_nan=True)
+
+
+def miles_case(case, rng):
+    palette = rng.sample(MILES_REWARDS, rng.randint(1, 6))
+    if rng.random() < 0.2:
+        # Rewards a hair apart: standard deviations on both sides of check_reward_nonzero_std's 1e-8.
+        base, step = rng.choice([0.0, 0.3, 1.0]), rng.choice([3e-9, 7e-9, 1.2e-8, 3e-8])
+        palette = [base + k * step for k in range(rng.randint(2, 3))]
+    kind = rng.choice(["rollout", "eval"])
+    n = rng.randint(1, rng.choice([3, 6, 16]))
+    groups = rng.randint(1, rng.choice([3, 8, 40]))
+    samples = []
+    for g in range(groups):
+        # Eval groups are whole (the engine is told no n, and infers it from them); some rollout groups are not.
+        size = n if kind == "eval" or rng.random() < 0.85 else rng.randint(1, 6)
+        for _ in range(size):
+            samples.append(miles_sample(rng, len(samples), g if kind == "rollout" else None, f"prompt {case} {g}", palette))
+    if kind == "eval":
+        args.log_passrate, args.n_samples_per_eval_prompt = True, n
+        truncated = [s.status == Sample.Status.TRUNCATED for s in samples]
+        data = {f"eval_{case}": {"rewards": [s.reward for s in samples], "truncated": truncated, "samples": samples}}
+        expected = outcome(lambda: mm.log_eval_rollout_data(100, args, data))
+        write_case(f"miles/eval/eval_{case}", samples, {"kind": "eval", "n": n, **expected})
+        return
+    drops, filter_crashes = {}, 0
+    for g in range(groups):
+        members = [s for s in samples if s.group_index == g]
+        for check in (check_no_aborted, check_reward_nonzero_std):
+            try:
+                o = check(args, members)
+            except TypeError:
+                # torch.tensor([..., None]) in check_reward_nonzero_std: the engine keeps such a
+                # group ("a group holding a null reward is never zero-std", rollout/filters.ts).
+                filter_crashes += 1
+                break
+            if not o.keep:
+                drops[o.reason] = drops.get(o.reason, 0) + 1
+                break
+    args.log_passrate = False
+    expected = outcome(lambda: mm.log_rollout_data(1, args, samples, {}, 10.0))
+    aborted = {s.group_index for s in samples if s.status == Sample.Status.ABORTED}
+    kept = [s for s in samples if s.group_index not in aborted]
+    without_aborted = outcome(lambda: mm.log_rollout_data(1, args, kept, {}, 10.0))["crash"] if kept else None
+    write_case(f"miles/rollout/case{case}", samples,
+               {"kind": "rollout", "n": n, **expected, "drops": drops, "filter_crashes": filter_crashes,
+                "crash_without_aborted_groups": without_aborted})
+
+
+def verl_case(case, rng, ns):
+    palette = rng.sample(VERL_REWARDS, rng.randint(1, 5))
+    n, prompts = rng.randint(1, 8), rng.randint(1, 12)
+    inputs, outputs, gts, uids, rewards, accs, preds = [], [], [], [], [], [], []
+    for p in range(prompts):
+        # Mostly whole prompts; some with fewer or more samples (val-aux mean@k, the complete ones in val-core).
+        for _ in range(n if rng.random() < 0.8 else rng.randint(1, 8)):
+            inputs.append(f"case {case} prompt {p}")
+            uids.append(f"u{p}")
+            outputs.append("" if rng.random() < 0.1 else "".join(rng.choice("abc") for _ in range(rng.randint(1, 6))))
+            gts.append("a")
+            r = rng.choice(palette)
+            rewards.append(r)
+            accs.append(rng.choice([True, False]) if rng.random() < 0.5 else float(r > 0.5))
+            preds.append(rng.choice(["a", "b", "c"]))
+    infos = {"reward": list(rewards)}
+    if rng.random() < 0.6:
+        infos["acc"] = accs
+    if rng.random() < 0.5:
+        infos["pred"] = preds
+    trainer = SimpleNamespace(global_steps=case)
+    folder = os.path.join(OUT, "verl", "validation")
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.TemporaryDirectory() as d:
+        with mock.patch("builtins.print"):
+            ns["_dump_generations"](trainer, inputs, outputs, gts, rewards, infos, d)
+        shutil.copy(os.path.join(d, f"{case}.jsonl"), os.path.join(folder, f"{case}.jsonl"))
+    combined = ns["_val_metrics_update"](trainer, np.array([gen.COMBINED] * len(uids)), uids, infos, [])
+    # mean@ and std@ only: best@ / maj@ are numpy bootstrap estimates the engine does not recompute.
+    with open(os.path.join(folder, f"{case}.json"), "w") as f:
+        json.dump({"metrics": {k: float(v) for k, v in combined.items() if "/mean@" in k or "/std@" in k}}, f, allow_nan=True)
+
+
+def main():
+    # verl's trainer methods cannot be imported without a cluster: their source is run as written.
+    srcs = gen.method_source(os.path.join(VERL, "verl/trainer/ppo/ray_trainer.py"), {"_dump_generations", "_val_metrics_update"})
+    ns = {"os": os, "json": json, "np": np, "process_validation_metrics": metric_utils.process_validation_metrics}
+    for s in srcs.values():
+        exec(s, ns)  # noqa: S102 - verl's own method bodies
+    for case in range(CASES):
+        rng = random.Random(SEED * 100003 + case)
+        miles_case(case, rng)
+        verl_case(case, rng, ns)
+    print(f"{CASES} miles and {CASES} verl cases in {OUT} (seed {SEED})")
+
+
+if __name__ == "__main__":
+    main()
