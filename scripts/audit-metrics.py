@@ -48,12 +48,7 @@ MILES_REWARDS = [0.0, 1.0, 0.0, 1.0, 1, 0, 0.5, 0.25, None, -1.0, 0.1, 0.3, 0.7,
 VERSIONS = [["3"], ["3"], ["3", "4"], [], [3], ["x"], ["3", 3], ["10", "9"], ["007"]]
 VERL_REWARDS = [0.0, 1.0, 1.0, 0.0, 0.5, -1.0, 0.25, 0.1, 0.3, 2.0, 1e-9, 0.7]
 
-args = SimpleNamespace(custom_eval_rollout_log_function_path=None, custom_rollout_log_function_path=None,
-                       log_passrate=False, n_samples_per_eval_prompt=1, n_samples_per_prompt=4,
-                       advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
-                       reward_key=None, eval_reward_key=None, use_session_server=None, ci_test=False,
-                       wandb_always_use_train_step=False, load_debug_rollout_data=None,
-                       save_debug_trajectory_data=None, rollout_num_gpus=None)
+args = gen.miles_args()
 logged = {}
 mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
 

@@ -582,17 +582,23 @@ def verl_v1(out_dir):
         })
 
 # ---------------------------------------------------------------- miles
-def miles_all(out_dir):
-    from miles.ray.rollout import debug_data, metrics as mm
-    from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std
-    from miles.utils.types import Sample
-
-    args = SimpleNamespace(custom_eval_rollout_log_function_path=None, custom_rollout_log_function_path=None,
+def miles_args():
+    """The arguments miles' logging and filter functions read, as a GRPO run without custom hooks sets
+    them (also scripts/audit-metrics.py's)."""
+    return SimpleNamespace(custom_eval_rollout_log_function_path=None, custom_rollout_log_function_path=None,
                            log_passrate=True, n_samples_per_eval_prompt=1, n_samples_per_prompt=4,
                            advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
                            reward_key=None, eval_reward_key=None, use_session_server=None, ci_test=False,
                            wandb_always_use_train_step=False, load_debug_rollout_data=None,
                            save_debug_trajectory_data=None, rollout_num_gpus=None)
+
+
+def miles_all(out_dir):
+    from miles.ray.rollout import debug_data, metrics as mm
+    from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std
+    from miles.utils.types import Sample
+
+    args = miles_args()
     logged = {}
     mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
 

@@ -8,11 +8,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { scanFile } from '../../server/src/core/engine';
-import { scanPt } from '../../server/src/core/reader/pt/scanPt';
 import { KeptPtLines, readSampleLine, type SamplePlace } from '../../server/src/core/sampleLine';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { repoRoot } from '../lsp/fixtures';
+import { scanPtWay } from '../unit/pt/scanWays';
 import { cliJson, scan, tempDir, write } from './helpers';
 
 const FIX = join(repoRoot(), 'test/fixtures/pt');
@@ -143,18 +143,6 @@ function realDumps(dir: string): string[] {
     if (e.isDirectory()) return e.name === 'hostile' ? [] : realDumps(p);
     return e.name.endsWith('.pt') ? [p] : [];
   });
-}
-
-/** A dump's scan with miles rows read straight from the pickle (`direct`) or from each sample's JSON line. */
-async function scanPtWay(path: string, direct: boolean, chunkSize?: number) {
-  const st = await nodeFileAccess.stat(path);
-  const s = await scanPt(
-    { path, displayPath: path },
-    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, direct, chunkSize },
-    { id: st.id, size: st.size, mtimeMs: st.mtimeMs },
-  );
-  const { samples, resume: _resume, ...rest } = s;
-  return { ...rest, samples: samples.toArray() };
 }
 
 test("mutated dumps (400 runs, every real .pt fixture): rows read straight from the pickle equal those read from the samples' lines", async (t) => {

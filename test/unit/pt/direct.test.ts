@@ -15,11 +15,12 @@ import { sampleLineLength } from '../../../server/src/core/reader/pt/lineLength'
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/reader/pt/sampleRecord';
 import { SampleStore } from '../../../server/src/core/sampleStore';
-import { scanPt } from '../../../server/src/core/reader/pt/scanPt';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
+
+import { scanPtWay } from './scanWays';
 
 function ptFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -31,23 +32,12 @@ function ptFiles(dir: string): string[] {
 
 const FILES = [...ptFiles(join(repoRoot(), 'test/fixtures/pt')), ...ptFiles(join(repoRoot(), 'test/fixtures/real/miles'))].sort();
 
-async function scanBoth(path: string, direct: boolean, chunkSize?: number) {
-  const st = await nodeFileAccess.stat(path);
-  const s = await scanPt(
-    { path, displayPath: path },
-    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, direct, chunkSize },
-    { id: st.id, size: st.size, mtimeMs: st.mtimeMs },
-  );
-  const { samples, resume: _resume, ...rest } = s;
-  return { ...rest, samples: samples.toArray() };
-}
-
 test('pt direct records: every .pt fixture scans to the same records, findings and counts as through its JSON lines', async () => {
   assert.ok(FILES.length >= 20, `${FILES.length} fixtures`);
   let records = 0;
   for (const path of FILES) {
-    const viaLines = await scanBoth(path, false);
-    const direct = await scanBoth(path, true);
+    const viaLines = await scanPtWay(path, false);
+    const direct = await scanPtWay(path, true);
     assert.deepEqual(direct, viaLines, path);
     records += direct.samples.length;
   }
@@ -56,8 +46,8 @@ test('pt direct records: every .pt fixture scans to the same records, findings a
 
 test('pt direct records: number runs cut by the read window anywhere count the same (chunks of 7, 61 and 4096 bytes)', async () => {
   for (const path of FILES.filter((f) => /rollout_data|memo|zip64/.test(f))) {
-    const whole = await scanBoth(path, true);
-    for (const chunkSize of [7, 61, 4096]) assert.deepEqual(await scanBoth(path, true, chunkSize), whole, `${path} in chunks of ${chunkSize}`);
+    const whole = await scanPtWay(path, true);
+    for (const chunkSize of [7, 61, 4096]) assert.deepEqual(await scanPtWay(path, true, chunkSize), whole, `${path} in chunks of ${chunkSize}`);
   }
 });
 

@@ -1,0 +1,17 @@
+// A `.pt` dump's scan either way the engine can read its miles samples, for tests that compare the
+// two: rows straight from the pickle (`direct`) or each sample's JSON line fed to the collector.
+import { scanPt } from '../../../server/src/core/reader/pt/scanPt';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { DEFAULT_SETTINGS } from '../../../shared/protocol';
+
+/** The scan's fields, its rows as records (the resume state left out: it holds the collector). */
+export async function scanPtWay(path: string, direct: boolean, chunkSize?: number) {
+  const st = await nodeFileAccess.stat(path);
+  const s = await scanPt(
+    { path, displayPath: path },
+    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, direct, chunkSize },
+    { id: st.id, size: st.size, mtimeMs: st.mtimeMs },
+  );
+  const { samples, resume: _resume, ...rest } = s;
+  return { ...rest, samples: samples.toArray() };
+}
