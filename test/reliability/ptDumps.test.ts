@@ -67,7 +67,10 @@ test('a real dump cut at every byte: no throw, no hang; what was read is account
   }
 });
 
-/** Where `dump`'s pickle is (`<name>/data.pkl`), from the zip's central directory: torch.save's local headers leave the sizes 0 (a data descriptor follows the data). */
+/**
+ * Where `dump`'s pickle is (`<name>/data.pkl`), from the zip's central directory: torch.save's local
+ * headers leave the sizes 0 (a data descriptor follows the data).
+ */
 function pickleBytes(dump: Buffer): { start: number; size: number } {
   const end = dump.lastIndexOf(Buffer.from('PK\x05\x06', 'latin1'));
   let entry = dump.readUInt32LE(end + 16);

@@ -22,7 +22,10 @@ export interface FileIdentity {
   mtimeMs: number;
 }
 
-/** What a scan keeps of its collector's state (`findings`: the reader's and the format's; the analysis's come later). */
+/**
+ * What a scan keeps of its collector's state (`findings`: the reader's and the format's; the
+ * analysis's come later).
+ */
 type CollectedFields = Pick<
   CollectorState,
   'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'
@@ -44,7 +47,10 @@ export interface ScanState extends CollectedFields {
   resume: { collector: CollectorState; nextLine: number; settingsKey: string; tail: string };
 }
 
-/** How a file is scanned: the one list of these options (the engine's and the `.pt` scan's take theirs from it). */
+/**
+ * How a file is scanned: the one list of these options (the engine's and the `.pt` scan's take
+ * theirs from it).
+ */
 export interface ScanOptions {
   access: FileAccess;
   settings: RolloutLensSettings;
@@ -53,7 +59,7 @@ export interface ScanOptions {
   onProgress?: (file: string, bytesRead: number, totalBytes: number) => void;
   /** Read size per chunk (default: by the file's size, `chunkSizeFor`). */
   chunkSize?: number;
-  /** Scans big files' byte ranges on worker threads (the CLI's; same results); omitted: this thread scans. */
+  /** Scans big files' byte ranges on worker threads (the CLI's; same results); omitted: this thread. */
   parallel?: ParallelScanner;
   /** Compresses long responses' tails on another thread (same results); omitted: this thread does. */
   deflate?: DeflateOffload;

@@ -20,7 +20,10 @@ import { pushPtSampleRow } from './sampleRecord';
 import { sampleLine } from './serialize';
 import { findDataPkl, readZipDirectory } from './zip';
 
-/** The scan options a dump takes (its samples are neither split over threads nor read by zod alone), and one of its own. */
+/**
+ * The scan options a dump takes, and one of its own. A dump is read on one thread, and the JSONL
+ * path's differential switches (`zodOnly`, `fullScan`) have theirs here: `direct`.
+ */
 export interface PtScanOptions extends Omit<ScanOptions, 'parallel' | 'zodOnly' | 'fullScan'> {
   /**
    * Read miles rows straight from the pickled samples (sampleRecord.ts; the default), or feed
