@@ -17,6 +17,7 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
 Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
 drawn per case from a seeded generator, so a case is reproduced by its seed.
 """
+import contextlib
 import importlib.util
 import json
 import logging
@@ -39,7 +40,9 @@ import numpy as np  # noqa: E402
 from miles.ray.rollout import metrics as mm  # noqa: E402
 from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std  # noqa: E402
 from miles.utils.types import Sample  # noqa: E402
+import torch  # noqa: E402
 from verl.trainer.ppo import metric_utils  # noqa: E402
+from verl.utils import seqlen_balancing  # noqa: E402
 
 logging.disable(logging.CRITICAL)  # miles warns about null rewards on every such case
 
@@ -165,17 +168,76 @@ def verl_case(case, rng, ns):
         json.dump({"metrics": {k: float(v) for k, v in combined.items() if "/mean@" in k or "/std@" in k}}, f, allow_nan=True)
 
 
+def letters(k):
+    """Two letters for group k: a prompt the stub tokenizer encodes and decodes (a-z only)."""
+    return chr(ord("a") + k // 26 % 26) + chr(ord("a") + k % 26)
+
+
+def verl_rollout_case(case, rng, ns, trainer):
+    """A training step as verl's legacy trainer logs it: the batch reordered by `_balance_batch`,
+    dumped by `_log_rollout_data`, its metrics from `compute_data_metrics` (float32, as verl). The
+    reward of a row sits on its last response token (an empty response: the last column, where the
+    reward manager's index -1 puts it). No row of only an end token: it dumps as "" like an aborted
+    one, which the engine cannot tell apart (docs/framework-files.md, "Empty output")."""
+    n, prompts = rng.randint(1, 6), rng.randint(1, 8)
+    rows = []
+    for p in range(prompts):
+        for _ in range(n if rng.random() < 0.8 else rng.randint(1, 6)):
+            aborted = rng.random() < 0.12
+            resp = [] if aborted else gen.encode("".join(rng.choice("xyz") for _ in range(rng.randint(1, 6)))) + [gen.EOS]
+            rows.append((letters(p), resp, "x", "math", f"uid-{p}"))
+    if len(rows) % 2:  # _balance_batch splits the batch evenly over its 2 data-parallel ranks
+        rows.append(rows[-1])
+    batch = gen.make_batch(rows)
+    palette = rng.sample([0.0, 1.0, -1.0, 0.5, 0.25, 0.1, 2.0, -0.5], rng.randint(1, 4))
+    scores = torch.zeros(batch.batch["responses"].shape, dtype=torch.float32)
+    for i, (_, resp, *_) in enumerate(rows):
+        scores[i, len(resp) - 1] = rng.choice(palette)
+    batch.batch["token_level_scores"] = scores
+    batch.batch["token_level_rewards"] = scores.clone()
+    batch.batch["advantages"] = torch.zeros_like(scores)
+    batch.batch["returns"] = torch.zeros_like(scores)
+    ns["_balance_batch"](trainer, batch, {})
+    trainer.global_steps = case
+    folder = os.path.join(OUT, "verl", "rollout")
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.TemporaryDirectory() as d:
+        with mock.patch("builtins.print"):
+            ns["_log_rollout_data"](trainer, batch, {}, {}, d)
+        shutil.copy(os.path.join(d, f"{case}.jsonl"), os.path.join(folder, f"{case}.jsonl"))
+    keep = ("critic/score/", "response/aborted_ratio")  # what a dump holds the data of
+    try:
+        m = metric_utils.compute_data_metrics(batch, use_critic=False)
+        expected = {"metrics": {k: float(v) for k, v in m.items() if k.startswith(keep)}, "crash": None}
+    except RuntimeError as e:  # every response empty: torch.max of no score
+        expected = {"metrics": None, "crash": f"{type(e).__name__}: {e}"}
+    with open(os.path.join(folder, f"{case}.json"), "w") as f:
+        json.dump(expected, f, allow_nan=True)
+
+
 def main():
     # verl's trainer methods cannot be imported without a cluster: their source is run as written.
-    srcs = gen.method_source(os.path.join(VERL, "verl/trainer/ppo/ray_trainer.py"), {"_dump_generations", "_val_metrics_update"})
-    ns = {"os": os, "json": json, "np": np, "process_validation_metrics": metric_utils.process_validation_metrics}
+    methods = {"_dump_generations", "_val_metrics_update", "_balance_batch", "_log_rollout_data"}
+    srcs = gen.method_source(os.path.join(VERL, "verl/trainer/ppo/ray_trainer.py"), methods)
+    ns = {"os": os, "json": json, "np": np, "torch": torch, "DataProto": gen.Proto,
+          "marked_timer": contextlib.contextmanager(lambda *a, **k: (yield)),
+          "calculate_workload": seqlen_balancing.calculate_workload,
+          "get_seqlen_balanced_partitions": seqlen_balancing.get_seqlen_balanced_partitions,
+          "log_seqlen_unbalance": seqlen_balancing.log_seqlen_unbalance,
+          "process_validation_metrics": metric_utils.process_validation_metrics}
     for s in srcs.values():
         exec(s, ns)  # noqa: S102 - verl's own method bodies
+    # As gen-real-fixtures.py's verl_legacy: two data-parallel ranks, the stub tokenizer.
+    config = SimpleNamespace(actor_rollout_ref=SimpleNamespace(actor={"ppo_mini_batch_size": 8}))
+    trainer = SimpleNamespace(tokenizer=gen.Tok(), global_steps=0, config=config, use_prefix_grouper=False,
+                              _get_dp_size=lambda wg, role: 2, actor_rollout_wg=None)
+    trainer._dump_generations = ns["_dump_generations"].__get__(trainer)
     for case in range(CASES):
         rng = random.Random(SEED * 100003 + case)
         miles_case(case, rng)
         verl_case(case, rng, ns)
-    print(f"{CASES} miles and {CASES} verl cases in {OUT} (seed {SEED})")
+        verl_rollout_case(case, rng, ns, trainer)
+    print(f"{CASES} miles, {CASES} verl validation and {CASES} verl rollout cases in {OUT} (seed {SEED})")
 
 
 if __name__ == "__main__":

@@ -74,10 +74,19 @@ export function dapoScoreMessage(): string {
 const END_TOKEN_NOTE =
   'rows with empty output include responses of only an end token, which verl counts as not aborted (response_length 1), so response/aborted_ratio here is an upper bound';
 
+/**
+ * What verl's compute_data_metrics does with a step whose every response is empty, run, not read
+ * (docs/framework-files.md, "Random cases against the frameworks' functions"): verl-project/verl
+ * 1dda039 warns and logs nan; volcengine/verl b178a3c raises from torch.max before its own
+ * ValueError ("All samples are aborted") is reached.
+ */
+const ALL_EMPTY_IN_VERL =
+  "verl logs critic/score/* as nan; older verl raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.";
+
 export function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number): string {
   const ratio = pyFloatRepr(aborted / total);
   if (aborted === total) {
-    return `critic/score/mean has no row to average: all ${total} rows have empty output (response/aborted_ratio = ${ratio}; verl raises ValueError: All samples are aborted, this should not happen.); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
+    return `critic/score/mean has no row to average: all ${total} rows have empty output (response/aborted_ratio = ${ratio}; ${ALL_EMPTY_IN_VERL}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
   }
   return `critic/score/mean = ${pyFloatRepr(reported)} leaves out ${aborted} of ${total} rows with empty output (response/aborted_ratio = ${ratio}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
 }
