@@ -4,8 +4,9 @@
 //   node scripts/audit-metrics.mjs <out dir of audit-metrics.py>
 // Per case: every metric the framework logged is recomputed with the same name and value (within
 // 1e-12, relative above 1: both sides compute in float64), and no other of its kind; miles' filter
-// drops are the engine's (its aborted reasons named by cause, summed); a case on which miles raised
-// gives the finding that names the error. Prints the cases that differ and a summary; exits 1 if any did.
+// drops are the engine's (its aborted reasons named by cause, summed); a case on which the framework
+// raised gives the finding that names the error. Prints the cases that differ and a summary; exits 1
+// if any did.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -14,6 +14,9 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
 - miles eval (`miles/eval/eval_<N>.jsonl`): `log_eval_rollout_data`'s metrics with the dataset's n;
 - verl legacy validation (`verl/validation/<N>.jsonl`): `_dump_generations`' file and
   `_val_metrics_update`'s mean@ / std@ figures with one data source for every row (the dump has none).
+- verl legacy training (`verl/rollout/<N>.jsonl`): the batch reordered by `_balance_batch` and dumped
+  by `_log_rollout_data`; `compute_data_metrics`' critic/score/* and response/aborted_ratio, or what
+  it raised (a step whose every response is empty).
 Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
 drawn per case from a seeded generator, so a case is reproduced by its seed.
 """
