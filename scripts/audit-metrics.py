@@ -12,6 +12,8 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
   model: check_no_aborted runs first), and `check_no_aborted` / `check_reward_nonzero_std`'s drops
   (and how many groups the latter raised on: a null reward);
 - miles eval (`miles/eval/eval_<N>.jsonl`): `log_eval_rollout_data`'s metrics with the dataset's n;
+- both also as miles' own `.pt` dump of the same samples (`save_debug_rollout_data`:
+  `miles/rollout_data/<N>.pt`, `eval_<N>.pt`), checked against the same figures;
 - verl legacy validation (`verl/validation/<N>.jsonl`): `_dump_generations`' file and
   `_val_metrics_update`'s mean@ / std@ figures with one data source for every row (the dump has none).
 - verl legacy training (`verl/rollout/<N>.jsonl`): the batch reordered by `_balance_batch` and dumped
@@ -40,7 +42,7 @@ gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen)
 
 import numpy as np  # noqa: E402
-from miles.ray.rollout import metrics as mm  # noqa: E402
+from miles.ray.rollout import debug_data, metrics as mm  # noqa: E402
 from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std  # noqa: E402
 from miles.utils.types import Sample  # noqa: E402
 import torch  # noqa: E402
@@ -92,6 +94,13 @@ def write_case(name, samples, expected):
         json.dump(expected, f, allow_nan=True)
 
 
+def save_dump(data, case, evaluation):
+    """The same samples as miles' own `.pt` dump: `miles/rollout_data/<case>.pt`, `eval_<case>.pt`."""
+    args.save_debug_rollout_data = os.path.join(OUT, "miles", "rollout_data", "{rollout_id}.pt")
+    with mock.patch("builtins.print"):
+        debug_data.save_debug_rollout_data(args, data, rollout_id=case, evaluation=evaluation)
+
+
 def miles_case(case, rng):
     palette = rng.sample(MILES_REWARDS, rng.randint(1, 6))
     if rng.random() < 0.2:
@@ -113,6 +122,7 @@ def miles_case(case, rng):
         data = {f"eval_{case}": {"rewards": [s.reward for s in samples], "truncated": truncated, "samples": samples}}
         expected = outcome(lambda: mm.log_eval_rollout_data(100, args, data))
         write_case(f"miles/eval/eval_{case}", samples, {"kind": "eval", "n": n, **expected})
+        save_dump(data, case, evaluation=True)
         return
     drops, filter_crashes = {}, 0
     for g in range(groups):
@@ -133,6 +143,7 @@ def miles_case(case, rng):
     aborted = {s.group_index for s in samples if s.status == Sample.Status.ABORTED}
     kept = [s for s in samples if s.group_index not in aborted]
     without_aborted = outcome(lambda: mm.log_rollout_data(1, args, kept, {}, 10.0))["crash"] if kept else None
+    save_dump(samples, case, evaluation=False)
     write_case(f"miles/rollout/case{case}", samples,
                {"kind": "rollout", "n": n, **expected, "drops": drops, "filter_crashes": filter_crashes,
                 "crash_without_aborted_groups": without_aborted})
