@@ -225,19 +225,16 @@ async function clickCanvas(page, id, hex, done) {
   writeWhole(done, result);
 }
 
-/** Writes `text` to `path` so that the file appears whole: the test reads it as soon as it exists. */
-function writeWhole(path, text) {
+/** Writes `data` (text or bytes) to `path` so that the file appears whole: the test reads it as soon as it exists. */
+function writeWhole(path, data) {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.partial`;
-  writeFileSync(tmp, text);
+  writeFileSync(tmp, data);
   renameSync(tmp, path);
 }
 
 async function takeScreenshot(page, path) {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.partial.png`;
-  await page.screenshot({ path: tmp });
-  renameSync(tmp, path); // appears whole: the test waits for the final name
+  writeWhole(path, await page.screenshot({ type: 'png' })); // the test waits for the final name
   process.stdout.write(`[code-host] screenshot saved: ${path}\n`);
 }
 
