@@ -22,7 +22,6 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
 Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
 drawn per case from a seeded generator, so a case is reproduced by its seed.
 """
-import contextlib
 import importlib.util
 import json
 import logging
@@ -47,7 +46,6 @@ from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, 
 from miles.utils.types import Sample  # noqa: E402
 import torch  # noqa: E402
 from verl.trainer.ppo import metric_utils  # noqa: E402
-from verl.utils import seqlen_balancing  # noqa: E402
 
 logging.disable(logging.CRITICAL)  # miles warns about null rewards on every such case
 
@@ -149,7 +147,7 @@ def miles_case(case, rng):
                 "crash_without_aborted_groups": without_aborted})
 
 
-def verl_case(case, rng, ns):
+def verl_case(case, rng, ns, trainer):
     palette = rng.sample(VERL_REWARDS, rng.randint(1, 5))
     n, prompts = rng.randint(1, 8), rng.randint(1, 12)
     inputs, outputs, gts, uids, rewards, accs, preds = [], [], [], [], [], [], []
@@ -169,7 +167,7 @@ def verl_case(case, rng, ns):
         infos["acc"] = accs
     if rng.random() < 0.5:
         infos["pred"] = preds
-    trainer = SimpleNamespace(global_steps=case)
+    trainer.global_steps = case
     folder = os.path.join(OUT, "verl", "validation")
     os.makedirs(folder, exist_ok=True)
     with tempfile.TemporaryDirectory() as d:
@@ -231,25 +229,11 @@ def verl_rollout_case(case, rng, ns, trainer):
 
 def main():
     # verl's trainer methods cannot be imported without a cluster: their source is run as written.
-    methods = {"_dump_generations", "_val_metrics_update", "_balance_batch", "_log_rollout_data"}
-    srcs = gen.method_source(os.path.join(VERL, "verl/trainer/ppo/ray_trainer.py"), methods)
-    ns = {"os": os, "json": json, "np": np, "torch": torch, "DataProto": gen.Proto,
-          "marked_timer": contextlib.contextmanager(lambda *a, **k: (yield)),
-          "calculate_workload": seqlen_balancing.calculate_workload,
-          "get_seqlen_balanced_partitions": seqlen_balancing.get_seqlen_balanced_partitions,
-          "log_seqlen_unbalance": seqlen_balancing.log_seqlen_unbalance,
-          "process_validation_metrics": metric_utils.process_validation_metrics}
-    for s in srcs.values():
-        exec(s, ns)  # noqa: S102 - verl's own method bodies
-    # As gen-real-fixtures.py's verl_legacy: two data-parallel ranks, the stub tokenizer.
-    config = SimpleNamespace(actor_rollout_ref=SimpleNamespace(actor={"ppo_mini_batch_size": 8}))
-    trainer = SimpleNamespace(tokenizer=gen.Tok(), global_steps=0, config=config, use_prefix_grouper=False,
-                              _get_dp_size=lambda wg, role: 2, actor_rollout_wg=None)
-    trainer._dump_generations = ns["_dump_generations"].__get__(trainer)
+    ns, trainer = gen.verl_legacy_trainer(0)
     for case in range(CASES):
         rng = random.Random(SEED * 100003 + case)
         miles_case(case, rng)
-        verl_case(case, rng, ns)
+        verl_case(case, rng, ns, trainer)
         verl_rollout_case(case, rng, ns, trainer)
     print(f"{CASES} miles, {CASES} verl validation and {CASES} verl rollout cases in {OUT} (seed {SEED})")
 

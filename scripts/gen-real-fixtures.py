@@ -177,10 +177,11 @@ def dapo_manager():
     return ns["DAPORewardManager"]
 
 
-def verl_legacy(out_dir):
+def verl_legacy_trainer(global_steps):
+    """verl's legacy trainer methods the writers run (their source executed as written, in `ns`) and
+    a trainer for them: two data-parallel ranks, the stub tokenizer (also scripts/audit-metrics.py's)."""
     from verl.trainer.ppo import metric_utils
     from verl.utils import seqlen_balancing
-    DAPORewardManager = dapo_manager()
 
     srcs = method_source(os.path.join(VERL, "verl/trainer/ppo/ray_trainer.py"),
                          {"_dump_generations", "_balance_batch", "_log_rollout_data", "_val_metrics_update"})
@@ -193,10 +194,18 @@ def verl_legacy(out_dir):
     for s in srcs.values():
         exec(s, ns)  # noqa: S102 - verl's own method bodies, run as written
     cfg = SimpleNamespace(actor_rollout_ref=SimpleNamespace(actor={"ppo_mini_batch_size": 8}))
-    trainer = SimpleNamespace(tokenizer=Tok(), global_steps=12, config=cfg, use_prefix_grouper=False,
+    trainer = SimpleNamespace(tokenizer=Tok(), global_steps=global_steps, config=cfg, use_prefix_grouper=False,
                               _get_dp_size=lambda wg, role: 2, actor_rollout_wg=None)
     for name in ("_dump_generations",):
         setattr(trainer, name, ns[name].__get__(trainer))
+    return ns, trainer
+
+
+def verl_legacy(out_dir):
+    from verl.trainer.ppo import metric_utils
+    DAPORewardManager = dapo_manager()
+
+    ns, trainer = verl_legacy_trainer(12)
 
     # ---- training step: 4 prompts x 4, rows reordered by _balance_batch before they are written.
     # Prompt "ab" answers "x"; prompt "cd" answers "y"; ... Response token lists: a correct answer
