@@ -4,7 +4,7 @@
 // dump gives the same rows read straight from its pickle as read from its samples' lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { scanFile } from '../../server/src/core/engine';
@@ -12,7 +12,7 @@ import { KeptPtLines, readSampleLine, type SamplePlace } from '../../server/src/
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { repoRoot } from '../lsp/fixtures';
-import { scanPtWay } from '../unit/pt/scanWays';
+import { ptFiles, scanPtWay } from '../unit/pt/helpers';
 import { cliJson, scan, tempDir, write } from './helpers';
 
 const FIX = join(repoRoot(), 'test/fixtures/pt');
@@ -139,17 +139,9 @@ test("mutated dumps (300 runs) with every sample's line kept by the analysis and
   assert.equal(existsSync(PWNED), false);
 });
 
-/** Every real dump among the fixtures (the hostile ones are made by hand). */
-function realDumps(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'hostile' ? [] : realDumps(p);
-    return e.name.endsWith('.pt') ? [p] : [];
-  });
-}
-
 test("mutated dumps (400 runs, every real .pt fixture): rows read straight from the pickle equal those read from the samples' lines", async (t) => {
-  const files = [...realDumps(FIX), ...realDumps(join(repoRoot(), 'test/fixtures/real/miles'))].sort();
+  // Every real dump among the fixtures (the hostile ones are made by hand).
+  const files = [...ptFiles(FIX), ...ptFiles(join(repoRoot(), 'test/fixtures/real/miles'))].filter((f) => !f.includes('/hostile/')).sort();
   assert.ok(files.length >= 12, `${files.length} dumps`);
   const dir = tempDir(t);
   let samples = 0;

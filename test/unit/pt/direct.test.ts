@@ -5,7 +5,6 @@
 // scan). Line lengths computed without the line equal the line's bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
@@ -20,15 +19,7 @@ import { PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../ser
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 
-import { scanPtWay } from './scanWays';
-
-function ptFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return ptFiles(p);
-    return name.endsWith('.pt') ? [p] : [];
-  });
-}
+import { ptFiles, scanPtWay } from './helpers';
 
 const FILES = [...ptFiles(join(repoRoot(), 'test/fixtures/pt')), ...ptFiles(join(repoRoot(), 'test/fixtures/real/miles'))].sort();
 

@@ -1,5 +1,9 @@
-// A `.pt` dump's scan either way the engine can read its miles samples, for tests that compare the
-// two: rows straight from the pickle (`direct`) or each sample's JSON line fed to the collector.
+// Helpers of the tests that read `.pt` dumps: the fixtures' dumps, and a dump's scan either way the
+// engine can read its miles samples, for tests that compare the two: rows straight from the pickle
+// (`direct`) or each sample's JSON line fed to the collector.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { scanPt } from '../../../server/src/core/reader/pt/scanPt';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
@@ -14,4 +18,13 @@ export async function scanPtWay(path: string, direct: boolean, chunkSize?: numbe
   );
   const { samples, resume: _resume, ...rest } = s;
   return { ...rest, samples: samples.toArray() };
+}
+
+/** Every `.pt` file below `dir`. */
+export function ptFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return ptFiles(p);
+    return name.endsWith('.pt') ? [p] : [];
+  });
 }
