@@ -45,23 +45,11 @@ export function writeEditorSection({ table, serialization, runRead }, o, input, 
     `## Editor latency
 
 Reproduce: \`npm run bench:editor\` (also run by \`npm run bench\`; or \`node bench/editor.mjs --mb ${o.mb} --runs ${o.runs}\` after \`npm run build\`).
-
-Through the real protocol: the built \`dist/server.js --stdio\` in its own process, driven by
-\`vscode-languageserver-protocol\`; times are from sending the notification/request to receiving
-the answer (the diagnostics published with the edit's version). Input: the seeded (seed ${o.seed}) miles
-rollout generator, ${(input.length / 1e6).toFixed(1)} MB, ${input.lines} lines; settings \`${JSON.stringify(o.settings)}\`.
-The log is step ${o.step} of a run folder (\`rollout-lens.yaml\`, ${o.otherSteps} other step files of ${o.otherMb} MB, and a
-\`metrics.jsonl\` whose \`rollout/response_len/mean\` is off at every step); the metrics log is opened
-first and stays open, so every edit of the log is also compared with it (docs/editors.md#run-level-findings).
-Edits are incremental one-line changes (the server asks for \`Incremental\` sync): first ${o.metricEdits} that make a
-completed sample truncated (so the log's recomputed \`rollout/truncated_ratio\`, and the metrics log's findings, change:
-timed to the log's diagnostics and to the metrics log's republished diagnostics), then ${o.edits} of: a status flip,
-a group key change, a line made invalid JSON and mended, a line inserted, a line deleted.
-${o.runs} runs (a fresh server each), ${o.hovers} hovers per run; each interleaved with a baseline run on a fresh server
-that never opens the metrics log (the same edits, no hovers): the cost of the run-level analysis is the difference.
-Correctness first: after ${check.edits} such edits the server's diagnostics equal those of a fresh server opened on the edited text;
-the metrics log's ${check.mismatches} diagnostics equal \`check\`'s on the run folder, and after 3 metric edits equal \`check\`'s on the run with the edited text.
-
+The built \`dist/server.js --stdio\` driven through the protocol; times from sending to the answer. Input: a seeded (seed ${o.seed}) miles log,
+${(input.length / 1e6).toFixed(1)} MB, ${input.lines} lines, settings \`${JSON.stringify(o.settings)}\`, step ${o.step} of a run folder (${o.otherSteps} other steps of ${o.otherMb} MB and a
+\`metrics.jsonl\` that stays open). ${o.metricEdits} edits that change the recomputed metrics, then ${o.edits} one-line edits; ${o.runs} runs, ${o.hovers} hovers
+each, interleaved with baseline runs that never open the metrics log. Checked first: after ${check.edits} edits the diagnostics equal a
+fresh server's; the metrics log's ${check.mismatches} diagnostics equal \`check\`'s on the run.
 Machine: ${machine}.
 
 ${table}

@@ -1,4 +1,4 @@
-// What the speed targets of issue 18 leave for the work itself: the files of bench/scale.mjs (1 M
+// What the speed targets (BENCHMARKS.md, "Targets") leave for the work itself: the files of bench/scale.mjs (1 M
 // short samples; the text-heavy file) timed through passes that do less than any check can, next to
 // the JSON.parse pass and `check`:
 //   start-up   `node -e 0`
@@ -159,25 +159,12 @@ const s = (x) => x.toFixed(2);
 const share = (x, budget) => `${s(x)} (${Math.round((100 * x) / budget)}%)`;
 const nativeCell = (r) => (r.loopP50 === null ? '—' : `${share(r.p50('native'), r.budget)}; ${share(r.loopP50, r.budget)}`);
 const body = [
-  '## Scale: what the speed targets leave for the work (issue 18)',
+  '## Scale: what the speed targets leave for the work',
   '',
   `Reproduce: \`npm run bench\` (or \`node bench/floors.mjs --runs ${runs}\` after \`node bench/scale.mjs\`, which writes the files).`,
-  '',
-  'The files of the scale section, timed through passes that do less than any check can (`bench/floors.mjs`):',
-  'Node starting and exiting (`node -e 0`); the file read in 1 MiB chunks; read and every line end found;',
-  'read, line ends and each line decoded to a string; read, line ends and each line validated by a native SIMD',
-  'JSON parser (simdjson 0.9.2, C++, built here by `bench/native.mjs` with g++ -O3 -march=native; whole process and, after',
-  'the semicolon, its line loop alone: line ends and parser, not the reads; that parser also converts every number into a double and copies every',
-  'string, more than validating, so on the text-heavy file it is no floor). A target of k× the JSON.parse pass is a budget of',
-  '(its time) / k for the whole check; the share of that budget each pass takes is in brackets. Each pass',
-  'is a whole process, start-up included, as the check is. The passes read synchronously: the check reads',
-  'on the I/O thread while it scans, so its reading can overlap its work, not vanish. The last two',
-  'columns are what the second core could give: `check` on the first half of the file (cut at the line',
-  'end nearest its middle), and on both halves at once in two processes, each started by one launcher',
-  "(a Node process: its start-up is in both). If the check's work split over the two cores, both halves",
-  'would take about as long as one. Wall',
-  `time p50 of ${runs} interleaved runs after one warm-up (the page cache).`,
-  '',
+  'The scale files through passes that do less than any check (start-up; read; + line ends; + decode; + native SIMD validation,',
+  'simdjson via `bench/native.mjs`: whole process; its line loop alone), as a share of the budget (JSON.parse pass / target), and',
+  `\`check\` on half the file and on both halves at once (what the second core gives). p50 of ${runs} interleaved runs.`,
   `Machine: ${machine(loadBefore)}${rows[0].implementation ? `; simdjson's ${rows[0].implementation} kernel` : ''}.`,
   ...(native.path ? [] : ['', `The native validation column is left out here: ${native.why}.`]),
   '',

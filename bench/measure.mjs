@@ -13,7 +13,7 @@ export const root = new URL('..', import.meta.url).pathname;
  * The environment of every process a bench times (commands here, language servers in the editor
  * and run-view benches): this process's, without `NODE_EXTRA_CA_CERTS`.
  * Node reads and parses that certificate bundle at start-up, before any script runs, whether or not
- * the script makes a TLS connection (BENCHMARKS.md, "Node's start-up on this host"): a fixed cost
+ * the script makes a TLS connection (docs/troubleshooting.md, "Every start costs ~50 ms more on some machines"): a fixed cost
  * of the host's TLS set-up that neither the check nor the `JSON.parse` pass it is compared with uses.
  */
 export const timedEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
@@ -81,8 +81,10 @@ export const load = () =>
     .join(' ');
 
 export function machine(loadBefore) {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'an unknown commit';
+  const measured = `measured ${new Date().toISOString().slice(0, 10)} at ${head} on `;
   const caCerts = caCertsLeftOut ? ', timed commands without the host’s `NODE_EXTRA_CA_CERTS`' : '';
-  return `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}${caCerts}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (the 1-minute figure counts the bench's own runs)`;
+  return `${measured}${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB RAM, Node ${process.version}${caCerts}, load average (1/5/15 min) ${loadBefore} before timing, ${load()} after (the 1-minute figure counts the bench's own runs)`;
 }
 
 /** Replaces `<!-- name:start --> … <!-- name:end -->` in BENCHMARKS.md, or inserts it before the editor section. */
@@ -108,7 +110,7 @@ export async function loadEngine(dataDir) {
 
 /**
  * Reads `files` through once, so that the command timed next finds them in the page cache: this
- * machine pages out what was not read for a minute (BENCHMARKS.md, "the page cache on this host"),
+ * machine pages out what was not read for a minute (docs/performance.md, "Reading the figures"),
  * and some benches' rows take minutes each.
  */
 export function warm(files) {

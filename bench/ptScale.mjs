@@ -139,7 +139,7 @@ if (only.has('folder')) {
 const verdict = (r) =>
   `${r.rss <= r.rssTarget ? `≤ ${r.rssTarget} MB: met` : `≤ ${r.rssTarget} MB: MISSED by ${(r.rss - r.rssTarget).toFixed(0)} MB`}; every record counted (${r.records.toLocaleString('en-US')})`;
 const table = [
-  '| input | MB | torch.load p50 (s) | check p50 (s) | ratio (wall) | ratio range | ratio (CPU) | check peak RSS (MB) | torch.load peak RSS (MB) | target (issue 18) | reproduce |',
+  '| input | MB | torch.load p50 (s) | check p50 (s) | ratio (wall) | ratio range | ratio (CPU) | check peak RSS (MB) | torch.load peak RSS (MB) | target | reproduce |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
   ...rows.map(
     (r) =>
@@ -155,20 +155,8 @@ if (write && rows.length === 2) {
 
 Reproduce: \`npm run bench\` (or \`node bench/ptScale.mjs\` after \`npm run build\`; inputs generated once into
 \`bench/.data/\` by the real torch.save, about 100 s a dump; \`--only short|folder\` runs one row).
-
-Inputs (seeded, \`bench/pt_generate.py write-short\`): miles' \`torch.save(dict(rollout_id=…, metadata={},
-samples=[Sample.to_dict(), …]))\` of short samples shaped as the short JSON Lines file above (an
-arithmetic prompt, a short boxed answer, label, reward, status, exit status; groups of 8 sharing
-their prompt and label str objects; 2% of samples aborted), each a whole \`Sample.to_dict()\` with
-8-13 prompt token ids and 12-31 response token ids, loss-mask entries and log-probs (~590 B a
-sample in the pickle). Correctness first: on every record of the 1 M dump and of the folder's last
-dump, the engine's index, group, status, reward, cause and response length equal torch.load's;
-\`check\` counts every sample, reads every dump to its end, and its runs print identical reports.
-The baseline is torch.load (Python, torch ${torchVersion}) of the same dumps, one after the other in one
-process (\`bench/pt_generate.py load-many\`: its own wall and CPU time around the loads). The two
-run in turn, ${runs} times for the dump and ${folderRuns} for the folder, each right after its dumps were read
-through once (the page cache warm); ratio = torch.load p50 / check p50.
-
+Inputs: miles' torch.save of 1 M short samples (\`bench/pt_generate.py write-short\`), and a folder of 10; checked first against
+torch.load (torch ${torchVersion}, \`load-many\`) field by field; ${runs} runs for the dump, ${folderRuns} for the folder, page cache warm.
 Machine: ${machine(loadBefore)}.
 
 ${table.join('\n')}`,

@@ -143,9 +143,9 @@ const lines = [
   ),
 ];
 const verdict = [
-  `- speed: check is ${check.ratio.toFixed(2)}× the baseline in wall time (${check.cpuRatio.toFixed(2)}× in CPU time) — target ≥ ${speedTarget}× (issue 7): ${check.ratio >= speedTarget ? 'met' : `MISSED by ${(speedTarget / check.ratio).toFixed(2)}×`}`,
+  `- speed: check is ${check.ratio.toFixed(2)}× the baseline in wall time (${check.cpuRatio.toFixed(2)}× in CPU time) — target ≥ ${speedTarget}×: ${check.ratio >= speedTarget ? 'met' : `MISSED by ${(speedTarget / check.ratio).toFixed(2)}×`}`,
   `- speed with 2 scan workers forced (--jobs 2): ${workers.ratio.toFixed(2)}× (wall), ${workers.cpuRatio.toFixed(2)}× (CPU); one thread for everything (--jobs 1): ${single.ratio.toFixed(2)}× (wall), ${single.cpuRatio.toFixed(2)}× (CPU)`,
-  `- memory: peak RSS ${Math.max(check.rss, single.rss, workers.rss).toFixed(0)} MB (default ${check.rss.toFixed(0)}, --jobs 1 ${single.rss.toFixed(0)}, --jobs 2 ${workers.rss.toFixed(0)}) — target < 256 MB (issue 2): ${Math.max(check.rss, workers.rss) < 256 ? 'met' : 'MISSED'}; ≤ 200 MB (issue 7): ${Math.max(check.rss, workers.rss) <= 200 ? 'met' : `MISSED by ${(Math.max(check.rss, workers.rss) - 200).toFixed(0)} MB`}`,
+  `- memory: peak RSS ${Math.max(check.rss, single.rss, workers.rss).toFixed(0)} MB (default ${check.rss.toFixed(0)}, --jobs 1 ${single.rss.toFixed(0)}, --jobs 2 ${workers.rss.toFixed(0)}) — target ≤ 200 MB: ${Math.max(check.rss, workers.rss) <= 200 ? 'met' : `MISSED by ${(Math.max(check.rss, workers.rss) - 200).toFixed(0)} MB`}`,
   `- both cores: --jobs 2 vs --jobs 1: ${(single.p50 / workers.p50).toFixed(2)}× in wall time, at ${((workers.cpu / single.cpu - 1) * 100).toFixed(0)}% more CPU; all three print identical reports`,
 ];
 const machineLine = machine(loadBefore);
@@ -158,36 +158,14 @@ if (write) {
     `## check on a ${gb} GB miles rollout file
 
 Reproduce: ${gb === 1 ? '`npm run bench` (or ' : ''}\`node bench/run.mjs --gb ${gb} --runs ${runs}${gb === 1 ? '' : ' --no-folder'}\` after \`npm run build\`${gb === 1 ? ')' : ' (the file is generated, then deleted; `--keep` keeps it)'}.
-
-Input: a seeded (seed ${SEED}) synthetic miles rollout file, \`Sample.to_dict()\` lines as Python's
-\`json.dumps\` writes them (long \`tokens\`, \`loss_mask\`, \`rollout_log_probs\` arrays; full-precision
-log-probs), groups of 8, ~6% of groups with an aborted sample: ${(size / 1e6).toFixed(0)} MB, ${checked} lines,
-page cache warm. Correctness first: the engine's fast path and a JSON.parse path agree on
-${FIELDS.length} extracted fields of all ${checked} records and on prompt identity; the parallel scan
-(${ranges} byte ranges on worker threads) equals the single-threaded scan, and so does the scan
-that shares miles' \`has_repetition\` compression with the deflate thread (${compressed} of the
-tails compressed there); \`check\` by default, with \`--jobs 1\` and with \`--jobs 2\` prints the same report.
-
-Machine: ${machineLine}.
-Each command runs in a fresh process, ${runs} times, interleaved with the others after one warm-up;
-wall time includes Node start-up; peak RSS is the process's \`maxRSS\` (worker threads included).
+Input: seeded (seed ${SEED}) miles \`Sample.to_dict()\` lines with long arrays and full-precision log-probs, ${(size / 1e6).toFixed(0)} MB,
+${checked} lines; checked first: ${FIELDS.length} fields of every record against a JSON.parse path, the parallel scan (${ranges} ranges) and the
+deflate thread's (${compressed} tails there) against the single-threaded one, the same report from all three commands.
+Machine: ${machineLine}. ${runs} interleaved runs in fresh processes after a warm-up; peak RSS includes worker threads.
 
 ${lines.join('\n')}
 
-${verdict.join('\n')}
-
-The baseline parses each line with \`JSON.parse\` and reads one field; \`check\` does the whole job
-(scan, detect, normalise, group, filter, report). The numeric arrays that make up most of these
-bytes are validated 32 bytes a step by a WebAssembly SIMD routine (\`server/src/core/reader/numberRun.wat\`),
-the rest of each line by the JS scanner. \`--jobs N\` scans files of 64 MB and more (of lines of
-16 KiB or more on average) on N worker threads over byte ranges cut at line boundaries and merges
-the lines in file order. By default that happens only on 4 cores or more while a core is idle: on
-2 cores two workers gain where miles' \`has_repetition\` verdicts are most of the work, as in
-these files, and lose where the arrays are (design measurements). What \`check\` does by default
-on 2 cores is scan on one thread and share the verdicts' compression (zlib's level 9 on the last
-10 000 characters of every response longer than that: most of the work here) with a second
-thread, which takes a tail whenever it has room in a ring of 32 (\`server/src/node/deflateThread.ts\`);
-\`--jobs 1\` is one thread for everything, \`--jobs 2\` the forced scan workers.`,
+${verdict.join('\n')}`,
   );
   console.log(`wrote the throughput-${gb}g section of BENCHMARKS.md`);
 }
@@ -207,24 +185,13 @@ if (!process.argv.includes('--no-short') && gb === 1) {
       `## check on files of many short samples
 
 Reproduce: \`npm run bench\` (or \`node bench/run.mjs --runs ${r.runs}\`; \`--no-short\` skips it).
-
-Input: seeded miles samples without token arrays (~215 B a line: group and index, a short prompt
-and response, reward, status, response length, exit status), groups of 8, ~3% of groups with an
-aborted sample; 250 000 and 1 000 000 samples. Each command in a fresh process, ${r.runs} runs after
-one warm-up; \`check\` and \`check --jobs 1\` print the same report.
-
+Input: seeded miles samples without arrays (~215 B a line), 250 000 and 1 000 000 of them; ${r.runs} runs after a warm-up;
+\`check\` and \`check --jobs 1\` print the same report.
 Machine: ${r.machine}.
 
 ${r.table.join('\n')}
 
-${r.verdict.join('\n')}
-
-Why not faster than the baseline here: \`JSON.parse\` builds a 200-byte line natively in about
-a microsecond, while \`check\` walks its members in JavaScript (finding the fields a sample needs by
-their keys' bytes, reading numbers with Python's int-vs-float literal and integers beyond 2^53,
-which \`JSON.parse\` loses, and validating the rest) and writes the fields into the sample store's
-columns; the member walk is most of the time (see "Scale with the number of samples"). On the miles
-files above, nearly all bytes are arrays that are skimmed, not built, and the ratio turns around.`,
+${r.verdict.join('\n')}`,
     );
     console.log('wrote the short-lines section of BENCHMARKS.md');
   }
@@ -240,12 +207,8 @@ if (!process.argv.includes('--no-folder')) {
       `## check over a run folder
 
 Reproduce: \`npm run bench\` (or \`node bench/run.mjs --runs ${f.runs}\`; \`--no-folder\` skips it).
-
-Input: seeded miles rollout step files (\`rollout_<step>.jsonl\`, ~5 MB each, under the worker
-threshold: one file at a time on the main thread). \`check --progress --format json <folder>\` prints
-one progress line per step file on stderr (checked: one per file), reads one file at a time and
-releases its samples before the next (only the file's report and metrics are kept).
-
+Input: seeded miles step files of ~5 MB; \`check --progress --format json <folder>\` reads one file at a time and prints one
+progress line per file (checked).
 Machine: ${f.machine}. ${f.runs} runs each after one warm-up.
 
 ${f.table.join('\n')}

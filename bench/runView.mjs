@@ -337,28 +337,15 @@ const row = (label, xs) => {
   )} | ${peak.toFixed(0)} | ${xs[0].held === null ? '—' : Math.max(...xs.map((x) => x.held)).toFixed(0)} | ${xs[0].idle === null ? '—' : xs[0].idle.toFixed(0)} | ${xs[0].answerMB.toFixed(1)} | ≤ ${TARGET_MB}: ${peak <= TARGET_MB ? 'met' : `missed by ${(peak - TARGET_MB).toFixed(0)} MB`} |`;
 };
 const body = `
-## Run view over a large run folder (language server)
+## Run view over a large run folder
 
-\`node bench/runView.mjs --runs ${RUNS}\` (after \`node esbuild.mjs\`): a fresh \`dist/server.js --stdio\` per
-request, driven through the protocol, asked for the folder of bench/scale.mjs (${files.length} files,
-${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} short samples). Answers checked first: the run view's totals
-(files, samples, groups, kept, dropped) and the Groups view's kept/dropped per file equal
-\`check --format json\` on the folder. Then, in fresh servers too, the follow-ups on the folder's
-first file (not open): its own \`groupsByCause\` (its kept/dropped checked) and the sample view of
-its middle line (its status checked against the line). And the run view of the folder with a
-miles eval dump of bench/scale.mjs's 1 M short samples beside it (\`eval/eval_1.jsonl\`, in a folder
-of hard links under bench/.data): its totals and its eval rows' samples checked against \`check\` on that
-folder. And the run view and the Groups view of the folder of 10 miles \`.pt\` dumps of 1 M short
-samples each that bench/ptScale.mjs writes (${(ptBytes / 1e6).toFixed(0)} MB, ${(wantPt?.totals.samples ?? 0).toLocaleString('en-US')} samples), checked against
-\`check\` on that folder the same way. And \`rollout-lens report\` on both folders, the CLI's run view
-as one HTML file (a process of its own: its wall and CPU time and peak RSS, its groups and dropped
-groups checked against \`check\`). Peak RSS is the server process's VmHWM read
-right after the answer; "held" is its VmRSS then (what it keeps for later requests); "idle" before
-the request; in the report rows, wall, CPU and peak RSS are the CLI process's. Each request and each
-report starts with its folder's logs read through once (the page cache warm).
+\`node bench/runView.mjs --runs ${RUNS}\` (after \`node esbuild.mjs\`): a fresh language server (\`dist/server.js --stdio\`) per request, on the folder of
+bench/scale.mjs (${files.length} files, ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples.toLocaleString('en-US')} samples), with an eval dump beside it, and on the folder of
+10 \`.pt\` dumps of bench/ptScale.mjs (${(ptBytes / 1e6).toFixed(0)} MB, ${(wantPt?.totals.samples ?? 0).toLocaleString('en-US')} samples); every answer checked against \`check\` first.
+Peak RSS: the server's VmHWM after the answer; "held": its VmRSS then; "idle": before the request; report rows: the CLI process.
 Runs: ${RUNS}, p50 shown. ${machine(loadBefore)}.
 
-| request | wall (s) | server CPU (s) | peak RSS (MB) | held after (MB) | idle (MB) | answer JSON (MB) | target (issue 18) |
+| request | wall (s) | server CPU (s) | peak RSS (MB) | held after (MB) | idle (MB) | answer JSON (MB) | target |
 |---|---|---|---|---|---|---|---|
 ${row('`rolloutLens/runView` (folder)', got.runView)}
 ${row('`rolloutLens/groupsByCause` (folder)', got.groups)}

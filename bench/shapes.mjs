@@ -152,7 +152,6 @@ if (write && rows.length === Object.keys(SHAPES).length) {
 
 Reproduce: \`npm run bench\` (or \`node bench/shapes.mjs --runs ${runs}\` after \`npm run build\` and
 \`node bench/scale.mjs --only short\`, whose file each shape is made from; \`--only <shape,…>\`).
-
 What a report keeps, not how fast lines are read: the seeded 1 M short-sample file of the section
 above with one change to every line (${rows.map((r) => r.label).join('; ')}). Checked first: \`check\`
 counts every line the JSON.parse pass counts (records and invalid lines) and its runs print identical
@@ -161,7 +160,6 @@ reports. ${runs} runs each, interleaved after one warm-up; p50 wall time, highes
         ? ` "Before" is the build of ${beforeLabel} in the same runs, its reports identical but for the related lines (findings list 256 at most since).`
         : ''
     }
-
 Machine: ${machine(loadBefore)}.
 
 ${table.join('\n')}`,

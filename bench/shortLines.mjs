@@ -101,7 +101,7 @@ export function shortLinesBench(dataDir, { sizes = [250_000, 1_000_000], runs = 
   const within = Math.floor(small.n + ((200 - small.rss) * 1e6) / perSample);
   const verdict = [
     `- speed: ${(small.base / small.check).toFixed(2)}× and ${(big.base / big.check).toFixed(2)}× the baseline in wall time (the 4× target is set for the 1 GB miles file above, whose bytes are mostly arrays)`,
-    `- memory grows with the number of samples, not bytes: about ${perSample.toFixed(0)} B of peak RSS per sample between the two files (each sample is kept until its groups are known, in the sample store's typed-array columns), so such a file stays within 200 MB up to about ${(within / 1e6).toFixed(1)} million samples; the bound of issue 7 holds for the miles files above, not for arbitrarily many samples`,
+    `- memory grows with the number of samples, not bytes: about ${perSample.toFixed(0)} B of peak RSS per sample between the two files (each sample is kept until its groups are known, in the sample store's typed-array columns), so such a file stays within 200 MB up to about ${(within / 1e6).toFixed(1)} million samples`,
   ];
   return { table, verdict, machine: machine(loadBefore), runs };
 }

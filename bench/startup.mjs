@@ -57,13 +57,11 @@ try {
 const body = `## Start-up from the code cache
 
 Reproduce: \`node bench/startup.mjs --runs ${runs}\` after \`npm run build\` (part of \`npm run bench\`).
-
 Each command runs ${runs} times from \`dist/\` as built, whose \`cli.js\` starts the bundles from the V8 code
 caches the build made (${caches.map((c) => `\`${c}\``).join(', ')}), and from a copy of \`dist/\`
 without them, where the same start compiles the bundles from their source as Node would; interleaved,
 after one warm-up; both print the same output. Wall time of the whole process, p50; "saved": the
 interquartile range of (from source − from cache) over the interleaved pairs.
-
 Machine: ${machine(loadBefore)}.
 
 | command | from source p50 (ms) | from the cache p50 (ms) | saved p50 (ms) | saved, pairs p25 to p75 (ms) |

@@ -3,6 +3,8 @@
 // every ring in one node test runner process, so one summary closes the run.
 //   node test/run.mjs               lint and all rings
 //   node test/run.mjs unit lsp      only these rings (folders under test/), no lint
+// `npm run test:quick` is lint, then the unit and in-process LSP rings: the loop while developing,
+// which needs nothing from the system (no Debian package, no code-server).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The view requests of issue 17 through the protocol: `rolloutLens/runView` on the example run's
+// The run view and sample view requests through the protocol: `rolloutLens/runView` on the example run's
 // rollout folder (sources as URIs) and `rolloutLens/sampleView` on a sample read from disk and on an
 // open document.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The `--format json` contract of issue 2 as a strict schema (an extra or a missing field fails).
+// The `--format json` contract (README, "The CLI") as a strict schema (an extra or a missing field fails).
 // The one copy every ring checks the CLI's output against.
 import { z } from 'zod';
 

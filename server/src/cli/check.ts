@@ -69,7 +69,7 @@ async function runGroups(args: CheckArgs, targets: WalkTarget[]): Promise<RunGro
 
 /**
  * `--eval-config` applies to every eval log. An `evalConfig` from the settings is the fallback when
- * no eval config is found beside or above a log (core `findEvalConfig`); either must be readable
+ * no eval config is found beside or above a log (core `locateEvalConfig`); either must be readable
  * (a usage error otherwise).
  */
 async function evalConfigFor(args: CheckArgs, settings: RolloutLensSettings): Promise<EvalConfig | null | undefined> {

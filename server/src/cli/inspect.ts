@@ -33,11 +33,6 @@ function members(list: SampleRecord[], self: SampleRecord): string[] {
   return shown;
 }
 
-/** The inspection as plain lines (pure, for tests). */
-export function renderInspection(i: SampleInspection, detail: RecordDetail | null): string {
-  return render(inspectionLines(i), detail);
-}
-
 function render(inspection: string[], detail: RecordDetail | null): string {
   return `${[...inspection, ...detailLines(detail)].join('\n')}\n`;
 }

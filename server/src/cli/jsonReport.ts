@@ -80,7 +80,7 @@ function* arrayText<T>(items: readonly T[], json: (item: T) => unknown): Generat
 /**
  * `renderJson`'s text in pieces of about `pieceSize` characters, built one array item at a time: a
  * run folder's report (ten thousand findings, megabytes of JSON) is never one object copy and one
- * string at once (BENCHMARKS.md, "Scale with the number of samples").
+ * string at once (BENCHMARKS.md, "Design measurements").
  */
 export function renderJsonPieces(report: RunReport, pieceSize = REPORT_PIECE_SIZE): Generator<string> {
   return inPieces(jsonParts(report), pieceSize);

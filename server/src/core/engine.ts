@@ -21,7 +21,7 @@ export { CancelledError, type Cancellation, type ScanState };
 
 /** What the engine is given: how to scan each file (reader/recordScan.ts) and what to analyse. */
 export interface AnalyzeOptions extends Omit<ScanOptions, 'isCancelled'> {
-  /** The eval config to use; `null`: none. Omitted: found per eval log (`findEvalConfig`). */
+  /** The eval config to use; `null`: none. Omitted: found per eval log (`locateEvalConfig`). */
   evalConfig?: EvalConfig | null;
   cancellation?: Cancellation;
   /**

@@ -8,7 +8,7 @@
 // another) for the one the cache was made from, and run the old code; so the cache starts with the
 // size and modification time of the bundle it was made from and is used only while they are the
 // bundle's. (Hashing the bytes would take back a good part of what the cache saves: BENCHMARKS.md,
-// "Why the CLI starts from a code cache".)
+// "Design measurements".)
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

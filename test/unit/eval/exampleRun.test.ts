@@ -25,7 +25,7 @@ function check(args: string[], cwd: string): { status: number | null; stdout: st
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('example run: every eval finding appears (issue 4), at the right place, with fix data', { skip: !existsSync(cli) && 'dist/cli.js not built' }, () => {
+test('example run: every eval finding appears, at the right place, with fix data', { skip: !existsSync(cli) && 'dist/cli.js not built' }, () => {
   const r = check(['--format', 'json', '--config', 'examples/run/rollout-lens.yaml', 'examples/run'], root);
   assert.equal(r.status, 1, r.stderr); // errors present (misgrouped-dataset, eval-all-aborted)
   const findings = (JSON.parse(r.stdout) as { findings: JsonFinding[] }).findings;

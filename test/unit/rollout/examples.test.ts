@@ -115,7 +115,7 @@ test('example run, step 3: AgentSetupFailed, VerifierError (policy cause aborted
   ]);
 });
 
-test('example run shows each rollout finding of issue 3 at least once', async () => {
+test('example run shows each rollout finding at least once', async () => {
   const r = await analyzeSteps(runSettings());
   const seen = new Set(r.findings.map((f) => f.code));
   for (const code of [

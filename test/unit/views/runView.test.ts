@@ -1,4 +1,4 @@
-// The run view model (issue 17) against the example run and small hand-built runs: per-step drops
+// The run view model against the example run and small hand-built runs: per-step drops
 // by cause equal the drop metrics `check` reports, eval rows carry pass@k by the dataset's own n and
 // the wrong global-n values, listed samples are capped, and the model stays small for long runs.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The sample view model (issue 17) on the example run and on hand-written lines: the group's
+// The sample view model on the example run and on hand-written lines: the group's
 // verdict and siblings come from the inspection facade, the conversation, token facts, weight
 // versions and metadata from the line; a 50 MB line gives a small model.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The sample view and the run view in the real VS Code (issue 17): "Open Sample" from a hover's
+// The sample view and the run view in the real VS Code: "Open Sample" from a hover's
 // link and from a Groups view sample, a step to a sibling, "Open Run View" on the run folder and a
 // click on a chart bar (a real click in the webview under the code-server host) that reveals that
 // step's cause in the Groups view. Screenshots of both panels under the code-server host.

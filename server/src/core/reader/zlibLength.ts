@@ -9,7 +9,7 @@
 // (test/unit/reader/zlibLength.test.ts).
 //
 // `zlib.compress` makes a fresh stream per call. Making one costs pako a good part of a 10 000-
-// character tail's deflate (BENCHMARKS.md, design measurements), so one stream per level is reset
+// character tail's deflate (BENCHMARKS.md, "Design measurements"), so one stream per level is reset
 // and reused instead, and the buffers a fresh stream starts zeroed (the window, the hash chains, the
 // pending output) are zeroed again: deflate should never read what an earlier call left there, but
 // then the state at the start of each call is a fresh stream's and nothing rests on that

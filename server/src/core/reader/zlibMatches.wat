@@ -1,7 +1,7 @@
 ;; The match finding of zlib's level-9 deflate (its `deflate_slow` with `longest_match`), in
 ;; WebAssembly, for `zlibLength.ts`: miles' `has_repetition` needs the exact length of
 ;; `zlib.compress(tail, 9)` for every response over 10 000 characters, and the matches are where
-;; that length is decided and where the time goes (BENCHMARKS.md, design measurements). The
+;; that length is decided and where the time goes (BENCHMARKS.md, "Design measurements"). The
 ;; blocks' sizes are counted from the tokens written here by `zlibBlocks.ts`.
 ;;
 ;; The rules are zlib's, each of which changes the output (docs/semantics.md#miles-sample-metrics):

@@ -22,7 +22,7 @@ export interface Grouping {
 /**
  * Groups samples by `groupKey`. Fully-async runs write groups as they finish, so members of one
  * group may be interleaved with others and out of index order; the result does not depend on
- * line order except as the tie-break the spec names.
+ * line order except as the tie-break docs/semantics.md#aborted-group-filter names (ascending `index`, else line order).
  *
  * Samples without a key are kept apart instead of being made one-sample groups: miles grouped
  * them in memory even if the log lost the key, and a one-sample group would be reported as a

@@ -18,7 +18,7 @@ MIXED[0x4a] = 1;
  * Skips the run of BININT1/BININT2/BININT/BINFLOAT opcodes that starts at `q` (stopping before one
  * that does not end before `end`); returns where it stops and leaves the count in `pickledNumberCount`.
  * A small function of its own: inside `step`'s large switch the same loop ran slower
- * (BENCHMARKS.md, Design measurements). Runs of one opcode (log-probs all BINFLOAT, masks all
+ * (BENCHMARKS.md, "Design measurements"). Runs of one opcode (log-probs all BINFLOAT, masks all
  * BININT1) are stepped over at their width; token ids mix BININT2 and BININT at random, so their
  * width is computed from the opcode rather than branched on (a mispredicted branch per number).
  */

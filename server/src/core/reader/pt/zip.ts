@@ -2,7 +2,7 @@
 // stored, not deflated, so `<stem>/data.pkl` is a byte range of the file. Only the central
 // directory is read (with zip64 for files past 4 GB); every offset and size it claims is checked
 // against the file before anything is read.
-import type { FileAccess, OpenFile } from '../../fileAccess';
+import type { OpenFile } from '../../fileAccess';
 
 export interface ZipEntry {
   name: string;
@@ -133,9 +133,4 @@ export async function entryData(file: OpenFile, size: number, entry: ZipEntry): 
 /** `<stem>/data.pkl` (torch.save) or a top-level `data.pkl`. */
 export function findDataPkl(entries: readonly ZipEntry[]): ZipEntry | null {
   return entries.find((e) => /^[^/]+\/data\.pkl$/.test(e.name)) ?? entries.find((e) => e.name === 'data.pkl') ?? null;
-}
-
-export async function openZip(access: FileAccess, path: string): Promise<{ file: OpenFile; size: number }> {
-  const st = await access.stat(path);
-  return { file: await access.open(path), size: st.size };
 }
