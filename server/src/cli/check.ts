@@ -91,7 +91,7 @@ export async function analyzeRun(
   io: Io,
   // Gets each file's report with its store and groups' verdicts (`keepDetail: 'store'`), which it
   // must not keep: the store is released when it returns.
-  onFile?: (file: FileReport, settings: RolloutLensSettings) => void,
+  onFile?: (file: FileReport, settings: RolloutLensSettings, plan: RunPlan) => void,
   // Lines of a `.pt` dump's samples to keep as it is read (`inspect`).
   keepPtLines?: KeptPtLines,
 ): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean; plan: RunPlan } | null> {
@@ -141,7 +141,7 @@ export async function analyzeRun(
           const scan = await scanFile(target, options);
           const file = await run.add(scan);
           if (onFile) {
-            onFile(file, group.settings);
+            onFile(file, group.settings, plan);
             const d = file.detail;
             file.detail = d && d.datasets.length > 0 ? { samples: [], groups: [], datasets: d.datasets, metricsRecords: [], source: d.source } : undefined;
           }
