@@ -281,7 +281,13 @@ export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParam
 /** A run folder's rollout steps in step order (the run model's), with their drop counts by metric name. */
 export async function runSteps(ctx: ServerContext, params: RunStepsParams, token: CancellationToken): Promise<RunStepsResult> {
   if (typeof params?.folderUri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'runSteps needs { folderUri }');
-  const { runs, uriOf } = await fromEach(ctx, params.folderUri, token, () => 'none', () => null);
+  const { runs, uriOf } = await fromEach(
+    ctx,
+    params.folderUri,
+    token,
+    () => 'none',
+    () => null,
+  );
   const steps: StepDrops[] = [];
   for (const run of runs) {
     for (const s of run.steps) {
