@@ -185,7 +185,10 @@ test("a trajectory sidecar shows check's findings from its step's .pt, and follo
     rmSync(pt);
     const alone = findingLines(checkRun(run), sidecar);
     assert.ok(!alone.some((l) => l.startsWith('trajectory-verdicts-from-pt\t')));
-    assert.ok(alone.some((l) => l.startsWith('partial-step\t0\t3\t')), alone.join('\n'));
+    assert.ok(
+      alone.some((l) => l.startsWith('partial-step\t0\t3\t')),
+      alone.join('\n'),
+    );
     const before = h.published.length;
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(pt).href, type: 3 }] });
     assert.deepEqual(await publishedAs(h, uri, alone, before), alone);

@@ -66,7 +66,12 @@ function* runLines(run: Run, analysed: ReadonlySet<string>): Generator<string> {
   yield `run ${escapeInline(run.root)} (${run.framework}): ${plural(count('rollout'), 'rollout step')} (${groupsText(totals)}), ${plural(count('eval'), 'eval step')}\n`;
   for (const s of run.steps) {
     const name = `${s.kind === 'eval' ? 'eval step' : 'step'} ${s.step ?? '?'}`;
-    const what = s.kind === 'rollout' ? groupsText(s.groups) : `${plural(s.groups.total, 'prompt group')}`;
+    const what =
+      s.kind === 'rollout'
+        ? groupsText(s.groups)
+        : s.partial && s.groups.total === 0
+          ? 'not analysed (see its partial-step finding)'
+          : plural(s.groups.total, 'prompt group');
     const files = s.files.map((f) => (analysed.has(f) ? escapeInline(f) : `${escapeInline(f)} (annotates it)`));
     yield `  ${name}${s.partial ? ' (partial)' : ''}: ${what}; ${files.join(', ')}\n`;
   }
