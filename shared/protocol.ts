@@ -78,8 +78,29 @@ export interface FileGroups {
   groupsListed: boolean;
   buckets: CauseBucket[];
 }
+/** One step of a run as the engine's run model has it (core/run/model.ts); files as URIs. */
+export interface RunStepSummary {
+  step: number | null;
+  kind: 'rollout' | 'eval';
+  /** Its files: those analysed first, then those that only annotate it (trajectory, train_data, …). */
+  uris: string[];
+  /** Read from a trajectory sidecar without its `.pt`. */
+  partial: boolean;
+  groups: { total: number; kept: number; dropped: number };
+  /** Dropped groups per drop reason. */
+  droppedByCause: Record<string, number>;
+}
+export interface RunSummary {
+  /** The run's root folder (the dump folder of a miles `--dump-details` run) as a URI. */
+  root: string;
+  framework: 'miles' | 'verl' | 'slime' | 'other';
+  steps: RunStepSummary[];
+}
 export interface GroupsByCauseResult {
+  /** One entry per analysed rollout file (files that only annotate a step are not analysed). */
   files: FileGroups[];
+  /** The runs of what was asked about, step by step: what a run's totals are counted from. */
+  runs: RunSummary[];
 }
 export const GroupsByCauseRequest = new RequestType<GroupsByCauseParams, GroupsByCauseResult, void>('rolloutLens/groupsByCause');
 

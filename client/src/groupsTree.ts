@@ -4,7 +4,7 @@
 // only (a run's files can hold millions of groups): a file's groups are asked for when its node is
 // first expanded (docs/editors.md).
 import * as vscode from 'vscode';
-import type { CauseBucket, FileGroups, GroupItem, SamplesRef } from '../../shared/protocol';
+import type { CauseBucket, FileGroups, GroupItem, RunSummary, SamplesRef } from '../../shared/protocol';
 import { isFolder, type ServerApi } from './serverApi';
 import { appendFields, baseName, num, plain, plural, safeMarkdown } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
@@ -31,7 +31,7 @@ export class GroupsTreeProvider extends NodeTreeProvider {
       return fileSections(file);
     }
     const files = [...groups.files].sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
-    const roots = files.length > 0 ? [runNode(target, files)] : [];
+    const roots = files.length > 0 ? [runNode(target, groups.runs ?? [])] : [];
     roots.push(...files.map((f) => fileNode(f, load)));
     return roots.length > 0 ? roots : [emptyNode(target)];
   }
@@ -51,14 +51,21 @@ function stepLabel(step: number | null, uri: vscode.Uri): string {
   return step === null ? baseName(uri) : `step ${step} · ${baseName(uri)}`;
 }
 
-/** Run totals: drops per cause summed over the steps (their files' bucket counts), each with its per-step counts. */
-function runNode(folder: vscode.Uri, files: readonly FileGroups[]): TreeNode {
+/**
+ * Run totals: drops per cause summed over the run's rollout steps as the server's run model counts
+ * them (a step is counted once, whatever files describe it), each with its per-step counts.
+ */
+function runNode(folder: vscode.Uri, runs: readonly RunSummary[]): TreeNode {
   const byReason = new Map<string, { uri: string; step: number | null; count: number; metric: string }[]>();
-  for (const f of files) {
-    for (const b of f.buckets) {
-      if (b.reason === 'kept') continue;
-      if (!byReason.has(b.reason)) byReason.set(b.reason, []);
-      byReason.get(b.reason)!.push({ uri: f.uri, step: f.step, count: b.count, metric: b.metric ?? `${DROP_PREFIX}${b.reason}` });
+  let steps = 0;
+  for (const run of runs) {
+    for (const s of run.steps) {
+      if (s.kind !== 'rollout') continue;
+      steps++;
+      for (const [reason, count] of Object.entries(s.droppedByCause)) {
+        if (!byReason.has(reason)) byReason.set(reason, []);
+        byReason.get(reason)!.push({ uri: s.uris[0], step: s.step, count, metric: `${DROP_PREFIX}${reason}` });
+      }
     }
   }
   const total = (rows: { count: number }[]) => rows.reduce((a, r) => a + r.count, 0);
@@ -89,7 +96,7 @@ function runNode(folder: vscode.Uri, files: readonly FileGroups[]): TreeNode {
     id: `${folder}|run`,
     kind: 'run',
     label: `Run · ${baseName(folder)}`,
-    description: `${plural(files.length, 'step')} · ${dropped} dropped`,
+    description: `${plural(steps, 'step')} · ${dropped} dropped`,
     tooltip: folder.fsPath,
     icon: new vscode.ThemeIcon('graph'),
     expanded: true,

@@ -172,8 +172,11 @@ test("a trajectory sidecar shows check's findings from its step's .pt, and follo
   await inWorkspace(ws, { workspaceFolders: [], settings: () => ({}) }, async (h) => {
     const sidecar = join(run, 'trajectory/1.jsonl');
     const uri = pathToFileURL(sidecar).href;
-    const expected = findingLines(checkRun(run), sidecar);
+    // The sidecar checked alone (in the folder it only annotates its step, core/run/plan.ts): its
+    // verdicts come from the .pt on disk, as the editor's do.
+    const expected = findingLines(checkRun(sidecar), sidecar);
     assert.ok(expected.some((l) => l.startsWith('trajectory-verdicts-from-pt\t')));
+    assert.deepEqual(findingLines(checkRun(run), sidecar), [], 'in its folder the sidecar is not read as a step');
     h.open(uri, readFileSync(sidecar, 'utf8'));
     assert.deepEqual(await publishedAs(h, uri, expected), expected);
 
@@ -182,6 +185,10 @@ test("a trajectory sidecar shows check's findings from its step's .pt, and follo
     rmSync(pt);
     const alone = findingLines(checkRun(run), sidecar);
     assert.ok(!alone.some((l) => l.startsWith('trajectory-verdicts-from-pt\t')));
+    assert.ok(
+      alone.some((l) => l.startsWith('partial-step\t0\t3\t')),
+      alone.join('\n'),
+    );
     const before = h.published.length;
     void h.client.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(pt).href, type: 3 }] });
     assert.deepEqual(await publishedAs(h, uri, alone, before), alone);

@@ -49,6 +49,27 @@ export const CONTRACT = z
         })
         .strict(),
     ),
+    runs: z.array(
+      z
+        .object({
+          root: z.string(),
+          framework: z.enum(['miles', 'verl', 'slime', 'other']),
+          steps: z.array(
+            z
+              .object({
+                step: z.number().int().min(0).nullable(),
+                kind: z.enum(['rollout', 'eval']),
+                files: z.array(z.string()).min(1),
+                partial: z.boolean(),
+                groups: z.object({ total: z.number().int().min(0), kept: z.number().int().min(0), dropped: z.number().int().min(0) }).strict(),
+                droppedByCause: z.record(z.string(), z.number().int().min(1)),
+                metrics: z.record(z.string(), z.number().nullable()),
+              })
+              .strict(),
+          ),
+        })
+        .strict(),
+    ),
   })
   .strict();
 

@@ -8,6 +8,8 @@ import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { KeptPtLines } from '../core/sampleLine';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
+import { filesToRead, planRun, type RunPlan } from '../core/run/plan';
+import { buildRuns } from '../core/run/model';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
 import { WorkerPool } from '../node/parallelScan';
@@ -89,10 +91,10 @@ export async function analyzeRun(
   io: Io,
   // Gets each file's report with its store and groups' verdicts (`keepDetail: 'store'`), which it
   // must not keep: the store is released when it returns.
-  onFile?: (file: FileReport, settings: RolloutLensSettings) => void,
+  onFile?: (file: FileReport, settings: RolloutLensSettings, plan: RunPlan) => void,
   // Lines of a `.pt` dump's samples to keep as it is read (`inspect`).
   keepPtLines?: KeptPtLines,
-): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean } | null> {
+): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean; plan: RunPlan } | null> {
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
   for (const p of walk.problems) {
@@ -104,13 +106,17 @@ export async function analyzeRun(
     return null;
   }
 
-  const groups = await runGroups(args, walk.targets);
+  // Each file's role in its run, from its path (core/run/plan.ts): files that only annotate a
+  // step (trajectory sidecars beside their .pt, train_data, exports) are listed, never read.
+  const plan = planRun(walk.targets, args.paths);
+  const targets = filesToRead(plan, walk.targets);
+  const groups = await runGroups(args, targets);
   const configs = await Promise.all(groups.map((g) => evalConfigFor(args, g.settings)));
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   // miles' has_repetition compression shared with a second thread, where there is a second core.
   const deflate = args.jobs !== 1 && wantsDeflateThread() ? new DeflateThread() : undefined;
-  const total = walk.targets.length;
+  const total = targets.length;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
   const report: RunReport = { version: 1, files: [], findings: [] };
   let done = 0;
@@ -135,7 +141,7 @@ export async function analyzeRun(
           const scan = await scanFile(target, options);
           const file = await run.add(scan);
           if (onFile) {
-            onFile(file, group.settings);
+            onFile(file, group.settings, plan);
             const d = file.detail;
             file.detail = d && d.datasets.length > 0 ? { samples: [], groups: [], datasets: d.datasets, metricsRecords: [], source: d.source } : undefined;
           }
@@ -154,7 +160,8 @@ export async function analyzeRun(
     await deflate?.close();
   }
   progress?.(total, total, null);
-  return { report, settings: groups[0].settings, unreadable };
+  report.runs = buildRuns(report.files, plan);
+  return { report, settings: groups[0]?.settings ?? settingsOf(args, {}), unreadable, plan };
 }
 
 export async function runCheck(args: CheckArgs, io: Io): Promise<number> {

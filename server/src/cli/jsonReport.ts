@@ -1,6 +1,7 @@
 // `--format json`: exactly the documented document (README.md, "--format json"). Built field by field, so internal
 // extras (`detail`, `column`) never leak into the contract. Non-finite metric values become null
 // (JSON has no NaN).
+import { buildRuns, type Run } from '../core/run/model';
 import type { Finding, RunReport } from '../core/types';
 
 import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
@@ -29,6 +30,45 @@ export interface JsonReport {
     metrics: Record<string, number | null>;
   }[];
   findings: JsonFinding[];
+  runs: JsonRun[];
+}
+
+export interface JsonRun {
+  root: string;
+  framework: Run['framework'];
+  steps: {
+    step: number | null;
+    kind: 'rollout' | 'eval';
+    files: string[];
+    partial: boolean;
+    groups: { total: number; kept: number; dropped: number };
+    droppedByCause: Record<string, number>;
+    metrics: Record<string, number | null>;
+  }[];
+}
+
+function finiteOrNull(metrics: Record<string, number>): Record<string, number | null> {
+  return Object.fromEntries(Object.entries(metrics).map(([k, v]) => [k, Number.isFinite(v) ? v : null]));
+}
+
+function jsonRun(r: Run): JsonRun {
+  return {
+    root: r.root,
+    framework: r.framework,
+    steps: r.steps.map((s) => ({
+      step: s.step,
+      kind: s.kind,
+      files: s.files.slice(),
+      partial: s.partial,
+      groups: { total: s.groups.total, kept: s.groups.kept, dropped: s.groups.dropped },
+      droppedByCause: { ...s.droppedByCause },
+      metrics: finiteOrNull(s.metrics),
+    })),
+  };
+}
+
+function runsOf(report: RunReport): Run[] {
+  return report.runs ?? buildRuns(report.files);
 }
 
 function jsonFile(f: RunReport['files'][number]): JsonReport['files'][number] {
@@ -39,7 +79,7 @@ function jsonFile(f: RunReport['files'][number]): JsonReport['files'][number] {
     records: f.records,
     invalidLines: f.invalidLines,
     groups: { total: f.groups.total, kept: f.groups.kept, dropped: f.groups.dropped },
-    metrics: Object.fromEntries(Object.entries(f.metrics).map(([k, v]) => [k, Number.isFinite(v) ? v : null])),
+    metrics: finiteOrNull(f.metrics),
   };
 }
 
@@ -59,7 +99,7 @@ function jsonFinding(f: Finding): JsonFinding {
 }
 
 export function toJsonReport(report: RunReport): JsonReport {
-  return { version: 1, files: report.files.map(jsonFile), findings: report.findings.map(jsonFinding) };
+  return { version: 1, files: report.files.map(jsonFile), findings: report.findings.map(jsonFinding), runs: runsOf(report).map(jsonRun) };
 }
 
 /** `value`'s JSON (2-space indent) as it reads nested `depth` levels deep: JSON strings hold no raw newline. */
@@ -91,6 +131,8 @@ function* jsonParts(report: RunReport): Generator<string> {
   yield* arrayText(report.files, jsonFile);
   yield ',\n  "findings": ';
   yield* arrayText(report.findings, jsonFinding);
+  yield ',\n  "runs": ';
+  yield* arrayText(runsOf(report), jsonRun);
   yield '\n}\n';
 }
 

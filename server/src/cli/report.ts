@@ -21,8 +21,8 @@ function chartScript(): string {
 
 export async function runReport(args: ReportArgs, io: Io, script: () => string = chartScript): Promise<number> {
   let builder: RunViewBuilder | null = null;
-  const analysed = await analyzeRun(args, io, (file, settings) => {
-    builder ??= runViewBuilder({ causes: settings, samplesPerReason: args.samplesPerCause ?? DEFAULT_SAMPLES_PER_REASON });
+  const analysed = await analyzeRun(args, io, (file, settings, plan) => {
+    builder ??= runViewBuilder({ causes: settings, samplesPerReason: args.samplesPerCause ?? DEFAULT_SAMPLES_PER_REASON, plan });
     builder.add(file);
   });
   if (analysed === null) return 2;

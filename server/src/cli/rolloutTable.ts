@@ -1,6 +1,7 @@
 // The text report's table of dropped groups by cause for one rollout file: reason, how many
 // groups, the metric miles counts them in, the groups' keys, and the older chart names.
-import { DROP_METRIC_PREFIX, FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
+import { dropMetricName, FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
+import { droppedByCause, UNNAMED_DROPS } from '../core/run/model';
 import type { FileReport } from '../core/types';
 import { escapeInline } from './escape';
 
@@ -18,14 +19,14 @@ const MAX_KEYS = 6;
 /** The table, or '' when the file is not a rollout log. Ends without a newline. */
 export function renderRolloutTable(file: FileReport): string {
   if (file.kind !== 'rollout') return '';
-  const rows = file.detail ? rowsFromDetail(file) : rowsFromMetrics(file);
+  const rowsOf = rows(file);
   const { total, kept, dropped } = file.groups;
   const head = `Dropped groups by cause: ${total} groups, ${kept} kept, ${dropped} dropped`;
-  if (rows.length === 0) return `${head}\n  (no group dropped)`;
+  if (rowsOf.length === 0) return `${head}\n  (no group dropped)`;
 
-  const withKeys = file.detail !== undefined;
+  const withKeys = rowsOf.some((r) => r.keys.length > 0);
   const header = ['groups', 'reason', 'metric', ...(withKeys ? ['group keys'] : [])];
-  const cells = rows.map((r) => [
+  const cells = rowsOf.map((r) => [
     String(r.count),
     cell(r.reason),
     cell(r.metric),
@@ -40,7 +41,7 @@ export function renderRolloutTable(file: FileReport): string {
       .trimEnd();
   const out = [head, line(header), ...cells.map(line)];
 
-  const aborted = rows.filter((r) => isAbortedReason(r.reason)).reduce((n, r) => n + r.count, 0);
+  const aborted = rowsOf.filter((r) => isAbortedReason(r.reason)).reduce((n, r) => n + r.count, 0);
   if (aborted > 0) {
     out.push(
       `  formerly (one counter for every aborted group, whatever its cause): ${FORMERLY_ABORTED.sync} = ${aborted} (sync),` +
@@ -50,25 +51,26 @@ export function renderRolloutTable(file: FileReport): string {
   return out.join('\n');
 }
 
-/** Rows from the per-group outcomes: aborted causes first, then dynamic-filter reasons; larger first. */
-function rowsFromDetail(file: FileReport): Row[] {
-  const byReason = new Map<string, Row>();
+/**
+ * Rows from the run model's drops by cause (core/run/model.ts `droppedByCause`, the one
+ * derivation), each with the keys of its groups when the file keeps its per-group outcomes.
+ */
+function rows(file: FileReport): Row[] {
+  const keys = new Map<string, string[]>();
   for (const g of file.detail?.groups ?? []) {
     if (g.kept || g.reason === null) continue;
-    let row = byReason.get(g.reason);
-    if (!row) byReason.set(g.reason, (row = { reason: g.reason, metric: g.metric ?? '', count: 0, keys: [] }));
-    row.count += 1;
-    row.keys.push(g.key);
+    const list = keys.get(g.reason) ?? [];
+    list.push(g.key);
+    keys.set(g.reason, list);
   }
-  return sortRows([...byReason.values()]);
-}
-
-/** Without detail (JSON-only runs), the drop metrics still name every reason and its count. */
-function rowsFromMetrics(file: FileReport): Row[] {
-  const rows = Object.entries(file.metrics)
-    .filter(([name]) => name.startsWith(DROP_METRIC_PREFIX))
-    .map(([metric, count]) => ({ reason: metric.slice(DROP_METRIC_PREFIX.length), metric, count, keys: [] }));
-  return sortRows(rows);
+  return sortRows(
+    Object.entries(droppedByCause(file)).map(([reason, count]) => ({
+      reason,
+      metric: reason === UNNAMED_DROPS ? '' : dropMetricName(reason),
+      count,
+      keys: keys.get(reason) ?? [],
+    })),
+  );
 }
 
 function sortRows(rows: Row[]): Row[] {

@@ -1,6 +1,7 @@
 // `--format text`: findings as `path:line:col: severity code: message` (clickable in terminals and
 // editors), then per file a short summary and the rollout / eval tables. Everything from the logs
 // is escaped (see escape.ts).
+import type { Run, RunStep } from '../core/run/model';
 import type { FileReport, Finding, RunReport } from '../core/types';
 
 import { escapeInline, escapeTerminalText } from './escape';
@@ -45,6 +46,37 @@ export function renderTextPieces(report: RunReport, pieceSize = REPORT_PIECE_SIZ
   return inPieces(textLines(report), pieceSize);
 }
 
+function groupsText(g: RunStep['groups']): string {
+  return `${plural(g.total, 'group')}, ${g.kept} kept, ${g.dropped} dropped`;
+}
+
+/**
+ * A run as the run model has it (core/run/model.ts): its steps, each with its groups and the files
+ * that describe it, the analysed ones first; annotations are named as such.
+ */
+function* runLines(run: Run, analysed: ReadonlySet<string>): Generator<string> {
+  const count = (kind: RunStep['kind']) => run.steps.filter((s) => s.kind === kind).length;
+  const totals = { total: 0, kept: 0, dropped: 0 };
+  for (const s of run.steps) {
+    if (s.kind !== 'rollout') continue;
+    totals.total += s.groups.total;
+    totals.kept += s.groups.kept;
+    totals.dropped += s.groups.dropped;
+  }
+  yield `run ${escapeInline(run.root)} (${run.framework}): ${plural(count('rollout'), 'rollout step')} (${groupsText(totals)}), ${plural(count('eval'), 'eval step')}\n`;
+  for (const s of run.steps) {
+    const name = `${s.kind === 'eval' ? 'eval step' : 'step'} ${s.step ?? '?'}`;
+    const what =
+      s.kind === 'rollout'
+        ? groupsText(s.groups)
+        : s.partial && s.groups.total === 0
+          ? 'not analysed (see its partial-step finding)'
+          : plural(s.groups.total, 'prompt group');
+    const files = s.files.map((f) => (analysed.has(f) ? escapeInline(f) : `${escapeInline(f)} (annotates it)`));
+    yield `  ${name}${s.partial ? ' (partial)' : ''}: ${what}; ${files.join(', ')}\n`;
+  }
+}
+
 /** The report's lines, each with its `\n`. */
 function* textLines(report: RunReport): Generator<string> {
   for (const f of report.findings) yield `${findingLine(f)}\n`;
@@ -57,9 +89,17 @@ function* textLines(report: RunReport): Generator<string> {
     }
     yield '\n';
   }
+  const analysed = new Set(report.files.map((f) => f.path));
+  let annotations = 0;
+  for (const run of report.runs ?? []) {
+    yield* runLines(run, analysed);
+    yield '\n';
+    for (const s of run.steps) annotations += s.files.filter((f) => !analysed.has(f)).length;
+  }
   const count = (sev: Finding['severity']) => report.findings.filter((f) => f.severity === sev).length;
+  const more = annotations > 0 ? ` (and ${annotations} that annotate a step, not read as steps)` : '';
   yield (
-    `${plural(report.files.length, 'file')} checked: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ` +
+    `${plural(report.files.length, 'file')} checked${more}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ` +
     `${count('information')} information, ${plural(count('hint'), 'hint')}\n`
   );
 }

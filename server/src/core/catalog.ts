@@ -37,6 +37,7 @@ export const CATALOG = {
   'pt-unsafe-callable': { severity: 'error', summary: 'A .pt pickle names a callable that is not data; it was not run.' },
   'pt-unreadable': { severity: 'error', summary: 'A .pt file could not be read (past this point).' },
   'trajectory-verdicts-from-pt': { severity: 'information', summary: "A trajectory dump's verdicts come from the step's .pt." },
+  'partial-step': { severity: 'information', summary: "A trajectory dump read without its step's .pt: only the samples that recorded messages." },
   'trajectory-missing-members': { severity: 'warning', summary: 'A trajectory group has fewer rows than its members; the .pt has them.' },
   'config-unreadable': { severity: 'warning', summary: 'A settings file or eval config the log depends on cannot be used (editor only).' },
   'too-many-problems': { severity: 'information', summary: 'More findings than maxProblems; the rest are summarised.' },

@@ -11,7 +11,7 @@ import { analyzeVerlRollout } from './eval/verlRollout';
 import { type Cancellation, CancelledError } from './cancellation';
 import { type ScanOptions, type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
-import { existingFile, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
+import { existingFile, partialStepFinding, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
 import { asRecords } from './store/rowView';
 import type { SampleColumns } from './store/sampleColumns';
@@ -163,14 +163,20 @@ export class RunAnalyzer {
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
       }
+      report.step = fileStep(scan.displayPath, scan.samples);
       // A sidecar folded into its .pt repeats the .pt's metrics: counted once, from the .pt.
-      if (!folded) this.recomputed.push({ file: scan.displayPath, step: fileStep(scan.displayPath, scan.samples), metrics: report.metrics });
+      if (!folded) this.recomputed.push({ file: scan.displayPath, step: report.step, metrics: report.metrics });
+    } else if (scan.kind === 'eval' && scan.format === 'miles-trajectory') {
+      // An eval sidecar alone is a partial step: nothing is computed from it (trajectorySidecar.ts).
+      report.step = fileStep(scan.displayPath, scan.samples);
+      fileFindings.push(partialStepFinding(scan.displayPath, 'eval', scan.samples.length, siblingPt(scan.displayPath)));
     } else if (scan.kind === 'eval') {
       const config = await this.configFor(scan.path);
       // The store itself unless the detail keeps records anyway: no object per sample.
       const r = analyzeEval(scan.displayPath, scan.format, forAnalysis(), options.settings, config);
       report.groups = evalGroups(r.datasets);
       report.metrics = r.metrics;
+      report.step = r.step;
       detail.datasets = r.datasets;
       detail.evalDatasetOrder = evalDatasetOrder(config);
       fileFindings = fileFindings.concat(r.findings);
@@ -204,7 +210,9 @@ export class RunAnalyzer {
         return { r: verdictsFromPt(sidecar, { displayPath: ptDisplay, samples: pt.samples.toArray(), result }), folded: true };
       }
     }
-    return { r: sidecarAlone(scan.displayPath, scan.samples.toArray(), r, this.options.settings.nSamplesPerPrompt, ptDisplay), folded: false };
+    const alone = sidecarAlone(scan.displayPath, scan.samples.toArray(), r, this.options.settings.nSamplesPerPrompt, ptDisplay);
+    alone.findings.unshift(partialStepFinding(scan.displayPath, 'rollout', scan.samples.length, ptDisplay));
+    return { r: alone, folded: false };
   }
 
   /** What each rollout and eval file added so far recomputed, for comparing with metrics logs. */

@@ -1,4 +1,5 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
+import type { Run } from './run/model';
 import type { SampleStore } from './sampleStore';
 
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
@@ -160,6 +161,11 @@ export interface FileReport {
   groups: GroupCounts;
   /** Metric name exactly as the framework logs it → value. */
   metrics: Record<string, number>;
+  /**
+   * Not part of the JSON contract (the run model's steps are): a rollout or eval file's step, from
+   * its records, else the last number in its name (core/logFiles.ts `fileStep`).
+   */
+  step?: number | null;
   /** Not part of the JSON contract: detail for editors and the text report. */
   detail?: FileDetail;
 }
@@ -193,4 +199,6 @@ export interface RunReport {
   version: 1;
   files: FileReport[];
   findings: Finding[];
+  /** The runs and their steps (core/run/model.ts); absent: built from `files` when needed. */
+  runs?: Run[];
 }

@@ -34,7 +34,7 @@ export async function existingFile(access: FileAccess, path: string | null): Pro
 }
 
 function finding(
-  code: 'trajectory-missing-members' | 'trajectory-verdicts-from-pt',
+  code: 'trajectory-missing-members' | 'trajectory-verdicts-from-pt' | 'partial-step',
   file: string,
   line: number,
   message: string,
@@ -146,6 +146,27 @@ export function sidecarAlone(
   }
   findings.sort((a, b) => a.line - b.line);
   return { groups, counts: result.counts, metrics, sampleMetrics: result.sampleMetrics, findings, leftOut: 0 };
+}
+
+/**
+ * A sidecar read without its `.pt` is a partial step and says so (docs/pt.md#a-dump-folder-is-one-run):
+ * it holds rows only for the samples that recorded messages. A rollout sidecar's groups are
+ * counted from its rows; an eval sidecar is not analysed at all, since miles computed the step's
+ * eval metrics (and would have raised, or grouped, on them) from the `.pt`, never from these rows.
+ */
+export function partialStepFinding(file: string, kind: 'rollout' | 'eval', rows: number, ptPath: string | null): Finding {
+  const where = ptPath ?? 'the .pt of the same step (D/rollout_data/<step>.pt)';
+  const what =
+    kind === 'eval'
+      ? `miles computed this eval step's metrics from ${where}, so no dataset, pass@k or grouping is checked here: check that .pt`
+      : `groups and drops here are counted from these rows; the step miles trained on is ${where}`;
+  return finding(
+    'partial-step',
+    file,
+    1,
+    `partial step: this trajectory dump holds rows only for the ${rows} samples that recorded messages (samples aborted before any model call have none); ${what}`,
+    null,
+  );
 }
 
 /** `D/rollout_data/<stem>.pt` → `D/trajectory/<stem>.jsonl`, or null when not in a `rollout_data` folder. */

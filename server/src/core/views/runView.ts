@@ -9,6 +9,8 @@ import { eachSample, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { inGroupOrder } from '../rollout/groups';
 import type { SampleColumns } from '../store/sampleColumns';
 import { fileStep } from '../logFiles';
+import { droppedByCause, stepNumberOf } from '../run/model';
+import type { RunPlan } from '../run/plan';
 import {
   DEFAULT_SAMPLES_PER_REASON,
   type EvalRow,
@@ -27,6 +29,8 @@ export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
 export interface RunViewOptions {
   causes: CauseSettings;
   samplesPerReason?: number;
+  /** The run plan of a folder (core/run/plan.ts): a dump file's step is the one its name gives. */
+  plan?: RunPlan | null;
 }
 
 interface StepAcc {
@@ -105,9 +109,15 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     }
   }
 
+  /** The run model's step of a file (core/run/model.ts), else its records'. */
+  function stepOf(file: FileReport): number | null {
+    const detail = file.detail;
+    return stepNumberOf(file, options.plan?.byPath.get(file.path)) ?? fileStep(file.path, detail?.store ?? detail?.samples ?? []);
+  }
+
   function addRollout(file: FileReport): void {
     const detail = file.detail;
-    const step = fileStep(file.path, detail?.store ?? detail?.samples ?? []);
+    const step = stepOf(file);
     const key = stepKey(step, file.path);
     let acc = steps.get(key);
     if (!acc) {
@@ -137,6 +147,13 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     row.kept += file.groups.kept;
     row.dropped += file.groups.dropped;
     row.samples += detail ? sampleCount(detail) : file.records;
+    // Drops by cause as the run model counts them (core/run/model.ts); the passes below list samples.
+    for (const [reason, n] of Object.entries(droppedByCause(file))) {
+      row.drops[reason] = (row.drops[reason] ?? 0) + n;
+      const info = reasonInfo(reason, dropMetricName(reason));
+      info.groups += n;
+      if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + n;
+    }
     if (detail?.store && detail.verdicts) {
       addStore(file, detail as FileDetail & { store: SampleColumns }, step, acc);
       return;
@@ -147,10 +164,6 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     for (const g of detail.groups) {
       if (g.kept || g.reason === null) continue;
       const reason = g.reason;
-      row.drops[reason] = (row.drops[reason] ?? 0) + 1;
-      const info = reasonInfo(reason, g.metric);
-      info.groups++;
-      if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + 1;
       for (const line of g.lines) {
         const len = byLine.get(line)?.responseLength;
         if (len !== undefined && len !== null && Number.isFinite(len)) row.droppedTokens += len;
@@ -188,10 +201,6 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       if (s.responseLength !== null && Number.isFinite(s.responseLength)) row.droppedTokens += s.responseLength;
       if (seen[gid] === 0) {
         seen[gid] = 1;
-        row.drops[reason] = (row.drops[reason] ?? 0) + 1;
-        const info = reasonInfo(reason, dropMetricName(reason));
-        info.groups++;
-        if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + 1;
         if ((samples[reason]?.length ?? 0) + (pending[reason] ?? 0) < perReason) {
           pending[reason] = (pending[reason] ?? 0) + 1;
           listed.set(gid, { reason, members: [] });
@@ -227,7 +236,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   function addEval(file: FileReport): void {
     const detail = file.detail;
     if (!detail) return;
-    const step = fileStep(file.path, detail.store ?? detail.samples);
+    const step = stepOf(file);
     for (const d of detail.datasets) {
       let wrong: EvalRow['wrong'] = null;
       if (d.wrongPassAtK) {

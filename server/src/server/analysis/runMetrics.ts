@@ -16,6 +16,7 @@ import { fileStamp, type FileAccess, type FileStat } from '../../core/fileAccess
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import { parentDir } from '../../core/paths';
 import { walkPaths } from '../../core/walk';
+import { filesToRead, planRun } from '../../core/run/plan';
 import type { Finding } from '../../core/types';
 import { recomputeFromDisk, type FileAnalysis } from './fileAnalysis';
 import type { RunSettingsFiles } from './runSettingsFiles';
@@ -223,7 +224,9 @@ export class RunMetrics {
     });
     for (const p of walk.problems) this.opts.warn(`rollout-lens: ${p.message}`);
     const members: string[] = [];
-    for (const { path } of walk.targets) {
+    // What `check` reads of the folder: files that only describe a step (core/run/plan.ts) are not.
+    const walked = walk.targets.map((t) => ({ path: t.path, displayPath: t.path }));
+    for (const { path } of filesToRead(planRun(walked, [run.root]), walked)) {
       const dir = parentDir(path) ?? path;
       // The files `check` analyses with this one: those that share its run settings file.
       if (((await this.opts.runFiles.fileFor(dir)) ?? '') === run.settingsFile) members.push(path);

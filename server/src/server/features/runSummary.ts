@@ -9,6 +9,7 @@ import type {
   EvalDatasetsResult,
   FileGroups,
   GroupItem,
+  RunSummary,
   GroupsByCauseParams,
   GroupsByCauseResult,
   RunStepsParams,
@@ -17,8 +18,10 @@ import type {
   StepDrops,
 } from '../../../../shared/protocol';
 import { isFixable } from '../../core/catalog';
-import { DROP_METRIC_PREFIX, dropMetricName, formerlyMetricNames } from '../../core/causes';
+import { dropMetricName, formerlyMetricNames } from '../../core/causes';
 import { fileStep } from '../../core/logFiles';
+import { droppedByCause, type Run, RunModelBuilder } from '../../core/run/model';
+import { filesToRead, planRun, type RunPlan } from '../../core/run/plan';
 import { inGroupOrder } from '../../core/rollout/groups';
 import type { SampleColumns } from '../../core/store/sampleColumns';
 import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
@@ -27,7 +30,7 @@ import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { DetailForm } from '../analysis/diskCache';
 import { firstLineOf, membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
-import { uriToPath } from '../protocol/uris';
+import { pathToUri, uriToPath } from '../protocol/uris';
 
 /** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
 const MAX_BUCKET_GROUPS = 500;
@@ -39,7 +42,8 @@ const MAX_GROUP_SAMPLES = 64;
  * whether the URI is a folder); those the disk cache does not keep (over its budget) are released
  * after their visit (their store's chunks go to the next file's store), so the peak is that of one
  * file, not of the folder (BENCHMARKS.md, "Run view over a large run folder"). `visit` must keep
- * only what its view needs, never the analysis.
+ * only what its view needs, never the analysis. A folder's files that only annotate a step
+ * (core/run/plan.ts) are not analysed; the folder's run plan is returned (null for a file).
  */
 export async function eachResult(
   ctx: ServerContext,
@@ -47,16 +51,22 @@ export async function eachResult(
   token: CancellationToken,
   form: (inFolder: boolean) => DetailForm,
   visit: (result: FileAnalysis, inFolder: boolean) => void,
-): Promise<void> {
+): Promise<RunPlan | null> {
   if (uri === undefined) {
     for (const r of ctx.allResults()) visit(r, false);
-    return;
+    return null;
   }
   if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
   const path = uriToPath(uri);
   const st = await ctx.overlay.stat(path);
   const inFolder = st.isDirectory;
-  const paths = inFolder ? await ctx.disk.walk(path, token) : [path];
+  let plan: RunPlan | null = null;
+  let paths = [path];
+  if (inFolder) {
+    const walked = (await ctx.disk.walk(path, token)).map((p) => ({ path: p, displayPath: p }));
+    plan = planRun(walked, [path]);
+    paths = filesToRead(plan, walked).map((t) => t.path);
+  }
   for (const p of paths) {
     if (token.isCancellationRequested) throw new CancelledError();
     const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
@@ -80,19 +90,44 @@ export async function eachResult(
     // next file's store instead of waiting for the collector.
     if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();
   }
+  return plan;
 }
 
-/** What `pick` takes from each analysis `eachResult` visits. */
+/** What `pick` takes from each analysis `eachResult` visits, and the runs of those analyses (core/run/model.ts). */
 async function fromEach<T>(
   ctx: ServerContext,
   uri: string | undefined,
   token: CancellationToken,
   form: (inFolder: boolean) => DetailForm,
   pick: (result: FileAnalysis, inFolder: boolean) => T,
-): Promise<T[]> {
-  const out: T[] = [];
-  await eachResult(ctx, uri, token, form, (r, inFolder) => out.push(pick(r, inFolder)));
-  return out;
+): Promise<{ picked: T[]; runs: Run[]; uriOf: (path: string) => string }> {
+  const picked: T[] = [];
+  const reports: FileAnalysis['report'][] = [];
+  const uris = new Map<string, string>();
+  const plan = await eachResult(ctx, uri, token, form, (r, inFolder) => {
+    picked.push(pick(r, inFolder));
+    reports.push(r.report);
+    uris.set(r.path, r.uri);
+  });
+  const builder = new RunModelBuilder(plan);
+  for (const r of reports) if (r) builder.add(r);
+  return { picked, runs: builder.finish(), uriOf: (path) => uris.get(path) ?? pathToUri(path) };
+}
+
+/** A run with its files as URIs (the client reveals them). */
+function runSummary(run: Run, uriOf: (path: string) => string): RunSummary {
+  return {
+    root: pathToUri(run.root),
+    framework: run.framework,
+    steps: run.steps.map((s) => ({
+      step: s.step,
+      kind: s.kind,
+      uris: s.files.map(uriOf),
+      partial: s.partial,
+      groups: { ...s.groups },
+      droppedByCause: { ...s.droppedByCause },
+    })),
+  };
 }
 
 /** Step of a file: the engine's answer from its records, else from its name (`12.jsonl`, `eval_12.jsonl`). */
@@ -124,21 +159,12 @@ function bucketOrder(a: CauseBucket, b: CauseBucket): number {
   return b.count - a.count || a.reason.localeCompare(b.reason);
 }
 
-/** A rollout file's buckets and their counts from its report alone (its drop metrics count the dropped groups per reason). */
+/** A rollout file's buckets and their counts from its report alone: the run model's drops by cause. */
 function countedBuckets(report: FileReport): CauseBucket[] {
   const buckets: CauseBucket[] = [];
-  let counted = 0;
-  for (const [metric, value] of Object.entries(report.metrics)) {
-    if (!metric.startsWith(DROP_METRIC_PREFIX) || !(value > 0)) continue;
-    const b = newBucket(metric.slice(DROP_METRIC_PREFIX.length), metric);
-    b.count = b.omitted = value;
-    counted += value;
-    buckets.push(b);
-  }
-  // Drops no metric names (none today) are still counted.
-  if (report.groups.dropped > counted) {
-    const b = newBucket('unknown', null);
-    b.count = b.omitted = report.groups.dropped - counted;
+  for (const [reason, count] of Object.entries(droppedByCause(report))) {
+    const b = newBucket(reason, dropMetricName(reason));
+    b.count = b.omitted = count;
     buckets.push(b);
   }
   if (report.groups.kept > 0) {
@@ -215,14 +241,14 @@ function fileGroups(result: FileAnalysis, list: boolean): FileGroups | null {
 
 export async function groupsByCause(ctx: ServerContext, params: GroupsByCauseParams, token: CancellationToken): Promise<GroupsByCauseResult> {
   // A folder's files: counts only, from reports without per-sample detail (docs/editors.md).
-  const files = await fromEach(
+  const { picked, runs, uriOf } = await fromEach(
     ctx,
     params?.uri,
     token,
     (inFolder) => (inFolder ? 'none' : 'store'),
     (r, inFolder) => fileGroups(r, !inFolder),
   );
-  return { files: files.filter((f): f is FileGroups => f !== null) };
+  return { files: picked.filter((f): f is FileGroups => f !== null), runs: runs.map((r) => runSummary(r, uriOf)) };
 }
 
 function datasetItems(result: FileAnalysis): DatasetItem[] {
@@ -249,24 +275,28 @@ function datasetItems(result: FileAnalysis): DatasetItem[] {
 }
 
 export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParams, token: CancellationToken): Promise<EvalDatasetsResult> {
-  return { datasets: (await fromEach(ctx, params?.uri, token, () => 'store', datasetItems)).flat() };
+  return { datasets: (await fromEach(ctx, params?.uri, token, () => 'store', datasetItems)).picked.flat() };
 }
 
+/** A run folder's rollout steps in step order (the run model's), with their drop counts by metric name. */
 export async function runSteps(ctx: ServerContext, params: RunStepsParams, token: CancellationToken): Promise<RunStepsResult> {
   if (typeof params?.folderUri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'runSteps needs { folderUri }');
-  const steps: StepDrops[] = [];
-  await eachResult(
+  const { runs, uriOf } = await fromEach(
     ctx,
     params.folderUri,
     token,
     () => 'none',
-    (r) => {
-      if (r.report?.kind !== 'rollout') return;
-      const drops: Record<string, number> = {};
-      for (const [name, value] of Object.entries(r.report?.metrics ?? {})) if (name.startsWith(DROP_METRIC_PREFIX)) drops[name] = value;
-      steps.push({ uri: r.uri, step: stepOf(r), drops });
-    },
+    () => null,
   );
+  const steps: StepDrops[] = [];
+  for (const run of runs) {
+    for (const s of run.steps) {
+      if (s.kind !== 'rollout') continue;
+      const drops: Record<string, number> = {};
+      for (const [reason, n] of Object.entries(s.droppedByCause)) drops[dropMetricName(reason)] = n;
+      steps.push({ uri: uriOf(s.files[0]), step: s.step, drops });
+    }
+  }
   steps.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
   return { steps };
 }

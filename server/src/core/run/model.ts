@@ -1,0 +1,158 @@
+// The run model: runs → steps, folded from the engine's per-file reports and the run plan
+// (plan.ts). The one owner of what a run is, what its steps are, which files describe each step,
+// and how many groups each step dropped by cause; `check` (text and JSON), `report`, the run view
+// and the editor's Groups view all read it (docs/architecture.md, "What a run is").
+import { DROP_METRIC_PREFIX } from '../causes';
+import type { FileReport, FormatId, GroupCounts } from '../types';
+import type { PlannedFile, RunPlan } from './plan';
+
+export type StepKind = 'rollout' | 'eval';
+
+/** The framework whose files a run holds; `other` for the generic format. slime's are not told apart yet. */
+export type Framework = 'miles' | 'verl' | 'slime' | 'other';
+
+export interface RunStep {
+  /** The step number: from a dump's file name, else the records' step, else the last number in the name. */
+  step: number | null;
+  kind: StepKind;
+  /** Its files as shown: the files analysed first, then those that annotate it (never read as steps). */
+  files: string[];
+  /** Read from a trajectory sidecar alone: the samples that recorded messages, not the step. */
+  partial: boolean;
+  groups: GroupCounts;
+  /** Dropped groups per drop reason (`group_has_aborted_<cause>`, `zero_std_<r>`). */
+  droppedByCause: Record<string, number>;
+  /** The step's recomputed metrics, exactly as the framework names them. */
+  metrics: Record<string, number>;
+}
+
+export interface Run {
+  /** The dump folder D for dump-layout files; else the folder given, or a given file's folder. */
+  root: string;
+  framework: Framework;
+  steps: RunStep[];
+}
+
+/** The framework of a log format (a run never mixes two). */
+export function frameworkOf(format: FormatId): Framework | null {
+  if (format.startsWith('miles-')) return format === 'miles-metrics' ? null : 'miles';
+  if (format.startsWith('verl-')) return 'verl';
+  if (format === 'generic') return 'other';
+  return null;
+}
+
+/** The reason under which drops no metric names are counted. */
+export const UNNAMED_DROPS = 'unknown';
+
+/**
+ * Dropped groups by reason, from a rollout file's drop metrics (miles counts each dropped group
+ * once, in `rollout/dynamic_filter/drop_<reason>`). Drops no metric names are counted as `unknown`.
+ * The one derivation every surface calls.
+ */
+export function droppedByCause(report: Pick<FileReport, 'metrics' | 'groups'>): Record<string, number> {
+  const out: Record<string, number> = {};
+  let counted = 0;
+  for (const [metric, value] of Object.entries(report.metrics)) {
+    if (!metric.startsWith(DROP_METRIC_PREFIX) || !(value > 0)) continue;
+    const reason = metric.slice(DROP_METRIC_PREFIX.length);
+    out[reason] = (out[reason] ?? 0) + value;
+    counted += value;
+  }
+  if (report.groups.dropped > counted) out[UNNAMED_DROPS] = (out[UNNAMED_DROPS] ?? 0) + report.groups.dropped - counted;
+  return out;
+}
+
+/** The step of a report: its plan's (a dump file's name), else the engine's (`FileReport.step`). */
+export function stepNumberOf(report: Pick<FileReport, 'step'>, planned?: PlannedFile): number | null {
+  return planned?.step?.step ?? report.step ?? null;
+}
+
+function dirnameOf(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i < 0 ? '.' : i === 0 ? path.slice(0, 1) : path.slice(0, i);
+}
+
+interface StepAcc {
+  step: RunStep;
+  primaries: string[];
+}
+
+/** Sums the drop counts; other metrics as the step's first file gives them. */
+function mergeMetrics(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [name, value] of Object.entries(from)) {
+    if (name.startsWith(DROP_METRIC_PREFIX)) into[name] = (into[name] ?? 0) + value;
+    else if (!(name in into)) into[name] = value;
+  }
+}
+
+/**
+ * Folds file reports into runs. Reports of files the plan does not know (the editor's single file)
+ * are primaries of a run rooted at their folder. Only rollout and eval files make steps.
+ */
+export class RunModelBuilder {
+  private readonly runs = new Map<string, { run: Run; steps: Map<string, StepAcc> }>();
+  /** Display path of an analysed file → its step. */
+  private readonly stepOfFile = new Map<string, StepAcc>();
+
+  constructor(private readonly plan: RunPlan | null = null) {}
+
+  add(report: FileReport): void {
+    if (report.kind !== 'rollout' && report.kind !== 'eval') return;
+    const framework = frameworkOf(report.format);
+    if (framework === null) return;
+    const planned = this.plan?.byPath.get(report.path);
+    const root = planned?.root ?? dirnameOf(report.path);
+    const runKey = `${framework}\u0000${root}`;
+    let run = this.runs.get(runKey);
+    if (!run) this.runs.set(runKey, (run = { run: { root, framework, steps: [] }, steps: new Map() }));
+    const number = stepNumberOf(report, planned);
+    const kind: StepKind = report.kind;
+    const key = number === null ? `${kind}\u0000file\u0000${report.path}` : `${kind}\u0000${number}`;
+    let acc = run.steps.get(key);
+    if (!acc) {
+      acc = {
+        step: { step: number, kind, files: [], partial: false, groups: { total: 0, kept: 0, dropped: 0 }, droppedByCause: {}, metrics: {} },
+        primaries: [],
+      };
+      run.steps.set(key, acc);
+    }
+    const step = acc.step;
+    step.files.push(report.path);
+    acc.primaries.push(report.path);
+    step.partial ||= planned?.role === 'partial';
+    step.groups.total += report.groups.total;
+    step.groups.kept += report.groups.kept;
+    step.groups.dropped += report.groups.dropped;
+    for (const [reason, n] of Object.entries(droppedByCause(report))) step.droppedByCause[reason] = (step.droppedByCause[reason] ?? 0) + n;
+    mergeMetrics(step.metrics, report.metrics);
+    this.stepOfFile.set(report.path, acc);
+  }
+
+  finish(): Run[] {
+    // Annotations join the step of the file they describe, when it is in the run.
+    for (const f of this.plan?.files ?? []) {
+      if (f.role !== 'annotation' || f.annotation?.of == null) continue;
+      const acc = this.stepOfFile.get(f.annotation.of);
+      if (acc && !acc.step.files.includes(f.displayPath)) acc.step.files.push(f.displayPath);
+    }
+    const runs = [...this.runs.values()].map(({ run, steps }) => ({ ...run, steps: [...steps.values()].map((a) => a.step).sort(stepOrder) }));
+    return runs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.framework < b.framework ? -1 : a.framework > b.framework ? 1 : 0));
+  }
+}
+
+/** Numbered steps in order (a rollout before the eval of the same number), then unnumbered ones by file. */
+export function stepOrder(a: RunStep, b: RunStep): number {
+  if (a.step !== null && b.step !== null && a.step !== b.step) return a.step - b.step;
+  if ((a.step === null) !== (b.step === null)) return a.step === null ? 1 : -1;
+  if (a.kind !== b.kind) return a.kind === 'rollout' ? -1 : 1;
+  const fa = a.files[0] ?? '';
+  const fb = b.files[0] ?? '';
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/** Runs of reports alone (every file a primary, rooted at its folder unless `plan` says otherwise). */
+export function buildRuns(reports: readonly FileReport[], plan: RunPlan | null = null): Run[] {
+  const builder = new RunModelBuilder(plan);
+  for (const r of reports) builder.add(r);
+  return builder.finish();
+}
