@@ -12,6 +12,7 @@ import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
+import { isSampleDump } from '../frameworks';
 import { MilesLineReader } from './milesLine';
 import { OffloadedVerdicts } from './offloadedVerdicts';
 import { normalizeRecord } from './normalize';
@@ -109,7 +110,7 @@ export class RecordCollector {
     // Only with the default rule (no `fields` mapping reshapes what the full scan builds) and the
     // default normaliser, whose records the per-line path reproduces.
     const plainRule = !Object.values(this.settings.fields ?? {}).some((pointer) => typeof pointer === 'string');
-    const fast = this.state.format === 'miles-sample' && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
+    const fast = isSampleDump(this.state.format) && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
     this.lineReader = fast ? new MilesLineReader(this.rule) : null;
   }
 
