@@ -19,7 +19,11 @@ function expected(rel: string): { metrics?: Record<string, number>; crash?: stri
 }
 
 async function run(path: string, over: Partial<RolloutLensSettings> = {}, root = SLIME): Promise<RunReport> {
-  return analyzeFiles([{ path: join(root, path), displayPath: path }], { access: nodeFileAccess, settings: { ...DEFAULT_SETTINGS, ...over }, evalConfig: null });
+  return analyzeFiles([{ path: join(root, path), displayPath: path }], {
+    access: nodeFileAccess,
+    settings: { ...DEFAULT_SETTINGS, ...over },
+    evalConfig: null,
+  });
 }
 
 function same(actual: number | undefined, want: number, name: string): void {
