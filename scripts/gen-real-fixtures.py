@@ -756,6 +756,26 @@ def miles_edges(out_dir):
         "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
 
 
+def miles_span_versions(out_dir):
+    """weight_versions as lists of span dicts (as a miles refactor branch writes them): miles' own
+    Sample and save_debug_rollout_data; the engine names the field and its shape (field-shape)."""
+    from miles.ray.rollout import debug_data
+    from miles.utils.types import Sample
+    samples = []
+    for i in range(4):
+        s = Sample(group_index=i // 2, index=i, prompt=f"span prompt {i // 2}", response="ab", response_length=2,
+                   reward=float(i % 2), status=Sample.Status.COMPLETED, weight_versions=["3"])
+        if i > 0:
+            s.weight_versions = [{"version": "3", "start": 0, "end": 2}]
+        samples.append(s)
+    args = SimpleNamespace(save_debug_rollout_data=os.path.join(out_dir, "rollout_data", "{rollout_id}.pt"),
+                           save_debug_trajectory_data=None)
+    debug_data.save_debug_rollout_data(args, samples, rollout_id=7, evaluation=False)
+    with open(os.path.join(out_dir, "rollout", "rollout_7.jsonl"), "w") as f:
+        for s in samples:
+            f.write(json.dumps(s.to_dict()) + "\n")
+
+
 # ---------------------------------------------------------------- slime
 SLIME_STUB = ("slime.observability.logging_utils", "httpx", "sglang", "sglang_router")
 
@@ -1079,6 +1099,7 @@ def main():
     miles_edges(miles_dir)
     miles_repetition(miles_dir)
     zlib_cases(miles_dir)
+    miles_span_versions(miles_dir)
 
 
 if __name__ == "__main__":
@@ -1087,6 +1108,8 @@ if __name__ == "__main__":
         miles_repetition(os.path.join(OUT, "miles"))
     elif V1_MODE:
         verl_v1(os.path.join(OUT, "verl"))
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-span-versions":
+        miles_span_versions(os.path.join(OUT, "miles"))
     elif sys.argv[1] == "--slime":  # `--slime <slime extraction>`: slime's fixtures alone
         slime_all(os.path.join(OUT, "slime"), sys.argv[2])
     else:

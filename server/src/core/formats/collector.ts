@@ -13,6 +13,7 @@ import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
 import { isSampleDump } from '../frameworks';
+import { type CheckedField, fieldShapeMessage } from './fieldShape';
 import { MilesLineReader } from './milesLine';
 import { OffloadedVerdicts } from './offloadedVerdicts';
 import { normalizeRecord } from './normalize';
@@ -301,6 +302,7 @@ export class RecordCollector {
       rewardKey: rewardKeyFor(s.kind, this.settings),
       inputRun: s.inputRun,
       zodOnly: this.zodOnly,
+      shapes: s.samples.shapes,
     };
   }
 
@@ -358,6 +360,9 @@ export class RecordCollector {
       s.candidates = [];
       for (const c of waiting) this.accept(c.value, c.info);
     }
+    // A field of another shape, once per file (docs/diagnostics.md#field-shape).
+    for (const [field, note] of Object.entries(s.samples.shapes) as [CheckedField, { line: number; shape: string }][])
+      this.addFinding('field-shape', note.line, fieldShapeMessage(field, note));
     if (s.binary !== null) {
       this.addFinding(
         'unknown-format',
