@@ -87,6 +87,42 @@ function milesProblems(want, report) {
   return problems;
 }
 
+/** slime (core/frameworks.ts): no aborted-group filter, so every sample reaches its logging and filter. */
+function slimeProblems(want, report) {
+  const m = report.files[0].metrics;
+  const problems = [];
+  if (want.crash !== null) {
+    if (!report.findings.some((f) => f.code === 'metrics-crash' && f.message.includes(want.crash)))
+      problems.push(`slime raises ${want.crash}; no finding names it`);
+  } else if (report.findings.some((f) => f.code === 'metrics-crash')) problems.push('metrics-crash where slime raised nothing');
+  if (want.kind === 'eval') {
+    if (want.crash === null)
+      problems.push(
+        ...compareMetrics(
+          want.metrics,
+          m,
+          (k) => k === 'eval/step',
+          (k) => k.startsWith('eval/'),
+        ),
+      );
+    return problems;
+  }
+  if (want.crash === null)
+    problems.push(
+      ...compareMetrics(
+        want.metrics,
+        m,
+        (k) => !k.startsWith('rollout/'),
+        (k) => k.startsWith('rollout/') && !k.startsWith(DROP),
+      ),
+    );
+  const drops = Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith(DROP)));
+  for (const [reason, count] of Object.entries(want.drops))
+    if (drops[`${DROP}${reason}`] !== count) problems.push(`${DROP}${reason}: engine ${drops[`${DROP}${reason}`]}, slime ${count}`);
+  for (const k of Object.keys(drops)) if (!(k.slice(DROP.length) in want.drops)) problems.push(`engine only: ${k}`);
+  return problems;
+}
+
 function verlProblems(want, report) {
   const mean = (k) => k.includes('/mean@') || k.includes('/std@');
   return compareMetrics(want.metrics, report.files[0].metrics, () => false, mean);
@@ -102,10 +138,12 @@ function verlRolloutProblems(want, report) {
   return compareMetrics(want.metrics, report.files[0].metrics, (k) => !ours(k), ours, 1e-6);
 }
 
-const tally = { cases: 0, raising: 0, differ: 0, metrics: 0, ptLengthsLeftOut: 0 };
+const tally = { slime: 0, cases: 0, raising: 0, differ: 0, metrics: 0, ptLengthsLeftOut: 0 };
 for (const [folder, check, settings] of [
   ['miles/rollout', milesProblems, { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' }],
   ['miles/eval', milesProblems, DEFAULT_SETTINGS],
+  ['slime/rollout', slimeProblems, { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' }],
+  ['slime/eval', slimeProblems, DEFAULT_SETTINGS],
   ['verl/validation', verlProblems, DEFAULT_SETTINGS],
   ['verl/rollout', verlRolloutProblems, DEFAULT_SETTINGS],
 ]) {
@@ -114,8 +152,9 @@ for (const [folder, check, settings] of [
   for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     const want = readExpected(join(dir, name));
     const file = name.replace(/\.json$/, '.jsonl');
-    // miles' cases also as its own .pt dump of the same samples: the same figures are due.
-    const dump = folder.startsWith('miles/') ? `miles/rollout_data/${file.replace(/^case/, '').replace(/\.jsonl$/, '.pt')}` : null;
+    // miles' and slime's cases also as their own .pt dump of the same samples: the same figures are due.
+    const fw = folder.split('/')[0];
+    const dump = fw === 'miles' || fw === 'slime' ? `${fw}/rollout_data/${file.replace(/^case/, '').replace(/\.jsonl$/, '.pt')}` : null;
     for (const rel of dump !== null && existsSync(join(out, dump)) ? [`${folder}/${file}`, dump] : [`${folder}/${file}`]) {
       const report = await analyzeFiles([{ path: join(out, rel), displayPath: rel }], { access: nodeFileAccess, settings, evalConfig: null });
       let problems = check(want, report);
@@ -127,6 +166,7 @@ for (const [folder, check, settings] of [
         problems = problems.filter((p) => !gap.includes(p));
       }
       tally.cases++;
+      if (rel.startsWith('slime/')) tally.slime++;
       if (want.crash) tally.raising++;
       tally.metrics += Object.keys(want.metrics ?? {}).length;
       if (problems.length === 0) continue;
@@ -136,7 +176,7 @@ for (const [folder, check, settings] of [
   }
 }
 console.log(
-  `${tally.cases} cases (${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
+  `${tally.cases} cases (${tally.slime} slime; ${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
     `${tally.ptLengthsLeftOut} .pt dumps without response_len/* (the known gap)`,
 );
 process.exitCode = tally.differ > 0 ? 1 : 0;

@@ -2,7 +2,7 @@
 """Random cases through miles' and verl's own metric and filter functions, for scripts/audit-metrics.mjs
 to compare with the engine (docs/framework-files.md, "Random cases against the frameworks' functions").
 
-  /usr/bin/python3 scripts/audit-metrics.py <verl extraction> <miles extraction> <out dir> <cases> <seed>
+  /usr/bin/python3 scripts/audit-metrics.py <verl extraction> <miles extraction> <out dir> <cases> <seed> [<slime extraction>]
 
 The extractions are those of scripts/gen-real-fixtures.py, whose stubs this script loads (only what
 is not a writer or a metric function is stubbed). Per case it writes the file the framework's writer
@@ -19,6 +19,9 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
 - verl legacy training (`verl/rollout/<N>.jsonl`): the batch reordered by `_balance_batch` and dumped
   by `_log_rollout_data`; `compute_data_metrics`' critic/score/* and response/aborted_ratio, or what
   it raised (a step whose every response is empty).
+- slime (with its extraction; `slime/rollout/case<N>.jsonl`, `slime/eval/eval_<N>.jsonl` and slime's own
+  `.pt` dumps `slime/rollout_data/`): slime's `log_rollout_data` over every sample (slime has no
+  aborted-group filter), `check_reward_nonzero_std`'s drops (1e-6) and `log_eval_rollout_data`.
 Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
 drawn per case from a seeded generator, so a case is reproduced by its seed.
 """
@@ -34,6 +37,7 @@ from types import SimpleNamespace
 from unittest import mock
 
 VERL, MILES, OUT, CASES, SEED = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+SLIME = sys.argv[6] if len(sys.argv) > 6 else None
 # gen-real-fixtures.py reads its own arguments when it is loaded: the two extractions.
 sys.argv = [sys.argv[0], VERL, MILES]
 _spec = importlib.util.spec_from_file_location("gen", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-real-fixtures.py"))
@@ -55,6 +59,7 @@ VERSIONS = [["3"], ["3"], ["3", "4"], [], [3], ["x"], ["3", 3], ["10", "9"], ["0
 VERL_REWARDS = [0.0, 1.0, 1.0, 0.0, 0.5, -1.0, 0.25, 0.1, 0.3, 2.0, 1e-9, 0.7]
 
 args = gen.miles_args()
+slime_logged = None  # what slime's tracking was handed (gen.slime_capture), with a slime extraction
 logged = {}
 mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
 
@@ -227,15 +232,68 @@ def verl_rollout_case(case, rng, ns, trainer):
         json.dump(expected, f, allow_nan=True)
 
 
+def slime_case(case, rng, sl):
+    """A slime rollout step or eval dataset through slime's own functions (gen.slime_all's), written as
+    slime's `.pt` dump and as Sample.to_dict() lines. Rewards a hair apart straddle slime's 1e-6."""
+    palette = rng.sample(MILES_REWARDS, rng.randint(1, 6))
+    if rng.random() < 0.25:
+        base, step = rng.choice([0.0, 0.3, 1.0]), rng.choice([3e-7, 7e-7, 1.2e-6, 3e-6, 5e-9])
+        palette = [base + k * step for k in range(rng.randint(2, 3))]
+    kind = rng.choice(["rollout", "eval"])
+    n, groups = rng.randint(1, rng.choice([3, 6, 16])), rng.randint(1, rng.choice([3, 8, 40]))
+    samples = []
+    for g in range(groups):
+        size = n if kind == "eval" or rng.random() < 0.85 else rng.randint(1, 6)
+        for _ in range(size):
+            m = miles_sample(rng, len(samples), g if kind == "rollout" else None, f"prompt {case} {g}", palette)
+            s = sl.Sample(group_index=m.group_index, index=m.index, prompt=m.prompt, response=m.response,
+                          response_length=m.response_length, label="x", reward=m.reward,
+                          status=sl.Sample.Status(m.status.value), weight_versions=m.weight_versions)
+            s.tokens, s.loss_mask, s.session_id = m.tokens, m.loss_mask, f"s{len(samples)}"
+            s.prefix_cache_info.cached_tokens = m.prefix_cache_info.cached_tokens
+            s.prefix_cache_info.total_prompt_tokens = m.prefix_cache_info.total_prompt_tokens
+            samples.append(s)
+    template = os.path.join(OUT, "slime", "rollout_data", "{rollout_id}.pt")
+    sargs = gen.slime_args()
+    if kind == "eval":
+        sargs.n_samples_per_eval_prompt = n
+        data = {f"eval_{case}": {"rewards": [s.reward for s in samples],
+                                 "truncated": [s.status == sl.Sample.Status.TRUNCATED for s in samples], "samples": samples}}
+        expected = gen.slime_outcome(slime_logged, lambda: sl.metrics.log_eval_rollout_data(100, sargs, data))
+        write_case(f"slime/eval/eval_{case}", samples, {"kind": "eval", "n": n, **expected})
+        sl.data.save_debug_rollout_data(template, data, rollout_id=case, evaluation=True)
+        return
+    drops, filter_crashes = {}, 0
+    for g in range(groups):
+        try:
+            o = sl.filters.check_reward_nonzero_std(sargs, [s for s in samples if s.group_index == g])
+        except TypeError:  # a None reward: torch.tensor raises; the engine keeps the group
+            filter_crashes += 1
+            continue
+        if not o.keep:
+            drops[o.reason] = drops.get(o.reason, 0) + 1
+    sargs.log_passrate = False
+    expected = gen.slime_outcome(slime_logged, lambda: sl.metrics.log_rollout_data(1, sargs, samples, {}, 10.0))
+    sl.data.save_debug_rollout_data(template, samples, rollout_id=case, evaluation=False)
+    write_case(f"slime/rollout/case{case}", samples,
+               {"kind": "rollout", "n": n, **expected, "drops": drops, "filter_crashes": filter_crashes})
+
+
 def main():
     # verl's trainer methods cannot be imported without a cluster: their source is run as written.
     ns, trainer = gen.verl_legacy_trainer(0)
+    global slime_logged
+    sl = gen.slime_modules(SLIME) if SLIME else None
+    slime_logged = gen.slime_capture(sl) if sl else None
     for case in range(CASES):
         rng = random.Random(SEED * 100003 + case)
         miles_case(case, rng)
         verl_case(case, rng, ns, trainer)
         verl_rollout_case(case, rng, ns, trainer)
-    print(f"{CASES} miles, {CASES} verl validation and {CASES} verl rollout cases in {OUT} (seed {SEED})")
+        if sl is not None:
+            slime_case(case, rng, sl)
+    print(f"{CASES} miles, {CASES} verl validation{', ' if SLIME else ' and '}{CASES} verl rollout"
+          f"{f' and {CASES} slime' if SLIME else ''} cases in {OUT} (seed {SEED})")
 
 
 if __name__ == "__main__":

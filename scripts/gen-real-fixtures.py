@@ -9,6 +9,8 @@ Run (docs/framework-files.md has the whole recipe):
   (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
+  git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
+  /usr/bin/python3 scripts/gen-real-fixtures.py --slime /tmp/fx/slime
 
 Nothing here is framework code: the frameworks' functions are imported from the extraction (or, for
 verl trainer methods that cannot be imported without a cluster, their source is read from
@@ -754,6 +756,164 @@ def miles_edges(out_dir):
         "metrics_by": "miles.ray.rollout.metrics.log_rollout_data", "crash": crash})
 
 
+def miles_span_versions(out_dir):
+    """weight_versions as lists of span dicts (as a miles refactor branch writes them): miles' own
+    Sample and save_debug_rollout_data; the engine names the field and its shape (field-shape)."""
+    from miles.ray.rollout import debug_data
+    from miles.utils.types import Sample
+    samples = []
+    for i in range(4):
+        s = Sample(group_index=i // 2, index=i, prompt=f"span prompt {i // 2}", response="ab", response_length=2,
+                   reward=float(i % 2), status=Sample.Status.COMPLETED, weight_versions=["3"])
+        if i > 0:
+            s.weight_versions = [{"version": "3", "start": 0, "end": 2}]
+        samples.append(s)
+    args = SimpleNamespace(save_debug_rollout_data=os.path.join(out_dir, "rollout_data", "{rollout_id}.pt"),
+                           save_debug_trajectory_data=None)
+    debug_data.save_debug_rollout_data(args, samples, rollout_id=7, evaluation=False)
+    with open(os.path.join(out_dir, "rollout", "rollout_7.jsonl"), "w") as f:
+        for s in samples:
+            f.write(json.dumps(s.to_dict()) + "\n")
+
+
+# ---------------------------------------------------------------- slime
+SLIME_STUB = ("slime.observability.logging_utils", "httpx", "sglang", "sglang_router")
+
+
+def slime_modules(slime_root):
+    """slime's writer, metric and filter modules from its extraction (`--slime <extraction>`); only
+    tracking (logging_utils: wandb & co.) and the HTTP / server packages its imports name are stubbed."""
+    global STUB
+    STUB += SLIME_STUB
+    sys.path.insert(0, slime_root)
+    from slime.observability import rollout_data_utils, rollout_metrics
+    from slime.rollout.filter_hub import base_types, dynamic_sampling_filters
+    from slime.utils.types import Sample
+    return SimpleNamespace(data=rollout_data_utils, metrics=rollout_metrics, filters=dynamic_sampling_filters,
+                           base=base_types, Sample=Sample)
+
+
+def slime_args():
+    """The arguments slime's logging and filter functions read, as a GRPO run without custom hooks sets them."""
+    return SimpleNamespace(custom_eval_rollout_log_function_path=None, custom_rollout_log_function_path=None,
+                           log_passrate=True, n_samples_per_eval_prompt=1, n_samples_per_prompt=4,
+                           advantage_estimator="grpo", sglang_speculative_algorithm=None, log_reward_category=None,
+                           reward_key=None, eval_reward_key=None, wandb_always_use_train_step=False,
+                           load_debug_rollout_data=None, rollout_num_gpus=None)
+
+
+def slime_sample(sl, i, prompt, resp, reward, status="completed", gi=None, wv=("3",), cache=(0, 0)):
+    s = sl.Sample(group_index=gi, index=i, prompt=prompt, response=resp, response_length=len(resp), label="x",
+                  reward=reward, status=sl.Sample.Status(status), weight_versions=list(wv))
+    s.tokens = list(range(4 + len(resp)))
+    s.loss_mask = [1] * len(resp)
+    s.session_id = f"session-{i}"
+    s.prefix_cache_info.cached_tokens, s.prefix_cache_info.total_prompt_tokens = cache
+    return s
+
+
+def slime_capture(sl):
+    logged = {}
+    sl.metrics.logging_utils = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+    return logged
+
+
+def slime_outcome(logged, call):
+    logged.clear()
+    try:
+        out = call()
+        return {"metrics": {k: v for k, v in (out if out is not None else logged).items() if not k.endswith("/step")},
+                "crash": None}
+    except Exception as e:  # noqa: BLE001 - slime's own exception is the expected value
+        return {"metrics": None, "crash": f"{type(e).__name__}: {e}"}
+
+
+def slime_drops(sl, args, samples):
+    """slime's dynamic filter per group as generate_rollout_async runs it (call_dynamic_filter,
+    should_drop_dynamic_filter_output, MetricGatherer); no check_no_aborted: slime has none."""
+    gatherer = sl.base.MetricGatherer()
+    for g in sorted({s.group_index for s in samples}):
+        out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, args,
+                                          [s for s in samples if s.group_index == g])
+        if sl.base.should_drop_dynamic_filter_output(out, remaining_batch_size=10**9, target_data_size=1):
+            gatherer.on_dynamic_filter_drop(reason=out.reason)
+    return gatherer.collect()
+
+
+def slime_all(out_dir, slime_root):
+    """slime 624b824: its own .pt dumps (save_debug_rollout_data: {rollout_id, samples}, no metadata) and
+    the same samples as Sample.to_dict() JSON lines; expected values from its log_rollout_data,
+    log_eval_rollout_data and check_reward_nonzero_std (threshold 1e-6, no aborted-group filter)."""
+    sl = slime_modules(slime_root)
+    args = slime_args()
+    logged = slime_capture(sl)
+    for d in ("rollout", "eval", "rollout_data"):
+        os.makedirs(os.path.join(out_dir, d), exist_ok=True)
+    template = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
+
+    def write(rel, samples, expected):
+        with open(os.path.join(out_dir, f"{rel}.jsonl"), "w") as f:
+            for s in samples:
+                f.write(json.dumps(s.to_dict()) + "\n")
+        write_json(os.path.join(out_dir, f"{rel}.expected.json"), expected)
+
+    # ---- rollout 1: rewards 4e-7 apart (std between miles' 1e-8 and slime's 1e-6: slime drops it),
+    # an aborted sample that kept a reward (slime keeps its group), int and float rewards.
+    groups = {0: [1.0, 1.0, 1.0, 1.0], 1: [0.0, 0.0, 0.0, 0.0], 2: [1, 1, 1, 1], 3: [0.0, 1.0, 0.0, 1.0],
+              4: [0.5, 0.5 + 4e-7, 0.5, 0.5 + 4e-7], 5: [0.0, 1.0, 0.0, 0.0]}
+    train = []
+    for g, rs in groups.items():
+        for j, r in enumerate(rs):
+            i = g * 4 + j
+            st = "aborted" if (g == 5 and j == 2) else ("truncated" if i % 7 == 0 else "completed")
+            train.append(slime_sample(sl, i, f"train prompt {g}", "t" * (1 + i % 5), r, st, gi=g,
+                                      wv=("7", "8") if i % 6 == 0 else ("8",), cache=(i % 3, 6)))
+    drops = slime_drops(sl, args, train)
+    args.log_passrate = False
+    got = slime_outcome(logged, lambda: sl.metrics.log_rollout_data(1, args, train, drops, 10.0))
+    sl.data.save_debug_rollout_data(template, train, rollout_id=1, evaluation=False)
+    write("rollout/rollout_1", train, {
+        "writer": "slime save_debug_rollout_data (.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "metrics_by": "slime check_reward_nonzero_std per group (MetricGatherer); slime log_rollout_data",
+        "metrics": {k: v for k, v in got["metrics"].items() if k.startswith("rollout/")}})
+
+    # ---- rollout 2: a group whose samples all aborted (reward None): slime keeps it, and its
+    # zero-std count raises on round(None).
+    dead = [slime_sample(sl, k, "p", "r", 1.0, gi=0) for k in range(2)] + \
+           [slime_sample(sl, 2 + k, "q", "", None, "aborted", gi=1, wv=()) for k in range(2)]
+    got = slime_outcome(logged, lambda: sl.metrics.log_rollout_data(2, args, dead, {}, 10.0))
+    sl.data.save_debug_rollout_data(template, dead, rollout_id=2, evaluation=False)
+    write("rollout/rollout_2", dead, {"metrics_by": "slime log_rollout_data", "crash": got["crash"]})
+
+    # ---- eval 100: two datasets back to back, each with its own n.
+    ds1 = [slime_sample(sl, i, f"ds1 prompt {i // 2}", "r" * (3 + i), float([1, 0, 0, 0, 1, 1][i]),
+                        "truncated" if i == 3 else "completed", cache=(2, 10)) for i in range(6)]
+    ds2 = [slime_sample(sl, i, f"ds2 prompt {i // 3}", "s" * (2 + i), [1.0, 1, 1.0, 0.0, 0.0, 1.0][i],
+                        cache=(1, 4)) for i in range(6)]
+    data = {name: {"rewards": [s.reward for s in d], "truncated": [s.status == sl.Sample.Status.TRUNCATED for s in d],
+                   "samples": d} for name, d in (("dataset 1", ds1), ("dataset 2", ds2))}
+    expected = {}
+    for name, n in (("dataset 1", 2), ("dataset 2", 3)):
+        args.log_passrate, args.n_samples_per_eval_prompt = True, n
+        expected.update(slime_outcome(logged, lambda: sl.metrics.log_eval_rollout_data(100, args, {name: data[name]}))["metrics"])
+    sl.data.save_debug_rollout_data(template, data, rollout_id=100, evaluation=True)
+    write("eval/eval_100", ds1 + ds2, {
+        "writer": "slime save_debug_rollout_data (.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "metrics_by": "slime.observability.rollout_metrics.log_eval_rollout_data, one call per dataset with its own n",
+        "metrics": expected})
+
+    # ---- eval 101: one attempt without a reward: slime's sum(rewards) raises.
+    odd = [slime_sample(sl, i, f"odd prompt {i // 2}", "x", [1.0, 0.0, None, 1.0][i],
+                        "aborted" if i == 2 else "completed") for i in range(4)]
+    args.n_samples_per_eval_prompt = 2
+    got = slime_outcome(logged, lambda: sl.metrics.log_eval_rollout_data(101, args, {"odd": {
+        "rewards": [s.reward for s in odd], "truncated": [False] * 4, "samples": odd}}))
+    sl.data.save_debug_rollout_data(template, {"odd": {"samples": odd}}, rollout_id=101, evaluation=True)
+    write("eval/eval_101", odd, {"metrics_by": "slime log_eval_rollout_data", "crash": got["crash"]})
+    loaded = torch.load(template.format(rollout_id=1), weights_only=False)
+    assert sorted(loaded) == ["rollout_id", "samples"], "slime's dump has no metadata"
+
+
 class XorShift:
     """xorshift32, the same generator as test/unit/reader/zlibLength.test.ts: both sides build the
     same random strings from a seed, so only their figures are committed."""
@@ -939,6 +1099,7 @@ def main():
     miles_edges(miles_dir)
     miles_repetition(miles_dir)
     zlib_cases(miles_dir)
+    miles_span_versions(miles_dir)
 
 
 if __name__ == "__main__":
@@ -947,5 +1108,9 @@ if __name__ == "__main__":
         miles_repetition(os.path.join(OUT, "miles"))
     elif V1_MODE:
         verl_v1(os.path.join(OUT, "verl"))
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-span-versions":
+        miles_span_versions(os.path.join(OUT, "miles"))
+    elif sys.argv[1] == "--slime":  # `--slime <slime extraction>`: slime's fixtures alone
+        slime_all(os.path.join(OUT, "slime"), sys.argv[2])
     else:
         main()

@@ -29,7 +29,7 @@ test('validateSettings: missing keys take defaults silently; bad ones take defau
   assert.deepEqual(settings.fields, {});
   assert.deepEqual(problems, [
     'rolloutLens.nSamplesPerEvalPrompt: must be a whole number (got 2.5); using the default null',
-    'rolloutLens.framework: Invalid option: expected one of "auto"|"miles"|"verl" (got "pytorch"); using the default "auto"',
+    'rolloutLens.framework: Invalid option: expected one of "auto"|"miles"|"slime"|"verl" (got "pytorch"); using the default "auto"',
     'rolloutLens.fields: groupKey: must be a JSON pointer such as /meta/group (got {"groupKey":"meta.group"}); using the default {}',
     'rolloutLens.maxProblems: must be at least 1 (got -3); using the default 1000',
   ]);

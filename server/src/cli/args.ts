@@ -28,7 +28,8 @@ options:
   --dynamic-filter none|check_reward_nonzero_std   (default none)
   --reward-key <k>                    key of an object reward
   --eval-reward-key <k>               key of an object reward in eval logs (default: --reward-key)
-  --framework auto|miles|verl         narrow format detection (default auto)
+  --framework auto|miles|slime|verl   narrow format detection; slime: judge miles-style sample
+                                      dumps by slime's rules (default auto: detected per file)
   --fix                               apply the findings' fixes to the eval config
   --exit-zero                         exit 0 even when there are error findings
   --progress                          print per-file progress on stderr (default: only on a terminal)
@@ -159,7 +160,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (v['dynamic-filter'] !== undefined) {
     overrides.dynamicFilter = oneOf('--dynamic-filter', v['dynamic-filter'], ['none', 'check_reward_nonzero_std'] as const);
   }
-  if (v.framework !== undefined) overrides.framework = oneOf('--framework', v.framework, ['auto', 'miles', 'verl'] as const);
+  if (v.framework !== undefined) overrides.framework = oneOf('--framework', v.framework, ['auto', 'miles', 'slime', 'verl'] as const);
   for (const [flag, key] of [
     ['reward-key', 'rewardKey'],
     ['eval-reward-key', 'evalRewardKey'],

@@ -13,6 +13,7 @@ export interface CatalogEntry {
 export const CATALOG = {
   'invalid-json': { severity: 'error', summary: 'A line is not valid JSON (Python NaN/Infinity are accepted).' },
   'invalid-record': { severity: 'warning', summary: 'A record has a field of the wrong type for its format.' },
+  'field-shape': { severity: 'warning', summary: 'A field a metric reads has another shape than its writer gives it; the metric is not recomputed.' },
   'truncated-line': { severity: 'information', summary: 'The last line has no end yet (the file may still be written).' },
   'unknown-format': { severity: 'warning', summary: 'No known log format matched the file.' },
   'group-dropped': { severity: 'warning', summary: 'A group was dropped by the aborted-group filter.' },

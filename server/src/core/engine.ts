@@ -18,6 +18,8 @@ import type { SampleColumns } from './store/sampleColumns';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord } from './types';
 
 export { CancelledError, type Cancellation, type ScanState };
+/** Which framework a file's format is (miles, slime, verl; null for generic and unknown files). */
+export { frameworkOfFormat, type Framework } from './frameworks';
 
 /** What the engine is given: how to scan each file (reader/recordScan.ts) and what to analyse. */
 export interface AnalyzeOptions extends Omit<ScanOptions, 'isCancelled'> {

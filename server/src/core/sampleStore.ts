@@ -3,6 +3,7 @@
 // hundreds of bytes of heap, here a few dozen (BENCHMARKS.md, "Scale with the number of samples").
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
+import type { CheckedField, ShapeNotes } from './formats/fieldShape';
 import type { MilesSampleFields, SampleRecord } from './types';
 import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, takeChunk, withLabelCode } from './store/chunk';
 import * as Flag from './store/rowFlags';
@@ -20,6 +21,8 @@ const scratch = emptyRow();
 
 /** The sample columns with their writer: rows are appended (`push`, `pushRow`), never changed. */
 export class SampleStore extends SampleColumns {
+  /** Fields of another shape than their writer gives them: the first per field (formats/fieldShape.ts). */
+  shapes: ShapeNotes = {};
   /** The ids of the `weight_versions` lists by JSON text. */
   private versionIds = new Map<string, number>();
   #lastVersions: (string | number)[] | null = null;
@@ -248,6 +251,8 @@ export class SampleStore extends SampleColumns {
     out.versionLists = this.versionLists.slice();
     out.versionIds = new Map(this.versionIds);
     for (const [row, v] of this.repetitionOther) if (row < length) out.repetitionOther.set(row, v);
+    for (const [field, note] of Object.entries(this.shapes) as [CheckedField, { line: number; shape: string }][])
+      if (note.line <= (length > 0 ? this.lineAt(length - 1) : 0)) out.shapes[field] = note;
     return out;
   }
 }

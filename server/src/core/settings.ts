@@ -13,7 +13,7 @@ export interface RolloutLensSettings {
   /** Global `--n-samples-per-eval-prompt` (miles defaults it to 1). */
   nSamplesPerEvalPrompt: number | null;
   dynamicFilter: 'none' | 'check_reward_nonzero_std';
-  framework: 'auto' | 'miles' | 'verl';
+  framework: 'auto' | 'miles' | 'slime' | 'verl';
   /** miles eval config (YAML or JSON); else one found beside the log or at the workspace root. */
   evalConfig: string | null;
   /** Extra infrastructure causes (added to the built-in list, docs/semantics.md#failure-causes). */

@@ -20,7 +20,7 @@ function build(z: typeof Z) {
     nSamplesPerPrompt: sampleCount,
     nSamplesPerEvalPrompt: sampleCount,
     dynamicFilter: z.enum(['none', 'check_reward_nonzero_std']),
-    framework: z.enum(['auto', 'miles', 'verl']),
+    framework: z.enum(['auto', 'miles', 'slime', 'verl']),
     evalConfig: z.string().min(1, 'must not be empty').nullable(),
     infraCauses: z.array(z.string().min(1, 'must not be empty')),
     policyCauses: z.array(z.string().min(1, 'must not be empty')),

@@ -4,7 +4,17 @@ import type { SampleStore } from './sampleStore';
 
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
 export type FormatId =
-  'miles-sample' | 'miles-pt' | 'miles-trajectory' | 'miles-eval-trials' | 'miles-metrics' | 'verl-rollout' | 'verl-validation' | 'generic' | 'unknown';
+  | 'miles-sample'
+  | 'miles-pt'
+  | 'miles-trajectory'
+  | 'miles-eval-trials'
+  | 'miles-metrics'
+  | 'slime-sample'
+  | 'slime-pt'
+  | 'verl-rollout'
+  | 'verl-validation'
+  | 'generic'
+  | 'unknown';
 
 export type FileKind = 'rollout' | 'eval' | 'metrics' | 'unknown';
 

@@ -30,7 +30,7 @@ test('cli exit 2: bad usage, with the reason on stderr', () => {
     [['check', '--format', 'xml', 'x'], /--format: expected one of text, json, got "xml"/],
     [['check', '--n-samples-per-prompt', '0', 'x'], /--n-samples-per-prompt: expected a whole number of at least 1, got "0"/],
     [['check', '--dynamic-filter', 'std', 'x'], /--dynamic-filter: expected one of none, check_reward_nonzero_std/],
-    [['check', '--framework', 'trl', 'x'], /--framework: expected one of auto, miles, verl/],
+    [['check', '--framework', 'trl', 'x'], /--framework: expected one of auto, miles, slime, verl/],
     [['check', '--bogus', 'x'], /Unknown option '--bogus'/],
     [['report', 'x'], /report: --out <file.html> is required/],
     [['report'], /report: no <path> given/],

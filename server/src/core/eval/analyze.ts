@@ -17,6 +17,7 @@ import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from './mile
 import { computePassAtK } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
+import { sampleRulesOf } from '../frameworks';
 
 export interface EvalResult {
   datasets: DatasetSummary[];
@@ -77,9 +78,10 @@ function analyzeDataset(
 ): void {
   const ordered = groupingOrder(format, samples);
   const resolved = resolveGroupSize(name, config, settings, ordered);
-  const computed = datasetMetrics(name, ordered, resolved.n);
+  const rules = sampleRulesOf(format);
+  const computed = datasetMetrics(name, ordered, resolved.n, rules);
   // The per-sample metrics miles logs under eval/<ds>/… (docs/semantics.md#miles-sample-metrics).
-  const perSample = milesSampleMetrics(ordered.wholeStore() ?? recordsOf(ordered));
+  const perSample = milesSampleMetrics(ordered.wholeStore() ?? recordsOf(ordered), rules);
   for (const [k, v] of Object.entries(perSample.metrics)) computed.metrics[`eval/${name}/${k}`] = v;
   const summary: DatasetSummary = { name, samples: ordered.length, n: resolved.n, nSource: resolved.source, metrics: computed.metrics };
   Object.assign(out.metrics, computed.metrics);
@@ -95,21 +97,30 @@ function analyzeDataset(
     checkGrouping(name, ordered, resolved, config, computed.passAtK, at, push);
   }
   checkGlobalGrouping(name, computed.rewards, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
-  checkRewards(name, ordered, at, push);
+  if (computed.sumCrash !== null) {
+    // slime sums the rewards before anything else of the dataset: that is where it raises.
+    push(
+      msg.makeFinding(
+        'metrics-crash',
+        { ...at, line: firstNullLine(ordered), related: [] },
+        msg.sumCrashMessage(name, computed.noneCount, ordered.length, computed.sumCrash, rules.versionOwner),
+      ),
+    );
+  } else checkRewards(name, ordered, at, push);
   // A whole dataset without rewards is eval-all-aborted, whose message names the crash already.
-  if (perSample.crashGroups.length > 0 && computed.noneCount < ordered.length) {
+  if (perSample.crashGroups.length > 0 && computed.noneCount < ordered.length && computed.sumCrash === null) {
     const g = perSample.crashGroups[0];
     push(
       msg.makeFinding(
         'metrics-crash',
         { ...at, line: ordered.line(g.row), related: [] },
-        crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length),
+        crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length, rules),
       ),
     );
   }
   const rep = perSample.repetitionCrash;
   if (rep !== null)
-    push(msg.makeFinding('metrics-crash', { ...at, line: rep.first.line, related: [] }, repetitionCrashMessage(`eval/${name}/repetition_frac`, rep)));
+    push(msg.makeFinding('metrics-crash', { ...at, line: rep.first.line, related: [] }, repetitionCrashMessage(`eval/${name}/repetition_frac`, rep, rules)));
   out.datasets.push(summary);
 }
 
@@ -190,6 +201,13 @@ function checkRewards(name: string, ordered: SampleList, at: msg.FindingAt, push
     .slice(0, 20)
     .map((line): Location => ({ file: at.file, line }));
   push(msg.makeFinding('none-reward', { ...nullAt, related }, msg.noneRewardMessage(name, none.length, ordered.length)));
+}
+
+/** The line of the first sample without a reward. */
+function firstNullLine(ordered: SampleList): number {
+  let first = Infinity;
+  for (let k = 0; k < ordered.length; k++) if (ordered.reward(k) === null) first = Math.min(first, ordered.line(k));
+  return first;
 }
 
 /** The config entry's line and the line of its (or the defaults') n, for related information. */

@@ -6,7 +6,7 @@ import type { FormatId } from '../types';
 import type { SampleList } from '../store/sampleList';
 
 /** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */
-const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-pt', 'miles-trajectory']);
+const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'miles-pt', 'slime-sample', 'slime-pt', 'miles-trajectory']);
 
 export interface DatasetPart {
   name: string;

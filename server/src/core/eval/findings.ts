@@ -70,6 +70,11 @@ export function allAbortedMessage(ds: string, count: number, allAborted: boolean
   return `${what} (${count} of ${count}): older miles crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/${ds} = 0.0 with eval/${ds}-none_reward_ratio = 1.0`;
 }
 
+/** slime sums eval rewards as they are: a None reward makes `sum` raise. */
+export function sumCrashMessage(ds: string, k: number, count: number, error: string, versionOwner: string): string {
+  return `${k} of ${count} attempts of dataset ${ds} have no reward: ${versionOwner} eval/${ds} = sum(rewards) / len(rewards) raises ${error}, so nothing of this evaluation is logged (slime logs no none_reward_ratio and does not score a missing reward 0)`;
+}
+
 export function noneRewardMessage(ds: string, k: number, count: number): string {
   return `${k} of ${count} attempts of dataset ${ds} have no reward (likely errored/aborted trials); they are scored 0`;
 }

@@ -1,11 +1,14 @@
 // The per-sample metrics miles logs for a rollout (`rollout/…`) and for each eval dataset
 // (`eval/<ds>/…`), recomputed from the samples (docs/semantics.md#miles-sample-metrics): miles'
 // `_compute_metrics_from_samples` in miles/ray/rollout/metrics.py, with Python's and numpy's
-// semantics for equality, rounding, means and medians.
+// semantics for equality, rounding, means and medians. slime's `compute_metrics_from_samples`
+// (slime/observability/rollout_metrics.py) logs a subset: which names is the framework's rule
+// (core/frameworks.ts).
 import { pyRoundRepr } from '../python';
 import { SampleStore } from '../sampleStore';
 import { type MilesRow, SampleColumns } from '../store/sampleColumns';
 import type { SampleRecord } from '../types';
+import { MILES_RULES, type SampleFrameworkRules } from '../frameworks';
 import { ExactSum, MAX_COUNTED_RANGE, statistics, statisticsOfCounts } from './statistics';
 
 /**
@@ -61,7 +64,7 @@ function mixedVersions(versions: readonly (string | number)[]): boolean {
  * engine's columnar store of a file, read column by column (no record is built but those of a
  * crash group), or records (put in a store of their own first).
  */
-export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColumns): MilesSampleMetrics {
+export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColumns, rules: SampleFrameworkRules = MILES_RULES): MilesSampleMetrics {
   const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   const out: Record<string, number> = {};
   const result: MilesSampleMetrics = { metrics: out, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
@@ -100,7 +103,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
 
   if (lengthsKnown) lengthMetrics(store, lengths, out);
 
-  zeroStd(store, out, result.crashGroups);
+  zeroStd(store, out, result.crashGroups, rules.zeroStdPercentages);
 
   out['prefix_cache_hit_rate'] = prompt > 0 ? cached / prompt : 0;
   out['avg_cached_tokens_per_sample'] = cached / n;
@@ -111,7 +114,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   // np.mean of 0s and 1s: their pairwise sum is the exact count.
   out['truncated_ratio'] = truncated / n;
 
-  if (versionsKnown) versionMetrics(store, rowsOfList, out);
+  if (versionsKnown && rules.weightVersionMetrics) versionMetrics(store, rowsOfList, out);
   return result;
 }
 
@@ -205,7 +208,7 @@ const MAX_FLOAT_KEYS = 4096;
  * (the store's group ids, first appearance order; the samples without a key at their first
  * appearance): its first row and whether every reward so far equals that row's.
  */
-function zeroStd(store: SampleColumns, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups']): void {
+function zeroStd(store: SampleColumns, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups'], percentages: boolean): void {
   const n = store.length;
   const groups = store.groupKeys.size;
   // Index `groups` is the keyless samples' group.
@@ -271,18 +274,23 @@ function zeroStd(store: SampleColumns, out: Record<string, number>, crash: Miles
     }
   }
   for (const [r, c] of counts) out[`zero_std/count_${r}`] = c;
+  if (!percentages) return;
   const total = present;
   out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / total;
   out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / total;
 }
 
-/** miles' has_repetition raises on a response: the log would crash its metric code. */
-export function repetitionCrashMessage(metric: string, crash: NonNullable<MilesSampleMetrics['repetitionCrash']>): string {
+/** has_repetition raises on a response: the log would crash its metric code. */
+export function repetitionCrashMessage(
+  metric: string,
+  crash: NonNullable<MilesSampleMetrics['repetitionCrash']>,
+  rules: SampleFrameworkRules = MILES_RULES,
+): string {
   const n = crash.count;
-  return `${n} response${n === 1 ? '' : 's'} with a lone surrogate in ${n === 1 ? 'its' : 'their'} last 10 000 characters: miles' ${metric} code (has_repetition) raises ${crash.error}${n === 1 ? '' : ' on the first'}, so no metric of this log is logged`;
+  return `${n} response${n === 1 ? '' : 's'} with a lone surrogate in ${n === 1 ? 'its' : 'their'} last 10 000 characters: ${rules.owner} ${metric} code (has_repetition) raises ${crash.error}${n === 1 ? '' : ' on the first'}, so no metric of this log is logged`;
 }
 
-/** miles main's zero-std count rounds a None reward: the log would crash its metric code. */
-export function crashMessage(metric: string, groups: number): string {
-  return `${groups} group${groups === 1 ? '' : 's'} with every reward null: miles main's ${metric} code raises ${ROUND_NONE_ERROR} on ${groups === 1 ? 'it' : 'them'}, so no metric of this log is logged; fixed behaviour: a group holding a null reward is never zero-std`;
+/** The zero-std count rounds a None reward (miles main, slime): the log would crash its metric code. */
+export function crashMessage(metric: string, groups: number, rules: SampleFrameworkRules = MILES_RULES): string {
+  return `${groups} group${groups === 1 ? '' : 's'} with every reward null: ${rules.versionOwner} ${metric} code raises ${ROUND_NONE_ERROR} on ${groups === 1 ? 'it' : 'them'}, so no metric of this log is logged; fixed behaviour: a group holding a null reward is never zero-std`;
 }

@@ -12,6 +12,8 @@ import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
+import { isSampleDump } from '../frameworks';
+import { type CheckedField, fieldShapeMessage } from './fieldShape';
 import { MilesLineReader } from './milesLine';
 import { OffloadedVerdicts } from './offloadedVerdicts';
 import { normalizeRecord } from './normalize';
@@ -109,7 +111,7 @@ export class RecordCollector {
     // Only with the default rule (no `fields` mapping reshapes what the full scan builds) and the
     // default normaliser, whose records the per-line path reproduces.
     const plainRule = !Object.values(this.settings.fields ?? {}).some((pointer) => typeof pointer === 'string');
-    const fast = this.state.format === 'miles-sample' && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
+    const fast = isSampleDump(this.state.format) && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
     this.lineReader = fast ? new MilesLineReader(this.rule) : null;
   }
 
@@ -300,6 +302,7 @@ export class RecordCollector {
       rewardKey: rewardKeyFor(s.kind, this.settings),
       inputRun: s.inputRun,
       zodOnly: this.zodOnly,
+      shapes: s.samples.shapes,
     };
   }
 
@@ -357,6 +360,9 @@ export class RecordCollector {
       s.candidates = [];
       for (const c of waiting) this.accept(c.value, c.info);
     }
+    // A field of another shape, once per file (docs/diagnostics.md#field-shape).
+    for (const [field, note] of Object.entries(s.samples.shapes) as [CheckedField, { line: number; shape: string }][])
+      this.addFinding('field-shape', note.line, fieldShapeMessage(field, note));
     if (s.binary !== null) {
       this.addFinding(
         'unknown-format',

@@ -1,5 +1,6 @@
 // What normalisation needs besides the record: where the line is, the file's format and kind,
 // settings, and the one piece of state that spans lines (legacy verl grouping by identical input).
+import type { ShapeNotes } from './fieldShape';
 import type { RolloutLensSettings } from '../settings';
 import type { FileKind, FormatId, MetricsRecord, SampleRecord } from '../types';
 
@@ -32,6 +33,8 @@ export interface NormalizeContext {
   inputRun: InputRunState;
   /** Skip the fast validation path (fastValidate.ts): the differential test compares both paths. */
   zodOnly?: boolean;
+  /** Where a field of another shape is noted (the file's store: formats/fieldShape.ts). */
+  shapes?: ShapeNotes;
 }
 
 export type Normalized =

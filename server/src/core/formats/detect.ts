@@ -1,8 +1,9 @@
 // Format and kind of a file, decided from its first valid records (docs/semantics.md#formats). Each format is
-// recognised by the keys only it writes; `settings.framework` narrows the candidates.
+// recognised by the keys only it writes; `settings.framework` narrows the candidates (slime: its own
+// samples; miles' other formats stay readable, as slime's users run miles' tools too).
 //
 // Kind rules (what the analysis does with the file):
-// - miles-sample: eval when the file name is `eval_<step>.jsonl` / `eval.jsonl`, or it sits in a
+// - miles-sample / slime-sample: eval when the file name is `eval_<step>.jsonl` / `eval.jsonl`, or it sits in a
 //   folder named `eval*`, or the record carries a dataset name (`dataset`, `metadata.dataset`,
 //   `metadata.dataset_name`): train samples do not; else rollout.
 // - miles-trajectory: `eval_<step>.jsonl` (miles `--dump-details` writes eval trajectories so)
@@ -53,7 +54,7 @@ function recordsDataset(o: Obj): boolean {
   return typeof o.dataset === 'string' || typeof meta.dataset === 'string' || typeof meta.dataset_name === 'string';
 }
 
-function milesFormat(o: Obj, path: string): Detection | null {
+function milesFormat(o: Obj, path: string, fw: RolloutLensSettings['framework']): Detection | null {
   if (has(o, 'instance_id') && (has(o, 'trial_idx') || has(o, 'status_code'))) return { format: 'miles-eval-trials', kind: 'eval' };
   if (isObject(o.metrics) && (has(o, 'step') || has(o, 'step_key') || has(o, 'ts'))) return { format: 'miles-metrics', kind: 'metrics' };
   if (has(o, 'sample_index') && has(o, 'group_index')) {
@@ -61,9 +62,23 @@ function milesFormat(o: Obj, path: string): Detection | null {
   }
   const sampleKeys = ['tokens', 'response', 'response_length', 'loss_mask', 'rollout_log_probs'];
   if (has(o, 'index') && (has(o, 'group_index') || has(o, 'prompt')) && sampleKeys.some((k) => has(o, k))) {
-    return { format: 'miles-sample', kind: evalByPath(path) || recordsDataset(o) ? 'eval' : 'rollout' };
+    return { format: sampleFramework(o, fw) === 'slime' ? 'slime-sample' : 'miles-sample', kind: evalByPath(path) || recordsDataset(o) ? 'eval' : 'rollout' };
   }
   return null;
+}
+
+/**
+ * Fields only slime 624b824's `Sample` has (`Sample.to_dict()` writes every field), and fields only
+ * miles 31f1ca9's has (docs/framework-files.md#slime). A `.pt` without `metadata` is slime's too
+ * (reader/pt/scanPt.ts).
+ */
+const SLIME_ONLY_FIELDS = ['session_id', 'apply_chat_template_kwargs', 'rollout_top_p_token_offsets', 'multimodal_train_input_id', 'custom_rm_path'];
+const MILES_ONLY_FIELDS = ['routing_key', 'adapter', 'reward_spec', 'opd_reverse_kl', 'rollout_indexer_topk'];
+
+/** Whose `Sample.to_dict()` a sample record is: the setting when it names one, else the fields it has. */
+function sampleFramework(o: Obj, fw: RolloutLensSettings['framework']): 'miles' | 'slime' {
+  if (fw === 'miles' || fw === 'slime') return fw;
+  return SLIME_ONLY_FIELDS.some((k) => has(o, k)) && !MILES_ONLY_FIELDS.some((k) => has(o, k)) ? 'slime' : 'miles';
 }
 
 function verlFormat(o: Obj, path: string): Detection | null {
@@ -89,7 +104,7 @@ function genericFormat(o: Obj, settings: RolloutLensSettings): Detection | null 
 export function detectRecord(value: unknown, path: string, settings: RolloutLensSettings): Detection | null {
   if (!isObject(value)) return null;
   const fw = settings.framework;
-  const known = (fw !== 'verl' ? milesFormat(value, path) : null) ?? (fw !== 'miles' ? verlFormat(value, path) : null);
+  const known = (fw !== 'verl' ? milesFormat(value, path, fw) : null) ?? (fw === 'auto' || fw === 'verl' ? verlFormat(value, path) : null);
   return known ?? genericFormat(value, settings);
 }
 

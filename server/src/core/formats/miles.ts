@@ -1,5 +1,6 @@
 // miles formats (docs/semantics.md#formats): `Sample.to_dict()` lines, `--dump-details` trajectories, agent-server
 // eval trials, and the dashboard's metrics.jsonl.
+import { noteShape, type ShapeNotes } from './fieldShape';
 import { classifyCause } from '../causes';
 import { intLiteral, Skipped } from '../reader/jsonRule';
 import { LongString, stringTail, type TextTail } from '../reader/textTail';
@@ -54,6 +55,7 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
     step: r.rollout_id ?? null,
   };
   sample.miles = milesFields(o, r.response_length ?? null);
+  if (sample.miles.weightVersions === null && ctx.shapes !== undefined) noteOddShape(o.weight_versions, ctx.shapes, info.line);
   return { type: 'sample', sample, rewardProblem: reward.problem };
 }
 
@@ -94,6 +96,11 @@ function encodeError(s: NonNullable<TextTail['surrogates']>): string {
   const where =
     s.length === 1 ? `character '\\u${s.first.toString(16).padStart(4, '0')}' in position ${s.at}` : `characters in position ${s.at}-${s.at + s.length - 1}`;
   return `UnicodeEncodeError: 'utf-8' codec can't encode ${where}: surrogates not allowed`;
+}
+
+/** A present `weight_versions` that is not a list of str or int (absent and None read as none). */
+function noteOddShape(wv: unknown, shapes: ShapeNotes, line: number): void {
+  if (wv !== undefined && wv !== null) noteShape(shapes, 'weight_versions', wv, line);
 }
 
 /** The Sample fields miles' logged sample metrics read (docs/semantics.md#miles-sample-metrics). */

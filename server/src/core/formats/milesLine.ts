@@ -6,6 +6,7 @@
 // decide alone (a repeated key, which Python's json reads as the last one; a value of a type the
 // fast validation would refuse; an object reward; any syntax error), it returns null and the line
 // takes the full path, which gives the record, the `invalid-record` message or the syntax error.
+import { noteShape } from './fieldShape';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Child, Rule } from '../reader/jsonRule';
 import { readNumberAt, type NumberRead } from '../reader/jsonNumber';
@@ -356,6 +357,8 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
   r.reward = reward;
   r.rewardIsInt = rewardIsInt;
   r.miles = milesFields(rowMiles);
+  if (rowMiles.weightVersions === null && weightVersions !== undefined && weightVersions !== null)
+    noteShape(store.shapes, 'weight_versions', weightVersions, line);
   store.pushRow(r);
 }
 

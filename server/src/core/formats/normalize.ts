@@ -13,6 +13,8 @@ export function normalizeRecord(value: unknown, info: LineInfo, ctx: NormalizeCo
   switch (ctx.format) {
     case 'miles-sample':
     case 'miles-pt':
+    case 'slime-sample':
+    case 'slime-pt':
       return normalizeMilesSample(value, info, ctx);
     case 'miles-trajectory':
       return normalizeMilesTrajectory(value, info, ctx);

@@ -12,6 +12,7 @@ import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, poli
 import { incompleteGroups, mixedPrompts } from './shape';
 import { SampleStore } from '../sampleStore';
 import { SampleColumns } from '../store/sampleColumns';
+import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
 import { FirstFindings } from './firstFindings';
 import { eachGroup } from './groupRows';
@@ -60,6 +61,9 @@ export function analyzeRollout(
   // filter (verl's DAPO group filter logs under other names). So a verl file gets groups and the
   // shape checks, but no `group_has_aborted_*` / `zero_std_*` drops.
   const filtersRun = format !== 'verl-rollout' && format !== 'verl-validation';
+  // Which filters run, their threshold and the metric names are the framework's (slime: no
+  // aborted-group filter, threshold 1e-6).
+  const rules = sampleRulesOf(format);
   const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   // Findings in the order the checks ran over all groups (cause checks, then group sizes, then
   // prompts), so the stable sort by line below orders findings on one line as it always has.
@@ -93,7 +97,7 @@ export function analyzeRollout(
   const prompts = new PromptSpread(store);
 
   // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
-  const plain = new PlainGroups(store, settings, filtersRun);
+  const plain = new PlainGroups(store, settings, filtersRun, format);
   const ungrouped = eachGroup(
     store,
     (gid, rows, from, to) => {
@@ -120,7 +124,7 @@ export function analyzeRollout(
       return true;
     },
     (g, rows) => {
-      const { reason, namer } = filtersRun ? filterGroup(g, settings, finding) : KEPT;
+      const { reason, namer } = filtersRun ? filterGroup(g, settings, rules, finding) : KEPT;
       total++;
       if (reason !== null) {
         dropped++;
@@ -140,7 +144,7 @@ export function analyzeRollout(
         if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
         reasonOf[store.groupId(rows[0])] = id;
       }
-      for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, settings, filtersRun, namer, reason, finding);
+      for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, settings, filtersRun && rules.abortedGroupFilter, namer, reason, finding);
       for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
       const odd = mixedPrompts(g);
       if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
@@ -148,28 +152,29 @@ export function analyzeRollout(
     },
   );
   const loose = rowList(store, ungrouped);
-  for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun, NO_NAMER, null, finding);
+  for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun && rules.abortedGroupFilter, NO_NAMER, null, finding);
   // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
   for (const p of prompts.problems((line) => spread.wants(line))) into(spread)(p.code, p.at, () => p.message, p.related);
 
   const sampleMetrics: Record<string, number> = {};
-  if (format === 'miles-sample' || format === 'miles-pt') {
+  if (isSampleDump(format)) {
     // Read from the store's columns: no record is built but those of a crash group.
-    const perSample = milesSampleMetrics(store);
+    const perSample = milesSampleMetrics(store, rules);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
-    // A group with an aborted member is gone before miles logs (check_no_aborted); one whose rewards
-    // are all null without an abort reaches the zero-std count and its round(None).
-    const crash = perSample.crashGroups.filter((g) => !g.aborted);
+    // miles: a group with an aborted member is gone before miles logs (check_no_aborted); one whose
+    // rewards are all null without an abort reaches the zero-std count and its round(None). slime
+    // has no such filter: every all-null group reaches it.
+    const crash = rules.abortedGroupFilter ? perSample.crashGroups.filter((g) => !g.aborted) : perSample.crashGroups;
     if (crash.length > 0)
       finding(
         'metrics-crash',
         store.at(crash[0].row),
-        () => crashMessage('rollout/zero_std/…', crash.length),
+        () => crashMessage('rollout/zero_std/…', crash.length, rules),
         // Only the records the finding lists (it lists MAX_RELATED_LINES at most).
         crash.slice(1, 1 + MAX_RELATED_LINES).map((g) => store.at(g.row)),
       );
     const rep = perSample.repetitionCrash;
-    if (rep !== null) finding('metrics-crash', rep.first, () => repetitionCrashMessage('rollout/repetition_frac', rep), []);
+    if (rep !== null) finding('metrics-crash', rep.first, () => repetitionCrashMessage('rollout/repetition_frac', rep, rules), []);
   }
 
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
@@ -198,10 +203,13 @@ interface GroupVerdict {
 }
 const KEPT: GroupVerdict = { reason: null, namer: NO_NAMER };
 
-/** The aborted-group filter first (docs/semantics.md#aborted-group-filter), then the dynamic filter on survivors (#zero-std-filter). */
-function filterGroup(g: SampleGroup, settings: RolloutLensSettings, report: Report): GroupVerdict {
+/**
+ * The aborted-group filter first where the framework has one (docs/semantics.md#aborted-group-filter),
+ * then the dynamic filter on survivors (#zero-std-filter) with the framework's threshold.
+ */
+function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: SampleFrameworkRules, report: Report): GroupVerdict {
   const members = g.members;
-  const aborted = abortedFilter(members);
+  const aborted = rules.abortedGroupFilter ? abortedFilter(members) : null;
   if (aborted) {
     const namer = { position: aborted.namer, record: members.record(aborted.namer) };
     report(
@@ -213,9 +221,14 @@ function filterGroup(g: SampleGroup, settings: RolloutLensSettings, report: Repo
     return { reason: aborted.reason, namer };
   }
   if (settings.dynamicFilter !== 'check_reward_nonzero_std') return KEPT;
-  const verdict = zeroStdFilter(members);
+  const verdict = zeroStdFilter(members, rules.zeroStdThreshold);
   if (verdict.kind !== 'dropped') return KEPT;
-  report('zero-std-group', members.record(0), () => zeroStdMessage(verdict.reason, g.key, members, verdict.std), relatedMembers(members, 0));
+  report(
+    'zero-std-group',
+    members.record(0),
+    () => zeroStdMessage(verdict.reason, g.key, members, verdict.std, rules.zeroStdThreshold),
+    relatedMembers(members, 0),
+  );
   return { reason: verdict.reason, namer: NO_NAMER };
 }
 
@@ -225,7 +238,8 @@ function checkCause(
   k: number,
   format: FormatId,
   settings: RolloutLensSettings,
-  filtersRun: boolean,
+  /** The aborted-group filter runs: an aborted sample is discarded, its cause names the drop. */
+  abortsDropped: boolean,
   namer: Namer,
   groupReason: string | null,
   report: Report,
@@ -233,15 +247,16 @@ function checkCause(
   const aborted = members.aborted(k);
   const cause = members.cause(k);
   if (aborted && (cause === null || cause === '')) {
-    // verl records no causes and drops nothing, so an unknown cause there says nothing new.
-    if (filtersRun) {
+    // verl records no causes and drops nothing, and slime keeps aborted samples, so an unknown cause
+    // there names no drop.
+    if (abortsDropped) {
       const s = memberRecord(members, k, namer);
       report('abort-cause-unknown', s, () => abortCauseUnknownMessage(s, namer.record, format === 'miles-trajectory'), []);
     }
     return;
   }
   const cls = classifyMemo(cause, settings);
-  if (aborted && cls === 'policy') {
+  if (aborted && cls === 'policy' && abortsDropped) {
     const s = memberRecord(members, k, namer);
     report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);
   }

@@ -1,10 +1,9 @@
 // The two filters miles runs on a finished group, re-run on the log (docs/semantics.md#aborted-group-filter, #zero-std-filter).
+// slime runs only the second, with its own threshold: which filters run and the threshold are the
+// framework's rules (core/frameworks.ts), passed in.
 import { abortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import { pyRoundRepr } from '../python';
 import type { SampleList } from '../store/sampleList';
-
-/** Threshold of `check_reward_nonzero_std`: keep iff std > 1e-8. */
-export const ZERO_STD_THRESHOLD = 1e-8;
 
 export interface AbortedVerdict {
   /** The position of the first aborted member in group order: it names the cause. */
@@ -29,7 +28,7 @@ export type ZeroStdVerdict =
 
 /**
  * `check_reward_nonzero_std` (docs/semantics.md#zero-std-filter): keep iff the unbiased std of the rewards, in float64, is
- * > 1e-8. NaN std (one sample, a NaN reward, ±inf) fails the comparison, so the group is dropped,
+ * > `threshold` (miles 1e-8, slime 1e-6: core/frameworks.ts). NaN std (one sample, a NaN reward, ±inf) fails the comparison, so the group is dropped,
  * as `torch.tensor(...).std() > 1e-8` is False for NaN. The reason is `zero_std_<repr(round(r, 1))>`
  * of the first member's reward, keeping its JSON int/float type.
  *
@@ -37,7 +36,7 @@ export type ZeroStdVerdict =
  * crashes the rollout. The re-run follows the fixed behaviour docs/semantics.md#known-framework-bugs states for eval ("a group
  * holding a null reward is never zero-std"): such a group is kept, and the caller can say why.
  */
-export function zeroStdFilter(members: SampleList): ZeroStdVerdict {
+export function zeroStdFilter(members: SampleList, threshold: number): ZeroStdVerdict {
   const rewards = new Float64Array(members.length);
   for (let k = 0; k < members.length; k++) {
     const r = members.reward(k);
@@ -45,7 +44,7 @@ export function zeroStdFilter(members: SampleList): ZeroStdVerdict {
     rewards[k] = r;
   }
   const std = unbiasedStd(rewards);
-  if (keepsStd(std)) return { kind: 'kept', std };
+  if (keepsStd(std, threshold)) return { kind: 'kept', std };
   const r = pyRoundRepr(rewards[0], members.rewardIsInt(0), 1);
   return { kind: 'dropped', std, reason: `${ZERO_STD_REASON_PREFIX}${r}` };
 }
@@ -86,7 +85,7 @@ export function unbiasedStd(values: ArrayLike<number>): number {
   return s.std;
 }
 
-/** `check_reward_nonzero_std`'s verdict on a group's std: kept iff above 1e-8 (NaN never is). */
-export function keepsStd(std: number): boolean {
-  return std > ZERO_STD_THRESHOLD;
+/** `check_reward_nonzero_std`'s verdict on a group's std: kept iff above the framework's threshold (NaN never is). */
+export function keepsStd(std: number, threshold: number): boolean {
+  return std > threshold;
 }

@@ -5,7 +5,6 @@ import { classifyCause, dropMetricName, type CauseSettings } from '../causes';
 import { pyFloatRepr, pyIntRepr } from '../python';
 import type { SampleList } from '../store/sampleList';
 import type { SampleRecord } from '../types';
-import { ZERO_STD_THRESHOLD } from './filters';
 
 /** A reward as Python prints it: `1` for an int, `1.0` for a float, `None` for null. */
 export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt'>): string {
@@ -54,16 +53,16 @@ function causeAdvice(cause: string | null, settings: CauseSettings): string {
   }
 }
 
-export function zeroStdMessage(reason: string, key: string, members: SampleList, std: number): string {
+export function zeroStdMessage(reason: string, key: string, members: SampleList, std: number, threshold: number): string {
   const first = Array.from({ length: Math.min(8, members.length) }, (_, k) => rewardRepr({ reward: members.reward(k), rewardIsInt: members.rewardIsInt(k) }));
   const shown = first.join(', ') + (members.length > 8 ? ', …' : '');
   let why: string;
   if (members.length === 1) {
-    why = `group ${key} has a single sample: its unbiased std is NaN (n−1 = 0), which is not > ${ZERO_STD_THRESHOLD}`;
+    why = `group ${key} has a single sample: its unbiased std is NaN (n−1 = 0), which is not > ${threshold}`;
   } else if (Number.isNaN(std)) {
-    why = `the std of group ${key}'s rewards [${shown}] is NaN (a NaN or infinite reward), which is not > ${ZERO_STD_THRESHOLD}`;
+    why = `the std of group ${key}'s rewards [${shown}] is NaN (a NaN or infinite reward), which is not > ${threshold}`;
   } else {
-    why = `group ${key}'s ${members.length} rewards [${shown}] have unbiased std ${pyFloatRepr(std)} ≤ ${ZERO_STD_THRESHOLD}`;
+    why = `group ${key}'s ${members.length} rewards [${shown}] have unbiased std ${pyFloatRepr(std)} ≤ ${threshold}`;
   }
   return (
     `group dropped: ${reason} — ${why}, so check_reward_nonzero_std drops it: every GRPO advantage would be 0 and` +

@@ -2,6 +2,8 @@
 import type { RolloutLensSettings } from '../settings';
 import { abortedReason, classifyCause } from '../causes';
 import type { SampleColumns } from '../store/sampleColumns';
+import { sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
+import type { FormatId } from '../types';
 import { keepsStd, RunningStd } from './filters';
 import type { FirstFindings } from './firstFindings';
 
@@ -13,6 +15,7 @@ import type { FirstFindings } from './firstFindings';
  */
 export class PlainGroups {
   private readonly zeroStd: boolean;
+  private readonly rules: SampleFrameworkRules;
   /** The rewards' std of the group being looked at (one accumulator, reset for each group). */
   private readonly rewardStd = new RunningStd();
 
@@ -20,8 +23,10 @@ export class PlainGroups {
     private readonly store: SampleColumns,
     private readonly settings: RolloutLensSettings,
     filtersRun: boolean,
+    format: FormatId,
   ) {
     this.zeroStd = filtersRun && settings.dynamicFilter === 'check_reward_nonzero_std';
+    this.rules = sampleRulesOf(format);
   }
 
   /**
@@ -34,7 +39,7 @@ export class PlainGroups {
   quietAbort(rows: Int32Array, from: number, to: number, main: FirstFindings, sizes: FirstFindings, mixed: FirstFindings): string | null {
     const store = this.store;
     const n = to - from;
-    if (n === 0) return null;
+    if (n === 0 || !this.rules.abortedGroupFilter) return null;
     let namer = -1;
     let prompt = -1;
     let mixedPrompts = false;
@@ -102,7 +107,7 @@ export class PlainGroups {
       }
     }
     // A group the filter would drop (NaN: fewer than two members, NaN rewards) is left to it.
-    if (this.zeroStd && !keepsStd(rewards.std)) return false;
+    if (this.zeroStd && !keepsStd(rewards.std, this.rules.zeroStdThreshold)) return false;
     if (!mixedPrompts && scoredInfra === 0) return true;
     // Each finding sits on a member: on the group's first line or after it.
     const first = this.firstLine(rows, from, to);

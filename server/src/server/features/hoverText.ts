@@ -6,6 +6,7 @@
 // is `codeSpan`/`inline`/`codeBlock` (features/escape.ts), so policy-written text renders as text
 // and only this file's own fixed words are markdown; in plain text there is no markup at all and
 // log text is only made visible (`revealInvisible`, shared/unsafeText.ts).
+import { sampleRulesOf } from '../../core/frameworks';
 import type { CauseClass } from '../../core/causes';
 import type { SampleInspection } from '../../core/inspect';
 import type { RecordDetail } from '../../core/recordDetail';
@@ -103,7 +104,7 @@ function causeSection(m: Markup, input: SampleInspection): string[] {
   const s = input.sample;
   if (input.cause === null && !s.aborted) return [];
   if (input.cause === null) {
-    if (input.kind !== 'rollout' || isVerl(input.format)) return [`${m.strong('Cause')}: none recorded.`];
+    if (input.kind !== 'rollout' || isVerl(input.format) || !sampleRulesOf(input.format).abortedGroupFilter) return [`${m.strong('Cause')}: none recorded.`];
     return [`${m.strong('Cause')}: none recorded (no ${m.code('exit_status')}): the group counts as ${m.code('group_has_aborted_unknown')}.`];
   }
   const cls = input.cause.class;
@@ -145,11 +146,15 @@ function groupSection(m: Markup, input: SampleInspection, settings: HoverSetting
     out.push(`Dropped by the aborted-group filter, which runs before any dynamic filter: a sample aborted${at}. Reason ${m.code(group.reason!)}.`);
   } else if (group.droppedBy === 'reward-std') {
     out.push(
-      `Dropped by ${m.code('check_reward_nonzero_std')}: the rewards' standard deviation is not above 1e-8 (equal rewards, or one sample). Reason ${m.code(group.reason!)}.`,
+      `Dropped by ${m.code('check_reward_nonzero_std')}: the rewards' standard deviation is not above ${sampleRulesOf(input.format).zeroStdThreshold} (equal rewards, or one sample). Reason ${m.code(group.reason!)}.`,
     );
   } else if (group.kept && isVerl(input.format) && group.firstAborted !== null) {
     out.push(
       `Kept: verl has no aborted-group filter; a sample with an empty response (${m.code('response_length')} 0) is masked out of the loss and of ${m.code('critic/score/mean')} instead.`,
+    );
+  } else if (group.kept && !isVerl(input.format) && !sampleRulesOf(input.format).abortedGroupFilter && group.firstAborted !== null) {
+    out.push(
+      `Kept: ${sampleRulesOf(input.format).version} has no aborted-group filter; the aborted sample stays in its group, in the logged metrics and in the dump.`,
     );
   } else if (group.kept) {
     const filter = settings.dynamicFilter === 'check_reward_nonzero_std' ? ` and its rewards vary (kept by ${m.code('check_reward_nonzero_std')})` : '';

@@ -8,6 +8,7 @@
 // scanner's limits) or this reader is not sure to agree (big integers, long texts where short
 // strings are wanted), it refuses the sample and the caller feeds the line as before;
 // test/unit/pt/direct.test.ts holds the paths equal.
+import { noteShape } from '../../formats/fieldShape';
 import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
 import { MAX_STRING } from '../../formats/rule';
 import { abortedByStatus, STATUSES } from '../../formats/schemas';
@@ -191,6 +192,8 @@ const got = {
   byteLength: 0,
   effectiveLength: null as number | null,
   weightVersions: null as (string | number)[] | null,
+  /** `weight_versions` when it is present but of another shape than a list of str or int. */
+  oddVersions: undefined as unknown,
   cachedTokens: 0,
   totalPromptTokens: 0,
   repetition: false as boolean | null | string,
@@ -268,7 +271,10 @@ function readSample(value: unknown, jobs: DeflateJobs | null): boolean {
   const prompt = m.valueAt(at[PROMPT]);
   const label = m.valueAt(at[LABEL]);
   const mask = effectiveLength(m.valueAt(at[LOSS_MASK]), responseLength);
-  const wv = at[WEIGHT_VERSIONS] >= 0 ? weightVersionsOf(m.valueAt(at[WEIGHT_VERSIONS])) : null;
+  const wvValue = at[WEIGHT_VERSIONS] >= 0 ? m.valueAt(at[WEIGHT_VERSIONS]) : undefined;
+  const wv = wvValue !== undefined ? weightVersionsOf(wvValue) : null;
+  // Kept only when it is of another shape (formats/fieldShape.ts): the rare path.
+  got.oddVersions = wv === null && wvValue !== undefined && wvValue !== null ? (wvValue instanceof PyText ? '' : wvValue) : undefined;
   const info = m.valueAt(at[PREFIX_CACHE_INFO]);
   const cached = cacheCount(info, 'cached_tokens');
   const total = cacheCount(info, 'total_prompt_tokens');
@@ -357,6 +363,7 @@ export function pushPtSampleRow(value: unknown, index: number, store: SampleStor
   r.reward = got.reward;
   r.rewardIsInt = got.rewardIsInt;
   r.miles = milesOf(rowMiles);
+  if (got.weightVersions === null && got.oddVersions !== undefined) noteShape(store.shapes, 'weight_versions', got.oddVersions, r.line);
   store.pushRow(r);
   if (offloaded !== null) offloaded.notePending(store.length - 1);
   return true;

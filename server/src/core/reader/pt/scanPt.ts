@@ -8,9 +8,10 @@
 // so memory follows the samples' other fields.
 import { severityOf } from '../../catalog';
 import type { FileAccess } from '../../fileAccess';
+import type { RolloutLensSettings } from '../../settings';
 import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
-import type { Finding } from '../../types';
+import type { Finding, FormatId } from '../../types';
 import { CancelledError } from '../../cancellation';
 import { collectedFields, type FileIdentity, type ScanOptions, type ScanState } from '../recordScan';
 
@@ -18,6 +19,7 @@ import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
 import { pushPtSampleRow } from './sampleRecord';
 import { sampleLine } from './serialize';
+import { PyDict } from './values';
 import { findDataPkl, readZipDirectory } from './zip';
 
 /**
@@ -72,6 +74,18 @@ function problemFinding(p: PickleProblem, file: string, samples: number): Findin
   };
 }
 
+/**
+ * A dump's format from its samples' and its root's: miles' `save_debug_rollout_data` writes
+ * `{rollout_id, metadata, samples}`, slime 624b824's `{rollout_id, samples}`
+ * (docs/framework-files.md#slime), so a whole root dict without `metadata` is slime's whatever the
+ * samples' fields said; with it, the samples' fields decide (formats/detect.ts).
+ */
+export function dumpFormat(samplesFormat: FormatId, root: unknown, framework: RolloutLensSettings['framework']): FormatId {
+  if (samplesFormat !== 'miles-sample' && samplesFormat !== 'slime-sample') return samplesFormat;
+  if (framework !== 'miles' && root instanceof PyDict && !root.map.has('metadata') && root.map.has('samples')) return 'slime-pt';
+  return samplesFormat === 'slime-sample' ? 'slime-pt' : 'miles-pt';
+}
+
 export async function scanPt(target: { path: string; displayPath: string }, options: PtScanOptions, identity: FileIdentity): Promise<ScanState> {
   const { access, settings } = options;
   const collector = new RecordCollector(target.displayPath, settings, buildRule(settings.fields));
@@ -98,7 +112,7 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
   options.onProgress?.(target.path, identity.size, identity.size);
   collector.finish();
   const fields = collectedFields(collector.state);
-  if (fields.format === 'miles-sample') fields.format = 'miles-pt';
+  fields.format = dumpFormat(fields.format, r.root, settings.framework);
   const findings = r.problems.map((p) => problemFinding(p, target.displayPath, r.samples));
   // A dump whose samples could not be reached is not an "unknown format" JSONL file.
   fields.findings = findings.concat(r.samples === 0 && findings.length > 0 ? fields.findings.filter((f) => f.code !== 'unknown-format') : fields.findings);
