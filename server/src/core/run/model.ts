@@ -3,13 +3,14 @@
 // and how many groups each step dropped by cause; `check` (text and JSON), `report`, the run view
 // and the editor's Groups view all read it (docs/architecture.md, "What a run is").
 import { DROP_METRIC_PREFIX } from '../causes';
+import { frameworkOfFormat, type Framework } from '../frameworks';
 import type { FileReport, FormatId, GroupCounts } from '../types';
 import type { PlannedFile, RunPlan } from './plan';
 
 export type StepKind = 'rollout' | 'eval';
 
-/** The framework whose files a run holds; `other` for the generic format. slime's are not told apart yet. */
-export type Framework = 'miles' | 'verl' | 'slime' | 'other';
+/** The framework whose files a run holds; `other` for the generic format. */
+export type RunFramework = Framework | 'other';
 
 export interface RunStep {
   /** The step number: from a dump's file name, else the records' step, else the last number in the name. */
@@ -29,16 +30,15 @@ export interface RunStep {
 export interface Run {
   /** The dump folder D for dump-layout files; else the folder given, or a given file's folder. */
   root: string;
-  framework: Framework;
+  framework: RunFramework;
   steps: RunStep[];
 }
 
-/** The framework of a log format (a run never mixes two). */
-export function frameworkOf(format: FormatId): Framework | null {
-  if (format.startsWith('miles-')) return format === 'miles-metrics' ? null : 'miles';
-  if (format.startsWith('verl-')) return 'verl';
+/** The run framework of a log format (a run never mixes two); metrics files hold no steps. */
+export function runFrameworkOf(format: FormatId): RunFramework | null {
   if (format === 'generic') return 'other';
-  return null;
+  if (format === 'miles-metrics') return null;
+  return frameworkOfFormat(format);
 }
 
 /** The reason under which drops no metric names are counted. */
@@ -98,7 +98,7 @@ export class RunModelBuilder {
 
   add(report: FileReport): void {
     if (report.kind !== 'rollout' && report.kind !== 'eval') return;
-    const framework = frameworkOf(report.format);
+    const framework = runFrameworkOf(report.format);
     if (framework === null) return;
     const planned = this.plan?.byPath.get(report.path);
     const root = planned?.root ?? dirnameOf(report.path);
