@@ -17,6 +17,7 @@ export const CATALOG = {
   'unknown-format': { severity: 'warning', summary: 'No known log format matched the file.' },
   'group-dropped': { severity: 'warning', summary: 'A group was dropped by the aborted-group filter.' },
   'zero-std-group': { severity: 'information', summary: 'A group was dropped by check_reward_nonzero_std.' },
+  'filter-crash': { severity: 'error', summary: "miles main's check_reward_nonzero_std would raise on a group (a null reward)." },
   'abort-cause-unknown': { severity: 'information', summary: 'An aborted sample records no exit_status.' },
   'infra-failure-scored': { severity: 'warning', summary: 'An infrastructure failure was kept and scored (trained as a policy failure).' },
   'policy-failure-discarded': { severity: 'warning', summary: 'A failure the policy can cause was aborted (hidden from training).' },

@@ -55,7 +55,7 @@ export function analyzeEval(
     return { datasets: [], metrics: r.metrics, findings: r.findings, step, wrongMetrics: {} };
   }
   const result: EvalResult = { datasets: [], metrics: {}, findings: [], step, wrongMetrics: {} };
-  for (const part of splitDatasets(file, format, sampleList(samples), evalDatasetOrder(config))) {
+  for (const part of splitDatasets(file, format, sampleList(samples), evalDatasetOrder(config), evalDatasetRenames(config))) {
     analyzeDataset(file, format, part.name, part.samples, settings, config, result);
   }
   return result;
@@ -64,6 +64,21 @@ export function analyzeEval(
 /** The eval config's dataset names in its order (what `splitDatasets` names index restarts by). */
 export function evalDatasetOrder(config: EvalConfig | null): readonly string[] {
   return config?.datasets.map((d) => d.name) ?? [];
+}
+
+/**
+ * Recorded dataset name → the eval config's `name` miles logs it under, for the names the
+ * entries' `metadata_overrides` write (`dataset`, else `dataset_name`, as a sample's dataset is
+ * read). A name two entries write maps to null: the samples' index restarts decide.
+ */
+export function evalDatasetRenames(config: EvalConfig | null): ReadonlyMap<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const d of config?.datasets ?? []) {
+    const written = d.overriddenNames.dataset ?? d.overriddenNames.datasetName;
+    if (written === null) continue;
+    out.set(written, out.has(written) && out.get(written) !== d.name ? null : d.name);
+  }
+  return out;
 }
 
 function analyzeDataset(
@@ -99,13 +114,7 @@ function analyzeDataset(
   // A whole dataset without rewards is eval-all-aborted, whose message names the crash already.
   if (perSample.crashGroups.length > 0 && computed.noneCount < ordered.length) {
     const g = perSample.crashGroups[0];
-    push(
-      msg.makeFinding(
-        'metrics-crash',
-        { ...at, line: ordered.line(g.row), related: [] },
-        crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length),
-      ),
-    );
+    push(msg.makeFinding('metrics-crash', { ...at, line: ordered.line(g.row), related: [] }, crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups)));
   }
   const rep = perSample.repetitionCrash;
   if (rep !== null)
