@@ -7,3 +7,4 @@ export { buildRule } from '../server/src/core/formats/rule';
 export { WorkerPool } from '../server/src/node/parallelScan';
 export { DeflateThread } from '../server/src/node/deflateThread';
 export { exportPtLines } from '../server/src/core/reader/pt/exportLines';
+export { loadEvalConfig } from '../server/src/core/eval/config';

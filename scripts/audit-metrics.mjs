@@ -17,7 +17,7 @@ if (!out || !existsSync(join(out, 'miles'))) {
   console.error('usage: node scripts/audit-metrics.mjs <out dir of scripts/audit-metrics.py>');
   process.exit(2);
 }
-const { analyzeFiles, nodeFileAccess, DEFAULT_SETTINGS } = await loadEngine(out);
+const { analyzeFiles, nodeFileAccess, DEFAULT_SETTINGS, loadEvalConfig } = await loadEngine(out);
 
 /** Python's json.dump writes NaN and Infinity bare. */
 function readExpected(path) {
@@ -123,6 +123,44 @@ function slimeProblems(want, report) {
   return problems;
 }
 
+const PASSRATE = 'passrate/';
+
+/**
+ * miles' stock configurations (audit-metrics.py `miles_stock_case`): the eval figures (or the
+ * finding naming what miles raised); a rollout's rollout/ and passrate/ figures, its drops, and a
+ * filter-crash naming what check_reward_nonzero_std raised on each group that raised.
+ */
+function stockProblems(want, report) {
+  const m = report.files[0].metrics;
+  if (want.crash !== null && want.crash !== undefined)
+    return report.findings.some((f) => f.message.includes(want.crash)) ? [] : [`miles raises ${want.crash}; no finding names it`];
+  if (want.kind === 'eval')
+    return compareMetrics(
+      want.metrics,
+      m,
+      (k) => k === 'eval/step',
+      (k) => k.startsWith('eval/'),
+    );
+  const problems = compareMetrics(
+    want.metrics,
+    m,
+    (k) => k === 'rollout/step' || !(k.startsWith('rollout/') || k.startsWith(PASSRATE)),
+    (k) => (k.startsWith('rollout/') && !k.startsWith(DROP)) || k.startsWith(PASSRATE),
+  );
+  const drops = Object.fromEntries(Object.entries(m).filter(([k]) => k.startsWith(DROP)));
+  const aborted = Object.entries(drops).reduce((s, [k, v]) => s + (k.startsWith(`${DROP}group_has_aborted`) ? v : 0), 0);
+  if ((want.drops.group_has_aborted ?? 0) !== aborted) problems.push(`aborted drops: engine ${aborted}, miles ${want.drops.group_has_aborted ?? 0}`);
+  for (const [reason, count] of Object.entries(want.drops))
+    if (reason !== 'group_has_aborted' && drops[`${DROP}${reason}`] !== count)
+      problems.push(`${DROP}${reason}: engine ${drops[`${DROP}${reason}`]}, miles ${count}`);
+  const crashes = report.findings.filter((f) => f.code === 'filter-crash');
+  const raised = Object.entries(want.filter_raised_by_group);
+  if (crashes.length !== raised.length) problems.push(`filter-crash findings: engine ${crashes.length}, miles raised on ${raised.length} groups`);
+  for (const [group, error] of raised)
+    if (!crashes.some((f) => f.group === group && f.message.includes(error))) problems.push(`group ${group}: miles raises ${error}; no filter-crash names it`);
+  return problems;
+}
+
 function verlProblems(want, report) {
   const mean = (k) => k.includes('/mean@') || k.includes('/std@');
   return compareMetrics(want.metrics, report.files[0].metrics, () => false, mean);
@@ -139,6 +177,8 @@ function verlRolloutProblems(want, report) {
 }
 
 const tally = { slime: 0, cases: 0, raising: 0, differ: 0, metrics: 0, ptLengthsLeftOut: 0 };
+/** Per folder: cases (a .pt dump counted apart) and those that differ. */
+const perFolder = {};
 for (const [folder, check, settings] of [
   ['miles/rollout', milesProblems, { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' }],
   ['miles/eval', milesProblems, DEFAULT_SETTINGS],
@@ -146,6 +186,8 @@ for (const [folder, check, settings] of [
   ['slime/eval', slimeProblems, DEFAULT_SETTINGS],
   ['verl/validation', verlProblems, DEFAULT_SETTINGS],
   ['verl/rollout', verlRolloutProblems, DEFAULT_SETTINGS],
+  ['miles/stock-eval', stockProblems, null],
+  ['miles/stock-rollout', stockProblems, null],
 ]) {
   const dir = join(out, folder);
   if (!existsSync(dir)) continue;
@@ -154,9 +196,16 @@ for (const [folder, check, settings] of [
     const file = name.replace(/\.json$/, '.jsonl');
     // miles' and slime's cases also as their own .pt dump of the same samples: the same figures are due.
     const fw = folder.split('/')[0];
-    const dump = fw === 'miles' || fw === 'slime' ? `${fw}/rollout_data/${file.replace(/^case/, '').replace(/\.jsonl$/, '.pt')}` : null;
+    const stock = folder.startsWith('miles/stock-');
+    const dumpName = stock
+      ? file.replace(/^(eval_|case)(\d+)\.jsonl$/, (_, p, n) => `${p === 'case' ? '' : p}${100000 + Number(n)}.pt`)
+      : file.replace(/^case/, '').replace(/\.jsonl$/, '.pt');
+    const dump = fw === 'miles' || fw === 'slime' ? `${fw}/rollout_data/${dumpName}` : null;
+    // A stock case carries its settings and eval config.
+    const caseSettings = settings ?? { ...DEFAULT_SETTINGS, ...want.settings };
+    const evalConfig = want.eval_config ? await loadEvalConfig(join(dir, want.eval_config), nodeFileAccess) : null;
     for (const rel of dump !== null && existsSync(join(out, dump)) ? [`${folder}/${file}`, dump] : [`${folder}/${file}`]) {
-      const report = await analyzeFiles([{ path: join(out, rel), displayPath: rel }], { access: nodeFileAccess, settings, evalConfig: null });
+      const report = await analyzeFiles([{ path: join(out, rel), displayPath: rel }], { access: nodeFileAccess, settings: caseSettings, evalConfig });
       let problems = check(want, report);
       if (rel.endsWith('.pt')) {
         // A known gap, counted apart: a dump's loss masks of more than 8 numbers are counted, not
@@ -167,7 +216,10 @@ for (const [folder, check, settings] of [
       }
       tally.cases++;
       if (rel.startsWith('slime/')) tally.slime++;
-      if (want.crash) tally.raising++;
+      const kind = (perFolder[folder] ??= { cases: 0, differ: 0 });
+      kind.cases++;
+      if (problems.length > 0) kind.differ++;
+      if (want.crash || Object.keys(want.filter_raised_by_group ?? {}).length > 0) tally.raising++;
       tally.metrics += Object.keys(want.metrics ?? {}).length;
       if (problems.length === 0) continue;
       tally.differ++;
@@ -179,4 +231,5 @@ console.log(
   `${tally.cases} cases (${tally.slime} slime; ${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
     `${tally.ptLengthsLeftOut} .pt dumps without response_len/* (the known gap)`,
 );
+for (const [folder, k] of Object.entries(perFolder)) console.log(`  ${folder}: ${k.cases} cases, ${k.differ} differ`);
 process.exitCode = tally.differ > 0 ? 1 : 0;

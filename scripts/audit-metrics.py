@@ -16,6 +16,9 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
   `miles/rollout_data/<N>.pt`, `eval_<N>.pt`), checked against the same figures;
 - verl legacy validation (`verl/validation/<N>.jsonl`): `_dump_generations`' file and
   `_val_metrics_update`'s mean@ / std@ figures with one data source for every row (the dump has none).
+- miles stock configurations (`miles/stock-eval/`, `miles/stock-rollout/`): dict (`rm_type dapo`) and bool
+  rewards under random reward keys, eval datasets with `metadata_overrides` (the config beside the
+  case), rollouts with `--log-passrate` and what `check_reward_nonzero_std` raised per group;
 - verl legacy training (`verl/rollout/<N>.jsonl`): the batch reordered by `_balance_batch` and dumped
   by `_log_rollout_data`; `compute_data_metrics`' critic/score/* and response/aborted_ratio, or what
   it raised (a step whose every response is empty).
@@ -150,6 +153,98 @@ def miles_case(case, rng):
     write_case(f"miles/rollout/case{case}", samples,
                {"kind": "rollout", "n": n, **expected, "drops": drops, "filter_crashes": filter_crashes,
                 "crash_without_aborted_groups": without_aborted})
+
+
+def stock_reward(rng, kind, status):
+    """A reward as a stock miles configuration gives it: `rm_type dapo`'s dict, a bare bool, or a
+    number or None (the earlier kinds' palette)."""
+    if kind == "dict":
+        acc = rng.random() < 0.5
+        return {"score": 1.0 if acc else -1.0, "acc": acc, "pred": rng.choice(["1", "2"])}
+    if kind == "bool":
+        return None if (status == "completed" and rng.random() < 0.05) else rng.random() < 0.5
+    return rng.choice([True, False, 1.0, 0.0, 1, 0.5, None])
+
+
+def miles_stock_case(case, rng):
+    """Stock configurations (docs/framework-files.md, "Stock configurations"): dict (`rm_type dapo`)
+    and bool rewards under random --reward-key / --eval-reward-key; eval datasets with
+    metadata_overrides (the config written beside the case); rollouts with --log-passrate and the
+    zero-std filter (what it raised per group, a null reward among them)."""
+    from miles.utils.eval_config import EvalDatasetConfig
+
+    sargs = gen.miles_args()  # its own: the earlier kinds' `args` keep their keys
+
+    kind = rng.choice(["dict", "bool", "mixed"])
+    if rng.random() < 0.5:
+        samples, specs, data, expected_metrics = [], [], {}, {}
+        reward_key = rng.choice([None, "score", "acc"]) if kind == "dict" else None
+        eval_key = rng.choice(["acc", "score"]) if kind == "dict" else None
+        sargs.reward_key, sargs.eval_reward_key, sargs.log_passrate = reward_key, eval_key, True
+        crash = None
+        for d in range(rng.randint(1, 3)):
+            n = rng.randint(1, 5)
+            overrides = {"dataset": f"recorded {d}"} if rng.random() < 0.6 else {}
+            cfg = EvalDatasetConfig(name=f"ds{case}_{d}", path="/data/x.jsonl", n_samples_per_eval_prompt=n, metadata_overrides=overrides)
+            specs.append(cfg)
+            part = []
+            for p in range(rng.randint(1, 5)):
+                for _ in range(n):
+                    status = rng.choices(["completed", "truncated", "aborted"], [80, 10, 10] if kind != "dict" else [85, 15, 0])[0]
+                    s = miles_sample(rng, len(part), None, f"prompt {case} {d} {p}", [0.0])
+                    s.status, s.reward = Sample.Status(status), stock_reward(rng, kind, status)
+                    s.metadata = cfg.inject_metadata(s.metadata)
+                    part.append(s)
+            key = eval_key or reward_key
+            data[cfg.name] = {"rewards": [s.reward if not key else s.reward[key] for s in part],
+                              "truncated": [s.status == Sample.Status.TRUNCATED for s in part], "samples": part}
+            sargs.n_samples_per_eval_prompt = n
+            o = outcome(lambda: mm.log_eval_rollout_data(100, sargs, {cfg.name: data[cfg.name]}))
+            crash = crash or o["crash"]
+            if o["metrics"] is not None:
+                expected_metrics.update({k: v for k, v in o["metrics"].items() if k != "eval/step"})
+            samples.extend(part)
+        folder = os.path.join(OUT, "miles", "stock-eval")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"eval_config_{case}.yaml"), "w") as f:
+            f.write("eval:\n  datasets:\n")
+            for cfg in specs:
+                f.write(f"    - name: {json.dumps(cfg.name)}\n      path: x\n      n_samples_per_eval_prompt: {cfg.n_samples_per_eval_prompt}\n")
+                if cfg.metadata_overrides:
+                    f.write(f"      metadata_overrides: {json.dumps(cfg.metadata_overrides)}\n")
+        write_case(f"miles/stock-eval/eval_{case}", samples,
+                   {"kind": "eval", "settings": {"rewardKey": reward_key, "evalRewardKey": eval_key},
+                    "eval_config": f"eval_config_{case}.yaml", "metrics": None if crash else expected_metrics, "crash": crash})
+        save_dump(data, 100000 + case, evaluation=True)  # beside miles_case's eval_<case>.pt
+        return
+    reward_key = rng.choice(["score", "acc"]) if kind == "dict" else None
+    n = rng.randint(1, 6)
+    sargs.reward_key, sargs.log_passrate, sargs.n_samples_per_prompt = reward_key, True, n
+    samples = []
+    for g in range(rng.randint(1, 8)):
+        for _ in range(n if rng.random() < 0.85 else rng.randint(1, 6)):
+            status = rng.choices(["completed", "truncated", "aborted"], [80, 15, 5] if kind != "dict" else [85, 15, 0])[0]
+            s = miles_sample(rng, len(samples), g, f"prompt {case} {g}", [0.0])
+            s.status, s.reward = Sample.Status(status), stock_reward(rng, kind, status)
+            samples.append(s)
+    drops, raised = {}, {}
+    for g in sorted({s.group_index for s in samples}):
+        members = [s for s in samples if s.group_index == g]
+        for check in (check_no_aborted, check_reward_nonzero_std):
+            try:
+                o = check(sargs, members)
+            except TypeError as e:
+                raised[str(g)] = f"TypeError: {e}"
+                break
+            if not o.keep:
+                drops[o.reason] = drops.get(o.reason, 0) + 1
+                break
+    expected = outcome(lambda: mm.log_rollout_data(1, sargs, samples, {}, 10.0))
+    save_dump(samples, 100000 + case, evaluation=False)
+    write_case(f"miles/stock-rollout/case{case}", samples,
+               {"kind": "rollout", "n": n, "settings": {"rewardKey": reward_key, "nSamplesPerPrompt": n,
+                                                        "dynamicFilter": "check_reward_nonzero_std"},
+                **expected, "drops": drops, "filter_raised_by_group": raised})
 
 
 def verl_case(case, rng, ns, trainer):
@@ -290,9 +385,10 @@ def main():
         miles_case(case, rng)
         verl_case(case, rng, ns, trainer)
         verl_rollout_case(case, rng, ns, trainer)
+        miles_stock_case(case, random.Random(SEED * 100003 + case + 7))
         if sl is not None:
             slime_case(case, rng, sl)
-    print(f"{CASES} miles, {CASES} verl validation{', ' if SLIME else ' and '}{CASES} verl rollout"
+    print(f"{CASES} miles, {CASES} verl validation, {CASES} verl rollout, {CASES} miles stock-configuration"
           f"{f' and {CASES} slime' if SLIME else ''} cases in {OUT} (seed {SEED})")
 
 

@@ -37,7 +37,7 @@ VERL, MILES = (sys.argv[2], "") if V1_MODE else (sys.argv[1], sys.argv[2])
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "fixtures", "real")
 STUB = ("ray", "tensordict", "transformers", "wandb", "swanlab", "codetiming", "torchdata", "datasets", "peft",
         "hydra", "pyarrow", "packaging", "accelerate", "mlflow", "tensorboard", "vllm", "sglang", "liger_kernel", "flash_attn",
-        "miles.utils.misc", "miles.utils.tracking_utils", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron")
+        "miles.utils.misc", "miles.utils.tracking_utils", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron", "pylatexenc", "sympy")
 
 if V1_MODE:  # the newer metric_utils imports model helpers that subclass transformers' classes
     STUB += ("verl.utils.model",)
@@ -912,6 +912,130 @@ def slime_all(out_dir, slime_root):
     write("eval/eval_101", odd, {"metrics_by": "slime log_eval_rollout_data", "crash": got["crash"]})
     loaded = torch.load(template.format(rollout_id=1), weights_only=False)
     assert sorted(loaded) == ["rollout_id", "samples"], "slime's dump has no metadata"
+def miles_stock(out_dir):
+    """Stock configurations (docs/framework-files.md, "Stock configurations"), miles main 31f1ca9:
+    rewards from miles' own `rm_type dapo` (`{"score": ±1.0, "acc": bool, "pred": str}`); eval
+    datasets built with miles' EvalDatasetConfig (its metadata_overrides injected), eval rewards
+    under --eval-reward-key acc (Python bools) and zero_std/* under --reward-key score; rollouts with
+    --log-passrate under --reward-key score (eval 110, rollout 10), under --reward-key acc (rollout
+    11), and bare bool rewards with a completed sample of reward None (rollout 12), through
+    check_no_aborted, check_reward_nonzero_std (what it raised per group) and log_rollout_data; and
+    an eval whose dict rewards are read under no --reward-key (eval 111: round(dict) raises)."""
+    import asyncio
+    from miles.ray.rollout import debug_data, metrics as mm
+    from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std
+    from miles.rollout.rm_hub import async_rm
+    from miles.utils.eval_config import EvalDatasetConfig
+    from miles.utils.types import Sample
+
+    args = miles_args()
+    args.custom_rm_path, args.rm_type = None, None
+    args.save_debug_rollout_data = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
+    logged = {}
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+
+    def scored(i, prompt, answer, label, metadata, gi=None, status="completed"):
+        resp = f"Let me think. Answer: {answer}"
+        s = Sample(group_index=gi, index=i, prompt=prompt, response=resp, response_length=len(resp), label=label,
+                   status=Sample.Status(status), metadata=dict(metadata), weight_versions=["2"])
+        s.tokens = list(range(4 + len(resp)))
+        s.loss_mask = [1] * len(resp)
+        s.reward = asyncio.run(async_rm(args, s))  # miles' own rm_type dapo
+        return s
+
+    def write_lines(path, samples):
+        with open(path, "w") as f:
+            for s in samples:
+                f.write(json.dumps(s.to_dict()) + "\n")
+
+    # ---- eval 110: two datasets as eval_rollout_single_dataset builds them.
+    config = [EvalDatasetConfig(name="aime24", path="/data/aime-2024.jsonl", rm_type="dapo", n_samples_per_eval_prompt=4,
+                                metadata_overrides={"dataset": "aime"}),
+              EvalDatasetConfig(name="math500", path="/data/math500.jsonl", rm_type="dapo", n_samples_per_eval_prompt=2)]
+    answers = {"aime24": [("p1", "42", ["42", "7", "42", "42"]), ("p2", "5", ["5", "6", "6", "6"]), ("p3", "9", ["1", "2", "3", "4"])],
+               "math500": [("q1", "3", ["4", "4"]), ("q2", "8", ["1", "2"])]}
+    args.reward_key, args.eval_reward_key, args.log_passrate = "score", "acc", True
+    data, expected, order = {}, {}, []
+    for cfg in config:
+        samples = []
+        for p, label, outs in answers[cfg.name]:
+            for a in outs:
+                samples.append(scored(len(samples), f"{cfg.name} {p}", a, label, cfg.inject_metadata({"source": "jsonl"})))
+        samples[1].status = Sample.Status.TRUNCATED
+        key = args.eval_reward_key or args.reward_key
+        data[cfg.name] = {"rewards": [s.reward if not key else s.reward[key] for s in samples],
+                          "truncated": [s.status == Sample.Status.TRUNCATED for s in samples], "samples": samples}
+        args.n_samples_per_eval_prompt = cfg.n_samples_per_eval_prompt
+        out = mm.log_eval_rollout_data(110, args, {cfg.name: data[cfg.name]})
+        expected.update({k: v for k, v in out.items() if k != "eval/step"})
+        order.extend(samples)
+    assert all(type(r) is bool for d in data.values() for r in d["rewards"]), "eval rewards are Python bools"
+    write_lines(os.path.join(out_dir, "eval", "eval_110.jsonl"), order)
+    debug_data.save_debug_rollout_data(args, data, rollout_id=110, evaluation=True)
+    with open(os.path.join(out_dir, "eval", "eval_config_110.yaml"), "w") as f:
+        f.write("# The eval config of eval_110 (miles' EvalDatasetConfig fields; aime24 injects metadata.dataset = aime).\n"
+                "eval:\n  datasets:\n")
+        for cfg in config:
+            f.write(f"    - name: {cfg.name}\n      path: {cfg.path}\n      rm_type: {cfg.rm_type}\n"
+                    f"      n_samples_per_eval_prompt: {cfg.n_samples_per_eval_prompt}\n")
+            if cfg.metadata_overrides:
+                f.write(f"      metadata_overrides: {json.dumps(cfg.metadata_overrides)}\n")
+    write_json(os.path.join(out_dir, "eval", "eval_110.expected.json"), {
+        "writer": "miles rm_type dapo (async_rm), EvalDatasetConfig.inject_metadata; Sample.to_dict() lines and save_debug_rollout_data (.pt)",
+        "metrics_by": "miles.ray.rollout.metrics.log_eval_rollout_data per dataset with its own n",
+        "settings": {"rewardKey": "score", "evalRewardKey": "acc"},
+        "metrics": expected})
+
+    # ---- eval 111: dict rewards read with --eval-reward-key acc but no --reward-key: get_reward_value
+    # gives the dicts, every one equal, and round(dict) raises.
+    args.reward_key, args.eval_reward_key = None, "acc"
+    same = [scored(i, "same prompt", "1", "2", config[1].inject_metadata({})) for i in range(2)]
+    try:
+        mm.log_eval_rollout_data(111, args, {"math500": {"rewards": [s.reward["acc"] for s in same], "truncated": [False, False],
+                                                        "samples": same}})
+        crash = None
+    except TypeError as e:
+        crash = f"TypeError: {e}"
+    write_lines(os.path.join(out_dir, "eval", "eval_111.jsonl"), same)
+    write_json(os.path.join(out_dir, "eval", "eval_111.expected.json"), {
+        "metrics_by": "miles.ray.rollout.metrics.log_eval_rollout_data", "settings": {"evalRewardKey": "acc"}, "crash": crash})
+
+    # ---- rollouts 10, 11, 12 with --log-passrate and n_samples_per_prompt 4.
+    plan = [("42", ["42", "1", "42", "2"]), ("5", ["5", "5", "5", "5"]), ("9", ["1", "1", "1", "1"]), ("3", ["3", "4", "3"])]
+    for step, reward_key, bare in ((10, "score", False), (11, "acc", False), (12, None, True)):
+        args.reward_key, args.log_passrate, args.n_samples_per_prompt = reward_key, True, 4
+        train = []
+        for g, (label, outs) in enumerate(plan):
+            for a in outs:
+                s = scored(len(train), f"train prompt {g}", a, label, {"rm_type": "dapo"}, gi=g)
+                if bare:  # a reward function that returns the bool itself
+                    s.reward = s.reward["acc"]
+                train.append(s)
+        if bare:
+            train[5].reward = None  # a completed sample the reward function gave None
+        drops, raised = {}, {}
+        for g in range(len(plan)):
+            members = [s for s in train if s.group_index == g]
+            for f in (check_no_aborted, check_reward_nonzero_std):
+                try:
+                    o = f(args, members)
+                except TypeError as e:
+                    raised[str(g)] = f"TypeError: {e}"
+                    break
+                if not o.keep:
+                    name = f"rollout/dynamic_filter/drop_{o.reason}"
+                    drops[name] = drops.get(name, 0) + 1
+                    break
+        logged.clear()
+        mm.log_rollout_data(step, args, train, drops, 10.0)
+        write_lines(os.path.join(out_dir, "rollout", f"rollout_{step}.jsonl"), train)
+        debug_data.save_debug_rollout_data(args, train, rollout_id=step, evaluation=False)
+        write_json(os.path.join(out_dir, "rollout", f"rollout_{step}.expected.json"), {
+            "writer": "miles rm_type dapo (async_rm); Sample.to_dict() lines and save_debug_rollout_data (.pt)",
+            "metrics_by": "check_no_aborted then check_reward_nonzero_std per group (what it raised); log_rollout_data with --log-passrate",
+            "settings": {"rewardKey": reward_key, "nSamplesPerPrompt": 4, "dynamicFilter": "check_reward_nonzero_std"},
+            "filter_raised_by_group": raised,
+            "metrics": {k: v for k, v in logged.items() if k.startswith(("rollout/", "passrate/")) and k not in ("rollout/step", "rollout/rollout_time")}})
 
 
 class XorShift:
@@ -1098,12 +1222,16 @@ def main():
     miles_all(miles_dir)
     miles_edges(miles_dir)
     miles_repetition(miles_dir)
+    miles_stock(miles_dir)
     zlib_cases(miles_dir)
     miles_span_versions(miles_dir)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 3 and sys.argv[3] == "--only-repetition":
+    if len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
+        # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
+        miles_stock(os.path.join(OUT, "miles"))
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-repetition":
         # Only the repetition fixtures (rollout_5, rollout_6 and their .pt dumps).
         miles_repetition(os.path.join(OUT, "miles"))
     elif V1_MODE:

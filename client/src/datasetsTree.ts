@@ -1,5 +1,5 @@
 // "Eval datasets": per dataset its score, none-reward ratio, pass@k by the dataset's own n (and,
-// where older miles groups by the global n, the values it would report instead), and the
+// where miles main (31f1ca9) groups by the global n, the values it would report instead), and the
 // dataset's findings, a fixable one carrying the quick fix as an inline action.
 import * as vscode from 'vscode';
 import type { DatasetItem } from '../../shared/protocol';
@@ -50,10 +50,11 @@ function passAtKNodes(d: DatasetItem, id: string): TreeNode[] {
     const wrongValue = wrong?.metrics?.[name];
     const differs = wrongValue !== undefined && wrongValue !== value;
     const n = metricNode(id, name, value, differs ? `${num(value)} (grouped by ${wrong!.groupSize}: ${num(wrongValue)})` : undefined);
-    if (differs) n.tooltip = `${name} = ${num(value)} with ${d.n} samples per prompt; older miles groups by ${wrong!.groupSize} and reports ${num(wrongValue)}`;
+    if (differs)
+      n.tooltip = `${name} = ${num(value)} with ${d.n} samples per prompt; miles main (31f1ca9) groups by ${wrong!.groupSize} and reports ${num(wrongValue)}`;
     out.push(n);
   }
-  // pass@k names older miles would log that the right grouping does not have (or its crash).
+  // pass@k names miles main (31f1ca9) would log that the right grouping does not have (or its crash).
   if (wrong?.metrics) {
     for (const [name, value] of Object.entries(wrong.metrics)) {
       if (name in d.metrics) continue;

@@ -168,7 +168,7 @@ function bucketNode(file: FileGroups, b: CauseBucket): TreeNode {
     ['Groups', String(b.count)],
   ]);
   if (b.metric) appendFields(tip, [['Metric', b.metric]]);
-  if (b.formerly.length) appendFields(tip, [['Formerly charted as', b.formerly.join(', ')]]);
+  if (b.formerly.length) appendFields(tip, [['miles main (31f1ca9) logs', b.formerly.join(', ')]]);
   // Counts only (a folder's answer): the groups come with the file's own answer, not a cap.
   const capped = file.groupsListed && b.omitted > 0;
   if (capped) appendFields(tip, [['Not listed', `${b.omitted} more groups (the list is capped)`]]);

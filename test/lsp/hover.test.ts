@@ -47,7 +47,7 @@ test('hover on an aborted sample: group dropped and why, infrastructure cause, m
     assert.match(text, /\*\*Cause\*\* `ServerUnreachable`: infrastructure \(the policy cannot cause it\)/);
     assert.match(
       text,
-      /Counted in `rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable`; formerly `rollout\/dynamic_filter\/drop_group_has_aborted` \(sync\), `rollout\/fully_async\/aborted_groups_filtered` \(fully async\)/,
+      /Counted in `rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable`; \(per-cause drop reasons\); miles main \(31f1ca9\) logs `rollout\/dynamic_filter\/drop_group_has_aborted` \(sync\), `rollout\/fully_async\/aborted_groups_filtered` \(fully async\)/,
     );
     for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `), `member line ${line} listed`);
     assert.match(text, /`metadata\.exit_status`: `ServerUnreachable`/);
@@ -119,7 +119,7 @@ test("hover on an aborted eval attempt: its prompt group (the dataset's own n), 
     assert.ok(!text.includes('Aborting is right'), 'the training verdict does not apply to eval');
     assert.match(text, /\*\*Dataset\*\* `aime`: 8 samples, 4 per prompt \(dataset\)\./);
     assert.match(text, /Counted in `eval\/aime` = `0\.375`/);
-    assert.match(text, /Older miles groups pass@k by 3 instead: `AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3`/);
+    assert.match(text, /miles main \(31f1ca9\) groups pass@k by 3 instead: `AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3`/);
     assertInert(text);
   });
 });
@@ -163,7 +163,7 @@ test('a client announcing only plaintext gets a plain-text hover: no markdown sy
     assert.match(text, /Group 1: 4 samples, dropped/);
     assert.match(
       text,
-      /Counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable; formerly rollout\/dynamic_filter\/drop_group_has_aborted \(sync\)/,
+      /Counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable \(per-cause drop reasons\); miles main \(31f1ca9\) logs rollout\/dynamic_filter\/drop_group_has_aborted \(sync\)/,
     );
     assert.match(text, /metadata\.exit_status: ServerUnreachable\n/);
     assert.match(text, /metadata\.error \(as logged\):\n\n {4}boom \[click\]\(command:/, 'the message indented, verbatim');

@@ -85,7 +85,7 @@ function render(m: SampleView): void {
     rows.push(['group verdict', v.kept ? 'kept' : `dropped: ${v.reason ?? 'unknown'}`]);
     if (v.droppedBy) rows.push(['dropped by', v.droppedBy === 'aborted-group' ? 'the aborted-group filter' : 'check_reward_nonzero_std']);
     if (v.metric) rows.push(['counted in', v.metric]);
-    if (v.formerly.length) rows.push(['formerly charted as', v.formerly.map((f) => `${f.name} (${f.mode})`).join(', ')]);
+    if (v.formerly.length) rows.push(['miles main (31f1ca9) logs', v.formerly.map((f) => `${f.name} (${f.mode})`).join(', ')]);
     if (v.namedBy !== null) rows.push(['reason named by line', v.namedBy]);
   } else if (v?.kind === 'eval') {
     rows.push(['pass@k group', `${v.groupIndex ?? '?'} of dataset ${v.dataset}, n = ${v.n} (${v.nSource})`]);

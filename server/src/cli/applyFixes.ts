@@ -62,7 +62,7 @@ function chooseFixes(findings: readonly Finding[]): { fixes: SetNSamplesFix[]; p
 }
 
 /**
- * pass@k grouped by the global n is a property of older miles, not of the config: the log checked
+ * pass@k grouped by the global n is a property of miles main (31f1ca9), not of the config: the log checked
  * now was made with the dataset's own n (else it is misgrouped, a separate fix). Editing the
  * config to the global n would contradict that log, and the next check would ask to undo it, so
  * batch `--fix` only says what to do; editors offer both edits for a person to choose.
@@ -71,7 +71,7 @@ export function passkAdvice(fix: SetNSamplesFix, finding: Finding): string {
   const own = /has (\d+) samples per prompt but pass@k is grouped by \d+/.exec(finding.message)?.[1];
   const where = fix.configFile ? ` in ${fix.configFile}` : '';
   const global = own ? `run miles with --n-samples-per-eval-prompt ${own}, or ` : '';
-  return `not applied to dataset ${fix.dataset}: older miles groups pass@k by --n-samples-per-eval-prompt; ${global}set its n_samples_per_eval_prompt to ${fix.value}${where} for the next eval (the checked log was made with ${own ?? 'its own n'} per prompt)`;
+  return `not applied to dataset ${fix.dataset}: miles main (31f1ca9) groups pass@k by --n-samples-per-eval-prompt; ${global}set its n_samples_per_eval_prompt to ${fix.value}${where} for the next eval (the checked log was made with ${own ?? 'its own n'} per prompt)`;
 }
 
 export function flagAdvice(fix: SetNSamplesFix): string {

@@ -1,5 +1,5 @@
 // The text report's per-dataset table: score, none-reward ratio, truncated ratio, pass@k by the
-// dataset's own n, and what older miles reports when it groups by the global n instead.
+// dataset's own n, and what miles main (31f1ca9) reports when it groups by the global n instead.
 import { pyFloatRepr } from '../core/python';
 import type { DatasetSummary, FileReport } from '../core/types';
 import { escapeInline } from './escape';
@@ -37,7 +37,7 @@ export function renderEvalTable(file: FileReport): string {
           : Object.entries(w.metrics)
               .map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`)
               .join(', ');
-    lines.push(`  ${escapeInline(d.name)}: grouped by the global n = ${w.groupSize} (older miles): ${what}`);
+    lines.push(`  ${escapeInline(d.name)}: grouped by the global n = ${w.groupSize} (miles main 31f1ca9): ${what}`);
   }
   return lines.join('\n') + '\n';
 }

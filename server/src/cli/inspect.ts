@@ -56,7 +56,7 @@ function inspectionLines(i: SampleInspection): string[] {
     out.push(`group ${escapeInline(g.outcome.key)}: ${g.members.length} samples, ${verdict}${g.reason !== null ? `, reason ${escapeInline(g.reason)}` : ''}`);
     if (g.metric !== null) {
       const former = g.formerly.map((f) => `${escapeInline(f.name)} (${f.mode})`);
-      out.push(`counted in ${escapeInline(g.metric)}${former.length ? `; formerly ${former.join(', ')}` : ''}`);
+      out.push(`counted in ${escapeInline(g.metric)}${former.length ? ` (per-cause drop reasons); miles main (31f1ca9) logs ${former.join(', ')}` : ''}`);
     }
     out.push(...members(g.members, s));
   } else if (s.groupKey !== null) {

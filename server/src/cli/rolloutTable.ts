@@ -1,5 +1,6 @@
 // The text report's table of dropped groups by cause for one rollout file: reason, how many
-// groups, the metric miles counts them in, the groups' keys, and the older chart names.
+// groups, the metric they count in with per-cause drop reasons, the groups' keys, and the
+// counters miles main (31f1ca9) logs them in.
 import { dropMetricName, FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
 import { droppedByCause, UNNAMED_DROPS } from '../core/run/model';
 import type { FileReport } from '../core/types';
@@ -44,7 +45,7 @@ export function renderRolloutTable(file: FileReport): string {
   const aborted = rowsOf.filter((r) => isAbortedReason(r.reason)).reduce((n, r) => n + r.count, 0);
   if (aborted > 0) {
     out.push(
-      `  formerly (one counter for every aborted group, whatever its cause): ${FORMERLY_ABORTED.sync} = ${aborted} (sync),` +
+      `  miles main (31f1ca9) logs one counter for every aborted group, whatever its cause: ${FORMERLY_ABORTED.sync} = ${aborted} (sync),` +
         ` ${FORMERLY_ABORTED.fullyAsync} = ${aborted} (fully async)`,
     );
   }

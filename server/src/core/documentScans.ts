@@ -107,7 +107,7 @@ export class DocumentScans {
     return (value: unknown, info: LineInfo, ctx: NormalizeContext): Normalized => {
       if (value === null || typeof value !== 'object' || ctx.format === 'verl-rollout' || ctx.format === 'verl-validation')
         return normalizeRecord(value, info, ctx);
-      const key = `${ctx.format}\u0000${ctx.kind}\u0000${ctx.rewardKey}\u0000${settingsKey}`;
+      const key = `${ctx.format}\u0000${ctx.kind}\u0000${ctx.rewardKey}\u0000${ctx.zeroStdRewardKey}\u0000${settingsKey}`;
       const hit = this.memo.get(value);
       const out = hit && hit.key === key ? hit.out : normalizeRecord(value, info, ctx);
       if (!hit || hit.key !== key) this.memo.set(value, { key, out });

@@ -4,7 +4,7 @@
 // `analyzeFiles` (both).
 import { type EvalConfig, loadEvalConfig } from './eval/config';
 import { locateEvalConfig } from './evalConfigLocation';
-import { analyzeEval, evalDatasetOrder } from './eval/analyze';
+import { analyzeEval, evalDatasetOrder, evalDatasetRenames } from './eval/analyze';
 import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
@@ -181,6 +181,7 @@ export class RunAnalyzer {
       report.step = r.step;
       detail.datasets = r.datasets;
       detail.evalDatasetOrder = evalDatasetOrder(config);
+      detail.evalDatasetRenames = evalDatasetRenames(config);
       fileFindings = fileFindings.concat(r.findings);
       this.recomputed.push(recomputedOfEval(scan.displayPath, r));
     }

@@ -12,7 +12,7 @@ export interface SampleFrameworkRules {
   framework: 'miles' | 'slime';
   /** The version the rules were read from, as messages name it. */
   version: string;
-  /** Possessives for messages: the framework's ("miles'") and its version's ("miles main's"). */
+  /** Possessives for messages: the framework's ("miles'") and its version's ("miles main (31f1ca9)'s"). */
   owner: string;
   versionOwner: string;
   /** `check_reward_nonzero_std` keeps a group iff the unbiased std of its rewards is greater than this. */
@@ -37,7 +37,7 @@ export const MILES_RULES: SampleFrameworkRules = {
   framework: 'miles',
   version: 'miles main (31f1ca9)',
   owner: "miles'",
-  versionOwner: "miles main's",
+  versionOwner: "miles main (31f1ca9)'s",
   zeroStdThreshold: 1e-8,
   abortedGroupFilter: true,
   evalNoneRewardRatio: true,

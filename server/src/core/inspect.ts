@@ -109,7 +109,7 @@ function evalPartsOf(report: Pick<FileReport, 'path' | 'format'>, detail: FileDe
   let parts = evalParts.get(detail);
   if (!parts) {
     const list = sampleList(detail.store ?? detail.samples);
-    parts = splitDatasets(report.path, report.format, list, detail.evalDatasetOrder ?? []).map((p) => ({
+    parts = splitDatasets(report.path, report.format, list, detail.evalDatasetOrder ?? [], detail.evalDatasetRenames).map((p) => ({
       name: p.name,
       ordered: groupingOrder(report.format, p.samples),
     }));

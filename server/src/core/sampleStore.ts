@@ -62,11 +62,15 @@ export class SampleStore extends SampleColumns {
     r.miles = s.miles;
     const row = this.count;
     this.pushRow(r);
-    if (s.vars !== undefined || s.session !== undefined || s.output !== undefined) {
+    if (s.vars !== undefined || s.session !== undefined || s.output !== undefined || s.zeroStdReward !== undefined) {
       const extras: Extras = {};
       if (s.vars !== undefined) extras.vars = s.vars;
       if (s.session !== undefined) extras.session = s.session;
       if (s.output !== undefined) extras.output = s.output;
+      if (s.zeroStdReward !== undefined) {
+        extras.zeroStdReward = s.zeroStdReward;
+        this.zeroStdRewards++;
+      }
       this.vars.set(row, extras);
     }
   }
@@ -227,6 +231,7 @@ export class SampleStore extends SampleColumns {
     this.#lastPromptHashId = -1;
     this.overflow = new IntOverflow();
     this.vars = new Map();
+    this.zeroStdRewards = 0;
     this.versionLists = [];
     this.versionIds = new Map();
     this.repetitionOther = new Map();
@@ -246,7 +251,11 @@ export class SampleStore extends SampleColumns {
     if ((length & MASK) !== 0) out.chunks.push(this.chunks[full].copy());
     out.count = length;
     out.overflow = this.overflow.below(length);
-    for (const [row, v] of this.vars) if (row < length) out.vars.set(row, v);
+    for (const [row, v] of this.vars) {
+      if (row >= length) continue;
+      out.vars.set(row, v);
+      if (v.zeroStdReward !== undefined) out.zeroStdRewards++;
+    }
     // Lists are never changed once added: the copy may share them.
     out.versionLists = this.versionLists.slice();
     out.versionIds = new Map(this.versionIds);

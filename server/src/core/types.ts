@@ -63,6 +63,25 @@ export interface SampleRecord {
   output?: number;
   /** miles `Sample` fields its logged sample metrics read (docs/semantics.md#miles-sample-metrics). */
   miles?: MilesSampleFields;
+  /**
+   * An eval file read with its own reward key (`evalRewardKey` ≠ `rewardKey`) and an object
+   * reward: the value `Sample.get_reward_value(args)` gives under `rewardKey`, which miles' eval
+   * `zero_std/*` read (docs/semantics.md#miles-sample-metrics). Absent: the same as `reward`.
+   */
+  zeroStdReward?: KeyedReward;
+}
+
+/**
+ * A reward as Python compares and rounds it: a number (bools are ints), None, or another value
+ * (`pyType` `dict`, `str`, `list`) that `==` compares by `text` (equal texts: equal values) and
+ * `round` refuses.
+ */
+export interface KeyedReward {
+  reward: number | null;
+  rewardIsInt: boolean;
+  /** For a value that is not a number or None: its type as Python names it, and its equality text. */
+  pyType: string | null;
+  text: string | null;
 }
 
 export interface MilesSampleFields {
@@ -200,6 +219,8 @@ export interface FileDetail {
   datasets: DatasetSummary[];
   /** An eval file's dataset names in its eval config's order: they name datasets found by index restarts. */
   evalDatasetOrder?: readonly string[];
+  /** An eval file's recorded dataset names its eval config's `metadata_overrides` wrote → the entry's name (`evalDatasetRenames`). */
+  evalDatasetRenames?: ReadonlyMap<string, string | null>;
   metricsRecords: MetricsRecord[];
   /** Absolute path (or URI-path) of the file, for re-reading lines. */
   source: string;

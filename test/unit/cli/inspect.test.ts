@@ -16,7 +16,10 @@ test('cli inspect: a dropped sample shows its group, the filter, the metric, its
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^line 3 · status aborted · reward null · index 2 \(miles-sample, rollout\)$/m);
   assert.match(r.stdout, /^group 1: 2 samples, dropped by the aborted-group filter, reason group_has_aborted_SandboxUnavailable$/m);
-  assert.match(r.stdout, /^counted in rollout\/dynamic_filter\/drop_group_has_aborted_SandboxUnavailable;/m);
+  assert.match(
+    r.stdout,
+    /^counted in rollout\/dynamic_filter\/drop_group_has_aborted_SandboxUnavailable \(per-cause drop reasons\); miles main \(31f1ca9\) logs rollout\/dynamic_filter\/drop_group_has_aborted \(sync\)/m,
+  );
   assert.match(r.stdout, /^ {2}line 3: aborted, reward null, cause SandboxUnavailable {2}<- this sample$/m);
   assert.match(r.stdout, /^cause SandboxUnavailable: infrastructure$/m);
   assert.match(r.stdout, /^metadata\.error: sandbox \\x1b\[31mdown\\u202e$/m);

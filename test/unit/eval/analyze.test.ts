@@ -29,7 +29,7 @@ test('seed: 4 per dataset, 3 globally, 2 prompts → AssertionError: len(flat_re
   assert.equal(f[0].line, 1);
   assert.ok(
     f[0].message.startsWith(
-      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 3: older miles fails with AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3',
+      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 3: miles main (31f1ca9) fails with AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3',
     ),
     f[0].message,
   );
@@ -54,7 +54,7 @@ test('seed: 2 globally → wrong pass@1 = 0.375, pass@2 = 0.75 next to the right
   assert.equal(
     f.message,
     'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: ' +
-      'older miles reports pass@1 = 0.375, pass@2 = 0.75 over wrong groups (right: pass@1 = 0.375, pass@2 = 0.6666666666666666, pass@4 = 1.0); ' +
+      'miles main (31f1ca9) reports pass@1 = 0.375, pass@2 = 0.75 over wrong groups (right: pass@1 = 0.375, pass@2 = 0.6666666666666666, pass@4 = 1.0); ' +
       "set the dataset's n_samples_per_eval_prompt to 2, or --n-samples-per-eval-prompt to 4",
   );
   assert.deepEqual(r.wrongMetrics['eval/aime-pass@2'], { groupSize: 2, ownGroupSize: 4, value: 0.75 });
@@ -189,7 +189,7 @@ test('all attempts aborted → eval-all-aborted with the TypeError; correct resu
   assert.equal(f[0].severity, 'error');
   assert.equal(
     f[0].message,
-    "every attempt of dataset swe aborted (4 of 4): older miles crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/swe = 0.0 with eval/swe-none_reward_ratio = 1.0",
+    "every attempt of dataset swe aborted (4 of 4): miles main (31f1ca9) crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/swe = 0.0 with eval/swe-none_reward_ratio = 1.0",
   );
   assert.equal(r.findings.filter((x) => x.code === 'none-reward').length, 0);
 });

@@ -25,8 +25,8 @@ test('eval config, YAML list shape under eval: defaults, datasets in order, line
     path: 'eval_config.yaml',
     defaults: { nSamplesPerEvalPrompt: 2, nLine: 4 },
     datasets: [
-      { name: 'aime', nSamplesPerEvalPrompt: 16, line: 7, nLine: 9 },
-      { name: 'gpqa', nSamplesPerEvalPrompt: null, line: 10, nLine: null },
+      { name: 'aime', nSamplesPerEvalPrompt: 16, line: 7, nLine: 9, overriddenNames: { dataset: null, datasetName: null } },
+      { name: 'gpqa', nSamplesPerEvalPrompt: null, line: 10, nLine: null, overriddenNames: { dataset: null, datasetName: null } },
     ],
   });
 });
@@ -50,8 +50,8 @@ test('eval config, JSON in both shapes', () => {
     'c.json',
   );
   assert.deepEqual(list.datasets, [
-    { name: 'a', nSamplesPerEvalPrompt: 8, line: 5, nLine: 5 },
-    { name: 'b', nSamplesPerEvalPrompt: null, line: 6, nLine: null },
+    { name: 'a', nSamplesPerEvalPrompt: 8, line: 5, nLine: 5, overriddenNames: { dataset: null, datasetName: null } },
+    { name: 'b', nSamplesPerEvalPrompt: null, line: 6, nLine: null, overriddenNames: { dataset: null, datasetName: null } },
   ]);
   assert.equal(list.defaults.nSamplesPerEvalPrompt, 3);
   const map = parseEvalConfig('{"datasets": {"a": {"n_samples_per_eval_prompt": 2}, "b": {}}}', 'c.json');

@@ -39,7 +39,7 @@ test('example run: every eval finding appears, at the right place, with fix data
   assert.equal(passk[0].file, evalFile);
   assert.ok(
     passk[0].message.startsWith(
-      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: older miles reports pass@1 = 0.3333333333333333, pass@2 = 0.5 over wrong groups',
+      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: miles main (31f1ca9) reports pass@1 = 0.3333333333333333, pass@2 = 0.5 over wrong groups',
     ),
   );
   assert.deepEqual(passk[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 2, configFile });
@@ -103,7 +103,7 @@ test(
     ]);
     assert.match(
       r.stdout,
-      /--fix advice: not applied to dataset aime: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 4, or set its n_samples_per_eval_prompt to 2 in \S+eval_config\.yaml for the next eval \(the checked log was made with 4 per prompt\)/,
+      /--fix advice: not applied to dataset aime: miles main \(31f1ca9\) groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 4, or set its n_samples_per_eval_prompt to 2 in \S+eval_config\.yaml for the next eval \(the checked log was made with 4 per prompt\)/,
     );
     // Checked again: gpqa is no longer misgrouped; nothing new appears (the fixes agree with the log).
     const again = check(['--format', 'json', '--config', 'run/rollout-lens.yaml', 'run'], dir);

@@ -126,7 +126,7 @@ test('rollout-lens check --fix: writes the config on disk, one change per datase
     },
     {
       file: null,
-      description: `not applied to dataset gsm8k: older miles groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)`,
+      description: `not applied to dataset gsm8k: miles main (31f1ca9) groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)`,
     },
     { file: path, description: 'set n_samples_per_eval_prompt of dataset aime to 4 (was 2)', changed: true },
     { file: path, description: 'added n_samples_per_eval_prompt: 2 to dataset gpqa', changed: true },

@@ -75,7 +75,7 @@ test('verl rollout: no finding when the empty rows would not change the mean; al
   // verl's torch.max raises before its own ValueError is reached.
   assert.ok(
     allEmpty.findings[1].message.includes(
-      "(response/aborted_ratio = 1.0; verl logs critic/score/* as nan; older verl raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.);",
+      "(response/aborted_ratio = 1.0; verl-project/verl 1dda039 logs critic/score/* as nan; volcengine/verl b178a3c raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.);",
     ),
     allEmpty.findings[1].message,
   );

@@ -17,7 +17,7 @@ const WRONG: [string, string, RegExp][] = [
   [
     'reward as a string',
     `{"group_index": 3, "index": 0, ${MILES}, "reward": "1.0"}`,
-    /field reward: expected a number, an object of named rewards, or null, got "1.0"/,
+    /field reward: expected a number, a boolean, an object of named rewards, or null, got "1.0"/,
   ],
   ['reward as an array', `{"group_index": 3, "index": 0, ${MILES}, "reward": [1]}`, /field reward: .*got an array/],
   [

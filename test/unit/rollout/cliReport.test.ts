@@ -25,7 +25,7 @@ test('CLI text report: the table of dropped groups by cause, metric names and ol
     '       1  group_has_aborted_ServerUnreachable  rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable',
     '       1  zero_std_0.2                         rollout/dynamic_filter/drop_zero_std_0.2',
     '       1  zero_std_1                           rollout/dynamic_filter/drop_zero_std_1',
-    '  formerly (one counter for every aborted group, whatever its cause): rollout/dynamic_filter/drop_group_has_aborted = 1 (sync), rollout/fully_async/aborted_groups_filtered = 1 (fully async)',
+    '  miles main (31f1ca9) logs one counter for every aborted group, whatever its cause: rollout/dynamic_filter/drop_group_has_aborted = 1 (sync), rollout/fully_async/aborted_groups_filtered = 1 (fully async)',
   ].join('\n');
   assert.ok(text.includes(table), text);
   assert.match(text, /^examples\/run\/rollout\/rollout_2\.jsonl:29:1: warning group-dropped: group dropped: group_has_aborted_ServerUnreachable — /m);

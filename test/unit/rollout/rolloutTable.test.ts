@@ -27,7 +27,7 @@ test('report table: dropped groups by cause with their metric names, group keys 
       '       2  group_has_aborted_ServerUnreachable  rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable  3, 5',
       '       1  group_has_aborted_unknown            rollout/dynamic_filter/drop_group_has_aborted_unknown            8',
       '       1  zero_std_1.0                         rollout/dynamic_filter/drop_zero_std_1.0                         9',
-      '  formerly (one counter for every aborted group, whatever its cause): rollout/dynamic_filter/drop_group_has_aborted = 3 (sync), rollout/fully_async/aborted_groups_filtered = 3 (fully async)',
+      '  miles main (31f1ca9) logs one counter for every aborted group, whatever its cause: rollout/dynamic_filter/drop_group_has_aborted = 3 (sync), rollout/fully_async/aborted_groups_filtered = 3 (fully async)',
     ].join('\n'),
   );
 });

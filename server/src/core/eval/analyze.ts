@@ -56,7 +56,7 @@ export function analyzeEval(
     return { datasets: [], metrics: r.metrics, findings: r.findings, step, wrongMetrics: {} };
   }
   const result: EvalResult = { datasets: [], metrics: {}, findings: [], step, wrongMetrics: {} };
-  for (const part of splitDatasets(file, format, sampleList(samples), evalDatasetOrder(config))) {
+  for (const part of splitDatasets(file, format, sampleList(samples), evalDatasetOrder(config), evalDatasetRenames(config))) {
     analyzeDataset(file, format, part.name, part.samples, settings, config, result);
   }
   return result;
@@ -65,6 +65,21 @@ export function analyzeEval(
 /** The eval config's dataset names in its order (what `splitDatasets` names index restarts by). */
 export function evalDatasetOrder(config: EvalConfig | null): readonly string[] {
   return config?.datasets.map((d) => d.name) ?? [];
+}
+
+/**
+ * Recorded dataset name → the eval config's `name` miles logs it under, for the names the
+ * entries' `metadata_overrides` write (`dataset`, else `dataset_name`, as a sample's dataset is
+ * read). A name two entries write maps to null: the samples' index restarts decide.
+ */
+export function evalDatasetRenames(config: EvalConfig | null): ReadonlyMap<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const d of config?.datasets ?? []) {
+    const written = d.overriddenNames.dataset ?? d.overriddenNames.datasetName;
+    if (written === null) continue;
+    out.set(written, out.has(written) && out.get(written) !== d.name ? null : d.name);
+  }
+  return out;
 }
 
 function analyzeDataset(
@@ -114,7 +129,7 @@ function analyzeDataset(
       msg.makeFinding(
         'metrics-crash',
         { ...at, line: ordered.line(g.row), related: [] },
-        crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups.length, rules),
+        crashMessage(`eval/${name}/zero_std/…`, perSample.crashGroups, rules),
       ),
     );
   }

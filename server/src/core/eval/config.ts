@@ -3,7 +3,7 @@
 import type { FileAccess } from '../fileAccess';
 import { isMap, isScalar } from '../lazyYaml';
 import type { Node } from 'yaml';
-import { datasetNodes, EvalConfigError, findPair, lineOf, N_KEY, parseConfigDoc } from './configNodes';
+import { datasetNodes, EvalConfigError, findPair, lineOf, N_KEY, parseConfigDoc, scalarText } from './configNodes';
 import type { ParsedConfigDoc } from './configNodes';
 
 export { EvalConfigError } from './configNodes';
@@ -16,6 +16,12 @@ export interface EvalDatasetConfig {
   line: number;
   /** 1-based line of its `n_samples_per_eval_prompt`; null when absent. */
   nLine: number | null;
+  /**
+   * The dataset names its `metadata_overrides` writes into every sample's metadata (`dataset`,
+   * `dataset_name`; strings only): a sample recorded under one of them is logged by miles under
+   * this entry's `name` (docs/framework-files.md#eval-dataset-names). Empty when it sets none.
+   */
+  overriddenNames: { dataset: string | null; datasetName: string | null };
 }
 
 /** The parsed miles eval config (docs/semantics.md#eval-grouping), with where each value sits for quick fixes. */
@@ -58,9 +64,31 @@ export function parseEvalConfig(text: string, path: string): EvalConfig {
       nSamplesPerEvalPrompt: n,
       line: parsed.lines.linePos(entry.start).line,
       nLine: nPair ? lineOf(parsed.lines, nPair.key as Node) : null,
+      overriddenNames: readOverrides(entry.map ? findPair(entry.map, 'metadata_overrides') : null, parsed, path, entry.name),
     };
   });
   return { path, defaults, datasets };
+}
+
+/**
+ * `metadata_overrides` of a dataset: miles' `EvalDatasetConfig` takes None or a mapping and raises
+ * `TypeError: metadata_overrides must be a mapping.` on anything else; `inject_metadata` then sets
+ * each key in every sample's metadata. Only the keys that name a sample's dataset matter here.
+ */
+function readOverrides(pair: ReturnType<typeof findPair>, parsed: ParsedConfigDoc, path: string, name: string): EvalDatasetConfig['overriddenNames'] {
+  const none = { dataset: null, datasetName: null };
+  const value = pair?.value as Node | null | undefined;
+  if (!pair || value === null || value === undefined || (isScalar(value) && value.value === null)) return none;
+  if (!isMap(value)) {
+    throw new EvalConfigError(
+      `${path}:${lineOf(parsed.lines, value)}: invalid eval config: metadata_overrides of dataset ${name} must be a mapping (miles raises TypeError: metadata_overrides must be a mapping.)`,
+    );
+  }
+  const text = (key: string): string | null => {
+    const v = findPair(value, key)?.value;
+    return isScalar(v) && typeof v.value === 'string' ? scalarText(v) : null;
+  };
+  return { dataset: text('dataset'), datasetName: text('dataset_name') };
 }
 
 function readDefaults(parsed: ParsedConfigDoc, path: string): EvalConfig['defaults'] {

@@ -1,6 +1,8 @@
-// Which dataset each eval sample belongs to (docs/semantics.md#dataset-of-a-sample): the name the record gives; else,
-// for miles eval files, the order in which `index` restarts matched to the eval config's dataset
-// order (`dataset <k>` past the config's list, or without a config); else the file's name.
+// Which dataset each eval sample belongs to (docs/semantics.md#dataset-of-a-sample): the name the record gives (for
+// miles eval files, a name an eval config entry's `metadata_overrides` wrote is that entry's
+// `name`, under which miles logs it); else, for miles eval files, the order in which `index`
+// restarts matched to the eval config's dataset order (`dataset <k>` past the config's list, or
+// without a config); else the file's name.
 import { fileStem } from '../logFiles';
 import type { FormatId } from '../types';
 import type { SampleList } from '../store/sampleList';
@@ -10,30 +12,51 @@ const RESTARTING_FORMATS: ReadonlySet<FormatId> = new Set(['miles-sample', 'mile
 
 export interface DatasetPart {
   name: string;
-  /** How the name was found: as recorded, by index restart matched to the config, or the file name. */
-  source: 'recorded' | 'config-order' | 'index-restart' | 'file-name';
+  /**
+   * How the name was found: as recorded, as the config entry whose `metadata_overrides` wrote the
+   * recorded name, by index restart matched to the config, or the file name.
+   */
+  source: 'recorded' | 'config-override' | 'config-order' | 'index-restart' | 'file-name';
   samples: SampleList;
 }
+
+const NO_RENAMES: ReadonlyMap<string, string | null> = new Map();
 
 /**
  * Splits one eval file's samples (line order) into datasets, in order of first appearance.
  * `configOrder`: the eval config's dataset names in its order (empty without a config).
+ * `renamed`: recorded names the config's `metadata_overrides` wrote → the entry's name (null: two
+ * entries wrote it, so the index restarts decide); miles logs those samples under the entry's name.
  * miles writes each dataset sorted by `index` (0…N−1), one after another, so a segment starts
  * wherever `index` does not increase (normally: back to 0). A file of one dataset is handed on as
  * it is.
  */
-export function splitDatasets(file: string, format: FormatId, samples: SampleList, configOrder: readonly string[]): DatasetPart[] {
+export function splitDatasets(
+  file: string,
+  format: FormatId,
+  samples: SampleList,
+  configOrder: readonly string[],
+  renamed: ReadonlyMap<string, string | null> = NO_RENAMES,
+): DatasetPart[] {
   const n = samples.length;
+  const restarting = RESTARTING_FORMATS.has(format);
+  const renames = restarting && renamed.size > 0;
+  /** The recorded name, or the entry's name when an override wrote it; null: none, or ambiguous. */
+  const recorded = (k: number): [string | null, DatasetPart['source']] => {
+    const dataset = samples.dataset(k);
+    if (dataset === null || !renames || !renamed.has(dataset)) return [dataset, 'recorded'];
+    return [renamed.get(dataset) ?? null, 'config-override'];
+  };
   let unnamedNeedsOrder = false;
-  for (let k = 0; k < n && !unnamedNeedsOrder; k++) unnamedNeedsOrder = samples.dataset(k) === null;
-  const segments = unnamedNeedsOrder && RESTARTING_FORMATS.has(format) ? indexSegments(samples) : null;
+  for (let k = 0; k < n && !unnamedNeedsOrder; k++) unnamedNeedsOrder = recorded(k)[0] === null;
+  const segments = unnamedNeedsOrder && restarting ? indexSegments(samples) : null;
   const stem = fileStem(file);
   // miles writes every dataset from index 0: several segments are several datasets even when no
   // config names them (each gets its own inferred n).
   const segmentCount = segments ? segments[segments.length - 1] + 1 : 0;
   const partOf = (k: number): [string, DatasetPart['source']] => {
-    const dataset = samples.dataset(k);
-    if (dataset !== null) return [dataset, 'recorded'];
+    const [dataset, source] = recorded(k);
+    if (dataset !== null) return [dataset, source];
     const seg = segments ? segments[k] : -1;
     if (seg >= 0 && seg < configOrder.length) return [configOrder[seg], 'config-order'];
     if (seg >= 0 && segmentCount > 1) return [`dataset ${seg + 1}`, 'index-restart'];

@@ -46,9 +46,9 @@ export function passkMismatchMessage(
   const head = `pass@k group-size mismatch: dataset ${ds} has ${n} samples per prompt but pass@k is grouped by ${g}`;
   const rightText = 'values' in right ? `right: ${listPassAtK(right.values)}` : `with ${n} per prompt it fails too: ${right.crash}`;
   let body: string;
-  if ('crash' in wrong) body = `: older miles fails with ${wrong.crash} (${rightText})`;
-  else if (Object.keys(wrong.values).length === 0) body = `: older miles logs no pass@k for it (${rightText})`;
-  else body = `: older miles reports ${listPassAtK(wrong.values)} over wrong groups (${rightText})`;
+  if ('crash' in wrong) body = `: miles main (31f1ca9) fails with ${wrong.crash} (${rightText})`;
+  else if (Object.keys(wrong.values).length === 0) body = `: miles main (31f1ca9) logs no pass@k for it (${rightText})`;
+  else body = `: miles main (31f1ca9) reports ${listPassAtK(wrong.values)} over wrong groups (${rightText})`;
   return `${head}${body}; set the dataset's n_samples_per_eval_prompt to ${g}, or --n-samples-per-eval-prompt to ${n}`;
 }
 
@@ -67,7 +67,7 @@ export function misgroupedMixedMessage(ds: string, n: number, line: number): str
 
 export function allAbortedMessage(ds: string, count: number, allAborted: boolean): string {
   const what = allAborted ? `every attempt of dataset ${ds} aborted` : `no attempt of dataset ${ds} has a reward`;
-  return `${what} (${count} of ${count}): older miles crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/${ds} = 0.0 with eval/${ds}-none_reward_ratio = 1.0`;
+  return `${what} (${count} of ${count}): miles main (31f1ca9) crashes evaluation with TypeError: type NoneType doesn't define __round__ method; the correct result is eval/${ds} = 0.0 with eval/${ds}-none_reward_ratio = 1.0`;
 }
 
 /** slime sums eval rewards as they are: a None reward makes `sum` raise. */

@@ -7,7 +7,7 @@
 import { pyRoundRepr } from '../python';
 import { SampleStore } from '../sampleStore';
 import { type MilesRow, SampleColumns } from '../store/sampleColumns';
-import type { SampleRecord } from '../types';
+import type { KeyedReward, SampleRecord } from '../types';
 import { MILES_RULES, type SampleFrameworkRules } from '../frameworks';
 import { ExactSum, MAX_COUNTED_RANGE, statistics, statisticsOfCounts } from './statistics';
 
@@ -20,6 +20,8 @@ export interface CrashGroup {
   key: string | null;
   row: number;
   aborted: boolean;
+  /** What `round(first_reward, 1)` raises: `ROUND_NONE_ERROR`, or the same for a dict (a reward object under no key). */
+  error: string;
 }
 
 export interface MilesSampleMetrics {
@@ -103,7 +105,8 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
 
   if (lengthsKnown) lengthMetrics(store, lengths, out);
 
-  zeroStd(store, out, result.crashGroups, rules.zeroStdPercentages);
+  if (store.hasZeroStdRewards) keyedZeroStd(store, out, result.crashGroups, rules.zeroStdPercentages);
+  else zeroStd(store, out, result.crashGroups, rules.zeroStdPercentages);
 
   out['prefix_cache_hit_rate'] = prompt > 0 ? cached / prompt : 0;
   out['avg_cached_tokens_per_sample'] = cached / n;
@@ -265,7 +268,7 @@ function zeroStd(store: SampleColumns, out: Record<string, number>, crash: Miles
     const entry = new Int32Array(groups + 1).fill(-1);
     for (const g of crashed) {
       entry[g] = crash.length;
-      crash.push({ key: g === groups ? null : store.groupKeys.value(g), row: first[g], aborted: false });
+      crash.push({ key: g === groups ? null : store.groupKeys.value(g), row: first[g], aborted: false, error: ROUND_NONE_ERROR });
     }
     for (let i = 0; i < n; i++) {
       const id = store.groupId(i);
@@ -290,7 +293,64 @@ export function repetitionCrashMessage(
   return `${n} response${n === 1 ? '' : 's'} with a lone surrogate in ${n === 1 ? 'its' : 'their'} last 10 000 characters: ${rules.owner} ${metric} code (has_repetition) raises ${crash.error}${n === 1 ? '' : ' on the first'}, so no metric of this log is logged`;
 }
 
-/** The zero-std count rounds a None reward (miles main, slime): the log would crash its metric code. */
-export function crashMessage(metric: string, groups: number, rules: SampleFrameworkRules = MILES_RULES): string {
-  return `${groups} group${groups === 1 ? '' : 's'} with every reward null: ${rules.versionOwner} ${metric} code raises ${ROUND_NONE_ERROR} on ${groups === 1 ? 'it' : 'them'}, so no metric of this log is logged; fixed behaviour: a group holding a null reward is never zero-std`;
+/**
+ * miles main's zero-std count rounds the first reward of a group whose rewards are all equal: None
+ * (or, read under no reward key, a reward object) raises, so the log would crash its metric code (miles main, slime).
+ */
+export function crashMessage(metric: string, crash: readonly CrashGroup[], rules: SampleFrameworkRules = MILES_RULES): string {
+  const groups = crash.length;
+  const error = crash[0].error;
+  const what = error === ROUND_NONE_ERROR ? 'every reward null' : 'every reward the same reward object (no reward key set)';
+  return `${groups} group${groups === 1 ? '' : 's'} with ${what}: ${rules.versionOwner} ${metric} code raises ${error} on ${groups === 1 ? 'it' : 'them'}, so no metric of this log is logged; the tool's figures count such a group as never zero-std`;
+}
+
+/**
+ * `_compute_zero_std_metrics` over `get_reward_value` (`rewardKey`) where an eval file's rewards
+ * were read with their own key (`SampleColumns.zeroStdRewardAt`): the rows in order, a group per
+ * group key (the keyless rows one group), Python's `==` between rewards (a dict equals a dict of
+ * equal items, never a number), `round` refusing None and dicts.
+ */
+function keyedZeroStd(store: SampleColumns, out: Record<string, number>, crash: MilesSampleMetrics['crashGroups'], percentages: boolean): void {
+  const n = store.length;
+  const groups = store.groupKeys.size;
+  const first = new Int32Array(groups + 1).fill(-1);
+  const firstReward: KeyedReward[] = [];
+  const unequal = new Uint8Array(groups + 1);
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = store.groupId(i);
+    const g = id < 0 ? groups : id;
+    const r = store.zeroStdRewardAt(i);
+    if (first[g] < 0) {
+      first[g] = i;
+      firstReward[g] = r;
+      order.push(g);
+    }
+    if (unequal[g] === 0 && !pyEqual(firstReward[g], r)) unequal[g] = 1;
+  }
+  const counts = new Map<string, number>();
+  for (const g of order) {
+    if (unequal[g] !== 0) continue;
+    const r = firstReward[g];
+    if (r.pyType !== null || r.reward === null) {
+      const error = r.pyType !== null ? `TypeError: type ${r.pyType} doesn't define __round__ method` : ROUND_NONE_ERROR;
+      let aborted = false;
+      for (let i = 0; i < n && !aborted; i++) if ((store.groupId(i) < 0 ? groups : store.groupId(i)) === g) aborted = store.abortedAt(i);
+      crash.push({ key: g === groups ? null : store.groupKeys.value(g), row: first[g], aborted, error });
+      continue;
+    }
+    const key = pyRoundRepr(r.reward, r.rewardIsInt, 1);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  for (const [r, c] of counts) out[`zero_std/count_${r}`] = c;
+  if (!percentages) return;
+  out['zero_std/all_zero_percentage'] = (counts.get('0.0') ?? 0) / order.length;
+  out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / order.length;
+}
+
+/** Python's `a == b` for two rewards: None equals None, numbers by value (NaN equals nothing), other values by their equality text. */
+function pyEqual(a: KeyedReward, b: KeyedReward): boolean {
+  if (a.pyType !== null || b.pyType !== null) return a.pyType !== null && b.pyType !== null && a.text === b.text;
+  if (a.reward === null || b.reward === null) return a.reward === b.reward;
+  return a.reward === b.reward;
 }

@@ -81,7 +81,7 @@ const END_TOKEN_NOTE =
  * ValueError ("All samples are aborted") is reached.
  */
 const ALL_EMPTY_IN_VERL =
-  "verl logs critic/score/* as nan; older verl raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.";
+  "verl-project/verl 1dda039 logs critic/score/* as nan; volcengine/verl b178a3c raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.";
 
 export function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number): string {
   const ratio = pyFloatRepr(aborted / total);

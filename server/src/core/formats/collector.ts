@@ -10,7 +10,7 @@ import { SampleStore } from '../sampleStore';
 import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
-import { copyInputRun, rewardKeyFor } from './context';
+import { copyInputRun, rewardKeyFor, zeroStdRewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
 import { isSampleDump } from '../frameworks';
 import { type CheckedField, fieldShapeMessage } from './fieldShape';
@@ -300,6 +300,7 @@ export class RecordCollector {
       kind: s.kind,
       settings: this.settings,
       rewardKey: rewardKeyFor(s.kind, this.settings),
+      zeroStdRewardKey: zeroStdRewardKeyFor(s.kind, this.settings),
       inputRun: s.inputRun,
       zodOnly: this.zodOnly,
       shapes: s.samples.shapes,

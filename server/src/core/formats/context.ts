@@ -30,6 +30,11 @@ export interface NormalizeContext {
   settings: RolloutLensSettings;
   /** Reward key for this file's kind (docs/semantics.md#reward-value). */
   rewardKey: string | null;
+  /**
+   * An eval file read with its own reward key: `rewardKey` of the settings, under which miles' eval
+   * `zero_std/*` read an object reward (`SampleRecord.zeroStdReward`). Undefined: the same key.
+   */
+  zeroStdRewardKey?: string | null;
   inputRun: InputRunState;
   /** Skip the fast validation path (fastValidate.ts): the differential test compares both paths. */
   zodOnly?: boolean;
@@ -71,6 +76,11 @@ export function rewardKeyFor(kind: FileKind, settings: RolloutLensSettings): str
   return kind === 'eval' ? (settings.evalRewardKey ?? settings.rewardKey) : settings.rewardKey;
 }
 
+/** `NormalizeContext.zeroStdRewardKey` of a file of `kind`: the settings' `rewardKey` where the file's reward key is another. */
+export function zeroStdRewardKeyFor(kind: FileKind, settings: RolloutLensSettings): string | null | undefined {
+  return rewardKeyFor(kind, settings) === settings.rewardKey ? undefined : settings.rewardKey;
+}
+
 /**
  * `sample` moved to `info`'s line: a copy with the fields written out (an object spread here made
  * V8 build each record slowly, which a replay of every kept line of an open document pays;
@@ -97,6 +107,7 @@ export function sampleAt(s: SampleRecord, info: LineInfo): SampleRecord {
   if (s.session !== undefined) out.session = s.session;
   if (s.output !== undefined) out.output = s.output;
   if (s.miles !== undefined) out.miles = s.miles;
+  if (s.zeroStdReward !== undefined) out.zeroStdReward = s.zeroStdReward;
   return out;
 }
 

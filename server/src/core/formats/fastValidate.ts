@@ -23,8 +23,8 @@ const optNumber = (v: unknown): boolean => none(v) || typeof v === 'number';
 const isId = (v: unknown): boolean => typeof v === 'string' || isInteger(v);
 const optId = (v: unknown): boolean => none(v) || isId(v);
 const optStatus = (v: unknown): boolean => none(v) || STATUS_SET.has(v);
-/** `rewardValue.optional()`: missing, null, any number, or a plain object. */
-const optReward = (v: unknown): boolean => none(v) || typeof v === 'number' || isPlainObject(v);
+/** `rewardValue.optional()`: missing, null, any number, a boolean, or a plain object. */
+const optReward = (v: unknown): boolean => none(v) || typeof v === 'number' || typeof v === 'boolean' || isPlainObject(v);
 
 /** `opt(metadataSchema)`. */
 function optMetadata(v: unknown): boolean {

@@ -9,7 +9,7 @@ import type { MilesSampleFields, SampleRecord } from '../types';
 import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastMilesMetrics, fastMilesSample, fastMilesTrajectory, fastMilesTrials, validate } from './fastValidate';
 import { formatIssues } from './issues';
-import { resolveReward } from './reward';
+import { keyedReward, resolveReward } from './reward';
 import { abortedByStatus, isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySchema, milesTrialsSchema } from './schemas';
 
 type Obj = Record<string, unknown>;
@@ -56,6 +56,7 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
   };
   sample.miles = milesFields(o, r.response_length ?? null);
   if (sample.miles.weightVersions === null && ctx.shapes !== undefined) noteOddShape(o.weight_versions, ctx.shapes, info.line);
+  if (ctx.zeroStdRewardKey !== undefined && isPlainObject(r.reward)) sample.zeroStdReward = keyedReward(r.reward, ctx.zeroStdRewardKey);
   return { type: 'sample', sample, rewardProblem: reward.problem };
 }
 

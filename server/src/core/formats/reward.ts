@@ -1,7 +1,10 @@
 // The reward value of a record (docs/semantics.md#reward-value). A number is the reward; an object is indexed by the
 // reward key (`rewardKey`; eval files use `evalRewardKey`, falling back to `rewardKey`); null is
-// "no reward". The JSON literal decides int vs float (`zero_std_1` vs `zero_std_1.0`).
-import { intLiteral } from '../reader/jsonRule';
+// "no reward". The JSON literal decides int vs float (`zero_std_1` vs `zero_std_1.0`). A boolean
+// (miles' `rm_type dapo` returns `acc` as a Python bool) is Python's int 1 or 0: `sum`, `== 1` and
+// `round` treat `True` as the int 1.
+import { intLiteral, Skipped } from '../reader/jsonRule';
+import type { KeyedReward } from '../types';
 
 import { isPlainObject } from './schemas';
 
@@ -22,6 +25,7 @@ function keyList(o: Record<string, unknown>): string {
 /** `holder[field]` is the raw reward (so int literals can be looked up on `holder`). */
 export function resolveReward(holder: unknown, field: string, raw: unknown, key: string | null): RewardValue {
   if (typeof raw === 'number') return { reward: raw, rewardIsInt: intLiteral(holder, field) !== null, problem: null };
+  if (typeof raw === 'boolean') return boolReward(raw);
   if (!isPlainObject(raw)) return { reward: null, rewardIsInt: false, problem: null };
   if (key === null) {
     return {
@@ -35,6 +39,47 @@ export function resolveReward(holder: unknown, field: string, raw: unknown, key:
   }
   const value = raw[key];
   if (typeof value === 'number') return { reward: value, rewardIsInt: intLiteral(raw, key) !== null, problem: null };
+  if (typeof value === 'boolean') return boolReward(value);
   if (value === null) return { reward: null, rewardIsInt: false, problem: null };
-  return { reward: null, rewardIsInt: false, problem: `reward.${key} is not a number` };
+  return { reward: null, rewardIsInt: false, problem: `reward.${key} is not a number or a boolean` };
+}
+
+/** Python's `bool` is a subclass of `int`: `True` is the int 1 to `sum`, `==` and `round`. */
+function boolReward(value: boolean): RewardValue {
+  return { reward: value ? 1 : 0, rewardIsInt: true, problem: null };
+}
+
+/**
+ * `Sample.get_reward_value(args)` of an object reward `raw` under `key` (`--reward-key`; null: the
+ * object itself), as Python compares and rounds it (docs/semantics.md#miles-sample-metrics).
+ */
+export function keyedReward(raw: Record<string, unknown>, key: string | null): KeyedReward {
+  if (key === null) return { reward: null, rewardIsInt: false, pyType: 'dict', text: equalityText(raw) };
+  const value = Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : null;
+  if (typeof value === 'number') return { reward: value, rewardIsInt: intLiteral(raw, key) !== null, pyType: null, text: null };
+  if (typeof value === 'boolean') return { reward: value ? 1 : 0, rewardIsInt: true, pyType: null, text: null };
+  if (value === null || value === undefined) return { reward: null, rewardIsInt: false, pyType: null, text: null };
+  const pyType = typeof value === 'string' || (value instanceof Skipped && value.kind === 'string') ? 'str' : Array.isArray(value) ? 'list' : 'dict';
+  return { reward: null, rewardIsInt: false, pyType, text: equalityText(value) };
+}
+
+/** Tells NaNs apart: Python's `==` holds no two NaN floats of different samples equal. */
+let nanCount = 0;
+
+/**
+ * A text equal for two values exactly when Python's `==` holds them equal: numbers by value (`1`,
+ * `1.0` and `True` alike, `-0.0 == 0`), dicts by their keys whatever the order, lists item by item.
+ */
+function equalityText(v: unknown): string {
+  if (typeof v === 'number') return Number.isNaN(v) ? `nan${nanCount++}` : `n${v === 0 ? 0 : v}`;
+  if (typeof v === 'boolean') return v ? 'n1' : 'n0';
+  if (v === null || v === undefined) return 'None';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Skipped) return v.hash !== null ? `${v.kind}#${v.hash}` : `skipped${nanCount++}`;
+  if (Array.isArray(v)) return `[${v.map(equalityText).join(',')}]`;
+  if (isPlainObject(v)) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${equalityText(v[k])}`).join(',')}}`;
+  }
+  return `other${nanCount++}`;
 }

@@ -36,10 +36,11 @@ function build(z: typeof Z) {
   const idValue = z.custom<string | number>((v) => typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)), {
     error: 'expected a string or an integer',
   });
-  /** A reward (docs/semantics.md#reward-value): a number, an object of named rewards, or null. */
-  const rewardValue = z.custom<number | Record<string, unknown> | null>((v) => v === null || typeof v === 'number' || isPlainObject(v), {
-    error: 'expected a number, an object of named rewards, or null',
-  });
+  /** A reward (docs/semantics.md#reward-value): a number, a boolean (Python's int), an object of named rewards, or null. */
+  const rewardValue = z.custom<number | boolean | Record<string, unknown> | null>(
+    (v) => v === null || typeof v === 'number' || typeof v === 'boolean' || isPlainObject(v),
+    { error: 'expected a number, a boolean, an object of named rewards, or null' },
+  );
   const plainObject = z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected an object' });
 
   const status = z.enum(STATUSES, { error: `expected one of ${STATUSES.join(', ')}` });

@@ -6,14 +6,15 @@ import { dropMetricName } from '../causes';
 import { severityOf, type FindingCode } from '../catalog';
 import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../types';
 import { rowList, type SampleList } from '../store/sampleList';
-import { abortedFilter, zeroStdFilter } from './filters';
+import { abortedFilter, zeroStdFilter, zeroStdFilterError } from './filters';
 import type { SampleGroup } from './groups';
-import { abortCauseUnknownMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
+import { abortCauseUnknownMessage, filterCrashMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
 import { incompleteGroups, mixedPrompts } from './shape';
 import { SampleStore } from '../sampleStore';
 import { SampleColumns } from '../store/sampleColumns';
 import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
+import { milesPassrate, passrateGroupSize } from '../eval/passrate';
 import { FirstFindings } from './firstFindings';
 import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
@@ -161,6 +162,9 @@ export function analyzeRollout(
     // Read from the store's columns: no record is built but those of a crash group.
     const perSample = milesSampleMetrics(store, rules);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
+    // `--log-passrate`: logged only then, recomputed always (a run that did not log it has nothing to compare).
+    const passrate = milesPassrate(store, passrateGroupSize(store, settings.nSamplesPerPrompt));
+    for (const [k, v] of Object.entries(passrate.values)) sampleMetrics[`passrate/${k}`] = v;
     // miles: a group with an aborted member is gone before miles logs (check_no_aborted); one whose
     // rewards are all null without an abort reaches the zero-std count and its round(None). slime
     // has no such filter: every all-null group reaches it.
@@ -169,7 +173,7 @@ export function analyzeRollout(
       finding(
         'metrics-crash',
         store.at(crash[0].row),
-        () => crashMessage('rollout/zero_std/…', crash.length, rules),
+        () => crashMessage('rollout/zero_std/…', crash, rules),
         // Only the records the finding lists (it lists MAX_RELATED_LINES at most).
         crash.slice(1, 1 + MAX_RELATED_LINES).map((g) => store.at(g.row)),
       );
@@ -222,6 +226,16 @@ function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: Sampl
   }
   if (settings.dynamicFilter !== 'check_reward_nonzero_std') return KEPT;
   const verdict = zeroStdFilter(members, rules.zeroStdThreshold);
+  if (verdict.kind === 'kept-null-reward') {
+    const at = members.record(verdict.position);
+    report(
+      'filter-crash',
+      at,
+      () => filterCrashMessage(g.key, members.length, at.line, zeroStdFilterError(settings.rewardKey), rules.versionOwner),
+      relatedMembers(members, verdict.position),
+    );
+    return KEPT;
+  }
   if (verdict.kind !== 'dropped') return KEPT;
   report(
     'zero-std-group',

@@ -22,8 +22,8 @@ export function abortedFilter(members: SampleList): AbortedVerdict | null {
 
 export type ZeroStdVerdict =
   | { kind: 'kept'; std: number }
-  /** A member has no reward: never zero-std (see `zeroStdFilter`). */
-  | { kind: 'kept-null-reward' }
+  /** A member has no reward: miles' filter raises (see `zeroStdFilter`); `position`: the first such member. */
+  | { kind: 'kept-null-reward'; position: number }
   | { kind: 'dropped'; std: number; reason: string };
 
 /**
@@ -32,21 +32,34 @@ export type ZeroStdVerdict =
  * as `torch.tensor(...).std() > 1e-8` is False for NaN. The reason is `zero_std_<repr(round(r, 1))>`
  * of the first member's reward, keeping its JSON int/float type.
  *
- * A null reward: miles calls `torch.tensor(rewards)`, which raises on None, so the unfixed filter
- * crashes the rollout. The re-run follows the fixed behaviour docs/semantics.md#known-framework-bugs states for eval ("a group
- * holding a null reward is never zero-std"): such a group is kept, and the caller can say why.
+ * A null reward: miles main (31f1ca9) calls `torch.tensor(rewards, dtype=torch.float64)`, which
+ * raises on None (`zeroStdFilterError`), so the rollout step crashes. The re-run keeps such a group
+ * (docs/semantics.md#zero-std-filter: "a group holding a null reward is never zero-std") and the
+ * caller reports the exception.
  */
 export function zeroStdFilter(members: SampleList, threshold: number): ZeroStdVerdict {
   const rewards = new Float64Array(members.length);
   for (let k = 0; k < members.length; k++) {
     const r = members.reward(k);
-    if (r === null) return { kind: 'kept-null-reward' };
+    if (r === null) return { kind: 'kept-null-reward', position: k };
     rewards[k] = r;
   }
   const std = unbiasedStd(rewards);
   if (keepsStd(std, threshold)) return { kind: 'kept', std };
   const r = pyRoundRepr(rewards[0], members.rewardIsInt(0), 1);
   return { kind: 'dropped', std, reason: `${ZERO_STD_REASON_PREFIX}${r}` };
+}
+
+/**
+ * What miles main (31f1ca9)'s `check_reward_nonzero_std` raises on a group holding a null reward:
+ * `torch.tensor` refuses None; with `--reward-key`, `sample.reward[key]` on a reward of None raises
+ * first (a reward object whose key holds null gets to `torch.tensor`). The engine keeps no trace
+ * of which of the two a null came from, so with a reward key both are named.
+ */
+export function zeroStdFilterError(rewardKey: string | null): string {
+  const tensor = 'TypeError: must be real number, not NoneType';
+  if (rewardKey === null) return tensor;
+  return `TypeError: 'NoneType' object is not subscriptable (a reward of null; ${tensor} for a reward object whose ${JSON.stringify(rewardKey)} is null)`;
 }
 
 /**

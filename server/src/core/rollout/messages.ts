@@ -128,3 +128,11 @@ export function spreadPromptMessage(keys: readonly string[]): string {
     ' part of the samples. Check how group_index is assigned (or whether the dataset repeats this prompt).'
   );
 }
+
+/** filter-crash: a group holding a null reward reaches `check_reward_nonzero_std`. */
+export function filterCrashMessage(key: string, size: number, line: number, error: string, versionOwner: string): string {
+  return (
+    `group ${key} (${size} sample${size === 1 ? '' : 's'}) reaches check_reward_nonzero_std with a null reward (line ${line}), ` +
+    `on which ${versionOwner} filter raises ${error}, so the rollout step crashes; the tool keeps the group (a group holding a null reward is never zero-std)`
+  );
+}

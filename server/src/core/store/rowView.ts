@@ -1,5 +1,5 @@
 // One row of the store read as a record, field by field, when a field is asked for.
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 import { SampleColumns } from './sampleColumns';
 
 /**
@@ -66,6 +66,9 @@ export class RowView implements SampleRecord {
   }
   get output(): number | undefined {
     return this.store.extrasAt(this.row)?.output;
+  }
+  get zeroStdReward(): KeyedReward | undefined {
+    return this.store.extrasAt(this.row)?.zeroStdReward;
   }
   /** A fresh object on each read (as `at` builds one): read it once where it is used. */
   get miles(): MilesSampleFields | undefined {

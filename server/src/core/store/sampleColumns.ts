@@ -1,7 +1,7 @@
 // The read side of the sample store (core/sampleStore.ts writes it): one file's samples in columns
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 import { type Chunk, CHUNK_BITS, MASK, STATUSES } from './chunk';
 import * as Flag from './rowFlags';
 import { type IntField, IntOverflow } from './intOverflow';
@@ -18,7 +18,7 @@ export interface MilesRow {
 }
 
 /** The optional record fields kept beside the columns, for the rows that have any. */
-export type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output'>;
+export type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output' | 'zeroStdReward'>;
 
 /**
  * Samples of one file in append order, read by row. Group keys have their own table, so a group's
@@ -39,8 +39,10 @@ export abstract class SampleColumns {
   protected versionLists: (string | number)[][] = [];
   /** miles `repetition` verdicts other than true/false (null, an exception), by row: rare. */
   protected repetitionOther = new Map<number, string | null>();
-  /** The optional fields `vars`, `session`, `output` of the rows that have any (verl), as given. */
+  /** The optional fields `vars`, `session`, `output` (verl), `zeroStdReward` (miles) of the rows that have any, as given. */
   protected vars = new Map<number, Extras>();
+  /** Rows with a `zeroStdReward` (eval files read with their own reward key). */
+  protected zeroStdRewards = 0;
 
   constructor(groupKeys = new StringTable(), strings = new StringTable(), labels = new StringTable()) {
     this.groupKeys = groupKeys;
@@ -204,6 +206,7 @@ export abstract class SampleColumns {
       if (extras.vars !== undefined) out.vars = extras.vars;
       if (extras.session !== undefined) out.session = extras.session;
       if (extras.output !== undefined) out.output = extras.output;
+      if (extras.zeroStdReward !== undefined) out.zeroStdReward = extras.zeroStdReward;
     }
     if ((flags & Flag.MILES) !== 0) out.miles = this.milesFieldsAt(i);
     return out;
@@ -222,6 +225,17 @@ export abstract class SampleColumns {
   /** Row `i`'s cause as its id in `labels` + 1 (0: no cause). */
   causeCodeAt(i: number): number {
     return this.chunks[i >>> CHUNK_BITS].cause[i & MASK];
+  }
+
+  /** Whether any row has a `zeroStdReward`: the eval zero-std count reads them (eval/milesMetrics.ts). */
+  get hasZeroStdRewards(): boolean {
+    return this.zeroStdRewards > 0;
+  }
+
+  /** Row `i`'s reward as `get_reward_value` gives it under `rewardKey` (its `zeroStdReward`, else its reward). */
+  zeroStdRewardAt(i: number): KeyedReward {
+    const own = this.vars.size === 0 ? undefined : this.vars.get(i)?.zeroStdReward;
+    return own ?? { reward: this.rewardAt(i), rewardIsInt: this.rewardIsIntAt(i), pyType: null, text: null };
   }
 
   /** Whether row `i` has any of the optional fields `vars`, `session`, `output` (verl). */

@@ -162,7 +162,7 @@ function groupSection(m: Markup, input: SampleInspection, settings: HoverSetting
   }
   if (group.metric !== null && group.reason !== null) {
     const former = group.formerly.map((f) => `${m.code(f.name)} (${f.mode})`);
-    out.push(`Counted in ${m.code(group.metric)}${former.length ? `; formerly ${former.join(', ')}` : ''}.`);
+    out.push(`Counted in ${m.code(group.metric)}${former.length ? ` (per-cause drop reasons); miles main (31f1ca9) logs ${former.join(', ')}` : ''}.`);
   }
   return [...out, ...memberList(m, members, sample)];
 }
@@ -174,7 +174,7 @@ function datasetSection(m: Markup, d: DatasetSummary | undefined): string[] {
   if (score !== undefined) out.push(`Counted in ${m.code(`eval/${d.name}`)} = ${m.code(numberText(score))} (a null reward counts as 0) and its pass@k.`);
   if (d.wrongPassAtK) {
     const wrong = 'crash' in d.wrongPassAtK ? m.code(d.wrongPassAtK.crash) : 'other pass@k values';
-    out.push(`Older miles groups pass@k by ${d.wrongPassAtK.groupSize} instead: ${wrong}.`);
+    out.push(`miles main (31f1ca9) groups pass@k by ${d.wrongPassAtK.groupSize} instead: ${wrong}.`);
   }
   return out;
 }
