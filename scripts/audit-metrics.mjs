@@ -102,12 +102,43 @@ function verlRolloutProblems(want, report) {
   return compareMetrics(want.metrics, report.files[0].metrics, (k) => !ours(k), ours, 1e-6);
 }
 
-const tally = { cases: 0, raising: 0, differ: 0, metrics: 0 };
+/** `<name> between <least> and <most>` in the denominator finding: the ranges the dump allows (eval/verlEmptyRows.ts). */
+function statedRanges(report) {
+  const f = report.findings.find((x) => x.code === 'denominator-inflation');
+  const ranges = {};
+  for (const m of f?.message.matchAll(/(\S+) between (\S+) and ([^,\s]+)/g) ?? []) ranges[m[1]] = [Number(m[2]), Number(m[3])];
+  return ranges;
+}
+
+/**
+ * Responses of only an end token beside aborted ones: the engine's figures are verl's with every
+ * empty output aborted, and the ranges it states hold what verl logged for the step (float32: 1e-6).
+ */
+function verlEndTokenProblems(want, report) {
+  const problems =
+    want.all_empty_aborted === null
+      ? report.findings.some((f) => f.message.includes(want.all_empty_aborted_crash))
+        ? []
+        : [`verl raises ${want.all_empty_aborted_crash} with every empty output aborted; no finding names it`]
+      : verlRolloutProblems({ metrics: want.all_empty_aborted, crash: null }, report);
+  const ranges = statedRanges(report);
+  for (const [name, v] of Object.entries(want.metrics)) {
+    const range = ranges[name];
+    if (range === undefined) problems.push(`${name}: no range stated (verl ${v})`);
+    else if (!(same(v, range[0], 1e-6) || same(v, range[1], 1e-6) || (v >= range[0] && v <= range[1])))
+      problems.push(`${name}: verl ${v} outside ${range[0]} to ${range[1]}`);
+  }
+  tally.endTokenRows += want.end_token_rows;
+  return problems;
+}
+
+const tally = { cases: 0, raising: 0, differ: 0, metrics: 0, endTokenRows: 0 };
 for (const [folder, check, settings] of [
   ['miles/rollout', milesProblems, { ...DEFAULT_SETTINGS, dynamicFilter: 'check_reward_nonzero_std' }],
   ['miles/eval', milesProblems, DEFAULT_SETTINGS],
   ['verl/validation', verlProblems, DEFAULT_SETTINGS],
   ['verl/rollout', verlRolloutProblems, DEFAULT_SETTINGS],
+  ['verl/rollout-end-token', verlEndTokenProblems, DEFAULT_SETTINGS],
 ]) {
   const dir = join(out, folder);
   if (!existsSync(dir)) continue;
@@ -128,5 +159,8 @@ for (const [folder, check, settings] of [
     }
   }
 }
-console.log(`${tally.cases} cases (${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ`);
+console.log(
+  `${tally.cases} cases (${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
+    `${tally.endTokenRows} verl rows of only an end token`,
+);
 process.exitCode = tally.differ > 0 ? 1 : 0;
