@@ -25,6 +25,8 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
 - slime (with its extraction; `slime/rollout/case<N>.jsonl`, `slime/eval/eval_<N>.jsonl` and slime's own
   `.pt` dumps `slime/rollout_data/`): slime's `log_rollout_data` over every sample (slime has no
   aborted-group filter), `check_reward_nonzero_std`'s drops (1e-6) and `log_eval_rollout_data`.
+- verl legacy training with responses of only an end token (`verl/rollout-end-token/<N>.jsonl`):
+  `compute_data_metrics` on the step, and on the same batch with every empty output aborted.
 Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
 drawn per case from a seeded generator, so a case is reproduced by its seed.
 """
@@ -372,6 +374,63 @@ def slime_case(case, rng, sl):
     sl.data.save_debug_rollout_data(template, samples, rollout_id=case, evaluation=False)
     write_case(f"slime/rollout/case{case}", samples,
                {"kind": "rollout", "n": n, **expected, "drops": drops, "filter_crashes": filter_crashes})
+def verl_end_token_case(case, rng, ns, trainer):
+    """A legacy training step with responses of only an end token beside aborted (empty) ones: both
+    dump as "" (docs/framework-files.md, "Empty output"). Written like `verl_rollout_case`; expected
+    are what `compute_data_metrics` logged for the step (`metrics`) and what it logs for the same
+    batch with every empty output aborted (`all_empty_aborted`, or what it raised): the engine's
+    figures are the latter, and the ranges its denominator finding states must hold the former."""
+    n, prompts = rng.randint(1, 6), rng.randint(1, 8)
+    rows = []
+    for p in range(prompts):
+        for _ in range(n if rng.random() < 0.8 else rng.randint(1, 6)):
+            kind = rng.choices(["text", "aborted", "end"], [60, 20, 20])[0]
+            if kind == "text":
+                resp = gen.encode("".join(rng.choice("xyz") for _ in range(rng.randint(1, 6)))) + [gen.EOS]
+            else:
+                resp = [] if kind == "aborted" else [gen.EOS]
+            rows.append((letters(p), resp, "x", "math", f"uid-{p}"))
+    if not any(r[1] == [gen.EOS] for r in rows):
+        rows[rng.randrange(len(rows))] = rows[0][:1] + ([gen.EOS],) + rows[0][2:]
+    if len(rows) % 2:  # _balance_batch splits the batch evenly over its 2 data-parallel ranks
+        rows.append(rows[-1])
+    palette = rng.sample([0.0, 1.0, -1.0, 0.5, 0.25, 0.1, 2.0, -0.5], rng.randint(1, 4))
+    picked = [rng.choice(palette) for _ in rows]
+
+    def batch_of(rs):
+        batch = gen.make_batch(rs)
+        scores = torch.zeros(batch.batch["responses"].shape, dtype=torch.float32)
+        for i, (_, resp, *_) in enumerate(rs):
+            scores[i, len(resp) - 1] = picked[i]
+        batch.batch["token_level_scores"] = scores
+        batch.batch["token_level_rewards"] = scores.clone()
+        batch.batch["advantages"] = torch.zeros_like(scores)
+        batch.batch["returns"] = torch.zeros_like(scores)
+        return batch
+
+    keep = ("critic/score/", "response/aborted_ratio")
+
+    def logged(batch):
+        try:
+            m = metric_utils.compute_data_metrics(batch, use_critic=False)
+            return {k: float(v) for k, v in m.items() if k.startswith(keep)}, None
+        except RuntimeError as e:  # every response empty: torch.max of no score
+            return None, f"{type(e).__name__}: {e}"
+
+    batch = batch_of(rows)
+    ns["_balance_batch"](trainer, batch, {})
+    trainer.global_steps = case
+    folder = os.path.join(OUT, "verl", "rollout-end-token")
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.TemporaryDirectory() as d:
+        with mock.patch("builtins.print"):
+            ns["_log_rollout_data"](trainer, batch, {}, {}, d)
+        shutil.copy(os.path.join(d, f"{case}.jsonl"), os.path.join(folder, f"{case}.jsonl"))
+    metrics, crash = logged(batch)
+    aborted_view, aborted_crash = logged(batch_of([r[:1] + ([] if r[1] == [gen.EOS] else r[1],) + r[2:] for r in rows]))
+    with open(os.path.join(folder, f"{case}.json"), "w") as f:
+        json.dump({"metrics": metrics, "crash": crash, "end_token_rows": sum(r[1] == [gen.EOS] for r in rows),
+                   "all_empty_aborted": aborted_view, "all_empty_aborted_crash": aborted_crash}, f, allow_nan=True)
 
 
 def main():
@@ -386,9 +445,10 @@ def main():
         verl_case(case, rng, ns, trainer)
         verl_rollout_case(case, rng, ns, trainer)
         miles_stock_case(case, random.Random(SEED * 100003 + case + 7))
+        verl_end_token_case(case, random.Random(f"end-token {SEED} {case}"), ns, trainer)
         if sl is not None:
             slime_case(case, rng, sl)
-    print(f"{CASES} miles, {CASES} verl validation, {CASES} verl rollout, {CASES} miles stock-configuration"
+    print(f"{CASES} miles, {CASES} verl validation, {CASES} verl rollout, {CASES} verl end-token, {CASES} miles stock-configuration"
           f"{f' and {CASES} slime' if SLIME else ''} cases in {OUT} (seed {SEED})")
 
 

@@ -6,7 +6,8 @@ Run (docs/framework-files.md has the whole recipe):
   git -C <verl mirror> archive HEAD verl | tar -x -C /tmp/fx/verl
   git -C <miles mirror> archive HEAD miles | tar -x -C /tmp/fx/miles
   /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
-  (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps)
+  (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps,
+  --only-lengths only rollout_71 / eval_171 and theirs: long loss masks)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
   git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
@@ -1036,6 +1037,77 @@ def miles_stock(out_dir):
             "settings": {"rewardKey": reward_key, "nSamplesPerPrompt": 4, "dynamicFilter": "check_reward_nonzero_std"},
             "filter_raised_by_group": raised,
             "metrics": {k: v for k, v in logged.items() if k.startswith(("rollout/", "passrate/")) and k not in ("rollout/step", "rollout/rollout_time")}})
+def miles_lengths(out_dir):
+    """Loss masks as long as real ones, in miles' own `.pt` dump and as JSON lines: the effective
+    response length (`sum(loss_mask)`) behind `response_len/*` and `eval/<ds>/response_len/*`. A
+    multi-turn mask has 0s over tool output; token ids run past 2^16 (BININT), log-probs are
+    floats; one mask spans several of torch.save's batches of 1 000, one holds exactly 8 numbers,
+    one is None (its response_length counts)."""
+    import random
+
+    from miles.ray.rollout import debug_data, metrics as mm
+    from miles.utils.types import Sample
+
+    args = miles_args()
+    logged = {}
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+    rng = random.Random(71)
+
+    def sample(i, gi, prompt, length, reward, mask_kind):
+        resp = "".join(rng.choice("abcde ") for _ in range(length))
+        s = Sample(group_index=gi, index=i, prompt=prompt, response=resp, response_length=length, label="x",
+                   reward=reward, status=Sample.Status.COMPLETED if length < 1400 else Sample.Status.TRUNCATED,
+                   weight_versions=["12"])
+        s.tokens = [rng.randint(0, 151_000) for _ in range(37 + length)]
+        s.rollout_log_probs = [-rng.random() * 3 for _ in range(length)]
+        if mask_kind == "none":
+            s.loss_mask = None
+        elif mask_kind == "turns":  # model turns trained, tool output between them masked out
+            s.loss_mask = [0 if (k // 17) % 3 == 1 else 1 for k in range(length)]
+        else:
+            s.loss_mask = [1] * length
+        return s
+
+    plan = [(9, "all"), (8, "all"), (40, "turns"), (1500, "turns"), (300, "none"), (1000, "all"), (1001, "turns"), (64, "turns")]
+    train = []
+    for g in range(2):
+        for j, (length, kind) in enumerate(plan):
+            train.append(sample(len(train), g, f"lengths prompt {g}", length + g, float(j % 2), kind))
+    logged.clear()
+    args.log_passrate = False
+    mm.log_rollout_data(71, args, train, {}, 10.0)
+    args.save_debug_rollout_data = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
+    debug_data.save_debug_rollout_data(args, train, rollout_id=71, evaluation=False)
+    with open(os.path.join(out_dir, "rollout", "rollout_71.jsonl"), "w") as f:
+        for s in train:
+            f.write(json.dumps(s.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "rollout", "rollout_71.expected.json"), {
+        "writer": "miles save_debug_rollout_data (.pt: rollout_data/71.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "metrics_by": "miles.ray.rollout.metrics.log_rollout_data",
+        "metrics": {k: v for k, v in logged.items() if k.startswith("rollout/") and k != "rollout/step"},
+    })
+
+    # eval: two datasets back to back (index restarting), 2 attempts a prompt.
+    datasets = {}
+    for name, lengths in (("dataset 1", [12, 300, 45, 9]), ("dataset 2", [1200, 8, 77, 1450])):
+        ds = [sample(i, None, f"{name} prompt {i // 2}", n, float(i % 2), "turns" if i % 2 else "all") for i, n in enumerate(lengths)]
+        datasets[name] = {"rewards": [s.reward for s in ds], "truncated": [s.status == Sample.Status.TRUNCATED for s in ds],
+                          "samples": ds}
+    args.n_samples_per_eval_prompt, args.log_passrate = 2, True
+    expected = {}
+    for name in datasets:
+        out = mm.log_eval_rollout_data(171, args, {name: datasets[name]})
+        expected.update({k: v for k, v in out.items() if k != "eval/step"})
+    debug_data.save_debug_rollout_data(args, datasets, rollout_id=171, evaluation=True)
+    with open(os.path.join(out_dir, "eval", "eval_171.jsonl"), "w") as f:
+        for d in datasets.values():
+            for s in d["samples"]:
+                f.write(json.dumps(s.to_dict()) + "\n")
+    write_json(os.path.join(out_dir, "eval", "eval_171.expected.json"), {
+        "writer": "miles save_debug_rollout_data (.pt: rollout_data/eval_171.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "metrics_by": "miles.ray.rollout.metrics.log_eval_rollout_data, one call per dataset (n = 2)",
+        "metrics": expected,
+    })
 
 
 class XorShift:
@@ -1225,12 +1297,15 @@ def main():
     miles_stock(miles_dir)
     zlib_cases(miles_dir)
     miles_span_versions(miles_dir)
+    miles_lengths(miles_dir)
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
         # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
         miles_stock(os.path.join(OUT, "miles"))
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-lengths":
+        miles_lengths(os.path.join(OUT, "miles"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-repetition":
         # Only the repetition fixtures (rollout_5, rollout_6 and their .pt dumps).
         miles_repetition(os.path.join(OUT, "miles"))

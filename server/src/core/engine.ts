@@ -8,6 +8,7 @@ import { analyzeEval, evalDatasetOrder, evalDatasetRenames } from './eval/analyz
 import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
+import type { EmptyRowRanges } from './eval/verlEmptyRows';
 import { type Cancellation, CancelledError } from './cancellation';
 import { type ScanOptions, type ScanState, scanRecords } from './reader/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
@@ -159,15 +160,17 @@ export class RunAnalyzer {
       detail.groups = r.groups;
       if (r.verdicts) detail.verdicts = r.verdicts;
       fileFindings = fileFindings.concat(r.findings);
+      let ranges: EmptyRowRanges | undefined;
       if (scan.format === 'verl-rollout') {
         // verl's own training metrics (critic/score/mean skips empty outputs; docs/semantics.md#denominator-inflation).
         const v = analyzeVerlRollout(scan.displayPath, asRecords(forAnalysis()));
         Object.assign(report.metrics, v.metrics);
         fileFindings = fileFindings.concat(v.findings);
+        ranges = v.ranges;
       }
       report.step = fileStep(scan.displayPath, scan.samples);
       // A sidecar folded into its .pt repeats the .pt's metrics: counted once, from the .pt.
-      if (!folded) this.recomputed.push({ file: scan.displayPath, step: report.step, metrics: report.metrics });
+      if (!folded) this.recomputed.push({ file: scan.displayPath, step: report.step, metrics: report.metrics, ranges });
     } else if (scan.kind === 'eval' && scan.format === 'miles-trajectory') {
       // An eval sidecar alone is a partial step: nothing is computed from it (trajectorySidecar.ts).
       report.step = fileStep(scan.displayPath, scan.samples);

@@ -69,7 +69,7 @@ test('verl DAPO rollout: critic/score/* from score + overlong_reward, said in a 
     .map((l) => JSON.parse(l) as { output: string; score: number; overlong_reward: number });
   const empty = rows.filter((x) => x.output === '');
   assert.equal(empty.length, 3, 'two aborted rows and one end-token-only row dump as ""');
-  // verl masked two rows (response_length 0); the dump shows three empty outputs: an upper bound.
+  // verl masked two rows (response_length 0); the dump shows three empty outputs.
   assert.equal(want['response/aborted_ratio'], 2 / 16);
   assert.equal(m['response/aborted_ratio'], 3 / 16);
   // The engine averages 13 rows; verl averaged those plus the end-token-only row (score -1.0,
@@ -84,7 +84,7 @@ test('verl DAPO rollout: critic/score/* from score + overlong_reward, said in a 
   assert.equal(src.length, 1);
   assert.match(src[0].message, /^critic\/score\/\* recomputed from score \+ overlong_reward/);
   const den = r.findings.find((f) => f.code === 'denominator-inflation')!;
-  assert.match(den.message, /responses of only an end token, which verl counts as not aborted .* upper bound$/);
+  assertLoggedInRanges(den.message, want);
 });
 
 test('verl legacy validation without data_source: combined figure under (all data sources) equals verl over all prompts; finding says why', async () => {
@@ -209,7 +209,7 @@ test('verl v1 rollout: critic/score/* and response/aborted_ratio as the v1 _comp
   assert.equal(m['response/aborted_ratio'], 1 / 15);
 });
 
-test('verl v1 rollout with an end-token-only output: the dump shows it as empty, so aborted_ratio is an upper bound, as the finding says', async () => {
+test("verl v1 rollout with an end-token-only output: the dump shows it as empty; the finding's ranges hold what verl logged", async () => {
   const exp = expected('rollout-v1/40.expected.json');
   const r = await run('rollout-v1/40.jsonl', { nSamplesPerPrompt: 4 });
   const m = r.files[0].metrics;
@@ -219,8 +219,24 @@ test('verl v1 rollout with an end-token-only output: the dump shows it as empty,
   assert.ok(m['response/aborted_ratio'] >= exp.metrics!['response/aborted_ratio']);
   for (const name of ['critic/score/max', 'critic/score/min']) close(m[name], exp.metrics![name], 1e-6, name);
   const den = r.findings.find((f) => f.code === 'denominator-inflation')!;
-  assert.match(den.message, /responses of only an end token, which verl counts as not aborted .*upper bound/);
+  assertLoggedInRanges(den.message, exp.metrics!);
 });
+
+/**
+ * The ranges the denominator finding states (`<name> between <least> and <most>`) hold each figure
+ * verl logged (float32: within 1e-6 of an end), and name all four it recomputes.
+ */
+function assertLoggedInRanges(message: string, logged: Record<string, number>): void {
+  const ranges = new Map([...message.matchAll(/(\S+) between (\S+) and ([^,\s]+)/g)].map((m) => [m[1], [Number(m[2]), Number(m[3])]]));
+  assert.deepEqual([...ranges.keys()], ['critic/score/mean', 'critic/score/max', 'critic/score/min', 'response/aborted_ratio'], message);
+  for (const [name, [least, most]] of ranges) {
+    const v = logged[name];
+    assert.ok(
+      v >= least - 1e-6 * Math.max(1, Math.abs(least)) && v <= most + 1e-6 * Math.max(1, Math.abs(most)),
+      `${name}: verl ${v}, stated ${least} to ${most}`,
+    );
+  }
+}
 
 test('verl rollout dumps: the compute_data_metrics names the dump cannot give are named in verl-not-recomputed', async () => {
   const names = expected('rollout-v1/41.expected.json').compute_data_metrics_not_recomputable!;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeEval } from '../../../server/src/core/eval/analyze';
 import { analyzeVerlRollout } from '../../../server/src/core/eval/verlRollout';
+import { compareMetrics } from '../../../server/src/core/eval/compareMetrics';
 import { rec, settings } from './records';
 import type { SampleRecord } from '../../../server/src/core/types';
 
@@ -39,8 +40,11 @@ test('denominator inflation (verl rollout): critic/score/mean skips empty output
   assert.deepEqual(f.related, [{ file: 'rollout/12.jsonl', line: 6 }]);
   assert.equal(
     f.message,
-    'critic/score/mean = 0.6666666666666666 leaves out 2 of 8 rows with empty output (response/aborted_ratio = 0.25); over all 8 attempts the mean score is 0.5; rows with empty output include responses of only an end token, which verl counts as not aborted (response_length 1), so response/aborted_ratio here is an upper bound',
+    "critic/score/mean = 0.6666666666666666 leaves out 2 of 8 rows with empty output (response/aborted_ratio = 0.25); over all 8 attempts the mean score is 0.5; an empty output is either an aborted response (response_length 0, which verl leaves out of critic/score/* and counts in response/aborted_ratio) or a response of only an end token (response_length 1, which verl counts as not aborted), and the dump cannot tell them apart, so verl's own figures lie in these ranges: critic/score/mean between 0.5 and 0.6666666666666666, critic/score/max between 1.0 and 1.0, critic/score/min between 0.0 and 0.0, response/aborted_ratio between 0.0 and 0.25",
   );
+  // Both empty rows end-token-only: verl averages all 8 (0.5) and logs no aborted row.
+  assert.deepEqual(r.ranges['critic/score/mean'], { least: 0.5, most: 4 / 6 });
+  assert.deepEqual(r.ranges['response/aborted_ratio'], { least: 0, most: 0.25 });
 });
 
 test('verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float32 0.6842105388641357)', () => {
@@ -54,15 +58,23 @@ test('verl rollout: 13 kept of 19 → exact float64 13/19 (verl logs float32 0.6
   );
 });
 
-test('verl rollout: no finding when the empty rows would not change the mean; all rows empty is said', () => {
-  const same = rolloutRows([
-    [0.5, false],
-    [0.5, true],
-  ]);
-  assert.deepEqual(
-    analyzeVerlRollout('r.jsonl', same).findings.map((x) => x.code),
-    ['verl-not-recomputed'],
+test('verl rollout: empty rows that would not change the mean still leave aborted_ratio a range; all rows empty is said', () => {
+  const same = analyzeVerlRollout(
+    'r.jsonl',
+    rolloutRows([
+      [0.5, false],
+      [0.5, true],
+    ]),
   );
+  assert.deepEqual(
+    same.findings.map((x) => x.code),
+    ['verl-not-recomputed', 'denominator-inflation'],
+  );
+  assert.match(
+    same.findings[1].message,
+    /^critic\/score\/mean = 0\.5 leaves out 1 of 2 rows with empty output \(response\/aborted_ratio = 0\.5\), the same as over all 2 attempts;/,
+  );
+  assert.match(same.findings[1].message, /response\/aborted_ratio between 0\.0 and 0\.5$/);
   const allEmpty = analyzeVerlRollout(
     'r.jsonl',
     rolloutRows([
@@ -71,14 +83,43 @@ test('verl rollout: no finding when the empty rows would not change the mean; al
     ]),
   );
   assert.ok(Number.isNaN(allEmpty.metrics['critic/score/mean']));
-  // What verl does, run on such a batch (scripts/audit-metrics.py): newer verl logs nan, older
-  // verl's torch.max raises before its own ValueError is reached.
+  // What verl does, run on such a batch (scripts/audit-metrics.py): verl-project/verl 1dda039 logs
+  // nan, volcengine/verl b178a3c's torch.max raises before its own ValueError is reached.
   assert.ok(
     allEmpty.findings[1].message.includes(
       "(response/aborted_ratio = 1.0; verl-project/verl 1dda039 logs critic/score/* as nan; volcengine/verl b178a3c raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.);",
     ),
     allEmpty.findings[1].message,
   );
+  // If some were only an end token, verl averages those.
+  assert.match(allEmpty.findings[1].message, /critic\/score\/mean between 0\.0 and 0\.0, .* response\/aborted_ratio between 0\.0 and 1\.0$/);
+});
+
+test("verl rollout ranges: each empty row in or out of verl's figures; the bounds are choices verl could have made", () => {
+  // Kept 0.5; empty rows scored 1 and 0. Counting the 1 alone: 0.75; the 0 alone: 0.25; both: 0.5.
+  const r = analyzeVerlRollout(
+    'r.jsonl',
+    rolloutRows([
+      [1, true],
+      [0, true],
+      [0.5, false],
+    ]),
+  );
+  assert.deepEqual(r.ranges, {
+    'response/aborted_ratio': { least: 0, most: 2 / 3 },
+    'critic/score/mean': { least: 0.25, most: 0.75 },
+    'critic/score/max': { least: 0.5, most: 1 },
+    'critic/score/min': { least: 0, most: 0.5 },
+  });
+  // A score that is not finite decides the mean whatever the choice: no score ranges stated.
+  const nan = analyzeVerlRollout(
+    'r.jsonl',
+    rolloutRows([
+      [NaN, true],
+      [0.5, false],
+    ]),
+  );
+  assert.deepEqual(Object.keys(nan.ranges), ['response/aborted_ratio']);
 });
 
 function valRows(ds: string | null, perUid: Record<string, number[]>, extra?: (uid: string, i: number) => Record<string, number>): SampleRecord[] {
@@ -125,4 +166,27 @@ test('verl validation: acc is the core variable when present; no data_source →
     r.findings[0].message,
     "the dump has no data_source (all 4 rows): verl reports val-core/<data_source>/… per data source at run time, but its dump does not write the data source, so per-source figures cannot be recomputed; the figures over every prompt without one are under val-core/(all data sources)/… (not a verl metric). To get per-source figures, return data_source in the reward function's extra info (it is then dumped as a column)",
   );
+});
+
+test('logged vs recomputed: a verl figure logged inside the range the dump allows is no metric-mismatch; outside it is', () => {
+  const r = analyzeVerlRollout(
+    'rollout/3.jsonl',
+    rolloutRows([
+      [1, true],
+      [0, true],
+      [0.5, false],
+    ]),
+  );
+  const record = (metrics: Record<string, number>) => ({ line: 1, offset: 0, byteLength: 1, step: 3, stepKey: 'step', metrics });
+  const recomputed = [{ file: 'rollout/3.jsonl', step: 3, metrics: r.metrics, ranges: r.ranges }];
+  // verl with the row scored 1 counted (only an end token): mean 0.75, max 1, ratio 1/3 (float32).
+  const inside = record({ 'critic/score/mean': 0.75, 'critic/score/max': 1, 'response/aborted_ratio': 0.3333333432674408 });
+  assert.deepEqual(compareMetrics('metrics.jsonl', [inside], recomputed), []);
+  const outside = record({ 'critic/score/mean': 0.8, 'response/aborted_ratio': 0.7 });
+  assert.deepEqual(
+    compareMetrics('metrics.jsonl', [outside], recomputed).map((f) => f.message.split(':')[0]),
+    ['critic/score/mean at step 3', 'response/aborted_ratio at step 3'],
+  );
+  // Without the ranges, the first record differs from the all-aborted figures.
+  assert.equal(compareMetrics('metrics.jsonl', [inside], [{ ...recomputed[0], ranges: undefined }]).length, 3);
 });

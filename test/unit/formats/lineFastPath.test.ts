@@ -93,7 +93,20 @@ const KEYS = {
     '["a"]',
     '7',
   ),
-  loss_mask: fc.constantFrom('[1, 1, 0]', '[]', '[1, 0.5, NaN]', '["a"]', 'null', '3', '{}'),
+  loss_mask: fc.constantFrom(
+    '[1, 1, 0]',
+    '[]',
+    '[1, 0.5, NaN]',
+    '["a"]',
+    'null',
+    '3',
+    '{}',
+    // A .pt dump's counted run (docs/pt.md), and objects that are not one.
+    '{"$numbers": 12, "$sum": 7}',
+    '{"$numbers": 12}',
+    '{"$sum": 7, "$numbers": 12}',
+    '{"$numbers": 12, "$sum": 7.5}',
+  ),
   weight_versions: fc.constantFrom('["3"]', '["3"]', '[ "3"]', '["3", "4"]', '[1, "2"]', '[]', '[[1]]', 'null', '"v"', '["3"]]', '["3"'),
   prefix_cache_info: fc.constantFrom(
     '{}',

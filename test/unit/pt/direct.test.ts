@@ -15,7 +15,7 @@ import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/reader/pt/sampleRecord';
 import { SampleStore } from '../../../server/src/core/sampleStore';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
-import { PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';
+import { intSum, PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 
@@ -89,6 +89,8 @@ function list(items: unknown[], summarized = false): PyList {
   l.items = summarized ? [] : items;
   l.count = items.length;
   l.summarized = summarized;
+  // A summarised list keeps the sum of its ints (NaN once one is not), as the machine sums them.
+  if (summarized) l.sum = intSum(items);
   return l;
 }
 
@@ -158,6 +160,12 @@ test('pt direct records: odd values agree with the per-line path field by field,
       'x',
       list([2n ** 60n]),
       dict({}),
+      // Counted runs: a multi-turn mask's 0s and 1s (its sum), floats and one past 2^53 (no sum).
+      list([...new Array(30).fill(1), ...new Array(12).fill(0), 1, 1], true),
+      list(new Array(12).fill(0.5), true),
+      list([...new Array(9).fill(1), new PyFloat(1)], true),
+      list([2 ** 52, 2 ** 52, ...new Array(8).fill(1)], true),
+      list(new Array(9).fill(-3), true),
     ],
     weight_versions: [
       null,

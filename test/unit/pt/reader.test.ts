@@ -58,7 +58,8 @@ test('pt reader: summarising keeps counts of token and log-prob runs, not their 
   const lines: string[] = [];
   await readPt(nodeFileAccess, join(FIX, 'run/rollout_data/1.pt'), { summarize: true, onSample: (s) => lines.push(stringify(toPlain(s, 'line'))) });
   const first = JSON.parse(lines[0]);
-  assert.deepEqual(first.tokens, { $numbers: 10 });
+  // Token ids are ints (BININT): counted and summed. Python's sum of the ten ids torch.load gives.
+  assert.deepEqual(first.tokens, { $numbers: 10, $sum: 955593 });
   assert.equal(first.reward, 1);
   assert.match(lines[0], /"reward": 1\.0/);
   assert.deepEqual(first.loss_mask, [1, 1, 1, 1]);

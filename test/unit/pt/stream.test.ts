@@ -235,12 +235,18 @@ test('pt stream: a list of numbers of a sample handed on is released and read ba
         'the list was read again',
       );
   }
-  // Summarised (check), the list is counted, never kept, and read back as its count.
+  // Summarised (check), the list is counted and summed (its ints: the batch and the APPEND after
+  // it), never kept, and read back as its count and sum.
   const counted: unknown[] = [];
   await new PickleMachine(recordingFile(bytes, []), 0, bytes.length, { summarize: true, onSample: (v) => counted.push(canonical(v)) }).run();
+  const sum = want.reduce((a, b) => a + b, 0);
   assert.deepEqual(
     counted.map((s) => (s as { tokens: unknown }).tokens),
-    [{ $numbers: 13 }, { $numbers: 13 }, { $numbers: 13 }],
+    [
+      { $numbers: 13, $sum: sum },
+      { $numbers: 13, $sum: sum },
+      { $numbers: 13, $sum: sum },
+    ],
   );
 });
 

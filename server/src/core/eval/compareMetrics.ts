@@ -6,6 +6,7 @@ import { fileStep } from '../logFiles';
 import type { EvalResult } from './analyze';
 import { makeFinding } from './findings';
 import { relativeDifference } from './numeric';
+import type { EmptyRowRanges, FigureRange } from './verlEmptyRows';
 
 /** miles computes its metrics in float64. */
 export const MILES_TOLERANCE = 1e-9;
@@ -21,6 +22,8 @@ export interface RecomputedMetrics {
   metrics: Record<string, number>;
   /** pass@k over the global-n grouping (older miles), by metric name; see `EvalResult.wrongMetrics`. */
   wrongMetrics?: EvalResult['wrongMetrics'];
+  /** Figures the file gives as a range (verl's empty outputs, eval/verlEmptyRows.ts): a logged value in it agrees. */
+  ranges?: EmptyRowRanges;
 }
 
 /** Tolerance for a metric name: verl's float32 metrics 1e-6, everything else 1e-9 (relative). */
@@ -50,7 +53,7 @@ export function compareMetrics(metricsFile: string, records: readonly MetricsRec
       for (const [name, value] of Object.entries(r.metrics)) {
         if (!Object.prototype.hasOwnProperty.call(record.metrics, name)) continue;
         const logged = record.metrics[name];
-        if (relativeDifference(logged, value) <= toleranceFor(name)) continue;
+        if (relativeDifference(logged, value) <= toleranceFor(name) || inRange(logged, r.ranges?.[name], toleranceFor(name))) continue;
         findings.push(
           makeFinding(
             'metric-mismatch',
@@ -67,6 +70,13 @@ export function compareMetrics(metricsFile: string, records: readonly MetricsRec
     }
   }
   return findings;
+}
+
+/** Whether `logged` is in `range`, or within `tolerance` (relative) of one of its ends. */
+function inRange(logged: number, range: FigureRange | undefined, tolerance: number): boolean {
+  if (range === undefined) return false;
+  if (logged >= range.least && logged <= range.most) return true;
+  return relativeDifference(logged, range.least) <= tolerance || relativeDifference(logged, range.most) <= tolerance;
 }
 
 function mismatchMessage(name: string, step: number, logged: number, value: number, r: RecomputedMetrics): string {

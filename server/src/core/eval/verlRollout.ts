@@ -7,10 +7,16 @@ import { pyFloatRepr } from '../python';
 import type { Finding, Location, SampleRecord } from '../types';
 import { makeFinding } from './findings';
 import { npMean } from './numeric';
+import { type EmptyRowRanges, emptyRowRanges, rangesText } from './verlEmptyRows';
 import { type ScoreSource, verlScore } from './verlRows';
 
 export interface VerlRolloutResult {
   metrics: Record<string, number>;
+  /**
+   * What the dump allows verl's own figures to be, when it has empty outputs (aborted or only an
+   * end token: verlEmptyRows.ts); `metrics` holds the figures with every empty row aborted.
+   */
+  ranges: EmptyRowRanges;
   /** The mean score over every row, aborted ones included (a null score counts 0). */
   allAttemptsScoreMean: number;
   /** Which column `critic/score/*` were recomputed from (the first row's; see verlScore). */
@@ -34,7 +40,7 @@ export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): 
     else kept.push(scores[i].value ?? 0);
   });
   const metrics: Record<string, number> = {};
-  if (total === 0) return { metrics, allAttemptsScoreMean: NaN, scoreSource: null, findings: [] };
+  if (total === 0) return { metrics, ranges: {}, allAttemptsScoreMean: NaN, scoreSource: null, findings: [] };
   const scoreSource = scores[0].source;
   // Exact float64 figures; verl's own are float32 (compare at 1e-6, docs/semantics.md#logged-vs-recomputed).
   metrics['critic/score/mean'] = npMean(kept);
@@ -49,17 +55,25 @@ export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): 
     findings.push(makeFinding('verl-score-source', { file, line: samples[0].line, dataset: null }, dapoScoreMessage()));
   }
   const reported = metrics['critic/score/mean'];
-  if (aborted.length > 0 && !(reported === allAttemptsScoreMean)) {
+  let ranges: EmptyRowRanges = {};
+  if (aborted.length > 0) {
+    ranges = emptyRowRanges(
+      kept,
+      samples.flatMap((s, i) => (s.aborted ? [scores[i].value ?? 0] : [])),
+    );
+    // The figure with every empty row aborted is one of the choices: in its range to the last bit.
+    const mean = ranges['critic/score/mean'];
+    if (mean !== undefined && kept.length > 0) ranges['critic/score/mean'] = { least: Math.min(mean.least, reported), most: Math.max(mean.most, reported) };
     const related = aborted.slice(1, 21).map((s): Location => ({ file, line: s.line }));
     findings.push(
       makeFinding(
         'denominator-inflation',
         { file, line: aborted[0].line, dataset: null, related },
-        rolloutInflationMessage(reported, aborted.length, total, allAttemptsScoreMean),
+        rolloutInflationMessage(reported, aborted.length, total, allAttemptsScoreMean, ranges),
       ),
     );
   }
-  return { metrics, allAttemptsScoreMean, scoreSource, findings };
+  return { metrics, ranges, allAttemptsScoreMean, scoreSource, findings };
 }
 
 /** What compute_data_metrics logs that the dump cannot give (token counts, advantages, token-level rewards). */
@@ -70,23 +84,25 @@ export function dapoScoreMessage(): string {
   return 'critic/score/* recomputed from score + overlong_reward: the reward function returned its own score (DAPO), so the dumped score is the raw score and the trained one adds overlong_reward';
 }
 
-/** The end-token caveat: such a response decodes to "" like an aborted one, but verl does not mask it. */
+/** Why the dump gives ranges: an end-token-only response decodes to "" like an aborted one, but verl does not mask it. */
 const END_TOKEN_NOTE =
-  'rows with empty output include responses of only an end token, which verl counts as not aborted (response_length 1), so response/aborted_ratio here is an upper bound';
+  'an empty output is either an aborted response (response_length 0, which verl leaves out of critic/score/* and counts in response/aborted_ratio) or a response of only an end token (response_length 1, which verl counts as not aborted), and the dump cannot tell them apart';
 
 /**
  * What verl's compute_data_metrics does with a step whose every response is empty, run, not read
- * (docs/framework-files.md, "Random cases against the frameworks' functions"): verl-project/verl
- * 1dda039 warns and logs nan; volcengine/verl b178a3c raises from torch.max before its own
- * ValueError ("All samples are aborted") is reached.
+ * (docs/framework-files.md, "Random cases against the frameworks' functions").
  */
 const ALL_EMPTY_IN_VERL =
   "verl-project/verl 1dda039 logs critic/score/* as nan; volcengine/verl b178a3c raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.";
 
-export function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number): string {
+export function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number, ranges: EmptyRowRanges): string {
   const ratio = pyFloatRepr(aborted / total);
+  const range = rangesText(ranges);
+  const inRanges = range === '' ? '' : `, so verl's own figures lie in these ranges: ${range}`;
   if (aborted === total) {
-    return `critic/score/mean has no row to average: all ${total} rows have empty output (response/aborted_ratio = ${ratio}; ${ALL_EMPTY_IN_VERL}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
+    return `critic/score/mean has no row to average if all ${total} rows with empty output were aborted (response/aborted_ratio = ${ratio}; ${ALL_EMPTY_IN_VERL}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}${inRanges}`;
   }
-  return `critic/score/mean = ${pyFloatRepr(reported)} leaves out ${aborted} of ${total} rows with empty output (response/aborted_ratio = ${ratio}); over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}; ${END_TOKEN_NOTE}`;
+  const leaves =
+    reported === allAttempts ? `, the same as over all ${total} attempts` : `; over all ${total} attempts the mean score is ${pyFloatRepr(allAttempts)}`;
+  return `critic/score/mean = ${pyFloatRepr(reported)} leaves out ${aborted} of ${total} rows with empty output (response/aborted_ratio = ${ratio})${leaves}; ${END_TOKEN_NOTE}${inRanges}`;
 }

@@ -105,6 +105,7 @@ function buildMember(
   }
   if (rule === 'sum' || rule === 'list') {
     if (c === 0x5b) return rule === 'sum' ? sumArray(b, i, e) : listArray(b, i, e, maxString);
+    if (c === 0x7b && rule === 'sum') return countedSum(b, i, e);
     rule = undefined;
     wanted = true;
   }
@@ -188,6 +189,23 @@ function sumArray(b: Uint8Array, i: number, e: number): number | Skipped {
     }
     throw new JsonError(`expected ',' or ']' in array, found ${found(b, i, e)}`, i);
   }
+}
+
+/** The members of a `.pt` sample's counted run of numbers (reader/pt/serialize.ts). */
+const COUNTED_RULE: Rule = { scalars: true, maxString: 0, children: null };
+
+/**
+ * `i` at `{`: the sum a `.pt` dump's counted run of numbers carries as its line's value
+ * (`{"$numbers": count, "$sum": sum}`, docs/pt.md), or `Skipped` for any other object. Sets `pos`
+ * after `}`.
+ */
+function countedSum(b: Uint8Array, i: number, e: number): number | Skipped {
+  const o = buildObject(b, i, e, COUNTED_RULE);
+  const keys = Object.keys(o);
+  const count = o['$numbers'];
+  const sum = o['$sum'];
+  if (keys.length === 2 && keys[0] === '$numbers' && Number.isSafeInteger(count) && Number.isSafeInteger(sum)) return sum as number;
+  return new Skipped('object', pos - i, null);
 }
 
 /** `i` at `[`: up to MAX_LIST_ITEMS scalars (strings up to `maxString` bytes), else `Skipped`. */

@@ -5,7 +5,7 @@
 import { PickleError } from './pickleLiterals';
 import { HANDED } from './pickleStack';
 import type { SampleHandOn } from './sampleHandOn';
-import { depthOf, NO_ITEMS, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple } from './values';
+import { addSums, depthOf, intSum, NO_ITEMS, PyDict, PyFloat, PyList, PyObject, PySet, PyTuple } from './values';
 
 /** Lists of more numbers than this are counted, not kept, when summarising. */
 export const SUMMARIZE_AFTER = 8;
@@ -39,13 +39,20 @@ export function append(m: SampleHandOn, target: unknown, items: unknown[]): void
   if (m.summarize && (target.summarized || target.items.length + items.length > SUMMARIZE_AFTER)) {
     let numbers = true;
     for (const x of items) if (!isNumber(x)) numbers = false;
-    if (target.summarized && numbers) return;
+    if (target.summarized && numbers) {
+      target.sum = addSums(target.sum, intSum(items));
+      return;
+    }
     if (!target.summarized && numbers && target.items.every(isNumber)) {
+      // The items kept so far are summed before they are dropped.
       target.summarized = true;
+      target.sum = addSums(intSum(target.items), intSum(items));
       target.items = NO_ITEMS;
       return;
     }
   }
+  // Anything but numbers onto a summarised list: its sum is not known any more.
+  if (target.summarized) target.sum = NaN;
   if (target.items === NO_ITEMS) target.items = items.slice();
   else for (const x of items) target.items.push(x);
 }

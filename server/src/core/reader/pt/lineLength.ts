@@ -5,6 +5,7 @@
 // text or list) throws as they do.
 import {
   Blocked,
+  countedSum,
   ImagePlaceholder,
   NdArrayPlaceholder,
   NpDtype,
@@ -129,8 +130,11 @@ function lengthOf(v: unknown, depth: number): number {
   }
   // The classes are disjoint: the most frequent in a sample first, the placeholders last.
   if (v instanceof PyList) {
-    // A summarised list holds no value (no cycle to look for): its length is its count's.
-    if (v.summarized && depth <= MAX_DEPTH) return oneMember('$numbers', numberLength(v.count));
+    // A summarised list holds no value (no cycle to look for): its length is its count's and sum's.
+    if (v.summarized && depth <= MAX_DEPTH) {
+      const sum = countedSum(v);
+      return oneMember('$numbers', numberLength(v.count)) + (sum === null ? 0 : 2 + member('$sum', numberLength(sum)));
+    }
     return containerLength(v, depth);
   }
   if (v instanceof PyDict) return containerLength(v, depth);

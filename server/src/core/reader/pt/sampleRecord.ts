@@ -24,7 +24,7 @@ import { MAX_LIST_ITEMS } from '../jsonRule';
 
 import { jsonStringLength, sampleLineLength } from './lineLength';
 import { stringify, toPlain } from './serialize';
-import { PyDict, PyFloat, PyList, PyText, PyTuple } from './values';
+import { countedSum, PyDict, PyFloat, PyList, PyText, PyTuple } from './values';
 import { datasetInOrder } from '../../formats/context';
 import {
   DATA_SOURCE,
@@ -127,8 +127,8 @@ function promptHash(v: unknown, sample: PyDict, out: Uint32Array): void {
 function effectiveLength(mask: unknown, responseLength: number | null): number | null | typeof GIVE_UP {
   if (mask === undefined || mask === null) return responseLength;
   if (mask instanceof PyList || mask instanceof PyTuple) {
-    // A summarised list is `{"$numbers": n}` in the line: not an array, so not summed.
-    if (mask instanceof PyList && mask.summarized) return null;
+    // A summarised list is `{"$numbers": n, "$sum": s}` in the line (no `$sum` when not known).
+    if (mask instanceof PyList && mask.summarized) return countedSum(mask);
     let sum = 0;
     for (const x of mask.items) {
       if (typeof x === 'bigint') return GIVE_UP;

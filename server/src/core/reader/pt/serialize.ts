@@ -2,9 +2,11 @@
 // the analysis and the editor read it) and the canonical form the tests compare with torch.load's
 // export (test/fixtures/pt/generate.py writes the same form). Placeholders are objects with one
 // `$` key: {"$tensor": {dtype, shape}}, {"$ndarray": …}, {"$image": {mode, size}}, {"$bytes": hex},
-// {"$class": name, "state": …}, {"$blocked": callable}, {"$numbers": count} (a summarised run).
+// {"$class": name, "state": …}, {"$blocked": callable}, {"$numbers": count, "$sum": sum} (a
+// summarised run; `$sum` only while it is known, `countedSum`).
 import {
   Blocked,
+  countedSum,
   ImagePlaceholder,
   NdArrayPlaceholder,
   NpDtype,
@@ -131,7 +133,15 @@ export function toPlain(value: unknown, mode: PlainMode, parent?: object): Plain
     ancestors.add(v);
     try {
       if (v instanceof PyList) {
-        if (v.summarized) return obj([['$numbers', v.count]]);
+        if (v.summarized) {
+          const sum = countedSum(v);
+          return sum === null
+            ? obj([['$numbers', v.count]])
+            : obj([
+                ['$numbers', v.count],
+                ['$sum', sum],
+              ]);
+        }
         if (v.released) throw new Error('a released list was asked for after its sample was handed on');
         return v.items.map((x) => go(x, depth + 1));
       }

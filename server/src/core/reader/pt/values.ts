@@ -19,6 +19,11 @@ export class PyList {
   count = 0;
   /** True once numbers were counted instead of kept. */
   summarized = false;
+  /**
+   * Once summarised: the sum of its numbers while every one is a Python int (miles' `loss_mask`,
+   * whose sum is the effective response length); NaN once one is not, or was not summed.
+   */
+  sum = 0;
   depth = 1;
   /**
    * Where it was made in the pickle (its EMPTY_LIST) and the end of its last append, when it was
@@ -30,6 +35,34 @@ export class PyList {
   released = false;
   /** Handed on, or part of a released sample read again: never changed again (sampleHandOn.ts). */
   handed = false;
+}
+
+/**
+ * Python's `sum` of a summarised list (`countedSum`), or null when it was not kept: an item was
+ * not an int, or the sum is past 2^53 (where a double no longer holds Python's int).
+ */
+export function countedSum(list: PyList): number | null {
+  return Number.isSafeInteger(list.sum) ? list.sum : null;
+}
+
+/**
+ * `a + b` for two sums of ints, NaN when either is not known or the sum is past 2^53 (two safe
+ * integers add exactly up to there, and a rounded sum past it is never a safe integer).
+ */
+export function addSums(a: number, b: number): number {
+  const s = a + b;
+  return Number.isSafeInteger(s) ? s : NaN;
+}
+
+/** The sum of `items` while every one is an int that a double holds; NaN otherwise. */
+export function intSum(items: readonly unknown[]): number {
+  let s = 0;
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    if (typeof x !== 'number' || !Number.isSafeInteger(x)) return NaN;
+    s = addSums(s, x);
+  }
+  return s;
 }
 
 export class PyTuple {
