@@ -1,4 +1,4 @@
-// The run view's tables: eval scores and pass@k (with older miles' global-n values), each cause
+// The run view's tables: eval scores and pass@k (with miles main's wrong global-n values), each cause
 // with the first samples of its groups, and the findings by code. Log strings reach them through
 // textContent only.
 import type { EvalRow, RunView } from '../../shared/runViewModel';
@@ -18,7 +18,7 @@ export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
   const s = section(
     app,
     'Eval: score and pass@k per step and dataset',
-    "pass@k is grouped by each dataset's own n; where older miles groups by the global n, its values follow in red.",
+    "pass@k is grouped by each dataset's own n; where miles main groups by the global n, the values it gets wrong follow in red.",
   );
   const ks = [...new Set(rows.flatMap((r) => Object.keys(r.passAtK).concat(r.wrong && 'passAtK' in r.wrong ? Object.keys(r.wrong.passAtK) : [])))].sort(
     (a, b) => Number(a.slice(5)) - Number(b.slice(5)),
@@ -43,7 +43,7 @@ export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
       w.appendChild(el('td'));
       w.appendChild(el('td', r.wrong.groupSize, 'num'));
       if ('crash' in r.wrong) {
-        const td = el('td', `older miles crashes: ${r.wrong.crash}`);
+        const td = el('td', `miles main crashes: ${r.wrong.crash}`);
         td.colSpan = 1 + ks.length;
         w.appendChild(td);
       } else {
