@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { DatasetItem } from '../../shared/protocol';
 import type { ServerApi } from './serverApi';
-import { appendFields, num, plain, safeMarkdown } from './text';
+import { appendFields, exact, num, plain, safeMarkdown } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
 export const FIXABLE_CONTEXT = 'finding.fixable';
@@ -37,8 +37,16 @@ export class DatasetsTreeProvider extends NodeTreeProvider {
   }
 }
 
+/** A metric: rounded in the description, exact in the tooltip (what users compare with their logs). */
 function metricNode(parentId: string, label: string, value: number, description?: string): TreeNode {
-  return node({ id: `${parentId}|${label}`, kind: 'metric', label, description: description ?? num(value), icon: new vscode.ThemeIcon('symbol-number') });
+  return node({
+    id: `${parentId}|${label}`,
+    kind: 'metric',
+    label,
+    description: description ?? num(value),
+    tooltip: `${label} = ${exact(value)}`,
+    icon: new vscode.ThemeIcon('symbol-number'),
+  });
 }
 
 function passAtKNodes(d: DatasetItem, id: string): TreeNode[] {
@@ -48,10 +56,10 @@ function passAtKNodes(d: DatasetItem, id: string): TreeNode[] {
   for (const [name, value] of Object.entries(d.metrics)) {
     if (!name.startsWith(prefix)) continue;
     const wrongValue = wrong?.metrics?.[name];
-    const differs = wrongValue !== undefined && wrongValue !== value;
+    const differs = wrongValue !== undefined; // the engine lists only the values that are wrong
     const n = metricNode(id, name, value, differs ? `${num(value)} (grouped by ${wrong!.groupSize}: ${num(wrongValue)})` : undefined);
     if (differs)
-      n.tooltip = `${name} = ${num(value)} with ${d.n} samples per prompt; miles main (31f1ca9) groups by ${wrong!.groupSize} and reports ${num(wrongValue)}`;
+      n.tooltip = `${name} = ${exact(value)} with ${d.n} samples per prompt; miles main (31f1ca9) groups by ${wrong!.groupSize} and reports ${exact(wrongValue)}`;
     out.push(n);
   }
   // pass@k names miles main (31f1ca9) would log that the right grouping does not have (or its crash).
@@ -137,7 +145,7 @@ function datasetNode(d: DatasetItem): TreeNode {
   }
   const tip = appendFields(safeMarkdown(), [
     ['Dataset', d.name],
-    ['Score', score === undefined ? 'n/a' : `eval/${d.name} = ${num(score)}`],
+    ['Score', score === undefined ? 'n/a' : `eval/${d.name} = ${exact(score)}`],
     ['Samples', `${d.samples}, ${d.n} per prompt (${N_SOURCE[d.nSource] ?? d.nSource})`],
     ['Findings', String(d.findings.length)],
   ]);

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { CauseBucket, FileGroups, GroupItem, RunSummary, SamplesRef } from '../../shared/protocol';
 import { isFolder, type ServerApi } from './serverApi';
-import { appendFields, baseName, num, plain, plural, safeMarkdown } from './text';
+import { appendFields, baseName, exact, num, plain, plural, safeMarkdown } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
 const DROP_PREFIX = 'rollout/dynamic_filter/drop_';
@@ -199,7 +199,7 @@ export function groupTooltip(g: GroupItem): vscode.MarkdownString {
   ];
   if (g.metric) fields.push(['Metric', g.metric]);
   fields.push(['Samples', `${g.samples.length} (${countBy(g.samples.map((s) => s.status))})`]);
-  fields.push(['Rewards', g.samples.map((s) => num(s.reward)).join(', ')]);
+  fields.push(['Rewards', g.samples.map((s) => exact(s.reward)).join(', ')]);
   fields.push(['Exit statuses', countBy(g.samples.map((s) => s.cause))]);
   fields.push(['First line', `${baseName(vscode.Uri.parse(g.uri))}:${g.line + 1}`]);
   return appendFields(safeMarkdown(), fields);

@@ -4,6 +4,7 @@
 // are shown escaped; tooltips are built with `MarkdownString.appendText` (which escapes markdown)
 // and never trusted, never HTML.
 import * as vscode from 'vscode';
+import { formatOrMissing } from '../../shared/numberFormat';
 import { pyFloatRepr } from '../../shared/pythonRepr';
 import { UNSAFE_OR_WHITESPACE_CONTROL } from '../../shared/unsafeText';
 
@@ -32,8 +33,13 @@ export function appendFields(md: vscode.MarkdownString, fields: [string, string]
   return md;
 }
 
-/** Numbers as Python prints them (the logs' and the metrics' own notation). */
+/** A number in a label or description: 4 significant digits (shared/numberFormat.ts). */
 export function num(value: number | null | undefined): string {
+  return formatOrMissing(value, 'null');
+}
+
+/** A number in a tooltip: exactly as Python prints it (the logs' and the metrics' own notation). */
+export function exact(value: number | null | undefined): string {
   return value === null || value === undefined ? 'null' : pyFloatRepr(value);
 }
 

@@ -139,6 +139,12 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     ]) {
       assert.ok(text.includes(want), want);
     }
+    // Numbers for people: 4 significant digits in the table, the exact value (Python's repr) on hover.
+    const cells = await ex.page.evaluate<[string, string][]>(`[...document.querySelectorAll('td.num[title]')].map((td) => [td.textContent, td.title])`);
+    assert.ok(
+      cells.some(([shown, exact]) => shown === '0.6111' && exact === '0.611111111111111'),
+      JSON.stringify(cells),
+    );
     await ex.page.screenshot({ path: join(root, 'docs', 'report.png'), fullPage: false });
     // A click on a bar opens that cause's sample list. The chart is responsive: under load a late
     // resize can redraw it after the first paint, so its size must hold for a few frames first.

@@ -108,7 +108,7 @@ test('an open, unsaved eval config gets a versioned edit, and applying it in the
   });
 });
 
-test('passk-group-size-mismatch: preferred config edit, plus the global value as a client command when the client offers it; setting the global clears it', async () => {
+test("passk-group-size-mismatch: only the global value (the dataset's own n, as a client command), never a config edit the log contradicts; setting it clears it", async () => {
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', evalConfigYaml('aime', 4));
   let settings: Record<string, unknown> = { nSamplesPerEvalPrompt: 2 };
@@ -124,14 +124,12 @@ test('passk-group-size-mismatch: preferred config edit, plus the global value as
       const diag = diags.find((d) => d.code === 'passk-group-size-mismatch')!;
       assert.match(String(diag.message), /^pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2/);
       const actions = await codeActions(h, uri, [diag]);
+      // Setting aime's n to 2 in the config would make this log (4 per prompt) misgrouped-dataset.
       assert.deepEqual(
         actions.map((a) => [a.title, a.isPreferred === true]),
-        [
-          ['Set n_samples_per_eval_prompt of aime to 2 in eval_config.yaml', true],
-          ['Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4', false],
-        ],
+        [['Set the global n_samples_per_eval_prompt (rolloutLens.nSamplesPerEvalPrompt) to 4', true]],
       );
-      const command = actions[1].command!;
+      const command = actions[0].command!;
       assert.equal(command.command, SetNSamplesPerEvalPromptCommand);
       assert.deepEqual(command.arguments, [{ resourceUri: uri, value: 4 }]);
       // What the client's command does: update the setting; the server hears didChangeConfiguration.

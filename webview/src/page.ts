@@ -1,6 +1,7 @@
 // What the webview pages' scripts share: the VS Code API where there is one (not in a report
 // opened in a browser), and building elements whose text is set only through textContent (log
 // strings are hostile: they never become markup).
+import { formatForPeople } from '../../shared/numberFormat';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -23,4 +24,10 @@ export function section(app: HTMLElement, title: string, note?: string): HTMLEle
   if (note) s.appendChild(el('p', note, 'muted'));
   app.appendChild(s);
   return s;
+}
+
+/** A chart tooltip's line in the one number format for people (shared/numberFormat.ts). */
+export function tooltipLabel(item: { raw: unknown; formattedValue: string; dataset: { label?: string } }): string {
+  const value = typeof item.raw === 'number' ? formatForPeople(item.raw) : item.formattedValue;
+  return item.dataset.label ? `${item.dataset.label}: ${value}` : value;
 }

@@ -1,20 +1,24 @@
-// The run view's tables: eval scores and pass@k (with miles main (31f1ca9)'s global-n values), each cause
+// The run view's tables: eval scores and pass@k (with miles main (31f1ca9)'s wrong global-n values), each cause
 // with the first samples of its groups, and the findings by code. Log strings reach them through
 // textContent only.
 import type { EvalRow, RunView } from '../../shared/runViewModel';
 import { evalChart } from './runCharts';
 import { el, section, vscode } from './page';
+import { formatOrMissing } from '../../shared/numberFormat';
+import { pyFloatRepr } from '../../shared/pythonRepr';
 
-function fmt(v: number | null | undefined, digits = 4): string {
-  if (v === null || v === undefined) return '–';
-  return Number.isInteger(v) ? String(v) : v.toFixed(digits).replace(/0+$/, '').replace(/\.$/, '');
+/** A value's cell: 4 significant digits, the exact value (as Python prints it) on hover. */
+function numCell(v: number | null | undefined): HTMLTableCellElement {
+  const td = el('td', formatOrMissing(v), 'num');
+  if (v !== null && v !== undefined) td.title = pyFloatRepr(v);
+  return td;
 }
 
 export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
   const s = section(
     app,
     'Eval: score and pass@k per step and dataset',
-    "pass@k is grouped by each dataset's own n; where miles main (31f1ca9) groups by the global n, its values follow in red.",
+    "pass@k is grouped by each dataset's own n; where miles main (31f1ca9) groups by the global n, the values it gets wrong follow in red.",
   );
   const ks = [...new Set(rows.flatMap((r) => Object.keys(r.passAtK).concat(r.wrong && 'passAtK' in r.wrong ? Object.keys(r.wrong.passAtK) : [])))].sort(
     (a, b) => Number(a.slice(5)) - Number(b.slice(5)),
@@ -29,8 +33,8 @@ export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
     tr.appendChild(el('td', r.dataset, 'mono'));
     tr.appendChild(el('td', r.samples, 'num'));
     tr.appendChild(el('td', `${r.n} (${r.nSource})`, 'num'));
-    tr.appendChild(el('td', fmt(r.score), 'num'));
-    for (const k of ks) tr.appendChild(el('td', fmt(r.passAtK[k]), 'num'));
+    tr.appendChild(numCell(r.score));
+    for (const k of ks) tr.appendChild(numCell(r.passAtK[k]));
     table.appendChild(tr);
     if (r.wrong) {
       const w = el('tr', null, 'wrong');
@@ -44,7 +48,7 @@ export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
         w.appendChild(td);
       } else {
         w.appendChild(el('td'));
-        for (const k of ks) w.appendChild(el('td', k in r.wrong.passAtK ? fmt(r.wrong.passAtK[k]) : '', 'num'));
+        for (const k of ks) w.appendChild(k in r.wrong.passAtK ? numCell(r.wrong.passAtK[k]) : el('td', '', 'num'));
       }
       table.appendChild(w);
     }
@@ -89,7 +93,7 @@ export function renderReasons(app: HTMLElement, model: RunView, colour: Map<stri
       tr.appendChild(at);
       tr.appendChild(el('td', ref.group, 'mono'));
       tr.appendChild(el('td', ref.status));
-      tr.appendChild(el('td', fmt(ref.reward), 'num'));
+      tr.appendChild(numCell(ref.reward));
       tr.appendChild(el('td', ref.cause, 'text mono'));
       tr.appendChild(el('td', ref.prompt ?? '', 'text'));
       tr.appendChild(el('td', ref.response ?? '', 'text'));

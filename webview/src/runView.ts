@@ -5,7 +5,7 @@
 // step and reason in the Groups view; in the report it opens the reason's sample list.
 import Chart from 'chart.js/auto';
 import type { RunView, StepRow } from '../../shared/runViewModel';
-import { vscode } from './page';
+import { tooltipLabel, vscode } from './page';
 import { charts, colours, stepCharts } from './runCharts';
 import { renderEval, renderFindings, renderReasons } from './runTables';
 
@@ -63,6 +63,7 @@ function start(): void {
   const body = getComputedStyle(document.body);
   Chart.defaults.color = body.color;
   Chart.defaults.font.family = body.fontFamily;
+  Chart.defaults.plugins.tooltip.callbacks.label = tooltipLabel;
   current = JSON.parse(data.textContent ?? 'null') as RunView;
   render(current);
   document.body.dataset.rendered = String(charts.length);

@@ -4,12 +4,11 @@
 // and the raw JSON. Every string from the log reaches the page through textContent only.
 import Chart from 'chart.js/auto';
 import type { Clip, MessageView, SampleView, TreeValue } from '../../shared/sampleViewModel';
-import { el, section, vscode } from './page';
+import { el, section, tooltipLabel, vscode } from './page';
+import { formatForPeople, formatOrMissing } from '../../shared/numberFormat';
 
-function fmt(v: number | null | undefined): string {
-  if (v === null || v === undefined) return '–';
-  return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
-}
+/** 4 significant digits (shared/numberFormat.ts); the hover, CLI and messages keep the exact value. */
+const fmt = (v: number | null | undefined): string => formatOrMissing(v);
 
 function clipText(c: Clip | null): string {
   if (!c) return '';
@@ -148,7 +147,7 @@ function render(m: SampleView): void {
     [
       'loss mask',
       m.tokens.lossMask
-        ? `${m.tokens.lossMask.ones} of ${m.tokens.lossMask.length} (${m.tokens.lossMask.coverage === null ? '–' : `${(m.tokens.lossMask.coverage * 100).toFixed(1)}%`})`
+        ? `${m.tokens.lossMask.ones} of ${m.tokens.lossMask.length} (${m.tokens.lossMask.coverage === null ? '–' : `${formatForPeople(m.tokens.lossMask.coverage * 100)}%`})`
         : null,
     ],
     ['log-probs', lp ? `${lp.count} · mean ${fmt(lp.mean)} · min ${fmt(lp.min)} · max ${fmt(lp.max)}` : null],
@@ -194,6 +193,7 @@ const data = document.getElementById('sample-view-model');
 if (data) {
   const body = getComputedStyle(document.body);
   Chart.defaults.color = body.color;
+  Chart.defaults.plugins.tooltip.callbacks.label = tooltipLabel;
   render(JSON.parse(data.textContent ?? 'null') as SampleView);
   document.body.dataset.rendered = '1';
   vscode?.postMessage({ type: 'rendered' });

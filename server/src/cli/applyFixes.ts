@@ -24,9 +24,8 @@ export async function applyFixes(findings: readonly Finding[], options: { cwd?: 
   const out: AppliedFix[] = [];
   const byFile = new Map<string, SetNSamplesFix[]>();
   for (const fix of chosen.fixes) {
-    const passk = chosen.passk.get(fix);
-    if (passk !== undefined) {
-      out.push({ file: null, description: passkAdvice(fix, passk) });
+    if (chosen.passk.has(fix)) {
+      out.push({ file: null, description: passkAdvice(fix) });
       continue;
     }
     if (fix.configFile === null) {
@@ -42,36 +41,36 @@ export async function applyFixes(findings: readonly Finding[], options: { cwd?: 
 }
 
 /** One fix per (config file, dataset): the highest-priority finding's, first seen. */
-function chooseFixes(findings: readonly Finding[]): { fixes: SetNSamplesFix[]; passk: Map<SetNSamplesFix, Finding> } {
+function chooseFixes(findings: readonly Finding[]): { fixes: SetNSamplesFix[]; passk: Set<SetNSamplesFix> } {
   const ranked = findings
     .map((f, i) => ({ f, i }))
     .filter(({ f }) => f.fix?.kind === 'set-n-samples-per-eval-prompt')
     .sort((a, b) => (PRIORITY[a.f.code] ?? 9) - (PRIORITY[b.f.code] ?? 9) || a.i - b.i);
   const seen = new Set<string>();
+  const datasets = new Set<string>();
   const fixes: SetNSamplesFix[] = [];
-  const passk = new Map<SetNSamplesFix, Finding>();
+  const passk = new Set<SetNSamplesFix>();
   for (const { f } of ranked) {
     const fix = f.fix!;
-    const key = `${fix.configFile ?? ''}\u0000${fix.dataset}`;
-    if (seen.has(key)) continue;
+    const isPassk = f.code === 'passk-group-size-mismatch';
+    // pass@k advice names no config: after a config fix of its dataset, the next check decides it.
+    const key = isPassk ? `\u0000${fix.dataset}` : `${fix.configFile ?? ''}\u0000${fix.dataset}`;
+    if (seen.has(key) || (isPassk && datasets.has(fix.dataset))) continue;
     seen.add(key);
+    datasets.add(fix.dataset);
     fixes.push(fix);
-    if (f.code === 'passk-group-size-mismatch') passk.set(fix, f);
+    if (isPassk) passk.add(fix);
   }
   return { fixes, passk };
 }
 
 /**
- * pass@k grouped by the global n is a property of miles main (31f1ca9), not of the config: the log checked
- * now was made with the dataset's own n (else it is misgrouped, a separate fix). Editing the
- * config to the global n would contradict that log, and the next check would ask to undo it, so
- * batch `--fix` only says what to do; editors offer both edits for a person to choose.
+ * pass@k grouped by the global n is how miles main (31f1ca9) computes it, not a fault of the
+ * config: the log checked was made with the dataset's own n (else it is misgrouped, whose fix sets
+ * the dataset's n to what the log shows). The fix names that n for the flag; no file is edited.
  */
-export function passkAdvice(fix: SetNSamplesFix, finding: Finding): string {
-  const own = /has (\d+) samples per prompt but pass@k is grouped by \d+/.exec(finding.message)?.[1];
-  const where = fix.configFile ? ` in ${fix.configFile}` : '';
-  const global = own ? `run miles with --n-samples-per-eval-prompt ${own}, or ` : '';
-  return `not applied to dataset ${fix.dataset}: miles main (31f1ca9) groups pass@k by --n-samples-per-eval-prompt; ${global}set its n_samples_per_eval_prompt to ${fix.value}${where} for the next eval (the checked log was made with ${own ?? 'its own n'} per prompt)`;
+export function passkAdvice(fix: SetNSamplesFix): string {
+  return `not applied to dataset ${fix.dataset}: miles main (31f1ca9) groups every dataset's pass@k by --n-samples-per-eval-prompt; run it with --n-samples-per-eval-prompt ${fix.value}, the n its eval config sets for it (no file to edit)`;
 }
 
 export function flagAdvice(fix: SetNSamplesFix): string {

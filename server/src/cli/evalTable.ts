@@ -1,8 +1,9 @@
 // The text report's per-dataset table: score, none-reward ratio, truncated ratio, pass@k by the
-// dataset's own n, and what miles main (31f1ca9) reports when it groups by the global n instead.
+// dataset's own n, and what miles main (31f1ca9) gets wrong when it groups by the global n instead.
 import { pyFloatRepr } from '../core/python';
 import type { DatasetSummary, FileReport } from '../core/types';
 import { escapeInline } from './escape';
+import { passKValues } from '../core/eval/passAtK';
 
 function num(v: number | undefined): string {
   return v === undefined ? '-' : pyFloatRepr(v);
@@ -28,18 +29,19 @@ export function renderEvalTable(file: FileReport): string {
   const lines = [`eval datasets in ${escapeInline(file.path)}:`, ...table(header, rows)];
   for (const d of datasets) {
     const w = d.wrongPassAtK;
-    if (!w) continue;
-    const what =
-      'crash' in w
-        ? w.crash
-        : Object.keys(w.metrics).length === 0
-          ? 'no pass@k'
-          : Object.entries(w.metrics)
-              .map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`)
-              .join(', ');
-    lines.push(`  ${escapeInline(d.name)}: grouped by the global n = ${w.groupSize} (miles main 31f1ca9): ${what}`);
+    if (w) lines.push(`  ${escapeInline(d.name)}: grouped by the global n = ${w.groupSize} (miles main 31f1ca9): ${wrongText(d, w)}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** The crash, or the values the global grouping gets wrong and the pass@k it does not log. */
+function wrongText(d: DatasetSummary, w: NonNullable<DatasetSummary['wrongPassAtK']>): string {
+  if ('crash' in w) return w.crash;
+  const logged = new Set(passKValues(w.groupSize));
+  const missing = passKs(d.metrics, d.name).filter((k) => !logged.has(k));
+  const parts = Object.entries(w.metrics).map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`);
+  if (missing.length > 0) parts.push(`no ${missing.map((k) => `pass@${k}`).join(', ')}`);
+  return parts.join(', ');
 }
 
 function passKs(metrics: Record<string, number>, name: string): number[] {

@@ -33,7 +33,8 @@ test('seed: 4 per dataset, 3 globally, 2 prompts → AssertionError: len(flat_re
     ),
     f[0].message,
   );
-  assert.deepEqual(f[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 3, configFile: 'eval_config.yaml' });
+  // The fix names the global flag at the dataset's own n: the config already says 4, as the log shows.
+  assert.deepEqual(f[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 4, configFile: null });
   assert.deepEqual(f[0].related, [{ file: 'eval_config.yaml', line: 5 }]);
   assert.deepEqual(r.datasets[0].wrongPassAtK, { groupSize: 3, crash: 'AssertionError: len(flat_rewards)=8 num_groups=2 group_size=3' });
 });
@@ -46,18 +47,19 @@ test('seed: 2 globally → wrong pass@1 = 0.375, pass@2 = 0.75 next to the right
   assert.ok(Math.abs(r.metrics['eval/aime-pass@2'] - 2 / 3) < 1e-15);
   assert.equal(r.metrics['eval/aime-pass@2'], 0.6666666666666666); // numpy's double
   assert.equal(r.metrics['eval/aime-pass@4'], 1.0);
-  // Wrong (groups of 2): [1,0] [0,1] [0,0] [0,1] → c = 1,1,0,1. pass@1 = 1.5/4; pass@2 = 3/4.
-  assert.deepEqual(r.datasets[0].wrongPassAtK, { groupSize: 2, metrics: { 'eval/aime-pass@1': 0.375, 'eval/aime-pass@2': 0.75 } });
+  // Wrong (groups of 2): [1,0] [0,1] [0,0] [0,1] → c = 1,1,0,1. pass@1 = 1.5/4 (right: grouping never
+  // changes pass@1, so it is not listed); pass@2 = 3/4; pass@4 is not logged.
+  assert.deepEqual(r.datasets[0].wrongPassAtK, { groupSize: 2, metrics: { 'eval/aime-pass@2': 0.75 } });
   assert.equal(r.datasets[0].n, 4);
   assert.equal(r.datasets[0].nSource, 'dataset');
   const f = r.findings.find((x) => x.code === 'passk-group-size-mismatch')!;
   assert.equal(
     f.message,
     'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: ' +
-      'miles main (31f1ca9) reports pass@1 = 0.375, pass@2 = 0.75 over wrong groups (right: pass@1 = 0.375, pass@2 = 0.6666666666666666, pass@4 = 1.0); ' +
-      "set the dataset's n_samples_per_eval_prompt to 2, or --n-samples-per-eval-prompt to 4",
+      'miles main (31f1ca9) reports pass@2 = 0.75 over wrong groups and logs no pass@4 (right: pass@1 = 0.375, pass@2 = 0.6666666666666666, pass@4 = 1.0); ' +
+      "run miles with --n-samples-per-eval-prompt 4 (it groups every dataset's pass@k by that flag)",
   );
-  assert.deepEqual(r.wrongMetrics['eval/aime-pass@2'], { groupSize: 2, ownGroupSize: 4, value: 0.75 });
+  assert.deepEqual(r.wrongMetrics, { 'eval/aime-pass@2': { groupSize: 2, ownGroupSize: 4, value: 0.75 } });
 });
 
 test("no mismatch when the global n equals the dataset's, or when the global n is not told", () => {

@@ -39,10 +39,10 @@ test('example run: every eval finding appears, at the right place, with fix data
   assert.equal(passk[0].file, evalFile);
   assert.ok(
     passk[0].message.startsWith(
-      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: miles main (31f1ca9) reports pass@1 = 0.3333333333333333, pass@2 = 0.5 over wrong groups',
+      'pass@k group-size mismatch: dataset aime has 4 samples per prompt but pass@k is grouped by 2: miles main (31f1ca9) reports pass@2 = 0.5 over wrong groups and logs no pass@4',
     ),
   );
-  assert.deepEqual(passk[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 2, configFile });
+  assert.deepEqual(passk[0].fix, { kind: 'set-n-samples-per-eval-prompt', dataset: 'aime', value: 4, configFile: null });
 
   const mis = by('misgrouped-dataset');
   assert.equal(mis.length, 1);
@@ -81,16 +81,21 @@ test('example run: every eval finding appears, at the right place, with fix data
 });
 
 test(
-  'rollout-lens check --fix on a copy of the example run: only the fixed values change in eval_config.yaml',
+  'rollout-lens check → --fix → check on a copy of the example run reaches a fixed point: only the fixed value changes, nothing left to edit, a third run changes nothing',
   { skip: !existsSync(cli) && 'dist/cli.js not built' },
   () => {
     const dir = mkdtempSync(join(tmpdir(), 'rl-example-'));
     cpSync(join(root, 'examples', 'run'), join(dir, 'run'), { recursive: true });
-    const before = readFileSync(join(dir, 'run', 'eval_config.yaml'), 'utf8');
-    const r = check(['--fix', '--config', 'run/rollout-lens.yaml', 'run'], dir);
+    const configPath = join(dir, 'run', 'eval_config.yaml');
+    const before = readFileSync(configPath, 'utf8');
+    const args = ['--config', 'run/rollout-lens.yaml', 'run'];
+    const findingsOf = (stdout: string) => (JSON.parse(stdout) as { findings: JsonFinding[] }).findings;
+
+    const first = findingsOf(check(['--format', 'json', ...args], dir).stdout);
+    const r = check(['--fix', ...args], dir);
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stdout, /--fix applied: .*eval_config\.yaml: set n_samples_per_eval_prompt of dataset gpqa to 3 \(was 2\)/);
-    const after = readFileSync(join(dir, 'run', 'eval_config.yaml'), 'utf8');
+    const after = readFileSync(configPath, 'utf8');
     const a = before.split('\n');
     const b = after.split('\n');
     assert.equal(a.length, b.length);
@@ -101,20 +106,35 @@ test(
         '      n_samples_per_eval_prompt: 3   # edited after the run; the logged eval used 3',
       ],
     ]);
-    assert.match(
-      r.stdout,
-      /--fix advice: not applied to dataset aime: miles main \(31f1ca9\) groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 4, or set its n_samples_per_eval_prompt to 2 in \S+eval_config\.yaml for the next eval \(the checked log was made with 4 per prompt\)/,
-    );
-    // Checked again: gpqa is no longer misgrouped; nothing new appears (the fixes agree with the log).
-    const again = check(['--format', 'json', '--config', 'run/rollout-lens.yaml', 'run'], dir);
-    const findings = (JSON.parse(again.stdout) as { findings: JsonFinding[] }).findings;
-    assert.equal(
-      findings.some((f) => f.code === 'misgrouped-dataset'),
-      false,
+    // pass@k advice names the flag at the n the log and the config agree on, never a config edit.
+    const advice = r.stdout.split('\n').filter((l) => l.startsWith('--fix advice:'));
+    assert.deepEqual(advice, [
+      "--fix advice: not applied to dataset aime: miles main (31f1ca9) groups every dataset's pass@k by --n-samples-per-eval-prompt; run it with --n-samples-per-eval-prompt 4, the n its eval config sets for it (no file to edit)",
+    ]);
+
+    // Checked again: gpqa is no longer misgrouped, and its pass@k grouped by the global 2 equals its
+    // own by 3 within 1e-12 (0.5833333333333334 vs 0.5833333333333333), so no pass@k finding appears.
+    const second = findingsOf(check(['--format', 'json', ...args], dir).stdout);
+    assert.deepEqual(
+      first.filter((f) => f.fix !== null).map((f) => f.code + ' ' + f.dataset),
+      ['passk-group-size-mismatch aime', 'misgrouped-dataset gpqa'],
     );
     assert.deepEqual(
-      findings.filter((f) => f.code === 'passk-group-size-mismatch').map((f) => f.dataset),
-      ['aime', 'gpqa'],
+      second.filter((f) => f.fix !== null).map((f) => f.code + ' ' + f.dataset),
+      ['passk-group-size-mismatch aime'],
     );
+    // No fixable finding left: no fix names a file to edit, and a second --fix edits nothing.
+    assert.deepEqual(
+      second.filter((f) => (f.fix as { configFile: string | null } | null)?.configFile != null),
+      [],
+    );
+    const again = check(['--fix', ...args], dir);
+    assert.deepEqual(
+      again.stdout.split('\n').filter((l) => l.startsWith('--fix')),
+      advice,
+    );
+    assert.equal(readFileSync(configPath, 'utf8'), after);
+    const third = findingsOf(check(['--format', 'json', ...args], dir).stdout);
+    assert.deepEqual(third, second);
   },
 );

@@ -109,11 +109,10 @@ test('rollout-lens check --fix: writes the config on disk, one change per datase
   const dir = mkdtempSync(join(tmpdir(), 'rl-fix-'));
   const path = join(dir, 'eval_config.yaml');
   writeFileSync(path, COMMENTED);
-  const passk = fixFinding('passk-group-size-mismatch', 'gsm8k', 3, path);
-  passk.message = 'pass@k group-size mismatch: dataset gsm8k has 2 samples per prompt but pass@k is grouped by 3: …';
+  // passk-group-size-mismatch names the flag at the dataset's own n (no config file): advice only.
   const done = await applyFixes([
-    passk,
-    fixFinding('passk-group-size-mismatch', 'aime', 3, path),
+    fixFinding('passk-group-size-mismatch', 'gsm8k', 2, null),
+    fixFinding('passk-group-size-mismatch', 'aime', 3, null),
     fixFinding('misgrouped-dataset', 'aime', 4, path),
     fixFinding('misgrouped-dataset', 'gpqa', 2, path),
     fixFinding('misgrouped-dataset', 'swe', 8, null),
@@ -126,7 +125,8 @@ test('rollout-lens check --fix: writes the config on disk, one change per datase
     },
     {
       file: null,
-      description: `not applied to dataset gsm8k: miles main (31f1ca9) groups pass@k by --n-samples-per-eval-prompt; run miles with --n-samples-per-eval-prompt 2, or set its n_samples_per_eval_prompt to 3 in ${path} for the next eval (the checked log was made with 2 per prompt)`,
+      description:
+        "not applied to dataset gsm8k: miles main (31f1ca9) groups every dataset's pass@k by --n-samples-per-eval-prompt; run it with --n-samples-per-eval-prompt 2, the n its eval config sets for it (no file to edit)",
     },
     { file: path, description: 'set n_samples_per_eval_prompt of dataset aime to 4 (was 2)', changed: true },
     { file: path, description: 'added n_samples_per_eval_prompt: 2 to dataset gpqa', changed: true },

@@ -22,15 +22,19 @@ test("Eval datasets view: score, none ratio, pass@k by the dataset's own n and b
     ['aime', 'gpqa', 'swe_verified'],
   );
   const [aime, gpqa, swe] = roots;
-  assert.equal(child(aime, 'eval/aime')?.description, '0.3333333333333333');
+  assert.equal(child(aime, 'eval/aime')?.description, '0.3333'); // 4 significant digits; the tooltip is exact
   assert.match(child(aime, 'samples per prompt')?.description ?? '', /^4 \(from the dataset entry\) · 12 samples$/);
-  assert.equal(child(aime, 'eval/aime-pass@1')?.description, '0.3333333333333333'); // same either way: no second value
-  assert.equal(child(aime, 'eval/aime-pass@2')?.description, '0.611111111111111 (grouped by 2: 0.5)');
-  assert.equal(child(aime, 'eval/aime-pass@4')?.description, '1.0');
-  assert.equal(child(gpqa, 'eval/gpqa')?.description, '0.5833333333333334');
-  assert.equal(child(gpqa, 'eval/gpqa-none_reward_ratio')?.description, '0.08333333333333333');
-  assert.equal(child(swe, 'eval/swe_verified')?.description, '0.0');
-  assert.equal(child(swe, 'eval/swe_verified-none_reward_ratio')?.description, '1.0');
+  assert.equal(child(aime, 'eval/aime-pass@1')?.description, '0.3333'); // same either way: no second value
+  assert.equal(child(aime, 'eval/aime-pass@2')?.description, '0.6111 (grouped by 2: 0.5)');
+  assert.match(
+    String(child(aime, 'eval/aime-pass@2')?.tooltip),
+    /^eval\/aime-pass@2 = 0\.611111111111111 with 4 samples per prompt; miles main \(31f1ca9\) groups by 2 and reports 0\.5$/,
+  );
+  assert.equal(child(aime, 'eval/aime-pass@4')?.description, '1');
+  assert.equal(child(gpqa, 'eval/gpqa')?.description, '0.5833');
+  assert.equal(child(gpqa, 'eval/gpqa-none_reward_ratio')?.description, '0.08333');
+  assert.equal(child(swe, 'eval/swe_verified')?.description, '0');
+  assert.equal(child(swe, 'eval/swe_verified-none_reward_ratio')?.description, '1');
   const misgrouped = child(gpqa, 'Findings')?.children.find((n) => n.label === 'misgrouped-dataset');
   assert.ok(misgrouped, 'gpqa has a misgrouped-dataset finding');
   assert.equal(misgrouped.contextValue, 'finding.fixable');

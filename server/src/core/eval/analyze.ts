@@ -14,7 +14,7 @@ import * as msg from './findings';
 import { firstMixedGroup, groupingOrder, promptRuns, resolveGroupSize, uniformRun } from './grouping';
 import type { ResolvedN } from './grouping';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from './milesMetrics';
-import { computePassAtK } from './passAtK';
+import { computePassAtK, passAtKDifference } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
 import { sampleRulesOf } from '../frameworks';
@@ -26,8 +26,8 @@ export interface EvalResult {
   /** Step of the file (`rollout_id`/`step` of its records, else a number in its name); null if none. */
   step: number | null;
   /**
-   * pass@k as older miles computes it (grouped by the global n), by metric name, where that
-   * grouping differs from the dataset's own; `compareMetrics` names a logged value that equals it.
+   * pass@k as miles main (31f1ca9) computes it (grouped by the global n), by metric name, where that
+   * grouping gets it wrong (`passAtKDifference`); `compareMetrics` names a logged value that equals it.
    */
   wrongMetrics: Record<string, { groupSize: number; ownGroupSize: number; value: number }>;
 }
@@ -108,10 +108,10 @@ function analyzeDataset(
     const runs = promptRuns(ordered);
     const why = runs === null ? 'no-prompt' : uniformRun(runs) !== null ? 'uniform' : 'uneven';
     push(msg.makeFinding('group-size-inferred', at, msg.inferredMessage(name, resolved.n, why)));
-  } else {
-    checkGrouping(name, ordered, resolved, config, computed.passAtK, at, push);
+  } else if (!checkGrouping(name, ordered, resolved, config, computed.passAtK, at, push)) {
+    // A misgrouped dataset's own pass@k is over wrong groups too: its fix comes first.
+    checkGlobalGrouping(name, computed.rewards, resolved, settings.nSamplesPerEvalPrompt, computed.passAtK, summary, out, at);
   }
-  checkGlobalGrouping(name, computed.rewards, resolved, settings.nSamplesPerEvalPrompt, config, computed.passAtK, summary, out, at);
   if (computed.sumCrash !== null) {
     // slime sums the rewards before anything else of the dataset: that is where it raises.
     push(
@@ -140,38 +140,43 @@ function analyzeDataset(
 }
 
 /**
- * passk-group-size-mismatch: older miles groups pass@k by the global n even when the dataset sets
- * its own (entry or eval.defaults). Shows the assertion it hits or the values it reports.
+ * passk-group-size-mismatch: miles main (31f1ca9) groups pass@k by the global n even when the
+ * dataset sets its own (entry or eval.defaults). Shows the assertion it hits or the values it gets
+ * wrong; none when every value it logs is right (equal within SAME_PASS_AT_K_TOLERANCE) and none is
+ * missing. The fix names the flag: the dataset's own n is what the log was made with.
  */
 function checkGlobalGrouping(
   name: string,
   rewards: Float64Array,
   resolved: ResolvedN,
   g: number | null,
-  config: EvalConfig | null,
   own: ReturnType<typeof computePassAtK>,
   summary: DatasetSummary,
   out: EvalResult,
   at: msg.FindingAt,
 ): void {
-  if (g === null || g === resolved.n || (resolved.source !== 'dataset' && resolved.source !== 'defaults')) return;
-  const wrong = computePassAtK(rewards, g);
-  const right = own.kind === 'metrics' ? { values: own.values } : { crash: own.crash };
-  if (wrong.kind === 'crash') summary.wrongPassAtK = { groupSize: g, crash: wrong.crash };
-  else {
+  if (g === null || g === resolved.n || (resolved.source !== 'dataset' && resolved.source !== 'defaults') || own.kind === 'crash') return;
+  const other = computePassAtK(rewards, g);
+  let wrong: Parameters<typeof msg.passkMismatchMessage>[3];
+  if (other.kind === 'crash') {
+    summary.wrongPassAtK = { groupSize: g, crash: other.crash };
+    wrong = { crash: other.crash };
+  } else {
+    const diff = passAtKDifference(other.values, own.values);
+    if (Object.keys(diff.wrong).length === 0 && diff.missing.length === 0) return;
     const metrics: Record<string, number> = {};
-    for (const [k, v] of Object.entries(wrong.values)) {
+    for (const [k, v] of Object.entries(diff.wrong)) {
       metrics[`eval/${name}-${k}`] = v;
       out.wrongMetrics[`eval/${name}-${k}`] = { groupSize: g, ownGroupSize: resolved.n, value: v };
     }
     summary.wrongPassAtK = { groupSize: g, metrics };
+    wrong = { values: diff.wrong, missing: diff.missing };
   }
-  const wrongArg = wrong.kind === 'crash' ? { crash: wrong.crash } : { values: wrong.values };
-  const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: g, configFile: config?.path ?? null };
-  out.findings.push(msg.makeFinding('passk-group-size-mismatch', { ...at, fix }, msg.passkMismatchMessage(name, resolved.n, g, wrongArg, right)));
+  const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: resolved.n, configFile: null };
+  out.findings.push(msg.makeFinding('passk-group-size-mismatch', { ...at, fix }, msg.passkMismatchMessage(name, resolved.n, g, wrong, own.values)));
 }
 
-/** misgrouped-dataset: observed prompt repetition, sample count and group contents against n. */
+/** misgrouped-dataset: observed prompt repetition, sample count and group contents against n. True when it found one. */
 function checkGrouping(
   name: string,
   ordered: SampleList,
@@ -180,7 +185,7 @@ function checkGrouping(
   passAtK: ReturnType<typeof computePassAtK>,
   at: msg.FindingAt,
   push: (f: Finding) => void,
-): void {
+): boolean {
   const runs = promptRuns(ordered);
   const m = runs === null ? null : uniformRun(runs);
   const crash = passAtK.kind === 'crash' ? passAtK.crash : null;
@@ -189,12 +194,16 @@ function checkGrouping(
     const fix = { kind: 'set-n-samples-per-eval-prompt' as const, dataset: name, value: m, configFile: config?.path ?? null };
     const firstBad = firstMixedGroup(ordered, n) ?? ordered.line(0);
     push(msg.makeFinding('misgrouped-dataset', { ...at, line: firstBad, fix }, msg.misgroupedRepeatMessage(name, m, n, crash)));
-  } else if (crash !== null) {
-    push(msg.makeFinding('misgrouped-dataset', at, msg.misgroupedCountMessage(name, ordered.length, n, crash)));
-  } else if (runs !== null && m === null) {
-    const mixed = firstMixedGroup(ordered, n);
-    if (mixed !== null) push(msg.makeFinding('misgrouped-dataset', { ...at, line: mixed }, msg.misgroupedMixedMessage(name, n, mixed)));
+    return true;
   }
+  if (crash !== null) {
+    push(msg.makeFinding('misgrouped-dataset', at, msg.misgroupedCountMessage(name, ordered.length, n, crash)));
+    return true;
+  }
+  const mixed = runs !== null && m === null ? firstMixedGroup(ordered, n) : null;
+  if (mixed === null) return false;
+  push(msg.makeFinding('misgrouped-dataset', { ...at, line: mixed }, msg.misgroupedMixedMessage(name, n, mixed)));
+  return true;
 }
 
 /** eval-all-aborted (every reward null) or none-reward (some null). */

@@ -36,20 +36,29 @@ export function listPassAtK(values: Record<string, number>): string {
     .join(', ');
 }
 
+/**
+ * passk-group-size-mismatch. miles main (31f1ca9) groups every dataset's pass@k by
+ * `--n-samples-per-eval-prompt` (`log_eval_rollout_data`), so the only advice that agrees with the
+ * log (and with misgrouped-dataset, which sets the dataset's n to what the log shows) is that flag.
+ */
 export function passkMismatchMessage(
   ds: string,
   n: number,
   g: number,
-  wrong: { crash: string } | { values: Record<string, number> },
-  right: { crash: string } | { values: Record<string, number> },
+  wrong: { crash: string } | { values: Record<string, number>; missing: readonly string[] },
+  right: Record<string, number>,
 ): string {
   const head = `pass@k group-size mismatch: dataset ${ds} has ${n} samples per prompt but pass@k is grouped by ${g}`;
-  const rightText = 'values' in right ? `right: ${listPassAtK(right.values)}` : `with ${n} per prompt it fails too: ${right.crash}`;
+  const rightText = Object.keys(right).length > 0 ? `right: ${listPassAtK(right)}` : `right: no pass@k with ${n} per prompt`;
   let body: string;
-  if ('crash' in wrong) body = `: miles main (31f1ca9) fails with ${wrong.crash} (${rightText})`;
-  else if (Object.keys(wrong.values).length === 0) body = `: miles main (31f1ca9) logs no pass@k for it (${rightText})`;
-  else body = `: miles main (31f1ca9) reports ${listPassAtK(wrong.values)} over wrong groups (${rightText})`;
-  return `${head}${body}; set the dataset's n_samples_per_eval_prompt to ${g}, or --n-samples-per-eval-prompt to ${n}`;
+  if ('crash' in wrong) body = `miles main (31f1ca9) fails with ${wrong.crash}`;
+  else {
+    const parts: string[] = [];
+    if (Object.keys(wrong.values).length > 0) parts.push(`reports ${listPassAtK(wrong.values)} over wrong groups`);
+    if (wrong.missing.length > 0) parts.push(`logs no ${wrong.missing.join(', ')}`);
+    body = `miles main (31f1ca9) ${parts.join(' and ')}`;
+  }
+  return `${head}: ${body} (${rightText}); run miles with --n-samples-per-eval-prompt ${n} (it groups every dataset's pass@k by that flag)`;
 }
 
 export function misgroupedRepeatMessage(ds: string, m: number, n: number, crash: string | null): string {

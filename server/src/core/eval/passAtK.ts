@@ -1,6 +1,6 @@
 // pass@k exactly as miles logs it (`compute_pass_rate`): flat rewards cut into groups of
 // `group_size`, k = 1, 2, 4, … ≤ group_size, per-group unbiased estimator, numpy mean over groups.
-import { npMean } from './numeric';
+import { npMean, relativeDifference } from './numeric';
 
 /** k values miles logs for a group size: 2**i for i in range(int(log2(n)) + 1); none for n ≤ 1. */
 export function passKValues(groupSize: number): number[] {
@@ -54,4 +54,33 @@ export function computePassAtK(flatRewards: ArrayLike<number>, groupSize: number
     values[`pass@${k}`] = npMean(correct.map((c) => passAtKEstimate(groupSize, c, k)));
   }
   return { kind: 'metrics', values };
+}
+
+/**
+ * Two groupings' pass@k are the same figure when they differ by at most this much (relative): numpy
+ * sums the per-group estimates in another order for another group count, so equal figures can
+ * differ in the last bit (0.5833333333333334 over groups of 2, 0.5833333333333333 over groups of 3).
+ */
+export const SAME_PASS_AT_K_TOLERANCE = 1e-12;
+
+export interface PassAtKDifference {
+  /** Values `other` logs that are wrong: they differ from the right value, or the right grouping has no such k. */
+  wrong: Record<string, number>;
+  /** Keys the right grouping has and `other` does not log. */
+  missing: string[];
+}
+
+/**
+ * What `other` (pass@k over another grouping) gets wrong against `right`. pass@1 is never wrong:
+ * it is the share of rewards equal to 1 whatever the grouping, so only rounding can tell them apart.
+ */
+export function passAtKDifference(other: Record<string, number>, right: Record<string, number>): PassAtKDifference {
+  const wrong: Record<string, number> = {};
+  for (const [k, v] of Object.entries(other)) {
+    if (k === 'pass@1') continue;
+    const r = right[k];
+    if (r === undefined || relativeDifference(v, r) > SAME_PASS_AT_K_TOLERANCE) wrong[k] = v;
+  }
+  const missing = Object.keys(right).filter((k) => !(k in other));
+  return { wrong, missing };
 }

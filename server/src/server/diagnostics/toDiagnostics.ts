@@ -80,7 +80,8 @@ function relatedInformation(finding: Finding, ctx: DiagnosticContext): Diagnosti
 function globalValueOf(finding: Finding, ctx: DiagnosticContext): number | null {
   if (!finding.fix || finding.dataset === null) return null;
   const info = ctx.datasetInfo?.(finding.dataset);
-  if (finding.code === 'passk-group-size-mismatch') return info ? info.n : null;
+  // The fix names the dataset's own n for the global flag (what miles groups pass@k by).
+  if (finding.code === 'passk-group-size-mismatch') return finding.fix.value;
   if (finding.code === 'misgrouped-dataset') {
     // Only when the dataset does not set its own n: then the global is what decides it.
     return !info || info.nSource === 'global' || info.nSource === 'default' || info.nSource === 'inferred' ? finding.fix.value : null;
