@@ -38,15 +38,22 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     middleware: {
       // Untrusted workspaces get read-only analysis: no edits offered to their files.
       provideCodeActions: (document, range, ctx, token, next) => (vscode.workspace.isTrusted ? next(document, range, ctx, token) : []),
-      // A sample's hover ends with a link that opens it in the sample view. The link is built
-      // here from the document and line (no log text), and trusted for that one command only.
+      // A sample's hover: its headline (the server's first paragraph), then a link that opens it in
+      // the sample view, then the details. The link is built here from the document and line (no
+      // log text) and trusted for that one command only; the server's text stays untrusted.
       provideHover: async (document, position, token, next) => {
         const hover = await next(document, position, token);
         if (!hover) return hover;
         const args = encodeURIComponent(JSON.stringify([document.uri.toString(), position.line]));
-        const link = new vscode.MarkdownString(`[Open Sample](command:rolloutLens.openSample?${args} "Open this sample in the sample view")`);
-        link.isTrusted = { enabledCommands: ['rolloutLens.openSample'] };
-        return new vscode.Hover([...hover.contents, link], hover.range);
+        const link = new vscode.MarkdownString(`[Open Sample](command:${OpenSampleCommand}?${args} "Open this sample in the sample view")`);
+        link.isTrusted = { enabledCommands: [OpenSampleCommand] };
+        const [first, ...others] = hover.contents;
+        const value = first instanceof vscode.MarkdownString ? first.value : undefined;
+        const cut = value?.indexOf('\n\n') ?? -1;
+        if (value === undefined || cut < 0) return new vscode.Hover([...hover.contents, link], hover.range);
+        const headline = new vscode.MarkdownString(value.slice(0, cut));
+        const details = new vscode.MarkdownString(value.slice(cut + 2));
+        return new vscode.Hover([headline, link, details, ...others], hover.range);
       },
     },
   };

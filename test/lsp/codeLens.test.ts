@@ -43,3 +43,21 @@ test('codeLens: at most MAX_CODE_LENSES on a file of many failed samples, in lin
   assert.equal(got.length, MAX_CODE_LENSES);
   got.forEach((l, i) => assert.equal(l.range.start.line, i));
 });
+
+test('codeLens: none above completed samples whose exit_status is Submitted (real agentic files); one above each failure', async () => {
+  const lines: string[] = [];
+  // Group 0: four finished attempts, each with metadata.exit_status "Submitted": no failure among them.
+  for (let i = 0; i < 4; i++) lines.push(milesSample({ group: 0, index: i, exitStatus: 'Submitted', reward: i % 2 ? '0.0' : '1.0' }));
+  // Group 1: an unlisted exit status on a completed sample is no failure either; an infrastructure
+  // failure kept and scored, a policy failure scored 0 and a failed status are failures.
+  lines.push(milesSample({ group: 1, index: 4, exitStatus: 'AgentFinished' }));
+  lines.push(milesSample({ group: 1, index: 5, exitStatus: 'SandboxUnavailable', reward: '0.0' }));
+  lines.push(milesSample({ group: 1, index: 6, exitStatus: 'TimeLimitExceeded', reward: '0.0' }));
+  lines.push(milesSample({ group: 1, index: 7, status: 'failed', exitStatus: 'Submitted', reward: '0.0' }));
+  lines.push(milesSample({ group: 2, index: 8, status: 'aborted', exitStatus: 'Submitted' }));
+  const got = await lenses(true, `${lines.join('\n')}\n`, (d) => d.length > 0);
+  assert.deepEqual(
+    got.map((l) => l.range.start.line),
+    [5, 6, 7, 8],
+  );
+});

@@ -40,16 +40,22 @@ test('hover on an aborted sample: group dropped and why, infrastructure cause, m
     await h.openAndWait(uri, `${rolloutLines(HOSTILE).join('\n')}\n`);
     const text = await hover(h, uri, 5);
     assert.ok(text);
-    assert.match(text, /status `aborted`/);
-    assert.match(text, /\*\*Group\*\* `1`: 4 samples, \*\*dropped\*\*/);
-    assert.match(text, /aborted-group filter, which runs before any dynamic filter: a sample aborted \(line 6, the first aborted sample in group order\)/);
-    assert.match(text, /Reason `group_has_aborted_ServerUnreachable`/);
-    assert.match(text, /\*\*Cause\*\* `ServerUnreachable`: infrastructure \(the policy cannot cause it\)/);
-    assert.match(
-      text,
-      /Counted in `rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable`; \(per-cause drop reasons\); miles main \(31f1ca9\) logs `rollout\/dynamic_filter\/drop_group_has_aborted` \(sync\), `rollout\/fully_async\/aborted_groups_filtered` \(fully async\)/,
+    // One headline first (the editor puts Open Sample after it), then the details, each said once.
+    const [head, facts, filter] = text.split('\n\n');
+    assert.equal(head, '**group `1` dropped: `ServerUnreachable` (infrastructure), right to discard**');
+    assert.equal(facts, 'line 6 · status `aborted` · reward `null` · index 5 · step 1');
+    assert.equal(
+      filter,
+      'Aborted-group filter: reason `group_has_aborted_ServerUnreachable`, counted in `rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable`. ' +
+        'miles main (31f1ca9) logs it in `rollout/dynamic_filter/drop_group_has_aborted` (sync), `rollout/fully_async/aborted_groups_filtered` (fully async).',
     );
+    for (const said of ['infrastructure', '`group_has_aborted_ServerUnreachable`', 'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable'])
+      assert.equal(text.split(said).length - 1, 1, `${said} said once`);
+    // The common aborted-sample hover is short before the line's own detail (its fields and message).
+    const beforeDetail = text.slice(0, text.indexOf('`metadata.exit_status`'));
+    assert.ok(beforeDetail.length < 600, `${beforeDetail.length} characters before the detail`);
     for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `), `member line ${line} listed`);
+    assert.match(text, /- line 6: this sample\n/);
     assert.match(text, /`metadata\.exit_status`: `ServerUnreachable`/);
     assert.match(text, /`metadata\.error` \(as logged\):/);
     // The hostile message is in a fence longer than its own backtick run, with the RLO made visible.
@@ -68,8 +74,7 @@ test('hover on a kept sample names the kept group and no drop metric; no hover o
     await h.openAndWait(uri, `${rolloutLines().join('\n')}\n\n`);
     const text = await hover(h, uri, 0);
     assert.ok(text);
-    assert.match(text, /\*\*Group\*\* `0`: 4 samples, \*\*kept\*\*/);
-    assert.match(text, /Kept: no sample aborted\./);
+    assert.match(text, /^\*\*group `0` kept\*\*\n\nline 1 · status `completed` · reward `1\.0` · index 0 · step 1\n\nNo sample aborted\./);
     assert.ok(!text.includes('Counted in'), 'a kept group counts in no drop metric');
     assert.ok(!text.includes('as logged'), 'a completed sample needs no failure detail');
     assertInert(text);
@@ -113,12 +118,11 @@ test("hover on an aborted eval attempt: its prompt group (the dataset's own n), 
     await h.openAndWait(uri, `${lines.join('\n')}\n`);
     const text = await hover(h, uri, 6);
     assert.ok(text);
-    assert.match(text, /\*\*Prompt group\*\* 1 \(the dataset's samples 4–7 in index order, 4 per prompt\): 1 of 4 have reward 1 \(what pass@k counts\)\./);
+    assert.match(text, /^\*\*`aime` attempt failed: `SandboxUnavailable` \(infrastructure\), scored 0 in the dataset's score and pass@k\*\*\n\n/);
+    assert.match(text, /Prompt group 1: the dataset's samples 4–7 in index order, 4 per prompt; pass@k counts reward 1\./);
     for (const line of [5, 6, 7, 8]) assert.match(text, new RegExp(`- line ${line}: `));
-    assert.match(text, /In evaluation nothing is discarded: this infrastructure failure scores 0/);
-    assert.ok(!text.includes('Aborting is right'), 'the training verdict does not apply to eval');
-    assert.match(text, /\*\*Dataset\*\* `aime`: 8 samples, 4 per prompt \(dataset\)\./);
-    assert.match(text, /Counted in `eval\/aime` = `0\.375`/);
+    assert.ok(!text.includes('right to discard'), 'the training verdict does not apply to eval');
+    assert.match(text, /Dataset `aime`: 8 samples, 4 per prompt \(dataset\); `eval\/aime` = `0\.375`/);
     assert.match(text, /miles main \(31f1ca9\) groups pass@k by 3 instead: `AssertionError: len\(flat_rewards\)=8 num_groups=2 group_size=3`/);
     assertInert(text);
   });
@@ -135,10 +139,10 @@ test('hover on a verl rollout row with an empty response: the group is kept and 
     await h.waitFor('analysis', () => h.changes.find((c) => c.uri === uri));
     const text = await hover(h, uri, 1);
     assert.ok(text);
-    assert.match(text, /\*\*kept\*\*/);
+    assert.match(text, /^\*\*group `u0` kept: verl masks this empty response out of the loss\*\*/);
     assert.match(
       text,
-      /Kept: verl has no aborted-group filter; a sample with an empty response \(`response_length` 0\) is masked out of the loss and of `critic\/score\/mean` instead\./,
+      /verl has no aborted-group filter: a sample with an empty response \(`response_length` 0\) is masked out of the loss and of `critic\/score\/mean`\./,
     );
     assert.ok(!text.includes('group_has_aborted_unknown'), 'no miles drop reason for verl');
     assertInert(text);
@@ -159,11 +163,10 @@ test('a client announcing only plaintext gets a plain-text hover: no markdown sy
     await h.openAndWait(uri, hostileRollout());
     const text = await hover(h, uri, 5, 'plaintext');
     assert.ok(text);
-    assert.match(text, /^Rollout Lens · line 6\n\nstatus aborted · reward null/);
-    assert.match(text, /Group 1: 4 samples, dropped/);
+    assert.match(text, /^group 1 dropped: ServerUnreachable \(infrastructure\), right to discard\n\nline 6 · status aborted · reward null/);
     assert.match(
       text,
-      /Counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable \(per-cause drop reasons\); miles main \(31f1ca9\) logs rollout\/dynamic_filter\/drop_group_has_aborted \(sync\)/,
+      /counted in rollout\/dynamic_filter\/drop_group_has_aborted_ServerUnreachable\. miles main \(31f1ca9\) logs it in rollout\/dynamic_filter\/drop_group_has_aborted \(sync\)/,
     );
     assert.match(text, /metadata\.exit_status: ServerUnreachable\n/);
     assert.match(text, /metadata\.error \(as logged\):\n\n {4}boom \[click\]\(command:/, 'the message indented, verbatim');
@@ -187,7 +190,7 @@ test('a client listing plaintext before markdown gets plain text; markdown first
       await h.openAndWait(uri, hostileRollout());
       const text = await hover(h, uri, 0, kind);
       assert.ok(text);
-      assert.equal(text.includes('**Group**'), kind === 'markdown');
+      assert.equal(text.includes('**group'), kind === 'markdown');
     });
   }
 });
@@ -210,8 +213,38 @@ test('markdown hovers show identifiers and values in code spans, never backslash
     }
     assert.match(texts[0]!, /`metadata\.exit_status`: `ServerUnreachable`/);
     assert.match(texts[1]!, /reward `1\.0`/);
-    assert.match(texts[2]!, /Counted in `eval\/aime` = `[0-9.]+`/);
+    assert.match(texts[2]!, /`eval\/aime` = `[0-9.]+`/);
     const html = md.render(texts[1]!);
     assert.ok(html.includes('<code>1.0</code>'), `the reward renders as code: ${html}`);
+  });
+});
+
+test('a completed sample whose exit_status is Submitted: its exit status, no failure cause, no failure detail', async () => {
+  const ws = tempWorkspace();
+  await inWorkspace(ws, {}, async (h) => {
+    const uri = ws.uri('rollout_1.jsonl');
+    const lines = [0, 1, 2, 3].map((i) => milesSample({ group: 0, index: i, exitStatus: 'Submitted', reward: i % 2 ? '0.0' : '1.0' }));
+    await h.openAndWait(uri, `${lines.join('\n')}\n`, () => true);
+    const text = await hover(h, uri, 1);
+    assert.ok(text);
+    assert.match(text, /^\*\*group `0` kept\*\*\n\nline 2 · status `completed` · reward `0\.0` · index 1 · step 1 · exit status `Submitted`\n\n/);
+    assert.ok(!/cause/i.test(text), `no cause in ${text}`);
+    assert.ok(!text.includes('metadata.exit_status'), 'no failure detail read for a finished attempt');
+  });
+});
+
+test('a policy abort: the headline says the drop hides a policy failure, and the finding code follows', async () => {
+  const ws = tempWorkspace();
+  await inWorkspace(ws, {}, async (h) => {
+    const uri = ws.uri('rollout_1.jsonl');
+    const lines = [0, 1].map((i) =>
+      milesSample({ group: 0, index: i, status: i === 0 ? 'aborted' : 'completed', exitStatus: i === 0 ? 'TimeLimitExceeded' : 'Submitted' }),
+    );
+    await h.openAndWait(uri, `${lines.join('\n')}\n`, () => true);
+    const text = await hover(h, uri, 0);
+    assert.ok(text);
+    assert.match(text, /^\*\*group `0` dropped: `TimeLimitExceeded` \(policy\), wrong to discard: a failure the policy can cause is hidden from training\*\*/);
+    assert.match(text, /`policy-failure-discarded`/);
+    assert.match(text, /- line 2: `completed`, reward `1\.0`\n|- line 2: `completed`, reward `1\.0`$/m);
   });
 });

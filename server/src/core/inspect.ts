@@ -18,7 +18,7 @@ import { minLine, splitsDatasets } from './eval/analyze';
 import { splitDatasets } from './eval/datasets';
 import { groupingOrder } from './eval/grouping';
 import { sampleList, type SampleList } from './store/sampleList';
-import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, SampleRecord } from './types';
+import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, MissingMember, SampleRecord } from './types';
 
 /** An analysed file as the facade needs it: its report (with detail) and how to read it again. */
 export interface InspectedFile {
@@ -52,8 +52,15 @@ export interface GroupVerdict {
   reason: string | null;
   /** Null when kept. */
   droppedBy: DropFilter | null;
-  /** The first aborted member in group order: the one whose cause names an aborted-group drop. */
+  /** The first aborted member in group order that this file has a line for. */
   firstAborted: SampleRecord | null;
+  /** Members this file has no line for, with what the file that has them says (a trajectory sidecar's `.pt`). */
+  missing: MissingMember[];
+  /**
+   * The cause that named an aborted-group drop: that of the first aborted member in group order,
+   * present or missing, classified; null when the group was not dropped so, or no cause was recorded.
+   */
+  dropCause: { name: string; class: CauseClass } | null;
   /** Metric the drop is counted in, and the names older framework versions used for it. */
   metric: string | null;
   formerly: FormerName[];
@@ -70,9 +77,11 @@ export interface SampleInspection {
   evalGroup: EvalGroup | undefined;
   /** The dataset the sample counted in (eval files, or a rollout file that names one). */
   dataset: DatasetSummary | undefined;
-  /** The sample's failure cause and whether the policy could have caused it; null: no cause recorded. */
+  /** The sample's failure cause and whether the policy could have caused it (`failureCause`); null: it did not fail, or no cause recorded. */
   cause: { name: string; class: CauseClass } | null;
-  /** True when the line's failure detail is worth reading (aborted, failed, or a cause recorded). */
+  /** The exit status the line records (`metadata.exit_status`), failure or not (`Submitted`); null: none. */
+  exitStatus: string | null;
+  /** True when the sample failed (`isFailedSample`): its line's failure detail is worth reading. */
   failed: boolean;
 }
 
@@ -286,19 +295,60 @@ function namedEvalGroupOf(detail: FileDetail, sample: SampleRecord, dataset: Dat
 }
 
 /** The filters' verdict on a rollout group, with its members. */
-export function groupVerdict(detail: FileDetail, group: GroupOutcome): GroupVerdict {
+export function groupVerdict(detail: FileDetail, group: GroupOutcome, settings: CauseSettings): GroupVerdict {
   const members = membersOf(detail, group);
+  const missing = group.missing ?? [];
   const droppedBy: DropFilter | null = group.kept || group.reason === null ? null : isAbortedReason(group.reason) ? 'aborted-group' : 'reward-std';
+  const firstAborted = members.find((m) => m.aborted) ?? null;
+  let dropCause: GroupVerdict['dropCause'] = null;
+  if (droppedBy === 'aborted-group') {
+    // The first aborted member in group order, present or missing, names the drop.
+    const first = membersInOrder({ members, missing }).find((x) => ('sample' in x ? x.sample.aborted : x.missing.aborted));
+    const name = first === undefined ? null : 'sample' in first ? first.sample.cause : first.missing.cause;
+    dropCause = name === null ? null : { name, class: classifyCause(name, settings) };
+  }
   return {
     outcome: group,
     members,
     kept: group.kept,
     reason: group.reason,
     droppedBy,
-    firstAborted: members.find((m) => m.aborted) ?? null,
+    firstAborted,
+    missing,
+    dropCause,
     metric: group.metric,
     formerly: group.metric !== null && group.reason !== null ? formerNames(group.reason) : [],
   };
+}
+
+/** A group's members in group order: those of the file, and those it lacks in their places. */
+export function membersInOrder(group: Pick<GroupVerdict, 'members' | 'missing'>): ({ sample: SampleRecord } | { missing: MissingMember })[] {
+  const out: ({ sample: SampleRecord } | { missing: MissingMember })[] = [];
+  let k = 0;
+  let j = 0;
+  while (k < group.members.length || j < group.missing.length) {
+    if (j < group.missing.length && (k >= group.members.length || group.missing[j].position <= out.length)) out.push({ missing: group.missing[j++] });
+    else out.push({ sample: group.members[k++] });
+  }
+  return out;
+}
+
+/**
+ * The sample's failure cause: its recorded exit status when the sample failed (aborted, or status
+ * `failed`), or when that exit status is itself a failure the cause lists know (infrastructure or
+ * policy: a failure kept and scored). A finished attempt's `Submitted`, or an exit status in
+ * neither list on a sample that did not fail, is its exit status, not a cause.
+ */
+export function failureCause(sample: Pick<SampleRecord, 'cause' | 'aborted' | 'status'>, settings: CauseSettings): { name: string; class: CauseClass } | null {
+  if (sample.cause === null) return null;
+  const cls = classifyCause(sample.cause, settings);
+  if (sample.aborted || sample.status === 'failed' || cls === 'infrastructure' || cls === 'policy') return { name: sample.cause, class: cls };
+  return null;
+}
+
+/** Whether a sample failed: aborted, status `failed`, or a failure cause recorded (`failureCause`). Hovers, the sample view and CodeLens ask here. */
+export function isFailedSample(sample: SampleRecord, settings: CauseSettings): boolean {
+  return sample.aborted || sample.status === 'failed' || failureCause(sample, settings) !== null;
 }
 
 /** Everything the analysis knows about the sample on a 1-based line; undefined when no sample is there. */
@@ -314,11 +364,12 @@ export function inspectSample(file: Pick<InspectedFile, 'report' | 'settings'>, 
     kind: report.kind,
     format: report.format,
     sample,
-    group: group ? groupVerdict(detail, group) : undefined,
+    group: group ? groupVerdict(detail, group, file.settings) : undefined,
     evalGroup: place.group,
     dataset: place.dataset,
-    cause: sample.cause === null ? null : { name: sample.cause, class: classifyCause(sample.cause, file.settings) },
-    failed: sample.aborted || sample.cause !== null || sample.status === 'failed',
+    cause: failureCause(sample, file.settings),
+    exitStatus: sample.cause,
+    failed: isFailedSample(sample, file.settings),
   };
 }
 

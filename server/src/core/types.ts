@@ -157,6 +157,26 @@ export interface GroupOutcome {
   reason: string | null;
   /** Metric the drop counted in, e.g. `rollout/dynamic_filter/drop_group_has_aborted_X`. */
   metric: string | null;
+  /** Members this file has no line for, as another file of the step records them (a trajectory sidecar's `.pt`). */
+  missing?: MissingMember[];
+}
+
+/**
+ * A group member a file has no line for: miles' trajectory sidecar has no row for a sample aborted
+ * before any model call (docs/pt.md#the-trajectory-sidecar); its step's `.pt` has it.
+ */
+export interface MissingMember {
+  /** 0-based position in group order (among all members, present or missing). */
+  position: number;
+  index: number | null;
+  status: SampleStatus | null;
+  aborted: boolean;
+  reward: number | null;
+  rewardIsInt: boolean;
+  cause: string | null;
+  /** The file that has it (display path) and its 1-based line there (sample N of a `.pt`). */
+  file: string;
+  line: number;
 }
 
 /** What the filters did to each group of a store, by the store's group id (its key's first-appearance ordinal). */

@@ -99,7 +99,8 @@ test('a line with tool calls, token facts, mixed weight versions, object rewards
     assert.deepEqual(view.tokens.lossMask, { length: 4, ones: 3, coverage: 0.75 });
     assert.deepEqual(view.tokens.logProbs, { count: 4, mean: -0.75, min: -1.5, max: -0.25, points: [-0.5, -1.5, 0, -0.25] });
     assert.deepEqual(view.weightVersions, { values: ['7', '7', '8'], distinct: ['7', '8'], mixed: true });
-    assert.equal(view.cause?.class, 'scored');
+    // A finished attempt's exit_status (Submitted) is its exit status, not a failure cause.
+    assert.equal(view.cause, null);
     assert.equal(view.verdict?.kind, 'rollout');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { dropMetricName } from '../causes';
 import { severityOf } from '../catalog';
 import type { FileAccess } from '../fileAccess';
 import { readLines } from '../reader/lineReader';
-import type { Finding, GroupOutcome, SampleRecord } from '../types';
+import type { Finding, GroupOutcome, MissingMember, SampleRecord } from '../types';
 
 import type { RolloutResult } from './analyze';
 
@@ -82,8 +82,36 @@ export function verdictsFromPt(
     ),
   );
   findings.sort((a, b) => a.line - b.line);
-  const groups: GroupOutcome[] = pt.result.groups.map((g) => ({ ...g, lines: g.lines.map((l) => toRow(l)).filter((l): l is number => l !== null) }));
+  // Members by their own row only: a member the sidecar lacks is missing, not its group's first row again.
+  const rowOfSample = (ptLine: number): number | undefined => {
+    const index = ptByLine.get(ptLine)?.index;
+    return index === null || index === undefined ? undefined : rowOfIndex.get(index);
+  };
+  const groups: GroupOutcome[] = pt.result.groups.map((g) => {
+    const lines: number[] = [];
+    const missing: MissingMember[] = [];
+    g.lines.forEach((ptLine, position) => {
+      const row = rowOfSample(ptLine);
+      if (row !== undefined) lines.push(row);
+      else missing.push(missingMember(ptByLine.get(ptLine), position, pt.displayPath, ptLine));
+    });
+    return missing.length > 0 ? { ...g, lines, missing } : { ...g, lines };
+  });
   return { groups, counts: pt.result.counts, metrics: { ...pt.result.metrics }, sampleMetrics: { ...pt.result.sampleMetrics }, findings, leftOut: 0 };
+}
+
+function missingMember(s: SampleRecord | undefined, position: number, file: string, line: number): MissingMember {
+  return {
+    position,
+    index: s?.index ?? null,
+    status: s?.status ?? null,
+    aborted: s?.aborted ?? false,
+    reward: s?.reward ?? null,
+    rewardIsInt: s?.rewardIsInt ?? false,
+    cause: s?.cause ?? null,
+    file,
+    line,
+  };
 }
 
 /** The sidecar alone: no cause called `unknown` that it cannot see; groups missing rows named. */

@@ -6,11 +6,11 @@
 // is `codeSpan`/`inline`/`codeBlock` (features/escape.ts), so policy-written text renders as text
 // and only this file's own fixed words are markdown; in plain text there is no markup at all and
 // log text is only made visible (`revealInvisible`, shared/unsafeText.ts).
-import { sampleRulesOf } from '../../core/frameworks';
 import type { CauseClass } from '../../core/causes';
-import type { SampleInspection } from '../../core/inspect';
+import { sampleRulesOf } from '../../core/frameworks';
+import { failureCause, membersInOrder, type SampleInspection } from '../../core/inspect';
 import type { RecordDetail } from '../../core/recordDetail';
-import type { DatasetSummary, FileKind, FormatId, SampleRecord } from '../../core/types';
+import type { DatasetSummary, FormatId, MissingMember, SampleRecord } from '../../core/types';
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { revealInvisible, truncate } from '../../../../shared/unsafeText';
 import { codeBlock, codeSpan, inline, numberText } from './escape';
@@ -56,122 +56,161 @@ export const PLAIN_TEXT: Markup = {
 /** Members listed in a hover; the rest are counted. */
 const MAX_MEMBERS_SHOWN = 12;
 
-export type HoverSettings = Pick<RolloutLensSettings, 'dynamicFilter'>;
+export type HoverSettings = Pick<RolloutLensSettings, 'dynamicFilter' | 'infraCauses' | 'policyCauses'>;
 
-function rewardText(s: SampleRecord): string {
+function rewardText(s: Pick<SampleRecord, 'reward' | 'rewardIsInt'>): string {
   if (s.reward === null) return 'null';
   if (s.rewardIsInt || !Number.isFinite(s.reward)) return numberText(s.reward);
   return Number.isInteger(s.reward) ? `${s.reward}.0` : String(s.reward);
 }
 
-function memberLine(m: Markup, member: SampleRecord, self: SampleRecord): string {
-  const status = member.status ?? (member.aborted ? 'aborted' : 'no status');
-  const cause = member.cause ? `, cause ${m.code(member.cause, 80)}` : '';
-  const me = member === self ? ' ← this sample' : '';
-  return `- line ${member.line}: ${m.code(status)}, reward ${m.code(rewardText(member))}${cause}${me}`;
-}
-
-function classText(m: Markup, cls: CauseClass): string {
-  switch (cls) {
-    case 'infrastructure':
-      return 'infrastructure (the policy cannot cause it)';
-    case 'policy':
-      return 'policy (the policy can cause it)';
-    case 'scored':
-      return 'none: the attempt finished and was scored';
-    case 'unclassified':
-      return `unclassified (in neither cause list; extend ${m.code('rolloutLens.infraCauses')} or ${m.code('rolloutLens.policyCauses')})`;
-  }
-}
-
-function causeVerdict(m: Markup, s: SampleRecord, cls: CauseClass, kind: FileKind): string | null {
-  if (kind === 'eval') {
-    // Evaluation discards nothing: an aborted attempt scores 0 and stays in pass@k (docs/semantics.md#eval-metrics).
-    if (cls === 'infrastructure') return "In evaluation nothing is discarded: this infrastructure failure scores 0 and lowers the dataset's score and pass@k.";
-    if (s.aborted) return 'In evaluation an aborted attempt scores 0 and stays in the score and pass@k.';
-    return null;
-  }
-  if (cls === 'infrastructure' && s.aborted) return 'Aborting is right: the group is discarded, not trained on.';
-  if (cls === 'infrastructure')
-    return `${m.strong('Kept and scored')}: an infrastructure failure is trained as a policy failure (${m.code('infra-failure-scored')}).`;
-  if (cls === 'policy' && s.aborted)
-    return `${m.strong('Aborted')}: a failure the policy can cause is hidden from training (${m.code('policy-failure-discarded')}).`;
-  if (cls === 'policy') return 'Kept and scored 0 is right: the policy is trained on its own failure.';
-  return null;
-}
-
-function causeSection(m: Markup, input: SampleInspection): string[] {
-  const s = input.sample;
-  if (input.cause === null && !s.aborted) return [];
-  if (input.cause === null) {
-    if (input.kind !== 'rollout' || isVerl(input.format) || !sampleRulesOf(input.format).abortedGroupFilter) return [`${m.strong('Cause')}: none recorded.`];
-    return [`${m.strong('Cause')}: none recorded (no ${m.code('exit_status')}): the group counts as ${m.code('group_has_aborted_unknown')}.`];
-  }
-  const cls = input.cause.class;
-  const lines = [`${m.strong('Cause')} ${m.code(input.cause.name)}: ${classText(m, cls)}.`];
-  const verdict = causeVerdict(m, s, cls, input.kind);
-  if (verdict) lines.push(verdict);
-  return lines;
+function statusOf(s: Pick<SampleRecord, 'status' | 'aborted'>): string {
+  return s.status ?? (s.aborted ? 'aborted' : 'no status');
 }
 
 function isVerl(format: FormatId): boolean {
   return format === 'verl-rollout' || format === 'verl-validation';
 }
 
-function memberList(m: Markup, members: SampleRecord[], sample: SampleRecord): string[] {
-  const shown = members.slice(0, MAX_MEMBERS_SHOWN).map((member) => memberLine(m, member, sample));
-  if (members.length > shown.length) shown.push(`- … and ${members.length - shown.length} more`);
-  return shown.length ? [shown.join('\n')] : [];
+/** A cause and its class, as the headline names it. */
+function causeText(m: Markup, cause: { name: string; class: CauseClass }): string {
+  return `${m.code(cause.name, 80)} (${cause.class})`;
 }
 
-function evalGroupSection(m: Markup, input: SampleInspection): string[] {
-  const g = input.evalGroup;
+/** What the group (or eval attempt) came to and why, in one sentence: the hover's first paragraph. */
+function headline(m: Markup, input: SampleInspection): string {
+  const s = input.sample;
+  const own = input.cause;
+  if (input.kind === 'eval') {
+    const d = input.dataset ? `${m.code(input.dataset.name)} attempt` : 'eval attempt';
+    // Evaluation discards nothing: an aborted attempt scores 0 and stays in pass@k (docs/semantics.md#eval-metrics).
+    if (own?.class === 'infrastructure') return `${d} failed: ${causeText(m, own)}, scored 0 in the dataset's score and pass@k`;
+    if (s.aborted) return `${d} aborted${own ? `: ${causeText(m, own)}` : ''}, scored 0 and kept in pass@k`;
+    const g = input.evalGroup;
+    if (!g) return `${d}: ${m.code(statusOf(s))}, reward ${m.code(rewardText(s))}`;
+    const correct = g.members.filter((member) => member.reward === 1).length;
+    return `${d} in prompt group ${g.index}: ${correct} of ${g.members.length} have reward 1`;
+  }
+  const g = input.group;
+  if (!g) return `line ${s.line}: ${m.code(statusOf(s))}, reward ${m.code(rewardText(s))}`;
+  const name = `group ${m.code(g.outcome.key, 80)}`;
+  if (g.droppedBy === 'aborted-group') {
+    const c = g.dropCause;
+    if (c === null) return `${name} dropped: ${m.code(g.reason!)}, an aborted sample with no cause recorded`;
+    if (c.class === 'infrastructure') return `${name} dropped: ${causeText(m, c)}, right to discard`;
+    if (c.class === 'policy') return `${name} dropped: ${causeText(m, c)}, wrong to discard: a failure the policy can cause is hidden from training`;
+    return `${name} dropped: ${causeText(m, c)}`;
+  }
+  if (g.droppedBy === 'reward-std') return `${name} dropped: ${m.code(g.reason!)}, all its rewards are equal`;
+  if (own?.class === 'infrastructure') return `${name} kept, but this sample's ${causeText(m, own)} is trained as a policy failure`;
+  if (own?.class === 'policy') return `${name} kept: this sample's ${causeText(m, own)} is scored, right to train on`;
+  if (isVerl(input.format) && s.aborted) return `${name} kept: verl masks this empty response out of the loss`;
+  if (s.aborted && !sampleRulesOf(input.format).abortedGroupFilter) return `${name} kept: ${sampleRulesOf(input.format).version} has no aborted-group filter`;
+  return `${name} kept`;
+}
+
+/** The sample's own facts: line, status, reward, index, dataset, step, and an exit status that is no failure cause. */
+function factsLine(m: Markup, input: SampleInspection): string {
+  const s = input.sample;
+  return [
+    `line ${s.line}`,
+    `status ${m.code(statusOf(s))}`,
+    `reward ${m.code(rewardText(s))}`,
+    s.index !== null ? `index ${s.index}` : null,
+    s.dataset !== null ? `dataset ${m.code(s.dataset)}` : null,
+    s.step !== null ? `step ${s.step}` : null,
+    input.cause === null && input.exitStatus !== null ? `exit status ${m.code(input.exitStatus, 80)}` : null,
+  ]
+    .filter((x) => x !== null)
+    .join(' · ');
+}
+
+/** Which filter, its reason and metric (exact names), and why the group was kept. */
+function verdictLines(m: Markup, input: SampleInspection, settings: HoverSettings): string[] {
+  const g = input.group;
   if (!g) return [];
-  const correct = g.members.filter((member) => member.reward === 1).length;
-  const head = `${m.strong('Prompt group')} ${g.index} (the dataset's samples ${g.index * g.n}–${g.index * g.n + g.n - 1} in index order, ${g.n} per prompt): ${correct} of ${g.members.length} have reward 1 (what pass@k counts).`;
-  return [head, ...memberList(m, g.members, input.sample)];
+  const out: string[] = [];
+  const metric = g.metric !== null ? `, counted in ${m.code(g.metric)}` : '';
+  if (g.droppedBy === 'aborted-group') {
+    const namer = g.firstAborted;
+    const by = namer === null || namer === input.sample ? '' : `, named by line ${namer.line}`;
+    out.push(`Aborted-group filter${by}: reason ${m.code(g.reason!)}${metric}.`);
+  } else if (g.droppedBy === 'reward-std') {
+    out.push(
+      `${m.code('check_reward_nonzero_std')} (reward std not above ${sampleRulesOf(input.format).zeroStdThreshold}): reason ${m.code(g.reason!)}${metric}.`,
+    );
+  } else if (isVerl(input.format) && g.firstAborted !== null) {
+    out.push(
+      `verl has no aborted-group filter: a sample with an empty response (${m.code('response_length')} 0) is masked out of the loss and of ${m.code('critic/score/mean')}.`,
+    );
+  } else if (!isVerl(input.format) && !sampleRulesOf(input.format).abortedGroupFilter && g.firstAborted !== null) {
+    out.push(
+      `${sampleRulesOf(input.format).version} has no aborted-group filter: the aborted sample stays in its group, in the logged metrics and in the dump.`,
+    );
+  } else {
+    const filter = settings.dynamicFilter === 'check_reward_nonzero_std' ? ` and its rewards vary (${m.code('check_reward_nonzero_std')})` : '';
+    out.push(`No sample aborted${filter}.`);
+  }
+  if (g.formerly.length) out.push(`miles main (31f1ca9) logs it in ${g.formerly.map((f) => `${m.code(f.name)} (${f.mode})`).join(', ')}.`);
+  return [out.join(' ')];
 }
 
-function groupSection(m: Markup, input: SampleInspection, settings: HoverSettings): string[] {
-  const { group, sample } = input;
-  if (input.kind === 'eval') return evalGroupSection(m, input);
-  if (!group) return sample.groupKey === null ? [] : [`${m.strong('Group')} ${m.code(sample.groupKey)}`];
-  const members = group.members;
-  const out = [
-    `${m.strong('Group')} ${m.code(group.outcome.key)}: ${members.length} sample${members.length === 1 ? '' : 's'}, ${m.strong(group.kept ? 'kept' : 'dropped')}`,
-  ];
-  if (group.droppedBy === 'aborted-group') {
-    const namer = group.firstAborted;
-    const at = namer ? ` (line ${namer.line}, the first aborted sample in group order)` : '';
-    out.push(`Dropped by the aborted-group filter, which runs before any dynamic filter: a sample aborted${at}. Reason ${m.code(group.reason!)}.`);
-  } else if (group.droppedBy === 'reward-std') {
-    out.push(
-      `Dropped by ${m.code('check_reward_nonzero_std')}: the rewards' standard deviation is not above ${sampleRulesOf(input.format).zeroStdThreshold} (equal rewards, or one sample). Reason ${m.code(group.reason!)}.`,
-    );
-  } else if (group.kept && isVerl(input.format) && group.firstAborted !== null) {
-    out.push(
-      `Kept: verl has no aborted-group filter; a sample with an empty response (${m.code('response_length')} 0) is masked out of the loss and of ${m.code('critic/score/mean')} instead.`,
-    );
-  } else if (group.kept && !isVerl(input.format) && !sampleRulesOf(input.format).abortedGroupFilter && group.firstAborted !== null) {
-    out.push(
-      `Kept: ${sampleRulesOf(input.format).version} has no aborted-group filter; the aborted sample stays in its group, in the logged metrics and in the dump.`,
-    );
-  } else if (group.kept) {
-    const filter = settings.dynamicFilter === 'check_reward_nonzero_std' ? ` and its rewards vary (kept by ${m.code('check_reward_nonzero_std')})` : '';
-    out.push(`Kept: no sample aborted${filter}.`);
-  }
-  if (group.metric !== null && group.reason !== null) {
-    const former = group.formerly.map((f) => `${m.code(f.name)} (${f.mode})`);
-    out.push(`Counted in ${m.code(group.metric)}${former.length ? ` (per-cause drop reasons); miles main (31f1ca9) logs ${former.join(', ')}` : ''}.`);
-  }
-  return [...out, ...memberList(m, members, sample)];
+function memberLine(m: Markup, member: SampleRecord, self: SampleRecord, settings: HoverSettings): string {
+  if (member === self) return `- line ${member.line}: this sample`;
+  const cause = failureCause(member, settings);
+  return `- line ${member.line}: ${m.code(statusOf(member))}, reward ${m.code(rewardText(member))}${cause ? `, cause ${m.code(cause.name, 80)}` : ''}`;
 }
 
-function datasetSection(m: Markup, d: DatasetSummary | undefined): string[] {
-  if (!d) return [];
+function missingLine(m: Markup, member: MissingMember, settings: HoverSettings): string {
+  const cause = failureCause(member, settings);
+  const index = member.index !== null ? `index ${member.index}` : `member ${member.position + 1}`;
+  return `- ${index}: missing here; ${m.code(statusOf(member))}${cause ? `, cause ${m.code(cause.name, 80)}` : ''} in ${m.code(stepFileName(member.file), 200)} line ${member.line}`;
+}
+
+/** A step file by its folder and name (`rollout_data/1.pt`): the hover sits in the same run. */
+function stepFileName(path: string): string {
+  return path.split(/[\\/]/).slice(-2).join('/');
+}
+
+/** The members in group order, the ones this file lacks in their place. */
+function memberList(m: Markup, input: SampleInspection, settings: HoverSettings): string[] {
+  const ordered = input.group ? membersInOrder(input.group) : (input.evalGroup?.members ?? []).map((sample) => ({ sample }));
+  const lines = ordered.map((x) => ('sample' in x ? memberLine(m, x.sample, input.sample, settings) : missingLine(m, x.missing, settings)));
+  const missing = input.group?.missing ?? [];
+  const shown = lines.slice(0, MAX_MEMBERS_SHOWN);
+  if (lines.length > shown.length) shown.push(`- … and ${lines.length - shown.length} more`);
+  return shown.length > 1 || missing.length > 0 ? [shown.join('\n')] : [];
+}
+
+/** What the headline has not said about this sample's own cause. */
+function causeLines(m: Markup, input: SampleInspection): string[] {
+  const own = input.cause;
+  const g = input.group;
+  if (own === null) return [];
+  const out: string[] = [];
+  if (input.kind === 'rollout' && g?.droppedBy === 'aborted-group' && g.dropCause?.name !== own.name) out.push(`This sample's cause: ${causeText(m, own)}.`);
+  if (input.kind === 'rollout' && g?.kept && own.class === 'infrastructure')
+    out.push(`The agent should abort it so the group is discarded (${m.code('infra-failure-scored')}).`);
+  if (input.kind === 'rollout' && own.class === 'policy' && input.sample.aborted && g?.dropCause?.name === own.name)
+    out.push(`Keep it and score it 0 instead (${m.code('policy-failure-discarded')}).`);
+  if (own.class === 'unclassified')
+    out.push(`${m.code(own.name, 80)} is in neither cause list; extend ${m.code('rolloutLens.infraCauses')} or ${m.code('rolloutLens.policyCauses')}.`);
+  return out;
+}
+
+function evalLines(m: Markup, input: SampleInspection): string[] {
+  const out: string[] = [];
+  const g = input.evalGroup;
+  if (g)
+    out.push(
+      `Prompt group ${g.index}: the dataset's samples ${g.index * g.n}–${g.index * g.n + g.n - 1} in index order, ${g.n} per prompt; pass@k counts reward 1.`,
+    );
+  const d: DatasetSummary | undefined = input.dataset;
+  if (!d) return out;
   const score = d.metrics[`eval/${d.name}`];
-  const out = [`${m.strong('Dataset')} ${m.code(d.name)}: ${d.samples} samples, ${d.n} per prompt (${m.text(d.nSource)}).`];
-  if (score !== undefined) out.push(`Counted in ${m.code(`eval/${d.name}`)} = ${m.code(numberText(score))} (a null reward counts as 0) and its pass@k.`);
+  out.push(
+    `Dataset ${m.code(d.name)}: ${d.samples} samples, ${d.n} per prompt (${m.text(d.nSource)})${score !== undefined ? `; ${m.code(`eval/${d.name}`)} = ${m.code(numberText(score))} (a null reward counts as 0)` : ''}.`,
+  );
   if (d.wrongPassAtK) {
     const wrong = 'crash' in d.wrongPassAtK ? m.code(d.wrongPassAtK.crash) : 'other pass@k values';
     out.push(`miles main (31f1ca9) groups pass@k by ${d.wrongPassAtK.groupSize} instead: ${wrong}.`);
@@ -179,8 +218,8 @@ function datasetSection(m: Markup, d: DatasetSummary | undefined): string[] {
   return out;
 }
 
-function detailSection(m: Markup, s: SampleRecord, detail: RecordDetail | null): string[] {
-  if (!detail || (!s.aborted && s.cause === null && detail.message === null)) return [];
+function detailSection(m: Markup, input: SampleInspection, detail: RecordDetail | null): string[] {
+  if (!detail || (!input.failed && detail.message === null)) return [];
   if (detail.unavailable) return [m.em(`Line detail unavailable: ${m.text(detail.unavailable)}`)];
   const out: string[] = [];
   if (detail.fields.length) out.push(detail.fields.map((f) => `${m.code(f.name)}: ${m.code(f.value, 200)}`).join(m.lineBreak));
@@ -188,23 +227,22 @@ function detailSection(m: Markup, s: SampleRecord, detail: RecordDetail | null):
   return out;
 }
 
-/** The hover of a sample: the inspection, and the line's detail when it was read; markdown unless `m` says otherwise. */
+/**
+ * The hover of a sample, markdown unless `m` says otherwise: one headline (what its group came to
+ * and why), then the details, each said once: the sample's facts, the filter with its exact
+ * reason and metric names, the members, what the headline left out about its cause, the eval
+ * dataset, and the line's failure detail when it was read. Paragraphs are separated by a blank
+ * line; the first is the headline (the editor puts its "Open Sample" link after it).
+ */
 export function renderSampleHover(input: SampleInspection, detail: RecordDetail | null, settings: HoverSettings, m: Markup = MARKDOWN): string {
-  const s = input.sample;
-  const status = s.status ?? (s.aborted ? 'aborted' : null);
-  const head = [
-    `${m.strong('Rollout Lens')} · line ${s.line}`,
-    [
-      status !== null ? `status ${m.code(status)}` : null,
-      `reward ${m.code(rewardText(s))}`,
-      s.index !== null ? `index ${s.index}` : null,
-      s.dataset !== null ? `dataset ${m.code(s.dataset)}` : null,
-      s.step !== null ? `step ${s.step}` : null,
-    ]
-      .filter((x) => x !== null)
-      .join(' · '),
+  const parts = [
+    m.strong(headline(m, input)),
+    factsLine(m, input),
+    ...verdictLines(m, input, settings),
+    ...causeLines(m, input),
+    ...memberList(m, input, settings),
+    ...(input.kind === 'eval' ? evalLines(m, input) : []),
+    ...detailSection(m, input, detail),
   ];
-  // Every entry of a section is its own paragraph (markdown would join single lines).
-  const sections = [groupSection(m, input, settings), causeSection(m, input), datasetSection(m, input.dataset), detailSection(m, s, detail)];
-  return [...head, ...sections.flat()].join('\n\n');
+  return parts.join('\n\n');
 }
