@@ -57,7 +57,7 @@ test('initialize → didOpen → misgrouped-dataset → hover → quick fix edit
     const hover = (await h.client.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 0 } })) as {
       contents: { value: string };
     };
-    assert.match(hover.contents.value, /\*\*Dataset\*\* `aime`: 8 samples, 2 per prompt \(dataset\)\./);
+    assert.match(hover.contents.value, /Dataset `aime`: 8 samples, 2 per prompt \(dataset\);/);
 
     const actions = await codeActions(h, uri, [diag]);
     assert.equal(actions.length, 1, 'no global alternative: the client announced no command, and the dataset sets its own n');

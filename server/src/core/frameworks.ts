@@ -31,6 +31,11 @@ export interface SampleFrameworkRules {
   zeroStdPercentages: boolean;
   /** `weight_version/{mean,median,max,min,mixed_version_ratio}` are logged. */
   weightVersionMetrics: boolean;
+  /**
+   * `--log-passrate` logs `passrate/pass@k` from the step's samples (miles' `log_rollout_data`).
+   * slime logs it from the trainer's batch (`log_passrate` over `raw_reward`), which no dump holds.
+   */
+  rolloutPassrateFromSamples: boolean;
 }
 
 export const MILES_RULES: SampleFrameworkRules = {
@@ -43,6 +48,7 @@ export const MILES_RULES: SampleFrameworkRules = {
   evalNoneRewardRatio: true,
   zeroStdPercentages: true,
   weightVersionMetrics: true,
+  rolloutPassrateFromSamples: true,
 };
 
 export const SLIME_RULES: SampleFrameworkRules = {
@@ -55,6 +61,7 @@ export const SLIME_RULES: SampleFrameworkRules = {
   evalNoneRewardRatio: false,
   zeroStdPercentages: false,
   weightVersionMetrics: false,
+  rolloutPassrateFromSamples: false,
 };
 
 /** The framework that writes a format; null for `generic` and `unknown` (the user's mapping, nothing matched). */

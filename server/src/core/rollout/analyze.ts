@@ -163,8 +163,10 @@ export function analyzeRollout(
     const perSample = milesSampleMetrics(store, rules);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
     // `--log-passrate`: logged only then, recomputed always (a run that did not log it has nothing to compare).
-    const passrate = milesPassrate(store, passrateGroupSize(store, settings.nSamplesPerPrompt));
-    for (const [k, v] of Object.entries(passrate.values)) sampleMetrics[`passrate/${k}`] = v;
+    if (rules.rolloutPassrateFromSamples) {
+      const passrate = milesPassrate(store, passrateGroupSize(store, settings.nSamplesPerPrompt));
+      for (const [k, v] of Object.entries(passrate.values)) sampleMetrics[`passrate/${k}`] = v;
+    }
     // miles: a group with an aborted member is gone before miles logs (check_no_aborted); one whose
     // rewards are all null without an abort reaches the zero-std count and its round(None). slime
     // has no such filter: every all-null group reaches it.
