@@ -74,8 +74,8 @@ test("Neovim 0.7 (push diagnostics) gets the example log's findings from dist/se
     assert.deepEqual(got, expected);
     assert.ok(result.diagnostics.every((d) => d.source === 'rollout-lens'));
     // Neovim announces markdown first: identifiers and values in code spans, never backslash-escaped.
-    assert.ok(result.hover && /\*\*dropped\*\*/.test(result.hover), `hover: ${result.hover}`);
-    assert.match(result.hover, /Reason `group_has_aborted_\w+`/);
+    assert.ok(result.hover && /^\*\*group `\d+` dropped: /.test(result.hover), `hover: ${result.hover}`);
+    assert.match(result.hover, /reason `group_has_aborted_\w+`/);
     assert.doesNotMatch(result.hover.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, ''), /\\[._()-]/, `a backslash escape: ${result.hover}`);
   } finally {
     ws.remove();

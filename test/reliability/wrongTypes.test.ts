@@ -16,7 +16,8 @@ const INT_WRONG = ['"1"', '1.5', 'true', '[1]', '{"a": 1}', 'NaN', 'Infinity', '
 const NUMBER_WRONG = ['"1.0"', 'true', '[1]', '{"a": 1}', '"NaN"'];
 const STRING_WRONG = ['1', 'true', '[]', '{}', JSON.stringify('x'.repeat(2000))];
 const STATUS_WRONG = ['"done"', '"ABORTED"', '1', 'true', '[]', '{}'];
-const REWARD_WRONG = ['"1.0"', 'true', '[1, 0]', '"null"'];
+// A JSON bool is a reward: Python's sum and == 1 count True as 1 (docs/framework-files.md, "Stock configurations").
+const REWARD_WRONG = ['"1.0"', '"true"', '[1, 0]', '"null"'];
 const OBJECT_WRONG = ['"meta"', '1', '[]', 'true'];
 const ID_WRONG = ['1.5', 'true', '[]', '{}', 'NaN'];
 

@@ -64,7 +64,7 @@ test('node dist/server.js --stdio: initialize, diagnostics of the example run st
 
     const first = published.diagnostics.find((d) => d.code === 'group-dropped')!;
     const hover = (await within('hover', client.sendRequest('textDocument/hover', { textDocument: { uri }, position: first.range.start }))) as Hover;
-    assert.match((hover.contents as MarkupContent).value, /\*\*dropped\*\*/);
+    assert.match((hover.contents as MarkupContent).value, /^\*\*group `\d+` dropped: /);
 
     assert.equal(await shutdownAndExit(client, exited, WAIT_MS), 0, stderr());
   } finally {
