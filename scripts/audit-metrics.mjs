@@ -75,16 +75,19 @@ function milesProblems(want, report) {
   } else if (want.crash !== null) {
     if (!report.findings.some((f) => f.message.includes(want.crash))) problems.push(`miles raises ${want.crash}; no finding names it`);
   } else {
-    problems.push(
-      ...compareMetrics(
-        want.metrics,
-        m,
-        (k) => k === 'eval/step',
-        (k) => k.startsWith('eval/'),
-      ),
-    );
+    problems.push(...evalFigures(want, m));
   }
   return problems;
+}
+
+/** An eval step's figures: every eval/ metric but the step. */
+function evalFigures(want, m) {
+  return compareMetrics(
+    want.metrics,
+    m,
+    (k) => k === 'eval/step',
+    (k) => k.startsWith('eval/'),
+  );
 }
 
 /** slime (core/frameworks.ts): no aborted-group filter, so every sample reaches its logging and filter. */
@@ -96,15 +99,7 @@ function slimeProblems(want, report) {
       problems.push(`slime raises ${want.crash}; no finding names it`);
   } else if (report.findings.some((f) => f.code === 'metrics-crash')) problems.push('metrics-crash where slime raised nothing');
   if (want.kind === 'eval') {
-    if (want.crash === null)
-      problems.push(
-        ...compareMetrics(
-          want.metrics,
-          m,
-          (k) => k === 'eval/step',
-          (k) => k.startsWith('eval/'),
-        ),
-      );
+    if (want.crash === null) problems.push(...evalFigures(want, m));
     return problems;
   }
   if (want.crash === null)
@@ -134,13 +129,7 @@ function stockProblems(want, report) {
   const m = report.files[0].metrics;
   if (want.crash !== null && want.crash !== undefined)
     return report.findings.some((f) => f.message.includes(want.crash)) ? [] : [`miles raises ${want.crash}; no finding names it`];
-  if (want.kind === 'eval')
-    return compareMetrics(
-      want.metrics,
-      m,
-      (k) => k === 'eval/step',
-      (k) => k.startsWith('eval/'),
-    );
+  if (want.kind === 'eval') return evalFigures(want, m);
   const problems = compareMetrics(
     want.metrics,
     m,
