@@ -10,7 +10,8 @@ import type { ServerApi } from './serverApi';
 import { appendFields, plural, safeMarkdown, shownPath } from './text';
 import { targetConcerns } from './viewTarget';
 
-const REFRESH_DEBOUNCE_MS = 300;
+/** A run is read again at most this often while its files change (a folder's files are all read). */
+const REFRESH_DEBOUNCE_MS = 1000;
 
 /** The item's words: the run model's groups and the metric mismatches among its findings. */
 export function runStatusWords(r: Pick<RunStatusResult, 'groups' | 'metricMismatches' | 'findings'>): string {
