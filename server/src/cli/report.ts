@@ -17,7 +17,7 @@ import { nodeFileAccess } from '../node/nodeFileAccess';
 import type { ReportArgs } from './args';
 import { analyzeRun, type Io } from './check';
 import { escapeInline } from './escape';
-import { findingsSection, REPORT_FINDINGS_STYLES } from './reportFindings';
+import { findingsSection, notReadSection, REPORT_FINDINGS_STYLES } from './reportFindings';
 import { relativeModel, reportPaths } from './reportPaths';
 
 /** The chart script bundled beside the CLI (dist/runView.js). */
@@ -28,7 +28,17 @@ function chartScript(): string {
 /** Exit status: 0 the file is written; 1 it is not (nothing to read, or it cannot be written; bad usage is 1 too, cli.ts). */
 export async function runReport(args: ReportArgs, io: Io, script: () => string = chartScript): Promise<number> {
   let builder: RunViewBuilder | null = null;
-  const analysed = await analyzeRun(args, io, (file, settings, plan) => {
+  // What could not be read is said on stderr and, since the file is written anyway, in the file.
+  const notRead: string[] = [];
+  const said: Io = {
+    ...io,
+    stderr: (text) => {
+      // `--progress` lines (`rollout-lens: [3/10] file`) are no problem.
+      if (!/^rollout-lens: \[\d+\/\d+\] /.test(text)) notRead.push(text.replace(/^rollout-lens: /, '').replace(/\n$/, ''));
+      io.stderr(text);
+    },
+  };
+  const analysed = await analyzeRun(args, said, (file, settings, plan) => {
     builder ??= runViewBuilder({ causes: settings, samplesPerReason: args.samplesPerCause ?? DEFAULT_SAMPLES_PER_REASON, plan });
     builder.add(file);
   });
@@ -39,7 +49,7 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
   const view = relativeModel(built, paths);
   // The findings are listed below with their messages, by this file's own section.
   view.findings = {};
-  const findings = findingsSection(groupFindings(analysed.report.findings), paths);
+  const findings = notReadSection(notRead, paths) + findingsSection(groupFindings(analysed.report.findings), paths);
   const title = `Rollout Lens report: ${paths.title()}`;
   const html = runViewHtml({
     model: view,

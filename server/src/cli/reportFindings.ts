@@ -62,3 +62,10 @@ export function findingsSection(groups: readonly FindingGroup[], paths: ShownPat
   parts.push('</section>');
   return parts.join('');
 }
+
+/** What the CLI could not read (its stderr lines): the report is written from the rest and says so. Empty: nothing. */
+export function notReadSection(problems: readonly string[], paths: ShownPaths = AS_GIVEN): string {
+  if (problems.length === 0) return '';
+  const items = problems.map((p) => `<li class="text">${text(truncate(paths.inText(p), MAX_MESSAGE))}</li>`).join('');
+  return `<section id="not-read"><h2>Not read</h2><p>This report is made from the rest.</p><ul>${items}</ul></section>`;
+}

@@ -83,3 +83,19 @@ test('report exits 1 when the file is not written: bad usage, nothing to read, a
   assert.equal(unwritable.status, 1);
   assert.match(unwritable.stderr, /cannot write /);
 });
+
+test('report exits 0 when a path given cannot be read: the file is written from the rest and names what was not read', (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'a.jsonl'), `${GOOD}\n${GOOD2}\n`);
+  const out = join(dir, 'r.html');
+  const r = runCli(['report', '--progress', '--out', out, join(dir, 'a.jsonl'), join(dir, 'missing.jsonl')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /cannot read .*missing\.jsonl: no such file or folder/);
+  const html = readFileSync(out, 'utf8');
+  assert.match(
+    html,
+    /<section id="not-read"><h2>Not read<\/h2><p>This report is made from the rest\.<\/p><ul><li class="text">cannot read missing\.jsonl: no such file or folder<\/li><\/ul><\/section>/,
+  );
+  assert.ok(!html.includes(dir), 'no absolute path');
+  assert.doesNotMatch(html, /\[1\/1\]/, 'progress lines are not problems');
+});
