@@ -1,7 +1,7 @@
 // The one file both sides import: the custom requests and notifications between the VS Code
 // client and the language server, typed (`RequestType<P, R, E>`, `NotificationType<P>`: client and
 // server name the type, never the method string), and the settings the engine owns, re-exported.
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, type Diagnostic } from 'vscode-languageserver-protocol';
 
 export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from '../server/src/core/settings';
 import type { RolloutLensSettings } from '../server/src/core/settings';
@@ -96,11 +96,23 @@ export interface RunSummary {
   framework: 'miles' | 'verl' | 'slime' | 'other';
   steps: RunStepSummary[];
 }
+/**
+ * What configured an analysis: the run settings files and eval configs in effect, as URIs (files
+ * in subfolders may have their own). Empty `settingsFiles`: no `rollout-lens.yaml`/.yml/.json above
+ * the files, the editor's `rolloutLens.*` settings alone apply; empty `evalConfigs`: the eval files
+ * were checked without one (or there are none).
+ */
+export interface RunContext {
+  settingsFiles: string[];
+  evalConfigs: string[];
+}
 export interface GroupsByCauseResult {
   /** One entry per analysed rollout file (files that only annotate a step are not analysed). */
   files: FileGroups[];
   /** The runs of what was asked about, step by step: what a run's totals are counted from. */
   runs: RunSummary[];
+  /** The settings file and eval configs of what was asked about. */
+  context: RunContext;
 }
 export const GroupsByCauseRequest = new RequestType<GroupsByCauseParams, GroupsByCauseResult, void>('rolloutLens/groupsByCause');
 
@@ -115,6 +127,10 @@ export interface DatasetItem {
   wrongPassAtK?: { groupSize: number; metrics?: Record<string, number>; crash?: string };
   /** `fixable`: the finding's diagnostic carries a quick fix (the engine's catalog decides). */
   findings: { code: string; severity: string; message: string; line: number; fixable: boolean }[];
+  /** The eval config its file was checked with (URI), null when none. */
+  evalConfig: string | null;
+  /** The run settings file that applies to its file (URI), null when none. */
+  settingsFile: string | null;
 }
 export interface EvalDatasetsParams {
   uri?: string;
@@ -136,6 +152,36 @@ export interface RunStepsResult {
   steps: StepDrops[];
 }
 export const RunStepsRequest = new RequestType<RunStepsParams, RunStepsResult, void>('rolloutLens/runSteps');
+
+/**
+ * A run at the level of the editor (the Inspect command): its findings as diagnostics for every
+ * file of the run (the client shows those of files that are not open; open ones have their own),
+ * its totals as the run model counts them, and what configured it.
+ */
+export interface RunStatusParams {
+  /** A run folder or a log. */
+  uri: string;
+}
+export interface RunStatusFileDiagnostics {
+  uri: string;
+  diagnostics: Diagnostic[];
+}
+export interface RunStatusResult {
+  /** The run folder or log asked about. */
+  uri: string;
+  runs: RunSummary[];
+  /** Over the runs' rollout steps (each step counted once): groups, and those dropped. */
+  rolloutSteps: number;
+  groups: { total: number; kept: number; dropped: number };
+  /** `metric-mismatch` findings: logged metrics (metrics.jsonl) that differ from the recomputed ones. */
+  metricMismatches: number;
+  /** Findings by severity over the run's files. */
+  findings: { error: number; warning: number; information: number; hint: number };
+  /** Files with at least one diagnostic. */
+  files: RunStatusFileDiagnostics[];
+  context: RunContext;
+}
+export const RunStatusRequest = new RequestType<RunStatusParams, RunStatusResult, void>('rolloutLens/runStatus');
 
 /** The run view model (shared/runViewModel.ts) of a log or a run folder; file sources are URIs. */
 export interface RunViewParams {

@@ -19,6 +19,8 @@ export interface RunViewPageOptions {
   styles: string;
   /** The webview's own source (`webview.cspSource`), allowed for the script's URI; omitted in the report. */
   cspSource?: string;
+  /** Static HTML after the script's part of the page (the report's findings), built and escaped by the caller. */
+  appendix?: string;
 }
 
 /** Text for an HTML text node or a quoted attribute. */
@@ -66,7 +68,7 @@ export function runViewHtml(options: RunViewPageOptions): string {
 <body>
 <header><h1>${escapeHtml(options.title)}</h1><p id="summary"></p></header>
 <main id="app"></main>
-<script type="application/json" id="${options.dataId ?? 'run-view-model'}">${jsonForScript(options.model)}</script>
+${options.appendix ? `${options.appendix}\n` : ''}<script type="application/json" id="${options.dataId ?? 'run-view-model'}">${jsonForScript(options.model)}</script>
 ${script}
 </body>
 </html>

@@ -7,11 +7,12 @@ import { AnalysisState } from './analysisState';
 import type { RolloutLensTestApi } from './api';
 import { pickLogOrFolder, registerCommands } from './commands';
 import { DatasetsTreeProvider } from './datasetsTree';
-import { GroupsTreeProvider } from './groupsTree';
+import { GroupsTreeProvider, OPEN_CAUSE_IN_STEP, openCauseInStep } from './groupsTree';
 import { HugeFiles } from './hugeFiles';
 import { createLanguageClient } from './languageClient';
 import { RunViewPanels } from './runViewPanel';
 import { registerPtView } from './ptView';
+import { RunStatus } from './runStatus';
 import { SamplePanel, sampleTarget } from './samplePanel';
 import { ServerApi } from './serverApi';
 import { StatusBar } from './statusBar';
@@ -34,7 +35,9 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   const datasetsView = vscode.window.createTreeView('rolloutLens.datasets', { treeDataProvider: datasets, showCollapseAll: true });
   const statusBar = new StatusBar(state, target);
   const hugeFiles = new HugeFiles(server, () => client, state, output);
-  context.subscriptions.push(output, state, target, groups, datasets, groupsView, datasetsView, statusBar, hugeFiles);
+  // The inspected run's findings in Problems and its status item, while it is inspected.
+  const runStatus = new RunStatus(server, () => client);
+  context.subscriptions.push(output, state, target, groups, datasets, groupsView, datasetsView, statusBar, hugeFiles, runStatus);
   const inspectTarget = async (uri: vscode.Uri) => {
     target.inspect(uri);
     await refresh();
@@ -65,6 +68,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
   context.subscriptions.push(
     target.onDidChange(() => {
       setContexts();
+      if (target.inspected?.toString() !== runStatus.target?.toString()) void runStatus.show(target.inspected);
       if (target.current?.toString() === shown) return;
       shown = target.current?.toString();
       void refresh();
@@ -72,6 +76,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     state.onDidChange((key) => {
       if (key === '' || target.concerns(vscode.Uri.parse(key))) scheduleRefresh();
       if (key !== '') runView.analysisChanged(vscode.Uri.parse(key));
+      if (key !== '') runStatus.analysisChanged(vscode.Uri.parse(key));
     }),
     followEditorSelection(groupsView, groups),
   );
@@ -111,12 +116,13 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         throw err;
       }
     }),
+    vscode.commands.registerCommand(OPEN_CAUSE_IN_STEP, (uris: string[], reason: string) => openCauseInStep(server, uris, reason)),
     ...registerCommands({
       restart: async () => {
         state.clear();
         await client!.restart();
         hugeFiles.reset();
-        await refresh();
+        await Promise.all([refresh(), runStatus.show(target.inspected)]);
       },
       showOutput: () => output.show(true),
       inspect: async (uri) => {
@@ -140,6 +146,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     runView,
     samplePanel,
     statusText: () => statusBar.text,
+    runStatus,
     client: () => client,
     ready,
     refresh,

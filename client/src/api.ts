@@ -10,6 +10,7 @@ import type { AnalysisState } from './analysisState';
 import type { DatasetsTreeProvider } from './datasetsTree';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { HugeFiles } from './hugeFiles';
+import type { RunStatus } from './runStatus';
 import type { RunViewPanels } from './runViewPanel';
 import type { SamplePanel } from './samplePanel';
 import type { TreeNode } from './treeNodes';
@@ -39,4 +40,6 @@ export interface RolloutLensTestApi extends RolloutLensApi {
   readonly samplePanel: SamplePanel;
   /** The status bar item's text (with its `$(icon)`), undefined while it is hidden. */
   statusText(): string | undefined;
+  /** The inspected run's status item and Problems entries. */
+  readonly runStatus: RunStatus;
 }

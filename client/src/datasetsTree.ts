@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { DatasetItem } from '../../shared/protocol';
 import type { ServerApi } from './serverApi';
-import { appendFields, exact, num, plain, safeMarkdown } from './text';
+import { contextFields } from './runStatus';
+import { appendFields, exact, num, plain, safeMarkdown, shownPath } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
 export const FIXABLE_CONTEXT = 'finding.fixable';
@@ -148,6 +149,8 @@ function datasetNode(d: DatasetItem): TreeNode {
     ['Score', score === undefined ? 'n/a' : `eval/${d.name} = ${exact(score)}`],
     ['Samples', `${d.samples}, ${d.n} per prompt (${N_SOURCE[d.nSource] ?? d.nSource})`],
     ['Findings', String(d.findings.length)],
+    ['Log', shownPath(uri)],
+    ...contextFields({ settingsFiles: d.settingsFile ? [d.settingsFile] : [], evalConfigs: d.evalConfig ? [d.evalConfig] : [] }),
   ]);
   return node({
     id,

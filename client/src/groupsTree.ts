@@ -4,9 +4,11 @@
 // only (a run's files can hold millions of groups): a file's groups are asked for when its node is
 // first expanded (docs/editors.md).
 import * as vscode from 'vscode';
-import type { CauseBucket, FileGroups, GroupItem, RunSummary, SamplesRef } from '../../shared/protocol';
+import type { CauseBucket, FileGroups, GroupItem, RunContext, RunSummary, SamplesRef } from '../../shared/protocol';
+import { revealLine } from './commands';
+import { contextFields } from './runStatus';
 import { isFolder, type ServerApi } from './serverApi';
-import { appendFields, baseName, exact, num, plain, plural, safeMarkdown } from './text';
+import { appendFields, baseName, exact, num, plain, plural, safeMarkdown, shownPath } from './text';
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
 const DROP_PREFIX = 'rollout/dynamic_filter/drop_';
@@ -28,10 +30,11 @@ export class GroupsTreeProvider extends NodeTreeProvider {
     if (!folder) {
       const file = groups.files[0];
       if (!file) return [emptyNode(target)];
-      return fileSections(file);
+      return fileSections(file, groups.context);
     }
     const files = [...groups.files].sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || a.uri.localeCompare(b.uri));
-    const roots = files.length > 0 ? [runNode(target, groups.runs ?? [])] : [];
+    const analysed = new Set(files.map((f) => f.uri));
+    const roots = files.length > 0 ? [runNode(target, groups.runs ?? [], groups.context, analysed)] : [];
     roots.push(...files.map((f) => fileNode(f, load)));
     return roots.length > 0 ? roots : [emptyNode(target)];
   }
@@ -51,20 +54,44 @@ function stepLabel(step: number | null, uri: vscode.Uri): string {
   return step === null ? baseName(uri) : `step ${step} · ${baseName(uri)}`;
 }
 
+/** The command of a cause's per-step leaf: opens that cause's first group in that step. */
+export const OPEN_CAUSE_IN_STEP = 'rolloutLens.openCauseInStep';
+
+/**
+ * Opens the first group dropped for `reason` in a step, looking through the step's analysed files
+ * in order (each file's own groups answer lists a cause's groups in file order). Falls back to the
+ * step's first file when none lists one (the file changed since). Returns where it went.
+ */
+export async function openCauseInStep(server: ServerApi, uris: readonly string[], reason: string): Promise<{ uri: string; line: number } | undefined> {
+  for (const uri of uris) {
+    const answer = await server.groupsByCause(vscode.Uri.parse(uri));
+    const first = answer.files.find((f) => f.uri === uri)?.buckets.find((b) => b.reason === reason)?.groups[0];
+    if (first) {
+      await revealLine(first.uri, first.line);
+      return { uri: first.uri, line: first.line };
+    }
+  }
+  if (uris.length === 0) return undefined;
+  await revealLine(uris[0], 0);
+  return { uri: uris[0], line: 0 };
+}
+
 /**
  * Run totals: drops per cause summed over the run's rollout steps as the server's run model counts
  * them (a step is counted once, whatever files describe it), each with its per-step counts.
  */
-function runNode(folder: vscode.Uri, runs: readonly RunSummary[]): TreeNode {
-  const byReason = new Map<string, { uri: string; step: number | null; count: number; metric: string }[]>();
+function runNode(folder: vscode.Uri, runs: readonly RunSummary[], context: RunContext, analysed: ReadonlySet<string>): TreeNode {
+  const byReason = new Map<string, { uris: string[]; step: number | null; count: number; metric: string }[]>();
   let steps = 0;
   for (const run of runs) {
     for (const s of run.steps) {
       if (s.kind !== 'rollout') continue;
       steps++;
+      // The step's analysed files (a step's annotations are never read as groups).
+      const read = s.uris.filter((u) => analysed.has(u));
       for (const [reason, count] of Object.entries(s.droppedByCause)) {
         if (!byReason.has(reason)) byReason.set(reason, []);
-        byReason.get(reason)!.push({ uri: s.uris[0], step: s.step, count, metric: `${DROP_PREFIX}${reason}` });
+        byReason.get(reason)!.push({ uris: read.length > 0 ? read : s.uris.slice(0, 1), step: s.step, count, metric: `${DROP_PREFIX}${reason}` });
       }
     }
   }
@@ -79,25 +106,28 @@ function runNode(folder: vscode.Uri, runs: readonly RunSummary[]): TreeNode {
       tooltip: `${rows[0].metric}: ${total(rows)} over ${plural(rows.length, 'step')}`,
       icon: reasonIcon(reason),
       children: rows.map((r) => {
-        const uri = vscode.Uri.parse(r.uri);
+        const uri = vscode.Uri.parse(r.uris[0]);
         return node({
-          id: `${folder}|run|${reason}|${r.uri}`,
+          id: `${folder}|run|${reason}|${r.uris[0]}`,
           kind: 'runStep',
           label: stepLabel(r.step, uri),
           description: String(r.count),
-          command: revealCommand(uri, 0),
+          tooltip: `${plural(r.count, 'group')} dropped for ${plain(reason)} at ${r.step === null ? shownPath(uri) : `step ${r.step}`}: opens the first`,
+          command: { title: 'Open the first group', command: OPEN_CAUSE_IN_STEP, arguments: [r.uris, reason] },
           resourceUri: uri,
+          data: { uris: r.uris, reason, step: r.step },
         });
       }),
     }),
   );
   const dropped = reasons.reduce((a, [, rows]) => a + total(rows), 0);
+  const tip = appendFields(safeMarkdown(), [['Run', shownPath(folder)], ['Rollout steps', String(steps)], ...contextFields(context)]);
   return node({
     id: `${folder}|run`,
     kind: 'run',
     label: `Run · ${baseName(folder)}`,
     description: `${plural(steps, 'step')} · ${dropped} dropped`,
-    tooltip: folder.fsPath,
+    tooltip: tip,
     icon: new vscode.ThemeIcon('graph'),
     expanded: true,
     children,
@@ -115,7 +145,7 @@ function fileNode(file: FileGroups, load: LoadFile): TreeNode {
     kind: 'file',
     label: stepLabel(file.step, uri),
     description: `${file.dropped} dropped · ${file.kept} kept`,
-    tooltip: uri.fsPath,
+    tooltip: shownPath(uri),
     resourceUri: uri,
     icon: vscode.ThemeIcon.File,
     command: revealCommand(uri, 0),
@@ -130,15 +160,18 @@ function fileNode(file: FileGroups, load: LoadFile): TreeNode {
   });
 }
 
-function fileSections(file: FileGroups): TreeNode[] {
+/** A file's Dropped and Kept sections; `context` given: they are the view's roots (one log) and name what configured it. */
+function fileSections(file: FileGroups, context?: RunContext): TreeNode[] {
   const dropped = file.buckets.filter((b) => b.reason !== 'kept');
   const kept = file.buckets.find((b) => b.reason === 'kept');
+  const tip = context ? appendFields(safeMarkdown(), [['Log', shownPath(vscode.Uri.parse(file.uri))], ...contextFields(context)]) : undefined;
   const sections: TreeNode[] = [
     node({
       id: `${file.uri}|dropped`,
       kind: 'dropped',
       label: 'Dropped',
       description: plural(file.dropped, 'group'),
+      tooltip: tip,
       icon: new vscode.ThemeIcon('filter'),
       expanded: true,
       children: dropped.map((b) => bucketNode(file, b)),
@@ -150,6 +183,7 @@ function fileSections(file: FileGroups): TreeNode[] {
       kind: 'kept',
       label: 'Kept',
       description: plural(file.kept, 'group'),
+      tooltip: tip,
       icon: new vscode.ThemeIcon('pass'),
       children: kept ? kept.groups.map((g) => groupNode(`${file.uri}|kept`, g)) : [],
     }),

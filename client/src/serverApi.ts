@@ -7,6 +7,7 @@ import {
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   PtAsJsonlRequest,
+  RunStatusRequest,
   RunViewRequest,
   SampleViewRequest,
   type AnalyzeFileParams,
@@ -14,6 +15,7 @@ import {
   type EvalDatasetsResult,
   type GroupsByCauseResult,
   type PtAsJsonlResult,
+  type RunStatusResult,
   type RunViewParams,
   type SampleViewParams,
 } from '../../shared/protocol';
@@ -40,6 +42,10 @@ export class ServerApi {
 
   async ptAsJsonl(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<PtAsJsonlResult> {
     return (await this.client()).sendRequest(PtAsJsonlRequest, { uri: uri.toString() }, token);
+  }
+
+  async runStatus(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunStatusResult> {
+    return (await this.client()).sendRequest(RunStatusRequest, { uri: uri.toString() }, token);
   }
 
   async runView(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunView> {

@@ -2,7 +2,7 @@
 // count, or that it is being read. Clicking it shows the Groups by cause view.
 import * as vscode from 'vscode';
 import type { AnalysisState } from './analysisState';
-import { baseName, plural } from './text';
+import { baseName, plural, shownPath } from './text';
 import type { ViewTarget } from './viewTarget';
 
 /** The words of the status (without the icon). */
@@ -55,7 +55,7 @@ export class StatusBar implements vscode.Disposable {
           ? '$(warning)'
           : '$(check)';
     this.item.text = `${icon} ${words}`;
-    this.item.tooltip = `Rollout Lens: ${uri.fsPath}`;
+    this.item.tooltip = `Rollout Lens: ${shownPath(uri)}`;
     this.item.show();
     this.visible = true;
   }

@@ -52,3 +52,18 @@ export function baseName(uri: vscode.Uri): string {
   const parts = uri.path.split('/');
   return parts[parts.length - 1] || uri.path;
 }
+
+/**
+ * A file or folder as tooltips name it: relative to its workspace folder, never this machine's
+ * absolute path; outside the workspace, its name.
+ */
+export function shownPath(uri: vscode.Uri): string {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder) return `${baseName(uri)} (outside the workspace)`;
+  const base = folder.uri.path.endsWith('/') ? folder.uri.path : `${folder.uri.path}/`;
+  const rel = uri.path.startsWith(base) ? uri.path.slice(base.length) : '';
+  // Several folders: which one says where the file is.
+  const many = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  if (rel === '') return folder.name;
+  return many ? `${folder.name}/${rel}` : rel;
+}

@@ -56,10 +56,11 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`rollout-lens: ${escapeInline(err.message)}\n${USAGE.split('\n')[0]}\n`);
-      return 2;
+      // `report` fails with 1 when its file is not written (cli/report.ts); the others with 2.
+      return argv[0] === 'report' ? 1 : 2;
     }
     io.stderr(`rollout-lens: internal error: ${escapeInline(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
-    return 2;
+    return argv[0] === 'report' ? 1 : 2;
   }
 }
 

@@ -77,6 +77,8 @@ const HOSTILE = {
   prompt: '<img src=x onerror="window.__pwned=2"> solve [this](https://example.invalid/x) please',
   response: '[open](command:rolloutLens.inspect?%5B%22%2F%22%5D) \u202Egnp.exe <iframe src="javascript:1"></iframe>',
   dataset: 'ds</script><b id=injected>x</b>',
+  /** A log's file name: it is shown in the findings' file column. */
+  file: '<b id=injected>n\u202Eldnuj.jsonl',
 };
 
 function hostileRun(dir: string): void {
@@ -110,6 +112,8 @@ function hostileRun(dir: string): void {
   }));
   mkdirSync(join(dir, 'eval'), { recursive: true });
   writeFileSync(join(dir, 'eval', 'eval_5.jsonl'), evalLines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  // Findings whose file and message carry markup: an unreadable line and a line of another format.
+  writeFileSync(join(dir, 'rollout', HOSTILE.file), '{"a": 1}\n<img src=x onerror="window.__pwned=3">\n');
 }
 
 test('report in headless Chromium: example run and a hostile run', { timeout: 300_000, skip: !existsSync(cli) && 'dist/cli.js not built' }, async () => {
@@ -123,6 +127,7 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     assert.match(r.stdout, /^wrote .*example\.html: 4 steps, 28 groups \(14 dropped\), 4 eval rows/);
     const html = readFileSync(out, 'utf8');
     assert.doesNotMatch(html, /\bsrc=|https?:\/\/(?!www\.w3\.org)/i, 'no external reference');
+    assert.ok(!html.includes(root), 'no absolute path: the file is shared');
     const ex = await open(browser, out);
     const charts = await drawnCharts(ex.page);
     assert.deepEqual(ex.errors, []);
@@ -145,6 +150,16 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
       cells.some(([shown, exact]) => shown === '0.6111' && exact === '0.611111111111111'),
       JSON.stringify(cells),
     );
+    // The findings: each code once with its severity and count, the errors open with their messages.
+    const findings = await ex.page.evaluate<{ codes: string[]; open: string[]; rows: string[][] }>(`({
+      codes: [...document.querySelectorAll('#findings details')].map((d) => d.dataset.code),
+      open: [...document.querySelectorAll('#findings details[open]')].map((d) => d.querySelector('summary').textContent),
+      rows: [...document.querySelectorAll('#findings details[open] tr')].slice(1, 2).map((tr) => [...tr.cells].map((c) => c.textContent)),
+    })`);
+    assert.deepEqual(findings.open, ['error eval-all-aborted: 1', 'error misgrouped-dataset: 1']);
+    assert.ok(findings.codes.includes('metric-mismatch') && findings.codes.includes('group-dropped'), findings.codes.join(' '));
+    assert.equal(findings.rows[0][0], 'eval/eval_100.jsonl');
+    assert.match(findings.rows[0][2], /^every attempt of dataset swe_verified aborted \(4 of 4\)/);
     await ex.page.screenshot({ path: join(root, 'docs', 'report.png'), fullPage: false });
     // A click on a bar opens that cause's sample list. The chart is responsive: under load a late
     // resize can redraw it after the first paint, so its size must hold for a few frames first.
@@ -179,13 +194,13 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     await ex.page.evaluate(`new Promise((resolve, reject) => {
       const t0 = Date.now();
       const poll = () => {
-        if (document.querySelectorAll('details[open]').length > 0) resolve(null);
+        if (document.querySelectorAll('main details[open]').length > 0) resolve(null);
         else if (Date.now() - t0 > 10000) reject(new Error('no sample list opened within 10 s'));
         else setTimeout(poll, 20);
       };
       poll();
     })`);
-    const opened = await ex.page.evaluate<string[]>(`[...document.querySelectorAll('details[open]')].map((d) => d.querySelector('code').textContent)`);
+    const opened = await ex.page.evaluate<string[]>(`[...document.querySelectorAll('main details[open]')].map((d) => d.querySelector('code').textContent)`);
     // The first infrastructure cause by name (its only group is at step 3).
     assert.deepEqual(opened, ['group_has_aborted_AgentSetupFailed']);
     await ex.page.context().close();
@@ -194,8 +209,11 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     const run = join(dir, 'hostile');
     hostileRun(run);
     const hout = join(dir, 'hostile.html');
-    const h = report(['--dynamic-filter', 'check_reward_nonzero_std', '--exit-zero', '--out', hout, run]);
+    // Exit 0 once written, though the run has error findings (no --exit-zero).
+    const h = report(['--dynamic-filter', 'check_reward_nonzero_std', '--out', hout, run]);
     assert.equal(h.status, 0, h.stderr);
+    const hhtml = readFileSync(hout, 'utf8');
+    assert.ok(!hhtml.includes(dir) && !hhtml.includes(root), 'no absolute path: the run was given as one');
     const ho = await open(browser, hout);
     await ho.page.evaluate(`document.querySelectorAll('details').forEach((d) => (d.open = true))`);
     assert.deepEqual(ho.errors, []);
@@ -210,6 +228,11 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     assert.equal(state.injected, 0);
     assert.equal(state.scripts, 2, 'the model and the chart script, nothing else');
     for (const s of [HOSTILE.cause, HOSTILE.prompt, HOSTILE.response, HOSTILE.dataset]) assert.ok(state.raw.includes(s), `shown as text: ${s}`);
+    // In the findings, log text is text: the cause in a message, the file name (its bidi override as a visible label).
+    const listed = await ho.page.evaluate<string>(`document.getElementById('findings').textContent`);
+    assert.ok(listed.includes(`group_has_aborted_${HOSTILE.cause}`), listed);
+    assert.ok(listed.includes('rollout/<b id=injected>n<U+202E>ldnuj.jsonl'), listed);
+    assert.ok(!listed.includes('\u202E'));
     const hc = await drawnCharts(ho.page);
     assert.equal(hc.painted, hc.canvases);
     await ho.page.context().close();

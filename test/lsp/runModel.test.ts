@@ -9,7 +9,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { GroupsByCauseRequest, RunStepsRequest, RunViewRequest, type GroupsByCauseResult, type RunStepsResult } from '../../shared/protocol';
+import {
+  GroupsByCauseRequest,
+  RunStatusRequest,
+  RunStepsRequest,
+  RunViewRequest,
+  type GroupsByCauseResult,
+  type RunStatusResult,
+  type RunStepsResult,
+} from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
 import { CONTRACT } from '../shared/jsonContract';
 import { tempDir } from '../shared/tempDir';
@@ -74,7 +82,14 @@ test('check (text and JSON), report and the Groups view agree on a miles dump fo
   const model = reportModel(readFileSync(out, 'utf8'));
   const viewCounts = (view: RunView) => view.steps.map((s) => ({ step: s.step, total: s.groups, kept: s.kept, dropped: s.dropped, drops: s.drops }));
   assert.deepEqual(viewCounts(model), counts);
-  assert.deepEqual(model.findings, codeCounts);
+  // Its findings are listed by code in the file's own section (the model's counts are left empty).
+  const listed = Object.fromEntries(
+    [...readFileSync(out, 'utf8').matchAll(/<summary><span class="sev sev-\w+">\w+<\/span> <code>([\w-]+)<\/code>: (\d+)<\/summary>/g)].map((m) => [
+      m[1],
+      Number(m[2]),
+    ]),
+  );
+  assert.deepEqual(listed, codeCounts);
   assert.deepEqual(
     model.eval.map((e) => [e.step, e.dataset, e.samples]),
     [
@@ -111,5 +126,17 @@ test('check (text and JSON), report and the Groups view agree on a miles dump fo
     const view = (await h.client.sendRequest(RunViewRequest, { uri })) as RunView;
     assert.deepEqual(viewCounts(view), counts);
     assert.deepEqual(view.findings, codeCounts);
+    // The run status item's counts: the same steps, groups and findings.
+    const status = (await h.client.sendRequest(RunStatusRequest, { uri })) as RunStatusResult;
+    assert.equal(status.rolloutSteps, counts.length);
+    assert.deepEqual(status.groups, {
+      total: counts.reduce((a, c) => a + c.total, 0),
+      kept: counts.reduce((a, c) => a + c.kept, 0),
+      dropped: counts.reduce((a, c) => a + c.dropped, 0),
+    });
+    assert.equal(
+      status.files.reduce((a, f) => a + f.diagnostics.length, 0),
+      doc.findings.length,
+    );
   });
 });

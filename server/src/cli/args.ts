@@ -11,8 +11,9 @@ export const USAGE = `usage: rollout-lens check [options] <path>...
 check: checks RL rollout and eval logs (JSONL from miles and verl, miles' .pt dumps): re-runs the
 framework's filter and metric logic and reports findings. <path> is a file, or a folder searched
 recursively for *.jsonl / *.ndjson / *.pt (miles' torch.save dumps, read without running anything).
-report: the same analysis as one self-contained HTML file (charts per step of dropped groups by
-cause, eval pass@k, the first samples of each cause); no network needed to open it.
+report: the same analysis as one self-contained HTML file to share (charts per step of dropped groups
+by cause, eval pass@k, the first samples of each cause, the findings by code with their messages;
+paths relative to the <path> given); no network needed to open it.
 export: writes a .pt dump's samples as JSON Lines, one sample a line (tensors and arrays as
 {"$tensor": {dtype, shape}} placeholders), to --out or stdout.
 inspect: what the analysis knows about the sample on <line> (1-based) of <file>: its group and
@@ -31,7 +32,7 @@ options:
   --framework auto|miles|slime|verl   narrow format detection; slime: judge miles-style sample
                                       dumps by slime's rules (default auto: detected per file)
   --fix                               apply the findings' fixes to the eval config
-  --exit-zero                         exit 0 even when there are error findings
+  --exit-zero                         check: exit 0 even when there are error findings
   --progress                          print per-file progress on stderr (default: only on a terminal)
   --jobs <n>                          scan threads for files of 64 MB and more whose lines average 16 KB
                                       or more (shorter lines are faster on one thread) (default: 1 below
@@ -42,7 +43,9 @@ options:
   -h, --help                          this help
   --version                           print the version
 
-exit status: 0 no finding of severity error; 1 at least one; 2 bad usage or unreadable input`;
+exit status: check, export, inspect: 0 no finding of severity error; 1 at least one; 2 bad usage or
+unreadable input. report: 0 once the file is written (whatever its findings); 1 it is not (bad usage,
+nothing to read, cannot write).`;
 
 export interface CheckArgs {
   paths: string[];

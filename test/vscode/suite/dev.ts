@@ -8,6 +8,7 @@ import './hostile';
 import './screenshot';
 import './views';
 import './runLevel';
+import './runStatus';
 import './evalDatasets';
 import './ptDump';
 import './hugeFile';

@@ -9,6 +9,7 @@ import type {
   EvalDatasetsResult,
   FileGroups,
   GroupItem,
+  RunContext,
   RunSummary,
   GroupsByCauseParams,
   GroupsByCauseResult,
@@ -31,6 +32,7 @@ import type { DetailForm } from '../analysis/diskCache';
 import { firstLineOf, membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { pathToUri, uriToPath } from '../protocol/uris';
+import { type Configured, runContextOf, settingsFileOf } from './runContext';
 
 /** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
 const MAX_BUCKET_GROUPS = 500;
@@ -100,22 +102,24 @@ async function fromEach<T>(
   token: CancellationToken,
   form: (inFolder: boolean) => DetailForm,
   pick: (result: FileAnalysis, inFolder: boolean) => T,
-): Promise<{ picked: T[]; runs: Run[]; uriOf: (path: string) => string }> {
+): Promise<{ picked: T[]; runs: Run[]; uriOf: (path: string) => string; context: RunContext }> {
   const picked: T[] = [];
   const reports: FileAnalysis['report'][] = [];
   const uris = new Map<string, string>();
+  const configured: Configured[] = [];
   const plan = await eachResult(ctx, uri, token, form, (r, inFolder) => {
     picked.push(pick(r, inFolder));
     reports.push(r.report);
     uris.set(r.path, r.uri);
+    configured.push({ path: r.path, evalConfig: r.report?.kind === 'eval' ? r.evalConfig : null });
   });
   const builder = new RunModelBuilder(plan);
   for (const r of reports) if (r) builder.add(r);
-  return { picked, runs: builder.finish(), uriOf: (path) => uris.get(path) ?? pathToUri(path) };
+  return { picked, runs: builder.finish(), uriOf: (path) => uris.get(path) ?? pathToUri(path), context: await runContextOf(ctx, configured) };
 }
 
 /** A run with its files as URIs (the client reveals them). */
-function runSummary(run: Run, uriOf: (path: string) => string): RunSummary {
+export function runSummary(run: Run, uriOf: (path: string) => string): RunSummary {
   return {
     root: pathToUri(run.root),
     framework: run.framework,
@@ -241,14 +245,14 @@ function fileGroups(result: FileAnalysis, list: boolean): FileGroups | null {
 
 export async function groupsByCause(ctx: ServerContext, params: GroupsByCauseParams, token: CancellationToken): Promise<GroupsByCauseResult> {
   // A folder's files: counts only, from reports without per-sample detail (docs/editors.md).
-  const { picked, runs, uriOf } = await fromEach(
+  const { picked, runs, uriOf, context } = await fromEach(
     ctx,
     params?.uri,
     token,
     (inFolder) => (inFolder ? 'none' : 'store'),
     (r, inFolder) => fileGroups(r, !inFolder),
   );
-  return { files: picked.filter((f): f is FileGroups => f !== null), runs: runs.map((r) => runSummary(r, uriOf)) };
+  return { files: picked.filter((f): f is FileGroups => f !== null), runs: runs.map((r) => runSummary(r, uriOf)), context };
 }
 
 function datasetItems(result: FileAnalysis): DatasetItem[] {
@@ -259,6 +263,8 @@ function datasetItems(result: FileAnalysis): DatasetItem[] {
     const first = firstLineOf(report, detail, d.name);
     const item: DatasetItem = {
       uri: result.uri,
+      evalConfig: result.evalConfig === null ? null : pathToUri(result.evalConfig),
+      settingsFile: null,
       line: first !== null ? first - 1 : 0,
       name: d.name,
       samples: d.samples,
@@ -275,7 +281,14 @@ function datasetItems(result: FileAnalysis): DatasetItem[] {
 }
 
 export async function evalDatasets(ctx: ServerContext, params: EvalDatasetsParams, token: CancellationToken): Promise<EvalDatasetsResult> {
-  return { datasets: (await fromEach(ctx, params?.uri, token, () => 'store', datasetItems)).picked.flat() };
+  const datasets = (await fromEach(ctx, params?.uri, token, () => 'store', datasetItems)).picked.flat();
+  const settingsOf = new Map<string, Promise<string | null>>();
+  for (const d of datasets) {
+    const path = uriToPath(d.uri);
+    if (!settingsOf.has(path)) settingsOf.set(path, settingsFileOf(ctx, path));
+    d.settingsFile = await settingsOf.get(path)!;
+  }
+  return { datasets };
 }
 
 /** A run folder's rollout steps in step order (the run model's), with their drop counts by metric name. */

@@ -6,6 +6,7 @@ import {
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   PtAsJsonlRequest,
+  RunStatusRequest,
   RunStepsRequest,
   RunViewRequest,
   SampleViewRequest,
@@ -16,6 +17,7 @@ import { guardNotification, guardRequest } from './guard';
 import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
 import { ptAsJsonl } from '../features/ptAsJsonl';
+import { runStatus } from '../features/runStatus';
 import { runView, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
@@ -113,6 +115,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     RunStepsRequest,
     guardRequest(connection, nameOf(RunStepsRequest), (p, token) => runSteps(ctx, p, token)),
+  );
+  connection.onRequest(
+    RunStatusRequest,
+    guardRequest(connection, nameOf(RunStatusRequest), (p, token) => runStatus(ctx, p, token)),
   );
   connection.onRequest(
     PtAsJsonlRequest,
