@@ -215,6 +215,26 @@ export interface PtAsJsonlResult {
 }
 export const PtAsJsonlRequest = new RequestType<PtAsJsonlParams, PtAsJsonlResult, void>('rolloutLens/ptAsJsonl');
 
+/**
+ * The URI scheme of a `.pt` dump's JSON Lines view in an editor: `rollout-lens-pt:<dump path>.jsonl`
+ * with the dump's own URI as the query. Hover and the sample view read the dump it names.
+ */
+export const PT_VIEW_SCHEME = 'rollout-lens-pt';
+
+/** The dump's own URI of a `.pt` JSON Lines view URI (as a string); null: `uri` is no such view. */
+export function dumpUriOfPtView(uri: string): string | null {
+  if (!uri.startsWith(`${PT_VIEW_SCHEME}:`)) return null;
+  const q = uri.indexOf('?');
+  if (q < 0) return null;
+  let query: string;
+  try {
+    query = decodeURIComponent(uri.slice(q + 1).split('#')[0]);
+  } catch {
+    return null;
+  }
+  return /^file:.*\.pt$/i.test(query) ? query : null;
+}
+
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {
   uri: string;

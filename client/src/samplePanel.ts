@@ -68,12 +68,12 @@ export class SamplePanel implements vscode.Disposable {
         },
       });
     }
-    const name = uri.path.split('/').pop() ?? uri.path;
-    this.panel.title = `Sample ${name}:${line + 1}`;
+    // The server names the file relative to its workspace folder, a `.pt` sample by its place in the dump.
+    this.panel.title = model.title;
     const html = showViewPage(this.extensionUri, this.panel, {
       model,
       dataId: 'sample-view-model',
-      title: `Sample ${vscode.workspace.asRelativePath(uri)}:${line + 1}`,
+      title: `Sample ${model.title}`,
       script: 'sampleView.js',
       styles: SAMPLE_VIEW_STYLES,
     });
@@ -101,7 +101,8 @@ export class SamplePanel implements vscode.Disposable {
   async step(delta: -1 | 1): Promise<SamplePanelState | undefined> {
     const state = this.stateValue;
     if (!state) return undefined;
-    const list = state.model.siblings;
+    // Members this file lacks (shown as missing) have no line to step to.
+    const list = state.model.siblings.filter((s) => s.line !== null);
     const here = list.findIndex((s) => s.current);
     const target = list[here + delta];
     if (here < 0 || !target) return undefined;

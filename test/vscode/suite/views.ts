@@ -65,11 +65,12 @@ test('sample view: a sample of the Groups view opens it; stepping goes to the ne
   const state = await waitFor(() => a.samplePanel.state?.line === 16 && a.samplePanel.state, 'the sample panel on line 17');
   const here = state.model.siblings.findIndex((s) => s.current);
   const next = state.model.siblings[here + 1];
-  assert.ok(next, 'a next sibling');
+  assert.ok(next?.line, 'a next sibling');
+  const nextLine = next.line;
   await a.samplePanel.step(1);
-  const stepped = await waitFor(() => a.samplePanel.state?.line === next.line - 1 && a.samplePanel.state, `the sibling on line ${next.line}`);
+  const stepped = await waitFor(() => a.samplePanel.state?.line === nextLine - 1 && a.samplePanel.state, `the sibling on line ${nextLine}`);
   assert.equal(stepped.model.group, state.model.group);
-  assert.equal(vscode.window.activeTextEditor?.selection.active.line, next.line - 1);
+  assert.equal(vscode.window.activeTextEditor?.selection.active.line, nextLine - 1);
 });
 
 test('run view: opened on the run folder; a click on a bar reveals that step and cause in the Groups view', async () => {

@@ -11,7 +11,7 @@ import { DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/run
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
 import type { Finding } from '../../core/types';
 import type { ServerContext } from '../serverContext';
-import { uriToPath } from '../protocol/uris';
+import { sampleSource } from './sampleSource';
 import { eachResult } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -59,14 +59,11 @@ export async function sampleView(ctx: ServerContext, params: SampleViewParams, t
   // An open document or a tailed file, else the file read from disk (as the run summaries do), as
   // its store and groups' verdicts: the sample is found by its line, its group by its id, and only
   // its line is read again (a file of a million samples is not turned into records).
-  const path = uriToPath(params.uri);
-  const have = await ctx.resultFor(params.uri, token);
-  const result = have ?? (await ctx.disk.analyze(path, token, 'store'));
+  const source = (await sampleSource(ctx, params.uri, token, true))!;
   try {
     if (token.isCancellationRequested) return null;
-    return (await readSampleView(result, params.line + 1)) ?? null;
+    return (await readSampleView(source.result, params.line + 1, source.display)) ?? null;
   } finally {
-    // Read from disk and not held by the cache (over its budget): its chunks go to the next store.
-    if (!have && !ctx.disk.holds(path)) result.report?.detail?.store?.release();
+    source.release();
   }
 }
