@@ -33,7 +33,10 @@ export interface SamplesRef {
   line: number;
   status: string | null;
   reward: number | null;
+  /** The exit status the line records (`metadata.exit_status`), failure or not (`Submitted`). */
   cause: string | null;
+  /** Its failure cause (the engine's `failureCause`): null when it did not fail, or none is recorded. */
+  failureCause: string | null;
 }
 export interface GroupItem {
   key: string;

@@ -170,6 +170,25 @@ test('document symbols: one per group named by key and outcome, dropped groups i
   });
 });
 
+test("groupsByCause: a member's exit status (Submitted) is no failure cause, an aborted member's is", async () => {
+  const ws = tempWorkspace();
+  await inWorkspace(ws, {}, async (h) => {
+    const lines = [
+      milesSample({ group: 0, index: 0, exitStatus: 'Submitted', reward: '1.0' }),
+      milesSample({ group: 0, index: 1, status: 'aborted', exitStatus: 'SandboxUnavailable' }),
+    ];
+    ws.write('rollout_6.jsonl', `${lines.join('\n')}\n`);
+    const result = (await h.client.sendRequest(GroupsByCauseRequest, { uri: ws.uri('rollout_6.jsonl') })) as GroupsByCauseResult;
+    assert.deepEqual(
+      result.files[0].buckets[0].groups[0].samples.map((s) => [s.status, s.cause, s.failureCause]),
+      [
+        ['completed', 'Submitted', null],
+        ['aborted', 'SandboxUnavailable', 'SandboxUnavailable'],
+      ],
+    );
+  });
+});
+
 test("document symbols: a completed sample's exit status (Submitted) is its exit status, an aborted one's its cause", async () => {
   const ws = tempWorkspace();
   await inWorkspace(ws, {}, async (h) => {

@@ -61,6 +61,12 @@ test('sample view: a sample of the Groups view opens it; stepping goes to the ne
     'line 17 in the Groups view',
   );
   assert.equal(sample.contextValue, 'sample');
+  // rollout_1.jsonl's finished attempts record exit_status Submitted: no cause, so not in their descriptions.
+  assert.equal(
+    a.groups.find((n) => n.kind === 'sample' && String(n.description ?? '').includes('Submitted')),
+    undefined,
+    'a sample described with Submitted',
+  );
   await vscode.commands.executeCommand('rolloutLens.openSample', sample);
   const state = await waitFor(() => a.samplePanel.state?.line === 16 && a.samplePanel.state, 'the sample panel on line 17');
   const here = state.model.siblings.findIndex((s) => s.current);
