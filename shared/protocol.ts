@@ -204,6 +204,24 @@ export interface SampleViewParams {
 export const SampleViewRequest = new RequestType<SampleViewParams, SampleView | null, void>('rolloutLens/sampleView');
 
 /**
+ * Where the sample view steps to from a sample: the next (1) or previous (-1) failed sample
+ * (aborted, status failed, or a failure cause), or the first line of the next or previous dropped
+ * group, in the same file. No wrapping.
+ */
+export interface SampleNavigationParams {
+  uri: string;
+  /** 0-based. */
+  line: number;
+  target: 'failedSample' | 'droppedGroup';
+  direction: 1 | -1;
+}
+export interface SampleNavigationResult {
+  /** 0-based line of the target; null: there is none that way. */
+  line: number | null;
+}
+export const SampleNavigationRequest = new RequestType<SampleNavigationParams, SampleNavigationResult, void>('rolloutLens/sampleNavigation');
+
+/**
  * A miles `.pt` dump as JSON Lines, one sample a line (line N = sample N, as in the findings of its
  * analysis; docs/pt.md): for editors to show a read-only view of a file that is not text.
  */

@@ -4,7 +4,7 @@
 // in the Groups view, or the palette (the sample under the cursor). Stepping to a sibling opens
 // that sample here and reveals its line in the log.
 import * as vscode from 'vscode';
-import type { SampleViewParams } from '../../shared/protocol';
+import type { SampleNavigationParams, SampleViewParams } from '../../shared/protocol';
 import { SAMPLE_VIEW_STYLES } from '../../shared/runViewStyles';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { revealLine } from './commands';
@@ -108,6 +108,24 @@ export class SamplePanel implements vscode.Disposable {
     if (here < 0 || !target) return undefined;
     await this.onMessage({ type: 'sibling', line: target.line });
     return this.stateValue;
+  }
+
+  /**
+   * Steps to the next (1) or previous (-1) failed sample or dropped group of the shown sample's
+   * file, as the server finds it; says so when there is none that way.
+   */
+  async navigate(target: SampleNavigationParams['target'], direction: 1 | -1): Promise<SamplePanelState | undefined> {
+    const state = this.stateValue;
+    if (!state) return undefined;
+    const r = await this.server.sampleNavigation({ uri: state.uri.toString(), line: state.line, target, direction });
+    if (r.line === null) {
+      const what = target === 'failedSample' ? 'failed sample' : 'dropped group';
+      void vscode.window.showInformationMessage(`Rollout Lens: no ${direction === 1 ? 'next' : 'previous'} ${what} in ${state.model.file}`);
+      return undefined;
+    }
+    const shown = await this.open(state.uri, r.line);
+    await revealLine(state.uri, r.line);
+    return shown;
   }
 
   dispose(): void {

@@ -3,10 +3,17 @@
 // them. Listed samples get their prompt/response excerpts read back through the overlay (open
 // documents first, else disk).
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
-import { DEFAULT_SETTINGS, type RunViewParams, type SampleViewParams } from '../../../../shared/protocol';
+import {
+  DEFAULT_SETTINGS,
+  type RunViewParams,
+  type SampleNavigationParams,
+  type SampleNavigationResult,
+  type SampleViewParams,
+} from '../../../../shared/protocol';
 import type { RunView } from '../../../../shared/runViewModel';
 import type { SampleView } from '../../../../shared/sampleViewModel';
 import { readSampleView } from '../../core/views/sampleView';
+import { navigate } from '../../core/views/sampleNavigation';
 import { DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
 import type { Finding } from '../../core/types';
@@ -63,6 +70,27 @@ export async function sampleView(ctx: ServerContext, params: SampleViewParams, t
   try {
     if (token.isCancellationRequested) return null;
     return (await readSampleView(source.result, params.line + 1, source.display)) ?? null;
+  } finally {
+    source.release();
+  }
+}
+
+/** `rolloutLens/sampleNavigation`: the next or previous failed sample or dropped group from a sample's line. */
+export async function sampleNavigation(ctx: ServerContext, params: SampleNavigationParams, token: CancellationToken): Promise<SampleNavigationResult> {
+  const valid =
+    typeof params?.uri === 'string' &&
+    Number.isInteger(params.line) &&
+    params.line >= 0 &&
+    (params.target === 'failedSample' || params.target === 'droppedGroup') &&
+    (params.direction === 1 || params.direction === -1);
+  if (!valid)
+    throw new ResponseError(ErrorCodes.InvalidParams, "sampleNavigation needs { uri, line ≥ 0, target: 'failedSample' | 'droppedGroup', direction: 1 | -1 }");
+  const source = (await sampleSource(ctx, params.uri, token, true))!;
+  try {
+    const detail = source.result.report?.detail;
+    if (!detail || token.isCancellationRequested) return { line: null };
+    const line1 = navigate(detail, params.line + 1, params.target, params.direction, source.result.settings);
+    return { line: line1 === null ? null : line1 - 1 };
   } finally {
     source.release();
   }
