@@ -5,6 +5,7 @@
 // it lacks is shown as missing, with its status from the `.pt`, in its place (no other member twice).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
@@ -114,6 +115,16 @@ test('the trajectory sidecar: a member it lacks is listed as missing, with its s
         [7, 7, 'completed', null, null],
       ],
     );
+    // The hover of the open sidecar lists the same members, each once, the missing one in its place.
+    await h.openAndWait(uri, readFileSync(join(DUMP, 'trajectory/1.jsonl'), 'utf8'), (d) => d.some((x) => x.code === 'trajectory-verdicts-from-pt'));
+    const text = await hover(h, uri, 4);
+    const members = text.split('\n').filter((l) => l.startsWith('- '));
+    assert.deepEqual(members, [
+      '- line 5: this sample',
+      '- index 5: missing here; `aborted`, cause `ServerUnreachable` in `rollout_data/1.pt` line 6',
+      '- line 6: `completed`, reward `0.0`',
+      '- line 7: `completed`, reward `1.0`',
+    ]);
     // Group 2 lacks two members (indexes 8 and 10, both aborted).
     const g2 = (await h.client.sendRequest(SampleViewRequest, { uri, line: 7 })) as SampleView;
     assert.deepEqual(
