@@ -33,7 +33,10 @@ export interface SamplesRef {
   line: number;
   status: string | null;
   reward: number | null;
+  /** The exit status the line records (`metadata.exit_status`), failure or not (`Submitted`). */
   cause: string | null;
+  /** Its failure cause (the engine's `failureCause`): null when it did not fail, or none is recorded. */
+  failureCause: string | null;
 }
 export interface GroupItem {
   key: string;
@@ -201,6 +204,24 @@ export interface SampleViewParams {
 export const SampleViewRequest = new RequestType<SampleViewParams, SampleView | null, void>('rolloutLens/sampleView');
 
 /**
+ * Where the sample view steps to from a sample: the next (1) or previous (-1) failed sample
+ * (aborted, status failed, or a failure cause), or the first line of the next or previous dropped
+ * group, in the same file. No wrapping.
+ */
+export interface SampleNavigationParams {
+  uri: string;
+  /** 0-based. */
+  line: number;
+  target: 'failedSample' | 'droppedGroup';
+  direction: 1 | -1;
+}
+export interface SampleNavigationResult {
+  /** 0-based line of the target; null: there is none that way. */
+  line: number | null;
+}
+export const SampleNavigationRequest = new RequestType<SampleNavigationParams, SampleNavigationResult, void>('rolloutLens/sampleNavigation');
+
+/**
  * A miles `.pt` dump as JSON Lines, one sample a line (line N = sample N, as in the findings of its
  * analysis; docs/pt.md): for editors to show a read-only view of a file that is not text.
  */
@@ -214,6 +235,26 @@ export interface PtAsJsonlResult {
   problems: string[];
 }
 export const PtAsJsonlRequest = new RequestType<PtAsJsonlParams, PtAsJsonlResult, void>('rolloutLens/ptAsJsonl');
+
+/**
+ * The URI scheme of a `.pt` dump's JSON Lines view in an editor: `rollout-lens-pt:<dump path>.jsonl`
+ * with the dump's own URI as the query. Hover and the sample view read the dump it names.
+ */
+export const PT_VIEW_SCHEME = 'rollout-lens-pt';
+
+/** The dump's own URI of a `.pt` JSON Lines view URI (as a string); null: `uri` is no such view. */
+export function dumpUriOfPtView(uri: string): string | null {
+  if (!uri.startsWith(`${PT_VIEW_SCHEME}:`)) return null;
+  const q = uri.indexOf('?');
+  if (q < 0) return null;
+  let query: string;
+  try {
+    query = decodeURIComponent(uri.slice(q + 1).split('#')[0]);
+  } catch {
+    return null;
+  }
+  return /^file:.*\.pt$/i.test(query) ? query : null;
+}
 
 /** Sent by the server whenever an analysis result changed. */
 export interface AnalysisChangedParams {

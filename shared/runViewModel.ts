@@ -79,6 +79,7 @@ export interface SampleRef {
   index: number | null;
   status: 'pending' | 'completed' | 'truncated' | 'aborted' | 'failed' | null;
   reward: number | null;
+  /** Its failure cause (`failureCause`); null when it did not fail (a finished attempt's `Submitted`) or none is recorded. */
   cause: string | null;
   /** Start of the prompt and the response (filled by `attachExcerpts`; log text, render as text). */
   prompt?: string;

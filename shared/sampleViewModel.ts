@@ -26,14 +26,16 @@ export interface MessageView {
 }
 
 export interface SiblingView {
-  /** 1-based. */
-  line: number;
+  /** 1-based; null: this file has no line for it (see `missingFrom`). */
+  line: number | null;
   index: number | null;
   status: string | null;
   reward: number | null;
   cause: string | null;
   aborted: boolean;
   current: boolean;
+  /** A member this file lacks (a trajectory sidecar's sample aborted before any model call): the file that has it and its 1-based line there. */
+  missingFrom: { file: string; line: number } | null;
 }
 
 /** A JSON value as a collapsible tree: objects and arrays list their first entries. */
@@ -45,9 +47,11 @@ export type TreeValue =
 
 export interface SampleView {
   version: 1;
-  /** Display path and 1-based line. */
+  /** Display path (relative to its workspace folder) and 1-based line (sample N of a `.pt`). */
   file: string;
   line: number;
+  /** The file and the sample, as the view's title names them: `rollout_data/1.pt · sample 5`, `rollout_1.jsonl:13`. */
+  title: string;
   format: string;
   kind: string;
   status: string | null;
@@ -65,7 +69,12 @@ export interface SampleView {
   conversation: MessageView[];
   /** Where the conversation was read when not from the sample's own line (a miles trajectory sidecar row). */
   conversationSource: { file: string; line: number } | null;
+  /** Why a `.pt` sample has no conversation: its trajectory sidecar has no row for it. */
+  conversationMissing: string | null;
+  /** Null: the line records no response (empty or absent). */
   response: Clip | null;
+  /** What stands in for a response the sample did not write: `(no output: aborted)`; never log text. */
+  responseNote: string | null;
   /** What happened to it: the group's verdict (rollout) or the pass@k group (eval). */
   verdict:
     | {

@@ -117,6 +117,15 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
       }
     }),
     vscode.commands.registerCommand(OPEN_CAUSE_IN_STEP, (uris: string[], reason: string) => openCauseInStep(server, uris, reason)),
+    // The sample view's steps (keybindings and title buttons while it is the active panel).
+    ...(
+      [
+        ['rolloutLens.nextFailedSample', 'failedSample', 1],
+        ['rolloutLens.previousFailedSample', 'failedSample', -1],
+        ['rolloutLens.nextDroppedGroup', 'droppedGroup', 1],
+        ['rolloutLens.previousDroppedGroup', 'droppedGroup', -1],
+      ] as const
+    ).map(([command, what, direction]) => vscode.commands.registerCommand(command, () => samplePanel.navigate(what, direction))),
     ...registerCommands({
       restart: async () => {
         state.clear();

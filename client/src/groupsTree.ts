@@ -12,8 +12,6 @@ import { appendFields, baseName, exact, num, plain, plural, safeMarkdown, shownP
 import { NodeTreeProvider, node, revealCommand, type TreeNode } from './treeNodes';
 
 const DROP_PREFIX = 'rollout/dynamic_filter/drop_';
-/** The exit status of a sample that finished normally (docs/semantics.md#failure-causes): not worth a mention per sample. */
-const SUCCESS_EXIT = 'Submitted';
 
 /** Fetches one file's groups (its own `groupsByCause` answer). */
 type LoadFile = (uri: string) => Promise<FileGroups | undefined>;
@@ -242,7 +240,7 @@ export function groupTooltip(g: GroupItem): vscode.MarkdownString {
 function groupNode(parentId: string, g: GroupItem): TreeNode {
   const uri = vscode.Uri.parse(g.uri);
   const id = `${parentId}|group|${g.key}`;
-  const cause = g.samples.find((s) => s.status === 'aborted')?.cause;
+  const cause = g.samples.find((s) => s.status === 'aborted')?.failureCause;
   return node({
     id,
     kind: 'group',
@@ -259,7 +257,7 @@ function groupNode(parentId: string, g: GroupItem): TreeNode {
 
 function sampleNode(parentId: string, s: SamplesRef): TreeNode {
   const uri = vscode.Uri.parse(s.uri);
-  const parts = [s.status ?? 'no status', ...(s.cause && s.cause !== SUCCESS_EXIT ? [s.cause] : []), `reward ${num(s.reward)}`];
+  const parts = [s.status ?? 'no status', ...(s.failureCause ? [s.failureCause] : []), `reward ${num(s.reward)}`];
   return node({
     id: `${parentId}|sample|${s.line}`,
     kind: 'sample',

@@ -3,10 +3,10 @@
 // `rollout-lens-pt` scheme, in the `jsonl` language, so diagnostics, hover, the outline and the
 // trees apply to it like to any log. Line N is sample N.
 import * as vscode from 'vscode';
-import { LANGUAGE_ID } from '../../shared/protocol';
+import { LANGUAGE_ID, PT_VIEW_SCHEME } from '../../shared/protocol';
 import type { ServerApi } from './serverApi';
 
-export const PT_SCHEME = 'rollout-lens-pt';
+export const PT_SCHEME = PT_VIEW_SCHEME;
 
 /** The view's URI: the dump's path + `.jsonl`, the dump's own URI in the query. */
 export function ptViewUri(file: vscode.Uri): vscode.Uri {

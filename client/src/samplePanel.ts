@@ -4,7 +4,7 @@
 // in the Groups view, or the palette (the sample under the cursor). Stepping to a sibling opens
 // that sample here and reveals its line in the log.
 import * as vscode from 'vscode';
-import type { SampleViewParams } from '../../shared/protocol';
+import type { SampleNavigationParams, SampleViewParams } from '../../shared/protocol';
 import { SAMPLE_VIEW_STYLES } from '../../shared/runViewStyles';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { revealLine } from './commands';
@@ -68,12 +68,12 @@ export class SamplePanel implements vscode.Disposable {
         },
       });
     }
-    const name = uri.path.split('/').pop() ?? uri.path;
-    this.panel.title = `Sample ${name}:${line + 1}`;
+    // The server names the file relative to its workspace folder, a `.pt` sample by its place in the dump.
+    this.panel.title = model.title;
     const html = showViewPage(this.extensionUri, this.panel, {
       model,
       dataId: 'sample-view-model',
-      title: `Sample ${vscode.workspace.asRelativePath(uri)}:${line + 1}`,
+      title: `Sample ${model.title}`,
       script: 'sampleView.js',
       styles: SAMPLE_VIEW_STYLES,
     });
@@ -101,12 +101,31 @@ export class SamplePanel implements vscode.Disposable {
   async step(delta: -1 | 1): Promise<SamplePanelState | undefined> {
     const state = this.stateValue;
     if (!state) return undefined;
-    const list = state.model.siblings;
+    // Members this file lacks (shown as missing) have no line to step to.
+    const list = state.model.siblings.filter((s) => s.line !== null);
     const here = list.findIndex((s) => s.current);
     const target = list[here + delta];
     if (here < 0 || !target) return undefined;
     await this.onMessage({ type: 'sibling', line: target.line });
     return this.stateValue;
+  }
+
+  /**
+   * Steps to the next (1) or previous (-1) failed sample or dropped group of the shown sample's
+   * file, as the server finds it; says so when there is none that way.
+   */
+  async navigate(target: SampleNavigationParams['target'], direction: 1 | -1): Promise<SamplePanelState | undefined> {
+    const state = this.stateValue;
+    if (!state) return undefined;
+    const r = await this.server.sampleNavigation({ uri: state.uri.toString(), line: state.line, target, direction });
+    if (r.line === null) {
+      const what = target === 'failedSample' ? 'failed sample' : 'dropped group';
+      void vscode.window.showInformationMessage(`Rollout Lens: no ${direction === 1 ? 'next' : 'previous'} ${what} in ${state.model.file}`);
+      return undefined;
+    }
+    const shown = await this.open(state.uri, r.line);
+    await revealLine(state.uri, r.line);
+    return shown;
   }
 
   dispose(): void {

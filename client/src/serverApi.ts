@@ -9,6 +9,7 @@ import {
   PtAsJsonlRequest,
   RunStatusRequest,
   RunViewRequest,
+  SampleNavigationRequest,
   SampleViewRequest,
   type AnalyzeFileParams,
   type AnalyzeFileResult,
@@ -17,6 +18,8 @@ import {
   type PtAsJsonlResult,
   type RunStatusResult,
   type RunViewParams,
+  type SampleNavigationParams,
+  type SampleNavigationResult,
   type SampleViewParams,
 } from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
@@ -55,6 +58,10 @@ export class ServerApi {
 
   async sampleView(params: SampleViewParams, token?: vscode.CancellationToken): Promise<SampleView | null> {
     return (await this.client()).sendRequest(SampleViewRequest, params, token);
+  }
+
+  async sampleNavigation(params: SampleNavigationParams, token?: vscode.CancellationToken): Promise<SampleNavigationResult> {
+    return (await this.client()).sendRequest(SampleNavigationRequest, params, token);
   }
 
   async analyzeFile(params: AnalyzeFileParams, token?: vscode.CancellationToken): Promise<AnalyzeFileResult> {

@@ -17,7 +17,7 @@ import {
   type RolloutLensSettings,
   type RunStepsResult,
 } from '../../shared/protocol';
-import { evalConfigYaml, evalLines, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
+import { evalConfigYaml, evalLines, milesSample, repoRoot, rolloutLines, tempWorkspace } from './fixtures';
 import { inWorkspace, withHarness } from './harness';
 import { EXAMPLE_ROLLOUT, EXAMPLE_ROLLOUT_SETTINGS } from '../shared/exampleRun';
 
@@ -166,6 +166,45 @@ test('document symbols: one per group named by key and outcome, dropped groups i
     assert.deepEqual(
       symbols[1].children?.map((c) => c.name),
       ['line 5: completed', 'line 6: aborted', 'line 7: completed', 'line 8: completed'],
+    );
+  });
+});
+
+test("groupsByCause: a member's exit status (Submitted) is no failure cause, an aborted member's is", async () => {
+  const ws = tempWorkspace();
+  await inWorkspace(ws, {}, async (h) => {
+    const lines = [
+      milesSample({ group: 0, index: 0, exitStatus: 'Submitted', reward: '1.0' }),
+      milesSample({ group: 0, index: 1, status: 'aborted', exitStatus: 'SandboxUnavailable' }),
+    ];
+    ws.write('rollout_6.jsonl', `${lines.join('\n')}\n`);
+    const result = (await h.client.sendRequest(GroupsByCauseRequest, { uri: ws.uri('rollout_6.jsonl') })) as GroupsByCauseResult;
+    assert.deepEqual(
+      result.files[0].buckets[0].groups[0].samples.map((s) => [s.status, s.cause, s.failureCause]),
+      [
+        ['completed', 'Submitted', null],
+        ['aborted', 'SandboxUnavailable', 'SandboxUnavailable'],
+      ],
+    );
+  });
+});
+
+test("document symbols: a completed sample's exit status (Submitted) is its exit status, an aborted one's its cause", async () => {
+  const ws = tempWorkspace();
+  await inWorkspace(ws, {}, async (h) => {
+    const uri = ws.uri('exit.jsonl');
+    const lines = [
+      milesSample({ group: 0, index: 0, exitStatus: 'Submitted', reward: '1.0' }),
+      milesSample({ group: 0, index: 1, status: 'aborted', exitStatus: 'SandboxUnavailable' }),
+    ];
+    await h.openAndWait(uri, `${lines.join('\n')}\n`);
+    const symbols = (await h.client.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as DocumentSymbol[];
+    assert.deepEqual(
+      symbols[0].children?.map((c) => [c.name, c.detail]),
+      [
+        ['line 1: completed', 'reward 1, exit status Submitted'],
+        ['line 2: aborted', 'no reward, SandboxUnavailable'],
+      ],
     );
   });
 });

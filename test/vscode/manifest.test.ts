@@ -30,6 +30,38 @@ test('manifest: one setting per RolloutLensSettings key, default equal to DEFAUL
   }
 });
 
+test("manifest: settings are described in a user's words: no repository paths", () => {
+  const props = contributes.configuration.properties as Record<string, { markdownDescription: string; enumDescriptions?: string[] }>;
+  for (const [key, p] of Object.entries(props))
+    for (const text of [p.markdownDescription, ...(p.enumDescriptions ?? [])])
+      assert.doesNotMatch(text, /docs\/|\.md\b|server\/src|shared\/|#[a-z-]+\)/, `${key}: ${text}`);
+});
+
+test('manifest: welcome views show no literal backticks and offer Open Run View where no log is open', () => {
+  const welcome = contributes.viewsWelcome as { view: string; contents: string; when: string }[];
+  for (const w of welcome) assert.ok(!w.contents.includes('`'), `${w.view}: ${w.contents}`);
+  for (const w of welcome.filter((x) => x.when === '!rolloutLens.hasTarget'))
+    assert.match(w.contents, /\[Open Run View\]\(command:rolloutLens\.openRunView\)/, w.view);
+});
+
+test('manifest: the sample view steps to failed samples and dropped groups, with keybindings, only while it is the active panel', () => {
+  const when = "activeWebviewPanelId == 'rolloutLens.sample'";
+  const steps = ['rolloutLens.nextFailedSample', 'rolloutLens.previousFailedSample', 'rolloutLens.nextDroppedGroup', 'rolloutLens.previousDroppedGroup'];
+  const keys = contributes.keybindings as { command: string; key: string; when: string }[];
+  for (const command of steps) {
+    assert.ok(
+      contributes.commands.some((c: { command: string }) => c.command === command),
+      `${command} contributed`,
+    );
+    const bound = keys.filter((k) => k.command === command);
+    assert.equal(bound.length, 1, `${command} has a keybinding`);
+    assert.equal(bound[0].when, when);
+    const palette = (contributes.menus.commandPalette as { command: string; when: string }[]).find((m) => m.command === command);
+    assert.equal(palette?.when, when, `${command} in the palette only with the sample view`);
+  }
+  assert.equal(new Set(keys.map((k) => k.key)).size, keys.length, 'distinct keys');
+});
+
 test('manifest: activation on the built-in jsonl language and on workspaces with logs; no language of its own', () => {
   assert.ok(manifest.activationEvents.includes('onLanguage:jsonl'));
   assert.ok(manifest.activationEvents.includes('workspaceContains:**/*.jsonl'));

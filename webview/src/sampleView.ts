@@ -15,6 +15,11 @@ function clipText(c: Clip | null): string {
   return c.length !== undefined ? `${c.text}\n… (${c.length} characters in all)` : c.text;
 }
 
+/** Rows whose value is not null; none: no heading either. */
+function present(rows: [string, string | number | null][]): [string, string | number][] {
+  return rows.filter((r): r is [string, string | number] => r[1] !== null);
+}
+
 function fields(parent: HTMLElement, rows: [string, string | number | null][]): void {
   const table = el('table');
   for (const [k, v] of rows) {
@@ -65,7 +70,7 @@ function tree(v: TreeValue, label: string | null): HTMLElement {
 }
 
 function render(m: SampleView): void {
-  document.getElementById('summary')!.textContent = `${m.file}:${m.line} · ${m.format} (${m.kind})`;
+  document.getElementById('summary')!.textContent = `${m.title} · ${m.format} (${m.kind})`;
   const app = document.getElementById('app')!;
 
   const what = section(app, 'What happened');
@@ -96,10 +101,12 @@ function render(m: SampleView): void {
 
   if (m.siblings.length > 0) {
     const s = section(app, 'Group');
-    const here = m.siblings.findIndex((x) => x.current);
+    // Members this file lacks have no line to step to.
+    const steps = m.siblings.filter((x) => x.line !== null);
+    const here = steps.findIndex((x) => x.current);
     const nav = el('div', null, 'nav');
     const step = (d: number) => {
-      const target = m.siblings[here + d];
+      const target = steps[here + d];
       if (target && vscode) vscode.postMessage({ type: 'sibling', line: target.line });
     };
     const prev = el('button', '◀ previous sibling');
@@ -108,7 +115,7 @@ function render(m: SampleView): void {
     prev.addEventListener('click', () => step(-1));
     const next = el('button', 'next sibling ▶');
     next.id = 'next-sibling';
-    next.disabled = here < 0 || here >= m.siblings.length - 1;
+    next.disabled = here < 0 || here >= steps.length - 1;
     next.addEventListener('click', () => step(1));
     nav.append(prev, next);
     s.appendChild(nav);
@@ -117,9 +124,15 @@ function render(m: SampleView): void {
     for (const h of ['line', 'index', 'status', 'reward', 'cause']) head.appendChild(el('th', h));
     table.appendChild(head);
     for (const x of m.siblings) {
-      const tr = el('tr', null, x.current ? 'current' : undefined);
-      const line = el('td', x.line, 'mono reveal');
-      line.addEventListener('click', () => vscode?.postMessage({ type: 'sibling', line: x.line }));
+      const tr = el('tr', null, x.current ? 'current' : x.missingFrom ? 'missing' : undefined);
+      let line: HTMLElement;
+      if (x.line === null)
+        line = el('td', x.missingFrom ? `missing here (${x.missingFrom.file} · sample ${x.missingFrom.line})` : 'missing here', 'muted mono');
+      else {
+        const at = x.line;
+        line = el('td', at, 'mono reveal');
+        line.addEventListener('click', () => vscode?.postMessage({ type: 'sibling', line: at }));
+      }
       tr.append(line, el('td', x.index), el('td', x.status ?? (x.aborted ? 'aborted' : '')), el('td', fmt(x.reward), 'num'), el('td', x.cause, 'text mono'));
       table.appendChild(tr);
     }
@@ -131,17 +144,19 @@ function render(m: SampleView): void {
     const s = section(app, 'Prompt');
     for (const x of m.prompt) s.appendChild(message(x));
   }
-  if (m.conversation.length > 0) {
+  if (m.conversation.length > 0 || m.conversationMissing) {
     const s = section(app, 'Conversation');
     if (m.conversationSource) s.appendChild(el('p', `from ${m.conversationSource.file}, line ${m.conversationSource.line}`, 'muted mono'));
+    if (m.conversationMissing) s.appendChild(el('p', m.conversationMissing, 'muted'));
     for (const x of m.conversation) s.appendChild(message(x));
   }
-  const r = section(app, 'Response');
-  r.appendChild(el('pre', m.response ? clipText(m.response) : '(none)', 'text'));
+  if (m.response || m.responseNote) {
+    const r = section(app, 'Response');
+    r.appendChild(m.response ? el('pre', clipText(m.response), 'text') : el('p', m.responseNote, 'muted'));
+  }
 
-  const t = section(app, 'Tokens');
   const lp = m.tokens.logProbs;
-  fields(t, [
+  const tokenRows = present([
     ['response length', m.tokens.responseLength],
     ['tokens', m.tokens.tokens],
     [
@@ -152,7 +167,9 @@ function render(m: SampleView): void {
     ],
     ['log-probs', lp ? `${lp.count} · mean ${fmt(lp.mean)} · min ${fmt(lp.min)} · max ${fmt(lp.max)}` : null],
   ]);
-  if (lp && lp.points.length > 1) {
+  const t = tokenRows.length > 0 ? section(app, 'Tokens') : null;
+  if (t) fields(t, tokenRows);
+  if (t && lp && lp.points.length > 1) {
     const box = el('div', null, 'chart small');
     const canvas = el('canvas');
     canvas.id = 'chart-log-probs';

@@ -3,7 +3,8 @@
 // what the filters did to it, the metric it counts in, its cause and who could have caused it,
 // its eval prompt group and dataset, and a failure's message from the line itself. Plain text;
 // everything from the log is terminal-escaped.
-import { inspectSample, type SampleInspection } from '../core/inspect';
+import type { CauseSettings } from '../core/causes';
+import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
 import { isPtDumpName } from '../core/logFiles';
 import { lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail } from '../core/recordDetail';
 import { KeptPtLines, type SamplePlace } from '../core/sampleLine';
@@ -20,15 +21,17 @@ function reward(s: SampleRecord): string {
   return s.reward === null ? 'null' : String(s.reward);
 }
 
-function member(m: SampleRecord, self: SampleRecord): string {
+/** A member's line: its cause only when it failed (`failureCause`: a finished attempt's `Submitted` is none). */
+function member(m: SampleRecord, self: SampleRecord, settings: CauseSettings): string {
   const status = m.status ?? (m.aborted ? 'aborted' : 'no status');
-  const cause = m.cause ? `, cause ${escapeInline(m.cause)}` : '';
+  const failure = failureCause(m, settings);
+  const cause = failure ? `, cause ${escapeInline(failure.name)}` : '';
   // By line, not identity: records read from a file's store are views made when asked for.
   return `  line ${m.line}: ${escapeInline(status)}, reward ${reward(m)}${cause}${m.line === self.line ? '  <- this sample' : ''}`;
 }
 
-function members(list: SampleRecord[], self: SampleRecord): string[] {
-  const shown = list.slice(0, MAX_MEMBERS).map((m) => member(m, self));
+function members(list: SampleRecord[], self: SampleRecord, settings: CauseSettings): string[] {
+  const shown = list.slice(0, MAX_MEMBERS).map((m) => member(m, self, settings));
   if (list.length > shown.length) shown.push(`  ... and ${list.length - shown.length} more`);
   return shown;
 }
@@ -38,7 +41,7 @@ function render(inspection: string[], detail: RecordDetail | null): string {
 }
 
 /** What the analysis knows of the sample, its failure detail aside. */
-function inspectionLines(i: SampleInspection): string[] {
+function inspectionLines(i: SampleInspection, settings: CauseSettings): string[] {
   const s = i.sample;
   const status = s.status ?? (s.aborted ? 'aborted' : null);
   const head = [
@@ -48,6 +51,8 @@ function inspectionLines(i: SampleInspection): string[] {
     s.index !== null ? `index ${s.index}` : null,
     s.dataset !== null ? `dataset ${escapeInline(s.dataset)}` : null,
     s.step !== null ? `step ${s.step}` : null,
+    // An exit status that is no failure cause (a finished attempt's `Submitted`) is its exit status.
+    i.cause === null && i.exitStatus !== null ? `exit status ${escapeInline(i.exitStatus)}` : null,
   ].filter((x) => x !== null);
   const out = [`${head.join(' · ')} (${i.format}, ${i.kind})`];
   const g = i.group;
@@ -58,7 +63,7 @@ function inspectionLines(i: SampleInspection): string[] {
       const former = g.formerly.map((f) => `${escapeInline(f.name)} (${f.mode})`);
       out.push(`counted in ${escapeInline(g.metric)}${former.length ? ` (per-cause drop reasons); miles main (31f1ca9) logs ${former.join(', ')}` : ''}`);
     }
-    out.push(...members(g.members, s));
+    out.push(...members(g.members, s, settings));
   } else if (s.groupKey !== null) {
     out.push(`group ${escapeInline(s.groupKey)}`);
   }
@@ -66,7 +71,7 @@ function inspectionLines(i: SampleInspection): string[] {
     const e = i.evalGroup;
     const correct = e.members.filter((m) => m.reward === 1).length;
     out.push(`prompt group ${e.index} (${e.n} per prompt): ${correct} of ${e.members.length} have reward 1`);
-    out.push(...members(e.members, s));
+    out.push(...members(e.members, s, settings));
   }
   if (i.cause) out.push(`cause ${escapeInline(i.cause.name)}: ${i.cause.class}`);
   if (i.dataset)
@@ -97,7 +102,7 @@ export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
       const inspection = inspectSample({ report: file, settings }, args.line);
       if (inspection) {
         const { offset, byteLength } = inspection.sample;
-        inspected = { lines: inspectionLines(inspection), failed: inspection.failed, place: { offset, byteLength } };
+        inspected = { lines: inspectionLines(inspection, settings), failed: inspection.failed, place: { offset, byteLength } };
       }
       path = file.path;
     },

@@ -26,6 +26,20 @@ test('cli inspect: a dropped sample shows its group, the filter, the metric, its
   assert.doesNotMatch(r.stdout, /[\u001b\u202e]/);
 });
 
+test("cli inspect: a completed sample's Submitted is its exit status, never a cause; a failed member keeps its cause", (t) => {
+  const dir = tempDir(t);
+  const submitted = (index: number, reward: string) =>
+    `{"group_index": 1, "index": ${index}, "prompt": "q", "response": "x", "response_length": 1, "status": "completed", "reward": ${reward}, "metadata": {"exit_status": "Submitted"}}`;
+  writeFileSync(join(dir, 'rollout_1.jsonl'), [submitted(0, '1.0'), submitted(1, '0.0'), ABORTED].join('\n') + '\n');
+  const r = runCli(['inspect', 'rollout_1.jsonl', '1'], dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^line 1 · status completed · reward 1 · index 0 · exit status Submitted \(miles-sample, rollout\)$/m);
+  assert.match(r.stdout, /^ {2}line 1: completed, reward 1 {2}<- this sample$/m);
+  assert.match(r.stdout, /^ {2}line 2: completed, reward 0$/m);
+  assert.match(r.stdout, /^ {2}line 3: aborted, reward null, cause SandboxUnavailable$/m);
+  assert.doesNotMatch(r.stdout, /cause Submitted/);
+});
+
 test('cli inspect: a line without a sample exits 1; a missing line number is a usage error', (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, 'rollout_1.jsonl'), [GOOD, GOOD2].join('\n') + '\n');

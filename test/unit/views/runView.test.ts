@@ -191,6 +191,23 @@ test('at most N samples per reason are listed; the rest are counted', () => {
   assert.equal(view.samplesOmitted['zero_std_0.0'], 26);
 });
 
+test("listed samples: a finished attempt's exit status (Submitted) is no cause; an aborted one's is", () => {
+  const samples = [
+    ...group('z', [1, 1]).map((s) => ({ ...s, cause: 'Submitted' })),
+    aborted('a', 0, 'SandboxUnavailable'),
+    sample('a', 1, { reward: 1, cause: 'Submitted' }),
+  ];
+  const view = buildRunView({ version: 1, files: [rolloutFileReport('r.jsonl', samples, zeroStd)], findings: [] }, { causes: DEFAULT_SETTINGS });
+  assert.deepEqual(
+    view.samples['zero_std_1.0'].map((r) => [r.status, r.cause]),
+    [['completed', null]],
+  );
+  assert.deepEqual(
+    view.samples['group_has_aborted_SandboxUnavailable'].map((r) => [r.status, r.cause]),
+    [['aborted', 'SandboxUnavailable']],
+  );
+});
+
 test('1 000 steps of 64 groups with many causes: the model stays under a few MB', () => {
   const files: FileReport[] = [];
   const causes = ['SandboxUnavailable', 'ServerUnreachable', 'TimeLimitExceeded', 'AgentError', 'NoModelCalls', 'Weird<b>Cause'];

@@ -64,6 +64,13 @@ test('example step 1, line 13: aborted SandboxUnavailable sample, its dropped gr
   assert.equal(view.metadata?.kind, 'object');
   assert.match(view.raw, /"exit_status": "SandboxUnavailable"/);
   assert.equal(view.unavailable, null);
+  // It wrote no response: the view says why instead of showing an empty one.
+  assert.deepEqual([view.response, view.responseNote], [null, '(no output: aborted)']);
+  // Named as the file is shown (relative to its folder, by the caller), with its line.
+  assert.equal((await readSampleView(file, 13, 'rollout/rollout_1.jsonl'))!.title, 'rollout/rollout_1.jsonl:13');
+  const completed = (await readSampleView(file, 14))!;
+  assert.equal(completed.responseNote, null);
+  assert.ok(completed.response && completed.response.text.length > 0);
   assert.equal(await readSampleView(file, 1000), undefined);
 });
 

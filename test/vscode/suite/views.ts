@@ -61,15 +61,42 @@ test('sample view: a sample of the Groups view opens it; stepping goes to the ne
     'line 17 in the Groups view',
   );
   assert.equal(sample.contextValue, 'sample');
+  // rollout_1.jsonl's finished attempts record exit_status Submitted: no cause, so not in their descriptions.
+  assert.equal(
+    a.groups.find((n) => n.kind === 'sample' && String(n.description ?? '').includes('Submitted')),
+    undefined,
+    'a sample described with Submitted',
+  );
   await vscode.commands.executeCommand('rolloutLens.openSample', sample);
   const state = await waitFor(() => a.samplePanel.state?.line === 16 && a.samplePanel.state, 'the sample panel on line 17');
   const here = state.model.siblings.findIndex((s) => s.current);
   const next = state.model.siblings[here + 1];
-  assert.ok(next, 'a next sibling');
+  assert.ok(next?.line, 'a next sibling');
+  const nextLine = next.line;
   await a.samplePanel.step(1);
-  const stepped = await waitFor(() => a.samplePanel.state?.line === next.line - 1 && a.samplePanel.state, `the sibling on line ${next.line}`);
+  const stepped = await waitFor(() => a.samplePanel.state?.line === nextLine - 1 && a.samplePanel.state, `the sibling on line ${nextLine}`);
   assert.equal(stepped.model.group, state.model.group);
-  assert.equal(vscode.window.activeTextEditor?.selection.active.line, next.line - 1);
+  assert.equal(vscode.window.activeTextEditor?.selection.active.line, nextLine - 1);
+});
+
+test('sample view: next/previous failed sample and dropped group step through the log, revealing each line', async () => {
+  const a = await api();
+  await openLog(...STEP1);
+  await vscode.commands.executeCommand('rolloutLens.openSample', wsUri(...STEP1), 12);
+  const start = await waitFor(() => a.samplePanel.state?.line === 12 && a.samplePanel.state, 'the sample panel on line 13');
+  assert.ok(start.model.aborted, 'line 13 is an aborted sample');
+  await vscode.commands.executeCommand('rolloutLens.nextFailedSample');
+  const next = await waitFor(() => (a.samplePanel.state && a.samplePanel.state.line > 12 ? a.samplePanel.state : undefined), 'the next failed sample');
+  assert.ok(next.model.aborted || next.model.status === 'failed' || next.model.cause !== null, `line ${next.line + 1} failed`);
+  assert.equal(vscode.window.activeTextEditor?.selection.active.line, next.line);
+  await vscode.commands.executeCommand('rolloutLens.previousFailedSample');
+  await waitFor(() => a.samplePanel.state?.line === 12, 'back to line 13');
+  await vscode.commands.executeCommand('rolloutLens.nextDroppedGroup');
+  const dropped = await waitFor(() => (a.samplePanel.state && a.samplePanel.state.line !== 12 ? a.samplePanel.state : undefined), 'the next dropped group');
+  assert.equal(dropped.model.verdict?.kind === 'rollout' && dropped.model.verdict.kept, false, 'its group was dropped');
+  assert.notEqual(dropped.model.group, start.model.group);
+  const titled = vscode.window.tabGroups.activeTabGroup.tabs.some((t) => t.label === dropped.model.title);
+  assert.ok(titled || vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === dropped.model.title)), 'the panel is titled by file and line');
 });
 
 test('run view: opened on the run folder; a click on a bar reveals that step and cause in the Groups view', async () => {

@@ -5,7 +5,7 @@
 // are listed per drop reason, by file and line; their prompt and response excerpts are read
 // afterwards (core/views/runViewExcerpts.ts).
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { eachSample, sampleAt, sampleCount, verdictOf } from '../inspect';
+import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { inGroupOrder } from '../rollout/groups';
 import type { SampleColumns } from '../store/sampleColumns';
 import { fileStep } from '../logFiles';
@@ -173,7 +173,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       const at = members.find((s) => s.aborted) ?? members[0];
       if (!at) continue;
       const listed = (samples[reason] ??= []);
-      if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at));
+      if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at, options.causes));
       else omitted[reason] = (omitted[reason] ?? 0) + 1;
     }
   }
@@ -212,7 +212,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       // The sample that names the reason: the first aborted member in group order, else the first.
       const ordered = inGroupOrder(members);
       const at = ordered.find((m) => m.aborted) ?? ordered[0];
-      (samples[reason] ??= []).push(sampleRef(file, detail.source, step, at));
+      (samples[reason] ??= []).push(sampleRef(file, detail.source, step, at, options.causes));
     }
   }
 
@@ -310,7 +310,8 @@ function reasonOrder(a: ReasonInfo, b: ReasonInfo): number {
   return a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0;
 }
 
-function sampleRef(file: FileReport, source: string, step: number | null, s: SampleRecord): SampleRef {
+/** A listed sample; its cause only when it failed (`failureCause`: a finished attempt's `Submitted` is none). */
+function sampleRef(file: FileReport, source: string, step: number | null, s: SampleRecord, causes: CauseSettings): SampleRef {
   const ref: SampleRef = {
     file: file.path,
     source,
@@ -320,7 +321,7 @@ function sampleRef(file: FileReport, source: string, step: number | null, s: Sam
     index: s.index,
     status: s.status,
     reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
-    cause: s.cause,
+    cause: failureCause(s, causes)?.name ?? null,
   };
   rememberPlace(ref, s);
   return ref;

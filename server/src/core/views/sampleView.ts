@@ -3,7 +3,10 @@
 // the conversation, response, token facts and metadata. Everything long is clipped or summarised
 // here, so the panel receives a bounded model whatever the line's size.
 import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
-import { inspectSample, type InspectedFile, type SampleInspection } from '../inspect';
+import { DEFAULT_SETTINGS } from '../settings';
+import type { CauseSettings } from '../causes';
+import { failureCause, inspectSample, membersInOrder, type InspectedFile, type SampleInspection } from '../inspect';
+import { isPtDumpName } from '../logFiles';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
@@ -11,6 +14,8 @@ import type { SampleRecord } from '../types';
 
 export type { SampleView };
 
+/** The response of an aborted sample that wrote none. */
+export const NO_OUTPUT_ABORTED = '(no output: aborted)';
 /** Characters kept of one text (a message, the response). */
 export const MAX_TEXT_CHARS = 64 * 1024;
 /** Messages kept of a conversation. */
@@ -183,23 +188,39 @@ export function parseLine(text: string): unknown {
   }
 }
 
-function siblingsOf(inspection: SampleInspection): { list: SiblingView[]; omitted: number } {
-  const members: readonly SampleRecord[] = inspection.group?.members ?? inspection.evalGroup?.members ?? [];
+/**
+ * The group's members in group order; a member this file has no line for (a trajectory sidecar's
+ * sample aborted before any model call) in its place, as missing, with what its `.pt` says.
+ */
+function siblingsOf(inspection: SampleInspection, settings: CauseSettings): { list: SiblingView[]; omitted: number } {
+  const g = inspection.group;
+  const ordered = g ? membersInOrder(g) : (inspection.evalGroup?.members ?? []).map((sample) => ({ sample }));
   const line = inspection.sample.line;
-  const list = members.slice(0, MAX_SIBLINGS).map((s) => ({
-    line: s.line,
-    index: s.index,
-    status: s.status,
-    reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
-    cause: s.cause,
-    aborted: s.aborted,
-    current: s.line === line,
-  }));
-  return { list, omitted: Math.max(0, members.length - MAX_SIBLINGS) };
+  const finite = (r: number | null) => (r !== null && Number.isFinite(r) ? r : null);
+  const list = ordered.slice(0, MAX_SIBLINGS).map((x): SiblingView => {
+    const s = 'sample' in x ? x.sample : x.missing;
+    return {
+      line: 'sample' in x ? x.sample.line : null,
+      index: s.index,
+      status: s.status,
+      reward: finite(s.reward),
+      cause: failureCause(s, settings)?.name ?? null,
+      aborted: s.aborted,
+      current: 'sample' in x && x.sample.line === line,
+      missingFrom: 'missing' in x ? { file: x.missing.file, line: x.missing.line } : null,
+    };
+  });
+  return { list, omitted: Math.max(0, ordered.length - MAX_SIBLINGS) };
 }
 
 /** The model from what the analysis knows and the line's parsed record (null: not available, and why). */
-export function buildSampleView(file: string, inspection: SampleInspection, record: unknown, unavailable: string | null): SampleView {
+export function buildSampleView(
+  file: string,
+  inspection: SampleInspection,
+  record: unknown,
+  unavailable: string | null,
+  settings: CauseSettings = DEFAULT_SETTINGS,
+): SampleView {
   const s = inspection.sample;
   const r = isObject(record) ? record : {};
   const meta = isObject(r.metadata) ? r.metadata : null;
@@ -238,11 +259,12 @@ export function buildSampleView(file: string, inspection: SampleInspection, reco
   const label = r.label ?? r.gts ?? null;
   const raw = rawOf(record);
   const failure = record === null ? null : recordDetail(record).message;
-  const sib = siblingsOf(inspection);
+  const sib = siblingsOf(inspection, settings);
   return {
     version: 1,
     file,
     line: s.line,
+    title: sampleTitle(file, s.line),
     format: inspection.format,
     kind: inspection.kind,
     status: s.status,
@@ -257,7 +279,9 @@ export function buildSampleView(file: string, inspection: SampleInspection, reco
     prompt: messagesOf(r.prompt ?? r.input ?? r.question ?? null),
     conversation: messagesOf(r.messages ?? null),
     conversationSource: null,
-    response: response === null ? null : clip(response),
+    conversationMissing: null,
+    response: response === null || response === '' ? null : clip(response),
+    responseNote: (response === null || response === '') && s.aborted ? NO_OUTPUT_ABORTED : null,
     verdict,
     cause: inspection.cause ? { name: inspection.cause.name, class: inspection.cause.class } : null,
     failure: failure ? { field: failure.field, text: clip(failure.text, 4096).text } : null,
@@ -277,24 +301,36 @@ export function buildSampleView(file: string, inspection: SampleInspection, reco
   };
 }
 
-/** The sample view of the sample on a 1-based line; undefined when no sample is there. */
-export async function readSampleView(file: InspectedFile, line1: number): Promise<SampleView | undefined> {
+/** A `.pt` sample is named by its place in the dump (sample N is line N, docs/pt.md), a line by its number. */
+export function sampleTitle(file: string, line: number): string {
+  return isPtDumpName(file) ? `${file} · sample ${line}` : `${file}:${line}`;
+}
+
+/**
+ * The sample view of the sample on a 1-based line; undefined when no sample is there. `display`
+ * names the file in the view (default: as analysed).
+ */
+export async function readSampleView(file: InspectedFile, line1: number, display: string = file.report?.path ?? file.path): Promise<SampleView | undefined> {
   const inspection = inspectSample(file, line1);
   if (!inspection) return undefined;
-  const display = file.report?.path ?? file.path;
   const s = inspection.sample;
   const line = await readSampleLine(file.access, file.path, s, MAX_DETAIL_LINE_BYTES);
   let view: SampleView;
-  if (line.bytes === null) view = buildSampleView(display, inspection, null, line.unavailable);
+  if (line.bytes === null) view = buildSampleView(display, inspection, null, line.unavailable, file.settings);
   else {
     let record: unknown = null;
     try {
       record = parseLine(new TextDecoder().decode(line.bytes));
-      view = buildSampleView(display, inspection, record, null);
+      view = buildSampleView(display, inspection, record, null, file.settings);
     } catch (err) {
-      view = buildSampleView(display, inspection, null, `could not read the line (${err instanceof Error ? err.message : String(err)})`);
+      view = buildSampleView(display, inspection, null, `could not read the line (${err instanceof Error ? err.message : String(err)})`, file.settings);
     }
   }
+  // Files named by the analysis (a missing member's `.pt`) are named as `display` names this one.
+  const analysed = file.report?.path ?? file.path;
+  const root = display !== analysed && analysed.endsWith(display) ? analysed.slice(0, analysed.length - display.length) : null;
+  if (root)
+    for (const x of view.siblings) if (x.missingFrom?.file.startsWith(root)) x.missingFrom = { ...x.missingFrom, file: x.missingFrom.file.slice(root.length) };
   await addTrajectory(file, display, s, view);
   return view;
 }
@@ -302,18 +338,24 @@ export async function readSampleView(file: InspectedFile, line1: number): Promis
 /**
  * A miles `.pt` sample's conversation is not in the `.pt` (Sample.to_dict has no messages): the
  * step's trajectory sidecar has it, in the row whose `sample_index` is the sample's `index`
- * (docs/pt.md#the-trajectory-sidecar). Shown as the conversation, with where it was read.
+ * (docs/pt.md#the-trajectory-sidecar). Shown as the conversation, with where it was read; a sample
+ * the sidecar has no row for says so (miles writes none for a sample aborted before any model call).
  */
 async function addTrajectory(file: InspectedFile, display: string, s: SampleRecord, view: SampleView): Promise<void> {
   const sidecar = siblingTrajectory(file.path);
   if (sidecar === null || s.index === null || !(await existingFile(file.access, sidecar))) return;
+  const shownSidecar = siblingTrajectory(display) ?? sidecar;
   let found;
   try {
     found = await readTrajectoryRow(file.access, sidecar, s.index, MAX_DETAIL_LINE_BYTES);
   } catch {
     return; // the sidecar is optional: unreadable, the view is the .pt's alone
   }
-  if (found === null || !Array.isArray(found.row.messages)) return;
+  if (found === null) {
+    view.conversationMissing = `${shownSidecar} has no row for this sample (index ${s.index}): miles writes none for a sample aborted before any model call`;
+    return;
+  }
+  if (!Array.isArray(found.row.messages)) return;
   view.conversation = messagesOf(found.row.messages);
-  view.conversationSource = { file: siblingTrajectory(display) ?? sidecar, line: found.line };
+  view.conversationSource = { file: shownSidecar, line: found.line };
 }

@@ -19,7 +19,7 @@ import type {
   StepDrops,
 } from '../../../../shared/protocol';
 import { isFixable } from '../../core/catalog';
-import { dropMetricName, formerlyMetricNames } from '../../core/causes';
+import { dropMetricName, formerlyMetricNames, type CauseSettings } from '../../core/causes';
 import { fileStep } from '../../core/logFiles';
 import { droppedByCause, type Run, RunModelBuilder } from '../../core/run/model';
 import { filesToRead, planRun, type RunPlan } from '../../core/run/plan';
@@ -29,7 +29,7 @@ import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
 import { CancelledError } from '../../core/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { DetailForm } from '../analysis/diskCache';
-import { firstLineOf, membersOf, verdictOf } from '../../core/inspect';
+import { failureCause, firstLineOf, membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { pathToUri, uriToPath } from '../protocol/uris';
 import { type Configured, runContextOf, settingsFileOf } from './runContext';
@@ -141,15 +141,24 @@ function stepOf(result: FileAnalysis): number | null {
   return result.recomputed?.step ?? fileStep(result.path, []);
 }
 
-function sampleRef(uri: string, s: SampleRecord): SamplesRef {
-  return { uri, line: s.line - 1, status: s.status ?? (s.aborted ? 'aborted' : null), reward: s.reward, cause: s.cause };
+function sampleRef(uri: string, s: SampleRecord, settings: CauseSettings): SamplesRef {
+  const status = s.status ?? (s.aborted ? 'aborted' : null);
+  return { uri, line: s.line - 1, status, reward: s.reward, cause: s.cause, failureCause: failureCause(s, settings)?.name ?? null };
 }
 
 /** A group as listed: its members in group order (the first `MAX_GROUP_SAMPLES`). */
-function groupItem(uri: string, key: string, members: readonly SampleRecord[], reason: string | null): GroupItem {
+function groupItem(uri: string, key: string, members: readonly SampleRecord[], reason: string | null, settings: CauseSettings): GroupItem {
   const first = members.length ? members.reduce((a, s) => Math.min(a, s.line), Infinity) : 1;
   const metric = reason === null ? null : dropMetricName(reason);
-  return { key, uri, line: first - 1, kept: reason === null, reason, metric, samples: members.slice(0, MAX_GROUP_SAMPLES).map((s) => sampleRef(uri, s)) };
+  return {
+    key,
+    uri,
+    line: first - 1,
+    kept: reason === null,
+    reason,
+    metric,
+    samples: members.slice(0, MAX_GROUP_SAMPLES).map((s) => sampleRef(uri, s, settings)),
+  };
 }
 
 function newBucket(reason: string, metric: string | null): CauseBucket {
@@ -180,14 +189,14 @@ function countedBuckets(report: FileReport): CauseBucket[] {
 }
 
 /** Buckets with their first groups, from per-group outcomes (records detail). */
-function listedFromOutcomes(detail: FileDetail, uri: string): CauseBucket[] {
+function listedFromOutcomes(detail: FileDetail, uri: string, settings: CauseSettings): CauseBucket[] {
   const buckets = new Map<string, CauseBucket>();
   for (const g of detail.groups) {
     const reason = g.kept ? 'kept' : (g.reason ?? 'unknown');
     let bucket = buckets.get(reason);
     if (!bucket) buckets.set(reason, (bucket = newBucket(reason, g.metric)));
     bucket.count++;
-    if (bucket.groups.length < MAX_BUCKET_GROUPS) bucket.groups.push(groupItem(uri, g.key, membersOf(detail, g), g.kept ? null : g.reason));
+    if (bucket.groups.length < MAX_BUCKET_GROUPS) bucket.groups.push(groupItem(uri, g.key, membersOf(detail, g), g.kept ? null : g.reason, settings));
   }
   return [...buckets.values()];
 }
@@ -197,7 +206,7 @@ function listedFromOutcomes(detail: FileDetail, uri: string): CauseBucket[] {
  * keeping the rows of the listed groups only. Groups are met in file order (a scan's rows are in
  * line order; group ids are first-appearance ordinals).
  */
-function listedFromStore(detail: FileDetail & { store: SampleColumns }, uri: string): CauseBucket[] {
+function listedFromStore(detail: FileDetail & { store: SampleColumns }, uri: string, settings: CauseSettings): CauseBucket[] {
   const store = detail.store;
   const buckets = new Map<string, CauseBucket>();
   const seen = new Uint8Array(store.groupKeys.size);
@@ -216,7 +225,7 @@ function listedFromStore(detail: FileDetail & { store: SampleColumns }, uri: str
   }
   for (const [gid, { bucket, rows }] of listed) {
     const members = inGroupOrder(rows.map((r) => store.at(r)));
-    bucket.groups.push(groupItem(uri, store.groupKeys.value(gid) as string, members, verdictOf(detail, gid)));
+    bucket.groups.push(groupItem(uri, store.groupKeys.value(gid) as string, members, verdictOf(detail, gid), settings));
   }
   return [...buckets.values()];
 }
@@ -230,7 +239,9 @@ function fileGroups(result: FileAnalysis, list: boolean): FileGroups | null {
   if (!list || !detail) buckets = countedBuckets(report);
   else
     buckets =
-      detail.store && detail.verdicts ? listedFromStore(detail as FileDetail & { store: SampleColumns }, result.uri) : listedFromOutcomes(detail, result.uri);
+      detail.store && detail.verdicts
+        ? listedFromStore(detail as FileDetail & { store: SampleColumns }, result.uri, result.settings)
+        : listedFromOutcomes(detail, result.uri, result.settings);
   for (const b of buckets) b.omitted = b.count - b.groups.length;
   const listed = list && detail !== undefined;
   return {

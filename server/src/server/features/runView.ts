@@ -3,15 +3,22 @@
 // them. Listed samples get their prompt/response excerpts read back through the overlay (open
 // documents first, else disk).
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
-import { DEFAULT_SETTINGS, type RunViewParams, type SampleViewParams } from '../../../../shared/protocol';
+import {
+  DEFAULT_SETTINGS,
+  type RunViewParams,
+  type SampleNavigationParams,
+  type SampleNavigationResult,
+  type SampleViewParams,
+} from '../../../../shared/protocol';
 import type { RunView } from '../../../../shared/runViewModel';
 import type { SampleView } from '../../../../shared/sampleViewModel';
 import { readSampleView } from '../../core/views/sampleView';
+import { navigate } from '../../core/views/sampleNavigation';
 import { DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
 import type { Finding } from '../../core/types';
 import type { ServerContext } from '../serverContext';
-import { uriToPath } from '../protocol/uris';
+import { sampleSource } from './sampleSource';
 import { eachResult } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -59,14 +66,32 @@ export async function sampleView(ctx: ServerContext, params: SampleViewParams, t
   // An open document or a tailed file, else the file read from disk (as the run summaries do), as
   // its store and groups' verdicts: the sample is found by its line, its group by its id, and only
   // its line is read again (a file of a million samples is not turned into records).
-  const path = uriToPath(params.uri);
-  const have = await ctx.resultFor(params.uri, token);
-  const result = have ?? (await ctx.disk.analyze(path, token, 'store'));
+  const source = (await sampleSource(ctx, params.uri, token, true))!;
   try {
     if (token.isCancellationRequested) return null;
-    return (await readSampleView(result, params.line + 1)) ?? null;
+    return (await readSampleView(source.result, params.line + 1, source.display)) ?? null;
   } finally {
-    // Read from disk and not held by the cache (over its budget): its chunks go to the next store.
-    if (!have && !ctx.disk.holds(path)) result.report?.detail?.store?.release();
+    source.release();
+  }
+}
+
+/** `rolloutLens/sampleNavigation`: the next or previous failed sample or dropped group from a sample's line. */
+export async function sampleNavigation(ctx: ServerContext, params: SampleNavigationParams, token: CancellationToken): Promise<SampleNavigationResult> {
+  const valid =
+    typeof params?.uri === 'string' &&
+    Number.isInteger(params.line) &&
+    params.line >= 0 &&
+    (params.target === 'failedSample' || params.target === 'droppedGroup') &&
+    (params.direction === 1 || params.direction === -1);
+  if (!valid)
+    throw new ResponseError(ErrorCodes.InvalidParams, "sampleNavigation needs { uri, line ≥ 0, target: 'failedSample' | 'droppedGroup', direction: 1 | -1 }");
+  const source = (await sampleSource(ctx, params.uri, token, true))!;
+  try {
+    const detail = source.result.report?.detail;
+    if (!detail || token.isCancellationRequested) return { line: null };
+    const line1 = navigate(detail, params.line + 1, params.target, params.direction, source.result.settings);
+    return { line: line1 === null ? null : line1 - 1 };
+  } finally {
+    source.release();
   }
 }

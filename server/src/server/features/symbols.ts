@@ -2,10 +2,11 @@
 // (group_has_aborted_ServerUnreachable)`), children the member lines; eval datasets as symbols
 // too. Capped: a run file can hold 100k groups, and an outline of that helps nobody.
 import { SymbolKind, type CancellationToken, type DocumentSymbol, type DocumentSymbolParams, type Range } from 'vscode-languageserver';
-import type { DatasetSummary, FileDetail, GroupOutcome } from '../../core/types';
+import type { DatasetSummary, FileDetail, GroupOutcome, SampleRecord } from '../../core/types';
 import { revealInvisible, truncate } from '../../../../shared/unsafeText';
 import { DEFAULTS } from '../runtime';
-import { sampleAt } from '../../core/inspect';
+import type { CauseSettings } from '../../core/causes';
+import { failureCause, sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 
 const MAX_CHILDREN = 64;
@@ -39,7 +40,18 @@ function span(lines: Iterable<number>): { first: number; last: number } | null {
   return first === Infinity ? null : { first, last };
 }
 
-function groupSymbol(detail: FileDetail, g: GroupOutcome): DocumentSymbol | null {
+/**
+ * A member's detail: its reward, and its cause when it failed (`failureCause`); an exit status that
+ * is no failure cause (a finished attempt's `Submitted`) is named as its exit status.
+ */
+function memberDetail(s: SampleRecord | undefined, settings: CauseSettings): string {
+  const reward = s?.reward === null || s === undefined ? 'no reward' : `reward ${s.reward}`;
+  if (!s?.cause) return reward;
+  const cause = failureCause(s, settings);
+  return cause ? `${reward}, ${label(cause.name)}` : `${reward}, exit status ${label(s.cause)}`;
+}
+
+function groupSymbol(detail: FileDetail, g: GroupOutcome, settings: CauseSettings): DocumentSymbol | null {
   const lines = span(g.lines);
   if (!lines) return null;
   const { first, last } = lines;
@@ -48,10 +60,9 @@ function groupSymbol(detail: FileDetail, g: GroupOutcome): DocumentSymbol | null
   for (const line of g.lines.slice(0, MAX_CHILDREN)) {
     const s = sampleAt(detail, line);
     const status = s?.status ?? (s?.aborted ? 'aborted' : 'sample');
-    const reward = s?.reward === null || s === undefined ? 'no reward' : `reward ${s.reward}`;
     children.push({
       name: `line ${line}: ${label(status)}`,
-      detail: s?.cause ? `${reward}, ${label(s.cause)}` : reward,
+      detail: memberDetail(s, settings),
       kind: SymbolKind.Field,
       range: lineRange(detail, line),
       selectionRange: lineRange(detail, line),
@@ -86,7 +97,7 @@ function datasetSymbol(detail: FileDetail, d: DatasetSummary): DocumentSymbol | 
   };
 }
 
-function symbolsOf(detail: FileDetail, maxSymbols: number): DocumentSymbol[] {
+function symbolsOf(detail: FileDetail, maxSymbols: number, settings: CauseSettings): DocumentSymbol[] {
   const out: DocumentSymbol[] = [];
   for (const d of detail.datasets) {
     const sym = datasetSymbol(detail, d);
@@ -97,7 +108,7 @@ function symbolsOf(detail: FileDetail, maxSymbols: number): DocumentSymbol[] {
   let listed = 0;
   for (const g of ordered) {
     if (listed >= maxSymbols) break;
-    const sym = groupSymbol(detail, g);
+    const sym = groupSymbol(detail, g, settings);
     if (sym) out.push(sym);
     listed++;
   }
@@ -111,5 +122,5 @@ export async function provideSymbols(ctx: ServerContext, params: DocumentSymbolP
   const result = await ctx.resultFor(params.textDocument.uri, token);
   const detail = result?.report?.detail;
   if (!detail) return [];
-  return symbolsOf(detail, ctx.runtime.maxSymbols ?? DEFAULTS.maxSymbols);
+  return symbolsOf(detail, ctx.runtime.maxSymbols ?? DEFAULTS.maxSymbols, result.settings);
 }

@@ -9,6 +9,7 @@ import {
   RunStatusRequest,
   RunStepsRequest,
   RunViewRequest,
+  SampleNavigationRequest,
   SampleViewRequest,
 } from '../../../../shared/protocol';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
@@ -18,7 +19,7 @@ import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
 import { ptAsJsonl } from '../features/ptAsJsonl';
 import { runStatus } from '../features/runStatus';
-import { runView, sampleView } from '../features/runView';
+import { runView, sampleNavigation, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { provideCodeLenses } from '../features/codeLens';
@@ -131,6 +132,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     SampleViewRequest,
     guardRequest(connection, nameOf(SampleViewRequest), (p, token) => sampleView(ctx, p, token)),
+  );
+  connection.onRequest(
+    SampleNavigationRequest,
+    guardRequest(connection, nameOf(SampleNavigationRequest), (p, token) => sampleNavigation(ctx, p, token)),
   );
 }
 
