@@ -13,6 +13,8 @@ export interface TensorSpec {
   data: Uint8Array;
   /** The key the persistent id names (default '0'); the record is always `data/0`. */
   key?: string;
+  /** The `byteorder` record's text (none by default). */
+  byteorder?: string;
 }
 
 const enc = new TextEncoder();
@@ -124,6 +126,7 @@ export function tensorPt(spec: TensorSpec): Uint8Array {
     ['t/data.pkl', tensorPickle(spec)],
     ['t/data/0', spec.data],
     ['t/version', enc.encode('3\n')],
+    ...(spec.byteorder === undefined ? [] : ([['t/byteorder', enc.encode(spec.byteorder)]] as [string, Uint8Array][])),
   ]);
 }
 

@@ -113,3 +113,17 @@ test('views that do not fit their storage are findings; their values are not rea
   assert.match(r.problems[0].message, /overlapping view.*read as torch.load gives them/);
   assert.equal(r.text, '{"x": [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]}\n');
 });
+
+test('storages of a file whose byteorder record says big are read big-endian, as torch.load swaps them', async () => {
+  const big = new DataView(new ArrayBuffer(16));
+  big.setFloat32(0, 1.5);
+  big.setFloat32(4, -0.1);
+  big.setFloat32(8, 3e38);
+  big.setFloat32(12, 2 ** -140);
+  const spec = { dtype: 'FloatStorage', numel: 4, offset: 0, size: [4], stride: [1], data: new Uint8Array(big.buffer) };
+  const r = await exported(memoryAccess('/b.pt', tensorPt({ ...spec, byteorder: 'big' })), '/b.pt');
+  // Python: [float(x) for x in numpy.array([1.5, -0.1, 3e38, 2**-140], dtype='>f4')]
+  assert.equal(r.text, '{"x": [1.5, -0.10000000149011612, 3.0000000054977558e+38, 7.174648137343064e-43]}\n');
+  const little = await exported(memoryAccess('/l.pt', tensorPt({ ...spec, byteorder: 'little' })), '/l.pt');
+  assert.notEqual(little.text, r.text);
+});

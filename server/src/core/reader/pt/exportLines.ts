@@ -52,7 +52,7 @@ export async function exportPtLines(access: FileAccess, path: string, write: (te
   if (pending.length > 0) {
     const file = await access.open(path);
     try {
-      const reader = new StorageReader(file, (await access.stat(path)).size, r.records);
+      const reader = new StorageReader(file, (await access.stat(path)).size, r.records, r.littleEndian);
       // The first pending line's number (0-based): the lines before it were written as read.
       let line = lines - pending.length;
       for (const parts of pending) {

@@ -1,6 +1,6 @@
 // One `.pt` file (torch.save's zip) → its samples, one by one, and what could not be read
 // (docs/pt.md). Reads through FileAccess only; runs nothing the file names.
-import type { FileAccess } from '../../fileAccess';
+import type { FileAccess, OpenFile } from '../../fileAccess';
 
 import { PickleMachine, type PickleOptions, type PickleProblem } from './pickleMachine';
 import { PyDict, PyList } from './values';
@@ -17,6 +17,8 @@ export interface PtReadResult {
   cancelled: boolean;
   /** The storage records (`data/<key>` under the pickle's stem, stored) by that name. */
   records: Map<string, ZipEntry>;
+  /** The storages' byte order: `<stem>/byteorder` (torch ≥ 1.13 writes it), little without one. */
+  littleEndian: boolean;
 }
 
 /** True for the first bytes of a zip (a torch.save `.pt` since PyTorch 1.6). */
@@ -34,6 +36,7 @@ export async function readPt(access: FileAccess, path: string, options: PickleOp
     problems: [{ kind: 'error', message, offset: 0, sample: 0 }],
     cancelled: false,
     records: new Map(),
+    littleEndian: true,
   });
   try {
     let entries;
@@ -64,11 +67,12 @@ export async function readPt(access: FileAccess, path: string, options: PickleOp
     const records = storageRecords(entries, pkl.name.slice(0, -'data.pkl'.length));
     const storages = new Map<string, number>();
     for (const [name, e] of records) storages.set(name.slice('data/'.length), e.size);
+    const littleEndian = (await byteOrder(file, size, entries, `${pkl.name.slice(0, -'data.pkl'.length)}byteorder`)) !== 'big';
     const machine = new PickleMachine(file, data.dataOffset, data.size, { ...options, storages });
     const r = await machine.run();
     const header = new Map<unknown, unknown>();
     if (r.value instanceof PyDict) for (const [k, v] of r.value.map) if (!(k === 'samples' && v instanceof PyList)) header.set(k, v);
-    return { root: r.value, header, samples: r.samples, problems: r.problems, cancelled: r.cancelled, records };
+    return { root: r.value, header, samples: r.samples, problems: r.problems, cancelled: r.cancelled, records, littleEndian };
   } finally {
     await file.close();
   }
@@ -83,4 +87,19 @@ function storageRecords(entries: readonly ZipEntry[], prefix: string): Map<strin
   for (const e of entries)
     if (e.method === 0 && e.name.startsWith(`${prefix}data/`) && e.name.length > prefix.length + 5) out.set(e.name.slice(prefix.length), e);
   return out;
+}
+
+/** The text of the `byteorder` record (`little` or `big`), or null without a readable one. */
+async function byteOrder(file: OpenFile, size: number, entries: readonly ZipEntry[], name: string): Promise<string | null> {
+  const e = entries.find((x) => x.name === name);
+  if (e === undefined || e.method !== 0 || e.size > 16) return null;
+  try {
+    const at = await entryData(file, size, e);
+    const buf = new Uint8Array(at.size);
+    const n = await file.read(buf, 0, at.size, at.dataOffset);
+    return new TextDecoder().decode(buf.subarray(0, n)).trim();
+  } catch (err) {
+    if (err instanceof ZipError) return null;
+    throw err;
+  }
 }

@@ -1,6 +1,6 @@
 // A tensor's values as `tensor.tolist()` gives them, written as JSON text (docs/pt.md#tensors):
 // nested lists in the view's shape, each element read from its storage record (`<stem>/data/<key>`,
-// little-endian, stored in the zip) where the view's offset and strides put it. Floats are written
+// stored in the zip, in the byte order its `byteorder` record names, little-endian without one) where the view's offset and strides put it. Floats are written
 // as Python's repr of `float(x)` (a float32 widened to a double exactly, as tolist() does); int64
 // past 2^53 exactly. Storages are read in pages on demand, never whole: a slice of a big storage
 // reads only the pages it touches, and at most PAGES pages are held.
@@ -45,23 +45,23 @@ function half(bits: number): number {
 }
 
 /** The JSON text of the element at byte `at` of `v`. */
-function element(dtype: string, v: DataView, at: number): string {
+function element(dtype: string, v: DataView, at: number, little: boolean): string {
   switch (dtype) {
     case 'float32':
-      return floatJson(v.getFloat32(at, true));
+      return floatJson(v.getFloat32(at, little));
     case 'float64':
-      return floatJson(v.getFloat64(at, true));
+      return floatJson(v.getFloat64(at, little));
     case 'float16':
-      return floatJson(half(v.getUint16(at, true)));
+      return floatJson(half(v.getUint16(at, little)));
     case 'bfloat16':
-      widen.setUint32(0, v.getUint16(at, true) << 16);
+      widen.setUint32(0, v.getUint16(at, little) << 16);
       return floatJson(widen.getFloat32(0));
     case 'int64':
-      return v.getBigInt64(at, true).toString();
+      return v.getBigInt64(at, little).toString();
     case 'int32':
-      return String(v.getInt32(at, true));
+      return String(v.getInt32(at, little));
     case 'int16':
-      return String(v.getInt16(at, true));
+      return String(v.getInt16(at, little));
     case 'int8':
       return String(v.getInt8(at));
     case 'uint8':
@@ -82,6 +82,8 @@ export class StorageReader {
     private readonly size: number,
     /** Storage records by their name under the stem (`data/<key>`). */
     private readonly records: ReadonlyMap<string, ZipEntry>,
+    /** False when the file's `byteorder` record says `big` (torch.load swaps such bytes). */
+    private readonly littleEndian = true,
   ) {}
 
   /**
@@ -144,7 +146,7 @@ export class StorageReader {
         dv = await this.page(view.record, p);
         current = p;
       }
-      return element(view.dtype, dv, pos - p * PAGE);
+      return element(view.dtype, dv, pos - p * PAGE, this.littleEndian);
     };
     if (n === 0) {
       write(await at(view.offset));
