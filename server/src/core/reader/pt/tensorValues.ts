@@ -26,6 +26,10 @@ interface Page {
 
 /** Python's json.dumps of a float: repr, with NaN and the infinities as Python's json writes them. */
 function floatJson(x: number): string {
+  // Where Python's repr is fixed-point (1e-4 ≤ |x| < 1e16) JavaScript's is too, with the same
+  // shortest digits; only a whole number lacks Python's `.0`.
+  const a = Math.abs(x);
+  if (a >= 1e-4 && a < 1e16) return Number.isInteger(x) ? `${x}.0` : String(x);
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
@@ -139,14 +143,17 @@ export class StorageReader {
     let out = '';
     let current = -1;
     let dv: DataView | null = null;
-    const at = async (index: number): Promise<string> => {
+    const little = this.littleEndian;
+    const load = async (p: number, pos: number): Promise<string> => {
+      dv = await this.page(view.record, p);
+      current = p;
+      return element(view.dtype, dv, pos - p * PAGE, little);
+    };
+    // Synchronous while the element's page is the one at hand: most elements of a row are.
+    const at = (index: number): string | Promise<string> => {
       const pos = index * item;
       const p = Math.floor(pos / PAGE);
-      if (p !== current || dv === null) {
-        dv = await this.page(view.record, p);
-        current = p;
-      }
-      return element(view.dtype, dv, pos - p * PAGE, this.littleEndian);
+      return p === current && dv !== null ? element(view.dtype, dv, pos - p * PAGE, little) : load(p, pos);
     };
     if (n === 0) {
       write(await at(view.offset));
@@ -162,13 +169,13 @@ export class StorageReader {
     // tolist() of a shape with a zero: the dimensions before the first zero, each holding `[]`.
     const zero = shape.indexOf(0);
     if (zero === 0) put('[]');
-    else if (zero > 0) await this.walk({ ...view, offset: 0 }, shape.slice(0, zero), () => Promise.resolve('[]'), put);
+    else if (zero > 0) await this.walk({ ...view, offset: 0 }, shape.slice(0, zero), () => '[]', put);
     else await this.walk(view, shape, at, put);
     write(out);
   }
 
   /** Every element of a non-empty view of 1 or more dimensions, in row-major order, bracketed. */
-  private async walk(view: TensorView, shape: readonly number[], at: (index: number) => Promise<string>, put: (text: string) => void): Promise<void> {
+  private async walk(view: TensorView, shape: readonly number[], at: (index: number) => string | Promise<string>, put: (text: string) => void): Promise<void> {
     const n = shape.length;
     const stride = view.stride;
     const inner = shape[n - 1];
@@ -178,7 +185,11 @@ export class StorageReader {
     for (;;) {
       let base = view.offset;
       for (let d = 0; d < n - 1; d++) base += idx[d] * stride[d];
-      for (let j = 0; j < inner; j++) put(j === 0 ? await at(base) : `, ${await at(base + j * innerStride)}`);
+      for (let j = 0; j < inner; j++) {
+        let text = at(base + j * innerStride);
+        if (typeof text !== 'string') text = await text;
+        put(j === 0 ? text : `, ${text}`);
+      }
       put(']');
       let d = n - 2;
       for (; d >= 0; d--) {
