@@ -56,7 +56,8 @@ function tuple(items: Uint8Array[]): Uint8Array {
   return cat([Uint8Array.of(0x28), ...items, Uint8Array.of(0x74)]);
 }
 
-export function tensorPickle(spec: TensorSpec): Uint8Array {
+/** The pickle ops that push the tensor `spec` describes. */
+export function tensorCall(spec: TensorSpec): Uint8Array {
   const g = (m: string, n: string) => enc.encode(`c${m}\n${n}\n`);
   const storage = cat([tuple([str('storage'), g('torch', spec.dtype), str(spec.key ?? '0'), str('cuda:0'), int(spec.numel)]), Uint8Array.of(0x51)]);
   const args = tuple([
@@ -67,8 +68,26 @@ export function tensorPickle(spec: TensorSpec): Uint8Array {
     Uint8Array.of(0x89),
     cat([g('collections', 'OrderedDict'), Uint8Array.of(0x29, 0x52)]),
   ]);
-  const call = cat([g('torch._utils', '_rebuild_tensor_v2'), args, Uint8Array.of(0x52)]);
-  return cat([Uint8Array.of(0x80, 2, 0x7d), str('x'), call, Uint8Array.of(0x73, 0x2e)]);
+  return cat([g('torch._utils', '_rebuild_tensor_v2'), args, Uint8Array.of(0x52)]);
+}
+
+/** `{"x": tensor}`, protocol 2. */
+export function tensorPickle(spec: TensorSpec): Uint8Array {
+  return cat([Uint8Array.of(0x80, 2, 0x7d), str('x'), tensorCall(spec), Uint8Array.of(0x73, 0x2e)]);
+}
+
+/** `{"samples": [{"a": 1}, {"t": tensor}, {"b": 2}]}`, the samples appended in one batch. */
+export function samplesPickle(spec: TensorSpec): Uint8Array {
+  const one = (key: string, value: Uint8Array) => cat([Uint8Array.of(0x7d), str(key), value, Uint8Array.of(0x73)]);
+  return cat([
+    Uint8Array.of(0x80, 2, 0x7d),
+    str('samples'),
+    Uint8Array.of(0x5d, 0x28),
+    one('a', Uint8Array.of(0x4b, 1)),
+    one('t', tensorCall(spec)),
+    one('b', Uint8Array.of(0x4b, 2)),
+    Uint8Array.of(0x65, 0x73, 0x2e),
+  ]);
 }
 
 /** A stored zip of `entries` (no CRCs: the reader does not check them). */
@@ -121,9 +140,9 @@ export function storedZip(entries: [string, Uint8Array][]): Uint8Array {
   return cat([...locals, cd, end]);
 }
 
-export function tensorPt(spec: TensorSpec): Uint8Array {
+export function tensorPt(spec: TensorSpec, pickle = tensorPickle(spec)): Uint8Array {
   return storedZip([
-    ['t/data.pkl', tensorPickle(spec)],
+    ['t/data.pkl', pickle],
     ['t/data/0', spec.data],
     ['t/version', enc.encode('3\n')],
     ...(spec.byteorder === undefined ? [] : ([['t/byteorder', enc.encode(spec.byteorder)]] as [string, Uint8Array][])),

@@ -12,7 +12,7 @@ import { exportPtLines } from '../../../server/src/core/reader/pt/exportLines';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 
-import { memoryAccess, tensorPt } from './tensorFiles';
+import { memoryAccess, samplesPickle, tensorPt } from './tensorFiles';
 
 const DIR = join(repoRoot(), 'test/fixtures/real/miles/tensors');
 const DTYPES = ['float32', 'float16', 'bfloat16', 'float64', 'int64', 'int32', 'int16', 'int8', 'uint8', 'bool'];
@@ -126,4 +126,16 @@ test('storages of a file whose byteorder record says big are read big-endian, as
   assert.equal(r.text, '{"x": [1.5, -0.10000000149011612, 3.0000000054977558e+38, 7.174648137343064e-43]}\n');
   const little = await exported(memoryAccess('/l.pt', tensorPt({ ...spec, byteorder: 'little' })), '/l.pt');
   assert.notEqual(little.text, r.text);
+});
+
+test('a sample holding a tensor: its line and the lines after it come in order, with the values', async () => {
+  const spec = { dtype: 'LongStorage', numel: 3, offset: 1, size: [2], stride: [1], data: new Uint8Array(new BigInt64Array([5n, -6n, 2n ** 60n]).buffer) };
+  const writes: string[] = [];
+  const r = await exportPtLines(memoryAccess('/s.pt', tensorPt(spec, samplesPickle(spec))), '/s.pt', (t) => writes.push(t), { tensors: 'values' });
+  assert.equal(r.samples, 3);
+  assert.equal(writes.join(''), '{"a": 1}\n{"t": [-6, 1152921504606846976]}\n{"b": 2}\n');
+  // The first sample was written as it was read, before the tensor's line.
+  assert.equal(writes[0], '{"a": 1}\n');
+  const summary = await exported(memoryAccess('/s.pt', tensorPt(spec, samplesPickle(spec))), '/s.pt', 'summary');
+  assert.equal(summary.text, '{"a": 1}\n{"t": {"$tensor": {"dtype": "int64", "shape": [2]}}}\n{"b": 2}\n');
 });
