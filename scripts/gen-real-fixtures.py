@@ -7,7 +7,8 @@ Run (docs/framework-files.md has the whole recipe):
   git -C <miles mirror> archive HEAD miles | tar -x -C /tmp/fx/miles
   /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
   (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps,
-  --only-lengths only rollout_71 / eval_171 and theirs: long loss masks)
+  --only-lengths only rollout_71 / eval_171 and theirs: long loss masks, --only-tensors only
+  miles/tensors/: tensors of every dtype and miles' train_data dump, scripts/tensor_fixtures.py)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
   git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
@@ -39,6 +40,9 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "fi
 STUB = ("ray", "tensordict", "transformers", "wandb", "swanlab", "codetiming", "torchdata", "datasets", "peft",
         "hydra", "pyarrow", "packaging", "accelerate", "mlflow", "tensorboard", "vllm", "sglang", "liger_kernel", "flash_attn",
         "miles.utils.misc", "miles.utils.tracking_utils", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron", "pylatexenc", "sympy")
+
+if "--only-tensors" in sys.argv:  # miles' loss math imports torch.fx, which needs the real sympy
+    STUB = tuple(s for s in STUB if s != "sympy")
 
 if V1_MODE:  # the newer metric_utils imports model helpers that subclass transformers' classes
     STUB += ("verl.utils.model",)
@@ -1301,7 +1305,12 @@ def main():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
+    if len(sys.argv) > 3 and sys.argv[3] == "--only-tensors":
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from tensor_fixtures import tensors_all
+
+        tensors_all(os.path.join(OUT, "miles", "tensors"), MILES)
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
         # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
         miles_stock(os.path.join(OUT, "miles"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-lengths":

@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command.kind === 'report') return await runReport(command.args, io);
-    if (command.kind === 'export') return await runExport(command.file, command.out, io);
+    if (command.kind === 'export') return await runExport(command.file, command.out, io, command.tensors);
     if (command.kind === 'inspect') return await runInspect(command.args, io);
     return await runCheck(command.args, io);
   } catch (err) {

@@ -5,7 +5,7 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 
 export const USAGE = `usage: rollout-lens check [options] <path>...
        rollout-lens report [options] --out <file.html> <path>...
-       rollout-lens export <file.pt> [--out <file.jsonl>]
+       rollout-lens export <file.pt> [--out <file.jsonl>] [--tensors summary|values]
        rollout-lens inspect [options] <file> <line>
 
 check: checks RL rollout and eval logs (JSONL from miles and verl, miles' .pt dumps): re-runs the
@@ -15,7 +15,8 @@ report: the same analysis as one self-contained HTML file to share (charts per s
 by cause, eval pass@k, the first samples of each cause, the findings by code with their messages;
 paths relative to the <path> given); no network needed to open it.
 export: writes a .pt dump's samples as JSON Lines, one sample a line (tensors and arrays as
-{"$tensor": {dtype, shape}} placeholders), to --out or stdout.
+{"$tensor": {dtype, shape}} placeholders; with --tensors values, tensors as tensor.tolist() gives
+them), to --out or stdout. A .pt whose root is not a list of samples (train_data) is one line.
 inspect: what the analysis knows about the sample on <line> (1-based) of <file>: its group and
 what the filters did to it, the metric it counts in, its cause, and a failure's message.
 
@@ -77,7 +78,7 @@ export type ParsedCommand =
   | { kind: 'version' }
   | { kind: 'check'; args: CheckArgs }
   | { kind: 'report'; args: ReportArgs }
-  | { kind: 'export'; file: string; out: string | null }
+  | { kind: 'export'; file: string; out: string | null; tensors: 'summary' | 'values' }
   | { kind: 'inspect'; args: InspectArgs };
 
 export class UsageError extends Error {}
@@ -119,6 +120,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
         progress: { type: 'boolean' },
         jobs: { type: 'string' },
         out: { type: 'string' },
+        tensors: { type: 'string' },
         'samples-per-cause': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
@@ -135,8 +137,11 @@ export function parseCommand(argv: string[]): ParsedCommand {
   if (command === 'export') {
     if (paths.length !== 1) throw new UsageError('export: give exactly one <file.pt>');
     if (v.out === '') throw new UsageError('--out: must not be empty');
-    return { kind: 'export', file: paths[0], out: v.out ?? null };
+    const tensors = v.tensors ?? 'summary';
+    if (tensors !== 'summary' && tensors !== 'values') throw new UsageError(`--tensors: expected summary or values, got ${JSON.stringify(tensors)}`);
+    return { kind: 'export', file: paths[0], out: v.out ?? null, tensors };
   }
+  if (v.tensors !== undefined) throw new UsageError('--tensors: only for export');
   if (command !== 'check' && command !== 'report' && command !== 'inspect') {
     throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check, report, export or inspect)`);
   }

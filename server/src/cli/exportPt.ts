@@ -14,7 +14,7 @@ interface Io {
   stderr: (text: string) => void;
 }
 
-export async function runExport(file: string, out: string | null, io: Io): Promise<number> {
+export async function runExport(file: string, out: string | null, io: Io, tensors: 'summary' | 'values' = 'summary'): Promise<number> {
   try {
     if (!(await nodeFileAccess.stat(file)).isFile) throw new Error('not a file');
   } catch (err) {
@@ -32,10 +32,15 @@ export async function runExport(file: string, out: string | null, io: Io): Promi
   };
   let r;
   try {
-    r = await exportPtLines(nodeFileAccess, file, (line) => {
-      chunk += line;
-      if (chunk.length >= 1 << 20) flush();
-    });
+    r = await exportPtLines(
+      nodeFileAccess,
+      file,
+      (line) => {
+        chunk += line;
+        if (chunk.length >= 1 << 20) flush();
+      },
+      { tensors },
+    );
     flush();
   } finally {
     if (fd !== null) closeSync(fd);

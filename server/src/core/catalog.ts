@@ -38,6 +38,7 @@ export const CATALOG = {
   'metric-mismatch': { severity: 'warning', summary: 'A logged metric differs from the recomputed value.' },
   'pt-unsafe-callable': { severity: 'error', summary: 'A .pt pickle names a callable that is not data; it was not run.' },
   'pt-unreadable': { severity: 'error', summary: 'A .pt file could not be read (past this point).' },
+  'pt-bad-tensor': { severity: 'error', summary: "A .pt tensor's view does not fit its storage (or overlaps itself)." },
   'trajectory-verdicts-from-pt': { severity: 'information', summary: "A trajectory dump's verdicts come from the step's .pt." },
   'partial-step': { severity: 'information', summary: "A trajectory dump read without its step's .pt: only the samples that recorded messages." },
   'trajectory-missing-members': { severity: 'warning', summary: 'A trajectory group has fewer rows than its members; the .pt has them.' },

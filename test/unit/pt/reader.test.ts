@@ -92,6 +92,11 @@ const HOSTILE: Record<string, RegExp> = {
   'unknown-opcode.pt': /unknown pickle opcode 0xfe/,
   'protocol-6.pt': /pickle protocol 6 is not supported/,
   'no-stop.pt': /ends without STOP/,
+  // test/reliability/ptTensors.test.ts has their values and CLI findings.
+  'tensor-short-storage.pt': /the storage is shorter than it claims/,
+  'tensor-huge-shape.pt': /its shape is absurd/,
+  'tensor-out-of-range.pt': /the view is out of range/,
+  'tensor-overlapping.pt': /is an overlapping view/,
 };
 
 for (const [name, message] of Object.entries(HOSTILE)) {

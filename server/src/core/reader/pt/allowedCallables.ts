@@ -20,9 +20,9 @@ import {
   PySet,
   PyTuple,
   StoragePlaceholder,
-  TensorPlaceholder,
   textOf,
 } from './values';
+import { rebuildTensor, type StorageSizes } from './tensorView';
 
 /** What the pickle machine lends the allow-list. */
 export interface CallSite {
@@ -30,6 +30,10 @@ export interface CallSite {
   block(callable: string): Blocked;
   /** A nesting depth, checked against the machine's limit. */
   deeper(depth: number): number;
+  /** Records a tensor whose view does not fit its storage (tensorView.ts). */
+  tensorProblem(message: string): void;
+  /** The sizes of the zip's storage records, when known. */
+  readonly storages: StorageSizes | undefined;
 }
 
 /** Python 2 module names protocol 0-2 pickles use for builtins (fix_imports). */
@@ -108,10 +112,13 @@ export function callAllowed(site: CallSite, f: unknown, a: unknown[]): unknown {
     case 'torch._utils._rebuild_tensor':
     case 'torch._utils._rebuild_tensor_v2':
     case 'torch._utils._rebuild_tensor_v3': {
-      const storage = a[0];
-      const size = a[2] instanceof PyTuple ? a[2].items.map(Number) : [];
-      const dtype = storage instanceof StoragePlaceholder ? storage.dtype : 'unknown';
-      return new TensorPlaceholder(dtype, size);
+      // (storage, storage_offset, size, stride, …); v3 names the dtype (its storage is untyped).
+      const size = a[2] instanceof PyTuple ? a[2].items : [];
+      const stride = a[3] instanceof PyTuple ? a[3].items : null;
+      const dtype = f.name === '_rebuild_tensor_v3' && a[6] instanceof PyGlobal && a[6].module === 'torch' ? a[6].name : null;
+      const r = rebuildTensor(a[0], a[1], size, stride, dtype, site.storages);
+      if (r.problem !== null) site.tensorProblem(r.problem);
+      return r.tensor;
     }
     case 'torch._utils._rebuild_parameter':
       return a[0];
@@ -178,6 +185,8 @@ export function buildState(site: CallSite, inst: unknown, state: unknown): void 
 /** BINPERSID / PERSID: torch.save's `('storage', torch.FloatStorage, key, location, numel)`. */
 export function persistentValue(pid: unknown): StoragePlaceholder {
   const items = pid instanceof PyTuple ? pid.items : [];
-  if (textOf(items[0]) === 'storage' && items[1] instanceof PyGlobal) return new StoragePlaceholder(STORAGE_DTYPES[items[1].name] ?? items[1].name);
-  return new StoragePlaceholder('unknown');
+  if (textOf(items[0]) !== 'storage' || !(items[1] instanceof PyGlobal)) return new StoragePlaceholder('unknown');
+  const key = textOf(items[2]) ?? (typeof items[2] === 'number' ? String(items[2]) : null);
+  const numel = typeof items[4] === 'number' && Number.isSafeInteger(items[4]) && items[4] >= 0 ? items[4] : -1;
+  return new StoragePlaceholder(STORAGE_DTYPES[items[1].name] ?? items[1].name, key, textOf(items[3]) ?? null, numel);
 }

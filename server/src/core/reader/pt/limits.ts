@@ -24,4 +24,6 @@ export const LIMITS = {
   rereadDepth: 64,
   /** Bytes of released samples read again, over the file. */
   rereadBytes: 2 ** 32,
+  /** Tensors whose view does not fit their storage named per file (pt-bad-tensor). */
+  tensorProblems: 100,
 };

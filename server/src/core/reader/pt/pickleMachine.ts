@@ -25,19 +25,20 @@ import { lineOpcode } from './lineOpcodes';
 import { literalOpcode } from './literalOpcodes';
 import { countNumberBatch } from './numberRuns';
 import { PickleError } from './pickleLiterals';
-import type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
+import { PickleProblems } from './pickleProblems';
+import type { PickleOptions, PickleResult } from './pickleTypes';
 import { CONTINUE, SERVICE } from './pickleStack';
 import { ReleasedSample } from './releasedSamples';
 import { NEED, SampleHandOn } from './sampleHandOn';
 import { stackOpcode } from './stackOpcodes';
-import { Blocked, PyDict, pyFloat, PyList } from './values';
+import type { StorageSizes } from './tensorView';
+import { type Blocked, PyDict, pyFloat, PyList } from './values';
 
 export { LIMITS } from './limits';
 export type { PickleOptions, PickleProblem, PickleResult } from './pickleTypes';
 
 export class PickleMachine extends SampleHandOn implements CallSite {
-  private readonly problems: PickleProblem[] = [];
-  private readonly blockedSeen = new Set<string>();
+  private readonly problems = new PickleProblems();
   private result: unknown = undefined;
   /** Samples handed on that `fullSamples` names, for `run` to build in full next. */
   private readonly toBuildFull: { value: unknown; index: number; end: number }[] = [];
@@ -79,7 +80,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
       }
     } catch (err) {
       if (!(err instanceof PickleError)) throw err;
-      this.problems.push({ kind: 'error', message: err.message, offset: this.offset, sample: this.currentSample() });
+      this.problems.error(err.message, this.offset, this.currentSample());
     }
     // The file is closed after this: no read may still be in flight.
     await input.settle();
@@ -153,7 +154,7 @@ export class PickleMachine extends SampleHandOn implements CallSite {
     let bytes = new Uint8Array(n);
     if (this.input.holds(at, n)) bytes.set(this.input.bytes(at, n));
     else bytes = await this.input.reread(at, n);
-    const sub = new PickleMachine(this.file, 0, at + n, { summarize, chunkSize: n });
+    const sub = new PickleMachine(this.file, 0, at + n, { summarize, chunkSize: n, storages: this.options.storages });
     sub.input.holdOnly(bytes, at);
     Object.assign(sub, { root: this, depth, parent: this, memoFrom: firstSlot, memoSize: firstSlot });
     // No samples list inside a sample: its elements are not handed on.
@@ -167,7 +168,8 @@ export class PickleMachine extends SampleHandOn implements CallSite {
       let full: unknown = undefined;
       if (value instanceof PyDict && value.from >= 0 && end > value.from && this.memoInOrder) {
         const { sub, r } = await this.readAgain(value.from, end - value.from, value.slot, false, this.depth + 1);
-        const whole = r.problems.length === 0 && sub.stack.length === 1 && sub.marks.length === 0;
+        // A tensor's finding was given when the dump's machine read it.
+        const whole = r.problems.every((p) => p.kind === 'tensor') && sub.stack.length === 1 && sub.marks.length === 0;
         if (whole && !holdsCountedList(sub.stack[0])) full = sub.stack[0];
       }
       this.options.onFullSample?.(full, index);
@@ -175,21 +177,19 @@ export class PickleMachine extends SampleHandOn implements CallSite {
   }
 
   private finish(cancelled: boolean): PickleResult {
-    return { value: this.result, samples: this.samples, problems: this.problems, cancelled };
+    return { value: this.result, samples: this.samples, problems: this.problems.list, cancelled };
+  }
+
+  get storages(): StorageSizes | undefined {
+    return this.options.storages;
+  }
+
+  tensorProblem(message: string): void {
+    this.problems.tensor(message, this.offset, this.currentSample());
   }
 
   block(callable: string): Blocked {
-    if (!this.blockedSeen.has(callable)) {
-      this.blockedSeen.add(callable);
-      this.problems.push({
-        kind: 'blocked',
-        callable,
-        offset: this.offset,
-        sample: this.currentSample(),
-        message: `the pickle calls ${callable}, which is not a data type: it was not run (nothing in the file was executed) and its result is left out`,
-      });
-    }
-    return new Blocked(callable);
+    return this.problems.blocked(callable, this.offset, this.currentSample());
   }
 
   /**

@@ -1,8 +1,12 @@
 // What the pickle machine (pickleMachine.ts) is given and gives back.
+import type { StorageSizes } from './tensorView';
 
 export interface PickleProblem {
-  /** `blocked`: a callable outside the allow-list (not run); `error`: reading stopped here. */
-  kind: 'blocked' | 'error';
+  /**
+   * `blocked`: a callable outside the allow-list (not run); `error`: reading stopped here;
+   * `tensor`: a tensor whose view does not fit its storage (tensorView.ts), reading went on.
+   */
+  kind: 'blocked' | 'error' | 'tensor';
   message: string;
   /** Byte offset in the pickle where it happened. */
   offset: number;
@@ -31,6 +35,8 @@ export interface PickleOptions {
   fullSamples?: ReadonlySet<number>;
   onFullSample?: (value: unknown, index: number) => void;
   isCancelled?: () => boolean;
+  /** The byte sizes of the zip's `data/<key>` storage records by key, to check tensors' views against. */
+  storages?: StorageSizes;
   /** Read size per chunk (default 4 MiB). */
   chunkSize?: number;
 }

@@ -61,6 +61,8 @@ function problemFinding(p: PickleProblem, file: string, samples: number): Findin
   if (p.kind === 'blocked') {
     return { code: 'pt-unsafe-callable', severity: severityOf('pt-unsafe-callable'), file, line, message: p.message, group: null, dataset: null, fix: null };
   }
+  if (p.kind === 'tensor')
+    return { code: 'pt-bad-tensor', severity: severityOf('pt-bad-tensor'), file, line, message: p.message, group: null, dataset: null, fix: null };
   const after = p.sample > 0 ? `; the ${p.sample} sample${p.sample === 1 ? '' : 's'} before it were read` : '';
   return {
     code: 'pt-unreadable',

@@ -67,7 +67,8 @@ export function textValue(t: PyText): string {
   return t.text;
 }
 
-type Plain = null | boolean | number | bigint | string | PyFloat | Plain[] | { [k: string]: Plain };
+/** A tensor kept as it is (`toPlain`'s `keepTensors`), for its values to be written in its place. */
+type Plain = null | boolean | number | bigint | string | PyFloat | TensorPlaceholder | Plain[] | { [k: string]: Plain };
 
 function obj(entries: [string, Plain][]): { [k: string]: Plain } {
   const o = Object.create(null) as { [k: string]: Plain };
@@ -80,7 +81,7 @@ function obj(entries: [string, Plain][]): { [k: string]: Plain } {
  * `parent`: the value is a member of `parent` and is made as it is inside `parent`'s value (one
  * level deeper, a reference back to `parent` a cycle).
  */
-export function toPlain(value: unknown, mode: PlainMode, parent?: object): Plain {
+export function toPlain(value: unknown, mode: PlainMode, parent?: object, keepTensors = false): Plain {
   const ancestors = new Set<unknown>();
   if (parent !== undefined) ancestors.add(parent);
   const go = (v: unknown, depth: number): Plain => {
@@ -94,6 +95,7 @@ export function toPlain(value: unknown, mode: PlainMode, parent?: object): Plain
     if (typeof v === 'bigint') return mode === 'canonical' ? obj([['$int', v.toString()]]) : v;
     if (v instanceof PyFloat) return mode === 'canonical' ? v.value : v;
     if (v instanceof PyBytes) return obj([['$bytes', hex(v.bytes)]]);
+    if (v instanceof TensorPlaceholder && keepTensors && v.view !== null) return v;
     if (v instanceof TensorPlaceholder)
       return obj([
         [
@@ -177,8 +179,25 @@ export function stringify(v: Plain): string {
 
 const TOO_LONG = Symbol('too long');
 
-/** `stringify`, or null as soon as the text passes `limit` characters (nothing longer is built). */
-function write(v: Plain, limit: number): string | null {
+/**
+ * A plain value as the pieces of its JSON text: text, and the tensors kept in it (`keepTensors`)
+ * in their places, for their values to be written there (exportLines.ts).
+ */
+export function textWithTensors(v: Plain): (string | TensorPlaceholder)[] {
+  const out: (string | TensorPlaceholder)[] = [];
+  const text = write(v, Infinity, (t, parts) => {
+    out.push(parts.join(''), t);
+    parts.length = 0;
+  }) as string;
+  out.push(text);
+  return out;
+}
+
+/**
+ * `stringify`, or null as soon as the text passes `limit` characters (nothing longer is built).
+ * `hole`: where a kept tensor is, given the text written since the last one (it may empty it).
+ */
+function write(v: Plain, limit: number, hole?: (t: TensorPlaceholder, parts: string[]) => void): string | null {
   const parts: string[] = [];
   let size = 0;
   const push = (x: string): void => {
@@ -193,7 +212,10 @@ function write(v: Plain, limit: number): string | null {
     else if (typeof x === 'bigint') push(x.toString());
     else if (typeof x === 'string') push(JSON.stringify(x));
     else if (x instanceof PyFloat) push(floatText(x.value));
-    else if (Array.isArray(x)) {
+    else if (x instanceof TensorPlaceholder) {
+      if (hole === undefined) throw new Error('a kept tensor in a value written without its values');
+      hole(x, parts);
+    } else if (Array.isArray(x)) {
       push('[');
       x.forEach((y, i) => {
         if (i) push(', ');

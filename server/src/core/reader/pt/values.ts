@@ -5,6 +5,7 @@
 import { DictMap } from './dictMap';
 
 export { dictKey, LONG_TEXT, PyText, textOf } from './pyText';
+export { StoragePlaceholder, TensorPlaceholder } from './tensorView';
 
 /**
  * The items of every list with none (made empty, or its numbers counted): a dump makes millions
@@ -129,13 +130,6 @@ export class PyObject {
   constructor(readonly cls: string) {}
 }
 
-export class TensorPlaceholder {
-  constructor(
-    readonly dtype: string,
-    readonly shape: number[],
-  ) {}
-}
-
 export class NdArrayPlaceholder {
   dtype = '';
   shape: number[] = [];
@@ -153,11 +147,6 @@ export class NpDtype {
 export class ImagePlaceholder {
   mode = '';
   size: number[] = [];
-}
-
-/** A torch storage named by BINPERSID (`('storage', torch.FloatStorage, key, location, numel)`). */
-export class StoragePlaceholder {
-  constructor(readonly dtype: string) {}
 }
 
 /** What a call of a callable outside the allow-list would have returned: nothing was run. */
