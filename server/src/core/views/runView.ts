@@ -9,19 +9,25 @@ import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../i
 import { inGroupOrder } from '../rollout/groups';
 import type { SampleColumns } from '../store/sampleColumns';
 import { fileStep } from '../logFiles';
-import { droppedByCause, stepNumberOf } from '../run/model';
+import { droppedByCause, runOf, stepNumberOf } from '../run/model';
+import { npMean } from '../eval/numeric';
+import { verlScore } from '../eval/verlRows';
 import type { RunPlan } from '../run/plan';
 import {
   DEFAULT_SAMPLES_PER_REASON,
   type EvalRow,
   type ReasonInfo,
   RUN_VIEW_VERSION,
+  type RunSection,
   type RunView,
   type SampleRef,
   type StepRow,
 } from '../../../../shared/runViewModel';
+import { evalRowOf } from './runViewEval';
 import { rememberPlace } from './runViewExcerpts';
-import type { FileDetail, FileReport, Finding, RunReport, SampleRecord } from '../types';
+import { dropShares, headlines, reasonFamily } from './runHeadline';
+import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
+import type { FileDetail, FileReport, MetricsRecord, RunReport, SampleRecord } from '../types';
 
 export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
 export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
@@ -41,23 +47,14 @@ interface StepAcc {
   lengthCount: number;
   statusCount: number;
   truncated: number;
+  /** verl rollout files: the kept-rows score mean of each, weighted by its kept rows, and every attempt's score. */
+  verlKept: { sum: number; count: number };
+  verlAll: { sum: number; count: number };
 }
 
-/** Sorting key of steps: numbered steps in order, then unnumbered files by path. */
-function stepKey(step: number | null, file: string): string {
-  return step === null ? `f:${file}` : `s:${step}`;
-}
-
-function finiteOrNull(v: number | undefined): number | null {
-  return v !== undefined && Number.isFinite(v) ? v : null;
-}
-
-/** `pass@<k>` values of `eval/<ds>-pass@<k>` metrics. */
-function passAtKOf(name: string, metrics: Record<string, number>): Record<string, number | null> {
-  const prefix = `eval/${name}-pass@`;
-  const out: Record<string, number | null> = {};
-  for (const [k, v] of Object.entries(metrics)) if (k.startsWith(prefix)) out[k.slice(`eval/${name}-`.length)] = finiteOrNull(v);
-  return out;
+/** Key of a step in its run: its number, else its file. */
+function stepKey(run: number, step: number | null, file: string): string {
+  return step === null ? `${run}:f:${file}` : `${run}:s:${step}`;
 }
 
 /** Needs `report` built with `keepDetail` (per-sample detail); files without detail count only by their totals. */
@@ -70,8 +67,10 @@ export function buildRunView(report: RunReport, options: RunViewOptions): RunVie
 export interface RunViewBuilder {
   /** One file's report with its detail; the detail may be released once this returns. */
   add(file: FileReport): void;
-  /** The model; `report` gives the findings (its files are not read again). */
-  finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView;
+  /** Findings to count and list (as they come, so a folder's are not all held). */
+  addFindings(findings: Iterable<FindingLike>): void;
+  /** The model; `report`'s findings are added first (its files are not read again). */
+  finish(report?: { findings: readonly FindingLike[] }): RunView;
 }
 
 /**
@@ -85,12 +84,31 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const samples: Record<string, SampleRef[]> = {};
   const omitted: Record<string, number> = {};
   const evalRows: EvalRow[] = [];
+  const runs: RunSection[] = [];
+  const runIndex = new Map<string, number>();
+  const findingRows = new FindingRows();
+  const recomputed = new RecomputedByStep();
+  const loggedRecords: Pick<MetricsRecord, 'step' | 'metrics'>[] = [];
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
 
   function add(file: FileReport): void {
     totals.files++;
     if (file.kind === 'rollout') addRollout(file);
     else if (file.kind === 'eval') addEval(file);
+    else if (file.kind === 'metrics') for (const r of file.detail?.metricsRecords ?? []) loggedRecords.push({ step: r.step, metrics: r.metrics });
+  }
+
+  /** The index of a file's run (core/run/model.ts `runOf`: framework and root). */
+  function runOfFile(file: FileReport): number {
+    const of = runOf(file, options.plan?.byPath.get(file.path)) ?? { framework: 'other' as const, root: '.' };
+    const key = `${of.framework}\u0000${of.root}`;
+    let i = runIndex.get(key);
+    if (i === undefined) {
+      i = runs.length;
+      runs.push({ root: of.root, framework: of.framework, headline: null });
+      runIndex.set(key, i);
+    }
+    return i;
   }
 
   function addSample(acc: StepAcc, s: SampleRecord): void {
@@ -118,10 +136,13 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   function addRollout(file: FileReport): void {
     const detail = file.detail;
     const step = stepOf(file);
-    const key = stepKey(step, file.path);
+    const run = runOfFile(file);
+    recomputed.add(run, step, file.metrics);
+    const key = stepKey(run, step, file.path);
     let acc = steps.get(key);
     if (!acc) {
       const row: StepRow = {
+        run,
         step,
         files: [],
         sources: [],
@@ -136,8 +157,13 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
         truncatedRatio: null,
         droppedTokens: 0,
         totalTokens: 0,
+        dropShare: {},
+        scoreMeanKept: null,
+        scoreMeanAllAttempts: null,
       };
-      acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0 };
+      const verlKept = { sum: 0, count: 0 };
+      const verlAll = { sum: 0, count: 0 };
+      acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0, verlKept, verlAll };
       steps.set(key, acc);
     }
     const row = acc.row;
@@ -154,6 +180,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       info.groups += n;
       if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + n;
     }
+    if (file.format === 'verl-rollout') addVerlScores(file, acc);
     if (detail?.store && detail.verdicts) {
       addStore(file, detail as FileDetail & { store: SampleColumns }, step, acc);
       return;
@@ -216,17 +243,43 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     }
   }
 
+  /**
+   * verl's `critic/score/mean` (rows with output only, as the engine recomputed it) and the mean
+   * over every attempt (core/eval/verlRollout.ts), each weighted by its rows when a step has
+   * several files.
+   */
+  function addVerlScores(file: FileReport, acc: StepAcc): void {
+    const detail = file.detail;
+    if (!detail) return;
+    const all: number[] = [];
+    let kept = 0;
+    for (const s of eachSample(detail)) {
+      all.push(verlScore(s).value ?? 0);
+      if (!s.aborted) kept++;
+    }
+    const keptMean = file.metrics['critic/score/mean'];
+    if (kept > 0 && Number.isFinite(keptMean)) {
+      acc.verlKept.sum += keptMean * kept;
+      acc.verlKept.count += kept;
+    }
+    if (all.length > 0) {
+      acc.verlAll.sum += npMean(all) * all.length;
+      acc.verlAll.count += all.length;
+    }
+  }
+
   function reasonInfo(reason: string, metric: string | null): ReasonInfo {
     let info = reasons.get(reason);
     if (!info) {
       if (isAbortedReason(reason)) {
         const cause = reason.slice(ABORTED_REASON_PREFIX.length);
         const causeClass = cause === 'unknown' ? 'unclassified' : classifyCause(cause, options.causes);
-        info = { reason, metric, kind: 'aborted', cause, causeClass, reward: null, groups: 0 };
+        info = { reason, metric, kind: 'aborted', cause, causeClass, reward: null, family: reasonFamily({ kind: 'aborted', causeClass }), groups: 0 };
       } else if (reason.startsWith(ZERO_STD_REASON_PREFIX)) {
-        info = { reason, metric, kind: 'zero-std', cause: null, causeClass: null, reward: reason.slice(ZERO_STD_REASON_PREFIX.length), groups: 0 };
+        const reward = reason.slice(ZERO_STD_REASON_PREFIX.length);
+        info = { reason, metric, kind: 'zero-std', cause: null, causeClass: null, reward, family: 'zero-std', groups: 0 };
       } else {
-        info = { reason, metric, kind: 'other', cause: null, causeClass: null, reward: null, groups: 0 };
+        info = { reason, metric, kind: 'other', cause: null, causeClass: null, reward: null, family: 'other', groups: 0 };
       }
       reasons.set(reason, info);
     }
@@ -237,31 +290,29 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     const detail = file.detail;
     if (!detail) return;
     const step = stepOf(file);
-    for (const d of detail.datasets) {
-      let wrong: EvalRow['wrong'] = null;
-      if (d.wrongPassAtK) {
-        wrong =
-          'crash' in d.wrongPassAtK
-            ? { groupSize: d.wrongPassAtK.groupSize, crash: d.wrongPassAtK.crash }
-            : { groupSize: d.wrongPassAtK.groupSize, passAtK: passAtKOf(d.name, d.wrongPassAtK.metrics) };
-      }
-      evalRows.push({
-        step,
-        file: file.path,
-        dataset: d.name,
-        samples: d.samples,
-        n: d.n,
-        nSource: d.nSource,
-        score: finiteOrNull(d.metrics[`eval/${d.name}`]),
-        passAtK: passAtKOf(d.name, d.metrics),
-        wrong,
-      });
-    }
+    const run = runOfFile(file);
+    recomputed.add(run, step, file.metrics);
+    for (const d of detail.datasets) evalRows.push(evalRowOf(file, d, run, step));
   }
 
-  function finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView {
+  function addFindings(findings: Iterable<FindingLike>): void {
+    for (const f of findings) findingRows.add(f);
+  }
+
+  function finish(report?: { findings: readonly FindingLike[] }): RunView {
+    if (report) addFindings(report.findings);
+    // Runs in the run model's order (by root, then framework), whatever order their files came in.
+    const logged = recomputed.pair(loggedRecords);
+    const order = runs.map((_, i) => i).sort((a, b) => runOrder(runs[a], runs[b]));
+    const newIndex = new Map(order.map((old, i) => [old, i]));
+    const sortedRuns = order.map((i) => runs[i]);
+    for (const acc of steps.values()) acc.row.run = newIndex.get(acc.row.run)!;
+    for (const row of evalRows) row.run = newIndex.get(row.run)!;
+    for (const row of logged) row.run = newIndex.get(row.run)!;
+    logged.sort((a, b) => a.run - b.run || (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0) || a.step - b.step);
     const rows = [...steps.entries()]
       .sort(([ka, a], [kb, b]) => {
+        if (a.row.run !== b.row.run) return a.row.run - b.row.run;
         if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;
         if (a.row.step !== null || b.row.step !== null) return a.row.step === null ? 1 : -1;
         return ka < kb ? -1 : ka > kb ? 1 : 0;
@@ -271,6 +322,9 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
         row.rewardMean = acc.rewardCount > 0 ? acc.rewardSum / acc.rewardCount : null;
         row.responseLengthMean = acc.lengthCount > 0 ? acc.lengthSum / acc.lengthCount : null;
         row.truncatedRatio = acc.statusCount > 0 ? acc.truncated / acc.statusCount : null;
+        row.dropShare = dropShares(row);
+        row.scoreMeanKept = acc.verlKept.count > 0 ? acc.verlKept.sum / acc.verlKept.count : null;
+        row.scoreMeanAllAttempts = acc.verlAll.count > 0 ? acc.verlAll.sum / acc.verlAll.count : null;
         totals.samples += row.samples;
         totals.groups += row.groups;
         totals.kept += row.kept;
@@ -279,10 +333,11 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
         totals.totalTokens += row.totalTokens;
         return row;
       });
-    evalRows.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    evalRows.sort((a, b) => a.run - b.run || (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
-    const findings: Record<string, number> = {};
-    for (const f of report.findings) findings[f.code] = (findings[f.code] ?? 0) + 1;
+    const listed = findingRows.finish();
+    const said = headlines(sortedRuns, rows, reasons);
+    said.perRun.forEach((headline, i) => (sortedRuns[i].headline = headline));
 
     return {
       version: RUN_VIEW_VERSION,
@@ -291,11 +346,21 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       eval: evalRows,
       samples,
       samplesOmitted: omitted,
-      findings,
+      findings: findingRows.counts,
+      findingRows: listed.rows,
+      findingRowsOmitted: listed.omitted,
+      runs: sortedRuns,
+      headline: said.overall,
+      logged,
       totals,
     };
   }
-  return { add, finish };
+  return { add, addFindings, finish };
+}
+
+function runOrder(a: RunSection, b: RunSection): number {
+  if (a.root !== b.root) return a.root < b.root ? -1 : 1;
+  return a.framework < b.framework ? -1 : a.framework > b.framework ? 1 : 0;
 }
 
 const CLASS_ORDER: Record<string, number> = { infrastructure: 0, policy: 1, scored: 2, unclassified: 3 };

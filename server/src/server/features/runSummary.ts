@@ -52,10 +52,10 @@ export async function eachResult(
   uri: string | undefined,
   token: CancellationToken,
   form: (inFolder: boolean) => DetailForm,
-  visit: (result: FileAnalysis, inFolder: boolean) => void,
+  visit: (result: FileAnalysis, inFolder: boolean, plan: RunPlan | null) => void,
 ): Promise<RunPlan | null> {
   if (uri === undefined) {
-    for (const r of ctx.allResults()) visit(r, false);
+    for (const r of ctx.allResults()) visit(r, false, null);
     return null;
   }
   if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
@@ -87,7 +87,7 @@ export async function eachResult(
       ctx.connection.console.warn(`rollout-lens: skipping ${p}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    visit(result, inFolder);
+    visit(result, inFolder, plan);
     // Not held by the cache, visited, and `visit` keeps nothing of it: its store's chunks go to the
     // next file's store instead of waiting for the collector.
     if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();

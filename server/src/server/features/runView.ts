@@ -16,9 +16,11 @@ import { readSampleView } from '../../core/views/sampleView';
 import { navigate } from '../../core/views/sampleNavigation';
 import { DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
-import type { Finding } from '../../core/types';
+import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import type { MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
+import { pathToUri } from '../protocol/uris';
 import { eachResult } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -30,31 +32,40 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
     throw new ResponseError(ErrorCodes.InvalidParams, 'samplesPerReason must be a whole number');
   const samplesPerReason = Math.min(asked ?? DEFAULT_SAMPLES_PER_REASON, MAX_SAMPLES_PER_REASON);
   // The settings of the first file (as before), so the builder is made when that file is seen;
-  // each file is folded in and dropped (a folder's samples are not all held at once).
+  // each file is folded in and dropped (a folder's samples are not all held at once). The
+  // builder counts every finding and keeps only the first of each severity with their messages.
   let builder: ReturnType<typeof runViewBuilder> | null = null;
   const uriOf = new Map<string, string>();
-  // Only their codes are counted: a folder's findings are not all held (up to 10 000 per file).
-  const findings: Pick<Finding, 'code'>[] = [];
+  // What each file recomputed and the metrics logs' records: a metrics log is compared with its
+  // run's files here (core/eval/compareMetrics.ts), as `check <folder>` compares it, so the run
+  // view lists its metric-mismatch findings.
+  const recomputed: RecomputedMetrics[] = [];
+  const metricsLogs: { path: string; records: MetricsRecord[] }[] = [];
   // Files read from disk: as their store and groups' verdicts (the least detail the view needs).
   await eachResult(
     ctx,
     params?.uri,
     token,
     () => 'store',
-    (r) => {
-      builder ??= runViewBuilder({ causes: r.settings, samplesPerReason });
+    (r, _inFolder, plan) => {
+      builder ??= runViewBuilder({ causes: r.settings, samplesPerReason, plan });
       if (!r.report) return;
       uriOf.set(r.report.detail?.source ?? r.path, r.uri);
       builder.add(r.report);
-      for (const f of r.findings) findings.push({ code: f.code });
+      builder.addFindings(r.findings.filter((f) => f.code !== 'metric-mismatch'));
+      if (r.recomputed) recomputed.push(r.recomputed);
+      if (r.report.kind === 'metrics') metricsLogs.push({ path: r.path, records: r.report.detail?.metricsRecords ?? [] });
     },
   );
   builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason });
-  const view = (builder as ReturnType<typeof runViewBuilder>).finish({ findings });
+  const done = builder as ReturnType<typeof runViewBuilder>;
+  for (const log of metricsLogs) done.addFindings(compareMetrics(log.path, log.records, recomputed));
+  const view = done.finish();
   await attachExcerpts(view, ctx.overlay);
   const toUri = (source: string) => uriOf.get(source) ?? source;
   for (const step of view.steps) step.sources = step.sources.map(toUri);
   for (const refs of Object.values(view.samples)) for (const ref of refs) ref.source = toUri(ref.source);
+  for (const row of view.findingRows) row.source = uriOf.get(row.file) ?? pathToUri(row.file);
   return view;
 }
 
