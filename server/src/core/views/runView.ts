@@ -5,13 +5,7 @@
 // are listed per drop reason, by file and line; their prompt and response excerpts are read
 // afterwards (core/views/runViewExcerpts.ts).
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
-import { inGroupOrder } from '../rollout/groups';
-import type { SampleColumns } from '../store/sampleColumns';
-import { fileStep } from '../logFiles';
-import { droppedByCause, runOf, stepNumberOf } from '../run/model';
-import { npMean } from '../eval/numeric';
-import { verlScore } from '../eval/verlRows';
+import { droppedByCause, runOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import {
   DEFAULT_SAMPLES_PER_REASON,
@@ -24,12 +18,14 @@ import {
   type StepRow,
 } from '../../../../shared/runViewModel';
 import { evalRowOf } from './runViewEval';
-import { rememberPlace } from './runViewExcerpts';
+import { copyRef } from './runViewExcerpts';
+import { type FilePart, filePart, type RolloutPart } from './runViewFile';
 import { dropShares, headlines, reasonFamily } from './runHeadline';
 import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
-import type { FileDetail, FileReport, MetricsRecord, RunReport, SampleRecord } from '../types';
+import type { FileReport, MetricsRecord, RunReport } from '../types';
 
-export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
+export type { EvalRow, FilePart, ReasonInfo, RunView, SampleRef, StepRow };
+export { filePart };
 export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
 
 export interface RunViewOptions {
@@ -67,8 +63,12 @@ export function buildRunView(report: RunReport, options: RunViewOptions): RunVie
 export interface RunViewBuilder {
   /** One file's report with its detail; the detail may be released once this returns. */
   add(file: FileReport): void;
+  /** One file's part (core/views/runViewFile.ts `filePart`, made with this builder's plan and samples per reason), kept from before. */
+  addPart(part: FilePart): void;
   /** Findings to count and list (as they come, so a folder's are not all held). */
   addFindings(findings: Iterable<FindingLike>): void;
+  /** Findings counted and listed before (one file's, kept with its part). */
+  mergeFindings(findings: FindingRows): void;
   /** The model; `report`'s findings are added first (its files are not read again). */
   finish(report?: { findings: readonly FindingLike[] }): RunView;
 }
@@ -92,15 +92,19 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
 
   function add(file: FileReport): void {
+    addPart(filePart(file, options.plan, perReason, options.causes));
+  }
+
+  function addPart(part: FilePart): void {
     totals.files++;
-    if (file.kind === 'rollout') addRollout(file);
-    else if (file.kind === 'eval') addEval(file);
-    else if (file.kind === 'metrics') for (const r of file.detail?.metricsRecords ?? []) loggedRecords.push({ step: r.step, metrics: r.metrics });
+    if (part.rollout) addRollout(part, part.rollout);
+    else if (part.report.kind === 'eval') addEval(part);
+    else for (const r of part.metricsRecords) loggedRecords.push(r);
   }
 
   /** The index of a file's run (core/run/model.ts `runOf`: framework and root). */
-  function runOfFile(file: FileReport): number {
-    const of = runOf(file, options.plan?.byPath.get(file.path)) ?? { framework: 'other' as const, root: '.' };
+  function runOfPart(part: FilePart): number {
+    const of = runOf(part.report, options.plan?.byPath.get(part.report.path)) ?? { framework: 'other' as const, root: '.' };
     const key = `${of.framework}\u0000${of.root}`;
     let i = runIndex.get(key);
     if (i === undefined) {
@@ -111,34 +115,11 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     return i;
   }
 
-  function addSample(acc: StepAcc, s: SampleRecord): void {
-    if (s.reward !== null && Number.isFinite(s.reward)) {
-      acc.rewardSum += s.reward;
-      acc.rewardCount++;
-    }
-    if (s.responseLength !== null && Number.isFinite(s.responseLength)) {
-      acc.lengthSum += s.responseLength;
-      acc.lengthCount++;
-      acc.row.totalTokens += s.responseLength;
-    }
-    if (s.status !== null) {
-      acc.statusCount++;
-      if (s.status === 'truncated') acc.truncated++;
-    }
-  }
-
-  /** The run model's step of a file (core/run/model.ts), else its records'. */
-  function stepOf(file: FileReport): number | null {
-    const detail = file.detail;
-    return stepNumberOf(file, options.plan?.byPath.get(file.path)) ?? fileStep(file.path, detail?.store ?? detail?.samples ?? []);
-  }
-
-  function addRollout(file: FileReport): void {
-    const detail = file.detail;
-    const step = stepOf(file);
-    const run = runOfFile(file);
-    recomputed.add(run, step, file.metrics);
-    const key = stepKey(run, step, file.path);
+  function addRollout(part: FilePart, r: RolloutPart): void {
+    const { report, step } = part;
+    const run = runOfPart(part);
+    recomputed.add(run, step, report.metrics);
+    const key = stepKey(run, step, report.path);
     let acc = steps.get(key);
     if (!acc) {
       const row: StepRow = {
@@ -167,105 +148,40 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       steps.set(key, acc);
     }
     const row = acc.row;
-    row.files.push(file.path);
-    row.sources.push(detail?.source ?? file.path);
-    row.groups += file.groups.total;
-    row.kept += file.groups.kept;
-    row.dropped += file.groups.dropped;
-    row.samples += detail ? sampleCount(detail) : file.records;
-    // Drops by cause as the run model counts them (core/run/model.ts); the passes below list samples.
-    for (const [reason, n] of Object.entries(droppedByCause(file))) {
+    row.files.push(report.path);
+    row.sources.push(part.source);
+    row.groups += report.groups.total;
+    row.kept += report.groups.kept;
+    row.dropped += report.groups.dropped;
+    row.samples += r.samples;
+    row.droppedTokens += r.droppedTokens;
+    row.totalTokens += r.totalTokens;
+    acc.rewardSum += r.rewardSum;
+    acc.rewardCount += r.rewardCount;
+    acc.lengthSum += r.lengthSum;
+    acc.lengthCount += r.lengthCount;
+    acc.statusCount += r.statusCount;
+    acc.truncated += r.truncated;
+    acc.verlKept.sum += r.verlKept.sum;
+    acc.verlKept.count += r.verlKept.count;
+    acc.verlAll.sum += r.verlAll.sum;
+    acc.verlAll.count += r.verlAll.count;
+    // Drops by cause as the run model counts them (core/run/model.ts).
+    for (const [reason, n] of Object.entries(droppedByCause(report))) {
       row.drops[reason] = (row.drops[reason] ?? 0) + n;
       const info = reasonInfo(reason, dropMetricName(reason));
       info.groups += n;
       if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + n;
     }
-    if (file.format === 'verl-rollout') addVerlScores(file, acc);
-    if (detail?.store && detail.verdicts) {
-      addStore(file, detail as FileDetail & { store: SampleColumns }, step, acc);
-      return;
-    }
-    for (const s of detail ? eachSample(detail) : []) addSample(acc, s);
-    if (!detail) return;
-    const byLine = { get: (line: number) => sampleAt(detail, line) };
-    for (const g of detail.groups) {
-      if (g.kept || g.reason === null) continue;
-      const reason = g.reason;
-      for (const line of g.lines) {
-        const len = byLine.get(line)?.responseLength;
-        if (len !== undefined && len !== null && Number.isFinite(len)) row.droppedTokens += len;
-      }
-      // The sample that names the reason: the first aborted member, else the first member.
-      const members = g.lines.map((l) => byLine.get(l)).filter((s): s is SampleRecord => s !== undefined);
-      const at = members.find((s) => s.aborted) ?? members[0];
-      if (!at) continue;
+    // The first `perReason` samples of each reason over the run, in file order; the rest counted.
+    for (const [reason, refs] of Object.entries(r.listed)) {
       const listed = (samples[reason] ??= []);
-      if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at, options.causes));
-      else omitted[reason] = (omitted[reason] ?? 0) + 1;
-    }
-  }
-
-  /**
-   * The same fold over a store and its groups' verdicts, in one pass over the rows: no group
-   * outcome, no line index, a record at a time; only the groups whose sample gets listed keep
-   * their records until the pass ends. Groups are met in file order (a scan's rows are in line
-   * order, and group ids are first-appearance ordinals).
-   */
-  function addStore(file: FileReport, detail: FileDetail & { store: SampleColumns }, step: number | null, acc: StepAcc): void {
-    const { row } = acc;
-    const store = detail.store;
-    const seen = new Uint8Array(store.groupKeys.size);
-    /** Groups whose naming sample is listed: their members, by group id, in file order. */
-    const listed = new Map<number, { reason: string; members: SampleRecord[] }>();
-    const pending: Record<string, number> = {};
-    for (let i = 0; i < store.length; i++) {
-      const s = store.at(i);
-      addSample(acc, s);
-      const gid = store.groupId(i);
-      if (gid < 0) continue;
-      const reason = verdictOf(detail, gid);
-      if (reason === null) continue;
-      if (s.responseLength !== null && Number.isFinite(s.responseLength)) row.droppedTokens += s.responseLength;
-      if (seen[gid] === 0) {
-        seen[gid] = 1;
-        if ((samples[reason]?.length ?? 0) + (pending[reason] ?? 0) < perReason) {
-          pending[reason] = (pending[reason] ?? 0) + 1;
-          listed.set(gid, { reason, members: [] });
-        } else omitted[reason] = (omitted[reason] ?? 0) + 1;
+      for (const ref of refs) {
+        if (listed.length < perReason) listed.push(copyRef(ref));
+        else omitted[reason] = (omitted[reason] ?? 0) + 1;
       }
-      listed.get(gid)?.members.push(s);
     }
-    for (const { reason, members } of listed.values()) {
-      // The sample that names the reason: the first aborted member in group order, else the first.
-      const ordered = inGroupOrder(members);
-      const at = ordered.find((m) => m.aborted) ?? ordered[0];
-      (samples[reason] ??= []).push(sampleRef(file, detail.source, step, at, options.causes));
-    }
-  }
-
-  /**
-   * verl's `critic/score/mean` (rows with output only, as the engine recomputed it) and the mean
-   * over every attempt (core/eval/verlRollout.ts), each weighted by its rows when a step has
-   * several files.
-   */
-  function addVerlScores(file: FileReport, acc: StepAcc): void {
-    const detail = file.detail;
-    if (!detail) return;
-    const all: number[] = [];
-    let kept = 0;
-    for (const s of eachSample(detail)) {
-      all.push(verlScore(s).value ?? 0);
-      if (!s.aborted) kept++;
-    }
-    const keptMean = file.metrics['critic/score/mean'];
-    if (kept > 0 && Number.isFinite(keptMean)) {
-      acc.verlKept.sum += keptMean * kept;
-      acc.verlKept.count += kept;
-    }
-    if (all.length > 0) {
-      acc.verlAll.sum += npMean(all) * all.length;
-      acc.verlAll.count += all.length;
-    }
+    for (const [reason, n] of Object.entries(r.omitted)) omitted[reason] = (omitted[reason] ?? 0) + n;
   }
 
   function reasonInfo(reason: string, metric: string | null): ReasonInfo {
@@ -286,13 +202,11 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     return info;
   }
 
-  function addEval(file: FileReport): void {
-    const detail = file.detail;
-    if (!detail) return;
-    const step = stepOf(file);
-    const run = runOfFile(file);
-    recomputed.add(run, step, file.metrics);
-    for (const d of detail.datasets) evalRows.push(evalRowOf(file, d, run, step));
+  function addEval(part: FilePart): void {
+    if (part.datasets.length === 0) return;
+    const run = runOfPart(part);
+    recomputed.add(run, part.step, part.report.metrics);
+    for (const d of part.datasets) evalRows.push(evalRowOf(part.report, d, run, part.step));
   }
 
   function addFindings(findings: Iterable<FindingLike>): void {
@@ -355,7 +269,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       totals,
     };
   }
-  return { add, addFindings, finish };
+  return { add, addPart, addFindings, mergeFindings: (f) => findingRows.merge(f), finish };
 }
 
 function runOrder(a: RunSection, b: RunSection): number {
@@ -373,21 +287,4 @@ function reasonOrder(a: ReasonInfo, b: ReasonInfo): number {
   const byClass = (CLASS_ORDER[a.causeClass ?? ''] ?? 4) - (CLASS_ORDER[b.causeClass ?? ''] ?? 4);
   if (byClass !== 0) return byClass;
   return a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0;
-}
-
-/** A listed sample; its cause only when it failed (`failureCause`: a finished attempt's `Submitted` is none). */
-function sampleRef(file: FileReport, source: string, step: number | null, s: SampleRecord, causes: CauseSettings): SampleRef {
-  const ref: SampleRef = {
-    file: file.path,
-    source,
-    line: s.line,
-    step,
-    group: s.groupKey,
-    index: s.index,
-    status: s.status,
-    reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
-    cause: failureCause(s, causes)?.name ?? null,
-  };
-  rememberPlace(ref, s);
-  return ref;
 }

@@ -28,6 +28,16 @@ export class FindingRows {
     }
   }
 
+  /** Adds what another list counted and kept (one file's, kept from before), as if its findings came now. */
+  merge(from: FindingRows): void {
+    for (const [code, n] of Object.entries(from.counts)) this.counts[code] = (this.counts[code] ?? 0) + n;
+    this.total += from.total;
+    from.bySeverity.forEach((rows, i) => {
+      const list = this.bySeverity[i];
+      for (const row of rows) if (list.length < MAX_FINDING_ROWS) list.push(row);
+    });
+  }
+
   /** Errors first, then warnings, information, hints; within one, by file then line. */
   finish(): { rows: FindingRow[]; omitted: number } {
     const rows = this.bySeverity
