@@ -55,7 +55,7 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   // Files read from disk: as their store and groups' verdicts (the least detail the view needs).
   // A step file of a folder unchanged since the last run view is not read again: its part of the
   // model is kept (by the file's stamp), so a run view drawn again when one step file appears
-  // reads that file only (BENCHMARKS.md, "Run view over a large run folder").
+  // reads that file only (BENCHMARKS.md, "Run view following its run").
   await eachResult(
     ctx,
     params?.uri,
