@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { repoRoot } from '../shared/repoRoot';
+import type { RunView } from '../../shared/runViewModel';
+import { runViewHtml } from '../../shared/runViewPage';
+import { RUN_VIEW_STYLES } from '../../shared/runViewStyles';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -164,36 +167,19 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
       'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable',
       'grouped by global n = 2',
       'aime',
-      'miles run: examples/run',
-      'verl run: examples/run',
+      'miles run',
+      'verl run',
       'val-core/gsm8k/acc/mean@4',
     ]) {
       assert.ok(text.includes(want), want);
     }
     // The header names the worst step and why, as the engine says it; the time of the data follows.
     const header = await ex.page.evaluate<string[]>(`[...document.querySelectorAll('header p')].map((p) => p.textContent)`);
-    assert.equal(
-      header[0],
-      'Worst step: miles run examples/run, step 1: 6 of 8 groups dropped: 2 infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std',
-    );
+    assert.equal(header[0], 'Worst step: miles run, step 1: 6 of 8 groups dropped: 2 infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std');
     assert.match(header[2], /^Data read at \S/);
     assert.equal(await ex.page.evaluate<number>(`document.querySelectorAll('#refresh').length`), 0, 'no refresh button outside VS Code');
-    // Findings as rows with severity and message, metric-mismatch among them.
-    const findings = await ex.page.evaluate<string[][]>(
-      `[...document.querySelectorAll('tr.finding')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))`,
-    );
-    assert.equal(findings.length, 31);
-    assert.deepEqual(findings[0].slice(0, 2), ['error', 'misgrouped-dataset']);
-    assert.ok(
-      findings.some(
-        ([severity, code, message, where]) =>
-          severity === 'warning' &&
-          code === 'metric-mismatch' &&
-          message.startsWith('eval/gpqa at step 100: logged 0.6363636363636364') &&
-          where === 'examples/run/metrics.jsonl:1',
-      ),
-      JSON.stringify(findings),
-    );
+    // The report lists its findings in its own section (below): the page's rows are not drawn.
+    assert.equal(await ex.page.evaluate<number>(`document.querySelectorAll('tr.finding').length`), 0);
     // Logged beside recomputed: a differing pair is marked.
     const logged = await ex.page.evaluate<string[][]>(
       `[...document.querySelectorAll('tr.wrong')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))`,
@@ -294,6 +280,36 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     const hc = await drawnCharts(ho.page);
     assert.equal(hc.painted, hc.canvases);
     await ho.page.context().close();
+
+    // The run view page's findings (VS Code's panel draws them; the report has its own section):
+    // rows with severity, code, message and place, hostile text as text.
+    const model = JSON.parse(/<script type="application\/json" id="run-view-model">([^<]*)<\/script>/.exec(html)![1]) as RunView;
+    model.findings = { 'metric-mismatch': 1, 'group-dropped': 1 };
+    model.findingRows = [
+      { code: 'group-dropped', severity: 'error', message: HOSTILE.prompt, file: 'rollout/rollout_1.jsonl', source: 'rollout/rollout_1.jsonl', line: 13 },
+      {
+        code: 'metric-mismatch',
+        severity: 'warning',
+        message: 'eval/gpqa at step 100: logged 0.6363636363636364',
+        file: 'metrics.jsonl',
+        source: 'metrics.jsonl',
+        line: 1,
+      },
+    ];
+    const rowsPage = join(dir, 'rows.html');
+    const inline = /<script nonce="[^"]+">([\s\S]*)<\/script>\s*<\/body>/.exec(html)![1];
+    writeFileSync(rowsPage, runViewHtml({ model, title: 'rows', nonce: 'AAAAAAAAAAAAAAAAAAAAAAAA', script: { inline }, styles: RUN_VIEW_STYLES }));
+    const ro = await open(browser, rowsPage);
+    assert.deepEqual(ro.errors, []);
+    const rows = await ro.page.evaluate<string[][]>(
+      `[...document.querySelectorAll('tr.finding')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))`,
+    );
+    assert.deepEqual(rows, [
+      ['error', 'group-dropped', HOSTILE.prompt, 'rollout/rollout_1.jsonl:13'],
+      ['warning', 'metric-mismatch', 'eval/gpqa at step 100: logged 0.6363636363636364', 'metrics.jsonl:1'],
+    ]);
+    assert.equal(await ro.page.evaluate<number>(`document.querySelectorAll('img, iframe, a').length`), 0);
+    await ro.page.context().close();
 
     // A verl-only folder: its own charts, all drawn, and its score.
     const vout = join(dir, 'verl.html');

@@ -51,7 +51,8 @@ function renderRun(app: HTMLElement, model: RunView, run: RunSection, index: num
   const evalRows = model.eval.filter((e) => e.run === index);
   const logged = model.logged.filter((l) => l.run === index);
   const head = el('section', null, 'run');
-  head.appendChild(el('h2', `${run.framework} run: ${run.root}`));
+  // The report shows the folder given as `.`: the run is then named by its framework alone.
+  head.appendChild(el('h2', run.root === '.' ? `${run.framework} run` : `${run.framework} run: ${run.root}`));
   head.appendChild(el('p', run.headline ?? 'No step dropped a group.', run.headline ? 'headline' : 'muted'));
   app.appendChild(head);
   const labels = steps.map(stepLabel);

@@ -14,7 +14,7 @@ import type { ReasonInfo, StepRow } from '../../../shared/runViewModel';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { planRun } from '../../../server/src/core/run/plan';
 import type { Finding } from '../../../server/src/core/types';
-import { dropShares, dropsByFamily, reasonFamily, stepHeadline, worstStep } from '../../../server/src/core/views/runHeadline';
+import { dropShares, dropsByFamily, headlines, reasonFamily, stepHeadline, worstStep } from '../../../server/src/core/views/runHeadline';
 import { buildRunView, runViewBuilder } from '../../../server/src/core/views/runView';
 import { FindingRows, MAX_FINDING_ROWS, RecomputedByStep } from '../../../server/src/core/views/runViewRows';
 import { walkPaths } from '../../../server/src/core/walk';
@@ -35,8 +35,8 @@ test('example run: the header sentence names the worst step and why, by family',
   const { view } = await viewOf(RUN);
   const miles = view.runs.findIndex((r) => r.framework === 'miles');
   assert.equal(view.runs[miles].headline, 'step 1: 6 of 8 groups dropped: 2 infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std');
-  // Two runs in the folder: the view's sentence names the run of its worst step.
-  assert.equal(view.headline, `miles run ${RUN}, step 1: 6 of 8 groups dropped: 2 infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std`);
+  // Two runs in the folder: the view's sentence names the run of its worst step (by its framework, the only miles run).
+  assert.equal(view.headline, 'miles run, step 1: 6 of 8 groups dropped: 2 infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std');
   // verl dropped nothing: no sentence for its run.
   assert.equal(view.runs.find((r) => r.framework === 'verl')?.headline, null);
 });
@@ -58,6 +58,27 @@ test('header sentence: other aborts, drops no metric names, other reasons by nam
 function info(reason: string, kind: ReasonInfo['kind'], cause: string | null, causeClass: ReasonInfo['causeClass']): ReasonInfo {
   return { reason, metric: null, kind, cause, causeClass, reward: null, family: reasonFamily({ kind, causeClass }), groups: 0 };
 }
+
+test('the view’s sentence names a run by its root too when two runs share a framework', () => {
+  const reasons = new Map<string, ReasonInfo>([['zero_std_0.0', info('zero_std_0.0', 'zero-std', null, null)]]);
+  const row = (run: number, dropped: number): StepRow => ({
+    ...({} as StepRow),
+    run,
+    step: 1,
+    files: ['x'],
+    groups: 4,
+    dropped,
+    drops: { 'zero_std_0.0': dropped },
+  });
+  const runs = [
+    { root: 'a', framework: 'miles' as const, headline: null },
+    { root: 'b', framework: 'miles' as const, headline: null },
+  ];
+  const said = headlines(runs, [row(0, 1), row(1, 2)], reasons);
+  assert.deepEqual(said.perRun, ['step 1: 1 of 4 groups dropped: 1 zero-std', 'step 1: 2 of 4 groups dropped: 2 zero-std']);
+  assert.equal(said.overall, 'miles run b, step 1: 2 of 4 groups dropped: 2 zero-std');
+  assert.equal(headlines(runs.slice(0, 1), [row(0, 1)], reasons).overall, 'step 1: 1 of 4 groups dropped: 1 zero-std');
+});
 
 test('worst step: the largest share dropped, then the most groups, then the earliest; none when nothing dropped', () => {
   const rows = [

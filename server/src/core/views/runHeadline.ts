@@ -94,6 +94,9 @@ export function headlines(
   const worst = worstStep(rows);
   if (worst === null) return { perRun, overall: null };
   const run = runs[worst.run];
-  const overall = runs.length > 1 && run ? `${run.framework} run ${run.root}, ${stepHeadline(worst, reasons)}` : stepHeadline(worst, reasons);
+  // Several runs: named by framework, and by root too when two runs share a framework.
+  const shared = run !== undefined && runs.filter((r) => r.framework === run.framework).length > 1;
+  const name = run === undefined ? '' : shared ? `${run.framework} run ${run.root}` : `${run.framework} run`;
+  const overall = runs.length > 1 && run ? `${name}, ${stepHeadline(worst, reasons)}` : stepHeadline(worst, reasons);
   return { perRun, overall };
 }
