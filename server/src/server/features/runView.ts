@@ -72,7 +72,13 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
         metricsLogs.push({ path: r.path, records: r.report.detail?.metricsRecords ?? [] });
         return;
       }
-      const held: HeldRunViewPart = { part: filePart(r.report, plan, samplesPerReason, r.settings), findings, recomputed: r.recomputed, uri: r.uri, settings: r.settings };
+      const held: HeldRunViewPart = {
+        part: filePart(r.report, plan, samplesPerReason, r.settings),
+        findings,
+        recomputed: r.recomputed,
+        uri: r.uri,
+        settings: r.settings,
+      };
       fold(held, plan);
       // Only a file read from disk for this folder is kept (an open document's text is not the file's).
       if (inFolder && fromDisk) ctx.disk.keepPart(r.path, partKey, r, held);
