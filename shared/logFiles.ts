@@ -8,6 +8,9 @@ export const LOG_FILE_EXTENSIONS: readonly string[] = ['jsonl', 'ndjson'];
 /** The same as a glob (file watchers, document selectors). */
 export const LOG_FILE_GLOB = '**/*.{jsonl,ndjson}';
 
+/** A run folder's step files, logs and `.pt` dumps, as a glob (the run view's file watcher). */
+export const RUN_FILE_GLOB = '**/*.{jsonl,ndjson,pt}';
+
 const LOG_FILE = /\.(?:jsonl|ndjson)$/i;
 
 /** True for a file name or path (without query or fragment) that names a log. */

@@ -2,7 +2,7 @@
 // the chart script in webview/ share. Built by server/src/core/views/runView.ts. Every string that
 // comes from a log (reasons, causes, paths, excerpts) is hostile: render it as text only.
 
-export const RUN_VIEW_VERSION = 1;
+export const RUN_VIEW_VERSION = 2;
 /** Samples listed per drop reason unless the caller says otherwise. */
 export const DEFAULT_SAMPLES_PER_REASON = 20;
 
@@ -19,12 +19,28 @@ export interface ReasonInfo {
   causeClass: 'infrastructure' | 'policy' | 'scored' | 'unclassified' | null;
   /** The reward of a zero-std drop (`1.0`, `0`, ...), as miles writes it in the reason; null otherwise. */
   reward: string | null;
+  /** Its colour family: the cause's class for an aborted group, zero-std, else other (core/views/runHeadline.ts). */
+  family: ReasonFamily;
   /** Groups dropped for it over the whole run. */
   groups: number;
 }
 
+/** What a drop is coloured by: who caused the abort (docs/semantics.md#failure-causes), or a zero-std group. */
+export type ReasonFamily = 'infrastructure' | 'policy' | 'zero-std' | 'other';
+
+/** One run of the run model (core/run/model.ts): one framework's files under one root. Its steps and eval rows name it by index. */
+export interface RunSection {
+  /** The dump folder D for dump-layout files; else the folder given, or a file's folder. */
+  root: string;
+  framework: 'miles' | 'verl' | 'slime' | 'other';
+  /** The step that lost the largest share of its groups, and why (core/views/runHeadline.ts); null when no step dropped a group. */
+  headline: string | null;
+}
+
 /** One training step: every rollout file of that step merged. */
 export interface StepRow {
+  /** Index of its run in `RunView.runs`. */
+  run: number;
   /** The step (`rollout_id`, `step`, or the number in the file name); null when nothing says. */
   step: number | null;
   /** Files of the step (display paths). */
@@ -37,6 +53,8 @@ export interface StepRow {
   dropped: number;
   /** Drop reason → groups dropped for it at this step (only reasons that occurred). */
   drops: Record<string, number>;
+  /** Drop reason → its dropped groups as a share of the step's groups (0–1). */
+  dropShare: Record<string, number>;
   /** Reward (as written in the reason) → zero-std groups dropped with it at this step. */
   zeroStdByReward: Record<string, number>;
   /** Mean of the finite rewards of all samples; null when none. */
@@ -49,10 +67,16 @@ export interface StepRow {
   droppedTokens: number;
   /** Response tokens of all samples of the step. */
   totalTokens: number;
+  /** verl: `critic/score/mean` as verl computes it (rows with output only); null for other frameworks. */
+  scoreMeanKept: number | null;
+  /** verl: the mean score over every attempt, empty outputs included (a null score counts 0); null for other frameworks. */
+  scoreMeanAllAttempts: number | null;
 }
 
 /** One eval dataset at one eval step. */
 export interface EvalRow {
+  /** Index of its run in `RunView.runs`. */
+  run: number;
   step: number | null;
   file: string;
   dataset: string;
@@ -60,8 +84,10 @@ export interface EvalRow {
   /** Samples per prompt pass@k is grouped by (the dataset's own n) and where it came from. */
   n: number;
   nSource: 'dataset' | 'defaults' | 'global' | 'inferred' | 'default';
-  /** `eval/<ds>`; null when not finite. */
+  /** miles `eval/<ds>`, verl the dataset's `val-core/<ds>/…/mean@<n>`; null when not finite. */
   score: number | null;
+  /** verl: every `val-core/<ds>/…` metric of the data source; empty for other frameworks. */
+  valCore: Record<string, number | null>;
   /** `pass@<k>` → value by the dataset's own n. */
   passAtK: Record<string, number | null>;
   /** What older miles reports grouping by the global n, where that differs. */
@@ -98,5 +124,38 @@ export interface RunView {
   samplesOmitted: Record<string, number>;
   /** Findings by code over the run (counts). */
   findings: Record<string, number>;
+  /** The first findings (errors first, then by file and line), each with its message; `findingRowsOmitted` counts the rest. */
+  findingRows: FindingRow[];
+  findingRowsOmitted: number;
+  /** The runs its steps and eval rows belong to; each is drawn on its own axes. */
+  runs: RunSection[];
+  /** The worst step over all runs, and why; null when nothing was dropped. */
+  headline: string | null;
+  /** A metrics log's values beside what the engine recomputed for the same metric and step. */
+  logged: LoggedRow[];
+  /** When the host read the data (ISO 8601); set by the host, not the engine. */
+  readAt?: string;
   totals: { files: number; samples: number; groups: number; kept: number; dropped: number; droppedTokens: number; totalTokens: number };
+}
+
+/** One finding as a row of the run view. */
+export interface FindingRow {
+  code: string;
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  message: string;
+  file: string;
+  /** The file's URI (editor) or path, for opening its sample view. */
+  source: string;
+  /** 1-based. */
+  line: number;
+}
+
+/** A metric of a metrics log (`metrics.jsonl`) at one step, with the value recomputed for it. */
+export interface LoggedRow {
+  /** Index of the run whose step recomputed it. */
+  run: number;
+  metric: string;
+  step: number;
+  logged: number;
+  recomputed: number;
 }

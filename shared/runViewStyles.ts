@@ -22,7 +22,13 @@ code, .mono { font-family: var(--vscode-editor-font-family, ui-monospace, monosp
 details { margin: 4px 0; }
 details.highlight > summary { outline: 2px solid #bf8700; }
 summary { cursor: pointer; }
-a.reveal { cursor: pointer; text-decoration: underline; }
+a.reveal, td.reveal { cursor: pointer; text-decoration: underline; }
+.headline { font-weight: 600; margin: 0 0 4px; }
+.data-time { margin: 0 0 8px; opacity: 0.75; }
+.data-time button { margin-left: 8px; }
+.severity-error td.severity-error { color: #cf222e; font-weight: 600; }
+.severity-warning td.severity-warning { color: #bf8700; }
+h3 { font-size: 1em; margin: 12px 0 4px; }
 `;
 
 /** The sample view's extra styles. */

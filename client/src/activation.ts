@@ -42,8 +42,8 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
     target.inspect(uri);
     await refresh();
   };
-  const runView = new RunViewPanels(context.extensionUri, server, groups, groupsView, target, inspectTarget);
   const samplePanel = new SamplePanel(context.extensionUri, server);
+  const runView = new RunViewPanels(context.extensionUri, server, groups, groupsView, target, inspectTarget, (uri, line) => samplePanel.open(uri, line, true));
   context.subscriptions.push(runView, samplePanel);
 
   const refresh = async (): Promise<void> => {
@@ -139,7 +139,10 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         if (uri) await vscode.commands.executeCommand('rolloutLens.groups.focus');
         await refresh();
       },
-      refresh,
+      // "Refresh Views" draws the run view again too.
+      refresh: async () => {
+        await Promise.all([refresh(), runView.redraw()]);
+      },
     }),
   );
   setContexts();

@@ -2,8 +2,12 @@
 // server, shared/runViewModel.ts) with the same page and chart script as `rollout-lens report`
 // (shared/runViewPage.ts, dist/runView.js). Strict CSP: nonce'd script loaded from the extension's
 // dist/ only (localResourceRoots), no inline handler, no remote source. A click on a bar reveals
-// that step and cause in the Groups view; a click on a listed sample opens its line.
+// that step and cause in the Groups view; a click on a listed sample opens its line, on a finding's
+// place its sample view (else its line). The panel follows its run: a file watcher on the run
+// folder (or the log) draws it again when a step file appears, grows, changes or goes, as do an
+// analysis of an open log, "Refresh Views" and the page's Refresh button.
 import * as vscode from 'vscode';
+import { isLogFileName, isPtDumpName, RUN_FILE_GLOB } from '../../shared/logFiles';
 import type { RunView } from '../../shared/runViewModel';
 import { RUN_VIEW_STYLES } from '../../shared/runViewStyles';
 import { revealLine } from './commands';
@@ -13,10 +17,15 @@ import type { TreeNode } from './treeNodes';
 import { createViewPanel, showViewPage } from './viewPanel';
 import { targetConcerns, type ViewTarget } from './viewTarget';
 
-const REDRAW_DEBOUNCE_MS = 300;
+/** Changes within this long of the first are drawn once (a growing log is drawn at most this often). */
+export const REDRAW_DEBOUNCE_MS = 300;
 
 /** A message from the page, checked field by field (the page renders hostile text). */
-type PageMessage = { type: 'reveal'; step: number | null; reason: string | null; sources: string[] } | { type: 'open'; source: string; line: number };
+type PageMessage =
+  | { type: 'reveal'; step: number | null; reason: string | null; sources: string[] }
+  | { type: 'open'; source: string; line: number }
+  | { type: 'sample'; source: string; line: number }
+  | { type: 'refresh' };
 
 export function parsePageMessage(m: unknown): PageMessage | null {
   if (!m || typeof m !== 'object') return null;
@@ -27,8 +36,9 @@ export function parsePageMessage(m: unknown): PageMessage | null {
     if (step === undefined || reason === undefined || !Array.isArray(o.sources) || !o.sources.every((s) => typeof s === 'string')) return null;
     return { type: 'reveal', step, reason, sources: o.sources as string[] };
   }
-  if (o.type === 'open' && typeof o.source === 'string' && typeof o.line === 'number' && Number.isInteger(o.line) && o.line >= 1) {
-    return { type: 'open', source: o.source, line: o.line };
+  if (o.type === 'refresh') return { type: 'refresh' };
+  if ((o.type === 'open' || o.type === 'sample') && typeof o.source === 'string' && typeof o.line === 'number' && Number.isInteger(o.line) && o.line >= 1) {
+    return o.type === 'open' ? { type: 'open', source: o.source, line: o.line } : { type: 'sample', source: o.source, line: o.line };
   }
   return null;
 }
@@ -53,6 +63,11 @@ export class RunViewPanels implements vscode.Disposable {
   /** Fires when the panel was drawn again after an analysis changed (tests wait on it). */
   readonly onDidRedraw = this.redrawnEmitter.event;
   private redrawTimer: ReturnType<typeof setTimeout> | undefined;
+  /** A redraw is under way; `redrawAgain`: something changed meanwhile. */
+  private redrawing = false;
+  private redrawAgain = false;
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private watched: string | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -61,6 +76,8 @@ export class RunViewPanels implements vscode.Disposable {
     private readonly groupsView: vscode.TreeView<TreeNode>,
     private readonly target: ViewTarget,
     private readonly inspect: (uri: vscode.Uri) => Promise<void>,
+    /** Opens the sample view of a line, quietly; undefined when there is no sample there. */
+    private readonly openSample: (uri: vscode.Uri, line: number) => Promise<unknown>,
   ) {}
 
   get state(): RunViewPanelState | undefined {
@@ -81,9 +98,12 @@ export class RunViewPanels implements vscode.Disposable {
         onDispose: () => {
           this.panel = undefined;
           this.stateValue = undefined;
+          this.unwatch();
         },
       });
     }
+    model.readAt = new Date().toISOString();
+    this.watch(uri);
     const name = uri.path.split('/').filter(Boolean).pop() ?? uri.path;
     this.panel.title = `Run View: ${name}`;
     const html = showViewPage(this.extensionUri, this.panel, {
@@ -99,20 +119,73 @@ export class RunViewPanels implements vscode.Disposable {
 
   /**
    * The server's analysis of `changed` is new: when the panel shows that log or a folder holding
-   * it, the page is drawn again from a fresh model (debounced: an edit burst redraws once), in place.
+   * it, the page is drawn again from a fresh model, in place.
    */
   analysisChanged(changed: vscode.Uri): void {
     const state = this.stateValue;
     if (!this.panel || !state || !targetConcerns(state.target, changed)) return;
-    clearTimeout(this.redrawTimer);
+    this.scheduleRedraw();
+  }
+
+  /**
+   * Draws the page again soon: the changes of a burst within REDRAW_DEBOUNCE_MS of its first are
+   * drawn once (a timer already set is kept, so a log written without pause is still drawn), and
+   * a change during a redraw draws once more after it.
+   */
+  scheduleRedraw(): void {
+    if (!this.panel || this.redrawTimer !== undefined) return;
     this.redrawTimer = setTimeout(() => {
-      const shown = this.stateValue?.target;
-      if (this.panel && shown)
-        this.open(shown, false).then(
-          () => this.redrawnEmitter.fire(),
-          () => undefined,
-        );
+      this.redrawTimer = undefined;
+      void this.redraw();
     }, REDRAW_DEBOUNCE_MS);
+  }
+
+  /** Draws the shown run again now from a fresh model (Refresh Views, the page's Refresh button). */
+  async redraw(): Promise<void> {
+    const shown = this.stateValue?.target;
+    if (!this.panel || !shown) return;
+    if (this.redrawing) {
+      this.redrawAgain = true;
+      return;
+    }
+    this.redrawing = true;
+    try {
+      await this.open(shown, false);
+      this.redrawnEmitter.fire();
+    } catch {
+      // The run could not be read now (a file half written): the next change draws it again.
+    } finally {
+      this.redrawing = false;
+    }
+    if (this.redrawAgain) {
+      this.redrawAgain = false;
+      this.scheduleRedraw();
+    }
+  }
+
+  /** Watches the shown run's step files: a folder's, else the log's own. */
+  private watch(target: vscode.Uri): void {
+    if (this.watched === target.toString()) return;
+    this.unwatch();
+    const isFolder = !isLogFileName(target.path) && !isPtDumpName(target.path);
+    const pattern = isFolder
+      ? new vscode.RelativePattern(target, RUN_FILE_GLOB)
+      : new vscode.RelativePattern(vscode.Uri.joinPath(target, '..'), target.path.split('/').pop() ?? '');
+    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const changed = () => this.scheduleRedraw();
+    watcher.onDidCreate(changed);
+    watcher.onDidChange(changed);
+    watcher.onDidDelete(changed);
+    this.watcher = watcher;
+    this.watched = target.toString();
+  }
+
+  private unwatch(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    this.watched = undefined;
+    clearTimeout(this.redrawTimer);
+    this.redrawTimer = undefined;
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -122,8 +195,17 @@ export class RunViewPanels implements vscode.Disposable {
     }
     const m = parsePageMessage(raw);
     if (!m || !this.stateValue) return;
+    if (m.type === 'refresh') {
+      await this.redraw();
+      return;
+    }
     if (m.type === 'open') {
       await revealLine(m.source, m.line - 1);
+      return;
+    }
+    if (m.type === 'sample') {
+      // A finding's place: its sample's view, else (a metrics log's line, a dataset's) the line itself.
+      if (!(await this.openSample(vscode.Uri.parse(m.source), m.line - 1))) await revealLine(m.source, m.line - 1);
       return;
     }
     await this.reveal(m.sources, m.reason);
@@ -152,7 +234,7 @@ export class RunViewPanels implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.redrawTimer);
+    this.unwatch();
     this.panel?.dispose();
     this.revealedEmitter.dispose();
     this.redrawnEmitter.dispose();

@@ -49,11 +49,12 @@ export class SamplePanel implements vscode.Disposable {
     return this.stateValue;
   }
 
-  async open(uri: vscode.Uri, line: number): Promise<SamplePanelState | undefined> {
+  /** Shows the sample on a line; `quiet`: say nothing when there is none (the caller does something else). */
+  async open(uri: vscode.Uri, line: number, quiet = false): Promise<SamplePanelState | undefined> {
     const params: SampleViewParams = { uri: uri.toString(), line };
     const model = await this.server.sampleView(params);
     if (!model) {
-      void vscode.window.showInformationMessage(`Rollout Lens: no sample on line ${line + 1}`);
+      if (!quiet) void vscode.window.showInformationMessage(`Rollout Lens: no sample on line ${line + 1}`);
       return undefined;
     }
     if (!this.panel) {

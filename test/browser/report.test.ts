@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { repoRoot } from '../shared/repoRoot';
+import type { RunView } from '../../shared/runViewModel';
+import { runViewHtml } from '../../shared/runViewPage';
+import { RUN_VIEW_STYLES } from '../../shared/runViewStyles';
 
 const root = repoRoot();
 const cli = join(root, 'dist', 'cli.js');
@@ -116,6 +119,16 @@ function hostileRun(dir: string): void {
   writeFileSync(join(dir, 'rollout', HOSTILE.file), '{"a": 1}\n<img src=x onerror="window.__pwned=3">\n');
 }
 
+/** One step of 20 groups of 4, one of them zero-std (all rewards 1.0): 5% dropped. */
+function smallDropRun(dir: string): void {
+  const lines: object[] = [];
+  for (let g = 0; g < 20; g++)
+    for (let i = 0; i < 4; i++)
+      lines.push({ group_index: g, index: g * 4 + i, rollout_id: 1, prompt: `p${g}`, response: 'r', reward: g === 0 ? 1.0 : i % 2, status: 'completed' });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'rollout_1.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
+
 test('report in headless Chromium: example run and a hostile run', { timeout: 300_000, skip: !existsSync(cli) && 'dist/cli.js not built' }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rl-report-'));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true, timeout: 60_000 });
@@ -132,7 +145,20 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     const charts = await drawnCharts(ex.page);
     assert.deepEqual(ex.errors, []);
     assert.deepEqual(ex.blocked, []);
-    assert.equal(charts.canvases, 6);
+    // miles: drop shares, kept and dropped, zero-std, reward, length, tokens, eval, logged beside
+    // recomputed; verl on its own axes: critic/score/mean, val-core.
+    assert.deepEqual(await ex.page.evaluate<string[]>(`[...document.querySelectorAll('canvas')].map((c) => c.id)`), [
+      'chart-drops',
+      'chart-groups',
+      'chart-zero-std',
+      'chart-reward',
+      'chart-length',
+      'chart-tokens',
+      'chart-eval',
+      'chart-logged',
+      'chart-verl-score-1',
+      'chart-eval-1',
+    ]);
     assert.equal(charts.painted, charts.canvases);
     assert.equal(charts.rendered, charts.canvases);
     const text = await ex.page.evaluate<string>('document.body.textContent');
@@ -141,9 +167,27 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
       'rollout/dynamic_filter/drop_group_has_aborted_ServerUnreachable',
       'grouped by global n = 2',
       'aime',
+      'miles run',
+      'verl run',
+      'val-core/gsm8k/acc/mean@4',
     ]) {
       assert.ok(text.includes(want), want);
     }
+    // The header names the worst step and why, as the engine says it; the time of the data follows.
+    const header = await ex.page.evaluate<string[]>(`[...document.querySelectorAll('header p')].map((p) => p.textContent)`);
+    assert.equal(header[0], 'Worst step: miles run, step 1: 6 of 8 groups dropped: 2 infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std');
+    assert.match(header[2], /^Data read at \S/);
+    assert.equal(await ex.page.evaluate<number>(`document.querySelectorAll('#refresh').length`), 0, 'no refresh button outside VS Code');
+    // The report lists its findings in its own section (below): the page's rows are not drawn.
+    assert.equal(await ex.page.evaluate<number>(`document.querySelectorAll('tr.finding').length`), 0);
+    // Logged beside recomputed: a differing pair is marked.
+    const logged = await ex.page.evaluate<string[][]>(
+      `[...document.querySelectorAll('tr.wrong')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))`,
+    );
+    assert.ok(
+      logged.some((r) => r[0] === 'eval/gpqa' && r[2] === '0.6364' && r[3] === '0.5833'),
+      JSON.stringify(logged),
+    );
     // Numbers for people: 4 significant digits in the table, the exact value (Python's repr) on hover.
     const cells = await ex.page.evaluate<[string, string][]>(`[...document.querySelectorAll('td.num[title]')].map((td) => [td.textContent, td.title])`);
     assert.ok(
@@ -236,6 +280,72 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     const hc = await drawnCharts(ho.page);
     assert.equal(hc.painted, hc.canvases);
     await ho.page.context().close();
+
+    // The run view page's findings (VS Code's panel draws them; the report has its own section):
+    // rows with severity, code, message and place, hostile text as text.
+    const model = JSON.parse(/<script type="application\/json" id="run-view-model">([^<]*)<\/script>/.exec(html)![1]) as RunView;
+    model.findings = { 'metric-mismatch': 1, 'group-dropped': 1 };
+    model.findingRows = [
+      { code: 'group-dropped', severity: 'error', message: HOSTILE.prompt, file: 'rollout/rollout_1.jsonl', source: 'rollout/rollout_1.jsonl', line: 13 },
+      {
+        code: 'metric-mismatch',
+        severity: 'warning',
+        message: 'eval/gpqa at step 100: logged 0.6363636363636364',
+        file: 'metrics.jsonl',
+        source: 'metrics.jsonl',
+        line: 1,
+      },
+    ];
+    const rowsPage = join(dir, 'rows.html');
+    const inline = /<script nonce="[^"]+">([\s\S]*)<\/script>\s*<\/body>/.exec(html)![1];
+    writeFileSync(rowsPage, runViewHtml({ model, title: 'rows', nonce: 'AAAAAAAAAAAAAAAAAAAAAAAA', script: { inline }, styles: RUN_VIEW_STYLES }));
+    const ro = await open(browser, rowsPage);
+    assert.deepEqual(ro.errors, []);
+    const rows = await ro.page.evaluate<string[][]>(
+      `[...document.querySelectorAll('tr.finding')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))`,
+    );
+    assert.deepEqual(rows, [
+      ['error', 'group-dropped', HOSTILE.prompt, 'rollout/rollout_1.jsonl:13'],
+      ['warning', 'metric-mismatch', 'eval/gpqa at step 100: logged 0.6363636363636364', 'metrics.jsonl:1'],
+    ]);
+    assert.equal(await ro.page.evaluate<number>(`document.querySelectorAll('img, iframe, a').length`), 0);
+    await ro.page.context().close();
+
+    // A verl-only folder: its own charts, all drawn, and its score.
+    const vout = join(dir, 'verl.html');
+    const v = report(['--exit-zero', '--out', vout, 'examples/run/verl']);
+    assert.equal(v.status, 0, v.stderr);
+    const vo = await open(browser, vout);
+    assert.deepEqual(vo.errors, []);
+    assert.deepEqual(await vo.page.evaluate<string[]>(`[...document.querySelectorAll('canvas')].map((c) => c.id)`), ['chart-verl-score', 'chart-eval']);
+    const vc = await drawnCharts(vo.page);
+    assert.equal(vc.painted, vc.canvases);
+    const verlCells = await vo.page.evaluate<string[]>(`[...document.querySelectorAll('td')].map((td) => td.textContent)`);
+    assert.ok(verlCells.includes('gsm8k') && verlCells.includes('0.875'), JSON.stringify(verlCells));
+    await vo.page.context().close();
+
+    // A 5% drop is a bar, not a sliver: one of 20 groups dropped fills most of the share chart's height.
+    const small = join(dir, 'small');
+    smallDropRun(small);
+    const sout = join(dir, 'small.html');
+    const sr = report(['--dynamic-filter', 'check_reward_nonzero_std', '--exit-zero', '--out', sout, small]);
+    assert.equal(sr.status, 0, sr.stderr);
+    const so = await open(browser, sout);
+    assert.deepEqual(so.errors, []);
+    const bar = await so.page.evaluate<{ height: number; plot: number } | null>(`(() => {
+      const c = document.getElementById('chart-drops');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let top = -1, bottom = -1;
+      // Left half only: the legend's swatch is centred under the plot.
+      for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width / 2; x++) {
+        const i = (y * c.width + x) * 4;
+        if (d[i] === 0x1a && d[i + 1] === 0x7f && d[i + 2] === 0x37) { if (top < 0) top = y; bottom = y; }
+      }
+      return top < 0 ? null : { height: bottom - top + 1, plot: c.height };
+    })()`);
+    assert.ok(bar, 'the zero-std bar is drawn');
+    assert.ok(bar.height > bar.plot * 0.4, JSON.stringify(bar));
+    await so.page.context().close();
   } finally {
     await browser.close();
     rmSync(dir, { recursive: true, force: true });

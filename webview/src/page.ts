@@ -1,7 +1,8 @@
 // What the webview pages' scripts share: the VS Code API where there is one (not in a report
 // opened in a browser), and building elements whose text is set only through textContent (log
 // strings are hostile: they never become markup).
-import { formatForPeople } from '../../shared/numberFormat';
+import { formatForPeople, formatOrMissing } from '../../shared/numberFormat';
+import { pyFloatRepr } from '../../shared/pythonRepr';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -30,4 +31,11 @@ export function section(app: HTMLElement, title: string, note?: string): HTMLEle
 export function tooltipLabel(item: { raw: unknown; formattedValue: string; dataset: { label?: string } }): string {
   const value = typeof item.raw === 'number' ? formatForPeople(item.raw) : item.formattedValue;
   return item.dataset.label ? `${item.dataset.label}: ${value}` : value;
+}
+
+/** A value's cell: 4 significant digits, the exact value (as Python prints it) on hover. */
+export function numCell(v: number | null | undefined): HTMLTableCellElement {
+  const td = el('td', formatOrMissing(v), 'num');
+  if (v !== null && v !== undefined) td.title = pyFloatRepr(v);
+  return td;
 }

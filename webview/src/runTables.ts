@@ -3,18 +3,9 @@
 // textContent only.
 import type { EvalRow, RunView } from '../../shared/runViewModel';
 import { evalChart } from './runCharts';
-import { el, section, vscode } from './page';
-import { formatOrMissing } from '../../shared/numberFormat';
-import { pyFloatRepr } from '../../shared/pythonRepr';
+import { el, numCell, section, vscode } from './page';
 
-/** A value's cell: 4 significant digits, the exact value (as Python prints it) on hover. */
-function numCell(v: number | null | undefined): HTMLTableCellElement {
-  const td = el('td', formatOrMissing(v), 'num');
-  if (v !== null && v !== undefined) td.title = pyFloatRepr(v);
-  return td;
-}
-
-export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
+export function renderEval(app: HTMLElement, rows: EvalRow[], id = ''): void {
   const s = section(
     app,
     'Eval: score and pass@k per step and dataset',
@@ -54,7 +45,7 @@ export function renderEval(app: HTMLElement, rows: EvalRow[]): void {
     }
   }
   s.appendChild(table);
-  evalChart(s, rows);
+  evalChart(s, rows, id);
 }
 
 export function renderReasons(app: HTMLElement, model: RunView, colour: Map<string, string>): void {
@@ -106,16 +97,41 @@ export function renderReasons(app: HTMLElement, model: RunView, colour: Map<stri
   }
 }
 
+/** What a click on a finding's place sends to the extension: open the sample view of that line (else the line). */
+export interface OpenSampleMessage {
+  type: 'sample';
+  source: string;
+  line: number;
+}
+
+/** Findings as rows: severity, code, message and where; in VS Code the place opens the sample view. */
 export function renderFindings(app: HTMLElement, model: RunView): void {
-  const codes = Object.entries(model.findings).sort((a, b) => b[1] - a[1]);
-  if (codes.length === 0) return;
-  const s = section(app, 'Findings');
+  const total = Object.values(model.findings).reduce((a, b) => a + b, 0);
+  if (total === 0) return;
+  const counts = Object.entries(model.findings)
+    .sort((a, b) => b[1] - a[1])
+    .map(([code, n]) => `${n} ${code}`)
+    .join(', ');
+  const s = section(app, 'Findings', `${total} finding${total === 1 ? '' : 's'}: ${counts}.`);
   const table = el('table');
-  for (const [code, count] of codes) {
-    const tr = el('tr');
-    tr.appendChild(el('td', count, 'num'));
-    tr.appendChild(el('td', code, 'mono'));
+  const head = el('tr');
+  for (const h of ['severity', 'code', 'message', 'where']) head.appendChild(el('th', h));
+  table.appendChild(head);
+  for (const f of model.findingRows) {
+    const tr = el('tr', null, `finding severity-${f.severity}`);
+    tr.appendChild(el('td', f.severity, `severity-${f.severity}`));
+    tr.appendChild(el('td', f.code, 'mono'));
+    tr.appendChild(el('td', f.message, 'text'));
+    const at = el('td', `${f.file}:${f.line}`, 'mono');
+    const api = vscode;
+    if (api) {
+      at.className = 'mono reveal';
+      at.title = 'Open the sample view of this line';
+      at.addEventListener('click', () => api.postMessage({ type: 'sample', source: f.source, line: f.line } satisfies OpenSampleMessage));
+    }
+    tr.appendChild(at);
     table.appendChild(tr);
   }
   s.appendChild(table);
+  if (model.findingRowsOmitted > 0) s.appendChild(el('p', `${model.findingRowsOmitted} more not listed`, 'muted'));
 }

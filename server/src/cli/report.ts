@@ -44,11 +44,14 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
   });
   if (analysed === null) return 1;
   const built = (builder ?? runViewBuilder({ causes: analysed.settings })).finish(analysed.report);
+  built.readAt = new Date().toISOString();
   await attachExcerpts(built, nodeFileAccess);
   const paths = reportPaths(args.paths);
   const view = relativeModel(built, paths);
   // The findings are listed below with their messages, by this file's own section.
   view.findings = {};
+  view.findingRows = [];
+  view.findingRowsOmitted = 0;
   const findings = notReadSection(notRead, paths) + findingsSection(groupFindings(analysed.report.findings), paths);
   const title = `Rollout Lens report: ${paths.title()}`;
   const html = runViewHtml({

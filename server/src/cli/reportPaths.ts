@@ -54,7 +54,7 @@ export function reportPaths(given: readonly string[], cwd: string = process.cwd(
 }
 
 /** Fields of the run view model (shared/runViewModel.ts) that hold a file's path, or a list of them. */
-const PATH_FIELDS = new Set(['file', 'files', 'source', 'sources']);
+const PATH_FIELDS = new Set(['file', 'files', 'source', 'sources', 'root']);
 
 /**
  * A copy of a plain JSON value (the run view model) with its paths (`PATH_FIELDS`) shown relative

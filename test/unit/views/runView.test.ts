@@ -14,6 +14,7 @@ import { readSampleLine } from '../../../server/src/core/sampleLine';
 import { buildRunView } from '../../../server/src/core/views/runView';
 import { attachExcerpts, excerptsOf, EXCERPT_CHARS, EXCERPT_MAX_LINE_BYTES } from '../../../server/src/core/views/runViewExcerpts';
 import { walkPaths } from '../../../server/src/core/walk';
+import { planRun, type RunPlan } from '../../../server/src/core/run/plan';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { aborted, group, rolloutFileReport, sample } from '../rollout/helpers';
 import { dropMetrics } from '../../shared/dropMetrics';
@@ -21,12 +22,12 @@ import { repoRoot } from '../../shared/repoRoot';
 
 const RUN = join(repoRoot(), 'examples/run');
 
-async function exampleReport(keepDetail: true | 'store' = true): Promise<{ report: RunReport; settings: RolloutLensSettings }> {
+async function exampleReport(keepDetail: true | 'store' = true): Promise<{ report: RunReport; settings: RolloutLensSettings; plan: RunPlan }> {
   const yaml = parse(readFileSync(join(RUN, 'rollout-lens.yaml'), 'utf8')) as Partial<RolloutLensSettings>;
   const settings: RolloutLensSettings = { ...DEFAULT_SETTINGS, ...yaml, evalConfig: join(RUN, yaml.evalConfig ?? 'eval_config.yaml') };
   const walk = await walkPaths([RUN], nodeFileAccess);
   const report = await analyzeFiles(walk.targets, { access: nodeFileAccess, settings, keepDetail });
-  return { report, settings };
+  return { report, settings, plan: planRun(walk.targets, [RUN]) };
 }
 
 test('example run: the run view from the files’ stores (no records) equals the one from their records', async () => {
@@ -45,8 +46,8 @@ test('example run: the run view from the files’ stores (no records) equals the
 });
 
 test('example run: drops per step by reason equal the drop metrics of each rollout file', async () => {
-  const { report, settings } = await exampleReport();
-  const view = buildRunView(report, { causes: settings });
+  const { report, settings, plan } = await exampleReport();
+  const view = buildRunView(report, { causes: settings, plan });
   const miles = view.steps.filter((s) => s.files.some((f) => f.includes('rollout_')));
   assert.deepEqual(
     miles.map((s) => s.step),
@@ -72,8 +73,8 @@ test('example run: drops per step by reason equal the drop metrics of each rollo
 });
 
 test('example run: reasons carry cause and class, infrastructure before policy', async () => {
-  const { report, settings } = await exampleReport();
-  const view = buildRunView(report, { causes: settings });
+  const { report, settings, plan } = await exampleReport();
+  const view = buildRunView(report, { causes: settings, plan });
   const byReason = new Map(view.reasons.map((r) => [r.reason, r]));
   assert.deepEqual(byReason.get('group_has_aborted_ServerUnreachable'), {
     reason: 'group_has_aborted_ServerUnreachable',
@@ -82,6 +83,7 @@ test('example run: reasons carry cause and class, infrastructure before policy',
     cause: 'ServerUnreachable',
     causeClass: 'infrastructure',
     reward: null,
+    family: 'infrastructure',
     groups: 2,
   });
   assert.equal(byReason.get('group_has_aborted_TimeLimitExceeded')?.causeClass, 'policy');
@@ -105,22 +107,22 @@ test('example run: reasons carry cause and class, infrastructure before policy',
 });
 
 test('example run: eval rows give pass@k by the own n and the wrong global-n values', async () => {
-  const { report, settings } = await exampleReport();
-  const view = buildRunView(report, { causes: settings });
+  const { report, settings, plan } = await exampleReport();
+  const view = buildRunView(report, { causes: settings, plan });
   const aime = view.eval.find((e) => e.dataset === 'aime')!;
   assert.deepEqual([aime.step, aime.n, aime.nSource, aime.score], [100, 4, 'dataset', 0.3333333333333333]);
   assert.deepEqual(aime.passAtK, { 'pass@1': 0.3333333333333333, 'pass@2': 0.611111111111111, 'pass@4': 1.0 });
   assert.deepEqual(aime.wrong, { groupSize: 2, passAtK: { 'pass@2': 0.5 } }); // only the wrong values: never pass@1
   const gpqa = view.eval.find((e) => e.dataset === 'gpqa')!;
   assert.equal(gpqa.wrong, null);
-  // Eval steps in order: verl's validation at step 12, then miles' eval at step 100 in file order.
+  // Eval rows by run (miles, then verl: one root, ordered by framework), then by step in file order.
   assert.deepEqual(
-    view.eval.map((e) => [e.step, e.dataset]),
+    view.eval.map((e) => [view.runs[e.run].framework, e.step, e.dataset]),
     [
-      [12, 'gsm8k'],
-      [100, 'aime'],
-      [100, 'gpqa'],
-      [100, 'swe_verified'],
+      ['miles', 100, 'aime'],
+      ['miles', 100, 'gpqa'],
+      ['miles', 100, 'swe_verified'],
+      ['verl', 12, 'gsm8k'],
     ],
   );
 });

@@ -11,13 +11,18 @@ const hostile = '</script><script>alert(1)</script><!-- \u2028 & "q"';
 
 function model(reason: string): RunView {
   return {
-    version: 1,
-    reasons: [{ reason, metric: null, kind: 'aborted', cause: reason, causeClass: 'unclassified', reward: null, groups: 1 }],
+    version: 2,
+    reasons: [{ reason, metric: null, kind: 'aborted', cause: reason, causeClass: 'unclassified', reward: null, family: 'other', groups: 1 }],
     steps: [],
     eval: [],
     samples: {},
     samplesOmitted: {},
     findings: {},
+    findingRows: [{ code: 'group-dropped', severity: 'warning', message: reason, file: reason, source: reason, line: 1 }],
+    findingRowsOmitted: 0,
+    runs: [{ root: reason, framework: 'miles', headline: reason }],
+    headline: reason,
+    logged: [],
     totals: { files: 1, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 },
   };
 }

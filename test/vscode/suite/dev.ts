@@ -7,6 +7,7 @@ import './rollout';
 import './hostile';
 import './screenshot';
 import './views';
+import './runViewLive';
 import './runLevel';
 import './runStatus';
 import './evalDatasets';

@@ -67,6 +67,20 @@ export function stepNumberOf(report: Pick<FileReport, 'step'>, planned?: Planned
   return planned?.step?.step ?? report.step ?? null;
 }
 
+/**
+ * The run a report's steps belong to: its framework and root (a dump file's D, else the folder
+ * given, else its own folder); null for a file that makes no step (metrics logs, unknown kinds).
+ */
+export function runOf(
+  report: Pick<FileReport, 'kind' | 'format' | 'path'>,
+  planned?: PlannedFile,
+): { framework: RunFramework; root: string; kind: StepKind } | null {
+  if (report.kind !== 'rollout' && report.kind !== 'eval') return null;
+  const framework = runFrameworkOf(report.format);
+  if (framework === null) return null;
+  return { framework, root: planned?.root ?? dirnameOf(report.path), kind: report.kind };
+}
+
 function dirnameOf(path: string): string {
   const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
   return i < 0 ? '.' : i === 0 ? path.slice(0, 1) : path.slice(0, i);
@@ -97,16 +111,14 @@ export class RunModelBuilder {
   constructor(private readonly plan: RunPlan | null = null) {}
 
   add(report: FileReport): void {
-    if (report.kind !== 'rollout' && report.kind !== 'eval') return;
-    const framework = runFrameworkOf(report.format);
-    if (framework === null) return;
     const planned = this.plan?.byPath.get(report.path);
-    const root = planned?.root ?? dirnameOf(report.path);
+    const of = runOf(report, planned);
+    if (of === null) return;
+    const { framework, root, kind } = of;
     const runKey = `${framework}\u0000${root}`;
     let run = this.runs.get(runKey);
     if (!run) this.runs.set(runKey, (run = { run: { root, framework, steps: [] }, steps: new Map() }));
     const number = stepNumberOf(report, planned);
-    const kind: StepKind = report.kind;
     const key = number === null ? `${kind}\u0000file\u0000${report.path}` : `${kind}\u0000${number}`;
     let acc = run.steps.get(key);
     if (!acc) {

@@ -5,25 +5,27 @@
 // are listed per drop reason, by file and line; their prompt and response excerpts are read
 // afterwards (core/views/runViewExcerpts.ts).
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
-import { inGroupOrder } from '../rollout/groups';
-import type { SampleColumns } from '../store/sampleColumns';
-import { fileStep } from '../logFiles';
-import { droppedByCause, stepNumberOf } from '../run/model';
+import { droppedByCause, runOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import {
   DEFAULT_SAMPLES_PER_REASON,
   type EvalRow,
   type ReasonInfo,
   RUN_VIEW_VERSION,
+  type RunSection,
   type RunView,
   type SampleRef,
   type StepRow,
 } from '../../../../shared/runViewModel';
-import { rememberPlace } from './runViewExcerpts';
-import type { FileDetail, FileReport, Finding, RunReport, SampleRecord } from '../types';
+import { evalRowOf } from './runViewEval';
+import { copyRef } from './runViewExcerpts';
+import { type FilePart, filePart, type RolloutPart } from './runViewFile';
+import { dropShares, headlines, reasonFamily } from './runHeadline';
+import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
+import type { FileReport, MetricsRecord, RunReport } from '../types';
 
-export type { EvalRow, ReasonInfo, RunView, SampleRef, StepRow };
+export type { EvalRow, FilePart, ReasonInfo, RunView, SampleRef, StepRow };
+export { filePart };
 export { DEFAULT_SAMPLES_PER_REASON, RUN_VIEW_VERSION };
 
 export interface RunViewOptions {
@@ -41,23 +43,14 @@ interface StepAcc {
   lengthCount: number;
   statusCount: number;
   truncated: number;
+  /** verl rollout files: the kept-rows score mean of each, weighted by its kept rows, and every attempt's score. */
+  verlKept: { sum: number; count: number };
+  verlAll: { sum: number; count: number };
 }
 
-/** Sorting key of steps: numbered steps in order, then unnumbered files by path. */
-function stepKey(step: number | null, file: string): string {
-  return step === null ? `f:${file}` : `s:${step}`;
-}
-
-function finiteOrNull(v: number | undefined): number | null {
-  return v !== undefined && Number.isFinite(v) ? v : null;
-}
-
-/** `pass@<k>` values of `eval/<ds>-pass@<k>` metrics. */
-function passAtKOf(name: string, metrics: Record<string, number>): Record<string, number | null> {
-  const prefix = `eval/${name}-pass@`;
-  const out: Record<string, number | null> = {};
-  for (const [k, v] of Object.entries(metrics)) if (k.startsWith(prefix)) out[k.slice(`eval/${name}-`.length)] = finiteOrNull(v);
-  return out;
+/** Key of a step in its run: its number, else its file. */
+function stepKey(run: number, step: number | null, file: string): string {
+  return step === null ? `${run}:f:${file}` : `${run}:s:${step}`;
 }
 
 /** Needs `report` built with `keepDetail` (per-sample detail); files without detail count only by their totals. */
@@ -70,8 +63,14 @@ export function buildRunView(report: RunReport, options: RunViewOptions): RunVie
 export interface RunViewBuilder {
   /** One file's report with its detail; the detail may be released once this returns. */
   add(file: FileReport): void;
-  /** The model; `report` gives the findings (its files are not read again). */
-  finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView;
+  /** One file's part (core/views/runViewFile.ts `filePart`, made with this builder's plan and samples per reason), kept from before. */
+  addPart(part: FilePart): void;
+  /** Findings to count and list (as they come, so a folder's are not all held). */
+  addFindings(findings: Iterable<FindingLike>): void;
+  /** Findings counted and listed before (one file's, kept with its part). */
+  mergeFindings(findings: FindingRows): void;
+  /** The model; `report`'s findings are added first (its files are not read again). */
+  finish(report?: { findings: readonly FindingLike[] }): RunView;
 }
 
 /**
@@ -85,43 +84,46 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const samples: Record<string, SampleRef[]> = {};
   const omitted: Record<string, number> = {};
   const evalRows: EvalRow[] = [];
+  const runs: RunSection[] = [];
+  const runIndex = new Map<string, number>();
+  const findingRows = new FindingRows();
+  const recomputed = new RecomputedByStep();
+  const loggedRecords: Pick<MetricsRecord, 'step' | 'metrics'>[] = [];
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
 
   function add(file: FileReport): void {
+    addPart(filePart(file, options.plan, perReason, options.causes));
+  }
+
+  function addPart(part: FilePart): void {
     totals.files++;
-    if (file.kind === 'rollout') addRollout(file);
-    else if (file.kind === 'eval') addEval(file);
+    if (part.rollout) addRollout(part, part.rollout);
+    else if (part.report.kind === 'eval') addEval(part);
+    else for (const r of part.metricsRecords) loggedRecords.push(r);
   }
 
-  function addSample(acc: StepAcc, s: SampleRecord): void {
-    if (s.reward !== null && Number.isFinite(s.reward)) {
-      acc.rewardSum += s.reward;
-      acc.rewardCount++;
+  /** The index of a file's run (core/run/model.ts `runOf`: framework and root). */
+  function runOfPart(part: FilePart): number {
+    const of = runOf(part.report, options.plan?.byPath.get(part.report.path)) ?? { framework: 'other' as const, root: '.' };
+    const key = `${of.framework}\u0000${of.root}`;
+    let i = runIndex.get(key);
+    if (i === undefined) {
+      i = runs.length;
+      runs.push({ root: of.root, framework: of.framework, headline: null });
+      runIndex.set(key, i);
     }
-    if (s.responseLength !== null && Number.isFinite(s.responseLength)) {
-      acc.lengthSum += s.responseLength;
-      acc.lengthCount++;
-      acc.row.totalTokens += s.responseLength;
-    }
-    if (s.status !== null) {
-      acc.statusCount++;
-      if (s.status === 'truncated') acc.truncated++;
-    }
+    return i;
   }
 
-  /** The run model's step of a file (core/run/model.ts), else its records'. */
-  function stepOf(file: FileReport): number | null {
-    const detail = file.detail;
-    return stepNumberOf(file, options.plan?.byPath.get(file.path)) ?? fileStep(file.path, detail?.store ?? detail?.samples ?? []);
-  }
-
-  function addRollout(file: FileReport): void {
-    const detail = file.detail;
-    const step = stepOf(file);
-    const key = stepKey(step, file.path);
+  function addRollout(part: FilePart, r: RolloutPart): void {
+    const { report, step } = part;
+    const run = runOfPart(part);
+    recomputed.add(run, step, report.metrics);
+    const key = stepKey(run, step, report.path);
     let acc = steps.get(key);
     if (!acc) {
       const row: StepRow = {
+        run,
         step,
         files: [],
         sources: [],
@@ -136,84 +138,50 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
         truncatedRatio: null,
         droppedTokens: 0,
         totalTokens: 0,
+        dropShare: {},
+        scoreMeanKept: null,
+        scoreMeanAllAttempts: null,
       };
-      acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0 };
+      const verlKept = { sum: 0, count: 0 };
+      const verlAll = { sum: 0, count: 0 };
+      acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0, verlKept, verlAll };
       steps.set(key, acc);
     }
     const row = acc.row;
-    row.files.push(file.path);
-    row.sources.push(detail?.source ?? file.path);
-    row.groups += file.groups.total;
-    row.kept += file.groups.kept;
-    row.dropped += file.groups.dropped;
-    row.samples += detail ? sampleCount(detail) : file.records;
-    // Drops by cause as the run model counts them (core/run/model.ts); the passes below list samples.
-    for (const [reason, n] of Object.entries(droppedByCause(file))) {
+    row.files.push(report.path);
+    row.sources.push(part.source);
+    row.groups += report.groups.total;
+    row.kept += report.groups.kept;
+    row.dropped += report.groups.dropped;
+    row.samples += r.samples;
+    row.droppedTokens += r.droppedTokens;
+    row.totalTokens += r.totalTokens;
+    acc.rewardSum += r.rewardSum;
+    acc.rewardCount += r.rewardCount;
+    acc.lengthSum += r.lengthSum;
+    acc.lengthCount += r.lengthCount;
+    acc.statusCount += r.statusCount;
+    acc.truncated += r.truncated;
+    acc.verlKept.sum += r.verlKept.sum;
+    acc.verlKept.count += r.verlKept.count;
+    acc.verlAll.sum += r.verlAll.sum;
+    acc.verlAll.count += r.verlAll.count;
+    // Drops by cause as the run model counts them (core/run/model.ts).
+    for (const [reason, n] of Object.entries(droppedByCause(report))) {
       row.drops[reason] = (row.drops[reason] ?? 0) + n;
       const info = reasonInfo(reason, dropMetricName(reason));
       info.groups += n;
       if (info.kind === 'zero-std' && info.reward !== null) row.zeroStdByReward[info.reward] = (row.zeroStdByReward[info.reward] ?? 0) + n;
     }
-    if (detail?.store && detail.verdicts) {
-      addStore(file, detail as FileDetail & { store: SampleColumns }, step, acc);
-      return;
-    }
-    for (const s of detail ? eachSample(detail) : []) addSample(acc, s);
-    if (!detail) return;
-    const byLine = { get: (line: number) => sampleAt(detail, line) };
-    for (const g of detail.groups) {
-      if (g.kept || g.reason === null) continue;
-      const reason = g.reason;
-      for (const line of g.lines) {
-        const len = byLine.get(line)?.responseLength;
-        if (len !== undefined && len !== null && Number.isFinite(len)) row.droppedTokens += len;
-      }
-      // The sample that names the reason: the first aborted member, else the first member.
-      const members = g.lines.map((l) => byLine.get(l)).filter((s): s is SampleRecord => s !== undefined);
-      const at = members.find((s) => s.aborted) ?? members[0];
-      if (!at) continue;
+    // The first `perReason` samples of each reason over the run, in file order; the rest counted.
+    for (const [reason, refs] of Object.entries(r.listed)) {
       const listed = (samples[reason] ??= []);
-      if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at, options.causes));
-      else omitted[reason] = (omitted[reason] ?? 0) + 1;
-    }
-  }
-
-  /**
-   * The same fold over a store and its groups' verdicts, in one pass over the rows: no group
-   * outcome, no line index, a record at a time; only the groups whose sample gets listed keep
-   * their records until the pass ends. Groups are met in file order (a scan's rows are in line
-   * order, and group ids are first-appearance ordinals).
-   */
-  function addStore(file: FileReport, detail: FileDetail & { store: SampleColumns }, step: number | null, acc: StepAcc): void {
-    const { row } = acc;
-    const store = detail.store;
-    const seen = new Uint8Array(store.groupKeys.size);
-    /** Groups whose naming sample is listed: their members, by group id, in file order. */
-    const listed = new Map<number, { reason: string; members: SampleRecord[] }>();
-    const pending: Record<string, number> = {};
-    for (let i = 0; i < store.length; i++) {
-      const s = store.at(i);
-      addSample(acc, s);
-      const gid = store.groupId(i);
-      if (gid < 0) continue;
-      const reason = verdictOf(detail, gid);
-      if (reason === null) continue;
-      if (s.responseLength !== null && Number.isFinite(s.responseLength)) row.droppedTokens += s.responseLength;
-      if (seen[gid] === 0) {
-        seen[gid] = 1;
-        if ((samples[reason]?.length ?? 0) + (pending[reason] ?? 0) < perReason) {
-          pending[reason] = (pending[reason] ?? 0) + 1;
-          listed.set(gid, { reason, members: [] });
-        } else omitted[reason] = (omitted[reason] ?? 0) + 1;
+      for (const ref of refs) {
+        if (listed.length < perReason) listed.push(copyRef(ref));
+        else omitted[reason] = (omitted[reason] ?? 0) + 1;
       }
-      listed.get(gid)?.members.push(s);
     }
-    for (const { reason, members } of listed.values()) {
-      // The sample that names the reason: the first aborted member in group order, else the first.
-      const ordered = inGroupOrder(members);
-      const at = ordered.find((m) => m.aborted) ?? ordered[0];
-      (samples[reason] ??= []).push(sampleRef(file, detail.source, step, at, options.causes));
-    }
+    for (const [reason, n] of Object.entries(r.omitted)) omitted[reason] = (omitted[reason] ?? 0) + n;
   }
 
   function reasonInfo(reason: string, metric: string | null): ReasonInfo {
@@ -222,46 +190,43 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       if (isAbortedReason(reason)) {
         const cause = reason.slice(ABORTED_REASON_PREFIX.length);
         const causeClass = cause === 'unknown' ? 'unclassified' : classifyCause(cause, options.causes);
-        info = { reason, metric, kind: 'aborted', cause, causeClass, reward: null, groups: 0 };
+        info = { reason, metric, kind: 'aborted', cause, causeClass, reward: null, family: reasonFamily({ kind: 'aborted', causeClass }), groups: 0 };
       } else if (reason.startsWith(ZERO_STD_REASON_PREFIX)) {
-        info = { reason, metric, kind: 'zero-std', cause: null, causeClass: null, reward: reason.slice(ZERO_STD_REASON_PREFIX.length), groups: 0 };
+        const reward = reason.slice(ZERO_STD_REASON_PREFIX.length);
+        info = { reason, metric, kind: 'zero-std', cause: null, causeClass: null, reward, family: 'zero-std', groups: 0 };
       } else {
-        info = { reason, metric, kind: 'other', cause: null, causeClass: null, reward: null, groups: 0 };
+        info = { reason, metric, kind: 'other', cause: null, causeClass: null, reward: null, family: 'other', groups: 0 };
       }
       reasons.set(reason, info);
     }
     return info;
   }
 
-  function addEval(file: FileReport): void {
-    const detail = file.detail;
-    if (!detail) return;
-    const step = stepOf(file);
-    for (const d of detail.datasets) {
-      let wrong: EvalRow['wrong'] = null;
-      if (d.wrongPassAtK) {
-        wrong =
-          'crash' in d.wrongPassAtK
-            ? { groupSize: d.wrongPassAtK.groupSize, crash: d.wrongPassAtK.crash }
-            : { groupSize: d.wrongPassAtK.groupSize, passAtK: passAtKOf(d.name, d.wrongPassAtK.metrics) };
-      }
-      evalRows.push({
-        step,
-        file: file.path,
-        dataset: d.name,
-        samples: d.samples,
-        n: d.n,
-        nSource: d.nSource,
-        score: finiteOrNull(d.metrics[`eval/${d.name}`]),
-        passAtK: passAtKOf(d.name, d.metrics),
-        wrong,
-      });
-    }
+  function addEval(part: FilePart): void {
+    if (part.datasets.length === 0) return;
+    const run = runOfPart(part);
+    recomputed.add(run, part.step, part.report.metrics);
+    for (const d of part.datasets) evalRows.push(evalRowOf(part.report, d, run, part.step));
   }
 
-  function finish(report: { findings: readonly Pick<Finding, 'code'>[] }): RunView {
+  function addFindings(findings: Iterable<FindingLike>): void {
+    for (const f of findings) findingRows.add(f);
+  }
+
+  function finish(report?: { findings: readonly FindingLike[] }): RunView {
+    if (report) addFindings(report.findings);
+    // Runs in the run model's order (by root, then framework), whatever order their files came in.
+    const logged = recomputed.pair(loggedRecords);
+    const order = runs.map((_, i) => i).sort((a, b) => runOrder(runs[a], runs[b]));
+    const newIndex = new Map(order.map((old, i) => [old, i]));
+    const sortedRuns = order.map((i) => runs[i]);
+    for (const acc of steps.values()) acc.row.run = newIndex.get(acc.row.run)!;
+    for (const row of evalRows) row.run = newIndex.get(row.run)!;
+    for (const row of logged) row.run = newIndex.get(row.run)!;
+    logged.sort((a, b) => a.run - b.run || (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0) || a.step - b.step);
     const rows = [...steps.entries()]
       .sort(([ka, a], [kb, b]) => {
+        if (a.row.run !== b.row.run) return a.row.run - b.row.run;
         if (a.row.step !== null && b.row.step !== null) return a.row.step - b.row.step;
         if (a.row.step !== null || b.row.step !== null) return a.row.step === null ? 1 : -1;
         return ka < kb ? -1 : ka > kb ? 1 : 0;
@@ -271,6 +236,9 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
         row.rewardMean = acc.rewardCount > 0 ? acc.rewardSum / acc.rewardCount : null;
         row.responseLengthMean = acc.lengthCount > 0 ? acc.lengthSum / acc.lengthCount : null;
         row.truncatedRatio = acc.statusCount > 0 ? acc.truncated / acc.statusCount : null;
+        row.dropShare = dropShares(row);
+        row.scoreMeanKept = acc.verlKept.count > 0 ? acc.verlKept.sum / acc.verlKept.count : null;
+        row.scoreMeanAllAttempts = acc.verlAll.count > 0 ? acc.verlAll.sum / acc.verlAll.count : null;
         totals.samples += row.samples;
         totals.groups += row.groups;
         totals.kept += row.kept;
@@ -279,10 +247,11 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
         totals.totalTokens += row.totalTokens;
         return row;
       });
-    evalRows.sort((a, b) => (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    evalRows.sort((a, b) => a.run - b.run || (a.step ?? Infinity) - (b.step ?? Infinity) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
-    const findings: Record<string, number> = {};
-    for (const f of report.findings) findings[f.code] = (findings[f.code] ?? 0) + 1;
+    const listed = findingRows.finish();
+    const said = headlines(sortedRuns, rows, reasons);
+    said.perRun.forEach((headline, i) => (sortedRuns[i].headline = headline));
 
     return {
       version: RUN_VIEW_VERSION,
@@ -291,11 +260,21 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       eval: evalRows,
       samples,
       samplesOmitted: omitted,
-      findings,
+      findings: findingRows.counts,
+      findingRows: listed.rows,
+      findingRowsOmitted: listed.omitted,
+      runs: sortedRuns,
+      headline: said.overall,
+      logged,
       totals,
     };
   }
-  return { add, finish };
+  return { add, addPart, addFindings, mergeFindings: (f) => findingRows.merge(f), finish };
+}
+
+function runOrder(a: RunSection, b: RunSection): number {
+  if (a.root !== b.root) return a.root < b.root ? -1 : 1;
+  return a.framework < b.framework ? -1 : a.framework > b.framework ? 1 : 0;
 }
 
 const CLASS_ORDER: Record<string, number> = { infrastructure: 0, policy: 1, scored: 2, unclassified: 3 };
@@ -308,21 +287,4 @@ function reasonOrder(a: ReasonInfo, b: ReasonInfo): number {
   const byClass = (CLASS_ORDER[a.causeClass ?? ''] ?? 4) - (CLASS_ORDER[b.causeClass ?? ''] ?? 4);
   if (byClass !== 0) return byClass;
   return a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0;
-}
-
-/** A listed sample; its cause only when it failed (`failureCause`: a finished attempt's `Submitted` is none). */
-function sampleRef(file: FileReport, source: string, step: number | null, s: SampleRecord, causes: CauseSettings): SampleRef {
-  const ref: SampleRef = {
-    file: file.path,
-    source,
-    line: s.line,
-    step,
-    group: s.groupKey,
-    index: s.index,
-    status: s.status,
-    reward: s.reward !== null && Number.isFinite(s.reward) ? s.reward : null,
-    cause: failureCause(s, causes)?.name ?? null,
-  };
-  rememberPlace(ref, s);
-  return ref;
 }

@@ -12,6 +12,14 @@ export function rememberPlace(ref: SampleRef, sample: SamplePlace): void {
   places.set(ref, { offset: sample.offset, byteLength: sample.byteLength });
 }
 
+/** A copy of a listed sample for one model, with its place (a file's part keeps its own refs for the next model). */
+export function copyRef(ref: SampleRef): SampleRef {
+  const copy = { ...ref };
+  const place = places.get(ref);
+  if (place) places.set(copy, place);
+  return copy;
+}
+
 /** Characters of prompt and response kept per listed sample. */
 export const EXCERPT_CHARS = 240;
 /** Lines longer than this are not parsed for an excerpt (the list stays cheap on huge samples). */

@@ -47,9 +47,23 @@ function samplesOf(result: FileAnalysis): number {
   return (detail ? sampleCount(detail) : 0) + result.findings.length;
 }
 
+/** A view's small summary of one file (the run view's part of it), kept by the stamp the file had when it was read. */
+interface HeldPart {
+  stamp: string;
+  key: string;
+  evalConfig: string | null;
+  value: unknown;
+}
+
+/** Summaries kept: one per file of the largest walk. */
+const MAX_HELD_PARTS = MAX_WALK_FILES;
+
 export class DiskCache {
   private readonly cache = new Map<string, Entry>();
   private samples = 0;
+  /** The stamp each result's file had when it was read (a summary made from that result is kept under it). */
+  private readonly readStamps = new WeakMap<FileAnalysis, string>();
+  private readonly parts = new Map<string, HeldPart>();
 
   constructor(
     private readonly access: FileAccess,
@@ -63,6 +77,28 @@ export class DiskCache {
   clear(): void {
     this.cache.clear();
     this.samples = 0;
+    this.parts.clear();
+  }
+
+  /**
+   * A summary of `path` kept under `key` by `keepPart`, while the file has the stamp it had when it
+   * was read for it (a file that grew or changed since is read again).
+   */
+  async heldPart<T>(path: string, key: string): Promise<T | undefined> {
+    const held = this.parts.get(path);
+    if (!held || held.key !== key) return undefined;
+    const st = await this.access.stat(path).catch(() => null);
+    if (!st || fileStamp(st) !== held.stamp) return undefined;
+    return held.value as T;
+  }
+
+  /** Keeps a summary of the result `analyze` gave for `path` (under the stamp the file had when it was read). */
+  keepPart(path: string, key: string, result: FileAnalysis, value: unknown): void {
+    const stamp = this.readStamps.get(result);
+    if (stamp === undefined) return;
+    this.parts.delete(path);
+    this.parts.set(path, { stamp, key, evalConfig: result.evalConfig, value });
+    while (this.parts.size > MAX_HELD_PARTS) this.parts.delete(this.parts.keys().next().value!);
   }
 
   /** Files and samples held now. */
@@ -85,6 +121,7 @@ export class DiskCache {
   /** Forgets the results that used this eval config. */
   dropDependents(configPath: string): void {
     for (const [path, entry] of this.cache) if (entry.result.evalConfig === configPath) this.forget(path);
+    for (const [path, held] of this.parts) if (held.evalConfig === configPath) this.parts.delete(path);
   }
 
   /** A held result answers a request for its own detail form or a lesser one. */
@@ -113,6 +150,7 @@ export class DiskCache {
       findingsAsCheck: true,
     });
     const result = form === 'none' ? { ...analysed, findings: [], ownFindings: [] } : analysed;
+    this.readStamps.set(result, stamp);
     this.forget(path);
     const samples = samplesOf(result);
     // Over the budget alone: answered, not kept (the caller drops it once its view is made).

@@ -52,10 +52,12 @@ export async function eachResult(
   uri: string | undefined,
   token: CancellationToken,
   form: (inFolder: boolean) => DetailForm,
-  visit: (result: FileAnalysis, inFolder: boolean) => void,
+  visit: (result: FileAnalysis, inFolder: boolean, plan: RunPlan | null, fromDisk: boolean) => void,
+  /** Before a file of a folder is read from disk: true when the caller has what it needs of it already (the file is then not read). */
+  reuse?: (path: string, plan: RunPlan | null) => Promise<boolean>,
 ): Promise<RunPlan | null> {
   if (uri === undefined) {
-    for (const r of ctx.allResults()) visit(r, false);
+    for (const r of ctx.allResults()) visit(r, false, null, false);
     return null;
   }
   if (typeof uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'uri must be a string');
@@ -77,6 +79,7 @@ export async function eachResult(
     try {
       const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
       if (have) result = have;
+      else if (inFolder && reuse && (await reuse(p, plan))) continue;
       else {
         result = await ctx.disk.analyze(p, token, form(inFolder));
         fromDisk = true;
@@ -87,7 +90,7 @@ export async function eachResult(
       ctx.connection.console.warn(`rollout-lens: skipping ${p}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    visit(result, inFolder);
+    visit(result, inFolder, plan, fromDisk);
     // Not held by the cache, visited, and `visit` keeps nothing of it: its store's chunks go to the
     // next file's store instead of waiting for the collector.
     if (fromDisk && !ctx.disk.holds(p)) result.report?.detail?.store?.release();

@@ -5,6 +5,7 @@
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
 import {
   DEFAULT_SETTINGS,
+  type RolloutLensSettings,
   type RunViewParams,
   type SampleNavigationParams,
   type SampleNavigationResult,
@@ -14,11 +15,15 @@ import type { RunView } from '../../../../shared/runViewModel';
 import type { SampleView } from '../../../../shared/sampleViewModel';
 import { readSampleView } from '../../core/views/sampleView';
 import { navigate } from '../../core/views/sampleNavigation';
-import { DEFAULT_SAMPLES_PER_REASON, runViewBuilder } from '../../core/views/runView';
+import { DEFAULT_SAMPLES_PER_REASON, type FilePart, filePart, runViewBuilder } from '../../core/views/runView';
+import { FindingRows } from '../../core/views/runViewRows';
+import type { RunPlan } from '../../core/run/plan';
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
-import type { Finding } from '../../core/types';
+import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import type { MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
+import { pathToUri } from '../protocol/uris';
 import { eachResult } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -30,32 +35,81 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
     throw new ResponseError(ErrorCodes.InvalidParams, 'samplesPerReason must be a whole number');
   const samplesPerReason = Math.min(asked ?? DEFAULT_SAMPLES_PER_REASON, MAX_SAMPLES_PER_REASON);
   // The settings of the first file (as before), so the builder is made when that file is seen;
-  // each file is folded in and dropped (a folder's samples are not all held at once).
+  // each file is folded in and dropped (a folder's samples are not all held at once). The
+  // builder counts every finding and keeps only the first of each severity with their messages.
   let builder: ReturnType<typeof runViewBuilder> | null = null;
   const uriOf = new Map<string, string>();
-  // Only their codes are counted: a folder's findings are not all held (up to 10 000 per file).
-  const findings: Pick<Finding, 'code'>[] = [];
+  // What each file recomputed and the metrics logs' records: a metrics log is compared with its
+  // run's files here (core/eval/compareMetrics.ts), as `check <folder>` compares it, so the run
+  // view lists its metric-mismatch findings.
+  const recomputed: RecomputedMetrics[] = [];
+  const metricsLogs: { path: string; records: MetricsRecord[] }[] = [];
+  const partKey = `run-view:${samplesPerReason}`;
+  const fold = (held: HeldRunViewPart, plan: RunPlan | null) => {
+    builder ??= runViewBuilder({ causes: held.settings, samplesPerReason, plan });
+    uriOf.set(held.part.source, held.uri);
+    builder.addPart(held.part);
+    builder.mergeFindings(held.findings);
+    if (held.recomputed) recomputed.push(held.recomputed);
+  };
   // Files read from disk: as their store and groups' verdicts (the least detail the view needs).
+  // A step file of a folder unchanged since the last run view is not read again: its part of the
+  // model is kept (by the file's stamp), so a run view drawn again when one step file appears
+  // reads that file only (BENCHMARKS.md, "Run view following its run").
   await eachResult(
     ctx,
     params?.uri,
     token,
     () => 'store',
-    (r) => {
-      builder ??= runViewBuilder({ causes: r.settings, samplesPerReason });
+    (r, inFolder, plan, fromDisk) => {
       if (!r.report) return;
-      uriOf.set(r.report.detail?.source ?? r.path, r.uri);
-      builder.add(r.report);
-      for (const f of r.findings) findings.push({ code: f.code });
+      const findings = new FindingRows();
+      for (const f of r.findings) if (f.code !== 'metric-mismatch') findings.add(f);
+      if (r.report.kind === 'metrics') {
+        builder ??= runViewBuilder({ causes: r.settings, samplesPerReason, plan });
+        builder.add(r.report);
+        builder.mergeFindings(findings);
+        metricsLogs.push({ path: r.path, records: r.report.detail?.metricsRecords ?? [] });
+        return;
+      }
+      const held: HeldRunViewPart = {
+        part: filePart(r.report, plan, samplesPerReason, r.settings),
+        findings,
+        recomputed: r.recomputed,
+        uri: r.uri,
+        settings: r.settings,
+      };
+      fold(held, plan);
+      // Only a file read from disk for this folder is kept (an open document's text is not the file's).
+      if (inFolder && fromDisk) ctx.disk.keepPart(r.path, partKey, r, held);
+    },
+    async (path, plan) => {
+      const held = await ctx.disk.heldPart<HeldRunViewPart>(path, partKey);
+      if (!held) return false;
+      fold(held, plan);
+      return true;
     },
   );
   builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason });
-  const view = (builder as ReturnType<typeof runViewBuilder>).finish({ findings });
+  const done = builder as ReturnType<typeof runViewBuilder>;
+  for (const log of metricsLogs) done.addFindings(compareMetrics(log.path, log.records, recomputed));
+  const view = done.finish();
+  // The listed samples are the model's copies (core/views/runViewExcerpts.ts copyRef): a kept part's own are not changed.
   await attachExcerpts(view, ctx.overlay);
   const toUri = (source: string) => uriOf.get(source) ?? source;
   for (const step of view.steps) step.sources = step.sources.map(toUri);
   for (const refs of Object.values(view.samples)) for (const ref of refs) ref.source = toUri(ref.source);
+  for (const row of view.findingRows) row.source = uriOf.get(row.file) ?? pathToUri(row.file);
   return view;
+}
+
+/** What the run view keeps of one file read from disk, for the next run view of its folder. */
+interface HeldRunViewPart {
+  part: FilePart;
+  findings: FindingRows;
+  recomputed: RecomputedMetrics | null;
+  uri: string;
+  settings: RolloutLensSettings;
 }
 
 /** `rolloutLens/sampleView`: the sample view model of the sample on a line (null: no sample there). */
