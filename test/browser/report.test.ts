@@ -204,7 +204,10 @@ test('report in headless Chromium: example run and a hostile run', { timeout: 30
     assert.ok(findings.codes.includes('metric-mismatch') && findings.codes.includes('group-dropped'), findings.codes.join(' '));
     assert.equal(findings.rows[0][0], 'eval/eval_100.jsonl');
     assert.match(findings.rows[0][2], /^every attempt of dataset swe_verified aborted \(4 of 4\)/);
+    // The docs' picture leaves out the time the data was read, so that it changes only with the page.
+    await ex.page.evaluate(`document.querySelector('.data-time').style.visibility = 'hidden'`);
     await ex.page.screenshot({ path: join(root, 'docs', 'report.png'), fullPage: false });
+    await ex.page.evaluate(`document.querySelector('.data-time').style.visibility = ''`);
     // A click on a bar opens that cause's sample list. The chart is responsive: under load a late
     // resize can redraw it after the first paint, so its size must hold for a few frames first.
     await ex.page.evaluate(`new Promise((resolve) => {
