@@ -1,6 +1,7 @@
 // A step's figures from its files, and the merge of summaries (docs/compare.md#merging). Every
 // figure is derived from the step's files sorted by path, so the same files give the same bits
 // however they were split into shards.
+import { npMean } from '../eval/numeric';
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
 import type { StepKind } from '../run/model';
 import type { GroupCounts } from '../types';
@@ -83,16 +84,14 @@ export function datasetPrompts(files: readonly FileSummary[], name: string): Map
   return out;
 }
 
-/** pass@k over prompts with at least k samples, each by its own sample count; null: no such prompt. */
+/**
+ * pass@k over prompts with at least k samples, each by its own sample count, averaged as numpy
+ * does (`np.mean`, as miles); null: no such prompt.
+ */
 export function passAtKOfPrompts(prompts: readonly PromptCounts[], k: number): number | null {
-  let sum = 0;
-  let count = 0;
-  for (const p of prompts) {
-    if (p.samples < k) continue;
-    sum += passAtKEstimate(p.samples, p.passes, k);
-    count++;
-  }
-  return count === 0 ? null : sum / count;
+  const estimates: number[] = [];
+  for (const p of prompts) if (p.samples >= k) estimates.push(passAtKEstimate(p.samples, p.passes, k));
+  return estimates.length === 0 ? null : npMean(estimates);
 }
 
 /** Mean reward (None as 0) over the prompts' samples; null without samples. */
