@@ -182,6 +182,9 @@ test('diff: --align pairs steps by position; bad usage and unreadable input exit
     ['rollout 3→3', 'eval 100→100'],
   );
   assert.deepEqual(aligned.unpaired, { baseline: 2, candidate: 2 });
+  const help = runCli(['diff', '--help'], dir);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: rollout-lens summarize .*\n(.*\n)*\s+--align first\|last <n> /);
   writeFileSync(join(dir, 'bad.json'), '{"version": 1, "steps": 3}');
   for (const [args, reason] of [
     [['diff', 'base'], /diff: give one <baseline> and one <candidate> \(got 1 paths\)/],
