@@ -22,7 +22,7 @@ const FILE = z
     withStatus: count,
     metrics,
     examples: z.record(z.string(), line),
-    findings: z.record(z.string().regex(/^[a-z]+(-[a-z]+)*$/), z.object({ count: z.number().int().min(1), line }).strict()),
+    findings: z.record(z.string().regex(/^[a-z]+(-[a-z]+)*$/), z.object({ count: z.number().int().min(1), file: z.string(), line }).strict()),
     states: z.array(z.string()).min(1),
     prompts: z.array(z.tuple([z.string(), count, z.number().int().min(1), count, z.number(), line])),
     datasets: z.array(

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 
 import { repoRoot } from './repoRoot';
 
-/** Copies the example miles run (rollout steps 1–3, eval step 100) to `dir`. */
-export function copyMilesRun(dir: string): string {
+/** Copies the example miles run (rollout steps 1–3, eval step 100; its metrics log on request) to `dir`. */
+export function copyMilesRun(dir: string, withMetricsLog = false): string {
   cpSync(join(repoRoot(), 'examples/run'), dir, { recursive: true });
   rmSync(join(dir, 'verl'), { recursive: true, force: true });
-  rmSync(join(dir, 'metrics.jsonl'), { force: true });
+  if (!withMetricsLog) rmSync(join(dir, 'metrics.jsonl'), { force: true });
   return dir;
 }
 
@@ -43,4 +43,9 @@ export function regressAime(run: string): void {
 /** One gpqa attempt (line 14) scored 0.0 instead of 1.0: noise. */
 export function flipOneGpqa(run: string): void {
   editLine(join(run, EVAL), 14, (t) => t.replace('"reward": 1.0', '"reward": 0.0'));
+}
+
+/** One gpqa attempt (line 13) without a reward: the dataset's denominator shrinks. */
+export function dropOneGpqaReward(run: string): void {
+  editLine(join(run, EVAL), 13, (t) => t.replace('"reward": 1.0', '"reward": null'));
 }

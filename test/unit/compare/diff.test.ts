@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DIFF_CONTRACT } from '../../shared/compareContract';
-import { copyMilesRun, flipOneGpqa, INJECTED, injectSandboxAbort, regressAime } from '../../shared/compareRun';
+import { EVAL_EDIT, editedEvalDump } from '../../shared/exampleRun';
+import { copyMilesRun, dropOneGpqaReward, flipOneGpqa, INJECTED, injectSandboxAbort, regressAime } from '../../shared/compareRun';
 import { runCli, tempDir } from '../cli/run';
 
 function twoRuns(t: Parameters<typeof tempDir>[0], edit?: (candidate: string) => void): { dir: string; base: string; cand: string } {
@@ -126,6 +127,50 @@ test('diff --gate: a pass@k regression on every aime prompt fails; one gpqa atte
   assert.ok(gpqa.passAtK['pass@1'].delta! < 0);
   const [lo, hi] = gpqa.passAtK['pass@1'].interval!;
   assert.ok(lo < 0 && hi >= 0, `${lo}, ${hi}`);
+});
+
+test('diff --gate: an eval denominator that shrank fails, naming the first sample of the dataset on both sides', (t) => {
+  const { dir } = twoRuns(t, dropOneGpqaReward);
+  const { status, diff } = jsonDiff(['--gate', 'base', 'cand'], dir);
+  assert.equal(status, 1);
+  const shrank = diff.gate.failures.filter((f) => f.rule === 'eval-denominator-shrank');
+  assert.deepEqual(shrank, [
+    {
+      rule: 'eval-denominator-shrank',
+      message: 'gpqa (step 100 → 100): 12 → 12 samples, 1 → 2 without a reward',
+      evidence: [
+        { file: 'cand/eval/eval_100.jsonl', line: 13 },
+        { file: 'base/eval/eval_100.jsonl', line: 13 },
+      ],
+    },
+  ]);
+  // With the rule off, a lone missing reward is no regression the interval can tell from noise.
+  const cand = join(dir, 'cand');
+  writeFileSync(join(cand, 'rollout-lens.yaml'), `${readFileSync(join(cand, 'rollout-lens.yaml'), 'utf8')}\ngate:\n  evalDenominatorShrank: false\n`);
+  assert.equal(runCli(['diff', '--gate', 'base', 'cand'], dir).status, 0);
+});
+
+test('diff --gate: a metric-mismatch the baseline did not have fails, pointing at the metrics log', (t) => {
+  const dir = tempDir(t);
+  copyMilesRun(join(dir, 'base'), true);
+  const cand = copyMilesRun(join(dir, 'cand'), true);
+  // The example's metrics log already disagrees with its eval dump twice (pass@k by the global n,
+  // the gpqa score); with one sample changed, on two more of its metrics.
+  const dump = join(cand, EVAL_EDIT.file);
+  writeFileSync(dump, editedEvalDump(readFileSync(dump, 'utf8')));
+  const { status, diff } = jsonDiff(['--gate', 'base', 'cand'], dir);
+  assert.equal(status, 1);
+  assert.deepEqual(
+    diff.gate.failures.map((f) => [f.rule, f.message, f.evidence]),
+    [['new-metric-mismatch', 'eval step 100: 4 metric-mismatch finding(s), 2 in baseline step 100', [{ file: 'cand/metrics.jsonl', line: 1 }]]],
+  );
+  // The same mismatches on both sides are not new.
+  const again = tempDir(t);
+  for (const side of ['base', 'cand']) {
+    const run = copyMilesRun(join(again, side), true);
+    writeFileSync(join(run, EVAL_EDIT.file), editedEvalDump(readFileSync(join(run, EVAL_EDIT.file), 'utf8')));
+  }
+  assert.equal(jsonDiff(['--gate', 'base', 'cand'], again).status, 0);
 });
 
 test('diff: the bootstrap is deterministic for a seed', (t) => {

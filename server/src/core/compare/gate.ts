@@ -17,7 +17,7 @@ export interface GateRules {
   passAtKRegression: boolean;
   /** An eval dataset with fewer samples, or more without a reward. */
   evalDenominatorShrank: boolean;
-  /** `metric-mismatch` findings in a step whose baseline had none. */
+  /** More `metric-mismatch` findings about a step than about its baseline step (a logged metric the candidate's samples no longer give). */
   newMetricMismatch: boolean;
 }
 
@@ -81,13 +81,17 @@ function sidePlaces(...places: (Place | null)[]): Place[] {
 
 const METRIC_MISMATCH = 'metric-mismatch';
 
-function mismatchesOf(step: StepPair[number]): Place[] {
-  const out: Place[] = [];
+/** A step's `metric-mismatch` findings: how many, and the first of each of its files. */
+function mismatchesOf(step: StepPair[number]): { count: number; places: Place[] } {
+  let count = 0;
+  const places: Place[] = [];
   for (const f of step.files) {
     const seen = f.findings[METRIC_MISMATCH];
-    if (seen) out.push({ file: f.path, line: seen.line });
+    if (!seen) continue;
+    count += seen.count;
+    if (!places.some((p) => p.file === seen.file && p.line === seen.line)) places.push({ file: seen.file, line: seen.line });
   }
-  return out;
+  return { count, places };
 }
 
 export function evaluateGate(
@@ -133,11 +137,12 @@ export function evaluateGate(
   if (rules.newMetricMismatch) {
     for (const [b, c] of diff.pairs) {
       const found = mismatchesOf(c);
-      if (found.length === 0 || mismatchesOf(b).length > 0) continue;
+      const before = mismatchesOf(b).count;
+      if (found.count <= before) continue;
       failures.push({
         rule: 'new-metric-mismatch',
-        message: `${c.kind} step ${c.step ?? '?'}: ${METRIC_MISMATCH} in the candidate, none in baseline step ${b.step ?? '?'}`,
-        evidence: found,
+        message: `${c.kind} step ${c.step ?? '?'}: ${found.count} ${METRIC_MISMATCH} finding(s), ${before} in baseline step ${b.step ?? '?'}`,
+        evidence: found.places,
       });
     }
   }

@@ -57,8 +57,11 @@ export interface FileSummary {
   metrics: Record<string, number | null>;
   /** Per drop reason, the line of the sample that names it in the file's first group dropped for it. */
   examples: Record<string, number>;
-  /** Per finding code, how many and the first one's line. */
-  findings: Record<string, { count: number; line: number }>;
+  /**
+   * Per finding code: how many concern the file and where the first is (the file itself, or the
+   * log that names it among a finding's related lines: a metrics log's `metric-mismatch`).
+   */
+  findings: Record<string, { count: number; file: string; line: number }>;
   /** Prompt states: `kept` and the drop reasons (`group_has_aborted_<cause>`, `zero_std_<r>`). */
   states: string[];
   prompts: PromptRow[];
@@ -277,13 +280,16 @@ export class SummaryBuilder {
     this.byPath.set(report.path, summarized.file);
   }
 
-  finish(findings: readonly Pick<Finding, 'code' | 'file' | 'line'>[]): RunSummary {
+  finish(findings: readonly Pick<Finding, 'code' | 'file' | 'line' | 'related'>[]): RunSummary {
     for (const f of findings) {
-      const file = this.byPath.get(f.file);
-      if (!file) continue;
-      const seen = (file.findings[f.code] ??= { count: 0, line: f.line });
-      seen.count++;
-      seen.line = Math.min(seen.line, f.line);
+      const own = this.byPath.get(f.file);
+      const concerned = own ? [own] : [...new Set((f.related ?? []).map((r) => this.byPath.get(r.file)))];
+      for (const file of concerned) {
+        if (!file) continue;
+        const seen = (file.findings[f.code] ??= { count: 0, file: f.file, line: f.line });
+        seen.count++;
+        if (f.file === seen.file && f.line < seen.line) seen.line = f.line;
+      }
     }
     const steps = [...this.steps.values()].map((s) => stepOfFiles(s.kind, s.step, s.partial, s.files));
     return { version: SUMMARY_VERSION, framework: this.framework, steps: sortSteps(steps) };

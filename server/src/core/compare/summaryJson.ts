@@ -27,7 +27,7 @@ function schema() {
       withStatus: count,
       metrics: metric,
       examples: z.record(z.string(), line),
-      findings: z.record(z.string(), z.object({ count, line }).strict()),
+      findings: z.record(z.string(), z.object({ count, file: z.string(), line }).strict()),
       states: z.array(z.string()).min(1),
       prompts: z.array(z.tuple([z.string(), count, count, count, z.number(), line])),
       datasets: z.array(
