@@ -30,21 +30,37 @@ export interface PromptsDiff {
   omitted: number;
 }
 
-interface RolloutPrompt {
-  state: string;
-  solved: boolean;
-  place: Place;
+/** A prompt row's place in a step: its file's index × 2^32 + its row (exact in a double). */
+const ROW_SPAN = 2 ** 32;
+
+/**
+ * A rollout step's prompts by identity (the first group of a prompt that appears twice in a
+ * step), as packed places: a run of 1 000 steps × 512 prompts is half a million of them.
+ */
+function rolloutPrompts(step: StepSummary): Map<string, number> {
+  const out = new Map<string, number>();
+  step.files.forEach((f, fi) => {
+    for (let r = 0; r < f.prompts.length; r++) {
+      const id = f.prompts[r][0];
+      if (!out.has(id)) out.set(id, fi * ROW_SPAN + r);
+    }
+  });
+  return out;
 }
 
-/** A rollout step's prompts by identity (the first group of a prompt that appears twice in a step). */
-function rolloutPrompts(step: StepSummary): Map<string, RolloutPrompt> {
-  const out = new Map<string, RolloutPrompt>();
-  for (const f of step.files) {
-    for (const [id, state, , passes, , line] of f.prompts) {
-      if (!out.has(id)) out.set(id, { state: f.states[state] ?? 'kept', solved: passes > 0, place: { file: f.path, line } });
-    }
-  }
-  return out;
+function rowAt(step: StepSummary, packed: number): { state: string; solved: boolean; place: Place } {
+  const file = step.files[Math.floor(packed / ROW_SPAN)];
+  const [, state, , passes, , line] = file.prompts[packed % ROW_SPAN];
+  return { state: file.states[state] ?? 'kept', solved: passes > 0, place: { file: file.path, line } };
+}
+
+/** Whether two packed rows differ in state or in being solved, without building either. */
+function sameOutcome(b: StepSummary, bp: number, c: StepSummary, cp: number): boolean {
+  const bf = b.files[Math.floor(bp / ROW_SPAN)];
+  const cf = c.files[Math.floor(cp / ROW_SPAN)];
+  const br = bf.prompts[bp % ROW_SPAN];
+  const cr = cf.prompts[cp % ROW_SPAN];
+  return bf.states[br[1]] === cf.states[cr[1]] && br[3] > 0 === cr[3] > 0;
 }
 
 export function diffPrompts(pairs: readonly StepPair[], maxListed: number): PromptsDiff {
@@ -59,13 +75,16 @@ export function diffPrompts(pairs: readonly StepPair[], maxListed: number): Prom
     const base = { kind: b.kind, baselineStep: b.step, candidateStep: c.step };
     if (b.kind === 'rollout') {
       const cp = rolloutPrompts(c);
-      for (const [id, bp] of rolloutPrompts(b)) {
-        const other = cp.get(id);
-        if (!other) continue;
+      for (const [id, packed] of rolloutPrompts(b)) {
+        const otherPacked = cp.get(id);
+        if (otherPacked === undefined) continue;
         result.paired++;
+        if (sameOutcome(b, packed, c, otherPacked)) continue;
+        const bp = rowAt(b, packed);
+        const other = rowAt(c, otherPacked);
         const sides = { baseline: bp.place, candidate: other.place };
         if (bp.state !== other.state) flip({ ...base, dataset: null, id, from: bp.state, to: other.state, ...sides });
-        else if (bp.solved !== other.solved) flip({ ...base, dataset: null, id, from: solvedText(bp.solved), to: solvedText(other.solved), ...sides });
+        else flip({ ...base, dataset: null, id, from: solvedText(bp.solved), to: solvedText(other.solved), ...sides });
       }
       continue;
     }
