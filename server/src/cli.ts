@@ -9,6 +9,9 @@ import { runReport } from './cli/report';
 import { escapeInline } from './cli/escape';
 import { runExport } from './cli/exportPt';
 import { runInspect } from './cli/inspect';
+import { COMPARE_USAGE, parseCompareCommand } from './cli/compareArgs';
+import { runDiff } from './cli/diff';
+import { runSummarize } from './cli/summarize';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
 function version(): string {
@@ -40,6 +43,13 @@ async function main(argv: string[]): Promise<number> {
     drained: () => (process.stdout.writableNeedDrain ? new Promise<void>((done) => process.stdout.once('drain', done)) : Promise.resolve()),
   };
   try {
+    const compare = parseCompareCommand(argv);
+    if (compare?.kind === 'compare-help') {
+      io.stdout(`${COMPARE_USAGE}\n`);
+      return 0;
+    }
+    if (compare?.kind === 'summarize') return await runSummarize(compare.args, io);
+    if (compare?.kind === 'diff') return await runDiff(compare.args, io);
     const command = parseCommand(argv);
     if (command.kind === 'help') {
       io.stdout(`${USAGE}\n`);

@@ -127,6 +127,30 @@ function evalPartsOf(report: Pick<FileReport, 'path' | 'format'>, detail: FileDe
   return parts;
 }
 
+/**
+ * An eval file's samples by dataset, as the analysis split them (`splitDatasets`), in grouping
+ * order; for files whose rows name their dataset (verl), by `datasetOf`. Records of their own.
+ */
+export function evalDatasetSamples(report: Pick<FileReport, 'path' | 'format'>, detail: FileDetail): { name: string; samples: SampleRecord[] }[] {
+  const parts = evalPartsOf(report, detail);
+  if (parts !== null) {
+    return parts.map((p) => {
+      const samples: SampleRecord[] = [];
+      for (let k = 0; k < p.ordered.length; k++) samples.push(p.ordered.detached(k));
+      return { name: p.name, samples };
+    });
+  }
+  const byName = new Map<string, SampleRecord[]>();
+  for (const s of eachSample(detail)) {
+    const d = datasetOf(detail, s);
+    if (!d) continue;
+    const list = byName.get(d.name);
+    if (list) list.push(s);
+    else byName.set(d.name, [s]);
+  }
+  return [...byName.entries()].map(([name, samples]) => ({ name, samples }));
+}
+
 /** The 1-based line where an eval file's dataset `name` starts (its first sample by line); null: no such dataset. */
 export function firstLineOf(report: Pick<FileReport, 'path' | 'format'>, detail: FileDetail, name: string): number | null {
   const part = evalPartsOf(report, detail)?.find((p) => p.name === name);

@@ -9,6 +9,7 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 import type { FileAccess } from './fileAccess';
 import { isAbsolutePath, isFile, joinPath, parentDir } from './paths';
 import { settingsFileSchema } from './settingsSchema';
+import { gateSectionSchema, type GateSection } from './compare/gate';
 
 /** Looked for in each folder, in this order. */
 export const SETTINGS_FILE_NAMES = ['rollout-lens.yaml', 'rollout-lens.yml', 'rollout-lens.json'];
@@ -71,8 +72,8 @@ function issueText(issue: z.core.$ZodIssue): string {
   return `${where}: ${issue.message.replace(/^Invalid input: /, '').replace(/^Invalid option: /, '')}`;
 }
 
-/** Parses and validates settings file text. `evalConfig` is returned as written. */
-export function parseSettingsFile(text: string, path: string): Partial<RolloutLensSettings> {
+/** The YAML or JSON document of a settings file, its keys unwrapped (`rolloutLens.` prefixes). */
+function parseDocument(text: string, path: string): Record<string, unknown> | unknown {
   let doc: unknown;
   try {
     // YAML is a superset of JSON, so one parser reads both.
@@ -81,9 +82,55 @@ export function parseSettingsFile(text: string, path: string): Partial<RolloutLe
     throw new SettingsFileError(path, `not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
   }
   if (doc === null || doc === undefined) doc = {};
-  const parsed = settingsFileSchema().safeParse(unwrap(doc));
+  return unwrap(doc);
+}
+
+function isRecord(doc: unknown): doc is Record<string, unknown> {
+  return doc !== null && typeof doc === 'object' && !Array.isArray(doc);
+}
+
+/**
+ * Parses and validates settings file text. `evalConfig` is returned as written. The `gate:`
+ * section is `rollout-lens diff --gate`'s (`parseGateSection`), not a setting of the analysis.
+ */
+export function parseSettingsFile(text: string, path: string): Partial<RolloutLensSettings> {
+  let doc = parseDocument(text, path);
+  if (isRecord(doc) && 'gate' in doc) {
+    const { gate: _gate, ...rest } = doc;
+    doc = rest;
+  }
+  const parsed = settingsFileSchema().safeParse(doc);
   if (!parsed.success) throw new SettingsFileError(path, parsed.error.issues.slice(0, 5).map(issueText).join('; '));
   return parsed.data as Partial<RolloutLensSettings>;
+}
+
+/** The `gate:` section of settings file text, validated; undefined when the file has none. */
+export function parseGateSection(text: string, path: string): GateSection | undefined {
+  const doc = parseDocument(text, path);
+  if (!isRecord(doc) || doc.gate === undefined || doc.gate === null) return undefined;
+  const parsed = gateSectionSchema().safeParse(doc.gate);
+  if (!parsed.success) {
+    throw new SettingsFileError(
+      path,
+      parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => issueText({ ...issue, path: ['gate', ...issue.path] }))
+        .join('; '),
+    );
+  }
+  return parsed.data;
+}
+
+/** Reads a settings file's `gate:` section (rules of `rollout-lens diff --gate`). */
+export async function loadGateSection(path: string, access: FileAccess): Promise<GateSection | undefined> {
+  let text: string;
+  try {
+    text = await readText(path, access);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new SettingsFileError(path, `cannot read: ${code ?? (err as Error).message}`);
+  }
+  return parseGateSection(text, path);
 }
 
 async function readText(path: string, access: FileAccess): Promise<string> {

@@ -1,0 +1,67 @@
+// `rollout-lens diff <baseline> <candidate>`: reads each side (a summary as it is; a folder or log
+// analysed and summarised), diffs them (core/compare/diff.ts), prints text or JSON, and with
+// `--gate` exits 1 when a rule fails.
+import { dirname, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+
+import { diffRuns, type RunDiff } from '../core/compare/diff';
+import { gateRulesOf, type GateRules } from '../core/compare/gate';
+import type { RunSummary } from '../core/compare/summary';
+import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/runSettings';
+import { nodeFileAccess } from '../node/nodeFileAccess';
+
+import { UsageError } from './args';
+import type { Io } from './check';
+import type { DiffArgs } from './compareArgs';
+import { renderDiffText } from './diffText';
+import { escapeInline } from './escape';
+import { isSummaryPath, readSummaryFile, summarizeRun, UnreadableInput } from './summarize';
+
+async function sideOf(path: string, args: DiffArgs, io: Io): Promise<RunSummary> {
+  if (isSummaryPath(path)) return readSummaryFile(path);
+  const made = await summarizeRun({ ...args.check, paths: [path] }, io);
+  if (made === null || made.unreadable) throw new UnreadableInput(`cannot read the run ${path}`);
+  return made.summary;
+}
+
+/** `gate:` of `--config`, else of the settings file nearest above the candidate, else the defaults. */
+async function gateRules(args: DiffArgs): Promise<GateRules> {
+  let file = args.check.config;
+  if (file === null) {
+    let dir = resolve(args.candidate);
+    try {
+      if (!statSync(dir).isDirectory()) dir = dirname(dir);
+    } catch {
+      dir = dirname(dir);
+    }
+    file = await findSettingsFile(dir, nodeFileAccess);
+  }
+  if (file === null) return gateRulesOf(undefined);
+  try {
+    return gateRulesOf(await loadGateSection(resolve(file), nodeFileAccess));
+  } catch (err) {
+    if (err instanceof SettingsFileError) throw new UsageError(`${file}: ${err.reason}`);
+    throw err;
+  }
+}
+
+export async function runDiff(args: DiffArgs, io: Io): Promise<number> {
+  const rules = await gateRules(args);
+  let diff: RunDiff;
+  try {
+    const baseline = await sideOf(args.baseline, args, io);
+    const candidate = await sideOf(args.candidate, args, io);
+    diff = diffRuns(
+      { source: args.baseline, summary: baseline },
+      { source: args.candidate, summary: candidate },
+      { align: args.align, seed: args.seed, resamples: args.resamples, rules, maxPrompts: args.maxPrompts },
+    );
+  } catch (err) {
+    if (!(err instanceof UnreadableInput)) throw err;
+    io.stderr(`rollout-lens: diff: ${escapeInline(err.message)}\n`);
+    return 2;
+  }
+  io.stdout(args.check.format === 'json' ? `${JSON.stringify(diff, null, 1)}\n` : renderDiffText(diff, args.gate));
+  await io.drained?.();
+  return args.gate && !diff.gate.passed ? 1 : 0;
+}

@@ -1,0 +1,86 @@
+// Eval datasets of paired steps, by name (docs/compare.md#datasets): score and pass@k (each
+// dataset by its own n) with paired bootstrap intervals over the prompts both runs evaluated, and
+// whether the denominator shrank (fewer samples, more missing rewards).
+import { passAtKEstimate, passKValues } from '../eval/passAtK';
+import { pairedBootstrap, type PairedItem } from './bootstrap';
+import { delta, type Delta, type Place, type StepPair } from './diff';
+import { datasetPrompts, type PromptCounts } from './summarySteps';
+import type { StepSummary } from './summary';
+
+/** A delta with the paired bootstrap's 95% interval of it (null: no prompt in both runs). */
+export interface IntervalDelta extends Delta {
+  interval: [number, number] | null;
+}
+
+export interface DatasetDiff {
+  name: string;
+  baselineStep: number | null;
+  candidateStep: number | null;
+  n: Delta;
+  samples: Delta;
+  noneReward: Delta;
+  truncated: Delta;
+  /** Fewer samples, or more samples without a reward, in the candidate. */
+  shrank: boolean;
+  /** Prompts evaluated in both runs (the bootstrap's items). */
+  pairedPrompts: number;
+  score: IntervalDelta;
+  passAtK: Record<string, IntervalDelta>;
+  /** The dataset's first sample on each side. */
+  evidence: { baseline: Place | null; candidate: Place | null };
+}
+
+function placeOf(step: StepSummary, name: string): Place | null {
+  for (const f of step.files) for (const d of f.datasets) if (d.name === name) return { file: f.path, line: d.line };
+  return null;
+}
+
+function pairedItems(b: Map<string, PromptCounts>, c: Map<string, PromptCounts>, item: (p: PromptCounts) => [number, number]): PairedItem[] {
+  const out: PairedItem[] = [];
+  for (const [id, bp] of b) {
+    const cp = c.get(id);
+    if (cp) out.push({ baseline: item(bp), candidate: item(cp) });
+  }
+  return out;
+}
+
+export function diffDatasets(pairs: readonly StepPair[], seed: number, resamples: number): DatasetDiff[] {
+  const out: DatasetDiff[] = [];
+  for (const [b, c] of pairs) {
+    if (b.kind !== 'eval') continue;
+    const names = new Set([...b.datasets.map((d) => d.name), ...c.datasets.map((d) => d.name)]);
+    for (const name of [...names].sort()) {
+      const bd = b.datasets.find((d) => d.name === name);
+      const cd = c.datasets.find((d) => d.name === name);
+      const bp = datasetPrompts(b.files, name);
+      const cp = datasetPrompts(c.files, name);
+      const label = `${b.step ?? ''}/${c.step ?? ''}/${name}`;
+      const scoreItems = pairedItems(bp, cp, (p) => [p.rewardSum, p.samples]);
+      const passAtK: Record<string, IntervalDelta> = {};
+      // k by each dataset's own n; a k only one side logs is compared where both have it.
+      const ks = new Set([...passKValues(bd?.n ?? 0), ...passKValues(cd?.n ?? 0)]);
+      for (const k of [...ks].sort((x, y) => x - y)) {
+        const key = `pass@${k}`;
+        const items = pairedItems(bp, cp, (p) => (p.samples >= k ? [passAtKEstimate(p.samples, p.passes, k), 1] : [0, 0]));
+        passAtK[key] = { ...delta(bd?.passAtK[key] ?? null, cd?.passAtK[key] ?? null), interval: pairedBootstrap(items, seed, `${label}/${key}`, resamples) };
+      }
+      const samples = delta(bd?.samples ?? null, cd?.samples ?? null);
+      const noneReward = delta(bd?.noneReward ?? null, cd?.noneReward ?? null);
+      out.push({
+        name,
+        baselineStep: b.step,
+        candidateStep: c.step,
+        n: delta(bd?.n ?? null, cd?.n ?? null),
+        samples,
+        noneReward,
+        truncated: delta(bd?.truncated ?? null, cd?.truncated ?? null),
+        shrank: bd !== undefined && ((cd?.samples ?? 0) < bd.samples || (cd !== undefined && cd.noneReward > bd.noneReward)),
+        pairedPrompts: scoreItems.length,
+        score: { ...delta(bd?.score ?? null, cd?.score ?? null), interval: pairedBootstrap(scoreItems, seed, `${label}/score`, resamples) },
+        passAtK,
+        evidence: { baseline: placeOf(b, name), candidate: placeOf(c, name) },
+      });
+    }
+  }
+  return out;
+}

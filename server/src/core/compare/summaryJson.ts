@@ -1,0 +1,111 @@
+// Reading a summary written by `rollout-lens summarize` (docs/compare.md#the-summary): validated
+// whole, so a diff or a merge never runs on a file that only looks like one.
+import { zod } from '../lazyZod';
+import { type RunSummary, SUMMARY_VERSION } from './summary';
+
+/** A summary that cannot be read: the reason, without the path. */
+export class SummaryError extends Error {}
+
+function schema() {
+  const z = zod();
+  const count = z.number().int().min(0);
+  const metric = z.record(z.string(), z.number().nullable());
+  const groups = z.object({ total: count, kept: count, dropped: count }).strict();
+  const reward = z.object({ count, sum: z.number(), sumSq: z.number(), none: count }).strict();
+  const line = z.number().int().min(1);
+  const file = z
+    .object({
+      path: z.string(),
+      format: z.string(),
+      samples: count,
+      groups,
+      droppedByCause: z.record(z.string(), count),
+      responseTokens: z.number(),
+      droppedTokens: z.number(),
+      reward,
+      truncated: count,
+      withStatus: count,
+      metrics: metric,
+      examples: z.record(z.string(), line),
+      findings: z.record(z.string(), z.object({ count, file: z.string(), line }).strict()),
+      states: z.array(z.string()).min(1),
+      prompts: z.array(z.tuple([z.string(), count, count, count, z.number(), line])),
+      datasets: z.array(
+        z
+          .object({
+            name: z.string(),
+            n: z.number().int().min(1),
+            samples: count,
+            noneReward: count,
+            truncated: count,
+            line,
+            metrics: metric,
+            prompts: z.array(z.tuple([z.string(), count, count, z.number(), line])),
+          })
+          .strict(),
+      ),
+    })
+    .strict();
+  const dataset = z
+    .object({
+      name: z.string(),
+      n: z.number().int().min(1),
+      samples: count,
+      noneReward: count,
+      truncated: count,
+      score: z.number().nullable(),
+      passAtK: z.record(z.string(), z.number().nullable()),
+    })
+    .strict();
+  const step = z
+    .object({
+      kind: z.enum(['rollout', 'eval']),
+      step: z.number().int().min(0).nullable(),
+      partial: z.boolean(),
+      samples: count,
+      groups,
+      droppedByCause: z.record(z.string(), count),
+      responseTokens: z.number(),
+      droppedTokens: z.number(),
+      reward,
+      truncated: count,
+      withStatus: count,
+      datasets: z.array(dataset),
+      files: z.array(file).min(1),
+    })
+    .strict();
+  return z
+    .object({
+      version: z.literal(SUMMARY_VERSION),
+      framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
+      steps: z.array(step),
+    })
+    .strict();
+}
+
+let built: ReturnType<typeof schema> | undefined;
+
+/** Parses a summary's JSON text; throws `SummaryError` naming what is wrong. */
+export function parseSummary(text: string): RunSummary {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new SummaryError(`not JSON: ${(err as Error).message}`);
+  }
+  if (doc !== null && typeof doc === 'object' && 'version' in doc && doc.version !== SUMMARY_VERSION) {
+    throw new SummaryError(`summary version ${JSON.stringify(doc.version)}; this build reads version ${SUMMARY_VERSION}`);
+  }
+  const parsed = (built ??= schema()).safeParse(doc);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SummaryError(`not a run summary: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  }
+  return parsed.data as RunSummary;
+}
+
+/** The summary as written: one line per step, so a diff of two summaries reads step by step. */
+export function renderSummary(summary: RunSummary): string {
+  const steps = summary.steps.map((s) => JSON.stringify(s));
+  return `{"version":${summary.version},"framework":${JSON.stringify(summary.framework)},"steps":[${steps.length ? `\n${steps.join(',\n')}\n` : ''}]}\n`;
+}

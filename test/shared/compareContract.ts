@@ -1,0 +1,186 @@
+// The JSON contracts of `rollout-lens summarize` and `rollout-lens diff --format json`
+// (docs/compare.md) as strict schemas: an extra or a missing field fails.
+import { z } from 'zod';
+
+const count = z.number().int().min(0);
+const line = z.number().int().min(1);
+const metrics = z.record(z.string(), z.number().nullable());
+const groups = z.object({ total: count, kept: count, dropped: count }).strict();
+const reward = z.object({ count, sum: z.number(), sumSq: z.number(), none: count }).strict();
+
+const FILE = z
+  .object({
+    path: z.string(),
+    format: z.enum(['miles-sample', 'miles-pt', 'miles-trajectory', 'miles-eval-trials', 'verl-rollout', 'verl-validation', 'generic']),
+    samples: count,
+    groups,
+    droppedByCause: z.record(z.string(), count),
+    responseTokens: z.number().min(0),
+    droppedTokens: z.number().min(0),
+    reward,
+    truncated: count,
+    withStatus: count,
+    metrics,
+    examples: z.record(z.string(), line),
+    findings: z.record(z.string().regex(/^[a-z]+(-[a-z]+)*$/), z.object({ count: z.number().int().min(1), file: z.string(), line }).strict()),
+    states: z.array(z.string()).min(1),
+    prompts: z.array(z.tuple([z.string(), count, z.number().int().min(1), count, z.number(), line])),
+    datasets: z.array(
+      z
+        .object({
+          name: z.string(),
+          n: z.number().int().min(1),
+          samples: count,
+          noneReward: count,
+          truncated: count,
+          line,
+          metrics,
+          prompts: z.array(z.tuple([z.string(), z.number().int().min(1), count, z.number(), line])),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+export const SUMMARY_CONTRACT = z
+  .object({
+    version: z.literal(1),
+    framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
+    steps: z.array(
+      z
+        .object({
+          kind: z.enum(['rollout', 'eval']),
+          step: z.number().int().min(0).nullable(),
+          partial: z.boolean(),
+          samples: count,
+          groups,
+          droppedByCause: z.record(z.string(), z.number().int().min(1)),
+          responseTokens: z.number().min(0),
+          droppedTokens: z.number().min(0),
+          reward,
+          truncated: count,
+          withStatus: count,
+          datasets: z.array(
+            z
+              .object({
+                name: z.string(),
+                n: z.number().int().min(1),
+                samples: count,
+                noneReward: count,
+                truncated: count,
+                score: z.number().nullable(),
+                passAtK: z.record(z.string().regex(/^pass@\d+$/), z.number().min(0).max(1).nullable()),
+              })
+              .strict(),
+          ),
+          files: z.array(FILE).min(1),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+
+const delta = z.object({ baseline: z.number().nullable(), candidate: z.number().nullable(), delta: z.number().nullable() }).strict();
+const intervalDelta = delta.extend({ interval: z.tuple([z.number(), z.number()]).nullable() }).strict();
+const place = z.object({ file: z.string(), line }).strict();
+const side = z.object({ source: z.string(), framework: z.string().nullable(), steps: count, samples: count }).strict();
+const kind = z.enum(['rollout', 'eval']);
+const stepNo = z.number().int().nullable();
+
+export const DIFF_CONTRACT = z
+  .object({
+    version: z.literal(1),
+    baseline: side,
+    candidate: side,
+    unpaired: z.object({ baseline: count, candidate: count }).strict(),
+    steps: z.array(
+      z
+        .object({
+          kind,
+          baseline: stepNo,
+          candidate: stepNo,
+          groups: delta,
+          samples: delta,
+          dropRate: delta,
+          zeroStdShare: delta,
+          rewardMean: delta,
+          truncatedRatio: delta,
+          noneRewardRatio: delta,
+          causes: z.record(z.string(), delta),
+        })
+        .strict(),
+    ),
+    causes: z.array(
+      z
+        .object({
+          reason: z.string(),
+          status: z.enum(['new', 'vanished', 'both']),
+          groups: delta,
+          ratePoints: delta,
+          evidence: z.object({ baseline: z.array(place), candidate: z.array(place) }).strict(),
+        })
+        .strict(),
+    ),
+    datasets: z.array(
+      z
+        .object({
+          name: z.string(),
+          baselineStep: stepNo,
+          candidateStep: stepNo,
+          n: delta,
+          samples: delta,
+          noneReward: delta,
+          truncated: delta,
+          shrank: z.boolean(),
+          pairedPrompts: count,
+          score: intervalDelta,
+          passAtK: z.record(z.string().regex(/^pass@\d+$/), intervalDelta),
+          evidence: z.object({ baseline: place.nullable(), candidate: place.nullable() }).strict(),
+        })
+        .strict(),
+    ),
+    prompts: z
+      .object({
+        paired: count,
+        flips: z.record(z.string(), z.number().int().min(1)),
+        listed: z.array(
+          z
+            .object({
+              kind,
+              dataset: z.string().nullable(),
+              id: z.string(),
+              baselineStep: stepNo,
+              candidateStep: stepNo,
+              from: z.string(),
+              to: z.string(),
+              baseline: place,
+              candidate: place,
+            })
+            .strict(),
+        ),
+        omitted: count,
+      })
+      .strict(),
+    gate: z
+      .object({
+        passed: z.boolean(),
+        failures: z.array(
+          z
+            .object({
+              rule: z.enum([
+                'new-drop-cause',
+                'drop-rate-increase',
+                'score-regression',
+                'pass-at-k-regression',
+                'eval-denominator-shrank',
+                'new-metric-mismatch',
+              ]),
+              message: z.string().min(1),
+              evidence: z.array(place),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
+  })
+  .strict();
