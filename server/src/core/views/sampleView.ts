@@ -10,6 +10,7 @@ import { isPtDumpName } from '../logFiles';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
+import { fileStep } from '../logFiles';
 import type { SampleRecord } from '../types';
 
 export type { SampleView };
@@ -274,7 +275,8 @@ export function buildSampleView(
     label: label === null ? null : typeof label === 'string' ? clip(label) : clip(JSON.stringify(label) ?? ''),
     index: s.index,
     group: s.groupKey,
-    step: s.step,
+    // A miles sample names no step (its rollout_id is its rollout): the file's name does.
+    step: s.step ?? fileStep(file, []),
     dataset: s.dataset ?? inspection.dataset?.name ?? null,
     prompt: messagesOf(r.prompt ?? r.input ?? r.question ?? null),
     conversation: messagesOf(r.messages ?? null),
