@@ -271,14 +271,18 @@ for (const [folder, check, settings] of [
     const evalConfig = want.eval_config ? await loadEvalConfig(join(dir, want.eval_config), nodeFileAccess) : null;
     for (const rel of dump !== null && existsSync(join(out, dump)) ? [`${folder}/${file}`, dump] : [`${folder}/${file}`]) {
       const report = await analyzeFiles([{ path: join(out, rel), displayPath: rel }], { access: nodeFileAccess, settings: caseSettings, evalConfig });
+      const figuresBefore = tally.metrics;
       const problems = check(want, report);
+      const checkFigures = tally.metrics - figuresBefore;
       tally.cases++;
       if (rel.startsWith('slime/')) tally.slime++;
-      const kind = (perFolder[folder] ??= { cases: 0, differ: 0 });
+      const kind = (perFolder[folder] ??= { cases: 0, differ: 0, figures: 0 });
       kind.cases++;
       if (problems.length > 0) kind.differ++;
       if (want.crash || Object.keys(want.filter_raised_by_group ?? {}).length > 0) tally.raising++;
+      const before = tally.metrics;
       tally.metrics += Object.keys(want.metrics ?? {}).length;
+      kind.figures += tally.metrics - before + checkFigures;
       if (problems.length === 0) continue;
       tally.differ++;
       if (tally.differ <= 20) console.log(`${rel}\n  ${problems.slice(0, 8).join('\n  ')}`);
@@ -289,5 +293,5 @@ console.log(
   `${tally.cases} cases (${tally.slime} slime; ${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
     `${tally.endTokenRows} verl rows of only an end token`,
 );
-for (const [folder, k] of Object.entries(perFolder)) console.log(`  ${folder}: ${k.cases} cases, ${k.differ} differ`);
+for (const [folder, k] of Object.entries(perFolder)) console.log(`  ${folder}: ${k.cases} cases, ${k.figures} figures, ${k.differ} differ`);
 process.exitCode = tally.differ > 0 ? 1 : 0;
