@@ -423,7 +423,7 @@ def miles_compact_case(case, rng):
         metrics = outcome(lambda: mm.log_rollout_data(step, cargs, flat, out.drops, 10.0))["metrics"]
         save_dump(flat, step, evaluation=False)
         from miles.utils.metric_utils import compute_pass_rate
-        by_rollouts = compute_pass_rate(flat_rewards=[r for g in by_group.values() if len(g) == n for r in g.values()], group_size=n)
+        by_rollouts = gen.rollout_pass_rate(compute_pass_rate, by_group, n)
     samples_by_group = {}
     for s in flat:
         samples_by_group[str(s.group_index)] = samples_by_group.get(str(s.group_index), 0) + 1

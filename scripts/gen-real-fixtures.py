@@ -1057,6 +1057,13 @@ def miles_compact_modules():
     return SimpleNamespace(registry=registry, agentic=agentic_tool_call, endpoint=openai_endpoint_utils, common=common, codec=codec)
 
 
+def rollout_pass_rate(compute_pass_rate, rollouts_by_group, n):
+    """miles' `compute_pass_rate` over the groups of exactly n rollouts, one reward per rollout; {} without
+    such a group (as `_compute_passrate_from_samples` returns {} without a whole group)."""
+    whole = [g for g in rollouts_by_group.values() if len(g) == n]
+    return compute_pass_rate(flat_rewards=[r for g in whole for r in g.values()], group_size=n) if whole else {}
+
+
 def miles_compact_step(mods, args, step, plan, state, session_server):
     """One rollout step through miles' own functions: `generate_and_rm_group` with `agentic_tool_call.generate`
     (session server v2) per group, `check_no_aborted` then `check_reward_nonzero_std` (call_dynamic_filter,
@@ -1109,9 +1116,7 @@ def miles_compact_step(mods, args, step, plan, state, session_server):
     rollouts_by_group = {}
     for s, rid in zip(flat, train["rollout_ids"]):
         rollouts_by_group.setdefault(str(s.group_index), {}).setdefault(rid, s.get_reward_value(args))
-    by_rollouts = compute_pass_rate(
-        flat_rewards=[r for g in rollouts_by_group.values() if len(g) == args.n_samples_per_prompt for r in g.values()],
-        group_size=args.n_samples_per_prompt)
+    by_rollouts = rollout_pass_rate(compute_pass_rate, rollouts_by_group, args.n_samples_per_prompt)
     return SimpleNamespace(flat=flat, drops=drops, logged=logged, train=train, rollouts_by_group=rollouts_by_group,
                            by_rollouts=by_rollouts)
 
