@@ -14,7 +14,8 @@ test('cli inspect: a dropped sample shows its group, the filter, the metric, its
   writeFileSync(join(dir, 'rollout_1.jsonl'), [GOOD, GOOD2, ABORTED, OK3].join('\n') + '\n');
   const r = runCli(['inspect', 'rollout_1.jsonl', '3'], dir);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^line 3 · status aborted · reward null · index 2 \(miles-sample, rollout\)$/m);
+  // The step is the file name's: a miles sample's rollout_id is its rollout, not the step.
+  assert.match(r.stdout, /^line 3 · status aborted · reward null · index 2 · step 1 \(miles-sample, rollout\)$/m);
   assert.match(r.stdout, /^group 1: 2 samples, dropped by the aborted-group filter, reason group_has_aborted_SandboxUnavailable$/m);
   assert.match(
     r.stdout,

@@ -105,7 +105,7 @@ test('compact rollout 20 with n = 5: the group is said to have 6 rollouts, its b
   assert.ok(f[2].message.startsWith('group 2004 has 6 samples'), f[2].message);
 });
 
-test('rollout_id on every sample across groups (a step written there) names no rollout: samples are counted', async () => {
+test('rollout_id on samples of other indexes or groups (a step written there) names no rollout: samples are counted', async () => {
   const lines = readFileSync(join(REAL, 'rollout/rollout_20.jsonl'), 'utf8').trimEnd().split('\n');
   const text = lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), rollout_id: 20 })).join('\n');
   const dir = mkdtempSync(join(tmpdir(), 'compact-'));
@@ -115,10 +115,22 @@ test('rollout_id on every sample across groups (a step written there) names no r
     settings: { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 6 },
     evalConfig: null,
   });
+  // One group alone: its samples share the id but not their index, so they are no copies of one input.
+  const one = lines.filter((l) => (JSON.parse(l) as { group_index: number }).group_index === 2000);
+  writeFileSync(join(dir, 'rollout_21.jsonl'), one.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), rollout_id: 21 })).join('\n') + '\n');
+  const single = await analyzeFiles([{ path: join(dir, 'rollout_21.jsonl'), displayPath: 'rollout_21.jsonl' }], {
+    access: nodeFileAccess,
+    settings: { ...DEFAULT_SETTINGS, nSamplesPerPrompt: 6 },
+    evalConfig: null,
+  });
   rmSync(dir, { recursive: true });
   assert.equal(r.findings.filter((f) => f.code === 'compact-rollouts').length, 0);
   assert.deepEqual(
     r.findings.filter((f) => f.code === 'incomplete-group').map((f) => f.group),
     ['2000', '2001'],
+  );
+  assert.deepEqual(
+    single.findings.filter((f) => f.code === 'incomplete-group' || f.code === 'compact-rollouts').map((f) => [f.code, f.message.slice(0, 25)]),
+    [['incomplete-group', 'group 2000 has 9 samples,']],
   );
 });

@@ -11,21 +11,21 @@ import { rowList, type SampleList } from '../store/sampleList';
 import { computePassAtK } from '../eval/passAtK';
 
 /**
- * Whether a file's `rollout_id`s name rollouts: some sample has one and no id is shared by two
- * groups. miles sets it only on the siblings of a compact rollout, to the input sample's index, so
- * one id never spans groups; an id on every sample across groups (a step written there by hand)
- * names no rollout, and the samples are counted one by one.
+ * Whether a file's `rollout_id`s name rollouts: some sample has one, and the samples sharing an id
+ * share their group and their `index`. miles sets it only on the siblings of a compact rollout,
+ * each a copy of one input sample (same `group_index`, same `index`), to that sample's index; an
+ * id on samples of different indexes or groups (a step written there by hand) names no rollout,
+ * and the samples are counted one by one.
  */
 export function rolloutIdsNameRollouts(store: SampleColumns): boolean {
   if (!store.hasRolloutIds) return false;
-  const groupOf = new Map<number, number>();
+  const first = new Map<number, number>();
   for (let i = 0; i < store.length; i++) {
     const id = store.rolloutIdAt(i);
     if (id === null) continue;
-    const g = store.groupId(i);
-    const seen = groupOf.get(id);
-    if (seen === undefined) groupOf.set(id, g);
-    else if (seen !== g) return false;
+    const seen = first.get(id);
+    if (seen === undefined) first.set(id, i);
+    else if (store.groupId(seen) !== store.groupId(i) || store.indexAt(seen) !== store.indexAt(i)) return false;
   }
   return true;
 }

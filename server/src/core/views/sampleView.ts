@@ -10,7 +10,6 @@ import { isPtDumpName } from '../logFiles';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
-import { fileStep } from '../logFiles';
 import type { SampleRecord } from '../types';
 
 export type { SampleView };
@@ -275,8 +274,7 @@ export function buildSampleView(
     label: label === null ? null : typeof label === 'string' ? clip(label) : clip(JSON.stringify(label) ?? ''),
     index: s.index,
     group: s.groupKey,
-    // A miles sample names no step (its rollout_id is its rollout): the file's name does.
-    step: s.step ?? fileStep(file, []),
+    step: inspection.step,
     dataset: s.dataset ?? inspection.dataset?.name ?? null,
     prompt: messagesOf(r.prompt ?? r.input ?? r.question ?? null),
     conversation: messagesOf(r.messages ?? null),
