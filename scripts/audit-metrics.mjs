@@ -150,6 +150,48 @@ function stockProblems(want, report) {
   return problems;
 }
 
+/** `pass@<k> = <v>` pairs a compact-rollouts finding states by rollouts (rollout/compactRollouts.ts). */
+function statedByRollouts(message) {
+  const at = message.indexOf('by rollouts (');
+  const out = {};
+  if (at < 0) return out;
+  for (const m of message.slice(at).matchAll(/(pass@\d+) = ([^,\s]+?)(?=,|\.$|$)/g)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
+/**
+ * Compact / sub-agent rollouts (audit-metrics.py `miles_compact_case`): the figures miles logged (the
+ * dump holds the kept groups only, so no drops), no incomplete-group but on a group written short,
+ * and a compact-rollouts finding exactly where a rollout fans out, stating pass@k by rollouts as
+ * compute_pass_rate gives it.
+ */
+function compactProblems(want, report) {
+  const problems = compareMetrics(
+    want.metrics,
+    report.files[0].metrics,
+    (k) => k.startsWith(DROP),
+    (k) => (k.startsWith('rollout/') && !k.startsWith(DROP)) || k.startsWith(PASSRATE),
+  );
+  const short = report.findings.filter((f) => f.code === 'incomplete-group').map((f) => f.group);
+  if (short.join() !== (want.short_group ?? '')) problems.push(`incomplete-group on [${short}], written short: ${want.short_group}`);
+  const info = report.findings.filter((f) => f.code === 'compact-rollouts');
+  if (info.length !== (want.fanned_out > 0 ? 1 : 0)) problems.push(`compact-rollouts findings: ${info.length}, fanned-out groups ${want.fanned_out}`);
+  if (info.length === 1) {
+    if (!info[0].message.startsWith(`${want.fanned_out} of `)) problems.push(`fanned-out groups: ${info[0].message.slice(0, 20)}…, miles ${want.fanned_out}`);
+    problems.push(
+      ...compareMetrics(
+        want.pass_at_k_by_rollouts,
+        statedByRollouts(info[0].message),
+        () => false,
+        () => true,
+      ).map((p) => `by rollouts: ${p}`),
+    );
+    tally.metrics += Object.keys(want.pass_at_k_by_rollouts).length;
+  }
+  if (report.findings.some((f) => f.code === 'metrics-crash')) problems.push('metrics-crash where miles raised nothing');
+  return problems;
+}
+
 function verlProblems(want, report) {
   const mean = (k) => k.includes('/mean@') || k.includes('/std@');
   return compareMetrics(want.metrics, report.files[0].metrics, () => false, mean);
@@ -208,6 +250,7 @@ for (const [folder, check, settings] of [
   ['miles/stock-eval', stockProblems, null],
   ['miles/stock-rollout', stockProblems, null],
   ['verl/rollout-end-token', verlEndTokenProblems, DEFAULT_SETTINGS],
+  ['miles/compact', compactProblems, null],
 ]) {
   const dir = join(out, folder);
   if (!existsSync(dir)) continue;
@@ -217,23 +260,29 @@ for (const [folder, check, settings] of [
     // miles' and slime's cases also as their own .pt dump of the same samples: the same figures are due.
     const fw = folder.split('/')[0];
     const stock = folder.startsWith('miles/stock-');
-    const dumpName = stock
-      ? file.replace(/^(eval_|case)(\d+)\.jsonl$/, (_, p, n) => `${p === 'case' ? '' : p}${100000 + Number(n)}.pt`)
+    // Stock cases' dumps are numbered from 100000, compact cases' from 200000 (audit-metrics.py).
+    const offset = stock ? 100000 : folder === 'miles/compact' ? 200000 : 0;
+    const dumpName = offset
+      ? file.replace(/^(eval_|case)(\d+)\.jsonl$/, (_, p, n) => `${p === 'case' ? '' : p}${offset + Number(n)}.pt`)
       : file.replace(/^case/, '').replace(/\.jsonl$/, '.pt');
     const dump = fw === 'miles' || fw === 'slime' ? `${fw}/rollout_data/${dumpName}` : null;
-    // A stock case carries its settings and eval config.
+    // A stock or compact case carries its settings (and a stock eval case its eval config).
     const caseSettings = settings ?? { ...DEFAULT_SETTINGS, ...want.settings };
     const evalConfig = want.eval_config ? await loadEvalConfig(join(dir, want.eval_config), nodeFileAccess) : null;
     for (const rel of dump !== null && existsSync(join(out, dump)) ? [`${folder}/${file}`, dump] : [`${folder}/${file}`]) {
       const report = await analyzeFiles([{ path: join(out, rel), displayPath: rel }], { access: nodeFileAccess, settings: caseSettings, evalConfig });
+      const figuresBefore = tally.metrics;
       const problems = check(want, report);
+      const checkFigures = tally.metrics - figuresBefore;
       tally.cases++;
       if (rel.startsWith('slime/')) tally.slime++;
-      const kind = (perFolder[folder] ??= { cases: 0, differ: 0 });
+      const kind = (perFolder[folder] ??= { cases: 0, differ: 0, figures: 0 });
       kind.cases++;
       if (problems.length > 0) kind.differ++;
       if (want.crash || Object.keys(want.filter_raised_by_group ?? {}).length > 0) tally.raising++;
+      const before = tally.metrics;
       tally.metrics += Object.keys(want.metrics ?? {}).length;
+      kind.figures += tally.metrics - before + checkFigures;
       if (problems.length === 0) continue;
       tally.differ++;
       if (tally.differ <= 20) console.log(`${rel}\n  ${problems.slice(0, 8).join('\n  ')}`);
@@ -244,5 +293,5 @@ console.log(
   `${tally.cases} cases (${tally.slime} slime; ${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
     `${tally.endTokenRows} verl rows of only an end token`,
 );
-for (const [folder, k] of Object.entries(perFolder)) console.log(`  ${folder}: ${k.cases} cases, ${k.differ} differ`);
+for (const [folder, k] of Object.entries(perFolder)) console.log(`  ${folder}: ${k.cases} cases, ${k.figures} figures, ${k.differ} differ`);
 process.exitCode = tally.differ > 0 ? 1 : 0;

@@ -8,7 +8,8 @@ Run (docs/framework-files.md has the whole recipe):
   /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
   (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps,
   --only-lengths only rollout_71 / eval_171 and theirs: long loss masks, --only-tensors only
-  miles/tensors/: tensors of every dtype and miles' train_data dump, scripts/tensor_fixtures.py)
+  miles/tensors/: tensors of every dtype and miles' train_data dump, scripts/tensor_fixtures.py,
+  --only-compact only rollout_20 / rollout_21 and theirs: compact / sub-agent rollouts)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
   git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
@@ -39,7 +40,8 @@ VERL, MILES = (sys.argv[2], "") if V1_MODE else (sys.argv[1], sys.argv[2])
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "fixtures", "real")
 STUB = ("ray", "tensordict", "transformers", "wandb", "swanlab", "codetiming", "torchdata", "datasets", "peft",
         "hydra", "pyarrow", "packaging", "accelerate", "mlflow", "tensorboard", "vllm", "sglang", "liger_kernel", "flash_attn",
-        "miles.utils.misc", "miles.utils.tracking_utils", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron", "pylatexenc", "sympy")
+        "miles.utils.misc", "miles.utils.tracking_utils", "miles.utils.processing_utils", "miles.utils.data",
+        "miles.utils.audit_utils", "huggingface_hub", "pydantic", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron", "pylatexenc", "sympy")
 
 if "--only-tensors" in sys.argv:  # miles' loss math imports torch.fx, which needs the real sympy
     STUB = tuple(s for s in STUB if s != "sympy")
@@ -1041,6 +1043,199 @@ def miles_stock(out_dir):
             "settings": {"rewardKey": reward_key, "nSamplesPerPrompt": 4, "dynamicFilter": "check_reward_nonzero_std"},
             "filter_raised_by_group": raised,
             "metrics": {k: v for k, v in logged.items() if k.startswith(("rollout/", "passrate/")) and k not in ("rollout/step", "rollout/rollout_time")}})
+def miles_compact_modules():
+    """miles' agentic generation path, imported with its loader given a real lookup: `miles.utils.misc`
+    is stubbed, and `load_function` is what resolves --custom-agent-function-path (None: no function)."""
+    import miles.utils.misc as misc
+    registry = {}
+    misc.load_function = lambda path: None if path is None else registry[path]
+    misc.SingletonMeta = type
+    from miles.rollout.generate_hub import agentic_tool_call
+    from miles.rollout.generate_utils import openai_endpoint_utils
+    from miles.rollout.inference_rollout import inference_rollout_common as common
+    from miles.rollout.session.samples import codec
+    return SimpleNamespace(registry=registry, agentic=agentic_tool_call, endpoint=openai_endpoint_utils, common=common, codec=codec)
+
+
+def rollout_pass_rate(compute_pass_rate, rollouts_by_group, n):
+    """miles' `compute_pass_rate` over the groups of exactly n rollouts, one reward per rollout; {} without
+    such a group (as `_compute_passrate_from_samples` returns {} without a whole group)."""
+    whole = [g for g in rollouts_by_group.values() if len(g) == n]
+    return compute_pass_rate(flat_rewards=[r for g in whole for r in g.values()], group_size=n) if whole else {}
+
+
+def miles_compact_step(mods, args, step, plan, state, session_server):
+    """One rollout step through miles' own functions: `generate_and_rm_group` with `agentic_tool_call.generate`
+    (session server v2) per group, `check_no_aborted` then `check_reward_nonzero_std` (call_dynamic_filter,
+    MetricGatherer), the kept groups sorted as generate_rollout_async sorts them, `postprocess_rollout_data`,
+    then `save_debug_rollout_data`, `log_rollout_data` and `convert_samples_to_train_data`, as
+    RolloutManager.generate calls them. `plan`: per group, (label, [(samples of the rollout, reward), ...]);
+    0 samples: the session recorded no model call (miles aborts that rollout)."""
+    import asyncio
+    from miles.ray.rollout import debug_data, metrics as mm
+    from miles.ray.rollout.rollout_data_conversion import postprocess_rollout_data
+    from miles.ray.rollout.train_data_conversion import convert_samples_to_train_data
+    from miles.rollout.filter_hub.base_types import MetricGatherer, call_dynamic_filter
+    from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std
+    from miles.utils.types import Sample
+
+    gatherer = MetricGatherer()
+    data = []
+    base = step * 100
+    for g, (label, rollouts) in enumerate(plan):
+        group = []
+        for j, (turns, reward) in enumerate(rollouts):
+            index = base + g * args.n_samples_per_prompt + j
+            session_server.plans[index] = (turns, reward)
+            group.append(Sample(group_index=base + g, index=index, prompt=f"Fix the failing test in repo {step}-{g}.",
+                                label=label, metadata={"task_id": index}))
+        state.generate_fn_semaphore = asyncio.Semaphore(4)  # one per event loop (asyncio.run makes one)
+        group = asyncio.run(mods.common.generate_and_rm_group(state, group, {"max_new_tokens": 64}))
+        assert len(group) == args.n_samples_per_prompt
+        for f in (check_no_aborted, check_reward_nonzero_std):
+            out = call_dynamic_filter(f, args, group)
+            if not out.keep:
+                gatherer.on_dynamic_filter_drop(reason=out.reason)
+                break
+        else:
+            data.append(group)
+    data = sorted(data, key=lambda group: group[0][0].index if isinstance(group[0], list) else group[0].index)
+    flat, metadata = postprocess_rollout_data(args, data, {"dp_size": 1})
+    logged, before = {}, mm.tracking
+    mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
+    debug_data.save_debug_rollout_data(args, flat, rollout_id=step, evaluation=False, metadata=metadata)
+    drops = gatherer.collect()
+    try:
+        mm.log_rollout_data(step, args, flat, drops, 10.0)
+    finally:
+        mm.tracking = before
+    train = convert_samples_to_train_data(args, flat, metadata, None, None)
+    # The rollouts as convert_samples_to_train_data keys them (rollout_ids), each with its one reward:
+    # pass@k over the groups of n rollouts with miles' own compute_pass_rate, a figure miles does not log.
+    from miles.utils.metric_utils import compute_pass_rate
+    rollouts_by_group = {}
+    for s, rid in zip(flat, train["rollout_ids"]):
+        rollouts_by_group.setdefault(str(s.group_index), {}).setdefault(rid, s.get_reward_value(args))
+    by_rollouts = rollout_pass_rate(compute_pass_rate, rollouts_by_group, args.n_samples_per_prompt)
+    return SimpleNamespace(flat=flat, drops=drops, logged=logged, train=train, rollouts_by_group=rollouts_by_group,
+                           by_rollouts=by_rollouts)
+
+
+def miles_compact_args(n):
+    """miles_args() as a run of miles' agentic generation sets them (session server v2, GRPO)."""
+    args = miles_args()
+    args.n_samples_per_prompt = n
+    args.use_session_server = "v2"
+    args.session_server_ip, args.session_server_ports = "127.0.0.1", [18000]
+    args.custom_agent_function_path = "agents.fix_tests"
+    args.max_seq_len, args.group_rm, args.partial_rollout = None, False, False
+    args.sglang_router_policy = None
+    args.custom_rm_path, args.rm_type = None, None
+    args.rewards_normalization, args.grpo_std_normalization = True, True
+    args.disable_rollout_trim_samples, args.use_dynamic_global_batch_size = False, False
+    args.global_batch_size, args.rollout_batch_size = 1, 1
+    return args
+
+
+def miles_compact_setup(args):
+    """miles' agentic generation path with its HTTP calls answered here: the session server's reply is
+    what its own `encode_samples` packs for the samples a session recorded (one per model call, the
+    rollout's reward on each, as the v2 server assigns it), read back by the driver's own
+    `decode_samples_and_merge_input_sample`. The user's agent function (--custom-agent-function-path)
+    only names its session's task. Returns (modules, the generate state, the server's plans by task)."""
+    import asyncio  # noqa: F401 - the state's semaphore is made per event loop by miles_compact_step
+    from miles.utils.types import Sample
+
+    mods = miles_compact_modules()
+
+    class SessionServer:
+        def __init__(self):
+            self.plans, self.sessions = {}, {}
+
+        async def post(self, url, payload, max_retries=60, action="post", headers=None):
+            if url.endswith("/sessions"):
+                sid = f"s{len(self.sessions)}"
+                self.sessions[sid] = None
+                return {"session_id": sid}
+            return {}
+
+        async def post_bytes(self, url, payload, *, timeout):
+            sid = url.split("/sessions/")[1].split("/")[0]
+            turns, reward = self.plans[self.sessions.pop(sid)]
+            samples = []
+            for t in range(turns):
+                resp = f"turn {t}: call run_tests" if t < turns - 1 else "all tests pass"
+                samples.append(Sample(response=resp, response_length=len(resp), tokens=list(range(8 + len(resp))),
+                                      loss_mask=[1] * len(resp), status=Sample.Status.COMPLETED, weight_versions=["5"],
+                                      metadata={"turn": t}, reward=reward))
+            return mods.codec.encode_samples(samples, {}, None, fields=mods.codec.COMPUTED_FIELDS_V2)
+
+    server = SessionServer()
+    mods.endpoint.post, mods.endpoint.post_bytes_no_retry = server.post, server.post_bytes
+
+    async def fix_tests(base_url, prompt, request_kwargs, metadata, **kwargs):
+        server.sessions[base_url.rsplit("/", 1)[1]] = metadata["task_id"]
+        return None
+
+    mods.registry[args.custom_agent_function_path] = fix_tests
+    state = SimpleNamespace(args=args, generate_fn_semaphore=None, aborted=False, generate_function=mods.agentic.generate)
+    return mods, state, server
+
+
+def miles_compact(out_dir):
+    """Compact / sub-agent rollouts (docs/framework-files.md#compact-rollouts), miles main 31f1ca9: samples
+    made by miles' own agentic generation (`agentic_tool_call.generate` under --use-session-server v2,
+    `miles_compact_setup`), then miles' filters, `postprocess_rollout_data`, `save_debug_rollout_data`,
+    `log_rollout_data` (--log-passrate) and `convert_samples_to_train_data` (GRPO, one reward per rollout)."""
+    args = miles_compact_args(6)
+    args.global_batch_size, args.rollout_batch_size = 4, 5
+    args.save_debug_rollout_data = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
+    mods, state, server = miles_compact_setup(args)
+    steps = {
+        # 20: a fanned-out group of 9 samples, one of 7, a zero-std group and an aborted one (dropped), and
+        # a group without fan-out (the only one miles' pass@k counts).
+        20: [("a", [(1, 1.0), (3, 0.0), (1, 1.0), (1, 1.0), (2, 0.0), (1, 0.0)]),
+             ("b", [(1, 0.0), (1, 0.0), (2, 0.0), (1, 1.0), (1, 0.0), (1, 0.0)]),
+             ("c", [(1, 1.0), (2, 1.0), (1, 1.0), (1, 1.0), (1, 1.0), (1, 1.0)]),
+             ("d", [(1, 1.0), (0, None), (2, 0.0), (1, 1.0), (1, 0.0), (1, 0.0)]),
+             ("e", [(1, 1.0), (1, 0.0), (1, 0.0), (1, 1.0), (1, 1.0), (1, 0.0)])],
+        # 21: every group fans out, so miles' pass@k has no group of 6 samples and logs none.
+        21: [("f", [(2, 1.0), (1, 0.0), (1, 1.0), (1, 0.0), (1, 0.0), (1, 0.0)]),
+             ("g", [(1, 0.0), (3, 1.0), (1, 1.0), (2, 1.0), (1, 0.0), (1, 1.0)]),
+             ("h", [(1, 1.0), (1, 0.0), (1, 1.0), (1, 1.0), (1, 1.0), (2, 1.0)])],
+    }
+    for step, plan in steps.items():
+        out = miles_compact_step(mods, args, step, plan, state, server)
+        flat, drops, logged, train, rollouts_by_group, by_rollouts = (
+            out.flat, out.drops, out.logged, out.train, out.rollouts_by_group, out.by_rollouts)
+        with open(os.path.join(out_dir, "rollout", f"rollout_{step}.jsonl"), "w") as f:
+            for s in flat:
+                f.write(json.dumps(s.to_dict()) + "\n")
+        # The rollouts as convert_samples_to_train_data keys them (rollout_ids), each with its one reward:
+        # pass@k over them with miles' own compute_pass_rate, the figure miles does not log.
+        from miles.utils.metric_utils import compute_pass_rate
+        rollouts_by_group = {}
+        for s, rid in zip(flat, train["rollout_ids"]):
+            rollouts_by_group.setdefault(str(s.group_index), {}).setdefault(rid, s.get_reward_value(args))
+        by_rollouts = compute_pass_rate(
+            flat_rewards=[r for g in rollouts_by_group.values() if len(g) == args.n_samples_per_prompt for r in g.values()],
+            group_size=args.n_samples_per_prompt)
+        write_json(os.path.join(out_dir, "rollout", f"rollout_{step}.expected.json"), {
+            "writer": "miles agentic_tool_call.generate (session server v2: encode_samples / decode_samples_and_merge_input_sample) "
+                      "via generate_and_rm_group; postprocess_rollout_data; Sample.to_dict() lines and save_debug_rollout_data (.pt)",
+            "metrics_by": "check_no_aborted then check_reward_nonzero_std (call_dynamic_filter, MetricGatherer); "
+                          "log_rollout_data with --log-passrate; convert_samples_to_train_data (GRPO)",
+            "settings": {"nSamplesPerPrompt": 6, "dynamicFilter": "check_reward_nonzero_std"},
+            "samples": len(flat),
+            "rollouts_by_group": {g: len(r) for g, r in rollouts_by_group.items()},
+            "samples_by_group": {str(g): sum(1 for s in flat if s.group_index == g) for g in dict.fromkeys(s.group_index for s in flat)},
+            "train_rollout_ids": train["rollout_ids"],
+            "pass_at_k_by_rollouts": by_rollouts,
+            "train_rewards": train["rewards"],
+            "metrics": {k: v for k, v in {**drops, **logged}.items()
+                        if k.startswith(("rollout/", "passrate/")) and k not in ("rollout/step", "rollout/rollout_time")}})
+
+
 def miles_lengths(out_dir):
     """Loss masks as long as real ones, in miles' own `.pt` dump and as JSON lines: the effective
     response length (`sum(loss_mask)`) behind `response_len/*` and `eval/<ds>/response_len/*`. A
@@ -1302,6 +1497,7 @@ def main():
     zlib_cases(miles_dir)
     miles_span_versions(miles_dir)
     miles_lengths(miles_dir)
+    miles_compact(miles_dir)
 
 
 if __name__ == "__main__":
@@ -1313,6 +1509,9 @@ if __name__ == "__main__":
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
         # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
         miles_stock(os.path.join(OUT, "miles"))
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-compact":
+        # Only the compact-rollout fixtures (rollout 20, 21 and their .pt dumps).
+        miles_compact(os.path.join(OUT, "miles"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-lengths":
         miles_lengths(os.path.join(OUT, "miles"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-repetition":

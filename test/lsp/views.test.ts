@@ -79,8 +79,8 @@ test('a file read from disk (its store and the verdicts of its groups) answers t
 });
 
 test('an eval dump read from disk (its store) answers the run view, its datasets and its samples as its open document (records) does', async () => {
-  // Named without a step number, so the run view takes the step from the samples (rollout_id 100);
-  // its three datasets each start on their own line.
+  // Named without a step number: a miles sample's rollout_id is its rollout (miles main 31f1ca9), not
+  // the step, so the run view has none; its three datasets each start on their own line.
   const ws = tempWorkspace();
   ws.write('eval_config.yaml', readFileSync(join(ROOT, 'examples/run/eval_config.yaml'), 'utf8'));
   const text = readFileSync(join(ROOT, 'examples/run/eval/eval_100.jsonl'), 'utf8');
@@ -101,9 +101,9 @@ test('an eval dump read from disk (its store) answers the run view, its datasets
     assert.deepEqual(
       fromDisk.run.eval.map((e) => [e.step, e.dataset]),
       [
-        [100, 'aime'],
-        [100, 'gpqa'],
-        [100, 'swe_verified'],
+        [null, 'aime'],
+        [null, 'gpqa'],
+        [null, 'swe_verified'],
       ],
     );
     assert.deepEqual(new Set(fromDisk.datasets.datasets.map((d) => d.line)).size, 3, 'each dataset at its own first line');

@@ -50,7 +50,7 @@ function inspectionLines(i: SampleInspection, settings: CauseSettings): string[]
     `reward ${reward(s)}`,
     s.index !== null ? `index ${s.index}` : null,
     s.dataset !== null ? `dataset ${escapeInline(s.dataset)}` : null,
-    s.step !== null ? `step ${s.step}` : null,
+    i.step !== null ? `step ${i.step}` : null,
     // An exit status that is no failure cause (a finished attempt's `Submitted`) is its exit status.
     i.cause === null && i.exitStatus !== null ? `exit status ${escapeInline(i.exitStatus)}` : null,
   ].filter((x) => x !== null);

@@ -23,6 +23,10 @@ export const CATALOG = {
   'infra-failure-scored': { severity: 'warning', summary: 'An infrastructure failure was kept and scored (trained as a policy failure).' },
   'policy-failure-discarded': { severity: 'warning', summary: 'A failure the policy can cause was aborted (hidden from training).' },
   'incomplete-group': { severity: 'warning', summary: 'A group has another size than n_samples_per_prompt.' },
+  'compact-rollouts': {
+    severity: 'information',
+    summary: "Rollouts fan out into several samples sharing rollout_id: counted once; miles main (31f1ca9)'s pass@k leaves their groups out.",
+  },
   misgrouped: { severity: 'warning', summary: 'A group holds different prompts, or a prompt is spread over groups.' },
   'group-size-inferred': { severity: 'information', summary: 'Samples per eval prompt were inferred from the log.' },
   'passk-group-size-mismatch': { severity: 'warning', summary: "pass@k is grouped by the global n, not the dataset's own.", fixable: true },

@@ -36,6 +36,12 @@ export interface SampleFrameworkRules {
    * slime logs it from the trainer's batch (`log_passrate` over `raw_reward`), which no dump holds.
    */
   rolloutPassrateFromSamples: boolean;
+  /**
+   * Compact / sub-agent rollouts (docs/framework-files.md#compact-rollouts): samples sharing a
+   * `rollout_id` are one rollout, counted once against n and given one reward in GRPO's baseline
+   * (miles' `train_data_conversion`). Not checked against slime's code: slime's files are counted by sample.
+   */
+  compactRollouts: boolean;
 }
 
 export const MILES_RULES: SampleFrameworkRules = {
@@ -49,6 +55,7 @@ export const MILES_RULES: SampleFrameworkRules = {
   zeroStdPercentages: true,
   weightVersionMetrics: true,
   rolloutPassrateFromSamples: true,
+  compactRollouts: true,
 };
 
 export const SLIME_RULES: SampleFrameworkRules = {
@@ -62,6 +69,7 @@ export const SLIME_RULES: SampleFrameworkRules = {
   zeroStdPercentages: false,
   weightVersionMetrics: false,
   rolloutPassrateFromSamples: false,
+  compactRollouts: false,
 };
 
 /** The framework that writes a format; null for `generic` and `unknown` (the user's mapping, nothing matched). */

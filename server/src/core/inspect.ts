@@ -12,6 +12,7 @@
 // so a hover on a file of a million samples does not copy or scan the detail each time.
 import { classifyCause, dropMetricName, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './causes';
 import type { FileAccess } from './fileAccess';
+import { fileStep } from './logFiles';
 import { inGroupOrder } from './rollout/groups';
 import { readRecordDetail, type RecordDetail } from './recordDetail';
 import { minLine, splitsDatasets } from './eval/analyze';
@@ -83,6 +84,11 @@ export interface SampleInspection {
   exitStatus: string | null;
   /** True when the sample failed (`isFailedSample`): its line's failure detail is worth reading. */
   failed: boolean;
+  /**
+   * The sample's step: its record's (verl's `step`), else its file's. A miles sample names none: its
+   * `rollout_id` is its rollout (docs/framework-files.md#compact-rollouts). Null: nothing says.
+   */
+  step: number | null;
 }
 
 const sortedSamples = new WeakMap<FileDetail, readonly SampleRecord[]>();
@@ -394,6 +400,7 @@ export function inspectSample(file: Pick<InspectedFile, 'report' | 'settings'>, 
     cause: failureCause(sample, file.settings),
     exitStatus: sample.cause,
     failed: isFailedSample(sample, file.settings),
+    step: sample.step ?? report.step ?? fileStep(report.path, []),
   };
 }
 

@@ -5,7 +5,7 @@
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { CheckedField, ShapeNotes } from './formats/fieldShape';
 import type { MilesSampleFields, SampleRecord } from './types';
-import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, takeChunk, withLabelCode } from './store/chunk';
+import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, NULL, takeChunk, withLabelCode } from './store/chunk';
 import * as Flag from './store/rowFlags';
 import { type IntField, IntOverflow } from './store/intOverflow';
 import { emptyRow, setRowStatus, type StoreRow } from './store/row';
@@ -56,6 +56,7 @@ export class SampleStore extends SampleColumns {
     r.index = s.index;
     r.responseLength = s.responseLength;
     r.step = s.step;
+    r.rolloutId = s.rolloutId ?? null;
     setRowStatus(r, s.status, s.aborted);
     r.reward = s.reward;
     r.rewardIsInt = s.rewardIsInt;
@@ -127,6 +128,12 @@ export class SampleStore extends SampleColumns {
     else if (step !== c.stepFirst) {
       c.step = new Int32Array(CHUNK).fill(c.stepFirst, 0, j);
       c.step[j] = step;
+    }
+    if (j === 0) c.hasRolloutId = false;
+    if (r.rolloutId !== null || c.rolloutId !== null) {
+      c.rolloutId ??= new Int32Array(CHUNK).fill(NULL);
+      c.rolloutId[j] = this.overflow.code(row, 'rolloutId', r.rolloutId);
+      if (r.rolloutId !== null) c.hasRolloutId = true;
     }
     const reward = r.reward ?? 0;
     if (c.reward.BYTES_PER_ELEMENT === 4 && Math.fround(reward) !== reward && reward === reward) c.reward = Float64Array.from(c.reward);

@@ -51,8 +51,14 @@ export interface SampleRecord {
   /** Failure cause: `metadata.exit_status` (miles), `exit_status` (trials); null when absent or empty. */
   cause: string | null;
   responseLength: number | null;
-  /** Training or eval step when the record says (`rollout_id`, `step`). */
+  /** Training or eval step when the record says (verl's `step`; a miles sample names none). */
   step: number | null;
+  /**
+   * miles' `Sample.rollout_id`: the rollout (execution) a sample came from, not the step. The
+   * samples of one compact / sub-agent rollout share it (docs/framework-files.md#compact-rollouts);
+   * absent or null: the sample is its own rollout.
+   */
+  rolloutId?: number | null;
   /** Other numeric per-sample variables a framework averages (verl `acc`, `score`, ...). */
   vars?: Record<string, number>;
   /**

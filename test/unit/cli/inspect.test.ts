@@ -14,7 +14,8 @@ test('cli inspect: a dropped sample shows its group, the filter, the metric, its
   writeFileSync(join(dir, 'rollout_1.jsonl'), [GOOD, GOOD2, ABORTED, OK3].join('\n') + '\n');
   const r = runCli(['inspect', 'rollout_1.jsonl', '3'], dir);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^line 3 · status aborted · reward null · index 2 \(miles-sample, rollout\)$/m);
+  // The step is the file name's: a miles sample's rollout_id is its rollout, not the step.
+  assert.match(r.stdout, /^line 3 · status aborted · reward null · index 2 · step 1 \(miles-sample, rollout\)$/m);
   assert.match(r.stdout, /^group 1: 2 samples, dropped by the aborted-group filter, reason group_has_aborted_SandboxUnavailable$/m);
   assert.match(
     r.stdout,
@@ -33,7 +34,7 @@ test("cli inspect: a completed sample's Submitted is its exit status, never a ca
   writeFileSync(join(dir, 'rollout_1.jsonl'), [submitted(0, '1.0'), submitted(1, '0.0'), ABORTED].join('\n') + '\n');
   const r = runCli(['inspect', 'rollout_1.jsonl', '1'], dir);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^line 1 · status completed · reward 1 · index 0 · exit status Submitted \(miles-sample, rollout\)$/m);
+  assert.match(r.stdout, /^line 1 · status completed · reward 1 · index 0 · step 1 · exit status Submitted \(miles-sample, rollout\)$/m);
   assert.match(r.stdout, /^ {2}line 1: completed, reward 1 {2}<- this sample$/m);
   assert.match(r.stdout, /^ {2}line 2: completed, reward 0$/m);
   assert.match(r.stdout, /^ {2}line 3: aborted, reward null, cause SandboxUnavailable$/m);

@@ -103,6 +103,7 @@ export function sampleAt(s: SampleRecord, info: LineInfo): SampleRecord {
     responseLength: s.responseLength,
     step: s.step,
   };
+  if (s.rolloutId !== undefined && s.rolloutId !== null) out.rolloutId = s.rolloutId;
   if (s.vars !== undefined) out.vars = s.vars;
   if (s.session !== undefined) out.session = s.session;
   if (s.output !== undefined) out.output = s.output;

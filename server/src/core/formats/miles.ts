@@ -52,8 +52,11 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
     rewardIsInt: reward.rewardIsInt,
     cause: causeOf(meta?.exit_status),
     responseLength: r.response_length ?? null,
-    step: r.rollout_id ?? null,
+    // `Sample.rollout_id` is the rollout a sample came from, not the step (miles main 31f1ca9,
+    // docs/framework-files.md#compact-rollouts): a sample names no step; its file's name does.
+    step: null,
   };
+  if (r.rollout_id !== undefined && r.rollout_id !== null) sample.rolloutId = r.rollout_id;
   sample.miles = milesFields(o, r.response_length ?? null);
   if (sample.miles.weightVersions === null && ctx.shapes !== undefined) noteOddShape(o.weight_versions, ctx.shapes, info.line);
   if (ctx.zeroStdRewardKey !== undefined && isPlainObject(r.reward)) sample.zeroStdReward = keyedReward(r.reward, ctx.zeroStdRewardKey);

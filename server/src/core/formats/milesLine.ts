@@ -58,7 +58,8 @@ let groupKey: string | null = null;
 /** The group index when its key is `String(groupValue)` (`groupKey` is then not made): NaN otherwise. */
 let groupValue = NaN;
 let index: number | null = null;
-let step: number | null = null;
+/** `Sample.rollout_id`: the rollout the sample came from (not the step). */
+let rolloutId: number | null = null;
 let status: SampleStatus | null = null;
 let reward: number | null = null;
 let rewardIsInt = false;
@@ -127,7 +128,7 @@ export class MilesLineReader {
     groupKey = null;
     groupValue = NaN;
     index = null;
-    step = null;
+    rolloutId = null;
     status = null;
     reward = null;
     rewardIsInt = false;
@@ -217,7 +218,7 @@ export class MilesLineReader {
         const v = facts.value;
         if (!Number.isInteger(v)) return -1;
         if (field === INDEX) index = v;
-        else if (field === ROLLOUT_ID) step = v;
+        else if (field === ROLLOUT_ID) rolloutId = v;
         else responseLength = v;
         return end;
       }
@@ -352,7 +353,9 @@ function pushLine(b: Uint8Array, line: number, offset: number, byteLength: numbe
   r.cause = meta.exitStatus === '' ? null : meta.exitStatus;
   r.index = index;
   r.responseLength = responseLength;
-  r.step = step;
+  // A miles sample names no step: its file's name does (docs/framework-files.md#compact-rollouts).
+  r.step = null;
+  r.rolloutId = rolloutId;
   setRowStatus(r, status, abortedByStatus(status));
   r.reward = reward;
   r.rewardIsInt = rewardIsInt;
@@ -378,8 +381,9 @@ function record(b: Uint8Array, info: LineInfo, meta: MilesMetadataReader): Sampl
     rewardIsInt,
     cause: meta.exitStatus === '' ? null : meta.exitStatus,
     responseLength,
-    step,
+    step: null,
   };
+  if (rolloutId !== null) sample.rolloutId = rolloutId;
   sample.miles = milesFields({ effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false });
   return sample;
 }

@@ -19,6 +19,7 @@ import { FirstFindings } from './firstFindings';
 import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
 import { PlainGroups } from './plainGroups';
+import { compactRolloutsMessage, compactSummary, rolloutIdsNameRollouts } from './compactRollouts';
 import { classifyMemo } from './causeClass';
 import { MAX_RELATED_LINES, relatedMembers } from './related';
 
@@ -99,17 +100,19 @@ export function analyzeRollout(
 
   // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
   const plain = new PlainGroups(store, settings, filtersRun, format);
+  // Compact rollouts are counted by rollout, not by sample: their groups go through the checks.
+  const compact = filtersRun && rules.compactRollouts && isSampleDump(format) && rolloutIdsNameRollouts(store);
   const ungrouped = eachGroup(
     store,
     (gid, rows, from, to) => {
-      if (plain.quietKeep(rows, from, to, main, mixed)) {
+      if (!compact && plain.quietKeep(rows, from, to, main, mixed)) {
         total++;
         if (keepGroups === true)
           outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows, from, to), kept: true, reason: null, metric: null });
         prompts.addRows(rows, from, to);
         return true;
       }
-      const reason = filtersRun ? plain.quietAbort(rows, from, to, main, sizes, mixed) : null;
+      const reason = filtersRun && !compact ? plain.quietAbort(rows, from, to, main, sizes, mixed) : null;
       if (reason === null) return false;
       total++;
       dropped++;
@@ -146,7 +149,7 @@ export function analyzeRollout(
         reasonOf[store.groupId(rows[0])] = id;
       }
       for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, settings, filtersRun && rules.abortedGroupFilter, namer, reason, finding);
-      for (const p of incompleteGroups([g], settings.nSamplesPerPrompt)) into(sizes)(p.code, p.at, () => p.message, p.related);
+      for (const p of incompleteGroups([g], settings.nSamplesPerPrompt, compact)) into(sizes)(p.code, p.at, () => p.message, p.related);
       const odd = mixedPrompts(g);
       if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
       prompts.addRows(rows);
@@ -166,6 +169,16 @@ export function analyzeRollout(
     if (rules.rolloutPassrateFromSamples) {
       const passrate = milesPassrate(store, passrateGroupSize(store, settings.nSamplesPerPrompt));
       for (const [k, v] of Object.entries(passrate.values)) sampleMetrics[`passrate/${k}`] = v;
+    }
+    const fanned = compact ? compactSummary(store, settings.nSamplesPerPrompt) : null;
+    if (fanned !== null) {
+      const logged = rules.rolloutPassrateFromSamples ? milesPassrate(store, fanned.n).values : {};
+      finding(
+        'compact-rollouts',
+        store.at(fanned.first),
+        () => compactRolloutsMessage(fanned, logged, rules.versionOwner, rules.version),
+        fanned.siblings.slice(0, MAX_RELATED_LINES).map((row) => store.at(row)),
+      );
     }
     // miles: a group with an aborted member is gone before miles logs (check_no_aborted); one whose
     // rewards are all null without an abort reaches the zero-std count and its round(None). slime

@@ -114,6 +114,16 @@ export function incompleteGroupMessage(key: string, size: number, n: number): st
   );
 }
 
+/** A group of compact rollouts (siblings share rollout_id) whose number of rollouts is not n. */
+export function incompleteRolloutsMessage(key: string, rollouts: number, samples: number, n: number): string {
+  return (
+    `group ${key} has ${rollouts} rollouts (${samples} samples; siblings share rollout_id), expected n_samples_per_prompt = ${n}` +
+    ` — miles' sync rollout asserts that every group holds n rollouts, and GRPO's baseline for this prompt is taken over` +
+    ` its ${rollouts} rollouts, one reward each (_normalize_rewards_by_rollout). Rollouts were lost or duplicated while` +
+    ' writing, or the setting nSamplesPerPrompt does not match the run.'
+  );
+}
+
 export function mixedPromptsMessage(key: string, distinct: number): string {
   return (
     `misgrouped: group ${key} holds ${distinct} different prompts — samples sharing a group key must answer one` +

@@ -3,7 +3,8 @@
 import { attemptCount } from '../eval/verlRows';
 import type { SampleRecord } from '../types';
 import type { SampleGroup } from './groups';
-import { incompleteGroupMessage, mixedPromptsMessage, spreadPromptMessage } from './messages';
+import { rolloutCount } from './compactRollouts';
+import { incompleteGroupMessage, incompleteRolloutsMessage, mixedPromptsMessage, spreadPromptMessage } from './messages';
 import { relatedMembers } from './related';
 
 /** A shape problem, located at a sample; the caller turns it into a Finding. */
@@ -18,18 +19,19 @@ export interface ShapeProblem {
 
 /**
  * With n known, every group of another size (miles' sync loop would assert). A verl v1 session
- * that wrote several outputs is one attempt (docs/framework-files.md#verl-v1).
+ * that wrote several outputs is one attempt (docs/framework-files.md#verl-v1); with `compact`, the
+ * samples sharing a rollout are one rollout (docs/framework-files.md#compact-rollouts).
  */
-export function incompleteGroups(groups: readonly SampleGroup[], n: number | null): ShapeProblem[] {
+export function incompleteGroups(groups: readonly SampleGroup[], n: number | null, compact = false): ShapeProblem[] {
   if (n === null) return [];
   return groups
-    .map((g) => ({ g, size: attemptCount(g.members) }))
+    .map((g) => ({ g, size: compact ? rolloutCount(g.members) : attemptCount(g.members) }))
     .filter(({ size }) => size !== n)
     .map(({ g, size }) => ({
       code: 'incomplete-group' as const,
       at: g.members.record(0),
       group: g.key,
-      message: incompleteGroupMessage(g.key, size, n),
+      message: compact && size !== g.members.length ? incompleteRolloutsMessage(g.key, size, g.members.length, n) : incompleteGroupMessage(g.key, size, n),
       related: relatedMembers(g.members, 0),
     }));
 }

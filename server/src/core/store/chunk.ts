@@ -37,6 +37,10 @@ export class Chunk {
   /** Step codes: the chunk's first row's in `stepFirst` until a row differs (a file is mostly one step). */
   stepFirst = 0;
   step: Int32Array | null = null;
+  /** `Sample.rollout_id` codes, made when a row first has one (NULL for the rows before it): most files have none. */
+  rolloutId: Int32Array | null = null;
+  /** Whether a row of this chunk has a `Sample.rollout_id` (a reused chunk may hold an earlier file's array). */
+  hasRolloutId = false;
   /** Rewards in single precision until one is not exactly a float32 (0, 1, 0.5 are). */
   reward: Float32Array | Float64Array = new Float32Array(CHUNK);
   readonly status = new Uint8Array(CHUNK);
@@ -68,6 +72,8 @@ export class Chunk {
     c.responseLength.set(this.responseLength);
     c.stepFirst = this.stepFirst;
     c.step = this.step && this.step.slice();
+    c.rolloutId = this.rolloutId && this.rolloutId.slice();
+    c.hasRolloutId = this.hasRolloutId;
     c.reward = this.reward.slice();
     c.status.set(this.status);
     c.flags.set(this.flags);

@@ -2,14 +2,15 @@
 // codes below themselves), kept by row in maps: rare, so the columns stay four bytes a row.
 import { NULL, OUT } from './chunk';
 
-export type IntField = 'index' | 'responseLength' | 'step' | 'effectiveLength' | 'cachedTokens' | 'totalPromptTokens';
-const INT_FIELDS: readonly IntField[] = ['index', 'responseLength', 'step', 'effectiveLength', 'cachedTokens', 'totalPromptTokens'];
+export type IntField = 'index' | 'responseLength' | 'step' | 'rolloutId' | 'effectiveLength' | 'cachedTokens' | 'totalPromptTokens';
+const INT_FIELDS: readonly IntField[] = ['index', 'responseLength', 'step', 'rolloutId', 'effectiveLength', 'cachedTokens', 'totalPromptTokens'];
 
 export class IntOverflow {
   private readonly maps: Record<IntField, Map<number, number | null>> = {
     index: new Map(),
     responseLength: new Map(),
     step: new Map(),
+    rolloutId: new Map(),
     effectiveLength: new Map(),
     cachedTokens: new Map(),
     totalPromptTokens: new Map(),

@@ -18,6 +18,8 @@ export interface StoreRow {
   index: number | null;
   responseLength: number | null;
   step: number | null;
+  /** miles' `Sample.rollout_id` (null: none). */
+  rolloutId: number | null;
   /** The status's code (`store/chunk.ts` STATUS_CODE). */
   status: number;
   aborted: boolean;
@@ -39,6 +41,7 @@ export function emptyRow(): StoreRow {
     index: null,
     responseLength: null,
     step: null,
+    rolloutId: null,
     status: 0,
     aborted: false,
     reward: null,

@@ -58,6 +58,9 @@ export class RowView implements SampleRecord {
   get step(): number | null {
     return this.store.stepAt(this.row);
   }
+  get rolloutId(): number | null {
+    return this.store.rolloutIdAt(this.row);
+  }
   get vars(): Record<string, number> | undefined {
     return this.store.extrasAt(this.row)?.vars;
   }

@@ -201,6 +201,8 @@ export abstract class SampleColumns {
       responseLength: this.getInt(c.responseLength, j, i, 'responseLength'),
       step: this.stepOf(c, j, i),
     };
+    const rolloutId = this.rolloutIdAt(i);
+    if (rolloutId !== null) out.rolloutId = rolloutId;
     const extras = this.vars.get(i);
     if (extras !== undefined) {
       if (extras.vars !== undefined) out.vars = extras.vars;
@@ -253,6 +255,17 @@ export abstract class SampleColumns {
     const c = this.chunks[i >>> CHUNK_BITS];
     const j = i & MASK;
     return c.line === null ? c.lineFirst + j : c.line[j];
+  }
+
+  /** Row `i`'s `Sample.rollout_id` (null: none). */
+  rolloutIdAt(i: number): number | null {
+    const c = this.chunks[i >>> CHUNK_BITS];
+    return c.rolloutId === null ? null : this.overflow.value(c.rolloutId[i & MASK], i, 'rolloutId');
+  }
+
+  /** Whether any row has a `Sample.rollout_id`. */
+  get hasRolloutIds(): boolean {
+    return this.chunks.some((c) => c.hasRolloutId);
   }
 
   stepAt(i: number): number | null {

@@ -24,6 +24,8 @@ export interface SampleList {
   cause(k: number): string | null;
   /** verl v1's session id (several output rows of one attempt share it); undefined: none. */
   session(k: number): string | undefined;
+  /** miles' `Sample.rollout_id` (null: none). */
+  rolloutId(k: number): number | null;
   /** The samples at `positions` of this list, in that order. */
   pick(positions: Int32Array): SampleList;
   /** Position `k` as a record (a view of the store's row: read it while the store is). */
@@ -81,6 +83,9 @@ class Records implements SampleList {
   }
   session(k: number): string | undefined {
     return this.records[k].session;
+  }
+  rolloutId(k: number): number | null {
+    return this.records[k].rolloutId ?? null;
   }
   pick(positions: Int32Array): SampleList {
     return new Records(Array.from(positions, (k) => this.records[k]));
@@ -140,6 +145,9 @@ class StoreRows implements SampleList {
   }
   session(k: number): string | undefined {
     return this.store.extrasAt(this.row(k))?.session;
+  }
+  rolloutId(k: number): number | null {
+    return this.store.rolloutIdAt(this.row(k));
   }
   pick(positions: Int32Array): SampleList {
     const rows = this.rows;

@@ -274,7 +274,7 @@ export function buildSampleView(
     label: label === null ? null : typeof label === 'string' ? clip(label) : clip(JSON.stringify(label) ?? ''),
     index: s.index,
     group: s.groupKey,
-    step: s.step,
+    step: inspection.step,
     dataset: s.dataset ?? inspection.dataset?.name ?? null,
     prompt: messagesOf(r.prompt ?? r.input ?? r.question ?? null),
     conversation: messagesOf(r.messages ?? null),

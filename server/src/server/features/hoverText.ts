@@ -118,7 +118,7 @@ function factsLine(m: Markup, input: SampleInspection): string {
     `reward ${m.code(rewardText(s))}`,
     s.index !== null ? `index ${s.index}` : null,
     s.dataset !== null ? `dataset ${m.code(s.dataset)}` : null,
-    s.step !== null ? `step ${s.step}` : null,
+    input.step !== null ? `step ${input.step}` : null,
     input.cause === null && input.exitStatus !== null ? `exit status ${m.code(input.exitStatus, 80)}` : null,
   ]
     .filter((x) => x !== null)

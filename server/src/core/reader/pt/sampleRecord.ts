@@ -179,7 +179,8 @@ const got = {
   /** `group_index` (NaN: none). */
   group: NaN,
   index: null as number | null,
-  step: null as number | null,
+  /** `Sample.rollout_id`: the rollout the sample came from (not the step: the root's `rollout_id` is). */
+  rolloutId: null as number | null,
   responseLength: null as number | null,
   reward: null as number | null,
   rewardIsInt: false,
@@ -218,11 +219,11 @@ function readSample(value: unknown, jobs: DeflateJobs | null): boolean {
     got.group = n;
   }
   const sampleIndex = integerOf(m.valueAt(at[INDEX]));
-  const step = integerOf(m.valueAt(at[ROLLOUT_ID]));
+  const rolloutId = integerOf(m.valueAt(at[ROLLOUT_ID]));
   const responseLength = integerOf(m.valueAt(at[RESPONSE_LENGTH]));
-  if (sampleIndex === GIVE_UP || step === GIVE_UP || responseLength === GIVE_UP) return false;
+  if (sampleIndex === GIVE_UP || rolloutId === GIVE_UP || responseLength === GIVE_UP) return false;
   got.index = sampleIndex;
-  got.step = step;
+  got.rolloutId = rolloutId;
   got.responseLength = responseLength;
   got.reward = null;
   got.rewardIsInt = false;
@@ -332,8 +333,9 @@ export function ptSampleRecord(value: unknown, index: number, jobs: DeflateJobs 
     rewardIsInt: got.rewardIsInt,
     cause: got.cause,
     responseLength: got.responseLength,
-    step: got.step,
+    step: null,
   };
+  if (got.rolloutId !== null) sample.rolloutId = got.rolloutId;
   sample.miles = milesOf({ effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false });
   return sample;
 }
@@ -358,7 +360,8 @@ export function pushPtSampleRow(value: unknown, index: number, store: SampleStor
   r.cause = got.cause;
   r.index = got.index;
   r.responseLength = got.responseLength;
-  r.step = got.step;
+  r.step = null;
+  r.rolloutId = got.rolloutId;
   setRowStatus(r, got.status, abortedByStatus(got.status));
   r.reward = got.reward;
   r.rewardIsInt = got.rewardIsInt;
