@@ -2,7 +2,7 @@
 // terminal escapes must reach the views as inert text (labels escape control characters; tooltips
 // are untrusted markdown without HTML, with the text escaped).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { api, openLog, unescapeMarkdown, waitFor, wsUri } from './helpers';
 import { test } from './runner';
@@ -38,4 +38,6 @@ test('hostile log text: labels escape control/bidi characters, tooltips are untr
   }
   assert.ok(!/[\u0000-\u001f\u202e]/.test(group.children[0].description ?? ''), 'sample descriptions too');
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  // Not left behind: the run-level suites count the example run's own steps.
+  rmSync(wsUri('hostile', 'rollout_7.jsonl').fsPath, { force: true });
 });
