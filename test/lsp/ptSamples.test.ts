@@ -52,7 +52,7 @@ test('a .pt sample in its JSON Lines view: the hover reads the dump (members, ex
     const aborted = await hover(h, VIEW_URI, 5);
     const [head, facts] = aborted.split('\n\n');
     assert.equal(head, '**group `1` dropped: `ServerUnreachable` (infrastructure), right to discard**');
-    assert.equal(facts, 'line 6 · status `aborted` · reward `0.0` · index 5');
+    assert.equal(facts, 'line 6 · status `aborted` · reward `0.0` · index 5 · step 1');
     for (const line of [5, 6, 7, 8]) assert.match(aborted, new RegExp(`- line ${line}: `), `member line ${line}`);
     assert.match(aborted, /`metadata\.exit_status`: `ServerUnreachable`/);
     assert.ok(!aborted.includes('unavailable'), aborted);

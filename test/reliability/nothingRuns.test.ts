@@ -128,9 +128,15 @@ function writesFiles(text: string): boolean {
   return namespaces.some((ns) => new RegExp(`\\b${ns}\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) || /\bopen\([^)]*['"][wa]\+?['"]/.test(text);
 }
 
-test("only the CLI --fix path, report --out, export --out and the build's code caches write files: no other product source uses a file-system write", () => {
+test("only the CLI --fix path, report --out, export --out, summarize --out and the build's code caches write files: no other product source uses a file-system write", () => {
   const writers = PRODUCT.filter((file) => writesFiles(readFileSync(join(ROOT, file), 'utf8')));
-  assert.deepEqual(writers, ['server/src/cli/applyFixes.ts', 'server/src/cli/exportPt.ts', 'server/src/cli/report.ts', BUNDLE_START]);
+  assert.deepEqual(writers, [
+    'server/src/cli/applyFixes.ts',
+    'server/src/cli/exportPt.ts',
+    'server/src/cli/report.ts',
+    'server/src/cli/summarize.ts',
+    BUNDLE_START,
+  ]);
   // The code caches: beside their bundles, only on the run the build asks for them.
   const start = readFileSync(join(ROOT, BUNDLE_START), 'utf8');
   assert.deepEqual(
@@ -151,6 +157,12 @@ test("only the CLI --fix path, report --out, export --out and the build's code c
     [...report.matchAll(/writeFileSync\(([^,]+),/g)].map((m) => m[1]),
     ['args.out'],
     'report writes only the --out file',
+  );
+  const summarize = readFileSync(join(ROOT, 'server/src/cli/summarize.ts'), 'utf8');
+  assert.deepEqual(
+    [...summarize.matchAll(/writeFileSync\(([^,]+),/g)].map((m) => m[1]),
+    ['out'],
+    'summarize writes only the --out file',
   );
   const fix = readFileSync(join(ROOT, 'server/src/cli/check.ts'), 'utf8');
   assert.match(fix, /if \(args\.fix\) await runFixes/, 'applyFixes runs only with --fix');
