@@ -12,6 +12,7 @@ import './runLevel';
 import './runStatus';
 import './evalDatasets';
 import './ptDump';
+import './dumpFolder';
 import './hugeFile';
 import { runAll } from './runner';
 

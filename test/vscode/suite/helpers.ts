@@ -1,5 +1,7 @@
 // Helpers for the extension-host suites: bounded condition waits (never fixed sleeps), the
 // extension's API, and paths in the test workspace.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RolloutLensTestApi } from '../../../client/src/api';
 
@@ -88,4 +90,19 @@ export async function withoutAutoSave<T>(body: () => Promise<T>): Promise<T> {
   } finally {
     await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
   }
+}
+
+/** Where a screenshot goes: docs/ when updating them, else test/.tmp/ beside the workbench one. */
+export function shotPath(name: string): string {
+  const main = process.env.ROLLOUT_LENS_SCREENSHOT ?? wsUri('screenshot.png').fsPath;
+  return join(main, '..', name);
+}
+
+/** A screenshot of the workbench by the code-server host (none under desktop VS Code). */
+export async function screenshot(name: string): Promise<void> {
+  if (process.env.CODE_HOST !== '1') return; // desktop VS Code: no host to take the picture
+  const out = shotPath(name);
+  rmSync(out, { force: true });
+  console.log(`[[code-host:screenshot ${out}]]`);
+  await waitFor(() => existsSync(out), `the screenshot at ${out}`, 30_000);
 }

@@ -4,26 +4,11 @@
 // step's cause in the Groups view. Screenshots of both panels under the code-server host.
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { api, hoverText, openLog, waitFor, withoutAutoSave, wsUri } from './helpers';
+import { api, hoverText, openLog, screenshot, shotPath, waitFor, withoutAutoSave, wsUri } from './helpers';
 import { test } from './runner';
 
 const STEP1 = ['rollout', 'rollout_1.jsonl'];
-
-/** Where a screenshot goes: docs/ when updating them, else test/.tmp/ beside the workbench one. */
-function shotPath(name: string): string {
-  const main = process.env.ROLLOUT_LENS_SCREENSHOT ?? wsUri('screenshot.png').fsPath;
-  return join(main, '..', name);
-}
-
-async function screenshot(name: string): Promise<void> {
-  if (process.env.CODE_HOST !== '1') return; // desktop VS Code: no host to take the picture
-  const out = shotPath(name);
-  rmSync(out, { force: true });
-  console.log(`[[code-host:screenshot ${out}]]`);
-  await waitFor(() => existsSync(out), `the screenshot at ${out}`, 30_000);
-}
 
 test('sample view: opened from the hover link on an aborted sample, with its dropped group', async () => {
   const a = await api();
