@@ -11,6 +11,7 @@ import { isLogFileName, isPtDumpName, RUN_FILE_GLOB } from '../../shared/logFile
 import type { RunView } from '../../shared/runViewModel';
 import { RUN_VIEW_STYLES } from '../../shared/runViewStyles';
 import { revealLine } from './commands';
+import { shownPath } from './text';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { ServerApi } from './serverApi';
 import type { TreeNode } from './treeNodes';
@@ -103,12 +104,14 @@ export class RunViewPanels implements vscode.Disposable {
       });
     }
     model.readAt = new Date().toISOString();
+    // The server names a run by its folder on disk; people read it relative to their workspace.
+    for (const run of model.runs) if (/^(?:\/|[A-Za-z]:[\\/])/.test(run.root)) run.root = shownPath(vscode.Uri.file(run.root));
     this.watch(uri);
     const name = uri.path.split('/').filter(Boolean).pop() ?? uri.path;
     this.panel.title = `Run View: ${name}`;
     const html = showViewPage(this.extensionUri, this.panel, {
       model,
-      title: `Run view: ${vscode.workspace.asRelativePath(uri)}`,
+      title: `Run view: ${shownPath(uri)}`,
       script: 'runView.js',
       styles: RUN_VIEW_STYLES,
       reveal,

@@ -18,19 +18,26 @@ test('miles dump folder: the run view counts it once; a .pt sample shows its con
   const folder = wsUri('dump');
   cpSync(join(REPO, 'test/fixtures/pt/dumpdir'), folder.fsPath, { recursive: true });
   try {
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+    await vscode.commands.executeCommand('rolloutLens.inspect', folder);
+    await vscode.commands.executeCommand('workbench.view.extension.rolloutLens');
+    await waitFor(() => a.groups.roots.some((n) => n.kind === 'run' || n.id.includes('dump')), 'the Groups view on the dump folder');
     const opened = await vscode.commands.executeCommand<unknown>('rolloutLens.openRunView', folder);
     assert.ok(opened, 'the run view opened');
     const state = await waitFor(() => a.runView.state?.rendered && a.runView.state, 'the run view page to render its charts');
-    // One miles run of two rollout steps and one eval step: the sidecars and train_data annotate, never add.
+    // One miles run of two rollout steps and one eval step: the sidecars and train_data annotate,
+    // never add. The workspace's settings (the example run's dynamic filter) drop step 2's two
+    // zero-std groups, as `check --config examples/run/rollout-lens.yaml` does.
     assert.deepEqual(
-      state.model.runs.map((r) => r.framework),
-      ['miles'],
+      state.model.runs.map((r) => [r.framework, r.root]),
+      [['miles', 'dump']],
+      'one miles run, named relative to the workspace',
     );
     assert.deepEqual(
       state.model.steps.map((s) => [s.step, s.groups, s.dropped]),
       [
         [1, 6, 4],
-        [2, 3, 0],
+        [2, 3, 2],
       ],
     );
     assert.deepEqual([...new Set(state.model.eval.map((e) => e.step))], [2]);
@@ -44,6 +51,7 @@ test('miles dump folder: the run view counts it once; a .pt sample shows its con
       () => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'rollout-lens-pt' && e.document.uri.query === dump.toString()),
       'the JSON Lines view of the dump',
     );
+    await vscode.commands.executeCommand('workbench.action.closeOtherEditors');
     await vscode.commands.executeCommand('rolloutLens.openSample', editor.document.uri, 6);
     const sample = await waitFor(() => a.samplePanel.state?.line === 6 && a.samplePanel.state, 'the sample panel on sample 7');
     assert.equal(sample.model.title, 'dump/rollout_data/1.pt · sample 7');
