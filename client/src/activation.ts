@@ -2,7 +2,7 @@
 // status bar, huge-file handling and the commands. Returns the API object.
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../shared/protocol';
+import { AnalysisChangedNotification, type AnalysisChangedParams, OpenSampleCommand } from '../../shared/protocol';
 import { AnalysisState } from './analysisState';
 import type { RolloutLensTestApi } from './api';
 import { pickLogOrFolder, registerCommands } from './commands';
@@ -94,7 +94,7 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
 
   context.subscriptions.push(
     ...registerPtView(server),
-    vscode.commands.registerCommand('rolloutLens.openSample', async (arg?: unknown, line?: unknown) => {
+    vscode.commands.registerCommand(OpenSampleCommand, async (arg?: unknown, line?: unknown) => {
       const at = sampleTarget(arg, line);
       if (!at) return undefined;
       try {

@@ -1,7 +1,7 @@
 // Commands: the palette's (restart, output, inspect, refresh), the views' (reveal a line, apply a
 // finding's fix) and the client command the server's quick fixes may carry.
 import * as vscode from 'vscode';
-import { SETTINGS_SECTION, type SetNSamplesPerEvalPromptArgs } from '../../shared/protocol';
+import { SETTINGS_SECTION, SetNSamplesPerEvalPromptCommand, type SetNSamplesPerEvalPromptArgs } from '../../shared/protocol';
 import type { FindingData } from './datasetsTree';
 import { applyFindingFix } from './quickFix';
 import type { TreeNode } from './treeNodes';
@@ -69,6 +69,6 @@ export function registerCommands(host: CommandHost): vscode.Disposable[] {
         return undefined;
       }
     }),
-    reg('rolloutLens.setNSamplesPerEvalPrompt', (args: SetNSamplesPerEvalPromptArgs) => setNSamplesPerEvalPrompt(args)),
+    reg(SetNSamplesPerEvalPromptCommand, (args: SetNSamplesPerEvalPromptArgs) => setNSamplesPerEvalPrompt(args)),
   ];
 }
