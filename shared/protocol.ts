@@ -5,6 +5,7 @@ import { NotificationType, RequestType, type Diagnostic } from 'vscode-languages
 
 export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from '../server/src/core/settings';
 import type { RolloutLensSettings } from '../server/src/core/settings';
+import { isPtDumpName } from './logFiles';
 import type { RunView } from './runViewModel';
 import type { SampleView } from './sampleViewModel';
 
@@ -253,7 +254,7 @@ export function dumpUriOfPtView(uri: string): string | null {
   } catch {
     return null;
   }
-  return /^file:.*\.pt$/i.test(query) ? query : null;
+  return query.startsWith('file:') && isPtDumpName(query) ? query : null;
 }
 
 /** Sent by the server whenever an analysis result changed. */

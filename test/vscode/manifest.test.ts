@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as protocol from '../../shared/protocol';
+import { PT_DUMP_EXTENSIONS } from '../../shared/logFiles';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { repoRoot } from './harness';
 
@@ -99,5 +100,15 @@ test('manifest: the icon, the activity-bar icon and the grammar exist; views liv
   assert.deepEqual(
     contributes.views.rolloutLens.map((v: { id: string; name: string }) => `${v.id}: ${v.name}`),
     ['rolloutLens.groups: Groups by cause', 'rolloutLens.datasets: Eval datasets'],
+  );
+});
+
+test('manifest: the .pt view opens every extension the engine reads as a dump (shared/logFiles.ts)', () => {
+  const patterns = (contributes.customEditors as { viewType: string; selector: { filenamePattern: string }[] }[])
+    .find((e) => e.viewType === 'rolloutLens.ptDump')!
+    .selector.map((s) => s.filenamePattern);
+  assert.deepEqual(
+    patterns,
+    PT_DUMP_EXTENSIONS.map((e) => `*.${e}`),
   );
 });

@@ -4,12 +4,14 @@
 import { SampleColumns } from './store/sampleColumns';
 import type { SampleRecord } from './types';
 
-export { isLogFileName, isPtDumpName } from '../../../shared/logFiles';
+import { runFileStem } from '../../../shared/logFiles';
+
+export { isLogFileName, isPtDumpName, runFileStem } from '../../../shared/logFiles';
 
 /** `dir/eval_100.jsonl` → `eval_100`. */
 export function fileStem(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
-  return base.replace(/\.(jsonl|ndjson|json|pt)$/i, '') || base;
+  return runFileStem(base) || base.replace(/\.json$/i, '') || base;
 }
 
 /** Most common record step; else the last number in the file name (`eval_100.jsonl` → 100). */

@@ -14,7 +14,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { type TextDocument } from 'vscode-languageserver-textdocument';
-import { isLogFileName, LOG_FILE_GLOB } from '../../../shared/logFiles';
+import { isLogFileName, LOG_FILE_GLOB, PT_DUMP_GLOB } from '../../../shared/logFiles';
 import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
 import { runAnalysis } from './analysis/fileAnalysis';
 import { DocumentAccess } from './documents/documentAccess';
@@ -34,7 +34,7 @@ import { ServerContext } from './serverContext';
 import { uriToPath } from './protocol/uris';
 
 /** Logs (and miles .pt dumps, run members), and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
-const WATCH_GLOBS = [LOG_FILE_GLOB, '**/*.pt', '**/*.{yaml,yml}', '**/eval_config.json', '**/rollout-lens.json'];
+const WATCH_GLOBS = [LOG_FILE_GLOB, PT_DUMP_GLOB, '**/*.{yaml,yml}', '**/eval_config.json', '**/rollout-lens.json'];
 
 function isLogDocument(doc: TextDocument): boolean {
   return doc.languageId === LANGUAGE_ID || isLogFileName(doc.uri.split(/[?#]/)[0]);

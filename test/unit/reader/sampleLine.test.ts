@@ -2,7 +2,7 @@
 // pickle) is line N of the dump's JSON Lines export, read by the same inert pickle machine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeFiles, scanFile } from '../../../server/src/core/engine';
 import { inspectLine } from '../../../server/src/core/inspect';
@@ -10,6 +10,7 @@ import type { FileAccess } from '../../../server/src/core/fileAccess';
 import { KeptPtLines, readSampleLine, readSampleLines } from '../../../server/src/core/sampleLine';
 import { parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { isLogFileName, isPtDumpName, RUN_FILE_GLOB } from '../../../shared/logFiles';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import { tempDir, writeIn } from '../../shared/tempDir';
 
@@ -196,3 +197,18 @@ function byteLengthOf(line: { bytes: Uint8Array | null }): number {
   assert.ok(line.bytes);
   return line.bytes.byteLength;
 }
+
+test('a torch.save file named .pth is a dump everywhere: scanned and re-read as its export lines', async (t) => {
+  const pth = join(tempDir(t, 'pth-'), 'weights.pth');
+  copyFileSync(join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt'), pth);
+  const [asPt, asPth] = [await detailOf(join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt')), await detailOf(pth)];
+  assert.equal(asPth.format, asPt.format);
+  assert.equal(asPth.detail!.samples.length, asPt.detail!.samples.length);
+  const [ptLine, pthLine] = [
+    await readSampleLine(nodeFileAccess, join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt'), asPt.detail!.samples[5], Infinity),
+    await readSampleLine(nodeFileAccess, pth, asPth.detail!.samples[5], Infinity),
+  ];
+  assert.ok(pthLine.bytes, `the .pth sample re-read: ${pthLine.unavailable}`);
+  assert.deepEqual(pthLine.bytes, ptLine.bytes);
+  assert.ok(isPtDumpName(pth) && RUN_FILE_GLOB.includes('pth') && !isLogFileName(pth));
+});

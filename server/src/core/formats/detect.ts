@@ -14,6 +14,7 @@
 // - generic: eval when the mapping names a dataset field and the record has a value there; else rollout.
 import type { RolloutLensSettings } from '../settings';
 import type { FileKind, FormatId } from '../types';
+import { runFileStem } from '../logFiles';
 
 import { Skipped } from '../reader/jsonRule';
 
@@ -42,7 +43,8 @@ function pathParts(path: string): { base: string; dirs: string[] } {
 
 function evalByPath(path: string): boolean {
   const { base, dirs } = pathParts(path);
-  return /^eval(?:[_-][^/]*)?\.(?:jsonl|ndjson|pt)$/i.test(base) || dirs.some((d) => /^eval(?:[_-].*|s)?$/i.test(d));
+  const stem = runFileStem(base);
+  return (stem !== null && /^eval(?:[_-][^/]*)?$/i.test(stem)) || dirs.some((d) => /^eval(?:[_-].*|s)?$/i.test(d));
 }
 
 function validationByPath(path: string): boolean {

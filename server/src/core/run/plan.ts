@@ -4,6 +4,7 @@
 // sidecars, its per-rank train data and its dashboard files describe a step and are never read as
 // steps of their own (docs/pt.md#a-dump-folder-is-one-run). A `.pt` beside its own JSON Lines
 // export (`rollout-lens export`: same folder, same stem) counts once, as the `.pt`.
+import { isLogFileName, runFileStem } from '../logFiles';
 import type { StepKind } from './model';
 
 /**
@@ -117,7 +118,7 @@ function planFile(target: { path: string; displayPath: string }, present: Readon
       case 'rollout_data': {
         const step = place.rest === name ? stepOfStem(stem) : null;
         // `rollout-lens export` beside its `.pt`: the same step, counted once (as the .pt).
-        if (/\.(jsonl|ndjson)$/i.test(name) && present.has(ptOf(stem)) && place.rest === name) return annotate('export', step, ptOf(stem));
+        if (isLogFileName(name) && present.has(ptOf(stem)) && place.rest === name) return annotate('export', step, ptOf(stem));
         return { ...base, role: 'primary', root, step, annotation: null };
       }
       case 'trajectory': {
@@ -142,7 +143,7 @@ function planFile(target: { path: string; displayPath: string }, present: Readon
     }
   }
   const root = givenRoot(shown, givenFolders);
-  const exportOf = /\.(jsonl|ndjson)$/i.test(shown) ? shown.replace(/\.(jsonl|ndjson)$/i, '.pt') : null;
+  const exportOf = isLogFileName(shown) ? `${runFileStem(shown)}.pt` : null;
   if (exportOf !== null && present.has(exportOf)) return { ...base, role: 'annotation', root, step: null, annotation: { kind: 'export', of: exportOf } };
   return { ...base, role: 'primary', root, step: null, annotation: null };
 }

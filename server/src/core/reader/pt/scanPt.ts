@@ -13,6 +13,7 @@ import { RecordCollector } from '../../formats/collector';
 import { buildRule } from '../../formats/rule';
 import type { Finding, FormatId } from '../../types';
 import { CancelledError } from '../../cancellation';
+import { isPtDumpName } from '../../logFiles';
 import { collectedFields, type FileIdentity, type ScanOptions, type ScanState } from '../recordScan';
 
 import type { PickleProblem } from './pickleMachine';
@@ -45,7 +46,7 @@ export async function isTorchFile(access: FileAccess, path: string, size: number
     const head = new Uint8Array(4);
     await file.read(head, 0, 4, 0);
     if (!looksLikeZip(head)) return false;
-    if (/\.pth?$/i.test(path)) return true;
+    if (isPtDumpName(path)) return true;
     try {
       return findDataPkl(await readZipDirectory(file, size)) !== null;
     } catch {
