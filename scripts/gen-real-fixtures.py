@@ -1,19 +1,32 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Writes test/fixtures/real/: files produced by verl's and miles' own writer code, and the metrics
 their own metric functions compute on the same data (expected.json beside each file).
 
-Run (docs/framework-files.md has the whole recipe):
+What it needs: Python 3.11 with torch, numpy and omegaconf (verl's trainer imports it). On Debian 12
+these are the packages python3-torch, python3-numpy and python3-omegaconf; /usr/bin/python3 on the
+shared machine has the first two only, so run it with a Python that has all three (there:
+/tmp/stock-venv/bin/python, a venv with torch 2.13.0+cpu, numpy 2.4.6, omegaconf 2.3.1, safetensors
+0.8.0; Debian's torch 1.13.1 and numpy 1.24.2 with omegaconf 2.3.1 write the same files byte for
+byte). Two modes need more: --only-compact (and main(), which ends with it) imports miles'
+session codec, which needs safetensors (not packaged by Debian 12: install it into the venv), and
+--only-tensors needs the real sympy (python3-sympy), which the other modes stub. Nothing else is
+installed: every other package the extractions import is stubbed below.
+
+Run from the repository root (docs/framework-files.md has the whole recipe); PY is that Python:
   git -C <verl mirror> archive HEAD verl | tar -x -C /tmp/fx/verl
   git -C <miles mirror> archive HEAD miles | tar -x -C /tmp/fx/miles
-  /usr/bin/python3 scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
+  $PY scripts/gen-real-fixtures.py /tmp/fx/verl /tmp/fx/miles
   (append --only-repetition to write only miles' rollout_5 / rollout_6 files and their .pt dumps,
   --only-lengths only rollout_71 / eval_171 and theirs: long loss masks, --only-tensors only
   miles/tensors/: tensors of every dtype and miles' train_data dump, scripts/tensor_fixtures.py,
-  --only-compact only rollout_20 / rollout_21 and theirs: compact / sub-agent rollouts)
+  --only-compact only rollout_20 / rollout_21 and theirs: compact / sub-agent rollouts, and eval_120 /
+  eval_121: compact rollouts in an eval step, --only-stock the stock configurations, --only-span-versions
+  the span-dict weight_versions)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
-  /usr/bin/python3 scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
+  $PY scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
   git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
-  /usr/bin/python3 scripts/gen-real-fixtures.py --slime /tmp/fx/slime
+  $PY scripts/gen-real-fixtures.py --slime /tmp/fx/slime
+The files are written to test/fixtures/real/ beside this script, whatever the working directory.
 
 Nothing here is framework code: the frameworks' functions are imported from the extraction (or, for
 verl trainer methods that cannot be imported without a cluster, their source is read from
@@ -1050,6 +1063,8 @@ def miles_compact_modules():
     registry = {}
     misc.load_function = lambda path: None if path is None else registry[path]
     misc.SingletonMeta = type
+    import miles.rollout.rm_hub as rm_hub
+    rm_hub.load_function = misc.load_function  # bound at import (an earlier mode may have imported it)
     from miles.rollout.generate_hub import agentic_tool_call
     from miles.rollout.generate_utils import openai_endpoint_utils
     from miles.rollout.inference_rollout import inference_rollout_common as common
@@ -1064,13 +1079,17 @@ def rollout_pass_rate(compute_pass_rate, rollouts_by_group, n):
     return compute_pass_rate(flat_rewards=[r for g in whole for r in g.values()], group_size=n) if whole else {}
 
 
-def miles_compact_step(mods, args, step, plan, state, session_server):
+def miles_compact_step(mods, args, step, plan, state, session_server, zero_std=True):
     """One rollout step through miles' own functions: `generate_and_rm_group` with `agentic_tool_call.generate`
     (session server v2) per group, `check_no_aborted` then `check_reward_nonzero_std` (call_dynamic_filter,
     MetricGatherer), the kept groups sorted as generate_rollout_async sorts them, `postprocess_rollout_data`,
     then `save_debug_rollout_data`, `log_rollout_data` and `convert_samples_to_train_data`, as
     RolloutManager.generate calls them. `plan`: per group, (label, [(samples of the rollout, reward), ...]);
-    0 samples: the session recorded no model call (miles aborts that rollout)."""
+    0 samples: the session recorded no model call (miles aborts that rollout); a reward "judge" or
+    "unscored": the server assigns none, so miles' --custom-rm-path function scores each sample
+    (`miles_compact_setup`). `zero_std`: --dynamic-sampling-filter-path check_reward_nonzero_std.
+    What log_rollout_data or convert_samples_to_train_data raised is returned (`crash`, `train_crash`):
+    RolloutManager.generate stops there, after the dump is written."""
     import asyncio
     from miles.ray.rollout import debug_data, metrics as mm
     from miles.ray.rollout.rollout_data_conversion import postprocess_rollout_data
@@ -1092,7 +1111,7 @@ def miles_compact_step(mods, args, step, plan, state, session_server):
         state.generate_fn_semaphore = asyncio.Semaphore(4)  # one per event loop (asyncio.run makes one)
         group = asyncio.run(mods.common.generate_and_rm_group(state, group, {"max_new_tokens": 64}))
         assert len(group) == args.n_samples_per_prompt
-        for f in (check_no_aborted, check_reward_nonzero_std):
+        for f in (check_no_aborted, check_reward_nonzero_std) if zero_std else (check_no_aborted,):
             out = call_dynamic_filter(f, args, group)
             if not out.keep:
                 gatherer.on_dynamic_filter_drop(reason=out.reason)
@@ -1105,20 +1124,28 @@ def miles_compact_step(mods, args, step, plan, state, session_server):
     mm.tracking = SimpleNamespace(log=lambda a, d, step_key=None: logged.update(d))
     debug_data.save_debug_rollout_data(args, flat, rollout_id=step, evaluation=False, metadata=metadata)
     drops = gatherer.collect()
+    crash = train = train_crash = None
     try:
         mm.log_rollout_data(step, args, flat, drops, 10.0)
+    except Exception as e:  # noqa: BLE001 - what miles raised is the expected value
+        crash = f"{type(e).__name__}: {e}"
     finally:
         mm.tracking = before
-    train = convert_samples_to_train_data(args, flat, metadata, None, None)
-    # The rollouts as convert_samples_to_train_data keys them (rollout_ids), each with its one reward:
-    # pass@k over the groups of n rollouts with miles' own compute_pass_rate, a figure miles does not log.
+    if crash is None:
+        try:
+            train = convert_samples_to_train_data(args, flat, metadata, None, None)
+        except (ValueError, TypeError) as e:  # _normalize_rewards_by_rollout: siblings' rewards differ, a None reward
+            train_crash = f"{type(e).__name__}: {e}"
+    # The rollouts as convert_samples_to_train_data keys them (its rollout_ids: rollout_id, else index), each with
+    # its one reward: pass@k over the groups of n rollouts with miles' own compute_pass_rate, a figure miles does not log.
     from miles.utils.metric_utils import compute_pass_rate
+    rollout_ids = train["rollout_ids"] if train is not None else [s.rollout_id if s.rollout_id is not None else s.index for s in flat]
     rollouts_by_group = {}
-    for s, rid in zip(flat, train["rollout_ids"]):
+    for s, rid in zip(flat, rollout_ids):
         rollouts_by_group.setdefault(str(s.group_index), {}).setdefault(rid, s.get_reward_value(args))
     by_rollouts = rollout_pass_rate(compute_pass_rate, rollouts_by_group, args.n_samples_per_prompt)
     return SimpleNamespace(flat=flat, drops=drops, logged=logged, train=train, rollouts_by_group=rollouts_by_group,
-                           by_rollouts=by_rollouts)
+                           by_rollouts=by_rollouts, rollout_ids=rollout_ids, crash=crash, train_crash=train_crash)
 
 
 def miles_compact_args(n):
@@ -1161,7 +1188,11 @@ def miles_compact_setup(args):
 
         async def post_bytes(self, url, payload, *, timeout):
             sid = url.split("/sessions/")[1].split("/")[0]
-            turns, reward = self.plans[self.sessions.pop(sid)]
+            plan = self.plans[self.sessions.pop(sid)]
+            # An eval prompt's attempts share its task: their plans are taken in the order the sessions end.
+            turns, reward = plan.pop(0) if isinstance(plan, list) else plan
+            if isinstance(reward, str):  # "judge" / "unscored": assigned by miles' reward function, not here
+                reward = None
             samples = []
             for t in range(turns):
                 resp = f"turn {t}: call run_tests" if t < turns - 1 else "all tests pass"
@@ -1177,7 +1208,17 @@ def miles_compact_setup(args):
         server.sessions[base_url.rsplit("/", 1)[1]] = metadata["task_id"]
         return None
 
+    async def judge(args, samples):
+        """--custom-rm-path: scores each sample it is given on its own (a rollout's siblings apart): 1.0 for
+        the turn that ends with the tests passing; None for a task planned "unscored"."""
+        def unscored(s):
+            plan = server.plans.get(s.metadata["task_id"])
+            return isinstance(plan, tuple) and plan[1] == "unscored"
+        return [None if unscored(s) else (1.0 if s.response == "all tests pass" else 0.0) for s in samples]
+
     mods.registry[args.custom_agent_function_path] = fix_tests
+    mods.registry["agents.judge"] = judge
+    args.custom_rm_path = "agents.judge"
     state = SimpleNamespace(args=args, generate_fn_semaphore=None, aborted=False, generate_function=mods.agentic.generate)
     return mods, state, server
 
@@ -1186,7 +1227,8 @@ def miles_compact(out_dir):
     """Compact / sub-agent rollouts (docs/framework-files.md#compact-rollouts), miles main 31f1ca9: samples
     made by miles' own agentic generation (`agentic_tool_call.generate` under --use-session-server v2,
     `miles_compact_setup`), then miles' filters, `postprocess_rollout_data`, `save_debug_rollout_data`,
-    `log_rollout_data` (--log-passrate) and `convert_samples_to_train_data` (GRPO, one reward per rollout)."""
+    `log_rollout_data` (--log-passrate) and `convert_samples_to_train_data` (GRPO, one reward per rollout),
+    and the same generation in miles' eval path (scripts/compact_fixtures.py)."""
     args = miles_compact_args(6)
     args.global_batch_size, args.rollout_batch_size = 4, 5
     args.save_debug_rollout_data = os.path.join(out_dir, "rollout_data", "{rollout_id}.pt")
@@ -1203,37 +1245,41 @@ def miles_compact(out_dir):
         21: [("f", [(2, 1.0), (1, 0.0), (1, 1.0), (1, 0.0), (1, 0.0), (1, 0.0)]),
              ("g", [(1, 0.0), (3, 1.0), (1, 1.0), (2, 1.0), (1, 0.0), (1, 1.0)]),
              ("h", [(1, 1.0), (1, 0.0), (1, 1.0), (1, 1.0), (1, 1.0), (2, 1.0)])],
+        # 22: the server assigns no reward to one rollout of 3 samples, so the reward function scores its
+        # samples one by one (0.0, 0.0, 1.0): _normalize_rewards_by_rollout raises ValueError.
+        22: [("i", [(1, 1.0), (2, 1.0), (1, 0.0), (1, 0.0), (1, 1.0), (1, 0.0)]),
+             ("j", [(1, 0.0), (3, "judge"), (1, 1.0), (2, 1.0), (1, 0.0), (1, 0.0)])],
+        # 23: without the zero-std filter, a completed sample the reward function gave None reaches the
+        # conversion: torch.tensor raises TypeError.
+        23: [("k", [(1, 1.0), (2, 0.0), (1, 0.0), (1, 1.0), (1, 1.0), (1, 0.0)]),
+             ("l", [(1, 1.0), (1, "unscored"), (1, 0.0), (1, 0.0), (1, 1.0), (1, 1.0)])],
     }
     for step, plan in steps.items():
-        out = miles_compact_step(mods, args, step, plan, state, server)
-        flat, drops, logged, train, rollouts_by_group, by_rollouts = (
-            out.flat, out.drops, out.logged, out.train, out.rollouts_by_group, out.by_rollouts)
+        zero_std = step != 23
+        out = miles_compact_step(mods, args, step, plan, state, server, zero_std=zero_std)
+        flat, drops, logged, train = out.flat, out.drops, out.logged, out.train
         with open(os.path.join(out_dir, "rollout", f"rollout_{step}.jsonl"), "w") as f:
             for s in flat:
                 f.write(json.dumps(s.to_dict()) + "\n")
-        # The rollouts as convert_samples_to_train_data keys them (rollout_ids), each with its one reward:
-        # pass@k over them with miles' own compute_pass_rate, the figure miles does not log.
-        from miles.utils.metric_utils import compute_pass_rate
-        rollouts_by_group = {}
-        for s, rid in zip(flat, train["rollout_ids"]):
-            rollouts_by_group.setdefault(str(s.group_index), {}).setdefault(rid, s.get_reward_value(args))
-        by_rollouts = compute_pass_rate(
-            flat_rewards=[r for g in rollouts_by_group.values() if len(g) == args.n_samples_per_prompt for r in g.values()],
-            group_size=args.n_samples_per_prompt)
         write_json(os.path.join(out_dir, "rollout", f"rollout_{step}.expected.json"), {
             "writer": "miles agentic_tool_call.generate (session server v2: encode_samples / decode_samples_and_merge_input_sample) "
                       "via generate_and_rm_group; postprocess_rollout_data; Sample.to_dict() lines and save_debug_rollout_data (.pt)",
-            "metrics_by": "check_no_aborted then check_reward_nonzero_std (call_dynamic_filter, MetricGatherer); "
+            "metrics_by": f"check_no_aborted{' then check_reward_nonzero_std' if zero_std else ''} (call_dynamic_filter, MetricGatherer); "
                           "log_rollout_data with --log-passrate; convert_samples_to_train_data (GRPO)",
-            "settings": {"nSamplesPerPrompt": 6, "dynamicFilter": "check_reward_nonzero_std"},
+            "settings": {"nSamplesPerPrompt": 6, "dynamicFilter": "check_reward_nonzero_std" if zero_std else "none"},
             "samples": len(flat),
-            "rollouts_by_group": {g: len(r) for g, r in rollouts_by_group.items()},
+            "rollouts_by_group": {g: len(r) for g, r in out.rollouts_by_group.items()},
             "samples_by_group": {str(g): sum(1 for s in flat if s.group_index == g) for g in dict.fromkeys(s.group_index for s in flat)},
-            "train_rollout_ids": train["rollout_ids"],
-            "pass_at_k_by_rollouts": by_rollouts,
-            "train_rewards": train["rewards"],
+            "train_rollout_ids": out.rollout_ids,
+            "pass_at_k_by_rollouts": out.by_rollouts,
+            "train_rewards": train["rewards"] if train is not None else None,
+            "train_crash": out.train_crash,
             "metrics": {k: v for k, v in {**drops, **logged}.items()
                         if k.startswith(("rollout/", "passrate/")) and k not in ("rollout/step", "rollout/rollout_time")}})
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from compact_fixtures import miles_compact_eval
+
+    miles_compact_eval(out_dir, mods, state, server, write_json, MILES)
 
 
 def miles_lengths(out_dir):

@@ -19,6 +19,10 @@ export const CATALOG = {
   'group-dropped': { severity: 'warning', summary: 'A group was dropped by the aborted-group filter.' },
   'zero-std-group': { severity: 'information', summary: 'A group was dropped by check_reward_nonzero_std.' },
   'filter-crash': { severity: 'error', summary: "miles main (31f1ca9)'s check_reward_nonzero_std would raise on a group (a null reward)." },
+  'train-data-crash': {
+    severity: 'error',
+    summary: "miles main (31f1ca9)'s convert_samples_to_train_data would raise on the step's kept samples (GRPO's reward per rollout).",
+  },
   'abort-cause-unknown': { severity: 'information', summary: 'An aborted sample records no exit_status.' },
   'infra-failure-scored': { severity: 'warning', summary: 'An infrastructure failure was kept and scored (trained as a policy failure).' },
   'policy-failure-discarded': { severity: 'warning', summary: 'A failure the policy can cause was aborted (hidden from training).' },

@@ -18,6 +18,7 @@ import { computePassAtK, passAtKDifference } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
 import { sampleRulesOf } from '../frameworks';
+import { rolloutsOf } from '../rollout/compactRollouts';
 
 export interface EvalResult {
   datasets: DatasetSummary[];
@@ -104,7 +105,22 @@ function analyzeDataset(
   const at = { file, line: first, dataset: name, related: configLocations(config, resolved) };
   const push = (f: Finding) => out.findings.push(f);
 
-  if (resolved.source === 'inferred' || resolved.source === 'default') {
+  const fanned = rules.compactRollouts ? compactAttempts(ordered) : null;
+  if (fanned !== null) {
+    // miles' pass@k chunks the samples, not the attempts: no n fixes that (misgrouped-dataset would say one does).
+    const crash = computed.passAtK.kind === 'crash' ? computed.passAtK.crash : null;
+    const byAttempts = resolved.n > 1 ? computePassAtK(fanned.rewards, resolved.n) : null;
+    const text = msg.compactEvalMessage(name, {
+      fannedOut: fanned.fannedOut,
+      rollouts: fanned.rewards.length,
+      samples: ordered.length,
+      n: resolved.n,
+      crash,
+      byRollouts: byAttempts?.kind === 'metrics' ? byAttempts.values : null,
+    });
+    push(msg.makeFinding(crash !== null ? 'metrics-crash' : 'compact-rollouts', { ...at, line: ordered.line(fanned.first) }, text));
+    checkGlobalGrouping(name, computed.rewards, resolved, settings.nSamplesPerEvalPrompt, computed.passAtK, summary, out, at);
+  } else if (resolved.source === 'inferred' || resolved.source === 'default') {
     const runs = promptRuns(ordered);
     const why = runs === null ? 'no-prompt' : uniformRun(runs) !== null ? 'uniform' : 'uneven';
     push(msg.makeFinding('group-size-inferred', at, msg.inferredMessage(name, resolved.n, why)));
@@ -248,4 +264,26 @@ export function minLine(samples: SampleList): number {
   let min = Infinity;
   for (let k = 0; k < samples.length; k++) min = Math.min(min, samples.line(k));
   return min;
+}
+
+/**
+ * A dataset's attempts in grouping order when some fan out into several samples (siblings share
+ * `rollout_id`: `rolloutsOf`), each with its first sample's reward (None: 0, as `== 1` counts it);
+ * null when none fans out.
+ */
+function compactAttempts(ordered: SampleList): { rewards: Float64Array; fannedOut: number; first: number } | null {
+  // miles sets rollout_id only on the siblings of an attempt that fanned out: without one, nothing to group.
+  let any = false;
+  for (let k = 0; k < ordered.length && !any; k++) any = ordered.rolloutId(k) !== null;
+  if (!any) return null;
+  const rollouts = rolloutsOf(ordered);
+  let fannedOut = 0;
+  let first = -1;
+  for (const r of rollouts)
+    if (r.length > 1 && ordered.rolloutId(r[0]) !== null) {
+      fannedOut++;
+      if (first < 0) first = r[0];
+    }
+  if (fannedOut === 0) return null;
+  return { rewards: Float64Array.from(rollouts, (r) => ordered.reward(r[0]) ?? 0), fannedOut, first };
 }

@@ -78,16 +78,25 @@ export function splitDatasets(
   return [...parts.values()].map((p) => ({ name: p.name, source: p.source, samples: samples.pick(Int32Array.from(p.positions)) }));
 }
 
-/** Segment number of each sample: a new segment starts where `index` does not increase. */
+/**
+ * Segment number of each sample: a new segment starts where `index` does not increase, but for the
+ * siblings of a compact rollout (docs/framework-files.md#compact-rollouts): miles' eval path extends
+ * its data with every sample an attempt returns, all copies of the attempt's sample (same `index`,
+ * and the same `rollout_id`), so a repeated index with the previous sample's rollout_id continues.
+ */
 function indexSegments(samples: SampleList): Int32Array {
   const out = new Int32Array(samples.length);
   let seg = 0;
   let prev: number | null = null;
+  let prevRollout: number | null = null;
   for (let k = 0; k < samples.length; k++) {
     const index = samples.index(k);
     if (index !== null) {
-      if (prev !== null && index <= prev) seg++;
+      const rollout = samples.rolloutId(k);
+      const sibling = index === prev && rollout !== null && rollout === prevRollout;
+      if (prev !== null && index <= prev && !sibling) seg++;
       prev = index;
+      prevRollout = rollout;
     }
     out[k] = seg;
   }

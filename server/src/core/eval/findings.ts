@@ -97,3 +97,29 @@ export function inferredMessage(ds: string, n: number, why: 'uniform' | 'uneven'
         : 'the log records no prompt identity';
   return `n_samples_per_eval_prompt of dataset ${ds} inferred from the log as ${n} (${reason}); set it in the eval config or with --n-samples-per-eval-prompt`;
 }
+
+/**
+ * An eval dataset whose attempts fan out into several samples sharing rollout_id (compact / sub-agent
+ * rollouts, docs/framework-files.md#compact-rollouts): what miles main (31f1ca9)'s eval path logs for
+ * them, and pass@k by attempts (`byRollouts`; null: no whole groups of n attempts).
+ */
+export function compactEvalMessage(
+  ds: string,
+  s: { fannedOut: number; rollouts: number; samples: number; n: number; crash: string | null; byRollouts: Record<string, number> | null },
+): string {
+  const head =
+    `${s.fannedOut} of ${s.rollouts} attempts of dataset ${ds} fan out into several samples that share rollout_id (compact / sub-agent rollouts):` +
+    ` miles main (31f1ca9)'s eval path logs every sample, so eval/${ds} and its ratios are over ${s.samples} samples`;
+  const pass = s.crash
+    ? `, and its pass@k, over chunks of ${s.n} samples in index order, raises ${s.crash}, so nothing of this evaluation is logged`
+    : s.n > 1
+      ? `, and its pass@k is over chunks of ${s.n} samples in index order, which are not a prompt's ${s.n} attempts`
+      : '';
+  const by =
+    s.n <= 1
+      ? ''
+      : s.byRollouts === null
+        ? `; the ${s.rollouts} attempts are not a whole number of groups of ${s.n}, so there is no pass@k by attempts either`
+        : `; pass@k by attempts (one reward each, its first sample's): ${listPassAtK(s.byRollouts)}`;
+  return `${head}${pass}${by}.`;
+}

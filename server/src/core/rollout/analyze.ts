@@ -8,7 +8,15 @@ import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, Sampl
 import { rowList, type SampleList } from '../store/sampleList';
 import { abortedFilter, zeroStdFilter, zeroStdFilterError } from './filters';
 import type { SampleGroup } from './groups';
-import { abortCauseUnknownMessage, filterCrashMessage, groupDroppedMessage, infraScoredMessage, policyDiscardedMessage, zeroStdMessage } from './messages';
+import {
+  abortCauseUnknownMessage,
+  filterCrashMessage,
+  groupDroppedMessage,
+  infraScoredMessage,
+  policyDiscardedMessage,
+  trainDataCrashMessage,
+  zeroStdMessage,
+} from './messages';
 import { incompleteGroups, mixedPrompts } from './shape';
 import { SampleStore } from '../sampleStore';
 import { SampleColumns } from '../store/sampleColumns';
@@ -22,6 +30,7 @@ import { PlainGroups } from './plainGroups';
 import { compactRolloutsMessage, compactSummary, rolloutIdsNameRollouts } from './compactRollouts';
 import { classifyMemo } from './causeClass';
 import { MAX_RELATED_LINES, relatedMembers } from './related';
+import { rewardNormalizationCrash } from './rewardNormalization';
 
 export interface RolloutResult {
   /** One outcome per group, in file order (first-written member). */
@@ -102,6 +111,9 @@ export function analyzeRollout(
   const plain = new PlainGroups(store, settings, filtersRun, format);
   // Compact rollouts are counted by rollout, not by sample: their groups go through the checks.
   const compact = filtersRun && rules.compactRollouts && isSampleDump(format) && rolloutIdsNameRollouts(store);
+  // miles converts the kept groups to training data after dumping and logging them (rewardNormalization.ts).
+  const droppedGroups = filtersRun && rules.framework === 'miles' && isSampleDump(format) ? new Uint8Array(store.groupKeys.size) : null;
+  let filterRaised = false;
   const ungrouped = eachGroup(
     store,
     (gid, rows, from, to) => {
@@ -124,14 +136,17 @@ export function analyzeRollout(
         reasonOf[gid] = id;
       }
       metrics[metric] = (metrics[metric] ?? 0) + 1;
+      if (droppedGroups !== null) droppedGroups[gid] = 1;
       prompts.addRows(rows, from, to);
       return true;
     },
     (g, rows) => {
-      const { reason, namer } = filtersRun ? filterGroup(g, settings, rules, finding) : KEPT;
+      const { reason, namer, raised } = filtersRun ? filterGroup(g, settings, rules, finding) : KEPT;
       total++;
+      if (raised === true) filterRaised = true;
       if (reason !== null) {
         dropped++;
+        if (droppedGroups !== null) droppedGroups[store.groupId(rows[0])] = 1;
         const metric = dropMetricName(reason);
         metrics[metric] = (metrics[metric] ?? 0) + 1;
       }
@@ -194,6 +209,20 @@ export function analyzeRollout(
       );
     const rep = perSample.repetitionCrash;
     if (rep !== null) finding('metrics-crash', rep.first, () => repetitionCrashMessage('rollout/repetition_frac', rep, rules), []);
+    // A filter or the logging that raised stopped the step before the conversion, which sees the
+    // kept groups (an aborted sample never: check_no_aborted drops its group).
+    const converted = (row: number) => !store.abortedAt(row) && (store.groupId(row) < 0 || droppedGroups?.[store.groupId(row)] !== 1);
+    const normalization =
+      droppedGroups !== null && !filterRaised && crash.length === 0 && rep === null
+        ? rewardNormalizationCrash(store, (row) => !converted(row), rolloutIdsNameRollouts(store))
+        : null;
+    if (normalization !== null)
+      finding(
+        'train-data-crash',
+        store.at(normalization.row),
+        () => trainDataCrashMessage(normalization.error, rules.versionOwner),
+        normalization.related.slice(0, MAX_RELATED_LINES).map((row) => store.at(row)),
+      );
   }
 
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
@@ -219,6 +248,8 @@ const NO_NAMER: Namer = { position: -1, record: null };
 interface GroupVerdict {
   reason: string | null;
   namer: Namer;
+  /** `check_reward_nonzero_std` raised on the group (a null reward): the step crashes there. */
+  raised?: true;
 }
 const KEPT: GroupVerdict = { reason: null, namer: NO_NAMER };
 
@@ -249,7 +280,7 @@ function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: Sampl
       () => filterCrashMessage(g.key, members.length, at.line, zeroStdFilterError(settings.rewardKey), rules.versionOwner),
       relatedMembers(members, verdict.position),
     );
-    return KEPT;
+    return { ...KEPT, raised: true };
   }
   if (verdict.kind !== 'dropped') return KEPT;
   report(

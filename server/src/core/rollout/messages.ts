@@ -146,3 +146,21 @@ export function filterCrashMessage(key: string, size: number, line: number, erro
     `on which ${versionOwner} filter raises ${error}, so the rollout step crashes; the tool keeps the group (a group holding a null reward is never zero-std)`
   );
 }
+
+/**
+ * train-data-crash: what miles' `convert_samples_to_train_data` raises on a step's kept samples
+ * (rollout/rewardNormalization.ts), after the step was dumped and its metrics logged.
+ */
+export function trainDataCrashMessage(error: string, versionOwner: string): string {
+  const why = error.startsWith('ValueError')
+    ? 'the samples of one rollout (sharing rollout_id, else index) carry different rewards: a reward function scored the' +
+      " siblings of a compact rollout one by one; give every sibling the rollout's one reward"
+    : 'a kept sample has no reward (None), and torch.tensor refuses it; score every sample, or drop its group' +
+      ' (the dynamic filter check_reward_nonzero_std raises on it first)';
+  return (
+    `${versionOwner} convert_samples_to_train_data raises ${error} in _normalize_rewards_by_rollout, after this step was` +
+    ` dumped and its metrics logged, so the step never trains — ${why}. The normalisation runs with` +
+    ` --advantage-estimator grpo (the default), gspo or reinforce_plus_plus_baseline unless --disable-rewards-normalization,` +
+    ` --custom-reward-post-process-path or --custom-convert-samples-to-train-data-path is given.`
+  );
+}
