@@ -36,6 +36,11 @@ export interface SiblingView {
   current: boolean;
   /** A member this file lacks (a trajectory sidecar's sample aborted before any model call): the file that has it and its 1-based line there. */
   missingFrom: { file: string; line: number } | null;
+  /**
+   * A member this file has but the step's trajectory sidecar lacks (a `.pt` sample aborted before any
+   * model call: miles writes it no row): the sidecar's name. Its status and cause are this file's.
+   */
+  missingIn: string | null;
 }
 
 /** A JSON value as a collapsible tree: objects and arrays list their first entries. */

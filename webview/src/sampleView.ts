@@ -124,13 +124,13 @@ function render(m: SampleView): void {
     for (const h of ['line', 'index', 'status', 'reward', 'cause']) head.appendChild(el('th', h));
     table.appendChild(head);
     for (const x of m.siblings) {
-      const tr = el('tr', null, x.current ? 'current' : x.missingFrom ? 'missing' : undefined);
+      const tr = el('tr', null, x.current ? 'current' : x.missingFrom || x.missingIn ? 'missing' : undefined);
       let line: HTMLElement;
       if (x.line === null)
         line = el('td', x.missingFrom ? `missing here (${x.missingFrom.file} · sample ${x.missingFrom.line})` : 'missing here', 'muted mono');
       else {
         const at = x.line;
-        line = el('td', at, 'mono reveal');
+        line = el('td', x.missingIn ? `${at} (no row in ${x.missingIn})` : at, 'mono reveal');
         line.addEventListener('click', () => vscode?.postMessage({ type: 'sibling', line: at }));
       }
       tr.append(line, el('td', x.index), el('td', x.status ?? (x.aborted ? 'aborted' : '')), el('td', fmt(x.reward), 'num'), el('td', x.cause, 'text mono'));

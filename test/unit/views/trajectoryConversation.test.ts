@@ -82,3 +82,48 @@ test('a sidecar row with tool calls and results, hostile text, and no final newl
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('dump folder step 1 (miles writer): a .pt sample lists the siblings the sidecar lacks as missing there, with their .pt status', async () => {
+  const dump = join(repoRoot(), 'test/fixtures/pt/dumpdir');
+  const sidecar = join(dump, 'trajectory/1.jsonl');
+  const withRow = new Set(
+    readFileSync(sidecar, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { sample_index: number }).sample_index),
+  );
+  const file = await inspected(join(dump, 'rollout_data/1.pt'));
+  const samples = file.report.detail!.samples;
+  let marked = 0;
+  for (const s of samples) {
+    const view = (await readSampleView(file, s.line))!;
+    for (const x of view.siblings) {
+      assert.notEqual(x.line, null, 'every member is in the .pt');
+      const sample = samples.find((y) => y.line === x.line)!;
+      assert.equal(x.index, sample.index);
+      assert.equal(x.missingIn, withRow.has(x.index!) ? null : sidecar, `index ${x.index} from sample ${s.index}`);
+      if (x.missingIn !== null) {
+        marked++;
+        assert.equal(x.status, sample.status);
+        assert.equal(x.status, 'aborted');
+      }
+    }
+  }
+  // The sidecar lacks indexes 5, 8, 10 and 17 (aborted before any model call), each listed by the 4 samples of its group.
+  assert.deepEqual(
+    samples.filter((s) => !withRow.has(s.index!)).map((s) => s.index),
+    [5, 8, 10, 17],
+  );
+  assert.equal(marked, 16);
+  const first = samples.find((s) => s.index === 4)!;
+  const view = (await readSampleView(file, first.line))!;
+  assert.deepEqual(
+    view.siblings.map((x) => [x.index, x.status, x.cause, x.missingIn === null ? null : 'missing']),
+    [
+      [4, 'completed', null, null],
+      [5, 'aborted', 'ServerUnreachable', 'missing'],
+      [6, 'completed', null, null],
+      [7, 'completed', null, null],
+    ],
+  );
+});

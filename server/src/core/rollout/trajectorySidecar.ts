@@ -83,10 +83,7 @@ export function verdictsFromPt(
   );
   findings.sort((a, b) => a.line - b.line);
   // Members by their own row only: a member the sidecar lacks is missing, not its group's first row again.
-  const rowOfSample = (ptLine: number): number | undefined => {
-    const index = ptByLine.get(ptLine)?.index;
-    return index === null || index === undefined ? undefined : rowOfIndex.get(index);
-  };
+  const rowOfSample = (ptLine: number): number | undefined => sidecarRowOf(rowOfIndex, ptByLine.get(ptLine)?.index ?? null);
   const groups: GroupOutcome[] = pt.result.groups.map((g) => {
     const lines: number[] = [];
     const missing: MissingMember[] = [];
@@ -98,6 +95,38 @@ export function verdictsFromPt(
     return missing.length > 0 ? { ...g, lines, missing } : { ...g, lines };
   });
   return { groups, counts: pt.result.counts, metrics: { ...pt.result.metrics }, sampleMetrics: { ...pt.result.sampleMetrics }, findings, leftOut: 0 };
+}
+
+/**
+ * The sidecar row (1-based line) of a `.pt` member, by `rowOfIndex` (`sample_index` → first row with
+ * it); undefined: the sidecar lacks the member (miles writes no row for a sample aborted before any
+ * model call). The trajectory view's missing members and the `.pt` view's marks both ask it.
+ */
+export function sidecarRowOf(rowOfIndex: ReadonlyMap<number, number>, index: number | null): number | undefined {
+  return index === null ? undefined : rowOfIndex.get(index);
+}
+
+/**
+ * A sidecar's `sample_index` → its first row (1-based line), from the rows that parse (lines longer
+ * than `maxLineBytes` are skipped, as `readTrajectoryRow` skips them).
+ */
+export async function sidecarRows(access: FileAccess, path: string, maxLineBytes: number): Promise<Map<number, number>> {
+  const decoder = new TextDecoder();
+  const rows = new Map<number, number>();
+  const consider = (bytes: Uint8Array, line: number): void => {
+    if (bytes.byteLength > maxLineBytes) return;
+    let row: unknown;
+    try {
+      row = JSON.parse(decoder.decode(bytes));
+    } catch {
+      return;
+    }
+    const index = row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>).sample_index : undefined;
+    if (typeof index === 'number' && !rows.has(index)) rows.set(index, line);
+  };
+  const r = await readLines(access, path, { isCancelled: () => false }, (ref) => consider(ref.bytes.subarray(ref.start, ref.end), ref.line));
+  if (r.pending !== null) consider(r.pending.bytes, r.pending.line);
+  return rows;
 }
 
 function missingMember(s: SampleRecord | undefined, position: number, file: string, line: number): MissingMember {

@@ -8,7 +8,7 @@ import type { CauseSettings } from '../causes';
 import { failureCause, inspectSample, membersInOrder, type InspectedFile, type SampleInspection } from '../inspect';
 import { isPtDumpName } from '../logFiles';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
-import { existingFile, readTrajectoryRow, siblingTrajectory } from '../rollout/trajectorySidecar';
+import { existingFile, readTrajectoryRow, siblingTrajectory, sidecarRowOf, sidecarRows } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
 import type { SampleRecord } from '../types';
 
@@ -208,6 +208,7 @@ function siblingsOf(inspection: SampleInspection, settings: CauseSettings): { li
       aborted: s.aborted,
       current: 'sample' in x && x.sample.line === line,
       missingFrom: 'missing' in x ? { file: x.missing.file, line: x.missing.line } : null,
+      missingIn: null,
     };
   });
   return { list, omitted: Math.max(0, ordered.length - MAX_SIBLINGS) };
@@ -339,18 +340,23 @@ export async function readSampleView(file: InspectedFile, line1: number, display
  * A miles `.pt` sample's conversation is not in the `.pt` (Sample.to_dict has no messages): the
  * step's trajectory sidecar has it, in the row whose `sample_index` is the sample's `index`
  * (docs/pt.md#the-trajectory-sidecar). Shown as the conversation, with where it was read; a sample
- * the sidecar has no row for says so (miles writes none for a sample aborted before any model call).
+ * the sidecar has no row for says so (miles writes none for a sample aborted before any model call),
+ * and so does each sibling it has none for.
  */
 async function addTrajectory(file: InspectedFile, display: string, s: SampleRecord, view: SampleView): Promise<void> {
   const sidecar = siblingTrajectory(file.path);
   if (sidecar === null || s.index === null || !(await existingFile(file.access, sidecar))) return;
   const shownSidecar = siblingTrajectory(display) ?? sidecar;
   let found;
+  let rows;
   try {
     found = await readTrajectoryRow(file.access, sidecar, s.index, MAX_DETAIL_LINE_BYTES);
+    rows = await sidecarRows(file.access, sidecar, MAX_DETAIL_LINE_BYTES);
   } catch {
     return; // the sidecar is optional: unreadable, the view is the .pt's alone
   }
+  // The group's members the sidecar lacks, as the trajectory view lists them missing (sidecarRowOf).
+  for (const x of view.siblings) if (x.line !== null && sidecarRowOf(rows, x.index) === undefined) x.missingIn = shownSidecar;
   if (found === null) {
     view.conversationMissing = `${shownSidecar} has no row for this sample (index ${s.index}): miles writes none for a sample aborted before any model call`;
     return;
