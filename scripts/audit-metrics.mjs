@@ -166,12 +166,27 @@ function statedByRollouts(message) {
  * compute_pass_rate gives it.
  */
 function compactProblems(want, report) {
-  const problems = compareMetrics(
-    want.metrics,
-    report.files[0].metrics,
-    (k) => k.startsWith(DROP),
-    (k) => (k.startsWith('rollout/') && !k.startsWith(DROP)) || k.startsWith(PASSRATE),
-  );
+  const problems = [];
+  if (want.crash !== null) {
+    if (!report.findings.some((f) => f.code === 'metrics-crash' && f.message.includes(want.crash)))
+      problems.push(`miles raises ${want.crash}; no finding names it`);
+  } else
+    problems.push(
+      ...compareMetrics(
+        want.metrics,
+        report.files[0].metrics,
+        (k) => k.startsWith(DROP),
+        (k) => (k.startsWith('rollout/') && !k.startsWith(DROP)) || k.startsWith(PASSRATE),
+      ),
+    );
+  // What convert_samples_to_train_data raised (_normalize_rewards_by_rollout), quoted exactly; nothing where it raised nothing.
+  const trainCrash = report.findings.filter((f) => f.code === 'train-data-crash');
+  const trainWant = want.train_crash ?? null;
+  if (trainWant === null ? trainCrash.length > 0 : trainCrash.length !== 1 || !trainCrash[0].message.includes(` raises ${trainWant} in `))
+    problems.push(
+      `convert_samples_to_train_data raises ${trainWant}; train-data-crash: ${trainCrash.map((f) => f.message.slice(0, 160)).join(' | ') || 'none'}`,
+    );
+  if (trainWant !== null) tally.trainCrashes++;
   const short = report.findings.filter((f) => f.code === 'incomplete-group').map((f) => f.group);
   if (short.join() !== (want.short_group ?? '')) problems.push(`incomplete-group on [${short}], written short: ${want.short_group}`);
   const info = report.findings.filter((f) => f.code === 'compact-rollouts');
@@ -188,7 +203,27 @@ function compactProblems(want, report) {
     );
     tally.metrics += Object.keys(want.pass_at_k_by_rollouts).length;
   }
-  if (report.findings.some((f) => f.code === 'metrics-crash')) problems.push('metrics-crash where miles raised nothing');
+  if (want.crash === null && report.findings.some((f) => f.code === 'metrics-crash')) problems.push('metrics-crash where miles raised nothing');
+  return problems;
+}
+
+/**
+ * Compact attempts in miles' eval path (audit_compact.py `miles_compact_eval_case`): every figure
+ * log_eval_rollout_data logged (or the finding naming what it raised), one finding on the fan-out
+ * where an attempt fans out, and no misgrouped-dataset there (no n would fix miles' chunks).
+ */
+function compactEvalProblems(want, report) {
+  const problems =
+    want.crash !== null
+      ? report.findings.some((f) => f.message.includes(want.crash))
+        ? []
+        : [`miles raises ${want.crash}; no finding names it`]
+      : evalFigures(want, report.files[0].metrics);
+  const fan = report.findings.filter((f) => (f.code === 'compact-rollouts' || f.code === 'metrics-crash') && / fan out into several samples/.test(f.message));
+  if (fan.length !== (want.fanned_out > 0 ? 1 : 0)) problems.push(`fan-out findings: ${fan.length}, attempts fanned out ${want.fanned_out}`);
+  else if (fan.length === 1 && !fan[0].message.startsWith(`${want.fanned_out} of `))
+    problems.push(`fanned-out attempts: ${fan[0].message.slice(0, 30)}…, miles ${want.fanned_out}`);
+  if (want.fanned_out > 0 && report.findings.some((f) => f.code === 'misgrouped-dataset')) problems.push('misgrouped-dataset on fanned-out attempts');
   return problems;
 }
 
@@ -237,7 +272,7 @@ function verlEndTokenProblems(want, report) {
   return problems;
 }
 
-const tally = { slime: 0, cases: 0, raising: 0, differ: 0, metrics: 0, endTokenRows: 0 };
+const tally = { slime: 0, cases: 0, raising: 0, differ: 0, metrics: 0, endTokenRows: 0, trainCrashes: 0 };
 /** Per folder: cases (a .pt dump counted apart) and those that differ. */
 const perFolder = {};
 for (const [folder, check, settings] of [
@@ -251,6 +286,9 @@ for (const [folder, check, settings] of [
   ['miles/stock-rollout', stockProblems, null],
   ['verl/rollout-end-token', verlEndTokenProblems, DEFAULT_SETTINGS],
   ['miles/compact', compactProblems, null],
+  ['miles/compact-eval', compactEvalProblems, null],
+  ['slime/compact', slimeProblems, null],
+  ['slime/compact-eval', slimeProblems, null],
 ]) {
   const dir = join(out, folder);
   if (!existsSync(dir)) continue;
@@ -260,8 +298,8 @@ for (const [folder, check, settings] of [
     // miles' and slime's cases also as their own .pt dump of the same samples: the same figures are due.
     const fw = folder.split('/')[0];
     const stock = folder.startsWith('miles/stock-');
-    // Stock cases' dumps are numbered from 100000, compact cases' from 200000 (audit-metrics.py).
-    const offset = stock ? 100000 : folder === 'miles/compact' ? 200000 : 0;
+    // Stock cases' dumps are numbered from 100000, compact cases' from 200000, compact eval cases' from 300000.
+    const offset = stock ? 100000 : folder.endsWith('/compact') ? 200000 : folder.endsWith('/compact-eval') ? 300000 : 0;
     const dumpName = offset
       ? file.replace(/^(eval_|case)(\d+)\.jsonl$/, (_, p, n) => `${p === 'case' ? '' : p}${offset + Number(n)}.pt`)
       : file.replace(/^case/, '').replace(/\.jsonl$/, '.pt');
@@ -279,7 +317,7 @@ for (const [folder, check, settings] of [
       const kind = (perFolder[folder] ??= { cases: 0, differ: 0, figures: 0 });
       kind.cases++;
       if (problems.length > 0) kind.differ++;
-      if (want.crash || Object.keys(want.filter_raised_by_group ?? {}).length > 0) tally.raising++;
+      if (want.crash || want.train_crash || Object.keys(want.filter_raised_by_group ?? {}).length > 0) tally.raising++;
       const before = tally.metrics;
       tally.metrics += Object.keys(want.metrics ?? {}).length;
       kind.figures += tally.metrics - before + checkFigures;
@@ -291,7 +329,7 @@ for (const [folder, check, settings] of [
 }
 console.log(
   `${tally.cases} cases (${tally.slime} slime; ${tally.raising} on which the framework raised), ${tally.metrics} framework figures, ${tally.differ} cases differ; ` +
-    `${tally.endTokenRows} verl rows of only an end token`,
+    `${tally.endTokenRows} verl rows of only an end token; ${tally.trainCrashes} compact files on which convert_samples_to_train_data raised`,
 );
 for (const [folder, k] of Object.entries(perFolder)) console.log(`  ${folder}: ${k.cases} cases, ${k.figures} figures, ${k.differ} differ`);
 process.exitCode = tally.differ > 0 ? 1 : 0;

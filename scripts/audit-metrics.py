@@ -1,10 +1,11 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Random cases through miles' and verl's own metric and filter functions, for scripts/audit-metrics.mjs
 to compare with the engine (docs/framework-files.md, "Random cases against the frameworks' functions").
 
-  /usr/bin/python3 scripts/audit-metrics.py <verl extraction> <miles extraction> <out dir> <cases> <seed> [<slime extraction>]
+  /tmp/stock-venv/bin/python scripts/audit-metrics.py <verl extraction> <miles extraction> <out dir> <cases> <seed> [<slime extraction>]
 
-The extractions are those of scripts/gen-real-fixtures.py, whose stubs this script loads (only what
+It needs what scripts/gen-real-fixtures.py needs, safetensors included (its docstring). The extractions are
+those of gen-real-fixtures.py, whose stubs this script loads (only what
 is not a writer or a metric function is stubbed). Per case it writes the file the framework's writer
 writes and, beside it (`.json`), what the framework's functions returned or raised:
 - miles rollout (`miles/rollout/case<N>.jsonl`): `Sample.to_dict()` lines; `log_rollout_data`'s
@@ -25,9 +26,11 @@ writes and, beside it (`.json`), what the framework's functions returned or rais
 - slime (with its extraction; `slime/rollout/case<N>.jsonl`, `slime/eval/eval_<N>.jsonl` and slime's own
   `.pt` dumps `slime/rollout_data/`): slime's `log_rollout_data` over every sample (slime has no
   aborted-group filter), `check_reward_nonzero_std`'s drops (1e-6) and `log_eval_rollout_data`.
-- miles compact / sub-agent rollouts (`miles/compact/case<N>.jsonl`, `.pt` as `miles/rollout_data/<200000+N>.pt`):
-  steps made by miles' own agentic generation (session server v2) with random fan-out; `log_rollout_data`'s
-  figures and pass@k by rollout over the groups of n rollouts (`compute_pass_rate`).
+- compact / sub-agent rollouts (scripts/audit_compact.py): miles steps made by miles' own agentic generation
+  (session server v2) with random fan-out (`miles/compact/`: `log_rollout_data`'s figures, pass@k by rollout,
+  what `convert_samples_to_train_data` raised), miles eval datasets through miles' eval path
+  (`miles/compact-eval/`), and slime steps and eval datasets of fanned-out rollouts (`slime/compact/`,
+  `slime/compact-eval/`).
 - verl legacy training with responses of only an end token (`verl/rollout-end-token/<N>.jsonl`):
   `compute_data_metrics` on the step, and on the same batch with every empty output aborted.
 Rewards, statuses, response lengths, loss masks, weight versions, cache counts and group sizes are
@@ -53,6 +56,8 @@ gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen)
 
 import numpy as np  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import audit_compact  # noqa: E402
 from miles.ray.rollout import debug_data, metrics as mm  # noqa: E402
 from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std  # noqa: E402
 from miles.utils.types import Sample  # noqa: E402
@@ -377,67 +382,6 @@ def slime_case(case, rng, sl):
     sl.data.save_debug_rollout_data(template, samples, rollout_id=case, evaluation=False)
     write_case(f"slime/rollout/case{case}", samples,
                {"kind": "rollout", "n": n, **expected, "drops": drops, "filter_crashes": filter_crashes})
-compact = None  # miles' agentic generation path (gen.miles_compact_setup), made once
-
-
-def miles_compact_case(case, rng):
-    """Compact / sub-agent rollouts (docs/framework-files.md#compact-rollouts): a step made by miles'
-    own agentic generation (gen.miles_compact_step: `agentic_tool_call.generate`, filters,
-    `postprocess_rollout_data`, `save_debug_rollout_data`, `log_rollout_data` with --log-passrate,
-    `convert_samples_to_train_data`) with random fan-out (a rollout of 0 samples: no model call, aborted),
-    random rewards per rollout and some groups short of n; expected are the logged figures and pass@k
-    over the groups of n rollouts by rollout (`compute_pass_rate`). A step whose every group was dropped is
-    not written (miles' loop generates until it has its batch)."""
-    global compact
-    n = rng.randint(2, 6)  # one sample per prompt has no spread: check_reward_nonzero_std drops every group
-    if compact is None:
-        compact = gen.miles_compact_setup(gen.miles_compact_args(n))
-    mods, state, server = compact
-    cargs = state.args
-    cargs.n_samples_per_prompt = n
-    step = 200000 + case
-    cargs.save_debug_rollout_data = os.path.join(OUT, "miles", "rollout_data", "{rollout_id}.pt")
-    palette = rng.sample([0.0, 1.0, 1, 0, 0.5, -1.0, 0.25], rng.randint(2, 4))
-    plan = []
-    for g in range(rng.randint(1, 6)):
-        rollouts = []
-        for _ in range(n):
-            turns = rng.choices([0, 1, 2, 3], [3, 60, 25, 12])[0]
-            rollouts.append((turns, rng.choice(palette)))
-        plan.append(("x", rollouts))
-    # A group short of n (written so): miles' sync loop asserts n rollouts, so it goes in after the run.
-    short = rng.random() < 0.2 and n > 1
-    with mock.patch("builtins.print"):
-        try:
-            out = gen.miles_compact_step(mods, cargs, step, plan, state, server)
-        except IndexError:  # every group dropped: postprocess_rollout_data reads data[0]
-            return
-    flat, by_group, metrics, by_rollouts = out.flat, out.rollouts_by_group, out.logged, out.by_rollouts
-    cut = None
-    if short:
-        # The last rollout of the first group lost while writing: that group has n - 1 rollouts.
-        cut = str(flat[0].group_index)
-        kept_ids = list(by_group[cut])[:-1]
-        flat = [s for s, rid in zip(flat, out.train["rollout_ids"]) if str(s.group_index) != cut or rid in kept_ids]
-        by_group[cut] = {r: by_group[cut][r] for r in kept_ids}
-        metrics = outcome(lambda: mm.log_rollout_data(step, cargs, flat, out.drops, 10.0))["metrics"]
-        save_dump(flat, step, evaluation=False)
-        from miles.utils.metric_utils import compute_pass_rate
-        by_rollouts = gen.rollout_pass_rate(compute_pass_rate, by_group, n)
-    samples_by_group = {}
-    for s in flat:
-        samples_by_group[str(s.group_index)] = samples_by_group.get(str(s.group_index), 0) + 1
-    write_case(f"miles/compact/case{case}", flat, {
-        "kind": "compact", "settings": {"nSamplesPerPrompt": n, "dynamicFilter": "check_reward_nonzero_std"},
-        "metrics": {k: v for k, v in metrics.items() if k.startswith(("rollout/", "passrate/"))
-                    and k not in ("rollout/step", "rollout/rollout_time") and not k.startswith("rollout/dynamic_filter/")},
-        "crash": None,
-        "fanned_out": sum(samples_by_group[g] > len(r) for g, r in by_group.items()),
-        "short_group": cut,
-        "rollouts_by_group": {g: len(r) for g, r in by_group.items()},
-        "pass_at_k_by_rollouts": by_rollouts})
-
-
 def verl_end_token_case(case, rng, ns, trainer):
     """A legacy training step with responses of only an end token beside aborted (empty) ones: both
     dump as "" (docs/framework-files.md, "Empty output"). Written like `verl_rollout_case`; expected
@@ -503,6 +447,8 @@ def main():
     global slime_logged
     sl = gen.slime_modules(SLIME) if SLIME else None
     slime_logged = gen.slime_capture(sl) if sl else None
+    ctx = SimpleNamespace(OUT=OUT, gen=gen, mm=mm, outcome=outcome, write_case=write_case, save_dump=save_dump,
+                          MILES=MILES, slime_logged=slime_logged)
     for case in range(CASES):
         rng = random.Random(SEED * 100003 + case)
         miles_case(case, rng)
@@ -510,11 +456,13 @@ def main():
         verl_rollout_case(case, rng, ns, trainer)
         miles_stock_case(case, random.Random(SEED * 100003 + case + 7))
         verl_end_token_case(case, random.Random(f"end-token {SEED} {case}"), ns, trainer)
-        miles_compact_case(case, random.Random(f"compact {SEED} {case}"))
+        audit_compact.miles_compact_case(ctx, case, random.Random(f"compact {SEED} {case}"))
+        audit_compact.miles_compact_eval_case(ctx, case, random.Random(f"compact eval {SEED} {case}"))
         if sl is not None:
             slime_case(case, rng, sl)
+            audit_compact.slime_compact_case(ctx, case, random.Random(f"slime compact {SEED} {case}"), sl)
     print(f"{CASES} miles, {CASES} verl validation, {CASES} verl rollout, {CASES} verl end-token, {CASES} miles stock-configuration,"
-          f" {CASES} miles compact-rollout"
+          f" {CASES} miles compact-rollout, {CASES} miles compact eval"
           f"{f' and {CASES} slime' if SLIME else ''} cases in {OUT} (seed {SEED})")
 
 

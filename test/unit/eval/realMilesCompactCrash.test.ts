@@ -4,7 +4,8 @@
 // scripts/compact_fixtures.py), as JSON lines and as miles' `.pt` dump of the same samples.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
@@ -152,5 +153,29 @@ test('eval 120: miles pass@k over 15 samples of 3 prompts × 4 raises; the findi
       r.findings.filter((f) => f.code === 'misgrouped-dataset'),
       [],
     );
+  }
+});
+
+test('eval 121 with one rollout_id on every sample (a step number, not siblings): read sample by sample', async () => {
+  const want = expected('eval/eval_121.expected.json');
+  const lines = readFileSync(join(REAL, 'eval/eval_121.jsonl'), 'utf8').trimEnd().split('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'compact-eval-'));
+  try {
+    const path = join(dir, 'eval_121.jsonl');
+    writeFileSync(path, lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as object), rollout_id: 121 })).join('\n') + '\n');
+    const evalConfig = await loadEvalConfig(join(REAL, 'eval', want.eval_config!), nodeFileAccess);
+    const r = await analyzeFiles([{ path, displayPath: 'eval_121.jsonl' }], {
+      access: nodeFileAccess,
+      settings: { ...DEFAULT_SETTINGS, ...want.settings },
+      evalConfig,
+    });
+    // Samples of different indexes share the id: it names no attempt, so nothing fans out.
+    assert.deepEqual(
+      r.findings.filter((f) => f.code === 'compact-rollouts'),
+      [],
+    );
+    assert.equal(r.files[0].metrics['eval/swe-lite'], want.metrics!['eval/swe-lite']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -18,7 +18,7 @@ import { computePassAtK, passAtKDifference } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
 import { sampleRulesOf } from '../frameworks';
-import { rolloutsOf } from '../rollout/compactRollouts';
+import { rolloutIdsNameRollouts, rolloutsOf } from '../rollout/compactRollouts';
 
 export interface EvalResult {
   datasets: DatasetSummary[];
@@ -272,10 +272,9 @@ export function minLine(samples: SampleList): number {
  * null when none fans out.
  */
 function compactAttempts(ordered: SampleList): { rewards: Float64Array; fannedOut: number; first: number } | null {
-  // miles sets rollout_id only on the siblings of an attempt that fanned out: without one, nothing to group.
-  let any = false;
-  for (let k = 0; k < ordered.length && !any; k++) any = ordered.rolloutId(k) !== null;
-  if (!any) return null;
+  // miles sets rollout_id only on the siblings of an attempt that fanned out, copies of one sample: ids
+  // on samples of different indexes (a step number on every sample) name no attempt.
+  if (!rolloutIdsNameRollouts(ordered)) return null;
   const rollouts = rolloutsOf(ordered);
   let fannedOut = 0;
   let first = -1;

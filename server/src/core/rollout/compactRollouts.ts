@@ -6,8 +6,8 @@
 // per rollout. Its `_compute_passrate_from_samples` still counts samples, so it leaves such a
 // group out of `passrate/pass@k`.
 import { pyFloatRepr } from '../../../../shared/pythonRepr';
-import type { SampleColumns } from '../store/sampleColumns';
-import { rowList, type SampleList } from '../store/sampleList';
+import { SampleColumns } from '../store/sampleColumns';
+import { rowList, sampleList, type SampleList } from '../store/sampleList';
 import { computePassAtK } from '../eval/passAtK';
 
 /**
@@ -17,17 +17,20 @@ import { computePassAtK } from '../eval/passAtK';
  * id on samples of different indexes or groups (a step written there by hand) names no rollout,
  * and the samples are counted one by one.
  */
-export function rolloutIdsNameRollouts(store: SampleColumns): boolean {
-  if (!store.hasRolloutIds) return false;
+export function rolloutIdsNameRollouts(samples: SampleColumns | SampleList): boolean {
+  if (samples instanceof SampleColumns && !samples.hasRolloutIds) return false;
+  const list = samples instanceof SampleColumns ? sampleList(samples) : samples;
   const first = new Map<number, number>();
-  for (let i = 0; i < store.length; i++) {
-    const id = store.rolloutIdAt(i);
+  let any = false;
+  for (let k = 0; k < list.length; k++) {
+    const id = list.rolloutId(k);
     if (id === null) continue;
+    any = true;
     const seen = first.get(id);
-    if (seen === undefined) first.set(id, i);
-    else if (store.groupId(seen) !== store.groupId(i) || store.indexAt(seen) !== store.indexAt(i)) return false;
+    if (seen === undefined) first.set(id, k);
+    else if (list.groupKey(seen) !== list.groupKey(k) || list.index(seen) !== list.index(k)) return false;
   }
-  return true;
+  return any;
 }
 
 /**
