@@ -66,10 +66,21 @@ def miles_compact_case(ctx, case, rng):
         metrics, crash = logged["metrics"], logged["crash"]
         train_crash = None
         if crash is None:
+            # The step miles would convert had it generated the groups so: the cut file's groups through its
+            # filters (a group cut to one reward is now zero-std), then convert_samples_to_train_data.
             from miles.ray.rollout.train_data_conversion import convert_samples_to_train_data
+            from miles.rollout.filter_hub.base_types import call_dynamic_filter
+            from miles.rollout.filter_hub.dynamic_sampling_filters import check_no_aborted, check_reward_nonzero_std
 
+            kept = []
+            for g in dict.fromkeys(s.group_index for s in flat):
+                group = [s for s in flat if s.group_index == g]
+                filters = (check_no_aborted, check_reward_nonzero_std) if zero_std else (check_no_aborted,)
+                if all(call_dynamic_filter(f, cargs, group).keep for f in filters):
+                    kept.extend(group)
             try:
-                convert_samples_to_train_data(cargs, flat, {}, None, None)
+                if kept:
+                    convert_samples_to_train_data(cargs, kept, {}, None, None)
             except (ValueError, TypeError) as e:
                 train_crash = f"{type(e).__name__}: {e}"
         ctx.save_dump(flat, step, evaluation=False)
@@ -143,10 +154,16 @@ def slime_compact_case(ctx, case, rng, sl):
     template = os.path.join(ctx.OUT, "slime", "rollout_data", "{rollout_id}.pt")
     if kind == "eval":
         sargs.n_samples_per_eval_prompt = n
-        data = {f"eval_{case}": {"rewards": [s.reward for s in samples],
-                                 "truncated": [s.status == sl.Sample.Status.TRUNCATED for s in samples], "samples": samples}}
+        name = f"ds{case}"  # named by the eval config beside the case, for the JSON lines and the .pt alike
+        data = {name: {"rewards": [s.reward for s in samples],
+                       "truncated": [s.status == sl.Sample.Status.TRUNCATED for s in samples], "samples": samples}}
         expected = gen.slime_outcome(ctx.slime_logged, lambda: sl.metrics.log_eval_rollout_data(100, sargs, data))
-        ctx.write_case(f"slime/compact-eval/eval_{case}", samples, {"kind": "eval", "n": n, "settings": {"nSamplesPerEvalPrompt": n}, **expected})
+        folder = os.path.join(ctx.OUT, "slime", "compact-eval")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, f"eval_config_{case}.yaml"), "w") as f:
+            f.write(f"eval:\n  datasets:\n    - name: {name}\n      path: x\n      n_samples_per_eval_prompt: {n}\n")
+        ctx.write_case(f"slime/compact-eval/eval_{case}", samples, {"kind": "eval", "n": n, "settings": {"nSamplesPerEvalPrompt": n},
+                                                                    "eval_config": f"eval_config_{case}.yaml", **expected})
         sl.data.save_debug_rollout_data(template, data, rollout_id=300000 + case, evaluation=True)
         return
     sargs.log_passrate, sargs.n_samples_per_prompt = False, n

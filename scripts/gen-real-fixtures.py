@@ -930,6 +930,27 @@ def slime_all(out_dir, slime_root):
         "rewards": [s.reward for s in odd], "truncated": [False] * 4, "samples": odd}}))
     sl.data.save_debug_rollout_data(template, {"odd": {"samples": odd}}, rollout_id=101, evaluation=True)
     write("eval/eval_101", odd, {"metrics_by": "slime log_eval_rollout_data", "crash": got["crash"]})
+
+    # ---- eval 102, 103: attempts that fan out into siblings (compact rollouts: slime's TrajectoryManager keeps
+    # the attempt's index and sets rollout_id to it on each), extended into the dataset and sorted by index as
+    # slime's eval_rollout_single_dataset does. 102: 8 samples for 3 prompts x 2 (pass@k over chunks of 2
+    # samples, which are no prompt's attempts); 103: 9 samples (compute_pass_rate's assertion raises).
+    for step, turns in ((102, [2, 1, 1, 2, 1, 1]), (103, [2, 1, 1, 3, 1, 1])):
+        fanned = []
+        for attempt, k in enumerate(turns):
+            for t in range(k):
+                s = slime_sample(sl, attempt, f"fan prompt {attempt // 2}", "y" * (2 + t), [1.0, 0.0, 1, 0.0, 1.0, 0.0][attempt] if t == k - 1 else 0.0)
+                s.rollout_id = attempt if k > 1 else None
+                fanned.append(s)
+        fanned.sort(key=lambda x: x.index)
+        args.n_samples_per_eval_prompt, args.log_passrate = 2, True
+        name = f"eval_{step}"
+        part = {"rewards": [x.reward for x in fanned], "truncated": [False] * len(fanned), "samples": fanned}
+        got = slime_outcome(logged, lambda: sl.metrics.log_eval_rollout_data(step, args, {name: part}))
+        sl.data.save_debug_rollout_data(template, {name: part}, rollout_id=step, evaluation=True)
+        write(f"eval/{name}", fanned, {"writer": "slime save_debug_rollout_data (.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+                                       "metrics_by": "slime log_eval_rollout_data with --log-passrate, n 2",
+                                       "settings": {"nSamplesPerEvalPrompt": 2}, **got})
     loaded = torch.load(template.format(rollout_id=1), weights_only=False)
     assert sorted(loaded) == ["rollout_id", "samples"], "slime's dump has no metadata"
 def miles_stock(out_dir):

@@ -105,12 +105,13 @@ function analyzeDataset(
   const at = { file, line: first, dataset: name, related: configLocations(config, resolved) };
   const push = (f: Finding) => out.findings.push(f);
 
-  const fanned = rules.compactRollouts ? compactAttempts(ordered) : null;
+  // miles' and slime's eval paths both extend a dataset with every sample of an attempt (sorted by index).
+  const fanned = compactAttempts(ordered);
   if (fanned !== null) {
     // miles' pass@k chunks the samples, not the attempts: no n fixes that (misgrouped-dataset would say one does).
     const crash = computed.passAtK.kind === 'crash' ? computed.passAtK.crash : null;
     const byAttempts = resolved.n > 1 ? computePassAtK(fanned.rewards, resolved.n) : null;
-    const text = msg.compactEvalMessage(name, {
+    const text = msg.compactEvalMessage(name, rules.versionOwner, {
       fannedOut: fanned.fannedOut,
       rollouts: fanned.rewards.length,
       samples: ordered.length,
@@ -118,7 +119,9 @@ function analyzeDataset(
       crash,
       byRollouts: byAttempts?.kind === 'metrics' ? byAttempts.values : null,
     });
-    push(msg.makeFinding(crash !== null ? 'metrics-crash' : 'compact-rollouts', { ...at, line: ordered.line(fanned.first) }, text));
+    // slime's sum raising on a None reward comes first: that finding (below) says nothing is logged.
+    if (computed.sumCrash === null)
+      push(msg.makeFinding(crash !== null ? 'metrics-crash' : 'compact-rollouts', { ...at, line: ordered.line(fanned.first) }, text));
     checkGlobalGrouping(name, computed.rewards, resolved, settings.nSamplesPerEvalPrompt, computed.passAtK, summary, out, at);
   } else if (resolved.source === 'inferred' || resolved.source === 'default') {
     const runs = promptRuns(ordered);

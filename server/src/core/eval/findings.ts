@@ -100,16 +100,17 @@ export function inferredMessage(ds: string, n: number, why: 'uniform' | 'uneven'
 
 /**
  * An eval dataset whose attempts fan out into several samples sharing rollout_id (compact / sub-agent
- * rollouts, docs/framework-files.md#compact-rollouts): what miles main (31f1ca9)'s eval path logs for
- * them, and pass@k by attempts (`byRollouts`; null: no whole groups of n attempts).
+ * rollouts, docs/framework-files.md#compact-rollouts): what the framework's eval path (miles main
+ * (31f1ca9)'s, slime 624b824's: the same) logs for them, and pass@k by attempts (`byRollouts`; null: no whole groups of n attempts).
  */
 export function compactEvalMessage(
   ds: string,
+  versionOwner: string,
   s: { fannedOut: number; rollouts: number; samples: number; n: number; crash: string | null; byRollouts: Record<string, number> | null },
 ): string {
   const head =
     `${s.fannedOut} of ${s.rollouts} attempts of dataset ${ds} fan out into several samples that share rollout_id (compact / sub-agent rollouts):` +
-    ` miles main (31f1ca9)'s eval path logs every sample, so eval/${ds} and its ratios are over ${s.samples} samples`;
+    ` ${versionOwner} eval path logs every sample, so eval/${ds} and its ratios are over ${s.samples} samples`;
   const pass = s.crash
     ? `, and its pass@k, over chunks of ${s.n} samples in index order, raises ${s.crash}, so nothing of this evaluation is logged`
     : s.n > 1
