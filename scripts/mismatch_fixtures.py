@@ -220,6 +220,17 @@ def mismatch_expected(files):
     }
 
 
+def strict(v):
+    """Strict JSON for expected.json: NaN and the infinities as Python's repr, in a string."""
+    if isinstance(v, float) and not np.isfinite(v):
+        return repr(v)
+    if isinstance(v, dict):
+        return {k: strict(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [strict(x) for x in v]
+    return v
+
+
 def mismatch_all(out_dir):
     from miles.backends.training_utils.cp_utils import get_logits_and_tokens_offset_with_cp  # noqa: F401
     from miles.ray.rollout import debug_data
@@ -259,7 +270,7 @@ def mismatch_all(out_dir):
         for r in records:
             f.write(json.dumps(r) + "\n")
     with open(os.path.join(out_dir, "expected.json"), "w") as f:
-        json.dump({"writer": "miles main 31f1ca9: save_debug_rollout_data, save_debug_train_data_for_rank; figures by "
+        json.dump(strict({"writer": "miles main 31f1ca9: save_debug_rollout_data, save_debug_train_data_for_rank; figures by "
                              "log_rollout_data, policy_loss_function's lines, aggregate_train_losses (scripts/mismatch_fixtures.py)",
-                   "steps": expected}, f, indent=1, sort_keys=True)
+                   "steps": expected}), f, indent=1, sort_keys=True, allow_nan=False)
         f.write("\n")
