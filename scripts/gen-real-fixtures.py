@@ -1513,9 +1513,11 @@ if __name__ == "__main__":
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-mismatch":
         # Only the train-inference mismatch dump (scripts/mismatch_fixtures.py).
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import mismatch_fixtures
         from mismatch_fixtures import mismatch_all
 
         mismatch_all(os.path.join(OUT, "miles", "mismatch"))
+        mismatch_fixtures.drift_all(os.path.join(OUT, "miles", "drift"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
         # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
         miles_stock(os.path.join(OUT, "miles"))

@@ -220,6 +220,47 @@ def mismatch_expected(files):
     }
 
 
+def drift_all(out_dir, steps=9, drift_from=6, n=4):
+    """A run of `steps` steps (one rank each) whose mismatch drifts from step `drift_from` on, only in
+    the samples with mixed weight versions: the trainer's log-probs of those are 0.5 nats noisier.
+    Sample 1 of each step is one version behind but not mixed (it does not drift)."""
+    from miles.ray.rollout import debug_data
+    from miles.ray.rollout.train_data_conversion import process_rollout_data_shard, split_train_data_by_dp_raw
+    from miles.utils.types import Sample
+    from miles.utils.train_dump_utils import save_debug_train_data_for_rank
+
+    args = Namespace(
+        save_debug_rollout_data=os.path.join(out_dir, "rollout_data", "{rollout_id}.pt"), save_debug_trajectory_data=None,
+        save_debug_train_data=os.path.join(out_dir, "train_data", "{rollout_id}_{rank}.pt"), qkv_format="thd", balance_data=False)
+    g = torch.Generator().manual_seed(7)
+    for step in range(steps):
+        triples = []
+        for i in range(n):
+            r = 8 + (i * 3) % 5
+            mask = [1] * r
+            rollout = (-torch.rand(r, generator=g) * 3).to(torch.float32)
+            mixed = i % 4 in (2, 3)
+            noise = 0.02 + (0.5 if mixed and step >= drift_from else 0.0)
+            train = (rollout + torch.randn(r, generator=g) * noise).to(torch.float32)
+            versions = [str(step - 1), str(step)] if mixed else [str(step - 1)] if i % 4 == 1 else [str(step)]
+            index = step * 100 + i
+            s = Sample(group_index=step * 100 + i // 2, index=index, prompt=f"problem {step * 100 + i // 2}",
+                       tokens=torch.randint(3, 150000, (4 + r,), generator=g).tolist(), response=f"answer {index}",
+                       response_length=r, reward=float(i % 2), loss_mask=mask, rollout_log_probs=rollout.tolist(),
+                       weight_versions=versions, status=Sample.Status.COMPLETED)
+            triples.append((s, train, rollout.clone(), torch.zeros(r)))
+        by_index = {t[0].index: t for t in triples}
+        debug_data.save_debug_rollout_data(args, [t[0] for t in triples], rollout_id=step, evaluation=False)
+        data = train_side(args, triples, [t[0].index for t in triples])
+        shard = process_rollout_data_shard(args, split_train_data_by_dp_raw(args, data, dp_size=1)[0])
+        rd = actor_view(shard, by_index, 0, 1)
+        save_debug_train_data_for_rank(args, rollout_id=step, rollout_data=rd, rank=0)
+    with open(os.path.join(out_dir, "expected.json"), "w") as f:
+        json.dump({"writer": "miles main 31f1ca9: save_debug_rollout_data, save_debug_train_data_for_rank (scripts/mismatch_fixtures.py drift_all)",
+                   "steps": steps, "drift_from": drift_from, "drifting": "samples with mixed weight_versions"}, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 def strict(v):
     """Strict JSON for expected.json: NaN and the infinities as Python's repr, in a string."""
     if isinstance(v, float) and not np.isfinite(v):

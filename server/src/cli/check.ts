@@ -157,7 +157,7 @@ export async function analyzeRun(
       for (const t of trainDataSteps(plan)) {
         if (t.of !== null ? !shown.has(t.of) : g !== 0) continue;
         try {
-          await run.addTrainStep({ step: t.step, files: t.files }, t.of);
+          await run.addTrainStep({ step: t.step, files: t.files }, t.of, t.root);
         } catch (err) {
           io.stderr(`rollout-lens: cannot read ${escapeInline(t.files[0]?.displayPath ?? '')}: ${escapeInline((err as Error).message)}\n`);
           unreadable = true;

@@ -17,6 +17,7 @@ import { severityOf } from './catalog';
 import { asRecords } from './store/rowView';
 import type { SampleColumns } from './store/sampleColumns';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord, TrainStepReport } from './types';
+import { driftFinding, type DriftStep, findDrift } from './train/drift';
 import { rolloutJoin } from './train/rolloutJoin';
 import { analyzeTrainStep, type RolloutJoin, type TrainStepResult, type TrainStepTarget } from './train/trainStep';
 
@@ -232,7 +233,7 @@ export class RunAnalyzer {
    * when that was added: what miles logs from it joins the recomputed metrics, its mismatch the
    * step (RunReport.trainSteps).
    */
-  async addTrainStep(target: Omit<TrainStepTarget, 'join'>, rolloutFile: string | null): Promise<TrainStepResult> {
+  async addTrainStep(target: Omit<TrainStepTarget, 'join'>, rolloutFile: string | null, root = ''): Promise<TrainStepResult> {
     if (this.options.cancellation?.isCancellationRequested) throw new CancelledError();
     const r = await analyzeTrainStep(this.options.access, { ...target, join: rolloutFile === null ? null : (this.joins.get(rolloutFile) ?? null) });
     const tolerances = Object.fromEntries(r.float32Figures.map((k) => [k, FLOAT32_TOLERANCE]));
@@ -243,8 +244,8 @@ export class RunAnalyzer {
       samples: r.samples,
       metrics: r.metrics,
       mismatch: r.mismatch,
-      sampleMeans: r.sampleMeans,
-      weightVersions: r.weightVersions,
+      buckets: r.buckets,
+      root,
     });
     this.findings.push(...capFindings(r.findings, 0, this.options.settings.maxProblems, r.files[0] ?? ''));
     return r;
@@ -261,8 +262,26 @@ export class RunAnalyzer {
       const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, this.recomputed);
       findings.push(...capFindings(own.concat(mismatches), scan.droppedFindings, this.options.settings.maxProblems, scan.displayPath));
     }
+    findings.push(...driftFindings(this.trainSteps));
     return { version: 1, files: this.files.slice(), findings, ...(this.trainSteps.length > 0 ? { trainSteps: this.trainSteps.slice() } : {}) };
   }
+}
+
+/** The drift finder over each run's train_data steps (core/train/drift.ts): a finding per run at most. */
+function driftFindings(steps: readonly TrainStepReport[]): Finding[] {
+  const byRoot = new Map<string, DriftStep[]>();
+  for (const t of steps) {
+    if (t.mismatch === null) continue;
+    const list = byRoot.get(t.root) ?? [];
+    list.push({ step: t.step, mean: t.mismatch.mean, tokens: t.mismatch.tokens, buckets: t.buckets, file: t.mismatch.rolloutFile ?? t.files[0] ?? '' });
+    byRoot.set(t.root, list);
+  }
+  const out: Finding[] = [];
+  for (const list of byRoot.values()) {
+    const d = findDrift(list);
+    if (d !== null) out.push(driftFinding(d));
+  }
+  return out;
 }
 
 /** Runs the analyses over finished scans and merges everything into one report. */

@@ -1,6 +1,7 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
 import type { Run } from './run/model';
 import type { SampleStore } from './sampleStore';
+import type { BucketTable } from './train/drift';
 import type { TrainStepMismatch } from './train/trainStep';
 
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
@@ -271,7 +272,8 @@ export interface TrainStepReport {
   samples: number;
   metrics: Record<string, number>;
   mismatch: TrainStepMismatch | null;
-  /** Each sample's mean |Δ| and weight versions, by sample index (the drift finder reads them). */
-  sampleMeans: Map<number, number>;
-  weightVersions: Map<number, string[]>;
+  /** The step's |Δ| by bucket (the drift finder reads them; core/train/drift.ts). */
+  buckets: BucketTable;
+  /** The run's root (a dump folder D). */
+  root: string;
 }

@@ -129,10 +129,26 @@ class Distribution {
   }
 }
 
-interface SampleState {
+export interface SampleState {
   sum: number;
+  /** Its tokens in the loss mask. */
   tokens: number;
+  /** Those whose |Δ| is finite (the ones `sum` adds). */
+  finite: number;
   max: number;
+}
+
+/** Where position and length buckets start (tokens): 0–127, 128–511, 512–2047, 2048–8191, ≥ 8192. */
+export const LENGTH_EDGES = [128, 512, 2048, 8192];
+
+/** The bucket of a position or length by LENGTH_EDGES. */
+export function lengthBucket(n: number): string {
+  let lo = 0;
+  for (const edge of LENGTH_EDGES) {
+    if (n < edge) return `${lo}–${edge - 1}`;
+    lo = edge;
+  }
+  return `≥${lo}`;
 }
 
 /** Keeps the `WORST` largest by `worse`, as items arrive. */
@@ -156,6 +172,8 @@ export class MismatchAccumulator {
   private nonFinite = 0;
   private readonly samples = new Map<number, SampleState>();
   private readonly worstTokens: WorstToken[] = [];
+  /** |Δ| summed and counted by position bucket (lengthBucket), for the drift finder. */
+  readonly byPosition = new Map<string, { sum: number; tokens: number }>();
 
   /** Counts `tokens` loss-mask tokens of `sample` (its slice on one rank). */
   addMaskedTokens(sample: number, tokens: number): void {
@@ -164,7 +182,7 @@ export class MismatchAccumulator {
 
   private sampleState(sample: number): SampleState {
     let s = this.samples.get(sample);
-    if (s === undefined) this.samples.set(sample, (s = { sum: 0, tokens: 0, max: 0 }));
+    if (s === undefined) this.samples.set(sample, (s = { sum: 0, tokens: 0, finite: 0, max: 0 }));
     return s;
   }
 
@@ -176,8 +194,16 @@ export class MismatchAccumulator {
       return NaN;
     }
     this.dist.add(d);
+    const bucket = lengthBucket(position);
+    const b = this.byPosition.get(bucket);
+    if (b === undefined) this.byPosition.set(bucket, { sum: d, tokens: 1 });
+    else {
+      b.sum += d;
+      b.tokens++;
+    }
     const s = this.sampleState(sample);
     s.sum += d;
+    s.finite++;
     if (d > s.max) s.max = d;
     keepWorst(this.worstTokens, { sample, position, token, rolloutLogProb: rollout, trainLogProb: train, absDiff: d }, worseToken);
     return d;
@@ -188,11 +214,9 @@ export class MismatchAccumulator {
     return this.worstTokens.filter((t) => t.sample === sample && t.token === null);
   }
 
-  /** Each sample's mean |Δ|, by sample index. */
-  sampleMeans(): Map<number, number> {
-    const out = new Map<number, number>();
-    for (const [k, s] of this.samples) out.set(k, s.sum / Math.max(s.tokens, 1));
-    return out;
+  /** Each sample's |Δ| sum, masked tokens and max, by sample index. */
+  sampleStates(): ReadonlyMap<number, SampleState> {
+    return this.samples;
   }
 
   summary(): MismatchSummary {

@@ -12,13 +12,16 @@ import type { Finding } from '../types';
 
 import { forEachPosition, rangesWidth, responseRanges } from './cpSlices';
 import { RolloutFigures, SAMPLE_MEAN_KEYS, TrainFigures, UNLOGGED_KEYS } from './loggedFigures';
-import { lossFigures, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
+import type { BucketTable } from './drift';
+import { lengthBucket, lossFigures, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
 import { itemsOf, numberOf, numbersIn, numbersOf, readTrainFile, tensorsOf, type TrainRankFile } from './trainFile';
 
 /** The rollout dump a step's samples are joined to: each `Sample.index`'s line (1-based). */
 export interface RolloutJoin {
   file: string;
   lineOf: (sampleIndex: number) => number | null;
+  /** The sample's status in the dump (`completed`, `truncated`, …). */
+  statusOf?: (sampleIndex: number) => string | null;
 }
 
 export interface TrainStepTarget {
@@ -45,10 +48,8 @@ export interface TrainStepResult {
   mismatch: TrainStepMismatch | null;
   /** The figures miles reduces from float32 tensors. */
   float32Figures: string[];
-  /** Each sample's mean |Δ|, by sample index (the drift finder's buckets read it). */
-  sampleMeans: Map<number, number>;
-  /** Each sample's weight versions, by sample index, when the batch records them. */
-  weightVersions: Map<number, string[]>;
+  /** The step's |Δ| by weight versions, their lag, token position, response length and status (drift.ts). */
+  buckets: BucketTable;
   findings: Finding[];
 }
 
@@ -92,6 +93,7 @@ class StepReader {
   private numRollouts: number | null = null;
   private sawTrainLogProbs = false;
   private readonly weightVersions = new Map<number, string[]>();
+  private readonly responseLengths = new Map<number, number>();
   /** Figures reduced from float32 tensors (compared with the log at float32's tolerance). */
   private readonly float32 = new Set<string>(['train/train_rollout_logprob_abs_diff', 'train/train_rollout_kl']);
 
@@ -177,6 +179,7 @@ class StepReader {
     for (let i = 0; i < rows; i++) {
       const sample = indices[i];
       this.samples.add(sample);
+      this.responseLengths.set(sample, responseLengths[i]);
       if (join !== null && join.lineOf(sample) === null) absent.push(sample);
       const versionList = versions?.[i] === undefined ? null : itemsOf(versions[i]);
       if (versionList !== null && !this.weightVersions.has(sample))
@@ -307,9 +310,38 @@ class StepReader {
       metrics,
       mismatch,
       float32Figures: Object.keys(metrics).filter((k) => this.float32.has(k)),
-      sampleMeans: this.mismatch.sampleMeans(),
-      weightVersions: this.weightVersions,
+      buckets: this.buckets(),
       findings: this.findings,
     };
+  }
+
+  /** |Δ| sums and token counts by bucket: per token for positions, per sample for the rest. */
+  private buckets(): BucketTable {
+    const table: BucketTable = { 'token position': Object.fromEntries(this.mismatch.byPosition) };
+    const add = (dimension: string, bucket: string, sum: number, tokens: number) => {
+      const d = (table[dimension] ??= {});
+      const b = (d[bucket] ??= { sum: 0, tokens: 0 });
+      b.sum += sum;
+      b.tokens += tokens;
+    };
+    const numeric = (vs: string[]) => vs.filter((v) => /^\d+$/.test(v)).map(Number);
+    let newest: number | null = null;
+    for (const vs of this.weightVersions.values()) for (const v of numeric(vs)) newest = Math.max(newest ?? v, v);
+    const status = this.target.join?.statusOf;
+    for (const [sample, st] of this.mismatch.sampleStates()) {
+      const vs = this.weightVersions.get(sample);
+      if (vs !== undefined) {
+        add('weight versions', new Set(vs).size > 1 ? 'mixed' : 'one', st.sum, st.finite);
+        const own = numeric(vs);
+        if (newest !== null && own.length > 0) {
+          const lag = newest - Math.min(...own);
+          add('weight-version lag', lag >= 2 ? '≥2 behind' : `${lag} behind`, st.sum, st.finite);
+        }
+      }
+      const length = this.responseLengths.get(sample);
+      if (length !== undefined) add('response length', lengthBucket(length), st.sum, st.finite);
+      if (status !== undefined) add('status', status(sample) ?? 'not in the rollout dump', st.sum, st.finite);
+    }
+    return table;
   }
 }
