@@ -21,7 +21,8 @@ Run from the repository root (docs/framework-files.md has the whole recipe); PY 
   miles/tensors/: tensors of every dtype and miles' train_data dump, scripts/tensor_fixtures.py,
   --only-compact only rollout_20 / rollout_21 and theirs: compact / sub-agent rollouts, and eval_120 /
   eval_121: compact rollouts in an eval step, --only-stock the stock configurations, --only-span-versions
-  the span-dict weight_versions)
+  the span-dict weight_versions, --only-mismatch only miles/mismatch/: a dump folder whose train_data
+  holds the trainer's and the rollout's log-probs, with what miles logs from them, scripts/mismatch_fixtures.py)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   $PY scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
   git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
@@ -56,8 +57,10 @@ STUB = ("ray", "tensordict", "transformers", "wandb", "swanlab", "codetiming", "
         "miles.utils.misc", "miles.utils.tracking_utils", "miles.utils.processing_utils", "miles.utils.data",
         "miles.utils.audit_utils", "huggingface_hub", "pydantic", "pybase64", "aiohttp", "httpx", "uvicorn", "fastapi", "requests", "sglang_router", "megatron", "pylatexenc", "sympy")
 
-if "--only-tensors" in sys.argv:  # miles' loss math imports torch.fx, which needs the real sympy
+if "--only-tensors" in sys.argv or "--only-mismatch" in sys.argv:  # miles' loss math imports torch.fx, which needs the real sympy
     STUB = tuple(s for s in STUB if s != "sympy")
+if "--only-mismatch" in sys.argv:  # miles' training log utilities import psutil for memory figures
+    STUB += ("psutil",)
 
 if V1_MODE:  # the newer metric_utils imports model helpers that subclass transformers' classes
     STUB += ("verl.utils.model",)
@@ -1573,6 +1576,14 @@ if __name__ == "__main__":
         from tensor_fixtures import tensors_all
 
         tensors_all(os.path.join(OUT, "miles", "tensors"), MILES)
+    elif len(sys.argv) > 3 and sys.argv[3] == "--only-mismatch":
+        # Only the train-inference mismatch dump (scripts/mismatch_fixtures.py).
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import mismatch_fixtures
+        from mismatch_fixtures import mismatch_all
+
+        mismatch_all(os.path.join(OUT, "miles", "mismatch"))
+        mismatch_fixtures.drift_all(os.path.join(OUT, "miles", "drift"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
         # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
         miles_stock(os.path.join(OUT, "miles"))

@@ -64,6 +64,48 @@ export const CONTRACT = z
                 groups: z.object({ total: z.number().int().min(0), kept: z.number().int().min(0), dropped: z.number().int().min(0) }).strict(),
                 droppedByCause: z.record(z.string(), z.number().int().min(1)),
                 metrics: z.record(z.string(), z.number().nullable()),
+                trainData: z
+                  .object({
+                    samples: z.number().int().min(0),
+                    mismatch: z
+                      .object({
+                        tokens: z.number().int().min(0),
+                        nonFinite: z.number().int().min(0),
+                        mean: z.number(),
+                        p50: z.number(),
+                        p99: z.number(),
+                        max: z.number(),
+                        approximate: z.boolean(),
+                        rolloutFile: z.string().nullable(),
+                        worstSamples: z.array(
+                          z
+                            .object({
+                              sample: z.number().int(),
+                              line: z.number().int().min(1).nullable(),
+                              mean: z.number(),
+                              tokens: z.number().int(),
+                              max: z.number(),
+                            })
+                            .strict(),
+                        ),
+                        worstTokens: z.array(
+                          z
+                            .object({
+                              sample: z.number().int(),
+                              position: z.number().int().min(0),
+                              token: z.number().int().nullable(),
+                              rolloutLogProb: z.number().nullable(),
+                              trainLogProb: z.number().nullable(),
+                              absDiff: z.number(),
+                            })
+                            .strict(),
+                        ),
+                      })
+                      .strict()
+                      .nullable(),
+                  })
+                  .strict()
+                  .optional(),
               })
               .strict(),
           ),

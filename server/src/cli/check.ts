@@ -8,7 +8,7 @@ import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { KeptPtLines } from '../core/sampleLine';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
-import { filesToRead, planRun, type RunPlan } from '../core/run/plan';
+import { filesToRead, planRun, type RunPlan, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
@@ -151,16 +151,29 @@ export async function analyzeRun(
           unreadable = true;
         }
       }
+      // Each step's train_data, read in the group of the rollout dump it annotates (the first
+      // group when the run has none): its figures are compared with this group's metrics logs.
+      const shown = new Set(group.targets.map((t) => t.displayPath));
+      for (const t of trainDataSteps(plan)) {
+        if (t.of !== null ? !shown.has(t.of) : g !== 0) continue;
+        try {
+          await run.addTrainStep({ step: t.step, files: t.files }, t.of, t.root);
+        } catch (err) {
+          io.stderr(`rollout-lens: cannot read ${escapeInline(t.files[0]?.displayPath ?? '')}: ${escapeInline((err as Error).message)}\n`);
+          unreadable = true;
+        }
+      }
       const part = run.finish();
       report.files.push(...part.files);
       report.findings.push(...part.findings);
+      if (part.trainSteps) (report.trainSteps ??= []).push(...part.trainSteps);
     }
   } finally {
     await pool?.close();
     await deflate?.close();
   }
   progress?.(total, total, null);
-  report.runs = buildRuns(report.files, plan);
+  report.runs = buildRuns(report.files, plan, report.trainSteps);
   return { report, settings: groups[0]?.settings ?? settingsOf(args, {}), unreadable, plan };
 }
 

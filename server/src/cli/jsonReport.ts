@@ -44,6 +44,8 @@ export interface JsonRun {
     groups: { total: number; kept: number; dropped: number };
     droppedByCause: Record<string, number>;
     metrics: Record<string, number | null>;
+    /** Present when the run holds the step's train_data (docs/semantics.md#train-inference-mismatch). */
+    trainData?: { samples: number; mismatch: unknown };
   }[];
 }
 
@@ -63,8 +65,17 @@ function jsonRun(r: Run): JsonRun {
       groups: { total: s.groups.total, kept: s.groups.kept, dropped: s.groups.dropped },
       droppedByCause: { ...s.droppedByCause },
       metrics: finiteOrNull(s.metrics),
+      ...(s.trainData ? { trainData: { samples: s.trainData.samples, mismatch: finiteDeep(s.trainData.mismatch) } } : {}),
     })),
   };
+}
+
+/** A plain value with every non-finite number as null (JSON has none). */
+function finiteDeep(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  if (Array.isArray(v)) return v.map(finiteDeep);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, finiteDeep(x)]));
+  return v;
 }
 
 function runsOf(report: RunReport): Run[] {

@@ -3,6 +3,8 @@
 // is escaped (see escape.ts).
 import type { Run, RunStep } from '../core/run/model';
 import type { FileReport, Finding, RunReport } from '../core/types';
+import type { TrainStepMismatch } from '../core/train/trainStep';
+import { pyFloatRepr } from '../core/python';
 
 import { escapeInline, escapeTerminalText } from './escape';
 import { renderEvalTable } from './evalTable';
@@ -74,7 +76,22 @@ function* runLines(run: Run, analysed: ReadonlySet<string>): Generator<string> {
           : plural(s.groups.total, 'prompt group');
     const files = s.files.map((f) => (analysed.has(f) ? escapeInline(f) : `${escapeInline(f)} (annotates it)`));
     yield `  ${name}${s.partial ? ' (partial)' : ''}: ${what}; ${files.join(', ')}\n`;
+    const m = s.trainData?.mismatch;
+    if (m) yield `    ${mismatchLine(m)}\n`;
   }
+}
+
+/** A step's train-inference mismatch in one line (docs/semantics.md#train-inference-mismatch). */
+function mismatchLine(m: TrainStepMismatch): string {
+  const n = (x: number) => pyFloatRepr(x);
+  let text = `train-inference mismatch |Δ log-prob| over ${plural(m.tokens, 'masked token')}`;
+  if (m.nonFinite > 0) text += ` (${m.nonFinite} not finite)`;
+  text += `: mean ${n(m.mean)}, p50 ${n(m.p50)}${m.approximate ? '~' : ''}, p99 ${n(m.p99)}${m.approximate ? '~' : ''}, max ${n(m.max)}`;
+  const w = m.worstSamples[0];
+  if (w) text += `; worst sample ${w.sample}${w.line !== null ? ` (line ${w.line})` : ''} mean ${n(w.mean)}`;
+  const t = m.worstTokens[0];
+  if (t) text += `; worst token: sample ${t.sample} position ${t.position}${t.token !== null ? ` (token ${t.token})` : ''}, |Δ| ${n(t.absDiff)}`;
+  return text;
 }
 
 /** The report's lines, each with its `\n`. */
@@ -97,7 +114,9 @@ function* textLines(report: RunReport): Generator<string> {
     for (const s of run.steps) annotations += s.files.filter((f) => !analysed.has(f)).length;
   }
   const count = (sev: Finding['severity']) => report.findings.filter((f) => f.severity === sev).length;
-  const more = annotations > 0 ? ` (and ${annotations} that annotate a step, not read as steps)` : '';
+  const trainFiles = (report.trainSteps ?? []).reduce((n, t) => n + t.files.length, 0);
+  const trainRead = trainFiles > 0 ? `; ${plural(trainFiles, 'train_data file')} of them read for ${trainFiles === 1 ? 'its' : 'their'} step's figures` : '';
+  const more = annotations > 0 ? ` (and ${annotations} that annotate a step, not read as steps${trainRead})` : '';
   yield (
     `${plural(report.files.length, 'file')} checked${more}: ${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}, ` +
     `${count('information')} information, ${plural(count('hint'), 'hint')}\n`

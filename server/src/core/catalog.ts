@@ -47,6 +47,11 @@ export const CATALOG = {
   'pt-unsafe-callable': { severity: 'error', summary: 'A .pt pickle names a callable that is not data; it was not run.' },
   'pt-unreadable': { severity: 'error', summary: 'A .pt file could not be read (past this point).' },
   'pt-bad-tensor': { severity: 'error', summary: "A .pt tensor's view does not fit its storage (or overlaps itself)." },
+  'train-data-misaligned': {
+    severity: 'warning',
+    summary: "A train_data rank's samples cannot be joined: lists of other lengths, a slice that is not its cp rank's, or samples not in the step's rollout.",
+  },
+  'logprob-drift': { severity: 'warning', summary: "A step's train-inference log-prob mismatch leaves the band of the run's early steps." },
   'trajectory-verdicts-from-pt': { severity: 'information', summary: "A trajectory dump's verdicts come from the step's .pt." },
   'partial-step': { severity: 'information', summary: "A trajectory dump read without its step's .pt: only the samples that recorded messages." },
   'trajectory-missing-members': { severity: 'warning', summary: 'A trajectory group has fewer rows than its members; the .pt has them.' },

@@ -5,7 +5,7 @@
 import { type EvalConfig, loadEvalConfig } from './eval/config';
 import { locateEvalConfig } from './evalConfigLocation';
 import { analyzeEval, evalDatasetOrder, evalDatasetRenames } from './eval/analyze';
-import { compareMetrics, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
+import { compareMetrics, FLOAT32_TOLERANCE, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { EmptyRowRanges } from './eval/verlEmptyRows';
@@ -16,7 +16,10 @@ import { existingFile, partialStepFinding, siblingPt, sidecarAlone, verdictsFrom
 import { severityOf } from './catalog';
 import { asRecords } from './store/rowView';
 import type { SampleColumns } from './store/sampleColumns';
-import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord } from './types';
+import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord, TrainStepReport } from './types';
+import { driftFinding, type DriftStep, findDrift } from './train/drift';
+import { rolloutJoin } from './train/rolloutJoin';
+import { analyzeTrainStep, type RolloutJoin, type TrainStepResult, type TrainStepTarget } from './train/trainStep';
 
 export { CancelledError, type Cancellation, type ScanState };
 /** Which framework a file's format is (miles, slime, verl; null for generic and unknown files). */
@@ -114,6 +117,9 @@ export class RunAnalyzer {
   private readonly findings: Finding[] = [];
   private readonly recomputed: RecomputedMetrics[] = [];
   private readonly metricsLogs: { scan: Pick<ScanState, 'displayPath' | 'metricsRecords' | 'droppedFindings'>; findings: Finding[] }[] = [];
+  /** miles rollout dumps' samples by `Sample.index`, for joining their step's train_data. */
+  private readonly joins = new Map<string, RolloutJoin>();
+  private readonly trainSteps: TrainStepReport[] = [];
 
   constructor(private readonly options: AnalyzeOptions) {
     this.configFor = evalConfigResolver(options);
@@ -169,6 +175,7 @@ export class RunAnalyzer {
         ranges = v.ranges;
       }
       report.step = fileStep(scan.displayPath, scan.samples);
+      if (scan.format === 'miles-pt') this.joins.set(scan.displayPath, rolloutJoin(scan.displayPath, scan.samples));
       // A sidecar folded into its .pt repeats the .pt's metrics: counted once, from the .pt.
       if (!folded) this.recomputed.push({ file: scan.displayPath, step: report.step, metrics: report.metrics, ranges });
     } else if (scan.kind === 'eval' && scan.format === 'miles-trajectory') {
@@ -221,6 +228,29 @@ export class RunAnalyzer {
     return { r: alone, folded: false };
   }
 
+  /**
+   * A step's train_data (every rank's file; core/train/trainStep.ts), joined to its rollout dump
+   * when that was added: what miles logs from it joins the recomputed metrics, its mismatch the
+   * step (RunReport.trainSteps).
+   */
+  async addTrainStep(target: Omit<TrainStepTarget, 'join'>, rolloutFile: string | null, root = ''): Promise<TrainStepResult> {
+    if (this.options.cancellation?.isCancellationRequested) throw new CancelledError();
+    const r = await analyzeTrainStep(this.options.access, { ...target, join: rolloutFile === null ? null : (this.joins.get(rolloutFile) ?? null) });
+    const tolerances = Object.fromEntries(r.float32Figures.map((k) => [k, FLOAT32_TOLERANCE]));
+    this.recomputed.push({ file: r.files[0] ?? '', step: r.step, metrics: r.metrics, tolerances });
+    this.trainSteps.push({
+      step: r.step,
+      files: r.files,
+      samples: r.samples,
+      metrics: r.metrics,
+      mismatch: r.mismatch,
+      buckets: r.buckets,
+      root,
+    });
+    this.findings.push(...capFindings(r.findings, 0, this.options.settings.maxProblems, r.files[0] ?? ''));
+    return r;
+  }
+
   /** What each rollout and eval file added so far recomputed, for comparing with metrics logs. */
   recomputedMetrics(): readonly RecomputedMetrics[] {
     return this.recomputed;
@@ -232,8 +262,26 @@ export class RunAnalyzer {
       const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, this.recomputed);
       findings.push(...capFindings(own.concat(mismatches), scan.droppedFindings, this.options.settings.maxProblems, scan.displayPath));
     }
-    return { version: 1, files: this.files.slice(), findings };
+    findings.push(...driftFindings(this.trainSteps));
+    return { version: 1, files: this.files.slice(), findings, ...(this.trainSteps.length > 0 ? { trainSteps: this.trainSteps.slice() } : {}) };
   }
+}
+
+/** The drift finder over each run's train_data steps (core/train/drift.ts): a finding per run at most. */
+function driftFindings(steps: readonly TrainStepReport[]): Finding[] {
+  const byRoot = new Map<string, DriftStep[]>();
+  for (const t of steps) {
+    if (t.mismatch === null) continue;
+    const list = byRoot.get(t.root) ?? [];
+    list.push({ step: t.step, mean: t.mismatch.mean, tokens: t.mismatch.tokens, buckets: t.buckets, file: t.mismatch.rolloutFile ?? t.files[0] ?? '' });
+    byRoot.set(t.root, list);
+  }
+  const out: Finding[] = [];
+  for (const list of byRoot.values()) {
+    const d = findDrift(list);
+    if (d !== null) out.push(driftFinding(d));
+  }
+  return out;
 }
 
 /** Runs the analyses over finished scans and merges everything into one report. */

@@ -1,6 +1,8 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
 import type { Run } from './run/model';
 import type { SampleStore } from './sampleStore';
+import type { BucketTable } from './train/drift';
+import type { TrainStepMismatch } from './train/trainStep';
 
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
 export type FormatId =
@@ -258,4 +260,20 @@ export interface RunReport {
   findings: Finding[];
   /** The runs and their steps (core/run/model.ts); absent: built from `files` when needed. */
   runs?: Run[];
+  /** Each step's train_data, read (core/train/trainStep.ts); absent when the run has none. */
+  trainSteps?: TrainStepReport[];
+}
+
+/** What a step's train_data gives its step (core/train/trainStep.ts `TrainStepResult`). */
+export interface TrainStepReport {
+  step: number;
+  /** Every rank's file, as shown. */
+  files: string[];
+  samples: number;
+  metrics: Record<string, number>;
+  mismatch: TrainStepMismatch | null;
+  /** The step's |Δ| by bucket (the drift finder reads them; core/train/drift.ts). */
+  buckets: BucketTable;
+  /** The run's root (a dump folder D). */
+  root: string;
 }

@@ -164,5 +164,8 @@ test('the text report lists the run model’s steps, with the files that only de
     `  step 1: 6 groups, 2 kept, 4 dropped; ${join(DUMP, 'rollout_data/1.pt')}, ${join(DUMP, 'train_data/1_0.pt')} (annotates it), ` +
       `${join(DUMP, 'train_data/1_1.pt')} (annotates it), ${join(DUMP, 'trajectory/1.jsonl')} (annotates it)`,
   );
-  assert.equal(lines.at(-2), '3 files checked (and 7 that annotate a step, not read as steps): 0 errors, 7 warnings, 1 information, 0 hints');
+  assert.equal(
+    lines.at(-2),
+    "3 files checked (and 7 that annotate a step, not read as steps; 4 train_data files of them read for their step's figures): 0 errors, 7 warnings, 1 information, 0 hints",
+  );
 });

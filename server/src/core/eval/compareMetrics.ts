@@ -24,6 +24,27 @@ export interface RecomputedMetrics {
   wrongMetrics?: EvalResult['wrongMetrics'];
   /** Figures the file gives as a range (verl's empty outputs, eval/verlEmptyRows.ts): a logged value in it agrees. */
   ranges?: EmptyRowRanges;
+  /** Tolerances of figures the framework computes in float32 (train_data's tensors), by name. */
+  tolerances?: Record<string, number>;
+}
+
+/** Relative tolerance of a figure miles reduces from float32 tensors (train_data, docs/semantics.md#train-data-figures). */
+export const FLOAT32_TOLERANCE = 1e-5;
+
+/**
+ * Whether `train/…` figures of a step can be compared: miles logs them at `train/step`, which is
+ * the rollout id only when each rollout trains in one optimizer step, i.e. when the log's
+ * `train/step` records have exactly the numbers of its `rollout/step` records.
+ */
+function trainStepsAreRollouts(records: readonly MetricsRecord[]): boolean {
+  const train = new Set<number>();
+  const rollout = new Set<number>();
+  for (const r of records) {
+    if (r.step === null) continue;
+    if (r.stepKey === 'train/step') train.add(r.step);
+    else if (r.stepKey === 'rollout/step') rollout.add(r.step);
+  }
+  return train.size > 0 && train.size === rollout.size && [...train].every((s) => rollout.has(s));
 }
 
 /** Tolerance for a metric name: verl's float32 metrics 1e-6, everything else 1e-9 (relative). */
@@ -47,13 +68,16 @@ export function compareMetrics(metricsFile: string, records: readonly MetricsRec
     if (list) list.push(r);
     else byStep.set(step, [r]);
   }
+  let trainComparable: boolean | null = null;
   for (const record of records) {
     if (record.step === null) continue;
     for (const r of byStep.get(record.step) ?? []) {
       for (const [name, value] of Object.entries(r.metrics)) {
         if (!Object.prototype.hasOwnProperty.call(record.metrics, name)) continue;
+        if (name.startsWith('train/') && !(trainComparable ??= trainStepsAreRollouts(records))) continue;
         const logged = record.metrics[name];
-        if (relativeDifference(logged, value) <= toleranceFor(name) || inRange(logged, r.ranges?.[name], toleranceFor(name))) continue;
+        const tolerance = r.tolerances?.[name] ?? toleranceFor(name);
+        if (relativeDifference(logged, value) <= tolerance || inRange(logged, r.ranges?.[name], tolerance)) continue;
         findings.push(
           makeFinding(
             'metric-mismatch',

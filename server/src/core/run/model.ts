@@ -4,7 +4,8 @@
 // and the editor's Groups view all read it (docs/architecture.md, "What a run is").
 import { DROP_METRIC_PREFIX } from '../causes';
 import { frameworkOfFormat, type Framework } from '../frameworks';
-import type { FileReport, FormatId, GroupCounts } from '../types';
+import type { TrainStepMismatch } from '../train/trainStep';
+import type { FileReport, FormatId, GroupCounts, TrainStepReport } from '../types';
 import type { PlannedFile, RunPlan } from './plan';
 
 export type StepKind = 'rollout' | 'eval';
@@ -25,6 +26,8 @@ export interface RunStep {
   droppedByCause: Record<string, number>;
   /** The step's recomputed metrics, exactly as the framework names them. */
   metrics: Record<string, number>;
+  /** Its train_data, when the run holds it (docs/semantics.md#train-inference-mismatch). */
+  trainData?: { samples: number; mismatch: TrainStepMismatch | null };
 }
 
 export interface Run {
@@ -107,6 +110,7 @@ export class RunModelBuilder {
   private readonly runs = new Map<string, { run: Run; steps: Map<string, StepAcc> }>();
   /** Display path of an analysed file → its step. */
   private readonly stepOfFile = new Map<string, StepAcc>();
+  private readonly trainSteps: TrainStepReport[] = [];
 
   constructor(private readonly plan: RunPlan | null = null) {}
 
@@ -140,12 +144,25 @@ export class RunModelBuilder {
     this.stepOfFile.set(report.path, acc);
   }
 
+  /** A step's train_data, read: its figures and mismatch join the step its files annotate. */
+  addTrainStep(t: TrainStepReport): void {
+    this.trainSteps.push(t);
+  }
+
   finish(): Run[] {
     // Annotations join the step of the file they describe, when it is in the run.
+    const stepOfAnnotation = new Map<string, StepAcc>();
     for (const f of this.plan?.files ?? []) {
       if (f.role !== 'annotation' || f.annotation?.of == null) continue;
       const acc = this.stepOfFile.get(f.annotation.of);
       if (acc && !acc.step.files.includes(f.displayPath)) acc.step.files.push(f.displayPath);
+      if (acc) stepOfAnnotation.set(f.displayPath, acc);
+    }
+    for (const t of this.trainSteps) {
+      const acc = t.files.length > 0 ? stepOfAnnotation.get(t.files[0]) : undefined;
+      if (acc === undefined) continue;
+      for (const [name, value] of Object.entries(t.metrics)) if (!(name in acc.step.metrics)) acc.step.metrics[name] = value;
+      acc.step.trainData = { samples: t.samples, mismatch: t.mismatch };
     }
     const runs = [...this.runs.values()].map(({ run, steps }) => ({ ...run, steps: [...steps.values()].map((a) => a.step).sort(stepOrder) }));
     return runs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.framework < b.framework ? -1 : a.framework > b.framework ? 1 : 0));
@@ -163,8 +180,9 @@ export function stepOrder(a: RunStep, b: RunStep): number {
 }
 
 /** Runs of reports alone (every file a primary, rooted at its folder unless `plan` says otherwise). */
-export function buildRuns(reports: readonly FileReport[], plan: RunPlan | null = null): Run[] {
+export function buildRuns(reports: readonly FileReport[], plan: RunPlan | null = null, trainSteps: readonly TrainStepReport[] = []): Run[] {
   const builder = new RunModelBuilder(plan);
   for (const r of reports) builder.add(r);
+  for (const t of trainSteps) builder.addTrainStep(t);
   return builder.finish();
 }

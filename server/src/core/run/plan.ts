@@ -152,3 +152,25 @@ function planFile(target: { path: string; displayPath: string }, present: Readon
 export function filesToRead<T extends { displayPath: string }>(plan: RunPlan, targets: readonly T[]): T[] {
   return targets.filter((t) => plan.byPath.get(t.displayPath)?.role !== 'annotation');
 }
+
+/** A step's train_data: every rank's file, and the step's rollout dump when it is in the run. */
+export interface TrainDataStep {
+  root: string;
+  step: number;
+  files: PlannedFile[];
+  /** The display path of `D/rollout_data/<step>.pt`, when the run holds it. */
+  of: string | null;
+}
+
+/** The train_data files of each rollout step, grouped by run root and step, in step order. */
+export function trainDataSteps(plan: RunPlan): TrainDataStep[] {
+  const steps = new Map<string, TrainDataStep>();
+  for (const f of plan.files) {
+    if (f.annotation?.kind !== 'train-data' || f.step === null) continue;
+    const key = `${f.root}\u0000${f.step.step}`;
+    let s = steps.get(key);
+    if (s === undefined) steps.set(key, (s = { root: f.root, step: f.step.step, files: [], of: f.annotation.of }));
+    s.files.push(f);
+  }
+  return [...steps.values()].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.step - b.step));
+}

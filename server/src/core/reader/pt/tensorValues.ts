@@ -76,6 +76,33 @@ function element(dtype: string, v: DataView, at: number, little: boolean): strin
   throw new Error(`no decoder for ${dtype}`);
 }
 
+/** The element at byte `at` of `v` as a number (int64 past 2^53 rounded, bool 0 or 1). */
+function numberAt(dtype: string, v: DataView, at: number, little: boolean): number {
+  switch (dtype) {
+    case 'float32':
+      return v.getFloat32(at, little);
+    case 'float64':
+      return v.getFloat64(at, little);
+    case 'float16':
+      return half(v.getUint16(at, little));
+    case 'bfloat16':
+      widen.setUint32(0, v.getUint16(at, little) << 16);
+      return widen.getFloat32(0);
+    case 'int64':
+      return Number(v.getBigInt64(at, little));
+    case 'int32':
+      return v.getInt32(at, little);
+    case 'int16':
+      return v.getInt16(at, little);
+    case 'int8':
+      return v.getInt8(at);
+    case 'uint8':
+    case 'bool':
+      return v.getUint8(at);
+  }
+  throw new Error(`no decoder for ${dtype}`);
+}
+
 /** The storage records of one `.pt`, read on demand. */
 export class StorageReader {
   private readonly pages: Page[] = [];
@@ -131,6 +158,41 @@ export class StorageReader {
     const view = new DataView(buf.buffer);
     pages.push({ record, index, view });
     return view;
+  }
+
+  /**
+   * The elements of `t` in row-major order, as numbers (its record located first): what
+   * `t.flatten().tolist()` gives, int64 past 2^53 rounded. For reading one sample's tensor at a time.
+   */
+  async readNumbers(t: TensorPlaceholder): Promise<Float64Array> {
+    const view = t.view;
+    if (view === null) throw new Error('a tensor without a sound view has no values to read');
+    const shape = t.shape;
+    let n = 1;
+    for (const d of shape) n *= d;
+    const out = new Float64Array(n);
+    if (n === 0) return out;
+    const item = ITEM_SIZES[view.dtype];
+    const idx = new Array<number>(shape.length).fill(0);
+    const little = this.littleEndian;
+    let current = -1;
+    let dv: DataView | null = null;
+    for (let k = 0; k < n; k++) {
+      let index = view.offset;
+      for (let d = 0; d < shape.length; d++) index += idx[d] * view.stride[d];
+      const pos = index * item;
+      const p = Math.floor(pos / PAGE);
+      if (p !== current || dv === null) {
+        dv = await this.page(view.record, p);
+        current = p;
+      }
+      out[k] = numberAt(view.dtype, dv, pos - p * PAGE, little);
+      for (let d = shape.length - 1; d >= 0; d--) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return out;
   }
 
   /** Writes `tensor.tolist()` of `t` as JSON text through `write` (its record located first). */
