@@ -35,6 +35,7 @@ h3 { font-size: 1em; margin: 12px 0 4px; }
 .gate-failed { color: #cf222e; }
 .gate-passed { color: #1a7f37; }
 tr.shrank td { color: #bf8700; }
+.chart-title { margin: 12px 0 2px; font-weight: 600; }
 `;
 
 /** The sample view's extra styles. */

@@ -33,21 +33,22 @@ function intervalText(d: ComparedIntervalDelta): string {
   return d.interval === null ? 'no paired prompt' : `[${signed(d.interval[0])}, ${signed(d.interval[1])}]`;
 }
 
-/** A sample's place: a link in VS Code (opens its sample view), plain text in a browser. */
-export function placeLink(link: PlaceLink): HTMLElement {
+/** A sample's place: a link in VS Code (opens its sample view), plain text in a browser; `withSide`: named by its run. */
+export function placeLink(link: PlaceLink, withSide = false): HTMLElement {
   const api = vscode;
-  const a = el(api ? 'a' : 'span', link.label, api ? 'mono reveal' : 'mono');
+  const text = withSide && link.side ? `${link.side === 'baseline' ? 'baseline' : 'this run'}: ${link.label}` : link.label;
+  const a = el(api ? 'a' : 'span', text, api ? 'mono reveal' : 'mono');
   a.dataset.place = String(link.place);
   if (link.side) a.title = `Open the ${link.side}'s sample`;
   if (api) a.addEventListener('click', () => api.postMessage({ type: 'place', place: link.place } satisfies OpenPlaceMessage));
   return a;
 }
 
-function placesCell(links: readonly PlaceLink[]): HTMLTableCellElement {
+function placesCell(links: readonly PlaceLink[], withSide = false): HTMLTableCellElement {
   const td = el('td');
   links.forEach((l, i) => {
-    if (i > 0) td.appendChild(document.createTextNode(' '));
-    td.appendChild(placeLink(l));
+    if (i > 0) td.appendChild(el('br'));
+    td.appendChild(placeLink(l, withSide));
   });
   return td;
 }
@@ -110,7 +111,7 @@ function renderGate(s: HTMLElement, c: RunComparison): void {
     const tr = el('tr');
     tr.appendChild(el('td', f.rule, 'mono'));
     tr.appendChild(el('td', f.message, 'text'));
-    tr.appendChild(placesCell(f.evidence));
+    tr.appendChild(placesCell(f.evidence, true));
     table.appendChild(tr);
   }
   s.appendChild(table);
@@ -156,9 +157,9 @@ function renderDatasets(s: HTMLElement, c: RunComparison): void {
       if (i === 0) {
         const td = el('td');
         td.appendChild(el('span', `${deltaText(d.samples)}, without a reward ${deltaText(d.noneReward)}${d.shrank ? ' — shrank' : ''} `));
-        if (d.evidence.baseline) td.appendChild(placeLink(d.evidence.baseline));
+        if (d.evidence.baseline) td.appendChild(placeLink(d.evidence.baseline, true));
         td.appendChild(document.createTextNode(' '));
-        if (d.evidence.candidate) td.appendChild(placeLink(d.evidence.candidate));
+        if (d.evidence.candidate) td.appendChild(placeLink(d.evidence.candidate, true));
         tr.appendChild(td);
       } else tr.appendChild(el('td'));
       table.appendChild(tr);

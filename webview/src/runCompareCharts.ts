@@ -5,6 +5,7 @@
 import Chart from 'chart.js/auto';
 import type { ChartDataset } from 'chart.js';
 import type { ComparedDelta, ComparedStep, RunComparison } from '../../shared/compareViewModel';
+import { el } from './page';
 import { canvasIn, charts, percent } from './runCharts';
 
 export const BASELINE_COLOUR = '#8c959f';
@@ -32,7 +33,8 @@ function both(name: string, steps: ComparedStep[], figure: (s: ComparedStep) => 
   ];
 }
 
-function lineChart(parent: HTMLElement, id: string, labels: string[], datasets: Series[], yTitle: string, asPercent: boolean): void {
+function lineChart(parent: HTMLElement, id: string, labels: string[], datasets: Series[], yTitle: string, asPercent: boolean, title?: string): void {
+  if (title) parent.appendChild(el('p', title, 'chart-title'));
   charts.push(
     new Chart(canvasIn(parent, id, true), {
       type: 'line',
@@ -70,12 +72,11 @@ export function compareCharts(s: HTMLElement, c: RunComparison, colour: Map<stri
       'share of the step’s groups',
       true,
     );
-    const reasons = [...new Set(rollout.flatMap((st) => Object.keys(st.causes)))].filter((r) =>
-      rollout.some((st) => (st.causes[r]?.baseline ?? 0) > 0 || (st.causes[r]?.candidate ?? 0) > 0),
-    );
+    // The causes whose share differs at some step (those that agree would only draw one line twice).
+    const reasons = [...new Set(rollout.flatMap((st) => Object.keys(st.causes)))].filter((r) => rollout.some((st) => (st.causes[r]?.delta ?? 0) !== 0));
     if (reasons.length > 0) {
       const series = reasons.flatMap((r, i) => both(r, rollout, (st) => st.causes[r], colour.get(r) ?? EXTRA[i % EXTRA.length]));
-      lineChart(s, 'chart-compare-causes', labels, series, 'dropped for the cause, share of the step’s groups', true);
+      lineChart(s, 'chart-compare-causes', labels, series, 'share of the step’s groups', true, 'Causes whose share of a step’s groups changed');
     }
     lineChart(
       s,
@@ -84,9 +85,11 @@ export function compareCharts(s: HTMLElement, c: RunComparison, colour: Map<stri
       [...both('reward mean', rollout, (st) => st.rewardMean), ...both('truncated ratio', rollout, (st) => st.truncatedRatio, '#bf8700')],
       'reward mean, truncated ratio',
       false,
+      'Reward mean and truncated ratio',
     );
   }
   if (c.datasets.length > 0) {
+    s.appendChild(el('p', 'Eval score per dataset (steps baseline→this run)', 'chart-title'));
     const names = c.datasets.map((d) => `${d.name} (${d.baselineStep ?? '–'}→${d.candidateStep ?? '–'})`);
     charts.push(
       new Chart(canvasIn(s, 'chart-compare-eval', true), {
