@@ -169,8 +169,8 @@ export class RunViewPanels implements vscode.Disposable {
     const comparedWith = diff ? baseline : undefined;
     if (comparedWith && diff) model.comparison = comparisonOf(diff, { baseline: shownPath(comparedWith), candidate: shownPath(uri) });
     this.watch(uri);
-    const name = uri.path.split('/').filter(Boolean).pop() ?? uri.path;
-    this.panel.title = `Run View: ${name}`;
+    const name = (u: vscode.Uri) => u.path.split('/').filter(Boolean).pop() ?? u.path;
+    this.panel.title = comparedWith ? `Run View: ${name(uri)} against ${name(comparedWith)}` : `Run View: ${name(uri)}`;
     const html = showViewPage(this.extensionUri, this.panel, {
       model,
       title: `Run view: ${shownPath(uri)}`,
