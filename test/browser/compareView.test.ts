@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { comparisonOf } from '../../shared/compareView';
+import { formatForPeople } from '../../shared/numberFormat';
 import type { RunDiff } from '../../shared/protocol';
 import type { RunView } from '../../shared/runViewModel';
 import { runViewHtml } from '../../shared/runViewPage';
@@ -33,6 +34,11 @@ const FLAGS = [
   '--no-first-run',
 ];
 const HOSTILE = '<img src=x onerror="window.__pwned=1"><b id=injected>x</b></script>\u202Egnp.exe';
+
+/** As the page signs a delta. */
+function signed(x: number | null): string {
+  return x === null ? '–' : x === 0 ? '0' : x > 0 ? `+${formatForPeople(x)}` : `−${formatForPeople(-x)}`;
+}
 
 function emptyRunView(): RunView {
   return {
@@ -125,7 +131,10 @@ test(
         seen.headline,
         `Compared with the baseline ${HOSTILE} (this run is the candidate): the gate fails (${diff.gate.failures.length} rules)Clear comparison`,
       );
-      assert.match(seen.deltas, /new: |points/);
+      // Only what changed: the cause the abort raised (the others, the hostile one too, are unchanged), the regressed dataset.
+      const raised = diff.causes.find((x) => x.reason === 'group_has_aborted_SandboxUnavailable')!;
+      assert.ok(seen.deltas.startsWith(`${raised.reason} ${signed(raised.ratePoints.delta)} points; `), seen.deltas);
+      assert.ok(seen.deltas.includes(`${HOSTILE} score −0.3333 [−0.5, −0.25]; ${HOSTILE} pass@1 −0.3333 [−0.5, −0.25]; `), seen.deltas);
       assert.match(seen.deltas, new RegExp(`${diff.prompts.listed.length + diff.prompts.omitted} flipped prompts of ${diff.prompts.paired} paired$`));
 
       // The flipped prompts: one row each, log text as text, both samples linked by place number.

@@ -90,6 +90,7 @@ export function renderCompareHeader(header: HTMLElement, c: RunComparison): void
   }
   for (const d of c.datasets) {
     if (d.score.delta) parts.push(`${d.name} score ${signed(d.score.delta)} ${intervalText(d.score)}`);
+    for (const [k, v] of Object.entries(d.passAtK)) if (v.delta) parts.push(`${d.name} ${k} ${signed(v.delta)} ${intervalText(v)}`);
     if (d.shrank) parts.push(`${d.name}: fewer samples or more without a reward`);
   }
   const flips = Object.values(c.prompts.flips).reduce((a, b) => a + b, 0);
