@@ -67,6 +67,14 @@ test('compareRuns: an injected abort, as the CLI diff reports it: the flipped pr
     assert.equal(flip.baseline.file, join(base, INJECTED.file));
     const cause = diff.causes.find((c) => c.reason === 'group_has_aborted_SandboxUnavailable')!;
     assert.deepEqual([cause.status, cause.groups.delta], ['both', 1]);
+    // One log on each side: the step it holds, as the CLI compares the two files.
+    const [b2, c2] = [join(base, INJECTED.file), join(cand, INJECTED.file)];
+    const files = await h.client.sendRequest(CompareRunsRequest, { baseline: uri(b2), candidate: uri(c2) });
+    assert.deepEqual(files, cliDiff(b2, c2));
+    assert.deepEqual(
+      files.steps.map((s) => [s.kind, s.baseline, s.candidate]),
+      [['rollout', 2, 2]],
+    );
   });
 });
 
@@ -115,6 +123,25 @@ test('compareRuns: a run summary as the baseline gives what the CLI gives with i
     assert.deepEqual(diff, cliDiff(summary, cand));
     assert.equal(diff.baseline.source, summary);
     assert.equal(diff.gate.failures[0]?.rule, 'drop-rate-increase');
+  });
+});
+
+test('compareRuns: the gate’s rules come from `gate:` in the settings file above the candidate; a bad rule is InvalidParams', async (t) => {
+  const { dir, base, cand } = twoRuns(t, injectSandboxAbort);
+  const settings = join(cand, 'rollout-lens.yaml');
+  const original = readFileSync(settings, 'utf8');
+  await withHarness({ workspaceFolders: [dir] }, async (h) => {
+    writeFileSync(settings, `${original}\ngate:\n  dropRateIncrease: 5\n`);
+    const lenient = await h.client.sendRequest(CompareRunsRequest, { baseline: uri(base), candidate: uri(cand) });
+    assert.deepEqual(lenient.gate, { passed: true, failures: [] });
+    assert.deepEqual(lenient, cliDiff(base, cand));
+  });
+  writeFileSync(settings, `${original}\ngate:\n  dropRateIncrease: -1\n`);
+  await withHarness({ workspaceFolders: [dir] }, async (h) => {
+    await assert.rejects(
+      h.client.sendRequest(CompareRunsRequest, { baseline: uri(base), candidate: uri(cand) }),
+      (err: unknown) => err instanceof ResponseError && err.code === ErrorCodes.InvalidParams && err.message.startsWith(`${settings}: `),
+    );
   });
 });
 

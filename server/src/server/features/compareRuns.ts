@@ -89,7 +89,7 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
     throw failed(`${path}: neither a run folder, a log (*.jsonl, *.ndjson, *.pt) nor a summary (*.json)`);
   const walked = (isDirectory ? await ctx.disk.walk(path, token) : [path]).map((p) => ({ path: p, displayPath: p }));
   if (walked.length === 0) throw failed(`no *.jsonl, *.ndjson or *.pt files in ${path}`);
-  const plan = planRun(walked, isDirectory ? [path] : []);
+  const plan = planRun(walked, [path]);
   const builder = new SummaryBuilder(plan);
   const findings: Finding[] = [];
   const recomputed: RecomputedMetrics[] = [];
