@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { AnalysisChangedNotification, type AnalysisChangedParams, OpenSampleCommand } from '../../shared/protocol';
-import { LOG_FILE_EXTENSIONS } from '../../shared/logFiles';
+import { LOG_FILE_EXTENSIONS, PT_DUMP_EXTENSIONS } from '../../shared/logFiles';
 import { AnalysisState } from './analysisState';
 import type { RolloutLensTestApi } from './api';
 import { pickLogOrFolder, registerCommands } from './commands';
@@ -203,7 +203,7 @@ function pickBaseline(): Promise<vscode.Uri | undefined> {
   return pickLogOrFolder(
     'Compare the run view with a baseline run: a run folder, a log or a run summary',
     'Compare',
-    { 'Runs (logs, .pt dumps, run summaries)': [...LOG_FILE_EXTENSIONS, 'pt', 'json'], 'All files': ['*'] },
+    { 'Runs (logs, .pt dumps, run summaries)': [...LOG_FILE_EXTENSIONS, ...PT_DUMP_EXTENSIONS, 'json'], 'All files': ['*'] },
     vscode.workspace.workspaceFolders?.[0]?.uri,
   );
 }

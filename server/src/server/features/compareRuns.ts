@@ -86,9 +86,9 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
     }
   }
   if (!isDirectory && !isLogFileName(path) && !isPtDumpName(path))
-    throw failed(`${path}: neither a run folder, a log (*.jsonl, *.ndjson, *.pt) nor a summary (*.json)`);
+    throw failed(`${path}: neither a run folder, a log or dump (*.jsonl, *.ndjson, *.pt, *.pth) nor a summary (*.json)`);
   const walked = (isDirectory ? await ctx.disk.walk(path, token) : [path]).map((p) => ({ path: p, displayPath: p }));
-  if (walked.length === 0) throw failed(`no *.jsonl, *.ndjson or *.pt files in ${path}`);
+  if (walked.length === 0) throw failed(`no *.jsonl, *.ndjson, *.pt or *.pth files in ${path}`);
   const plan = planRun(walked, [path]);
   const builder = new SummaryBuilder(plan);
   const findings: Finding[] = [];
