@@ -159,6 +159,12 @@ test('compareRuns: a missing run, a file that is no summary, or bad parameters: 
     const notSummary = join(dir, 'not.summary.json');
     writeFileSync(notSummary, '{"version": 1, "steps": "no"}');
     await fails({ baseline: uri(notSummary), candidate: uri(base) }, /not\.summary\.json: not a run summary: /);
+    // A summary holds one run: a folder of a miles and a verl run is refused, as the CLI refuses it.
+    const example = join(repoRoot(), 'examples/run');
+    await fails(
+      { baseline: uri(example), candidate: uri(base) },
+      /^cannot read the run .*verl[\\/]rollout[\\/]12\.jsonl: a verl file in a miles run \(a summary holds one run\)$/,
+    );
     await fails({ baseline: uri(base) }, /^compareRuns needs \{ baseline, candidate \}/);
     await fails({ baseline: uri(base), candidate: uri(base), maxPrompts: -1 }, /^maxPrompts must be a whole number$/);
   });

@@ -108,7 +108,8 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
     try {
       if (result.report) builder.add(result.report);
     } catch (err) {
-      throw failed(err instanceof Error ? err.message : String(err));
+      // A second framework's file: a summary holds one run (docs/compare.md#the-summary).
+      throw failed(`cannot read the run ${path}: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       // Not held by the cache: its store's chunks go to the next file's store.
       if (!ctx.disk.holds(file)) result.report?.detail?.store?.release();
