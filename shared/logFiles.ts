@@ -43,3 +43,8 @@ export function runFileStem(name: string): string | null {
   const m = RUN_FILE.exec(name);
   return m ? name.slice(0, m.index) : null;
 }
+
+/** A run summary (`rollout-lens summarize`'s output) by its name: `*.json`; `diff` reads such a side as a summary. */
+export function isRunSummaryName(nameOrPath: string): boolean {
+  return /\.json$/i.test(nameOrPath);
+}

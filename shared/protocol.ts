@@ -5,6 +5,7 @@ import { NotificationType, RequestType, type Diagnostic } from 'vscode-languages
 
 export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from '../server/src/core/settings';
 import type { RolloutLensSettings } from '../server/src/core/settings';
+import type { RunDiff } from '../server/src/core/compare/diff';
 import { isPtDumpName } from './logFiles';
 import type { RunView } from './runViewModel';
 import type { SampleView } from './sampleViewModel';
@@ -195,6 +196,24 @@ export interface RunViewParams {
   samplesPerReason?: number;
 }
 export const RunViewRequest = new RequestType<RunViewParams, RunView, void>('rolloutLens/runView');
+
+/**
+ * Two runs compared as `rollout-lens diff --format json` compares them (docs/compare.md): each a
+ * run folder, a log or a run summary (`*.json`), read as saved on disk (unsaved edits of an open
+ * log do not count, as they do not for the CLI); steps paired by number. The gate is evaluated
+ * with the rules of `gate:` in the settings file nearest above the candidate, else the defaults.
+ * Places (`file`, 1-based `line`) are file-system paths.
+ */
+export interface CompareRunsParams {
+  /** URI of the baseline run. */
+  baseline: string;
+  /** URI of the candidate run. */
+  candidate: string;
+  /** Flipped prompts listed (all are counted); default as `diff`'s `--max-prompts`, at most 1000. */
+  maxPrompts?: number;
+}
+export type { RunDiff } from '../server/src/core/compare/diff';
+export const CompareRunsRequest = new RequestType<CompareRunsParams, RunDiff, void>('rolloutLens/compareRuns');
 
 /** The sample view model (shared/sampleViewModel.ts) of the sample on a line; null when the line holds none. */
 export interface SampleViewParams {

@@ -1,6 +1,7 @@
 // The run view model: plain data the run view panel (VS Code), `rollout-lens report` and
 // the chart script in webview/ share. Built by server/src/core/views/runView.ts. Every string that
 // comes from a log (reasons, causes, paths, excerpts) is hostile: render it as text only.
+import type { RunComparison } from './compareViewModel';
 
 export const RUN_VIEW_VERSION = 2;
 /** Samples listed per drop reason unless the caller says otherwise. */
@@ -135,6 +136,8 @@ export interface RunView {
   logged: LoggedRow[];
   /** When the host read the data (ISO 8601); set by the host, not the engine. */
   readAt?: string;
+  /** The editor's comparison of this run (the candidate) with a baseline ("Compare with Run…"); set by the host. */
+  comparison?: RunComparison;
   totals: { files: number; samples: number; groups: number; kept: number; dropped: number; droppedTokens: number; totalTokens: number };
 }
 

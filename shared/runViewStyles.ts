@@ -29,6 +29,13 @@ a.reveal, td.reveal { cursor: pointer; text-decoration: underline; }
 .severity-error td.severity-error { color: #cf222e; font-weight: 600; }
 .severity-warning td.severity-warning { color: #bf8700; }
 h3 { font-size: 1em; margin: 12px 0 4px; }
+.compare-headline { font-weight: 600; margin: 0 0 4px; }
+.compare-headline button { margin-left: 8px; font-weight: normal; }
+.compare-deltas { margin: 0 0 8px; }
+.gate-failed { color: #cf222e; }
+.gate-passed { color: #1a7f37; }
+tr.shrank td { color: #bf8700; }
+.chart-title { margin: 12px 0 2px; font-weight: 600; }
 `;
 
 /** The sample view's extra styles. */

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { AnalysisChangedNotification, type AnalysisChangedParams, OpenSampleCommand } from '../../shared/protocol';
+import { LOG_FILE_EXTENSIONS, PT_DUMP_EXTENSIONS } from '../../shared/logFiles';
 import { AnalysisState } from './analysisState';
 import type { RolloutLensTestApi } from './api';
 import { pickLogOrFolder, registerCommands } from './commands';
@@ -116,6 +117,29 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         throw err;
       }
     }),
+    // "Compare with Run…": the run view's run (or `candidate`) against a baseline (the argument, else
+    // chosen in a dialog that opens at the workspace): a run folder, a log or a run summary.
+    vscode.commands.registerCommand('rolloutLens.compareWithRun', async (baseline?: unknown, candidate?: unknown) => {
+      try {
+        if (isFileUri(candidate)) await runView.open(candidate);
+        else if (!runView.state) {
+          const shown = target.current;
+          if (!shown) {
+            void vscode.window.showInformationMessage('Rollout Lens: open the run view of a run first, then compare it with another.');
+            return undefined;
+          }
+          await runView.open(shown);
+        }
+        const chosen = isFileUri(baseline) ? baseline : await pickBaseline();
+        if (!chosen) return undefined;
+        return await runView.compareWith(chosen);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Rollout Lens: compare: ${err instanceof Error ? err.message : String(err)}`);
+        output.error(`compare: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        throw err;
+      }
+    }),
+    vscode.commands.registerCommand('rolloutLens.clearComparison', () => runView.clearComparison()),
     vscode.commands.registerCommand(OPEN_CAUSE_IN_STEP, (uris: string[], reason: string) => openCauseInStep(server, uris, reason)),
     // The sample view's steps (keybindings and title buttons while it is the active panel).
     ...(
@@ -167,6 +191,21 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
 
 function pickRun(): Promise<vscode.Uri | undefined> {
   return pickLogOrFolder('Open the run view of a run folder or a log', 'Open Run View');
+}
+
+/** A `file:` URI (a menu may pass other arguments, such as a webview's context). */
+function isFileUri(x: unknown): x is vscode.Uri {
+  return x instanceof vscode.Uri && x.scheme === 'file';
+}
+
+/** The baseline to compare the run view with: a run folder, a log or a run summary, from the workspace on. */
+function pickBaseline(): Promise<vscode.Uri | undefined> {
+  return pickLogOrFolder(
+    'Compare the run view with a baseline run: a run folder, a log or a run summary',
+    'Compare',
+    { 'Runs (logs, .pt dumps, run summaries)': [...LOG_FILE_EXTENSIONS, ...PT_DUMP_EXTENSIONS, 'json'], 'All files': ['*'] },
+    vscode.workspace.workspaceFolders?.[0]?.uri,
+  );
 }
 
 /** Selects the sample under the cursor in the Groups view (when the view is visible). */

@@ -23,9 +23,22 @@ export async function revealLine(uri: vscode.Uri | string, line: number): Promis
   await vscode.commands.executeCommand('vscode.open', target, options);
 }
 
-/** One log or folder from an open dialog (undefined when the user cancels). */
-export async function pickLogOrFolder(title: string, openLabel: string, filters?: Record<string, string[]>): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ title, canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel, filters });
+/** One log or folder from an open dialog (undefined when the user cancels); it opens at `defaultUri` when given. */
+export async function pickLogOrFolder(
+  title: string,
+  openLabel: string,
+  filters?: Record<string, string[]>,
+  defaultUri?: vscode.Uri,
+): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title,
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel,
+    filters,
+    defaultUri,
+  });
   return picked?.[0];
 }
 

@@ -5,8 +5,12 @@
 // that step and cause in the Groups view; a click on a listed sample opens its line, on a finding's
 // place its sample view (else its line). The panel follows its run: a file watcher on the run
 // folder (or the log) draws it again when a step file appears, grows, changes or goes, as do an
-// analysis of an open log, "Refresh Views" and the page's Refresh button.
+// analysis of an open log, "Refresh Views" and the page's Refresh button. "Compare with Run…"
+// overlays a baseline run (the server's `rolloutLens/compareRuns`, shared/compareView.ts): the
+// comparison is made again with each redraw, and a click on one of its samples opens the place the
+// host holds under that number (the page never names a file to open).
 import * as vscode from 'vscode';
+import { comparisonOf } from '../../shared/compareView';
 import { isLogFileName, isPtDumpName, RUN_FILE_GLOB } from '../../shared/logFiles';
 import type { RunView } from '../../shared/runViewModel';
 import { RUN_VIEW_STYLES } from '../../shared/runViewStyles';
@@ -15,34 +19,12 @@ import { shownPath } from './text';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { ServerApi } from './serverApi';
 import type { TreeNode } from './treeNodes';
+import { parsePageMessage } from './runViewMessages';
 import { createViewPanel, showViewPage } from './viewPanel';
 import { targetConcerns, type ViewTarget } from './viewTarget';
 
 /** Changes within this long of the first are drawn once (a growing log is drawn at most this often). */
 export const REDRAW_DEBOUNCE_MS = 300;
-
-/** A message from the page, checked field by field (the page renders hostile text). */
-type PageMessage =
-  | { type: 'reveal'; step: number | null; reason: string | null; sources: string[] }
-  | { type: 'open'; source: string; line: number }
-  | { type: 'sample'; source: string; line: number }
-  | { type: 'refresh' };
-
-export function parsePageMessage(m: unknown): PageMessage | null {
-  if (!m || typeof m !== 'object') return null;
-  const o = m as Record<string, unknown>;
-  if (o.type === 'reveal') {
-    const step = o.step === null || (typeof o.step === 'number' && Number.isFinite(o.step)) ? (o.step as number | null) : undefined;
-    const reason = o.reason === null || typeof o.reason === 'string' ? (o.reason as string | null) : undefined;
-    if (step === undefined || reason === undefined || !Array.isArray(o.sources) || !o.sources.every((s) => typeof s === 'string')) return null;
-    return { type: 'reveal', step, reason, sources: o.sources as string[] };
-  }
-  if (o.type === 'refresh') return { type: 'refresh' };
-  if ((o.type === 'open' || o.type === 'sample') && typeof o.source === 'string' && typeof o.line === 'number' && Number.isInteger(o.line) && o.line >= 1) {
-    return o.type === 'open' ? { type: 'open', source: o.source, line: o.line } : { type: 'sample', source: o.source, line: o.line };
-  }
-  return null;
-}
 
 export interface RunViewPanelState {
   target: vscode.Uri;
@@ -52,7 +34,12 @@ export interface RunViewPanelState {
   rendered: boolean;
   /** The Groups view node the last bar click revealed. */
   revealed: TreeNode | undefined;
+  /** The baseline run the model's comparison was made with; undefined when none is shown. */
+  comparedWith: vscode.Uri | undefined;
 }
+
+/** The context key of the run view's "Clear Comparison" (true while a comparison is shown). */
+export const COMPARING_CONTEXT = 'rolloutLens.runViewComparing';
 
 export class RunViewPanels implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -69,6 +56,8 @@ export class RunViewPanels implements vscode.Disposable {
   private redrawAgain = false;
   private watcher: vscode.FileSystemWatcher | undefined;
   private watched: string | undefined;
+  /** The baseline run to compare the shown run with ("Compare with Run…"). */
+  private baseline: vscode.Uri | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -85,10 +74,53 @@ export class RunViewPanels implements vscode.Disposable {
     return this.stateValue;
   }
 
-  /** Opens (or re-renders) the panel for a log or a run folder. */
+  /** Opens (or re-renders) the panel for a log or a run folder; a comparison stays only with its own run. */
   async open(uri: vscode.Uri, reveal = true): Promise<RunViewPanelState> {
-    const model = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Rollout Lens: run view' }, () =>
-      this.server.runView(uri),
+    if (this.stateValue && this.stateValue.target.toString() !== uri.toString()) this.baseline = undefined;
+    return this.render(uri, reveal, false);
+  }
+
+  /**
+   * Shows the run with `baseline` overlaid (deltas, both runs' charts, flipped prompts). The run
+   * view must be open; when the comparison cannot be made the page stays as it was and this throws.
+   */
+  async compareWith(baseline: vscode.Uri): Promise<RunViewPanelState> {
+    const shown = this.stateValue?.target;
+    if (!this.panel || !shown) throw new Error('open a run view first');
+    const previous = this.baseline;
+    this.baseline = baseline;
+    try {
+      return await this.render(shown, true, true);
+    } catch (err) {
+      this.baseline = previous;
+      throw err;
+    }
+  }
+
+  /** Shows the run alone again. */
+  async clearComparison(): Promise<RunViewPanelState | undefined> {
+    this.baseline = undefined;
+    const shown = this.stateValue?.target;
+    if (!this.panel || !shown) return undefined;
+    return this.render(shown, false, false);
+  }
+
+  /** `strict`: a comparison that fails throws; else (a redraw) it is dropped, said once, and the run drawn alone. */
+  private async render(uri: vscode.Uri, reveal: boolean, strict: boolean): Promise<RunViewPanelState> {
+    const baseline = this.baseline;
+    const [model, diff] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Rollout Lens: run view' }, () =>
+      Promise.all([
+        this.server.runView(uri),
+        baseline
+          ? this.server.compareRuns(baseline, uri).catch((err: unknown) => {
+              if (strict) throw err;
+              this.baseline = undefined;
+              const why = err instanceof Error ? err.message : String(err);
+              void vscode.window.showWarningMessage(`Rollout Lens: the comparison with ${shownPath(baseline)} was cleared: ${why}`);
+              return undefined;
+            })
+          : undefined,
+      ]),
     );
     if (!this.panel) {
       this.panel = createViewPanel(this.extensionUri, {
@@ -99,6 +131,8 @@ export class RunViewPanels implements vscode.Disposable {
         onDispose: () => {
           this.panel = undefined;
           this.stateValue = undefined;
+          this.baseline = undefined;
+          void vscode.commands.executeCommand('setContext', COMPARING_CONTEXT, false);
           this.unwatch();
         },
       });
@@ -106,9 +140,11 @@ export class RunViewPanels implements vscode.Disposable {
     model.readAt = new Date().toISOString();
     // The server names a run by its folder on disk; people read it relative to their workspace.
     for (const run of model.runs) if (/^(?:\/|[A-Za-z]:[\\/])/.test(run.root)) run.root = shownPath(vscode.Uri.file(run.root));
+    const comparedWith = diff ? baseline : undefined;
+    if (comparedWith && diff) model.comparison = comparisonOf(diff, { baseline: shownPath(comparedWith), candidate: shownPath(uri) });
     this.watch(uri);
-    const name = uri.path.split('/').filter(Boolean).pop() ?? uri.path;
-    this.panel.title = `Run View: ${name}`;
+    const name = (u: vscode.Uri) => u.path.split('/').filter(Boolean).pop() ?? u.path;
+    this.panel.title = comparedWith ? `Run View: ${name(uri)} against ${name(comparedWith)}` : `Run View: ${name(uri)}`;
     const html = showViewPage(this.extensionUri, this.panel, {
       model,
       title: `Run view: ${shownPath(uri)}`,
@@ -116,7 +152,8 @@ export class RunViewPanels implements vscode.Disposable {
       styles: RUN_VIEW_STYLES,
       reveal,
     });
-    this.stateValue = { target: uri, model, html, revealed: undefined, rendered: false };
+    this.stateValue = { target: uri, model, html, revealed: undefined, rendered: false, comparedWith };
+    void vscode.commands.executeCommand('setContext', COMPARING_CONTEXT, comparedWith !== undefined);
     return this.stateValue;
   }
 
@@ -202,6 +239,22 @@ export class RunViewPanels implements vscode.Disposable {
       await this.redraw();
       return;
     }
+    if (m.type === 'compare') {
+      try {
+        await vscode.commands.executeCommand('rolloutLens.compareWithRun');
+      } catch {
+        // The command said what went wrong.
+      }
+      return;
+    }
+    if (m.type === 'clearComparison') {
+      await this.clearComparison();
+      return;
+    }
+    if (m.type === 'place') {
+      await this.openPlace(m.place);
+      return;
+    }
     if (m.type === 'open') {
       await revealLine(m.source, m.line - 1);
       return;
@@ -212,6 +265,18 @@ export class RunViewPanels implements vscode.Disposable {
       return;
     }
     await this.reveal(m.sources, m.reason);
+  }
+
+  /**
+   * Opens the comparison's place under this number (its sample's view, else the line): the host's
+   * own copy of the place, so the page cannot name a file. False when there is no such place.
+   */
+  async openPlace(index: number): Promise<boolean> {
+    const place = this.stateValue?.model.comparison?.places[index];
+    if (!place) return false;
+    const uri = vscode.Uri.file(place.file);
+    if (!(await this.openSample(uri, place.line - 1))) await revealLine(uri, place.line - 1);
+    return true;
   }
 
   /** Shows the run in the Groups view and selects the step's cause (else the step's file). */

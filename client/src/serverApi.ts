@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   AnalyzeFileRequest,
+  CompareRunsRequest,
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   PtAsJsonlRequest,
@@ -13,10 +14,12 @@ import {
   SampleViewRequest,
   type AnalyzeFileParams,
   type AnalyzeFileResult,
+  type CompareRunsParams,
   type EvalDatasetsResult,
   type GroupsByCauseResult,
   type PtAsJsonlResult,
   type RunStatusResult,
+  type RunDiff,
   type RunViewParams,
   type SampleNavigationParams,
   type SampleNavigationResult,
@@ -54,6 +57,12 @@ export class ServerApi {
   async runView(uri: vscode.Uri, token?: vscode.CancellationToken): Promise<RunView> {
     const params: RunViewParams = { uri: uri.toString() };
     return (await this.client()).sendRequest(RunViewRequest, params, token);
+  }
+
+  /** The engine's diff of two runs (`rollout-lens diff --format json`): `candidate` − `baseline`. */
+  async compareRuns(baseline: vscode.Uri, candidate: vscode.Uri, token?: vscode.CancellationToken): Promise<RunDiff> {
+    const params: CompareRunsParams = { baseline: baseline.toString(), candidate: candidate.toString() };
+    return (await this.client()).sendRequest(CompareRunsRequest, params, token);
   }
 
   async sampleView(params: SampleViewParams, token?: vscode.CancellationToken): Promise<SampleView | null> {

@@ -112,3 +112,22 @@ test('manifest: the .pt view opens every extension the engine reads as a dump (s
     PT_DUMP_EXTENSIONS.map((e) => `*.${e}`),
   );
 });
+
+test('manifest: Compare with Run… in the run view’s title bar and the palette; Clear Comparison only while comparing', () => {
+  const titled = (contributes.menus['editor/title'] as { command: string; when: string }[]).filter(
+    (m) => m.command.endsWith('Comparison') || m.command.endsWith('WithRun'),
+  );
+  assert.deepEqual(
+    titled.map((m) => [m.command, m.when]),
+    [
+      ['rolloutLens.compareWithRun', "activeWebviewPanelId == 'rolloutLens.runView'"],
+      ['rolloutLens.clearComparison', "activeWebviewPanelId == 'rolloutLens.runView' && rolloutLens.runViewComparing"],
+    ],
+  );
+  const palette = contributes.menus.commandPalette as { command: string; when: string }[];
+  assert.equal(palette.find((m) => m.command === 'rolloutLens.clearComparison')?.when, 'rolloutLens.runViewComparing');
+  assert.match(palette.find((m) => m.command === 'rolloutLens.compareWithRun')?.when ?? '', /rolloutLens\.runView/);
+  const title = (id: string) => contributes.commands.find((c: { command: string }) => c.command === id);
+  assert.deepEqual([title('rolloutLens.compareWithRun').title, title('rolloutLens.compareWithRun').category], ['Compare with Run…', 'Rollout Lens']);
+  assert.match(clientSource, /'rolloutLens\.runViewComparing'/, 'the client sets the context key the menus read');
+});

@@ -8,6 +8,7 @@ import type { RunSection, RunView, StepRow } from '../../shared/runViewModel';
 import { el, section, tooltipLabel, vscode } from './page';
 import { charts, colours, stepCharts } from './runCharts';
 import { renderLogged, renderVerlEval, verlStepCharts } from './runExtraCharts';
+import { renderComparison, renderCompareHeader } from './runCompare';
 import { renderEval, renderFindings, renderReasons } from './runTables';
 
 /** What a click on a bar sends to the extension. */
@@ -40,8 +41,14 @@ function renderHeader(model: RunView): void {
     button.title = 'Read the run again';
     button.addEventListener('click', () => api.postMessage({ type: 'refresh' }));
     time.appendChild(button);
+    const compare = el('button', 'Compare with Run…');
+    compare.id = 'compare-with-run';
+    compare.title = 'Overlay a baseline run: a run folder, a log or a run summary';
+    compare.addEventListener('click', () => api.postMessage({ type: 'compare' }));
+    time.appendChild(compare);
   }
   header.appendChild(time);
+  if (model.comparison) renderCompareHeader(header, model.comparison);
 }
 
 /** One run's charts and tables, on its own axes (a verl run never shares miles' step axis). */
@@ -70,6 +77,7 @@ function render(model: RunView): void {
   const app = document.getElementById('app')!;
   renderHeader(model);
   const colour = colours(model.reasons);
+  if (model.comparison) renderComparison(app, model.comparison, colour);
   model.runs.forEach((run, i) => renderRun(app, model, run, i, colour));
   if (model.runs.length === 0) section(app, 'Nothing to show', 'No rollout or eval file was found.');
   renderReasons(app, model, colour);

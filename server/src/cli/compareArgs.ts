@@ -1,7 +1,7 @@
 // Command-line arguments of `rollout-lens summarize` and `rollout-lens diff`. Their own flags are
 // taken here; the rest are `check`'s (settings, --config, --jobs …), parsed by `parseCommand`, so
 // a run folder is analysed the same way by every command.
-import type { Alignment } from '../core/compare/diff';
+import { type Alignment, DEFAULT_MAX_PROMPTS } from '../core/compare/diff';
 import { DEFAULT_RESAMPLES } from '../core/compare/bootstrap';
 
 import { type CheckArgs, parseCommand, UsageError } from './args';
@@ -23,7 +23,7 @@ diff options:
   --format text|json       output format (default text)
   --seed <n>               the bootstrap's seed (default 0)
   --resamples <n>          bootstrap resamples (default ${DEFAULT_RESAMPLES})
-  --max-prompts <n>        flipped prompts listed (default 20)
+  --max-prompts <n>        flipped prompts listed (default ${DEFAULT_MAX_PROMPTS})
   and check's options (--config, --n-samples-per-prompt, …) for the runs given as folders or logs
 
 exit status: 0 reported (or the gate passed); 1 the gate failed; 2 bad usage or unreadable input`;
@@ -121,7 +121,7 @@ export function parseCompareCommand(argv: readonly string[]): CompareCommand | n
       gate,
       seed: seedText === undefined ? 0 : wholeNumber('--seed', seedText, 0),
       resamples: resamplesText === undefined ? DEFAULT_RESAMPLES : wholeNumber('--resamples', resamplesText, 1),
-      maxPrompts: maxText === undefined ? 20 : wholeNumber('--max-prompts', maxText, 0),
+      maxPrompts: maxText === undefined ? DEFAULT_MAX_PROMPTS : wholeNumber('--max-prompts', maxText, 0),
     },
   };
 }

@@ -15,10 +15,8 @@ import { escapeInline } from './escape';
 /** A side that cannot be read; the CLI exits 2. */
 export class UnreadableInput extends Error {}
 
-/** A summary file by its name: `*.json` (logs are `*.jsonl`, `*.ndjson`, `*.pt`). */
-export function isSummaryPath(path: string): boolean {
-  return /\.json$/i.test(path);
-}
+/** A summary file by its name: `*.json` (logs are `*.jsonl`, `*.ndjson`, `*.pt`); the editor decides the same. */
+export { isRunSummaryName as isSummaryPath } from '../../../shared/logFiles';
 
 export function readSummaryFile(path: string): RunSummary {
   let text: string;

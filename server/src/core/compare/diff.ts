@@ -9,6 +9,8 @@ import { evaluateGate, type GateResult, type GateRules } from './gate';
 import type { RunSummary, StepSummary } from './summary';
 
 export const DIFF_VERSION = 1;
+/** Flipped prompts a diff lists unless told otherwise (all are counted). */
+export const DEFAULT_MAX_PROMPTS = 20;
 
 export type Alignment = { mode: 'number' } | { mode: 'first' | 'last'; count: number };
 

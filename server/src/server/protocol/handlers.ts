@@ -3,6 +3,7 @@
 import { FileChangeType } from 'vscode-languageserver';
 import {
   AnalyzeFileRequest,
+  CompareRunsRequest,
   EvalDatasetsRequest,
   GroupsByCauseRequest,
   PtAsJsonlRequest,
@@ -14,6 +15,7 @@ import {
 } from '../../../../shared/protocol';
 import { handleAnalyzeFile } from '../features/analyzeFileRequest';
 import { provideCodeActions } from '../features/codeActions';
+import { compareRuns } from '../features/compareRuns';
 import { guardNotification, guardRequest } from './guard';
 import { provideHover } from '../features/hover';
 import { evalDatasets, groupsByCause, runSteps } from '../features/runSummary';
@@ -132,6 +134,10 @@ function registerFeatures(ctx: ServerContext): void {
   connection.onRequest(
     SampleViewRequest,
     guardRequest(connection, nameOf(SampleViewRequest), (p, token) => sampleView(ctx, p, token)),
+  );
+  connection.onRequest(
+    CompareRunsRequest,
+    guardRequest(connection, nameOf(CompareRunsRequest), (p, token) => compareRuns(ctx, p, token)),
   );
   connection.onRequest(
     SampleNavigationRequest,

@@ -1,0 +1,98 @@
+// The run view's comparison with a second run ("Compare with Run…", docs/editors.md): the engine's
+// diff of the two runs (`rolloutLens/compareRuns`, the same as `rollout-lens diff --format json`;
+// docs/compare.md) as the page draws it, built by shared/compareView.ts. Every string that comes
+// from a log (reasons, prompt ids, dataset names, paths, messages) is hostile: render it as text
+// only. The page names no file: a link carries the number of a place, and the host opens its own
+// copy of that place.
+
+/** A figure on both sides; `delta` is candidate − baseline, null when either side has none. */
+export interface ComparedDelta {
+  baseline: number | null;
+  candidate: number | null;
+  delta: number | null;
+}
+
+/** A delta with the paired bootstrap's 95% interval (null: no prompt evaluated by both runs). */
+export interface ComparedIntervalDelta extends ComparedDelta {
+  interval: [number, number] | null;
+}
+
+/** A link to a sample: the index of its place in `RunComparison.places`, and how it is shown. */
+export interface PlaceLink {
+  place: number;
+  /** `<path relative to its run>:<line>`. */
+  label: string;
+  /** The run the file is in (by its path); null when it is under neither. */
+  side: 'baseline' | 'candidate' | null;
+}
+
+export interface ComparedRun {
+  /** How the host names the run (a workspace-relative path). */
+  name: string;
+  framework: string | null;
+  steps: number;
+  samples: number;
+}
+
+export interface ComparedStep {
+  kind: 'rollout' | 'eval';
+  baseline: number | null;
+  candidate: number | null;
+  groups: ComparedDelta;
+  dropRate: ComparedDelta;
+  zeroStdShare: ComparedDelta;
+  rewardMean: ComparedDelta;
+  truncatedRatio: ComparedDelta;
+  /** Per drop reason, dropped groups / groups. */
+  causes: Record<string, ComparedDelta>;
+}
+
+export interface ComparedCause {
+  reason: string;
+  status: 'new' | 'vanished' | 'both';
+  groups: ComparedDelta;
+  /** Dropped groups / groups over the paired rollout steps, in percentage points. */
+  ratePoints: ComparedDelta;
+  evidence: { baseline: PlaceLink[]; candidate: PlaceLink[] };
+}
+
+export interface ComparedDataset {
+  name: string;
+  baselineStep: number | null;
+  candidateStep: number | null;
+  samples: ComparedDelta;
+  noneReward: ComparedDelta;
+  shrank: boolean;
+  pairedPrompts: number;
+  score: ComparedIntervalDelta;
+  passAtK: Record<string, ComparedIntervalDelta>;
+  evidence: { baseline: PlaceLink | null; candidate: PlaceLink | null };
+}
+
+export interface FlippedPrompt {
+  kind: 'rollout' | 'eval';
+  dataset: string | null;
+  id: string;
+  baselineStep: number | null;
+  candidateStep: number | null;
+  /** `kept`, a drop reason, `solved` or `unsolved`. */
+  from: string;
+  to: string;
+  baseline: PlaceLink;
+  candidate: PlaceLink;
+}
+
+export interface RunComparison {
+  /** The run chosen to compare with. */
+  baseline: ComparedRun;
+  /** The run the view shows. */
+  candidate: ComparedRun;
+  unpaired: { baseline: number; candidate: number };
+  gate: { passed: boolean; failures: { rule: string; message: string; evidence: PlaceLink[] }[] };
+  causes: ComparedCause[];
+  datasets: ComparedDataset[];
+  steps: ComparedStep[];
+  prompts: { paired: number; flips: Record<string, number>; listed: FlippedPrompt[]; omitted: number };
+  /** Every place a link names: a file path as the diff gives it and its 1-based line (the host opens them). */
+  places: { file: string; line: number }[];
+}
