@@ -24,7 +24,7 @@ const FILE = z
     examples: z.record(z.string(), line),
     findings: z.record(z.string().regex(/^[a-z]+(-[a-z]+)*$/), z.object({ count: z.number().int().min(1), file: z.string(), line }).strict()),
     states: z.array(z.string()).min(1),
-    prompts: z.array(z.tuple([z.string(), count, z.number().int().min(1), count, z.number(), line])),
+    prompts: z.array(z.tuple([z.string(), count, z.number().int().min(1), count, z.number(), line, z.number().min(0)])),
     datasets: z.array(
       z
         .object({
@@ -44,7 +44,7 @@ const FILE = z
 
 export const SUMMARY_CONTRACT = z
   .object({
-    version: z.literal(1),
+    version: z.literal(2),
     framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
     steps: z.array(
       z

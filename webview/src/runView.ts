@@ -8,6 +8,7 @@ import type { RunSection, RunView, StepRow } from '../../shared/runViewModel';
 import { el, section, tooltipLabel, vscode } from './page';
 import { charts, colours, stepCharts } from './runCharts';
 import { renderLogged, renderVerlEval, verlStepCharts } from './runExtraCharts';
+import { renderPrompts } from './runPrompts';
 import { renderEval, renderFindings, renderReasons } from './runTables';
 
 /** What a click on a bar sends to the extension. */
@@ -63,6 +64,7 @@ function renderRun(app: HTMLElement, model: RunView, run: RunSection, index: num
     if (steps.length > 0) stepCharts(app, model, steps, labels, colour, reveal, id);
     if (evalRows.length > 0) renderEval(app, evalRows, id);
   }
+  renderPrompts(app, run.prompts, id);
   renderLogged(app, logged, id);
 }
 

@@ -5,6 +5,7 @@
 // again when one step file of a large run appears).
 import type { SampleRef } from '../../../../shared/runViewModel';
 import type { CauseSettings } from '../causes';
+import { type PromptRow, summarizeFile } from '../compare/summary';
 import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
 import { npMean } from '../eval/numeric';
@@ -34,6 +35,11 @@ export interface RolloutPart {
   listed: Record<string, SampleRef[]>;
   /** Reason → dropped groups of this file not listed. */
   omitted: Record<string, number>;
+  /**
+   * Its prompt rows as its run summary holds them (core/compare/summary.ts `summarizeFile`), for
+   * the run's prompt history; null without the file's samples.
+   */
+  prompts: { states: string[]; rows: PromptRow[] } | null;
 }
 
 export interface FilePart {
@@ -55,13 +61,13 @@ export function filePart(file: FileReport, plan: RunPlan | null | undefined, sam
     report,
     source: detail?.source ?? file.path,
     step,
-    rollout: file.kind === 'rollout' ? rolloutPart(file, step, samplesPerReason, causes) : null,
+    rollout: file.kind === 'rollout' ? rolloutPart(file, plan, step, samplesPerReason, causes) : null,
     datasets: file.kind === 'eval' ? (detail?.datasets ?? []) : [],
     metricsRecords: file.kind === 'metrics' ? (detail?.metricsRecords ?? []).map((r) => ({ step: r.step, metrics: r.metrics })) : [],
   };
 }
 
-function rolloutPart(file: FileReport, step: number | null, perReason: number, causes: CauseSettings): RolloutPart {
+function rolloutPart(file: FileReport, plan: RunPlan | null | undefined, step: number | null, perReason: number, causes: CauseSettings): RolloutPart {
   const detail = file.detail;
   const part: RolloutPart = {
     samples: detail ? sampleCount(detail) : file.records,
@@ -77,12 +83,13 @@ function rolloutPart(file: FileReport, step: number | null, perReason: number, c
     verlAll: { sum: 0, count: 0 },
     listed: {},
     omitted: {},
+    prompts: null,
   };
   if (!detail) return part;
   if (file.format === 'verl-rollout') addVerlScores(file, detail, part);
   if (detail.store && detail.verdicts) {
     addStore(file, detail as FileDetail & { store: SampleColumns }, step, part, perReason, causes);
-    return part;
+    return withPrompts(part, file, plan);
   }
   for (const s of eachSample(detail)) addSample(part, s);
   for (const g of detail.groups) {
@@ -96,6 +103,13 @@ function rolloutPart(file: FileReport, step: number | null, perReason: number, c
     if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at, causes));
     else part.omitted[g.reason] = (part.omitted[g.reason] ?? 0) + 1;
   }
+  return withPrompts(part, file, plan);
+}
+
+/** The file's prompt rows, made by the run summary's own `summarizeFile` (one owner of a prompt's identity, state and tokens). */
+function withPrompts(part: RolloutPart, file: FileReport, plan: RunPlan | null | undefined): RolloutPart {
+  const summarized = summarizeFile(file, plan ?? null)?.file;
+  if (summarized) part.prompts = { states: summarized.states, rows: summarized.prompts };
   return part;
 }
 
