@@ -10,16 +10,17 @@ import type { RunSummary } from '../core/compare/summary';
 import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/runSettings';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
-import { UsageError } from './args';
+import { type CheckArgs, UsageError } from './args';
 import type { Io } from './check';
 import type { DiffArgs } from './compareArgs';
 import { renderDiffText } from './diffText';
 import { escapeInline } from './escape';
 import { isSummaryPath, readSummaryFile, summarizeRun, UnreadableInput } from './summarize';
 
-async function sideOf(path: string, args: DiffArgs, io: Io): Promise<RunSummary> {
+/** A run's summary: a summary file as it is, a folder or log analysed (with `check`'s options) and summarised. */
+export async function sideOf(path: string, check: CheckArgs, io: Io): Promise<RunSummary> {
   if (isSummaryPath(path)) return readSummaryFile(path);
-  const made = await summarizeRun({ ...args.check, paths: [path] }, io);
+  const made = await summarizeRun({ ...check, paths: [path] }, io);
   if (made === null || made.unreadable) throw new UnreadableInput(`cannot read the run ${path}`);
   return made.summary;
 }
@@ -49,8 +50,8 @@ export async function runDiff(args: DiffArgs, io: Io): Promise<number> {
   const rules = await gateRules(args);
   let diff: RunDiff;
   try {
-    const baseline = await sideOf(args.baseline, args, io);
-    const candidate = await sideOf(args.candidate, args, io);
+    const baseline = await sideOf(args.baseline, args.check, io);
+    const candidate = await sideOf(args.candidate, args.check, io);
     diff = diffRuns(
       { source: args.baseline, summary: baseline },
       { source: args.candidate, summary: candidate },

@@ -4,10 +4,10 @@
 // tokens spent on groups that gave no gradient. `rollout-lens prompts` reads them from a summary;
 // the run view (core/views/runView.ts) from the same rows of each file's part.
 import type { PromptExample, PromptLearning } from '../../../../shared/runViewModel';
-import { isSolved, KEPT, type PromptRow } from './summary';
+import { isSolved, KEPT, type PromptRow, type RunSummary } from './summary';
 
 /** One group of a prompt in one step. */
-export interface PromptVisit {
+export interface PromptGroup {
   step: number | null;
   /** `kept`, or the group's drop reason (`group_has_aborted_<cause>`, `zero_std_<r>`, …). */
   state: string;
@@ -29,7 +29,7 @@ export interface StepPlace {
 export interface PromptHistory {
   id: string;
   /** Its groups in step order (a prompt sampled twice in a step has two). */
-  visits: PromptVisit[];
+  groups: PromptGroup[];
   /** The first step in which one of its samples passed (reward exactly 1), at that group. */
   firstSolved: StepPlace | null;
   /** Each step in which none of its samples passed after a step in which one did. */
@@ -67,29 +67,29 @@ function stepId(step: number | null, file: string): string {
 
 /** The histories of the prompts of `files` (any order; read by step, then path), in the order they first appear. */
 export function promptHistories(files: readonly PromptRowsOfFile[]): PromptHistory[] {
-  const byId = new Map<string, PromptVisit[]>();
+  const byId = new Map<string, PromptGroup[]>();
   for (const f of [...files].sort(fileOrder)) {
     for (const [id, state, samples, passes, , line, tokens] of f.prompts) {
-      let visits = byId.get(id);
-      if (!visits) byId.set(id, (visits = []));
-      visits.push({ step: f.step, state: f.states[state] ?? KEPT, samples, passes, tokens, file: f.path, line });
+      let groups = byId.get(id);
+      if (!groups) byId.set(id, (groups = []));
+      groups.push({ step: f.step, state: f.states[state] ?? KEPT, samples, passes, tokens, file: f.path, line });
     }
   }
-  return [...byId].map(([id, visits]) => historyOf(id, visits));
+  return [...byId].map(([id, groups]) => historyOf(id, groups));
 }
 
-function historyOf(id: string, visits: PromptVisit[]): PromptHistory {
-  const history: PromptHistory = { id, visits, firstSolved: null, regressions: [], stepsDropped: 0, wastedTokens: 0, tokens: 0 };
-  // Per step (visits are in step order): solved when any of its groups is, dropped when any is.
+function historyOf(id: string, groups: PromptGroup[]): PromptHistory {
+  const history: PromptHistory = { id, groups, firstSolved: null, regressions: [], stepsDropped: 0, wastedTokens: 0, tokens: 0 };
+  // Per step (groups are in step order): solved when any of its groups is, dropped when any is.
   let lastSolvedStep: { step: number | null } | null = null;
   let previousSolved = false;
-  for (let i = 0; i < visits.length;) {
-    const key = stepId(visits[i].step, visits[i].file);
+  for (let i = 0; i < groups.length;) {
+    const key = stepId(groups[i].step, groups[i].file);
     let j = i;
-    let solved: PromptVisit | null = null;
+    let solved: PromptGroup | null = null;
     let dropped = false;
-    for (; j < visits.length && stepId(visits[j].step, visits[j].file) === key; j++) {
-      const v = visits[j];
+    for (; j < groups.length && stepId(groups[j].step, groups[j].file) === key; j++) {
+      const v = groups[j];
       history.tokens += v.tokens;
       if (v.state !== KEPT) {
         dropped = true;
@@ -102,7 +102,7 @@ function historyOf(id: string, visits: PromptVisit[]): PromptHistory {
       history.firstSolved ??= { step: solved.step, file: solved.file, line: solved.line };
       lastSolvedStep = { step: solved.step };
     } else if (previousSolved && lastSolvedStep !== null) {
-      const at = visits[i];
+      const at = groups[i];
       history.regressions.push({ solvedStep: lastSolvedStep.step, unsolved: { step: at.step, file: at.file, line: at.line } });
     }
     previousSolved = solved !== null;
@@ -111,8 +111,8 @@ function historyOf(id: string, visits: PromptVisit[]): PromptHistory {
   return history;
 }
 
-function example(h: PromptHistory, at: PromptVisit, tokens: number, source: (file: string) => string): PromptExample {
-  return { id: h.id, groups: h.visits.length, tokens, step: at.step, file: at.file, source: source(at.file), line: at.line };
+function example(h: PromptHistory, at: PromptGroup, tokens: number, source: (file: string) => string): PromptExample {
+  return { id: h.id, groups: h.groups.length, tokens, step: at.step, file: at.file, source: source(at.file), line: at.line };
 }
 
 function top(candidates: { example: PromptExample }[], max: number): PromptExample[] {
@@ -143,15 +143,15 @@ export function promptLearning(
     waste: { tokens: 0, totalTokens: 0, groups: 0, examples: [] },
   };
   for (const h of histories) {
-    learning.groups += h.visits.length;
+    learning.groups += h.groups.length;
     learning.waste.totalTokens += h.tokens;
     learning.waste.tokens += h.wastedTokens;
-    for (const v of h.visits) if (v.state !== KEPT) learning.waste.groups++;
+    for (const v of h.groups) if (v.state !== KEPT) learning.waste.groups++;
     if (h.wastedTokens > 0)
       wasted.push({
         example: example(
           h,
-          h.visits.find((v) => v.state !== KEPT)!,
+          h.groups.find((v) => v.state !== KEPT)!,
           h.wastedTokens,
           source,
         ),
@@ -159,23 +159,61 @@ export function promptLearning(
     if (h.firstSolved === null) {
       learning.neverLearned.count++;
       learning.neverLearned.tokens += h.tokens;
-      never.push({ example: example(h, h.visits[h.visits.length - 1], h.tokens, source) });
+      never.push({ example: example(h, h.groups[h.groups.length - 1], h.tokens, source) });
       continue;
     }
     const solvedKey = stepId(h.firstSolved.step, h.firstSolved.file);
-    const at = h.visits.findIndex((v) => stepId(v.step, v.file) === solvedKey);
+    const at = h.groups.findIndex((v) => stepId(v.step, v.file) === solvedKey);
     let after = at + 1;
-    while (after < h.visits.length && stepId(h.visits[after].step, h.visits[after].file) === solvedKey) after++;
-    if (after >= h.visits.length) continue;
+    while (after < h.groups.length && stepId(h.groups[after].step, h.groups[after].file) === solvedKey) after++;
+    if (after >= h.groups.length) continue;
     let tokens = 0;
-    for (let i = after; i < h.visits.length; i++) tokens += h.visits[i].tokens;
+    for (let i = after; i < h.groups.length; i++) tokens += h.groups[i].tokens;
     learning.solvedStillSampled.count++;
-    learning.solvedStillSampled.groups += h.visits.length - after;
+    learning.solvedStillSampled.groups += h.groups.length - after;
     learning.solvedStillSampled.tokens += tokens;
-    still.push({ example: example(h, h.visits[after], tokens, source) });
+    still.push({ example: example(h, h.groups[after], tokens, source) });
   }
   learning.neverLearned.examples = top(never, maxExamples);
   learning.solvedStillSampled.examples = top(still, maxExamples);
   learning.waste.examples = top(wasted, maxExamples);
   return learning;
+}
+
+export const PROMPTS_VERSION = 1;
+
+/** `rollout-lens prompts --format json` (docs/compare.md#prompt-history). */
+export interface PromptsReport {
+  version: typeof PROMPTS_VERSION;
+  source: string;
+  framework: RunSummary['framework'];
+  rolloutSteps: number;
+  /** Over all the run's prompts, whichever are listed. */
+  learning: PromptLearning;
+  prompts: PromptHistory[];
+}
+
+/** A summary's rollout files as prompt rows. */
+export function promptRowsOfSummary(summary: RunSummary): PromptRowsOfFile[] {
+  const out: PromptRowsOfFile[] = [];
+  for (const s of summary.steps) {
+    if (s.kind !== 'rollout') continue;
+    for (const f of s.files) out.push({ step: s.step, path: f.path, states: f.states, prompts: f.prompts });
+  }
+  return out;
+}
+
+/** The run's prompt histories (only the prompt `id` when given; null when the run has no such prompt). */
+export function promptsReport(summary: RunSummary, source: string, id: string | null): PromptsReport | null {
+  const histories = promptHistories(promptRowsOfSummary(summary));
+  const listed = id === null ? histories : histories.filter((h) => h.id === id);
+  if (id !== null && listed.length === 0) return null;
+  return {
+    version: PROMPTS_VERSION,
+    source,
+    framework: summary.framework,
+    rolloutSteps: summary.steps.filter((s) => s.kind === 'rollout').length,
+    learning: promptLearning(histories),
+    prompts: listed,
+  };
 }
