@@ -184,3 +184,57 @@ export const DIFF_CONTRACT = z
       .strict(),
   })
   .strict();
+
+const stepPlace = z.object({ step: stepNo, file: z.string(), line }).strict();
+const example = z
+  .object({ id: z.string(), groups: z.number().int().min(1), tokens: z.number().min(0), step: stepNo, file: z.string(), source: z.string(), line })
+  .strict();
+const examples = z.array(example).max(5);
+
+/** A run's prompts across its steps, as the run view model and `prompts --format json` carry it. */
+export const PROMPT_LEARNING_CONTRACT = z
+  .object({
+    prompts: count,
+    groups: count,
+    neverLearned: z.object({ count, tokens: z.number().min(0), examples }).strict(),
+    solvedStillSampled: z.object({ count, groups: count, tokens: z.number().min(0), examples }).strict(),
+    waste: z.object({ tokens: z.number().min(0), totalTokens: z.number().min(0), groups: count, examples }).strict(),
+  })
+  .strict();
+
+export const PROMPTS_CONTRACT = z
+  .object({
+    version: z.literal(1),
+    source: z.string(),
+    framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
+    rolloutSteps: count,
+    learning: PROMPT_LEARNING_CONTRACT,
+    prompts: z.array(
+      z
+        .object({
+          id: z.string(),
+          groups: z
+            .array(
+              z
+                .object({
+                  step: stepNo,
+                  state: z.string().min(1),
+                  samples: z.number().int().min(1),
+                  passes: count,
+                  tokens: z.number().min(0),
+                  file: z.string(),
+                  line,
+                })
+                .strict(),
+            )
+            .min(1),
+          firstSolved: stepPlace.nullable(),
+          regressions: z.array(z.object({ solvedStep: stepNo, unsolved: stepPlace }).strict()),
+          stepsDropped: count,
+          wastedTokens: z.number().min(0),
+          tokens: z.number().min(0),
+        })
+        .strict(),
+    ),
+  })
+  .strict();

@@ -65,10 +65,7 @@ export interface PromptsArgs {
 }
 
 export type CompareCommand =
-  | { kind: 'compare-help' }
-  | { kind: 'summarize'; args: SummarizeArgs }
-  | { kind: 'diff'; args: DiffArgs }
-  | { kind: 'prompts'; args: PromptsArgs };
+  { kind: 'compare-help' } | { kind: 'summarize'; args: SummarizeArgs } | { kind: 'diff'; args: DiffArgs } | { kind: 'prompts'; args: PromptsArgs };
 
 function wholeNumber(flag: string, value: string | undefined, min: number): number {
   if (value === undefined || !/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {

@@ -41,7 +41,8 @@ function historyLines(h: PromptHistory): string[] {
       `${plural(h.stepsDropped, 'step')} dropped, ${h.wastedTokens} of ${h.tokens} response tokens without gradient`,
   ];
   for (const g of h.groups) out.push(`  step ${stepText(g.step)}: ${escapeInline(g.state)}, ${g.passes}/${g.samples} passed, ${g.tokens} tokens  ${place(g)}`);
-  for (const r of h.regressions) out.push(`  regression: solved at step ${stepText(r.solvedStep)}, unsolved at step ${stepText(r.unsolved.step)}  ${place(r.unsolved)}`);
+  for (const r of h.regressions)
+    out.push(`  regression: solved at step ${stepText(r.solvedStep)}, unsolved at step ${stepText(r.unsolved.step)}  ${place(r.unsolved)}`);
   return out;
 }
 
