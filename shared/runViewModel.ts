@@ -35,8 +35,10 @@ export interface RunSection {
   framework: 'miles' | 'verl' | 'slime' | 'other';
   /** The step that lost the largest share of its groups, and why (core/views/runHeadline.ts); null when no step dropped a group. */
   headline: string | null;
-  /** Its rollout prompts across steps (core/compare/promptHistory.ts); null when it has no rollout prompt. */
+  /** Its rollout prompts across steps (core/compare/promptHistory.ts); null when it has none, or they were not followed. */
   prompts: PromptLearning | null;
+  /** Groups whose prompts the run view did not follow, the run being too large (core/views/runViewPrompts.ts); 0 normally. */
+  promptGroupsOmitted: number;
 }
 
 /** A prompt listed as an example, with the sample that names one of its groups. */

@@ -1,7 +1,7 @@
 // A run's rollout prompts across its steps (the engine's `PromptLearning`, core/compare/promptHistory.ts):
 // prompts never learned, prompts solved and still sampled, and the tokens of groups that gave no
 // gradient, each with its examples. Prompt ids and paths are log text: textContent only.
-import type { PromptExample, PromptLearning } from '../../shared/runViewModel';
+import type { PromptExample, RunSection } from '../../shared/runViewModel';
 import { formatForPeople } from '../../shared/numberFormat';
 import { el, section, vscode } from './page';
 import type { OpenSampleMessage } from './runTables';
@@ -49,7 +49,16 @@ function share(part: number, whole: number): string {
 }
 
 /** The section of one run; nothing when the run has no rollout prompt. `id` suffixes the tables' ids. */
-export function renderPrompts(app: HTMLElement, learning: PromptLearning | null, id = ''): void {
+export function renderPrompts(app: HTMLElement, run: RunSection, id = ''): void {
+  if (run.promptGroupsOmitted > 0) {
+    section(
+      app,
+      'Prompts across steps',
+      `Not followed here: the run has ${plural(run.promptGroupsOmitted, 'group')}, more than the run view follows. rollout-lens prompts follows them all.`,
+    ).id = `prompts${id}`;
+    return;
+  }
+  const learning = run.prompts;
   if (learning === null) return;
   const s = section(
     app,

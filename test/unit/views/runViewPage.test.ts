@@ -32,6 +32,7 @@ function model(reason: string): RunView {
           solvedStillSampled: { count: 0, groups: 0, tokens: 0, examples: [] },
           waste: { tokens: 3, totalTokens: 3, groups: 1, examples: [] },
         },
+        promptGroupsOmitted: 0,
       },
     ],
     headline: reason,

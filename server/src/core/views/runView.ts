@@ -5,7 +5,6 @@
 // are listed per drop reason, by file and line; their prompt and response excerpts are read
 // afterwards (core/views/runViewExcerpts.ts).
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { PROMPT_EXAMPLES, promptHistories, promptLearning, type PromptRowsOfFile } from '../compare/promptHistory';
 import { droppedByCause, runOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import {
@@ -22,6 +21,7 @@ import { evalRowOf } from './runViewEval';
 import { copyRef } from './runViewExcerpts';
 import { type FilePart, filePart, type RolloutPart } from './runViewFile';
 import { dropShares, headlines, reasonFamily } from './runHeadline';
+import { RunPromptsBuilder } from './runViewPrompts';
 import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
 import type { FileReport, MetricsRecord, RunReport } from '../types';
 
@@ -92,7 +92,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const loggedRecords: Pick<MetricsRecord, 'step' | 'metrics'>[] = [];
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
   /** Each run's rollout files' prompt rows (by run index), for its prompt history. */
-  const promptRows = new Map<number, PromptRowsOfFile[]>();
+  const prompts = new RunPromptsBuilder();
 
   function add(file: FileReport): void {
     addPart(filePart(file, options.plan, perReason, options.causes));
@@ -112,7 +112,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     let i = runIndex.get(key);
     if (i === undefined) {
       i = runs.length;
-      runs.push({ root: of.root, framework: of.framework, headline: null, prompts: null });
+      runs.push({ root: of.root, framework: of.framework, headline: null, prompts: null, promptGroupsOmitted: 0 });
       runIndex.set(key, i);
     }
     return i;
@@ -150,11 +150,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0, verlKept, verlAll };
       steps.set(key, acc);
     }
-    if (r.prompts) {
-      let files = promptRows.get(run);
-      if (!files) promptRows.set(run, (files = []));
-      files.push({ step, path: report.path, source: part.source, states: r.prompts.states, prompts: r.prompts.rows });
-    }
+    if (r.prompts) prompts.add(run, step, report.path, part.source, r.prompts);
     const row = acc.row;
     row.files.push(report.path);
     row.sources.push(part.source);
@@ -228,11 +224,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     const order = runs.map((_, i) => i).sort((a, b) => runOrder(runs[a], runs[b]));
     const newIndex = new Map(order.map((old, i) => [old, i]));
     const sortedRuns = order.map((i) => runs[i]);
-    for (const [run, files] of promptRows) {
-      const sources = new Map(files.map((f) => [f.path, f.source ?? f.path]));
-      const histories = promptHistories(files);
-      if (histories.length > 0) runs[run].prompts = promptLearning(histories, PROMPT_EXAMPLES, (file) => sources.get(file) ?? file);
-    }
+    runs.forEach((section, run) => Object.assign(section, prompts.finish(run)));
     for (const acc of steps.values()) acc.row.run = newIndex.get(acc.row.run)!;
     for (const row of evalRows) row.run = newIndex.get(row.run)!;
     for (const row of logged) row.run = newIndex.get(row.run)!;

@@ -5,7 +5,7 @@
 // again when one step file of a large run appears).
 import type { SampleRef } from '../../../../shared/runViewModel';
 import type { CauseSettings } from '../causes';
-import { type PromptRow, summarizeFile } from '../compare/summary';
+import { summarizeFile } from '../compare/summary';
 import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
 import { npMean } from '../eval/numeric';
@@ -16,6 +16,7 @@ import type { RunPlan } from '../run/plan';
 import type { SampleColumns } from '../store/sampleColumns';
 import type { DatasetSummary, FileDetail, FileReport, MetricsRecord, SampleRecord } from '../types';
 import { rememberPlace } from './runViewExcerpts';
+import { type FilePrompts, MAX_FILE_PROMPT_GROUPS, packPromptRows } from './runViewPrompts';
 
 /** What a rollout file adds to its step. */
 export interface RolloutPart {
@@ -36,10 +37,10 @@ export interface RolloutPart {
   /** Reason → dropped groups of this file not listed. */
   omitted: Record<string, number>;
   /**
-   * Its prompt rows as its run summary holds them (core/compare/summary.ts `summarizeFile`), for
-   * the run's prompt history; null without the file's samples.
+   * Its prompt rows as its run summary holds them (core/compare/summary.ts `summarizeFile`),
+   * packed, for the run's prompt history (core/views/runViewPrompts.ts); null without the file's samples.
    */
-  prompts: { states: string[]; rows: PromptRow[] } | null;
+  prompts: FilePrompts | null;
 }
 
 export interface FilePart {
@@ -108,8 +109,16 @@ function rolloutPart(file: FileReport, plan: RunPlan | null | undefined, step: n
 
 /** The file's prompt rows, made by the run summary's own `summarizeFile` (one owner of a prompt's identity, state and tokens). */
 function withPrompts(part: RolloutPart, file: FileReport, plan: RunPlan | null | undefined): RolloutPart {
+  // A file past the bound is not summarised at all: its rows would only be made to be dropped.
+  const groups = file.detail?.store ? file.detail.store.groupKeys.size : (file.detail?.groups.length ?? 0);
+  if (groups > MAX_FILE_PROMPT_GROUPS) {
+    part.prompts = { omittedGroups: groups };
+    return part;
+  }
   const summarized = summarizeFile(file, plan ?? null)?.file;
-  if (summarized) part.prompts = { states: summarized.states, rows: summarized.prompts };
+  if (!summarized) return part;
+  const packed = packPromptRows(summarized.states, summarized.prompts);
+  part.prompts = packed ? { packed } : { omittedGroups: summarized.prompts.length };
   return part;
 }
 
