@@ -4,13 +4,13 @@
 // (causes, dataset names, folder names) from becoming markup.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { RunDiff } from '../../../server/src/core/compare/diff';
 import type { DiffChartData } from '../../../shared/diffViewModel';
 import { DIFF_CONTRACT } from '../../shared/compareContract';
-import { copyMilesRun, INJECTED, injectSandboxAbort } from '../../shared/compareRun';
+import { copyMilesRun, HOSTILE, hostileRun, INJECTED, injectSandboxAbort } from '../../shared/compareRun';
 import { runCli, tempDir } from '../cli/run';
 
 // The page's chart script reads the diff as `DiffChartData`: the diff must stay assignable to it.
@@ -84,47 +84,6 @@ test('diff --out: an unwritable file exits 2 after the report', (t) => {
   assert.match(r.stdout, /^baseline: {2}base /, 'the diff is still reported');
   assert.equal(runCli(['diff', '--out', '', 'base', 'base'], dir).status, 2);
 });
-
-const HOSTILE = {
-  cause: '<script>window.__pwned=1</script>Sandbox',
-  dataset: 'ds</script><b id=injected>x</b>',
-  folder: 'c<b id=injected>\u202Eldnuj',
-};
-
-/** A step of 2 groups of 4 (one with an abort of a hostile cause when `abort`) and an eval of a hostile dataset. */
-function hostileRun(dir: string, abort: boolean): void {
-  const lines: object[] = [];
-  for (let g = 0; g < 2; g++) {
-    for (let i = 0; i < 4; i++) {
-      const aborted = abort && g === 0 && i === 1;
-      lines.push({
-        group_index: g,
-        index: g * 4 + i,
-        rollout_id: 5,
-        prompt: `p${g}`,
-        response: 'r',
-        response_length: 3,
-        reward: aborted ? null : i % 2,
-        status: aborted ? 'aborted' : 'completed',
-        metadata: aborted ? { exit_status: HOSTILE.cause } : {},
-      });
-    }
-  }
-  mkdirSync(join(dir, 'rollout'), { recursive: true });
-  writeFileSync(join(dir, 'rollout', 'rollout_5.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  const evalLines = [0, 1, 2, 3].map((i) => ({
-    index: i,
-    rollout_id: 5,
-    prompt: 'q',
-    response: 'a',
-    reward: abort ? 0 : i % 2,
-    status: 'completed',
-    metadata: { dataset_name: HOSTILE.dataset },
-  }));
-  mkdirSync(join(dir, 'eval'), { recursive: true });
-  writeFileSync(join(dir, 'eval', 'eval_5.jsonl'), evalLines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  writeFileSync(join(dir, 'rollout-lens.yaml'), 'nSamplesPerPrompt: 4\nnSamplesPerEvalPrompt: 2\n');
-}
 
 test('diff --out: hostile causes, dataset names and folder names are text, never markup', (t) => {
   const dir = tempDir(t);
