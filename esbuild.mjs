@@ -50,10 +50,11 @@ await Promise.all([
   // The thread for miles' has_repetition compression (loaded from beside cli.js / server.js).
   esbuild.build({ ...common, entryPoints: ['server/src/node/deflateWorker.ts'], outfile: `${outdir}/deflateWorker.js` }),
   // The run view's chart script (with Chart.js) for the VS Code webview and `rollout-lens report`,
-  // which inlines it; minified always, since every report carries a copy.
+  // which inlines it, and the diff page's (`rollout-lens diff --out`); minified always, since every
+  // report carries a copy.
   esbuild.build({
     ...common,
-    entryPoints: { runView: 'webview/src/runView.ts', sampleView: 'webview/src/sampleView.ts' },
+    entryPoints: { runView: 'webview/src/runView.ts', sampleView: 'webview/src/sampleView.ts', diffView: 'webview/src/diffView.ts' },
     outdir,
     platform: 'browser',
     target: 'es2020',

@@ -3,7 +3,7 @@
 // comes from a log (reasons, causes, paths, excerpts) is hostile: render it as text only.
 import type { RunComparison } from './compareViewModel';
 
-export const RUN_VIEW_VERSION = 2;
+export const RUN_VIEW_VERSION = 3;
 /** Samples listed per drop reason unless the caller says otherwise. */
 export const DEFAULT_SAMPLES_PER_REASON = 20;
 
@@ -36,6 +36,37 @@ export interface RunSection {
   framework: 'miles' | 'verl' | 'slime' | 'other';
   /** The step that lost the largest share of its groups, and why (core/views/runHeadline.ts); null when no step dropped a group. */
   headline: string | null;
+  /** Its rollout prompts across steps (core/compare/promptHistory.ts); null when it has none, or they were not followed. */
+  prompts: PromptLearning | null;
+  /** Groups whose prompts the run view did not follow, the run being too large (core/views/runViewPrompts.ts); 0 normally. */
+  promptGroupsOmitted: number;
+}
+
+/** A prompt listed as an example, with the sample that names one of its groups. */
+export interface PromptExample {
+  /** The prompt's identity (docs/compare.md#the-summary): a hash of the prompt, an `instance_id`, a group key. Log text. */
+  id: string;
+  /** Its groups over the run. */
+  groups: number;
+  /** The tokens it is listed for (spent on it in all, after it was solved, or on its no-gradient groups). */
+  tokens: number;
+  step: number | null;
+  file: string;
+  source: string;
+  line: number;
+}
+
+/** A run's rollout prompts across its steps: what was never learned, what was learned and still sampled, and the waste. */
+export interface PromptLearning {
+  /** Distinct prompts, and their groups over the run. */
+  prompts: number;
+  groups: number;
+  /** Prompts none of whose samples passed in any step (`tokens`: all their response tokens). */
+  neverLearned: { count: number; tokens: number; examples: PromptExample[] };
+  /** Prompts solved in a step and sampled again in a later one (`groups`, `tokens`: those later groups'). */
+  solvedStillSampled: { count: number; groups: number; tokens: number; examples: PromptExample[] };
+  /** Response tokens of groups that gave no gradient (dropped for any reason, `zero_std_<r>` included), of all groups' tokens. */
+  waste: { tokens: number; totalTokens: number; groups: number; examples: PromptExample[] };
 }
 
 /** One training step: every rollout file of that step merged. */

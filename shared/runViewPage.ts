@@ -1,14 +1,15 @@
-// The HTML document of the run view (and of the sample view, with its own model and script): the same page in the VS Code webview and in the
-// `rollout-lens report` file. The model travels as JSON inside a non-executed
+// The HTML document of the run view (and of the sample view and the diff page, each with its own model and script): the same page in the VS Code
+// webview and in the `rollout-lens report` file (and `rollout-lens diff --out`). The model travels as JSON inside a non-executed
 // <script type="application/json">, with `<`, `>` and `&` escaped so no log string can close the
 // element; the chart script and the styles carry a nonce, and the Content-Security-Policy allows
 // nothing else (no remote source, no inline handler). The script renders every log string with
 // textContent (webview/src/runView.ts).
+import type { DiffChartData } from './diffViewModel';
 import type { RunView } from './runViewModel';
 import type { SampleView } from './sampleViewModel';
 
 export interface RunViewPageOptions {
-  model: RunView | SampleView;
+  model: RunView | SampleView | DiffChartData;
   /** Id of the JSON element the page script reads (default `run-view-model`). */
   dataId?: string;
   /** Title shown in the page (escaped here). */
@@ -21,6 +22,8 @@ export interface RunViewPageOptions {
   cspSource?: string;
   /** Static HTML after the script's part of the page (the report's findings), built and escaped by the caller. */
   appendix?: string;
+  /** Static HTML before the script's part of the page (the diff's gate), built and escaped by the caller. */
+  prelude?: string;
 }
 
 /** Text for an HTML text node or a quoted attribute. */
@@ -67,7 +70,7 @@ export function runViewHtml(options: RunViewPageOptions): string {
 </head>
 <body>
 <header><h1>${escapeHtml(options.title)}</h1><p id="summary"></p></header>
-<main id="app"></main>
+${options.prelude ? `${options.prelude}\n` : ''}<main id="app"></main>
 ${options.appendix ? `${options.appendix}\n` : ''}<script type="application/json" id="${options.dataId ?? 'run-view-model'}">${jsonForScript(options.model)}</script>
 ${script}
 </body>

@@ -11,6 +11,7 @@ import { runExport } from './cli/exportPt';
 import { runInspect } from './cli/inspect';
 import { COMPARE_USAGE, parseCompareCommand } from './cli/compareArgs';
 import { runDiff } from './cli/diff';
+import { runPrompts } from './cli/prompts';
 import { runSummarize } from './cli/summarize';
 
 /** The package version (the bundle sits in `dist/`, next to `package.json`'s folder). */
@@ -50,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (compare?.kind === 'summarize') return await runSummarize(compare.args, io);
     if (compare?.kind === 'diff') return await runDiff(compare.args, io);
+    if (compare?.kind === 'prompts') return await runPrompts(compare.args, io);
     const command = parseCommand(argv);
     if (command.kind === 'help') {
       io.stdout(`${USAGE}\n`);

@@ -24,7 +24,7 @@ const FILE = z
     examples: z.record(z.string(), line),
     findings: z.record(z.string().regex(/^[a-z]+(-[a-z]+)*$/), z.object({ count: z.number().int().min(1), file: z.string(), line }).strict()),
     states: z.array(z.string()).min(1),
-    prompts: z.array(z.tuple([z.string(), count, z.number().int().min(1), count, z.number(), line])),
+    prompts: z.array(z.tuple([z.string(), count, z.number().int().min(1), count, z.number(), line, z.number().min(0)])),
     datasets: z.array(
       z
         .object({
@@ -44,7 +44,7 @@ const FILE = z
 
 export const SUMMARY_CONTRACT = z
   .object({
-    version: z.literal(1),
+    version: z.literal(2),
     framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
     steps: z.array(
       z
@@ -182,5 +182,59 @@ export const DIFF_CONTRACT = z
         ),
       })
       .strict(),
+  })
+  .strict();
+
+const stepPlace = z.object({ step: stepNo, file: z.string(), line }).strict();
+const example = z
+  .object({ id: z.string(), groups: z.number().int().min(1), tokens: z.number().min(0), step: stepNo, file: z.string(), source: z.string(), line })
+  .strict();
+const examples = z.array(example).max(5);
+
+/** A run's prompts across its steps, as the run view model and `prompts --format json` carry it. */
+export const PROMPT_LEARNING_CONTRACT = z
+  .object({
+    prompts: count,
+    groups: count,
+    neverLearned: z.object({ count, tokens: z.number().min(0), examples }).strict(),
+    solvedStillSampled: z.object({ count, groups: count, tokens: z.number().min(0), examples }).strict(),
+    waste: z.object({ tokens: z.number().min(0), totalTokens: z.number().min(0), groups: count, examples }).strict(),
+  })
+  .strict();
+
+export const PROMPTS_CONTRACT = z
+  .object({
+    version: z.literal(1),
+    source: z.string(),
+    framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
+    rolloutSteps: count,
+    learning: PROMPT_LEARNING_CONTRACT,
+    prompts: z.array(
+      z
+        .object({
+          id: z.string(),
+          groups: z
+            .array(
+              z
+                .object({
+                  step: stepNo,
+                  state: z.string().min(1),
+                  samples: z.number().int().min(1),
+                  passes: count,
+                  tokens: z.number().min(0),
+                  file: z.string(),
+                  line,
+                })
+                .strict(),
+            )
+            .min(1),
+          firstSolved: stepPlace.nullable(),
+          regressions: z.array(z.object({ solvedStep: stepNo, unsolved: stepPlace }).strict()),
+          stepsDropped: count,
+          wastedTokens: z.number().min(0),
+          tokens: z.number().min(0),
+        })
+        .strict(),
+    ),
   })
   .strict();

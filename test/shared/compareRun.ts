@@ -1,8 +1,9 @@
 // The runs the compare tests diff: the example miles run (examples/run, its rollout and eval
 // JSON Lines) copied without its verl files and metrics log, and the edits that make a candidate
-// differ from it by one thing.
+// differ from it by one thing; and a hostile pair (markup and a bidi override in a cause, a dataset
+// name and a folder name).
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { repoRoot } from './repoRoot';
@@ -48,4 +49,46 @@ export function flipOneGpqa(run: string): void {
 /** One gpqa attempt (line 13) without a reward: the dataset's denominator shrinks. */
 export function dropOneGpqaReward(run: string): void {
   editLine(join(run, EVAL), 13, (t) => t.replace('"reward": 1.0', '"reward": null'));
+}
+
+/** Log text of a hostile pair of runs: a cause, a dataset name and a candidate folder name that hold markup and a bidi override. */
+export const HOSTILE = {
+  cause: '<script>window.__pwned=1</script>Sandbox',
+  dataset: 'ds</script><b id=injected>x</b>',
+  folder: 'c<b id=injected>\u202Eldnuj',
+};
+
+/** A step of 2 groups of 4 (one with an abort of a hostile cause when `abort`) and an eval of a hostile dataset. */
+export function hostileRun(dir: string, abort: boolean): void {
+  const lines: object[] = [];
+  for (let g = 0; g < 2; g++) {
+    for (let i = 0; i < 4; i++) {
+      const aborted = abort && g === 0 && i === 1;
+      lines.push({
+        group_index: g,
+        index: g * 4 + i,
+        rollout_id: 5,
+        prompt: `p${g}`,
+        response: 'r',
+        response_length: 3,
+        reward: aborted ? null : i % 2,
+        status: aborted ? 'aborted' : 'completed',
+        metadata: aborted ? { exit_status: HOSTILE.cause } : {},
+      });
+    }
+  }
+  mkdirSync(join(dir, 'rollout'), { recursive: true });
+  writeFileSync(join(dir, 'rollout', 'rollout_5.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const evalLines = [0, 1, 2, 3].map((i) => ({
+    index: i,
+    rollout_id: 5,
+    prompt: 'q',
+    response: 'a',
+    reward: abort ? 0 : i % 2,
+    status: 'completed',
+    metadata: { dataset_name: HOSTILE.dataset },
+  }));
+  mkdirSync(join(dir, 'eval'), { recursive: true });
+  writeFileSync(join(dir, 'eval', 'eval_5.jsonl'), evalLines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  writeFileSync(join(dir, 'rollout-lens.yaml'), 'nSamplesPerPrompt: 4\nnSamplesPerEvalPrompt: 2\n');
 }

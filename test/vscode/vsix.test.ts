@@ -30,6 +30,7 @@ test(
         'extension/dist/yaml.js', // likewise
         'extension/dist/runView.js', // the run view's charts (webview and report)
         'extension/dist/sampleView.js', // the sample view's page script
+        'extension/dist/diffView.js', // the diff page's charts (`rollout-lens diff --out`)
         'extension/media/activity.svg',
         'extension/media/icon.png',
         'extension/package.json',

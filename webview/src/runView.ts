@@ -9,6 +9,7 @@ import { el, section, tooltipLabel, vscode } from './page';
 import { charts, colours, stepCharts } from './runCharts';
 import { renderLogged, renderVerlEval, verlStepCharts } from './runExtraCharts';
 import { renderComparison, renderCompareHeader } from './runCompare';
+import { renderPrompts } from './runPrompts';
 import { renderEval, renderFindings, renderReasons } from './runTables';
 
 /** What a click on a bar sends to the extension. */
@@ -70,6 +71,7 @@ function renderRun(app: HTMLElement, model: RunView, run: RunSection, index: num
     if (steps.length > 0) stepCharts(app, model, steps, labels, colour, reveal, id);
     if (evalRows.length > 0) renderEval(app, evalRows, id);
   }
+  renderPrompts(app, run, id);
   renderLogged(app, logged, id);
 }
 

@@ -7,7 +7,7 @@ export const USAGE = `usage: rollout-lens check [options] <path>...
        rollout-lens report [options] --out <file.html> <path>...
        rollout-lens export <file.pt> [--out <file.jsonl>] [--tensors summary|values]
        rollout-lens inspect [options] <file> <line>
-       rollout-lens summarize|diff …      (rollout-lens diff --help)
+       rollout-lens summarize|diff|prompts …  (rollout-lens diff --help)
 
 check: checks RL rollout and eval logs (JSONL from miles and verl, miles' .pt dumps): re-runs the
 framework's filter and metric logic and reports findings. <path> is a file, or a folder searched
@@ -144,7 +144,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   }
   if (v.tensors !== undefined) throw new UsageError('--tensors: only for export');
   if (command !== 'check' && command !== 'report' && command !== 'inspect') {
-    throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check, report, export, inspect, summarize or diff)`);
+    throw new UsageError(`unknown command ${JSON.stringify(command)} (expected: check, report, export, inspect, summarize, diff or prompts)`);
   }
   if (paths.length === 0) throw new UsageError(`${command}: no <path> given`);
   if (command === 'inspect') {

@@ -77,6 +77,6 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
 }
 
 /** A script nonce: 18 random bytes in base64. Web Crypto (a global) rather than node:crypto, which costs every start of the CLI a module load. */
-function nonce(): string {
+export function nonce(): string {
   return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(18))).toString('base64');
 }

@@ -11,7 +11,7 @@ const hostile = '</script><script>alert(1)</script><!-- \u2028 & "q"';
 
 function model(reason: string): RunView {
   return {
-    version: 2,
+    version: 3,
     reasons: [{ reason, metric: null, kind: 'aborted', cause: reason, causeClass: 'unclassified', reward: null, family: 'other', groups: 1 }],
     steps: [],
     eval: [],
@@ -20,7 +20,21 @@ function model(reason: string): RunView {
     findings: {},
     findingRows: [{ code: 'group-dropped', severity: 'warning', message: reason, file: reason, source: reason, line: 1 }],
     findingRowsOmitted: 0,
-    runs: [{ root: reason, framework: 'miles', headline: reason }],
+    runs: [
+      {
+        root: reason,
+        framework: 'miles',
+        headline: reason,
+        prompts: {
+          prompts: 1,
+          groups: 1,
+          neverLearned: { count: 1, tokens: 3, examples: [{ id: reason, groups: 1, tokens: 3, step: 1, file: reason, source: reason, line: 1 }] },
+          solvedStillSampled: { count: 0, groups: 0, tokens: 0, examples: [] },
+          waste: { tokens: 3, totalTokens: 3, groups: 1, examples: [] },
+        },
+        promptGroupsOmitted: 0,
+      },
+    ],
     headline: reason,
     logged: [],
     totals: { files: 1, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 },

@@ -2,7 +2,7 @@
 // (with the reason) and back, solved → unsolved (no passing sample) and back.
 import type { StepKind } from '../run/model';
 import type { Place, StepPair } from './diff';
-import type { StepSummary } from './summary';
+import { isSolved, type StepSummary } from './summary';
 import { datasetPrompts } from './summarySteps';
 
 export interface PromptFlip {
@@ -51,7 +51,7 @@ function rolloutPrompts(step: StepSummary): Map<string, number> {
 function rowAt(step: StepSummary, packed: number): { state: string; solved: boolean; place: Place } {
   const file = step.files[Math.floor(packed / ROW_SPAN)];
   const [, state, , passes, , line] = file.prompts[packed % ROW_SPAN];
-  return { state: file.states[state] ?? 'kept', solved: passes > 0, place: { file: file.path, line } };
+  return { state: file.states[state] ?? 'kept', solved: isSolved(passes), place: { file: file.path, line } };
 }
 
 /** Whether two packed rows differ in state or in being solved, without building either. */
@@ -60,7 +60,7 @@ function sameOutcome(b: StepSummary, bp: number, c: StepSummary, cp: number): bo
   const cf = c.files[Math.floor(cp / ROW_SPAN)];
   const br = bf.prompts[bp % ROW_SPAN];
   const cr = cf.prompts[cp % ROW_SPAN];
-  return bf.states[br[1]] === cf.states[cr[1]] && br[3] > 0 === cr[3] > 0;
+  return bf.states[br[1]] === cf.states[cr[1]] && isSolved(br[3]) === isSolved(cr[3]);
 }
 
 export function diffPrompts(pairs: readonly StepPair[], maxListed: number): PromptsDiff {
@@ -95,8 +95,8 @@ export function diffPrompts(pairs: readonly StepPair[], maxListed: number): Prom
         const other = cp.get(id);
         if (!other) continue;
         result.paired++;
-        const solved = bp.passes > 0;
-        if (solved === other.passes > 0) continue;
+        const solved = isSolved(bp.passes);
+        if (solved === isSolved(other.passes)) continue;
         flip({
           ...base,
           dataset: name,

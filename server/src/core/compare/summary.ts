@@ -7,10 +7,11 @@ import { evalDatasetSamples, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
 import { droppedByCause, runFrameworkOf, stepNumberOf, type RunFramework, type StepKind } from '../run/model';
 import type { RunPlan } from '../run/plan';
-import type { FileReport, Finding, FormatId, GroupCounts, SampleRecord } from '../types';
+import type { FileDetail, FileReport, Finding, FormatId, GroupCounts, SampleRecord } from '../types';
 import { stepOfFiles } from './summarySteps';
 
-export const SUMMARY_VERSION = 1;
+/** 2: a rollout prompt row ends with its group's response tokens. */
+export const SUMMARY_VERSION = 2;
 
 /** Finite rewards summed (and squared) for exact merging; `none`: samples without a reward. */
 export interface RewardStats {
@@ -20,8 +21,11 @@ export interface RewardStats {
   none: number;
 }
 
-/** A rollout prompt in one file: `[id, state (index into the file's states), samples, passes, reward sum, line]`. */
-export type PromptRow = [id: string, state: number, samples: number, passes: number, rewardSum: number, line: number];
+/**
+ * A rollout prompt (one group) in one file: `[id, state (index into the file's states), samples,
+ * passes, reward sum, line, response tokens]`.
+ */
+export type PromptRow = [id: string, state: number, samples: number, passes: number, rewardSum: number, line: number, tokens: number];
 
 /** An eval prompt of a dataset: `[id, samples, passes, reward sum (None as 0), line]`. */
 export type EvalPromptRow = [id: string, samples: number, passes: number, rewardSum: number, line: number];
@@ -110,6 +114,11 @@ export function passes(reward: number | null): boolean {
   return reward === 1;
 }
 
+/** A prompt (a group, or an eval prompt) is solved when one of its samples passes. */
+export function isSolved(passCount: number): boolean {
+  return passCount > 0;
+}
+
 function finiteOrNull(record: Record<string, number>): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const [k, v] of Object.entries(record)) out[k] = Number.isFinite(v) ? v : null;
@@ -132,9 +141,12 @@ function identityOf(s: SampleRecord): string {
 
 interface GroupAcc {
   id: string;
+  /** `kept` or its drop reason. */
+  reason: string;
   samples: number;
   passes: number;
   rewardSum: number;
+  tokens: number;
   /** The sample that names the group: the first aborted member in group order, else the first. */
   line: number;
   rank: [aborted: number, index: number, line: number];
@@ -144,7 +156,31 @@ function better(a: GroupAcc['rank'], b: GroupAcc['rank']): boolean {
   return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
 }
 
-/** One analysed file (with `keepDetail: 'store'`) as its summary; null for files that make no step. */
+/**
+ * Visits a file's samples in line order with their group's id (-1: none), from its store, or from
+ * its records and group outcomes (an editor's open document), so both give the same rows.
+ */
+function eachGroupedSample(detail: FileDetail, visit: (s: SampleRecord, gid: number) => void): void {
+  const store = detail.store;
+  if (store) {
+    for (let i = 0; i < store.length; i++) visit(store.at(i), store.groupId(i));
+    return;
+  }
+  const groupOfLine = new Map<number, number>();
+  detail.groups.forEach((g, gi) => {
+    for (const line of g.lines) groupOfLine.set(line, gi);
+  });
+  for (const s of detail.samples) visit(s, groupOfLine.get(s.line) ?? -1);
+}
+
+/** A group's drop reason by the id `eachGroupedSample` gives it; null: kept. */
+function groupReason(detail: FileDetail, gid: number): string | null {
+  if (detail.store) return verdictOf(detail, gid);
+  const g = detail.groups[gid];
+  return g.kept ? null : g.reason;
+}
+
+/** One analysed file (with its detail: `keepDetail: 'store'`, or records) as its summary; null for files that make no step. */
 export function summarizeFile(
   report: FileReport,
   plan: RunPlan | null,
@@ -173,11 +209,11 @@ export function summarizeFile(
     prompts: [],
     datasets: [],
   };
-  if (detail?.store) {
-    const store = detail.store;
-    const groups: (GroupAcc | undefined)[] = new Array(store.groupKeys.size);
-    for (let i = 0; i < store.length; i++) {
-      const s = store.at(i);
+  if (detail) {
+    // Groups in the order of their first sample (a store's group ids are that order already).
+    const groups: (GroupAcc | undefined)[] = [];
+    const order: GroupAcc[] = [];
+    eachGroupedSample(detail, (s, gid) => {
       addReward(file.reward, s.reward);
       const length = s.responseLength !== null && Number.isFinite(s.responseLength) ? s.responseLength : 0;
       file.responseTokens += length;
@@ -185,31 +221,30 @@ export function summarizeFile(
         file.withStatus++;
         if (s.status === 'truncated') file.truncated++;
       }
-      if (report.kind !== 'rollout') continue;
-      const gid = store.groupId(i);
-      if (gid < 0) continue;
-      if (verdictOf(detail, gid) !== null) file.droppedTokens += length;
+      if (report.kind !== 'rollout' || gid < 0) return;
+      const reason = groupReason(detail, gid);
+      if (reason !== null) file.droppedTokens += length;
       const rank: GroupAcc['rank'] = [s.aborted ? 0 : 1, s.index ?? Infinity, s.line];
-      const g = (groups[gid] ??= { id: identityOf(s), samples: 0, passes: 0, rewardSum: 0, line: s.line, rank });
+      let g = groups[gid];
+      if (!g) order.push((groups[gid] = g = { id: identityOf(s), reason: reason ?? KEPT, samples: 0, passes: 0, rewardSum: 0, tokens: 0, line: s.line, rank }));
       g.samples++;
+      g.tokens += length;
       if (passes(s.reward)) g.passes++;
       if (s.reward !== null && Number.isFinite(s.reward)) g.rewardSum += s.reward;
       if (better(rank, g.rank)) {
         g.rank = rank;
         g.line = s.line;
       }
-    }
+    });
     const stateIndex = new Map<string, number>([[KEPT, 0]]);
-    for (const [gid, g] of groups.entries()) {
-      if (!g) continue;
-      const reason = verdictOf(detail, gid) ?? KEPT;
-      let state = stateIndex.get(reason);
+    for (const g of order) {
+      let state = stateIndex.get(g.reason);
       if (state === undefined) {
-        stateIndex.set(reason, (state = file.states.length));
-        file.states.push(reason);
+        stateIndex.set(g.reason, (state = file.states.length));
+        file.states.push(g.reason);
       }
-      if (reason !== KEPT && !(reason in file.examples)) file.examples[reason] = g.line;
-      file.prompts.push([g.id, state, g.samples, g.passes, g.rewardSum, g.line]);
+      if (g.reason !== KEPT && !(g.reason in file.examples)) file.examples[g.reason] = g.line;
+      file.prompts.push([g.id, state, g.samples, g.passes, g.rewardSum, g.line, g.tokens]);
     }
   }
   if (report.kind === 'eval' && detail) file.datasets = datasetsOf(report);

@@ -29,7 +29,7 @@ function schema() {
       examples: z.record(z.string(), line),
       findings: z.record(z.string(), z.object({ count, file: z.string(), line }).strict()),
       states: z.array(z.string()).min(1),
-      prompts: z.array(z.tuple([z.string(), count, count, count, z.number(), line])),
+      prompts: z.array(z.tuple([z.string(), count, count, count, z.number(), line, z.number().min(0)])),
       datasets: z.array(
         z
           .object({

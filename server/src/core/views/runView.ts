@@ -21,6 +21,7 @@ import { evalRowOf } from './runViewEval';
 import { copyRef } from './runViewExcerpts';
 import { type FilePart, filePart, type RolloutPart } from './runViewFile';
 import { dropShares, headlines, reasonFamily } from './runHeadline';
+import { RunPromptsBuilder } from './runViewPrompts';
 import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
 import type { FileReport, MetricsRecord, RunReport } from '../types';
 
@@ -90,6 +91,8 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const recomputed = new RecomputedByStep();
   const loggedRecords: Pick<MetricsRecord, 'step' | 'metrics'>[] = [];
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
+  /** Each run's rollout files' prompt rows (by run index), for its prompt history. */
+  const prompts = new RunPromptsBuilder();
 
   function add(file: FileReport): void {
     addPart(filePart(file, options.plan, perReason, options.causes));
@@ -109,7 +112,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     let i = runIndex.get(key);
     if (i === undefined) {
       i = runs.length;
-      runs.push({ root: of.root, framework: of.framework, headline: null });
+      runs.push({ root: of.root, framework: of.framework, headline: null, prompts: null, promptGroupsOmitted: 0 });
       runIndex.set(key, i);
     }
     return i;
@@ -147,6 +150,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       acc = { row, rewardSum: 0, rewardCount: 0, lengthSum: 0, lengthCount: 0, statusCount: 0, truncated: 0, verlKept, verlAll };
       steps.set(key, acc);
     }
+    if (r.prompts) prompts.add(run, step, report.path, part.source, r.prompts);
     const row = acc.row;
     row.files.push(report.path);
     row.sources.push(part.source);
@@ -220,6 +224,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     const order = runs.map((_, i) => i).sort((a, b) => runOrder(runs[a], runs[b]));
     const newIndex = new Map(order.map((old, i) => [old, i]));
     const sortedRuns = order.map((i) => runs[i]);
+    runs.forEach((section, run) => Object.assign(section, prompts.finish(run)));
     for (const acc of steps.values()) acc.row.run = newIndex.get(acc.row.run)!;
     for (const row of evalRows) row.run = newIndex.get(row.run)!;
     for (const row of logged) row.run = newIndex.get(row.run)!;

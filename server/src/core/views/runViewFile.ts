@@ -5,6 +5,7 @@
 // again when one step file of a large run appears).
 import type { SampleRef } from '../../../../shared/runViewModel';
 import type { CauseSettings } from '../causes';
+import { summarizeFile } from '../compare/summary';
 import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
 import { npMean } from '../eval/numeric';
@@ -15,6 +16,7 @@ import type { RunPlan } from '../run/plan';
 import type { SampleColumns } from '../store/sampleColumns';
 import type { DatasetSummary, FileDetail, FileReport, MetricsRecord, SampleRecord } from '../types';
 import { rememberPlace } from './runViewExcerpts';
+import { type FilePrompts, MAX_FILE_PROMPT_GROUPS, packPromptRows } from './runViewPrompts';
 
 /** What a rollout file adds to its step. */
 export interface RolloutPart {
@@ -34,6 +36,11 @@ export interface RolloutPart {
   listed: Record<string, SampleRef[]>;
   /** Reason → dropped groups of this file not listed. */
   omitted: Record<string, number>;
+  /**
+   * Its prompt rows as its run summary holds them (core/compare/summary.ts `summarizeFile`),
+   * packed, for the run's prompt history (core/views/runViewPrompts.ts); null without the file's samples.
+   */
+  prompts: FilePrompts | null;
 }
 
 export interface FilePart {
@@ -55,13 +62,13 @@ export function filePart(file: FileReport, plan: RunPlan | null | undefined, sam
     report,
     source: detail?.source ?? file.path,
     step,
-    rollout: file.kind === 'rollout' ? rolloutPart(file, step, samplesPerReason, causes) : null,
+    rollout: file.kind === 'rollout' ? rolloutPart(file, plan, step, samplesPerReason, causes) : null,
     datasets: file.kind === 'eval' ? (detail?.datasets ?? []) : [],
     metricsRecords: file.kind === 'metrics' ? (detail?.metricsRecords ?? []).map((r) => ({ step: r.step, metrics: r.metrics })) : [],
   };
 }
 
-function rolloutPart(file: FileReport, step: number | null, perReason: number, causes: CauseSettings): RolloutPart {
+function rolloutPart(file: FileReport, plan: RunPlan | null | undefined, step: number | null, perReason: number, causes: CauseSettings): RolloutPart {
   const detail = file.detail;
   const part: RolloutPart = {
     samples: detail ? sampleCount(detail) : file.records,
@@ -77,12 +84,13 @@ function rolloutPart(file: FileReport, step: number | null, perReason: number, c
     verlAll: { sum: 0, count: 0 },
     listed: {},
     omitted: {},
+    prompts: null,
   };
   if (!detail) return part;
   if (file.format === 'verl-rollout') addVerlScores(file, detail, part);
   if (detail.store && detail.verdicts) {
     addStore(file, detail as FileDetail & { store: SampleColumns }, step, part, perReason, causes);
-    return part;
+    return withPrompts(part, file, plan);
   }
   for (const s of eachSample(detail)) addSample(part, s);
   for (const g of detail.groups) {
@@ -96,6 +104,21 @@ function rolloutPart(file: FileReport, step: number | null, perReason: number, c
     if (listed.length < perReason) listed.push(sampleRef(file, detail.source, step, at, causes));
     else part.omitted[g.reason] = (part.omitted[g.reason] ?? 0) + 1;
   }
+  return withPrompts(part, file, plan);
+}
+
+/** The file's prompt rows, made by the run summary's own `summarizeFile` (one owner of a prompt's identity, state and tokens). */
+function withPrompts(part: RolloutPart, file: FileReport, plan: RunPlan | null | undefined): RolloutPart {
+  // A file past the bound is not summarised at all: its rows would only be made to be dropped.
+  const groups = file.detail?.store ? file.detail.store.groupKeys.size : (file.detail?.groups.length ?? 0);
+  if (groups > MAX_FILE_PROMPT_GROUPS) {
+    part.prompts = { omittedGroups: groups };
+    return part;
+  }
+  const summarized = summarizeFile(file, plan ?? null)?.file;
+  if (!summarized) return part;
+  const packed = packPromptRows(summarized.states, summarized.prompts);
+  part.prompts = packed ? { packed } : { omittedGroups: summarized.prompts.length };
   return part;
 }
 

@@ -99,6 +99,10 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   const toUri = (source: string) => uriOf.get(source) ?? source;
   for (const step of view.steps) step.sources = step.sources.map(toUri);
   for (const refs of Object.values(view.samples)) for (const ref of refs) ref.source = toUri(ref.source);
+  for (const run of view.runs) {
+    const p = run.prompts;
+    if (p) for (const e of [...p.neverLearned.examples, ...p.solvedStillSampled.examples, ...p.waste.examples]) e.source = toUri(e.source);
+  }
   for (const row of view.findingRows) row.source = uriOf.get(row.file) ?? pathToUri(row.file);
   return view;
 }
