@@ -42,7 +42,7 @@ function signed(x: number | null): string {
 
 function emptyRunView(): RunView {
   return {
-    version: 2,
+    version: 3,
     reasons: [],
     steps: [],
     eval: [],

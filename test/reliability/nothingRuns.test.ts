@@ -128,10 +128,11 @@ function writesFiles(text: string): boolean {
   return namespaces.some((ns) => new RegExp(`\\b${ns}\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) || /\bopen\([^)]*['"][wa]\+?['"]/.test(text);
 }
 
-test("only the CLI --fix path, report --out, export --out, summarize --out and the build's code caches write files: no other product source uses a file-system write", () => {
+test("only the CLI --fix path, report --out, export --out, summarize --out, diff --out and the build's code caches write files: no other product source uses a file-system write", () => {
   const writers = PRODUCT.filter((file) => writesFiles(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(writers, [
     'server/src/cli/applyFixes.ts',
+    'server/src/cli/diff.ts',
     'server/src/cli/exportPt.ts',
     'server/src/cli/report.ts',
     'server/src/cli/summarize.ts',

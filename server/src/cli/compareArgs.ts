@@ -156,7 +156,7 @@ export function parseCompareCommand(argv: readonly string[]): CompareCommand | n
       seed: seedText === undefined ? 0 : wholeNumber('--seed', seedText, 0),
       resamples: resamplesText === undefined ? DEFAULT_RESAMPLES : wholeNumber('--resamples', resamplesText, 1),
       maxPrompts: maxText === undefined ? DEFAULT_MAX_PROMPTS : wholeNumber('--max-prompts', maxText, 0),
-  --out <diff.html>        also write the diff as a self-contained HTML file (charts of both runs)
+      out,
     },
   };
 }

@@ -127,7 +127,7 @@ test('comparison in the page: reasons, prompt ids, dataset names, paths and mess
   if (diff.datasets[0]) diff.datasets[0].name = hostile;
   const comparison = comparisonOf(diff, { baseline: hostile, candidate: 'cand' });
   const model: RunView = {
-    version: 2,
+    version: 3,
     reasons: [],
     steps: [],
     eval: [],
