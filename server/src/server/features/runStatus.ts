@@ -13,7 +13,7 @@ import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { ServerContext } from '../serverContext';
 import { type Configured, runContextOf } from './runContext';
 import { eachResult, runSummary } from './runSummary';
-import { pathToUri } from '../protocol/uris';
+import { pathToUri } from '../documents/uris';
 
 interface Visited extends Configured {
   /** Kept without its detail: the store is released after the visit. */

@@ -23,7 +23,7 @@ import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareM
 import type { MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
-import { pathToUri } from '../protocol/uris';
+import { pathToUri } from '../documents/uris';
 import { eachResult } from './runSummary';
 
 export const MAX_SAMPLES_PER_REASON = 200;

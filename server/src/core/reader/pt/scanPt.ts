@@ -14,7 +14,8 @@ import { buildRule } from '../../formats/rule';
 import type { Finding, FormatId } from '../../types';
 import { CancelledError } from '../../cancellation';
 import { isPtDumpName } from '../../logFiles';
-import { collectedFields, type FileIdentity, type ScanOptions, type ScanState } from '../recordScan';
+import type { FileIdentity, ScanOptions, ScanState } from '../recordScan';
+import { collectedFields } from '../../formats/collector';
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
