@@ -37,6 +37,18 @@ export interface PtScanOptions extends Omit<ScanOptions, 'parallel' | 'zodOnly' 
 }
 
 /**
+ * Whether `path` is read as a torch.save dump (`isTorchFile`), for the places that re-read one of
+ * its samples; when it cannot be read, its name says (the reader then says why it cannot).
+ */
+export async function isTorchDump(access: FileAccess, path: string): Promise<boolean> {
+  try {
+    return await isTorchFile(access, path, (await access.stat(path)).size);
+  } catch {
+    return isPtDumpName(path);
+  }
+}
+
+/**
  * A file to read as a torch.save dump: a zip named `*.pt` / `*.pth`, or any zip holding a
  * `<name>/data.pkl` (other zips keep the "not a JSONL log" finding).
  */
