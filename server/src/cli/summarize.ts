@@ -4,7 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 
 import { MergeError, mergeSummaries } from '../core/compare/summarySteps';
-import { renderSummary, parseSummary, SummaryError } from '../core/compare/summaryJson';
+import { decodeSummary } from '../core/compare/summaryDecode';
+import { renderSummary, SummaryError } from '../core/compare/summaryJson';
 import { type RunSummary, SummaryBuilder } from '../core/compare/summary';
 
 import type { CheckArgs } from './args';
@@ -26,7 +27,7 @@ export function readSummaryFile(path: string): RunSummary {
     throw new UnreadableInput(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    return parseSummary(text);
+    return decodeSummary(text);
   } catch (err) {
     if (err instanceof SummaryError) throw new UnreadableInput(`${path}: ${err.message}`);
     throw err;
