@@ -10,7 +10,7 @@ import { hashText, pairedBootstrap, type PairedItem, seededRandom } from '../../
 import { diffRuns, type StepPair } from '../../../server/src/core/compare/diff';
 import { diffPrompts } from '../../../server/src/core/compare/diffPrompts';
 import { gateRulesOf } from '../../../server/src/core/compare/gate';
-import { promptTableOf } from '../../../server/src/core/compare/promptTable';
+import { PromptTable, promptRowsOf } from '../../../server/src/core/compare/promptTable';
 import type { RunSummary } from '../../../server/src/core/compare/summary';
 import { decodeSummary } from '../../../server/src/core/compare/summaryDecode';
 import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';
@@ -38,7 +38,11 @@ test('fast reader: the same summary as parseSummary, whatever the layout; prompt
       const plain = parseSummary(text);
       // The tables first (reading `prompts` makes the rows), then the whole summary.
       for (const [s, step] of plain.steps.entries()) {
-        for (const [f, file] of step.files.entries()) assert.deepEqual(promptTableOf(decoded.steps[s].files[f]).rows(), file.prompts);
+        for (const [f, file] of step.files.entries()) {
+          const rows = promptRowsOf(decoded.steps[s].files[f]);
+          assert.ok(rows instanceof PromptTable);
+          assert.deepEqual(rows.rows(), file.prompts);
+        }
       }
       assert.deepEqual(decoded, plain);
       assert.equal(renderSummary(decoded), renderSummary(plain));

@@ -4,7 +4,7 @@ import type { StepKind } from '../run/model';
 import type { Place, StepPair } from './diff';
 import { isSolved, KEPT, type StepSummary } from './summary';
 import { datasetPrompts } from './summarySteps';
-import { type PromptTable, promptTableOf } from './promptTable';
+import { type PromptRows, promptRowsOf } from './promptTable';
 
 export interface PromptFlip {
   kind: StepKind;
@@ -31,9 +31,9 @@ export interface PromptsDiff {
   omitted: number;
 }
 
-/** A rollout step's rows, file by file (files in path order), as compact tables. */
-function tablesOf(step: StepSummary): PromptTable[] {
-  return step.files.map(promptTableOf);
+/** A rollout step's rows, file by file (files in path order). */
+function tablesOf(step: StepSummary): PromptRows[] {
+  return step.files.map(promptRowsOf);
 }
 
 /** A row's place in a step: its file's index × 2^32 + its row (exact in a double). */
@@ -43,7 +43,7 @@ const ROW_SPAN = 2 ** 32;
  * A rollout step's prompts by identity (the first group of a prompt that appears twice in a
  * step), as packed places: a run of 1 000 steps × 512 prompts is half a million of them.
  */
-function rolloutPrompts(tables: readonly PromptTable[]): Map<string, number> {
+function rolloutPrompts(tables: readonly PromptRows[]): Map<string, number> {
   const out = new Map<string, number>();
   for (let fi = 0; fi < tables.length; fi++) {
     const table = tables[fi];

@@ -1,49 +1,109 @@
 // A file's rollout prompt rows held compactly (docs/compare.md#reading-a-summary): a run of
 // 1 000 steps × 512 prompts is half a million rows a side, which as JSON arrays cost ~150 bytes
-// each and keep the collector busy; here a row is its id and five doubles in one typed array.
+// each and keep the collector busy; here a row is a span of a text, four 32-bit integers and a double.
 // Summaries read from a file (summaryDecode.ts) carry their tables; a summary built in memory has
 // its rows, from which a table is made when asked.
 import type { FileSummary, PromptRow } from './summary';
 
-const WIDTH = 5;
-
 /**
- * Where a table's ids are: a list, or spans of a source text (the summary's JSON: ids without
- * escapes are taken from it when asked, so a table holds no string per row), with the few ids
- * that have escapes decoded aside.
+ * Where a table's ids are: spans of a text (the summary's JSON, or a file's ids joined), taken
+ * from it when asked, so a table holds no string per row; ids with JSON escapes decoded aside.
  */
-export type IdSource = { list: readonly string[] } | { text: string; spans: Int32Array; decoded: ReadonlyMap<number, string> };
+interface IdSource {
+  text: string;
+  spans: Int32Array;
+  decoded: ReadonlyMap<number, string>;
+}
 
-/** A file's rows: ids, and per row state, samples, passes, reward sum, line. */
-export class PromptTable {
+export interface PromptTableParts {
+  text: string;
+  spans: Int32Array;
+  decoded: [number, string][];
+  ints: Int32Array;
+  rewardSums: Float64Array;
+}
+
+/** Whether a count or line fits the table's 32-bit columns (else the rows are kept as they are). */
+export function fitsTable(value: number): boolean {
+  return value >= 0 && value <= 0x7fffffff && Number.isInteger(value) && !Object.is(value, -0);
+}
+
+/** A file's rows as the diff reads them. */
+export interface PromptRows {
+  readonly length: number;
+  id(row: number): string;
+  state(row: number): number;
+  samples(row: number): number;
+  passes(row: number): number;
+  line(row: number): number;
+  rewardSum(row: number): number;
+}
+
+/** Rows as arrays (a summary built in memory), read as a table is. */
+class RowArrays implements PromptRows {
+  constructor(private readonly rows: readonly PromptRow[]) {}
+  get length(): number {
+    return this.rows.length;
+  }
+  id(row: number): string {
+    return this.rows[row][0];
+  }
+  state(row: number): number {
+    return this.rows[row][1];
+  }
+  samples(row: number): number {
+    return this.rows[row][2];
+  }
+  passes(row: number): number {
+    return this.rows[row][3];
+  }
+  rewardSum(row: number): number {
+    return this.rows[row][4];
+  }
+  line(row: number): number {
+    return this.rows[row][5];
+  }
+}
+
+/** A file's rows: ids, per row state, samples, passes, line (32-bit) and reward sum. */
+export class PromptTable implements PromptRows {
   constructor(
     private readonly ids: IdSource,
-    private readonly columns: Float64Array,
+    private readonly ints: Int32Array,
+    private readonly rewardSums: Float64Array,
   ) {}
 
   get length(): number {
-    return this.columns.length / WIDTH;
+    return this.rewardSums.length;
   }
 
   id(row: number): string {
     const ids = this.ids;
-    if ('list' in ids) return ids.list[row];
     return ids.decoded.get(row) ?? ids.text.slice(ids.spans[row * 2], ids.spans[row * 2 + 1]);
   }
   state(row: number): number {
-    return this.columns[row * WIDTH];
+    return this.ints[row * 4];
   }
   samples(row: number): number {
-    return this.columns[row * WIDTH + 1];
+    return this.ints[row * 4 + 1];
   }
   passes(row: number): number {
-    return this.columns[row * WIDTH + 2];
-  }
-  rewardSum(row: number): number {
-    return this.columns[row * WIDTH + 3];
+    return this.ints[row * 4 + 2];
   }
   line(row: number): number {
-    return this.columns[row * WIDTH + 4];
+    return this.ints[row * 4 + 3];
+  }
+  rewardSum(row: number): number {
+    return this.rewardSums[row];
+  }
+
+  /** The table as plain data (typed arrays, to hand to another thread). */
+  parts(): PromptTableParts {
+    return { text: this.ids.text, spans: this.ids.spans, decoded: [...this.ids.decoded], ints: this.ints, rewardSums: this.rewardSums };
+  }
+
+  static fromParts(p: PromptTableParts): PromptTable {
+    return new PromptTable({ text: p.text, spans: p.spans, decoded: new Map(p.decoded) }, p.ints, p.rewardSums);
   }
 
   /** The rows as the summary's JSON writes them. */
@@ -53,49 +113,69 @@ export class PromptTable {
     return out;
   }
 
-  static of(rows: readonly PromptRow[]): PromptTable {
-    const columns = new Float64Array(rows.length * WIDTH);
-    rows.forEach(([, state, samples, passes, rewardSum, line], r) => columns.set([state, samples, passes, rewardSum, line], r * WIDTH));
-    return new PromptTable({ list: rows.map((row) => row[0]) }, columns);
+  /** A table of `rows`; null when a count or line does not fit it. */
+  static of(rows: readonly PromptRow[]): PromptTable | null {
+    const builder = new PromptTableBuilder(null);
+    for (const [id, state, samples, passes, rewardSum, line] of rows) if (!builder.pushId(id, state, samples, passes, rewardSum, line)) return null;
+    return builder.finish();
   }
 }
 
-/** Collects rows read from a summary's `text` into a table without making them. */
+/** Collects rows into a table without making them: ids as spans of `text`, or as strings (`pushId`, text null). */
 export class PromptTableBuilder {
   private length = 0;
   private spans = new Int32Array(64 * 2);
-  private columns = new Float64Array(64 * WIDTH);
+  private ints = new Int32Array(64 * 4);
+  private sums = new Float64Array(64);
   private readonly decoded = new Map<number, string>();
+  private readonly idList: string[] = [];
+  private idChars = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: string | null) {}
 
-  /** A row whose id is `text.slice(idStart, idEnd)`, or `decodedId` (an id with escapes). */
-  push(idStart: number, idEnd: number, decodedId: string | null, state: number, samples: number, passes: number, rewardSum: number, line: number): void {
+  /** A row whose id is `text.slice(idStart, idEnd)`, or `decodedId` (an id with escapes); false: a count does not fit. */
+  push(idStart: number, idEnd: number, decodedId: string | null, state: number, samples: number, passes: number, rewardSum: number, line: number): boolean {
+    if (!(fitsTable(state) && fitsTable(samples) && fitsTable(passes) && fitsTable(line))) return false;
     const r = this.length++;
-    if (r * WIDTH === this.columns.length) {
-      const columns = new Float64Array(r * 2 * WIDTH);
-      columns.set(this.columns);
-      this.columns = columns;
-      const spans = new Int32Array(r * 4);
-      spans.set(this.spans);
-      this.spans = spans;
-    }
+    if (r === this.sums.length) this.grow();
     this.spans[r * 2] = idStart;
     this.spans[r * 2 + 1] = idEnd;
     if (decodedId !== null) this.decoded.set(r, decodedId);
-    const c = this.columns;
-    const at = r * WIDTH;
-    c[at] = state;
-    c[at + 1] = samples;
-    c[at + 2] = passes;
-    c[at + 3] = rewardSum;
-    c[at + 4] = line;
+    const at = r * 4;
+    this.ints[at] = state;
+    this.ints[at + 1] = samples;
+    this.ints[at + 2] = passes;
+    this.ints[at + 3] = line;
+    this.sums[r] = rewardSum;
+    return true;
+  }
+
+  /** A row with its id as a string (the ids are joined into one text by `finish`). */
+  pushId(id: string, state: number, samples: number, passes: number, rewardSum: number, line: number): boolean {
+    if (!this.push(this.idChars, this.idChars + id.length, null, state, samples, passes, rewardSum, line)) return false;
+    this.idList.push(id);
+    this.idChars += id.length;
+    return true;
+  }
+
+  private grow(): void {
+    const n = this.sums.length * 2;
+    const spans = new Int32Array(n * 2);
+    spans.set(this.spans);
+    this.spans = spans;
+    const ints = new Int32Array(n * 4);
+    ints.set(this.ints);
+    this.ints = ints;
+    const sums = new Float64Array(n);
+    sums.set(this.sums);
+    this.sums = sums;
   }
 
   /** The table, its columns trimmed to its rows. */
   finish(): PromptTable {
-    const ids = { text: this.text, spans: this.spans.slice(0, this.length * 2), decoded: this.decoded };
-    return new PromptTable(ids, this.columns.slice(0, this.length * WIDTH));
+    const n = this.length;
+    const ids = { text: this.text ?? this.idList.join(''), spans: this.spans.slice(0, n * 2), decoded: this.decoded };
+    return new PromptTable(ids, this.ints.slice(0, n * 4), this.sums.slice(0, n));
   }
 }
 
@@ -125,9 +205,25 @@ export function attachPromptTable(file: FileSummary, table: PromptTable): void {
       setRows(file, rows);
     },
   });
+  // Written (JSON.stringify) with rows made for the writing only: a run's rows are never all made at once.
+  Object.defineProperty(file, 'toJSON', {
+    configurable: true,
+    enumerable: false,
+    value(this: FileSummary): Record<string, unknown> {
+      const out: Record<string, unknown> = {};
+      const current = tables.get(this) === table;
+      for (const key of Object.keys(this)) out[key] = key === 'prompts' && current ? table.rows() : this[key as keyof FileSummary];
+      return out;
+    },
+  });
 }
 
-/** A file's rows as a table: the one it was read with, else made from its rows. */
-export function promptTableOf(file: FileSummary): PromptTable {
-  return tables.get(file) ?? PromptTable.of(file.prompts);
+/** The table `file` was given by `attachPromptTable`, while its rows are not made. */
+export function attachedTable(file: FileSummary): PromptTable | undefined {
+  return tables.get(file);
+}
+
+/** A file's rows: the table it was made or read with, else its row arrays. */
+export function promptRowsOf(file: FileSummary): PromptRows {
+  return tables.get(file) ?? new RowArrays(file.prompts);
 }

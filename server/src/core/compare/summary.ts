@@ -7,7 +7,9 @@ import { evalDatasetSamples, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
 import { droppedByCause, runFrameworkOf, stepNumberOf, type RunFramework, type StepKind } from '../run/model';
 import type { RunPlan } from '../run/plan';
+import type { SampleColumns } from '../store/sampleColumns';
 import type { FileDetail, FileReport, Finding, FormatId, GroupCounts, SampleRecord } from '../types';
+import { attachPromptTable, PromptTableBuilder } from './promptTable';
 import { stepOfFiles } from './summarySteps';
 
 /** 2: a rollout prompt row ends with its group's response tokens. */
@@ -135,7 +137,11 @@ function addReward(stats: RewardStats, reward: number | null): void {
 }
 
 /** A prompt's identity: miles' prompt hash, `instance_id` or label, verl's input hash; else its group key. */
-function identityOf(s: SampleRecord): string {
+function identityOf(store: SampleColumns, i: number): string {
+  return store.promptKeyAt(i) ?? store.groupKeyAt(i) ?? `line:${store.lineAt(i)}`;
+}
+
+function identityOfRecord(s: SampleRecord): string {
   return s.promptKey ?? s.groupKey ?? `line:${s.line}`;
 }
 
@@ -146,45 +152,23 @@ interface GroupAcc {
   samples: number;
   passes: number;
   rewardSum: number;
-  tokens: number;
-  /** The sample that names the group: the first aborted member in group order, else the first. */
+  /** The sample that names the group, and its rank: not aborted (1) after aborted (0), then index, then line. */
   line: number;
-  rank: [aborted: number, index: number, line: number];
+  aborted: number;
+  index: number;
 }
 
-function better(a: GroupAcc['rank'], b: GroupAcc['rank']): boolean {
-  return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+/** A file's summary and the step it belongs to. */
+export interface SummarizedFile {
+  framework: RunFramework;
+  kind: StepKind;
+  step: number | null;
+  partial: boolean;
+  file: FileSummary;
 }
 
-/**
- * Visits a file's samples in line order with their group's id (-1: none), from its store, or from
- * its records and group outcomes (an editor's open document), so both give the same rows.
- */
-function eachGroupedSample(detail: FileDetail, visit: (s: SampleRecord, gid: number) => void): void {
-  const store = detail.store;
-  if (store) {
-    for (let i = 0; i < store.length; i++) visit(store.at(i), store.groupId(i));
-    return;
-  }
-  const groupOfLine = new Map<number, number>();
-  detail.groups.forEach((g, gi) => {
-    for (const line of g.lines) groupOfLine.set(line, gi);
-  });
-  for (const s of detail.samples) visit(s, groupOfLine.get(s.line) ?? -1);
-}
-
-/** A group's drop reason by the id `eachGroupedSample` gives it; null: kept. */
-function groupReason(detail: FileDetail, gid: number): string | null {
-  if (detail.store) return verdictOf(detail, gid);
-  const g = detail.groups[gid];
-  return g.kept ? null : g.reason;
-}
-
-/** One analysed file (with its detail: `keepDetail: 'store'`, or records) as its summary; null for files that make no step. */
-export function summarizeFile(
-  report: FileReport,
-  plan: RunPlan | null,
-): { framework: RunFramework; kind: StepKind; step: number | null; partial: boolean; file: FileSummary } | null {
+/** One analysed file (with `keepDetail: 'store'`) as its summary; null for files that make no step. */
+export function summarizeFile(report: FileReport, plan: RunPlan | null): SummarizedFile | null {
   if (report.kind !== 'rollout' && report.kind !== 'eval') return null;
   const framework = runFrameworkOf(report.format);
   if (framework === null) return null;
@@ -209,46 +193,67 @@ export function summarizeFile(
     prompts: [],
     datasets: [],
   };
-  if (detail) {
-    // Groups in the order of their first sample (a store's group ids are that order already).
-    const groups: (GroupAcc | undefined)[] = [];
-    const order: GroupAcc[] = [];
-    eachGroupedSample(detail, (s, gid) => {
-      addReward(file.reward, s.reward);
-      const length = s.responseLength !== null && Number.isFinite(s.responseLength) ? s.responseLength : 0;
-      file.responseTokens += length;
-      if (s.status !== null) {
-        file.withStatus++;
-        if (s.status === 'truncated') file.truncated++;
-      }
-      if (report.kind !== 'rollout' || gid < 0) return;
-      const reason = groupReason(detail, gid);
-      if (reason !== null) file.droppedTokens += length;
-      const rank: GroupAcc['rank'] = [s.aborted ? 0 : 1, s.index ?? Infinity, s.line];
-      let g = groups[gid];
-      if (!g) order.push((groups[gid] = g = { id: identityOf(s), reason: reason ?? KEPT, samples: 0, passes: 0, rewardSum: 0, tokens: 0, line: s.line, rank }));
-      g.samples++;
-      g.tokens += length;
-      if (passes(s.reward)) g.passes++;
-      if (s.reward !== null && Number.isFinite(s.reward)) g.rewardSum += s.reward;
-      if (better(rank, g.rank)) {
-        g.rank = rank;
-        g.line = s.line;
-      }
-    });
-    const stateIndex = new Map<string, number>([[KEPT, 0]]);
-    for (const g of order) {
-      let state = stateIndex.get(g.reason);
-      if (state === undefined) {
-        stateIndex.set(g.reason, (state = file.states.length));
-        file.states.push(g.reason);
-      }
-      if (g.reason !== KEPT && !(g.reason in file.examples)) file.examples[g.reason] = g.line;
-      file.prompts.push([g.id, state, g.samples, g.passes, g.rewardSum, g.line, g.tokens]);
-    }
-  }
+  if (detail?.store) summarizeStore(report, detail, file);
   if (report.kind === 'eval' && detail) file.datasets = datasetsOf(report);
   return { framework, kind: report.kind, step, partial: planned?.role === 'partial', file };
+}
+
+/**
+ * A file's samples, read column by column from its store (no object per sample: a run folder is
+ * millions of them), into its figures and one prompt row per group, held in a compact table.
+ */
+function summarizeStore(report: FileReport, detail: FileDetail, file: FileSummary): void {
+  const store = detail.store!;
+  const groups: (GroupAcc | undefined)[] = new Array(store.groupKeys.size);
+  const rollout = report.kind === 'rollout';
+  for (let i = 0; i < store.length; i++) {
+    const reward = store.rewardAt(i);
+    addReward(file.reward, reward);
+    const responseLength = store.responseLengthAt(i);
+    const length = responseLength !== null && Number.isFinite(responseLength) ? responseLength : 0;
+    file.responseTokens += length;
+    const status = store.statusAt(i);
+    if (status !== null) {
+      file.withStatus++;
+      if (status === 'truncated') file.truncated++;
+    }
+    if (!rollout) continue;
+    const gid = store.groupId(i);
+    if (gid < 0) continue;
+    if (verdictOf(detail, gid) !== null) file.droppedTokens += length;
+    const aborted = store.abortedAt(i) ? 0 : 1;
+    const index = store.indexAt(i) ?? Infinity;
+    const line = store.lineAt(i);
+    let g = groups[gid];
+    if (!g) g = groups[gid] = { id: identityOf(store, i), samples: 0, passes: 0, rewardSum: 0, line, aborted, index };
+    g.samples++;
+    if (passes(reward)) g.passes++;
+    if (reward !== null && Number.isFinite(reward)) g.rewardSum += reward;
+    // The sample that names the group: the first aborted member in group order, else the first.
+    if (aborted !== g.aborted ? aborted < g.aborted : index !== g.index ? index < g.index : line < g.line) {
+      g.aborted = aborted;
+      g.index = index;
+      g.line = line;
+    }
+  }
+  const stateIndex = new Map<string, number>([[KEPT, 0]]);
+  const named: [GroupAcc, number][] = [];
+  const table = new PromptTableBuilder(null);
+  let fits = true;
+  for (const [gid, g] of groups.entries()) {
+    if (!g) continue;
+    const reason = verdictOf(detail, gid) ?? KEPT;
+    let state = stateIndex.get(reason);
+    if (state === undefined) {
+      stateIndex.set(reason, (state = file.states.length));
+      file.states.push(reason);
+    }
+    if (reason !== KEPT && !(reason in file.examples)) file.examples[reason] = g.line;
+    named.push([g, state]);
+    fits &&= table.pushId(g.id, state, g.samples, g.passes, g.rewardSum, g.line);
+  }
+  if (fits) attachPromptTable(file, table.finish());
+  else file.prompts = named.map(([g, state]) => [g.id, state, g.samples, g.passes, g.rewardSum, g.line]);
 }
 
 function datasetsOf(report: FileReport): DatasetFile[] {
@@ -271,7 +276,7 @@ function datasetsOf(report: FileReport): DatasetFile[] {
       d.line = Math.min(d.line, s.line);
       if (s.reward === null) d.noneReward++;
       if (s.status === 'truncated') d.truncated++;
-      const id = identityOf(s);
+      const id = identityOfRecord(s);
       let row = byPrompt.get(id);
       if (!row) {
         byPrompt.set(id, (row = [id, 0, 0, 0, s.line]));
@@ -288,6 +293,17 @@ function datasetsOf(report: FileReport): DatasetFile[] {
   return out;
 }
 
+/** A file that belongs to a run of another framework than the files before it (a summary holds one run). */
+export class MixedRunError extends Error {
+  constructor(
+    readonly first: RunFramework,
+    readonly other: RunFramework,
+    readonly path: string,
+  ) {
+    super(`${path}: a ${other} file in a ${first} run (a summary holds one run)`);
+  }
+}
+
 /**
  * Builds a run's summary file by file (each file's store may be released once `add` returns),
  * then takes the run's findings (`finish`).
@@ -299,20 +315,23 @@ export class SummaryBuilder {
 
   constructor(private readonly plan: RunPlan | null = null) {}
 
-  /** Throws when the file belongs to a run of another framework (a summary is one run). */
+  /** Throws `MixedRunError` when the file belongs to a run of another framework (a summary is one run). */
   add(report: FileReport): void {
     const summarized = summarizeFile(report, this.plan);
-    if (summarized === null) return;
-    if (this.framework !== null && this.framework !== summarized.framework) {
-      throw new Error(`${report.path}: a ${summarized.framework} file in a ${this.framework} run (a summary holds one run)`);
-    }
+    if (summarized !== null) this.addSummarized(summarized);
+  }
+
+  /** A file summarised by `summarizeFile` (here or on another thread), in the run's file order. */
+  addSummarized(summarized: SummarizedFile): void {
+    const path = summarized.file.path;
+    if (this.framework !== null && this.framework !== summarized.framework) throw new MixedRunError(this.framework, summarized.framework, path);
     this.framework = summarized.framework;
-    const key = stepKey(summarized.kind, summarized.step, report.path);
+    const key = stepKey(summarized.kind, summarized.step, path);
     let step = this.steps.get(key);
     if (!step) this.steps.set(key, (step = { kind: summarized.kind, step: summarized.step, partial: false, files: [] }));
     step.partial ||= summarized.partial;
     step.files.push(summarized.file);
-    this.byPath.set(report.path, summarized.file);
+    this.byPath.set(path, summarized.file);
   }
 
   finish(findings: readonly Pick<Finding, 'code' | 'file' | 'line' | 'related'>[]): RunSummary {

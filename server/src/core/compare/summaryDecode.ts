@@ -180,7 +180,9 @@ class Walk {
         this.expect(COMMA);
         const line = this.count(1);
         this.expect(CLOSE_ARRAY);
-        table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line);
+        // A count beyond the table's 32 bits: the whole text is left to parseSummary.
+        if (!table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line))
+          throw new Unexpected();
         const c = this.peek();
         this.i++;
         if (c === CLOSE_ARRAY) break;
