@@ -1,17 +1,18 @@
 // `rollout-lens summarize`: a run's summary (core/compare/summary.ts) written as JSON, and
 // `--merge`: the summary of shards' summaries. Also how `diff` reads each side: a summary file
 // as it is, a folder or log analysed as `check` would.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 import { MergeError, mergeSummaries } from '../core/compare/summarySteps';
 import { decodeSummary } from '../core/compare/summaryDecode';
-import { renderSummary, SummaryError } from '../core/compare/summaryJson';
+import { renderSummaryPieces, SummaryError } from '../core/compare/summaryJson';
 import { MixedRunError, type RunSummary, SummaryBuilder } from '../core/compare/summary';
 
 import { RunAnalyzer, scanFile } from '../core/engine';
 import type { RecomputedMetrics } from '../core/eval/compareMetrics';
 import type { WalkTarget } from '../core/walk';
 import { defaultSummarizeJobs, summarizeOnWorkers, summarizeWorkersAvailable } from '../node/parallelSummarize';
+import { KeptRows } from '../node/keptRows';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import type { SummaryFinding } from '../node/summarizeWorker';
 
@@ -53,9 +54,9 @@ export interface SummarizedRun {
  * Analyses `args.paths` as `check` does and summarises them, on worker threads with `--jobs` > 1
  * (default: every core on 4 cores or more); null when nothing could be read.
  */
-export async function summarizeRun(args: CheckArgs, io: Io): Promise<SummarizedRun | null> {
+export async function summarizeRun(args: CheckArgs, io: Io, kept?: KeptRows): Promise<SummarizedRun | null> {
   const jobs = args.jobs ?? defaultSummarizeJobs();
-  const made = jobs > 1 && summarizeWorkersAvailable() ? await summarizeInParallel(args, io, jobs) : await summarizeHere(args, io);
+  const made = jobs > 1 && summarizeWorkersAvailable() ? await summarizeInParallel(args, io, jobs, kept) : await summarizeHere(args, io, kept);
   if (made === null) return null;
   const mixed = made.mixed.length === 0 ? null : mixedMessage(args.paths, made.mixed);
   if (mixed !== null) io.stderr(`rollout-lens: ${escapeInline(mixed)}\n`);
@@ -77,12 +78,15 @@ function addOrNote(add: () => void, mixed: MixedRunError[]): void {
   }
 }
 
-async function summarizeHere(args: CheckArgs, io: Io): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] } | null> {
+async function summarizeHere(args: CheckArgs, io: Io, kept?: KeptRows): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] } | null> {
   let builder: SummaryBuilder | null = null;
   const mixed: MixedRunError[] = [];
   const analysed = await analyzeRun(args, io, (file, _settings, plan) => {
     const into = (builder ??= new SummaryBuilder(plan));
-    addOrNote(() => into.add(file), mixed);
+    addOrNote(() => {
+      const summarized = into.add(file);
+      if (summarized) kept?.keep(summarized);
+    }, mixed);
   });
   if (analysed === null) return null;
   const summary = (builder ?? new SummaryBuilder()).finish(analysed.report.findings);
@@ -98,6 +102,7 @@ async function summarizeInParallel(
   args: CheckArgs,
   io: Io,
   threads: number,
+  kept?: KeptRows,
 ): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] } | null> {
   const prepared = await prepareRun(args, io);
   if (prepared === null) return null;
@@ -125,7 +130,11 @@ async function summarizeInParallel(
       recomputed.push(...r.recomputed);
       findings.push(...r.findings);
       const summarized = r.summarized;
-      if (summarized) addOrNote(() => builder.addSummarized(summarized), mixed);
+      if (summarized)
+        addOrNote(() => {
+          builder.addSummarized(summarized);
+          kept?.keep(summarized.file);
+        }, mixed);
     });
     const options = { access: nodeFileAccess, settings, evalConfig };
     const run = new RunAnalyzer(options);
@@ -143,24 +152,33 @@ async function summarizeInParallel(
   return { summary: builder.finish(findings), unreadable, mixed };
 }
 
-function write(out: string | null, text: string, io: Io): boolean {
+/** Writes the summary piece by piece to `out` (stdout when null); its size in bytes, or null when it cannot be written (reported). */
+async function write(out: string | null, summary: RunSummary, io: Io): Promise<number | null> {
+  let bytes = 0;
   if (out === null) {
-    io.stdout(text);
-    return true;
+    for (const piece of renderSummaryPieces(summary)) {
+      io.stdout(piece);
+      bytes += Buffer.byteLength(piece);
+      await io.drained?.();
+    }
+    return bytes;
   }
+  let fd: number | null = null;
   try {
-    writeFileSync(out, text);
-    return true;
+    fd = openSync(out, 'w');
+    for (const piece of renderSummaryPieces(summary)) bytes += writeSync(fd, piece);
+    return bytes;
   } catch (err) {
     io.stderr(`rollout-lens: cannot write ${escapeInline(out)}: ${escapeInline((err as Error).message)}\n`);
-    return false;
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
 export async function runSummarize(args: SummarizeArgs, io: Io): Promise<number> {
-  let summary: RunSummary;
-  let unreadable = false;
   if (args.merge) {
+    let summary: RunSummary;
     try {
       summary = mergeSummaries(args.check.paths.map(readSummaryFile));
     } catch (err) {
@@ -168,17 +186,27 @@ export async function runSummarize(args: SummarizeArgs, io: Io): Promise<number>
       io.stderr(`rollout-lens: summarize --merge: ${escapeInline(err.message)}\n`);
       return 2;
     }
-  } else {
-    const made = await summarizeRun(args.check, io);
-    if (made === null) return 2;
-    ({ summary, unreadable } = made);
+    return (await writeSummary(args.out, summary, io)) ? 0 : 2;
   }
-  const text = renderSummary(summary);
-  if (!write(args.out, text, io)) return 2;
-  if (args.out !== null) {
+  // Each file's prompt rows wait in a scratch file until the summary is written.
+  const kept = new KeptRows();
+  try {
+    const made = await summarizeRun(args.check, io, kept);
+    if (made === null) return 2;
+    return (await writeSummary(args.out, made.summary, io)) && !made.unreadable ? 0 : 2;
+  } finally {
+    kept.close();
+  }
+}
+
+/** Writes the summary (and says where to with --out); false when it cannot be written (reported). */
+async function writeSummary(out: string | null, summary: RunSummary, io: Io): Promise<boolean> {
+  const bytes = await write(out, summary, io);
+  if (bytes === null) return false;
+  if (out !== null) {
     let files = 0;
     for (const s of summary.steps) files += s.files.length;
-    io.stderr(`wrote ${escapeInline(args.out)}: ${summary.steps.length} steps, ${files} files, ${text.length} bytes\n`);
+    io.stderr(`wrote ${escapeInline(out)}: ${summary.steps.length} steps, ${files} files, ${bytes} bytes\n`);
   }
-  return unreadable ? 2 : 0;
+  return true;
 }

@@ -3,13 +3,17 @@
 // folder that holds a miles run and a verl run is refused by `summarize` and `diff` with one message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { parseCompareCommand } from '../../../server/src/cli/compareArgs';
+import { summarizeRun } from '../../../server/src/cli/summarize';
+import { renderSummary } from '../../../server/src/core/compare/summaryJson';
 import { defaultSummarizeJobs } from '../../../server/src/node/parallelSummarize';
 import { copyMilesRun } from '../../shared/compareRun';
 import { repoRoot } from '../../shared/repoRoot';
-import { runCli, tempDir } from '../cli/run';
+import { CLI, runCli, tempDir } from '../cli/run';
 
 /** The example run with its metrics log, and 8 more copies of its rollout files in the same steps (rewards varied). */
 function biggerRun(dir: string): string {
@@ -24,7 +28,7 @@ function biggerRun(dir: string): string {
   return run;
 }
 
-test('summarize --jobs: worker threads give the summary of --jobs 1, byte for byte', (t) => {
+test('summarize --jobs: worker threads give the summary of --jobs 1, byte for byte', async (t) => {
   const dir = tempDir(t);
   const run = biggerRun(dir);
   const config = join(run, 'rollout-lens.yaml');
@@ -37,6 +41,12 @@ test('summarize --jobs: worker threads give the summary of --jobs 1, byte for by
     assert.equal(many.status, 0, many.stderr);
     assert.equal(many.stdout, one.stdout, `--jobs ${jobs}`);
   }
+  // The rows kept in a scratch file while the run is read come back as the summary built in memory has them.
+  const parsed = parseCompareCommand(['summarize', '--jobs', '1', '--config', config, join(dir, 'run')]);
+  assert.ok(parsed?.kind === 'summarize');
+  const inMemory = await summarizeRun(parsed.args.check, { stdout: () => {}, stderr: () => {} });
+  const absolute = runCli(['summarize', '--jobs', '2', '--config', config, join(dir, 'run')], dir);
+  assert.equal(absolute.stdout, renderSummary(inMemory!.summary));
   // Without --config: each file's nearest settings file, as check reads it.
   const near = ['1', '3'].map((jobs) => runCli(['summarize', '--jobs', jobs, 'run'], dir).stdout);
   assert.equal(near[1], near[0]);
@@ -45,6 +55,23 @@ test('summarize --jobs: worker threads give the summary of --jobs 1, byte for by
   const both = ['1', '2'].map((jobs) => runCli(['summarize', '--jobs', jobs, '--config', config, 'run'], dir));
   assert.equal(both[1].stdout, both[0].stdout);
   assert.equal(both[1].status, both[0].status);
+});
+
+test('summarize: the scratch file of prompt rows is gone once the summary is written, or could not be', (t) => {
+  const dir = tempDir(t);
+  const run = copyMilesRun(join(dir, 'run'));
+  const scratch = join(dir, 'tmp');
+  mkdirSync(scratch);
+  const env = { ...process.env, TMPDIR: scratch };
+  for (const args of [
+    ['--jobs', '1'],
+    ['--jobs', '2'],
+    ['--out', join(dir, 'missing/x.json')],
+  ]) {
+    const r = spawnSync(process.execPath, [CLI, 'summarize', ...args, run], { env, encoding: 'utf8' });
+    assert.equal(r.status, args[0] === '--out' ? 2 : 0, r.stderr);
+    assert.deepEqual(readdirSync(scratch), []);
+  }
 });
 
 test('summarize --jobs: the default is every core on 4 cores or more, else one thread', () => {

@@ -106,6 +106,25 @@ export class PromptTable implements PromptRows {
     return new PromptTable({ text: p.text, spans: p.spans, decoded: new Map(p.decoded) }, p.ints, p.rewardSums);
   }
 
+  /** `JSON.stringify(this.rows())` in pieces of up to `chunk` rows, without making the rows. */
+  *rowsJson(chunk = 2048): Generator<string> {
+    if (this.length === 0) {
+      yield '[]';
+      return;
+    }
+    const part: string[] = [];
+    for (let r = 0; r < this.length; r++) {
+      const sum = this.rewardSum(r);
+      // JSON writes a number as String does, and NaN and ±Infinity as null.
+      const sumText = Number.isFinite(sum) ? String(sum) : 'null';
+      part.push(`[${JSON.stringify(this.id(r))},${this.state(r)},${this.samples(r)},${this.passes(r)},${sumText},${this.line(r)}]`);
+      if (part.length === chunk || r === this.length - 1) {
+        yield `${r < chunk ? '[' : ','}${part.join(',')}${r === this.length - 1 ? ']' : ''}`;
+        part.length = 0;
+      }
+    }
+  }
+
   /** The rows as the summary's JSON writes them. */
   rows(): PromptRow[] {
     const out: PromptRow[] = new Array(this.length);
@@ -121,14 +140,14 @@ export class PromptTable implements PromptRows {
   }
 }
 
-/** Collects rows into a table without making them: ids as spans of `text`, or as strings (`pushId`, text null). */
+/** Collects rows into a table without making them: ids as spans of `text`, or given as strings (`pushId`, text null). */
 export class PromptTableBuilder {
   private length = 0;
   private spans = new Int32Array(64 * 2);
   private ints = new Int32Array(64 * 4);
   private sums = new Float64Array(64);
   private readonly decoded = new Map<number, string>();
-  private readonly idList: string[] = [];
+  private idBytes = new Uint8Array(1024);
   private idChars = 0;
 
   constructor(private readonly text: string | null) {}
@@ -150,11 +169,29 @@ export class PromptTableBuilder {
     return true;
   }
 
-  /** A row with its id as a string (the ids are joined into one text by `finish`). */
+  /**
+   * A row with its id as a string. ASCII ids are copied as bytes into one buffer (one string for
+   * all of them at `finish`, none kept per row: a file of a million samples has 125 000 groups);
+   * others are kept aside as they are.
+   */
   pushId(id: string, state: number, samples: number, passes: number, rewardSum: number, line: number): boolean {
-    if (!this.push(this.idChars, this.idChars + id.length, null, state, samples, passes, rewardSum, line)) return false;
-    this.idList.push(id);
-    this.idChars += id.length;
+    const at = this.idChars;
+    let ascii = true;
+    if (this.idBytes.length < at + id.length) {
+      const grown = new Uint8Array(Math.max(2 * this.idBytes.length, at + id.length));
+      grown.set(this.idBytes.subarray(0, at));
+      this.idBytes = grown;
+    }
+    for (let k = 0; k < id.length; k++) {
+      const c = id.charCodeAt(k);
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+      this.idBytes[at + k] = c;
+    }
+    if (!this.push(at, ascii ? at + id.length : at, ascii ? null : id, state, samples, passes, rewardSum, line)) return false;
+    if (ascii) this.idChars += id.length;
     return true;
   }
 
@@ -174,35 +211,41 @@ export class PromptTableBuilder {
   /** The table, its columns trimmed to its rows. */
   finish(): PromptTable {
     const n = this.length;
-    const ids = { text: this.text ?? this.idList.join(''), spans: this.spans.slice(0, n * 2), decoded: this.decoded };
+    const text = this.text ?? new TextDecoder('latin1').decode(this.idBytes.subarray(0, this.idChars));
+    const ids = { text, spans: this.spans.slice(0, n * 2), decoded: this.decoded };
     return new PromptTable(ids, this.ints.slice(0, n * 4), this.sums.slice(0, n));
   }
 }
 
-const tables = new WeakMap<FileSummary, PromptTable>();
+/** Rows held elsewhere than as arrays: in a table, or kept outside the heap (`attachKeptRows`). */
+interface AttachedRows {
+  /** The table, when the rows are in one. */
+  table: PromptTable | null;
+  /** `JSON.stringify` of the rows, in pieces. */
+  json(): Iterable<string>;
+  rows(): PromptRow[];
+}
+
+const attached = new WeakMap<FileSummary, AttachedRows>();
 
 function setRows(file: FileSummary, rows: PromptRow[]): void {
-  // Rows once made may be changed: from then on they are the file's rows, not the table.
-  tables.delete(file);
+  // Rows once made may be changed: from then on they are the file's rows.
+  attached.delete(file);
   Object.defineProperty(file, 'prompts', { value: rows, writable: true, configurable: true, enumerable: true });
 }
 
-/**
- * Gives `file` its rows as `table`: `prompts` is made from the table when first read (and kept),
- * so a summary read from a file is the same summary whichever way it is used.
- */
-export function attachPromptTable(file: FileSummary, table: PromptTable): void {
-  tables.set(file, table);
+function attach(file: FileSummary, rows: AttachedRows): void {
+  attached.set(file, rows);
   Object.defineProperty(file, 'prompts', {
     configurable: true,
     enumerable: true,
     get(): PromptRow[] {
-      const rows = table.rows();
-      setRows(file, rows);
-      return rows;
+      const made = rows.rows();
+      setRows(file, made);
+      return made;
     },
-    set(rows: PromptRow[]) {
-      setRows(file, rows);
+    set(made: PromptRow[]) {
+      setRows(file, made);
     },
   });
   // Written (JSON.stringify) with rows made for the writing only: a run's rows are never all made at once.
@@ -211,19 +254,59 @@ export function attachPromptTable(file: FileSummary, table: PromptTable): void {
     enumerable: false,
     value(this: FileSummary): Record<string, unknown> {
       const out: Record<string, unknown> = {};
-      const current = tables.get(this) === table;
-      for (const key of Object.keys(this)) out[key] = key === 'prompts' && current ? table.rows() : this[key as keyof FileSummary];
+      const current = attached.get(this) === rows;
+      for (const key of Object.keys(this)) out[key] = key === 'prompts' && current ? rows.rows() : this[key as keyof FileSummary];
       return out;
     },
   });
 }
 
+/**
+ * Gives `file` its rows as `table`: `prompts` is made from the table when first read (and kept),
+ * so a summary read from a file is the same summary whichever way it is used.
+ */
+export function attachPromptTable(file: FileSummary, table: PromptTable): void {
+  attach(file, { table, json: () => table.rowsJson(), rows: () => table.rows() });
+}
+
+/**
+ * Gives `file` its rows as kept outside the heap (`summarize` keeps them in a scratch file while
+ * the run is read, node/keptRows.ts): `json` gives them back as written, `rows` as arrays.
+ */
+export function attachKeptRows(file: FileSummary, kept: { json(): Iterable<string>; rows(): PromptRow[] }): void {
+  attach(file, { table: null, json: () => kept.json(), rows: () => kept.rows() });
+}
+
+/**
+ * `JSON.stringify(file)` in pieces, its rows written from where they are held (without making
+ * them): the same text either way.
+ */
+export function* fileJson(file: FileSummary): Generator<string> {
+  const rows = attached.get(file);
+  const keys = Object.keys(file);
+  const at = keys.indexOf('prompts');
+  if (!rows || at < 0) {
+    yield JSON.stringify(file);
+    return;
+  }
+  const part = (from: number, to: number) => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys.slice(from, to)) out[key] = file[key as keyof FileSummary];
+    return JSON.stringify(out).slice(1, -1);
+  };
+  const before = part(0, at);
+  yield `{${before}${before ? ',' : ''}"prompts":`;
+  yield* rows.json();
+  const after = part(at + 1, keys.length);
+  yield `${after ? ',' : ''}${after}}`;
+}
+
 /** The table `file` was given by `attachPromptTable`, while its rows are not made. */
 export function attachedTable(file: FileSummary): PromptTable | undefined {
-  return tables.get(file);
+  return attached.get(file)?.table ?? undefined;
 }
 
 /** A file's rows: the table it was made or read with, else its row arrays. */
 export function promptRowsOf(file: FileSummary): PromptRows {
-  return tables.get(file) ?? new RowArrays(file.prompts);
+  return attached.get(file)?.table ?? new RowArrays(file.prompts);
 }

@@ -127,15 +127,6 @@ function finiteOrNull(record: Record<string, number>): Record<string, number | n
   return out;
 }
 
-function addReward(stats: RewardStats, reward: number | null): void {
-  if (reward === null) stats.none++;
-  else if (Number.isFinite(reward)) {
-    stats.count++;
-    stats.sum += reward;
-    stats.sumSq += reward * reward;
-  }
-}
-
 /** A prompt's identity: miles' prompt hash, `instance_id` or label, verl's input hash; else its group key. */
 function identityOf(store: SampleColumns, i: number): string {
   return store.promptKeyAt(i) ?? store.groupKeyAt(i) ?? `line:${store.lineAt(i)}`;
@@ -143,19 +134,6 @@ function identityOf(store: SampleColumns, i: number): string {
 
 function identityOfRecord(s: SampleRecord): string {
   return s.promptKey ?? s.groupKey ?? `line:${s.line}`;
-}
-
-interface GroupAcc {
-  id: string;
-  /** `kept` or its drop reason. */
-  reason: string;
-  samples: number;
-  passes: number;
-  rewardSum: number;
-  /** The sample that names the group, and its rank: not aborted (1) after aborted (0), then index, then line. */
-  line: number;
-  aborted: number;
-  index: number;
 }
 
 /** A file's summary and the step it belongs to. */
@@ -204,56 +182,91 @@ export function summarizeFile(report: FileReport, plan: RunPlan | null): Summari
  */
 function summarizeStore(report: FileReport, detail: FileDetail, file: FileSummary): void {
   const store = detail.store!;
-  const groups: (GroupAcc | undefined)[] = new Array(store.groupKeys.size);
+  // Per group (by group id): its first sample, counts, reward sum, and the sample that names it
+  // with its rank (not aborted 1 after aborted 0, then index, then line). Typed arrays: a file of a
+  // million samples has 125 000 groups, which as objects would outlive the young generation.
+  const n = store.groupKeys.size;
+  const first = new Int32Array(n).fill(-1);
+  const samples = new Float64Array(n);
+  const passCounts = new Float64Array(n);
+  const rewardSums = new Float64Array(n);
+  const bestAborted = new Uint8Array(n);
+  const bestIndex = new Float64Array(n);
+  const bestLine = new Float64Array(n);
   const rollout = report.kind === 'rollout';
+  const reasonOf = detail.verdicts?.reasonOf;
+  // Sums in locals (a field would box each double), added in sample order.
+  const reward = file.reward;
+  let { count, sum, sumSq, none } = reward;
+  let tokens = file.responseTokens;
+  let droppedTokens = file.droppedTokens;
+  let withStatus = file.withStatus;
+  let truncated = file.truncated;
   for (let i = 0; i < store.length; i++) {
-    const reward = store.rewardAt(i);
-    addReward(file.reward, reward);
+    const r = store.rewardAt(i);
+    if (r === null) none++;
+    else if (Number.isFinite(r)) {
+      count++;
+      sum += r;
+      sumSq += r * r;
+    }
     const responseLength = store.responseLengthAt(i);
     const length = responseLength !== null && Number.isFinite(responseLength) ? responseLength : 0;
-    file.responseTokens += length;
+    tokens += length;
     const status = store.statusAt(i);
     if (status !== null) {
-      file.withStatus++;
-      if (status === 'truncated') file.truncated++;
+      withStatus++;
+      if (status === 'truncated') truncated++;
     }
     if (!rollout) continue;
     const gid = store.groupId(i);
     if (gid < 0) continue;
-    if (verdictOf(detail, gid) !== null) file.droppedTokens += length;
+    if ((reasonOf?.[gid] ?? 0) !== 0) droppedTokens += length;
     const aborted = store.abortedAt(i) ? 0 : 1;
     const index = store.indexAt(i) ?? Infinity;
     const line = store.lineAt(i);
-    let g = groups[gid];
-    if (!g) g = groups[gid] = { id: identityOf(store, i), samples: 0, passes: 0, rewardSum: 0, line, aborted, index };
-    g.samples++;
-    if (passes(reward)) g.passes++;
-    if (reward !== null && Number.isFinite(reward)) g.rewardSum += reward;
-    // The sample that names the group: the first aborted member in group order, else the first.
-    if (aborted !== g.aborted ? aborted < g.aborted : index !== g.index ? index < g.index : line < g.line) {
-      g.aborted = aborted;
-      g.index = index;
-      g.line = line;
+    samples[gid]++;
+    if (passes(r)) passCounts[gid]++;
+    if (r !== null && Number.isFinite(r)) rewardSums[gid] += r;
+    if (first[gid] < 0) {
+      first[gid] = i;
+      bestAborted[gid] = aborted;
+      bestIndex[gid] = index;
+      bestLine[gid] = line;
+    } else if (aborted !== bestAborted[gid] ? aborted < bestAborted[gid] : index !== bestIndex[gid] ? index < bestIndex[gid] : line < bestLine[gid]) {
+      // The sample that names the group: the first aborted member in group order, else the first.
+      bestAborted[gid] = aborted;
+      bestIndex[gid] = index;
+      bestLine[gid] = line;
     }
   }
+  Object.assign(reward, { count, sum, sumSq, none });
+  file.responseTokens = tokens;
+  file.droppedTokens = droppedTokens;
+  file.withStatus = withStatus;
+  file.truncated = truncated;
   const stateIndex = new Map<string, number>([[KEPT, 0]]);
-  const named: [GroupAcc, number][] = [];
-  const table = new PromptTableBuilder(null);
-  let fits = true;
-  for (const [gid, g] of groups.entries()) {
-    if (!g) continue;
+  const stateOf = new Int32Array(n);
+  for (let gid = 0; gid < n; gid++) {
+    if (first[gid] < 0) continue;
     const reason = verdictOf(detail, gid) ?? KEPT;
     let state = stateIndex.get(reason);
     if (state === undefined) {
       stateIndex.set(reason, (state = file.states.length));
       file.states.push(reason);
     }
-    if (reason !== KEPT && !(reason in file.examples)) file.examples[reason] = g.line;
-    named.push([g, state]);
-    fits &&= table.pushId(g.id, state, g.samples, g.passes, g.rewardSum, g.line);
+    stateOf[gid] = state;
+    if (reason !== KEPT && !(reason in file.examples)) file.examples[reason] = bestLine[gid];
+  }
+  const row = (gid: number): PromptRow => [identityOf(store, first[gid]), stateOf[gid], samples[gid], passCounts[gid], rewardSums[gid], bestLine[gid]];
+  const table = new PromptTableBuilder(null);
+  let fits = true;
+  for (let gid = 0; gid < n && fits; gid++) {
+    if (first[gid] >= 0) fits = table.pushId(identityOf(store, first[gid]), stateOf[gid], samples[gid], passCounts[gid], rewardSums[gid], bestLine[gid]);
   }
   if (fits) attachPromptTable(file, table.finish());
-  else file.prompts = named.map(([g, state]) => [g.id, state, g.samples, g.passes, g.rewardSum, g.line]);
+  // Rows as arrays only for a file whose counts do not fit a table's 32 bits (never in practice).
+  else for (let gid = 0; gid < n; gid++) if (first[gid] >= 0) file.prompts.push(row(gid));
 }
 
 function datasetsOf(report: FileReport): DatasetFile[] {
@@ -315,10 +328,11 @@ export class SummaryBuilder {
 
   constructor(private readonly plan: RunPlan | null = null) {}
 
-  /** Throws `MixedRunError` when the file belongs to a run of another framework (a summary is one run). */
-  add(report: FileReport): void {
+  /** The file's summary (null: it makes no step); throws `MixedRunError` when it belongs to a run of another framework. */
+  add(report: FileReport): FileSummary | null {
     const summarized = summarizeFile(report, this.plan);
     if (summarized !== null) this.addSummarized(summarized);
+    return summarized?.file ?? null;
   }
 
   /** A file summarised by `summarizeFile` (here or on another thread), in the run's file order. */
