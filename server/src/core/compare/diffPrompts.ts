@@ -4,6 +4,7 @@ import type { StepKind } from '../run/model';
 import type { Place, StepPair } from './diff';
 import { isSolved, KEPT, type StepSummary } from './summary';
 import { datasetPrompts } from './summarySteps';
+import { StepPromptIndex } from './promptIndex';
 import { type PromptRows, promptRowsOf } from './promptTable';
 
 export interface PromptFlip {
@@ -34,30 +35,6 @@ export interface PromptsDiff {
 /** A rollout step's rows, file by file (files in path order). */
 function tablesOf(step: StepSummary): PromptRows[] {
   return step.files.map(promptRowsOf);
-}
-
-/** A row's place in a step: its file's index × 2^32 + its row (exact in a double). */
-const ROW_SPAN = 2 ** 32;
-
-/**
- * A rollout step's prompts by identity (the first group of a prompt that appears twice in a
- * step), as packed places: a run of 1 000 steps × 512 prompts is half a million of them.
- */
-function rolloutPrompts(tables: readonly PromptRows[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (let fi = 0; fi < tables.length; fi++) {
-    const table = tables[fi];
-    for (let r = 0; r < table.length; r++) {
-      const id = table.id(r);
-      if (!out.has(id)) out.set(id, fi * ROW_SPAN + r);
-    }
-  }
-  return out;
-}
-
-/** A packed row's file and row. */
-function unpack(packed: number): [file: number, row: number] {
-  return [Math.floor(packed / ROW_SPAN), packed % ROW_SPAN];
 }
 
 /** Flips counted by `<from> → <to>` (in first-seen order) without making a text per flip. */
@@ -97,29 +74,36 @@ export function diffPrompts(pairs: readonly StepPair[], maxListed: number): Prom
     if (b.kind === 'rollout') {
       const bt = tablesOf(b);
       const ct = tablesOf(c);
-      const cp = rolloutPrompts(ct);
-      for (const [id, packed] of rolloutPrompts(bt)) {
-        const otherPacked = cp.get(id);
-        if (otherPacked === undefined) continue;
-        result.paired++;
-        const [bf, br] = unpack(packed);
-        const [cf, cr] = unpack(otherPacked);
-        const bState = b.files[bf].states[bt[bf].state(br)];
-        const cState = c.files[cf].states[ct[cf].state(cr)];
-        const bSolved = isSolved(bt[bf].passes(br));
-        const cSolved = isSolved(ct[cf].passes(cr));
-        if (bState === cState && bSolved === cSolved) continue;
-        const [bText, cText] = [bState ?? KEPT, cState ?? KEPT];
-        const [from, to] = bText !== cText ? [bText, cText] : [solvedText(bSolved), solvedText(cSolved)];
-        flip(from, to, () => ({
-          ...base,
-          dataset: null,
-          id,
-          from,
-          to,
-          baseline: { file: b.files[bf].path, line: bt[bf].line(br) },
-          candidate: { file: c.files[cf].path, line: ct[cf].line(cr) },
-        }));
+      const own = new StepPromptIndex(bt);
+      const theirs = new StepPromptIndex(ct);
+      // The baseline's prompts in order, each at its first row (a prompt sampled in two groups of a step), paired with the candidate's first.
+      for (let bf = 0; bf < bt.length; bf++) {
+        for (let br = 0; br < bt[bf].length; br++) {
+          const hash = bt[bf].idHash(br);
+          const first = own.find(bt[bf], br, hash);
+          if (own.file(first) !== bf || own.row(first) !== br) continue;
+          const hit = theirs.find(bt[bf], br, hash);
+          if (hit < 0) continue;
+          result.paired++;
+          const cf = theirs.file(hit);
+          const cr = theirs.row(hit);
+          const bState = b.files[bf].states[bt[bf].state(br)];
+          const cState = c.files[cf].states[ct[cf].state(cr)];
+          const bSolved = isSolved(bt[bf].passes(br));
+          const cSolved = isSolved(ct[cf].passes(cr));
+          if (bState === cState && bSolved === cSolved) continue;
+          const [bText, cText] = [bState ?? KEPT, cState ?? KEPT];
+          const [from, to] = bText !== cText ? [bText, cText] : [solvedText(bSolved), solvedText(cSolved)];
+          flip(from, to, () => ({
+            ...base,
+            dataset: null,
+            id: bt[bf].id(br),
+            from,
+            to,
+            baseline: { file: b.files[bf].path, line: bt[bf].line(br) },
+            candidate: { file: c.files[cf].path, line: ct[cf].line(cr) },
+          }));
+        }
       }
       continue;
     }

@@ -23,6 +23,13 @@ export interface PromptTableParts {
   rewardSums: Float64Array;
 }
 
+/** 32-bit FNV-1a of `text`'s code units from `start` to `end`. */
+function hashUnits(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /** Whether a count or line fits the table's 32-bit columns (else the rows are kept as they are). */
 export function fitsTable(value: number): boolean {
   return value >= 0 && value <= 0x7fffffff && Number.isInteger(value) && !Object.is(value, -0);
@@ -32,6 +39,10 @@ export function fitsTable(value: number): boolean {
 export interface PromptRows {
   readonly length: number;
   id(row: number): string;
+  /** 32-bit FNV-1a of the id's UTF-16 code units (equal ids, equal hashes), without making the id. */
+  idHash(row: number): number;
+  /** Whether row `row`'s id is `other`'s row `otherRow`'s, without making either when it can. */
+  sameId(row: number, other: PromptRows, otherRow: number): boolean;
   state(row: number): number;
   samples(row: number): number;
   passes(row: number): number;
@@ -47,6 +58,12 @@ class RowArrays implements PromptRows {
   }
   id(row: number): string {
     return this.rows[row][0];
+  }
+  idHash(row: number): number {
+    return hashUnits(this.rows[row][0], 0, this.rows[row][0].length);
+  }
+  sameId(row: number, other: PromptRows, otherRow: number): boolean {
+    return this.rows[row][0] === other.id(otherRow);
   }
   state(row: number): number {
     return this.rows[row][1];
@@ -80,6 +97,22 @@ export class PromptTable implements PromptRows {
   id(row: number): string {
     const ids = this.ids;
     return ids.decoded.get(row) ?? ids.text.slice(ids.spans[row * 2], ids.spans[row * 2 + 1]);
+  }
+  idHash(row: number): number {
+    const ids = this.ids;
+    const decoded = ids.decoded.size === 0 ? undefined : ids.decoded.get(row);
+    return decoded !== undefined ? hashUnits(decoded, 0, decoded.length) : hashUnits(ids.text, ids.spans[row * 2], ids.spans[row * 2 + 1]);
+  }
+  sameId(row: number, other: PromptRows, otherRow: number): boolean {
+    if (!(other instanceof PromptTable) || this.ids.decoded.size !== 0 || other.ids.decoded.size !== 0) return this.id(row) === other.id(otherRow);
+    // Both ids are spans of texts: compared in place.
+    const [a, b] = [this.ids, other.ids];
+    let i = a.spans[row * 2];
+    let k = b.spans[otherRow * 2];
+    const end = a.spans[row * 2 + 1];
+    if (end - i !== b.spans[otherRow * 2 + 1] - k) return false;
+    for (; i < end; i++, k++) if (a.text.charCodeAt(i) !== b.text.charCodeAt(k)) return false;
+    return true;
   }
   state(row: number): number {
     return this.ints[row * 4];
@@ -146,11 +179,29 @@ export class PromptTableBuilder {
   private spans = new Int32Array(64 * 2);
   private ints = new Int32Array(64 * 4);
   private sums = new Float64Array(64);
-  private readonly decoded = new Map<number, string>();
+  private decoded = new Map<number, string>();
   private idBytes = new Uint8Array(1024);
   private idChars = 0;
 
-  constructor(private readonly text: string | null) {}
+  /** Where the table being built starts (`views`: tables share the builder's buffers). */
+  private start = 0;
+
+  /**
+   * Ids are spans of `text`, or given as strings (`pushId`) when it is null. With `rowsAtMost`
+   * (a bound on all the tables' rows together), the buffers are made once at that size and each
+   * table is a view of its part of them: no copy, no buffer a table (memory is only taken as rows
+   * are written).
+   */
+  constructor(
+    private readonly text: string | null,
+    private readonly rowsAtMost: number | null = null,
+  ) {
+    if (rowsAtMost !== null) {
+      this.spans = new Int32Array(rowsAtMost * 2);
+      this.ints = new Int32Array(rowsAtMost * 4);
+      this.sums = new Float64Array(rowsAtMost);
+    }
+  }
 
   /** A row whose id is `text.slice(idStart, idEnd)`, or `decodedId` (an id with escapes); false: a count does not fit. */
   push(idStart: number, idEnd: number, decodedId: string | null, state: number, samples: number, passes: number, rewardSum: number, line: number): boolean {
@@ -196,6 +247,7 @@ export class PromptTableBuilder {
   }
 
   private grow(): void {
+    // Tables already made keep their views of the old buffers.
     const n = this.sums.length * 2;
     const spans = new Int32Array(n * 2);
     spans.set(this.spans);
@@ -208,12 +260,24 @@ export class PromptTableBuilder {
     this.sums = sums;
   }
 
-  /** The table, its columns trimmed to its rows. */
+  /**
+   * The table, its columns copied to its rows' size; the builder is then empty, its buffers kept
+   * for the next table (a summary reader makes one table a file with one builder).
+   */
   finish(): PromptTable {
-    const n = this.length;
     const text = this.text ?? new TextDecoder('latin1').decode(this.idBytes.subarray(0, this.idChars));
-    const ids = { text, spans: this.spans.slice(0, n * 2), decoded: this.decoded };
-    return new PromptTable(ids, this.ints.slice(0, n * 4), this.sums.slice(0, n));
+    const [from, to] = [this.start, this.length];
+    const views = this.rowsAtMost !== null;
+    const part = <T extends Int32Array | Float64Array>(a: T, width: number): T =>
+      (views ? a.subarray(from * width, to * width) : a.slice(from * width, to * width)) as T;
+    // Row numbers of ids kept aside are the table's own.
+    const decoded = from === 0 ? this.decoded : new Map([...this.decoded].map(([row, id]) => [row - from, id]));
+    const table = new PromptTable({ text, spans: part(this.spans, 2), decoded }, part(this.ints, 4), part(this.sums, 1));
+    if (views) this.start = this.length;
+    else this.length = 0;
+    this.idChars = 0;
+    this.decoded = new Map();
+    return table;
   }
 }
 

@@ -31,7 +31,13 @@ class Walk {
   /** Per step, per file, the table of its rows (null: the file has no `prompts` key). */
   readonly tables: (PromptTable | null)[][] = [];
 
-  constructor(private readonly t: string) {}
+  /** One builder for every file's rows: its buffers grow once. */
+  private readonly builder: PromptTableBuilder;
+
+  constructor(private readonly t: string) {
+    // A row takes 14 characters at least (`["",0,0,0,0,1]`), separators aside.
+    this.builder = new PromptTableBuilder(t, Math.ceil(t.length / 14));
+  }
 
   ws(): void {
     const t = this.t;
@@ -162,7 +168,7 @@ class Walk {
   rows(): PromptTable {
     this.ws();
     this.pieces.push(this.t.slice(this.copiedTo, this.i), '[]');
-    const table = new PromptTableBuilder(this.t);
+    const table = this.builder;
     this.expect(OPEN_ARRAY);
     if (this.peek() === CLOSE_ARRAY) this.i++;
     else
