@@ -16,7 +16,10 @@ const id = fc.oneof(
 const count = fc.nat({ max: 1000 });
 const reward = fc.oneof(fc.nat({ max: 8 }), fc.double({ min: -5, max: 5, noNaN: true }), fc.constantFrom(0.1 + 0.2, 1e-300, -0));
 
-const row: fc.Arbitrary<PromptRow> = fc.tuple(id, fc.nat({ max: 6 }), count, fc.nat({ max: 8 }), reward, fc.integer({ min: 1, max: 1_000_000 }));
+/** Response tokens: whole, fractional (a mean logged per sample), -0 and large. */
+const tokens = fc.oneof(fc.nat({ max: 65_536 }), fc.double({ min: 0, max: 1e6, noNaN: true }), fc.constantFrom(-0, 2 ** 40 + 0.5));
+
+const row: fc.Arbitrary<PromptRow> = fc.tuple(id, fc.nat({ max: 6 }), count, fc.nat({ max: 8 }), reward, fc.integer({ min: 1, max: 1_000_000 }), tokens);
 
 function figures() {
   return {
@@ -74,4 +77,4 @@ const step: fc.Arbitrary<StepSummary> = fc
   }));
 
 /** A summary of up to 8 steps (numbers may repeat: the diff pairs the first of each). */
-export const randomSummary: fc.Arbitrary<RunSummary> = fc.array(step, { maxLength: 8 }).map((steps) => ({ version: 1, framework: 'miles', steps }));
+export const randomSummary: fc.Arbitrary<RunSummary> = fc.array(step, { maxLength: 8 }).map((steps) => ({ version: 2, framework: 'miles', steps }));

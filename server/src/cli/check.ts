@@ -137,7 +137,7 @@ export async function analyzeRun(
   const report: RunReport = { version: 1, files: [], findings: [] };
   let done = 0;
   try {
-    for (const group of groups) {
+    for (const [g, group] of groups.entries()) {
       const options = {
         access: nodeFileAccess,
         settings: group.settings,

@@ -10,6 +10,7 @@ import { renderSummaryPieces, SummaryError } from '../core/compare/summaryJson';
 import { MixedRunError, type RunSummary, SummaryBuilder } from '../core/compare/summary';
 
 import { RunAnalyzer, scanFile } from '../core/engine';
+import { trainDataSteps } from '../core/run/plan';
 import type { RecomputedMetrics } from '../core/eval/compareMetrics';
 import type { WalkTarget } from '../core/walk';
 import { defaultSummarizeJobs, summarizeOnWorkers, summarizeWorkersAvailable } from '../node/parallelSummarize';
@@ -111,6 +112,9 @@ async function summarizeInParallel(
   const prepared = await prepareRun(args, io);
   if (prepared === null) return null;
   const { plan, total } = prepared;
+  // A step's train_data is joined to its rollout dump in the analyzer that read the dump: such a
+  // run is read on this thread, as `check` reads it.
+  if (trainDataSteps(plan).length > 0) return summarizeHere(args, io, kept);
   let unreadable = prepared.unreadable;
   const builder = new SummaryBuilder(plan);
   const findings: SummaryFinding[] = [];

@@ -83,7 +83,12 @@ if (port) {
         port.postMessage(
           r,
           r.type === 'summarized' && r.table
-            ? [r.table.spans.buffer as ArrayBuffer, r.table.ints.buffer as ArrayBuffer, r.table.rewardSums.buffer as ArrayBuffer]
+            ? [
+                r.table.spans.buffer as ArrayBuffer,
+                r.table.ints.buffer as ArrayBuffer,
+                r.table.rewardSums.buffer as ArrayBuffer,
+                r.table.tokens.buffer as ArrayBuffer,
+              ]
             : [],
         ),
       );

@@ -101,3 +101,13 @@ test('a folder holding a miles run and a verl run: summarize and diff exit 2 nam
   // Each run's own folder is one run.
   assert.equal(runCli(['diff', 'both/verl', 'both/verl'], dir).status, 0);
 });
+
+test('summarize --jobs: a run with train_data (joined to its rollout dump) gives the summary of --jobs 1', (t) => {
+  const dir = tempDir(t);
+  cpSync(join(repoRoot(), 'test/fixtures/real/miles/mismatch'), join(dir, 'run'), { recursive: true });
+  const [one, two] = ['1', '2'].map((jobs) => runCli(['summarize', '--jobs', jobs, 'run'], dir));
+  assert.equal(one.status, 0, one.stderr);
+  assert.match(one.stdout, /"kind":"rollout"/);
+  assert.equal(two.stdout, one.stdout);
+  assert.equal(two.status, one.status);
+});

@@ -1,6 +1,7 @@
 // A file's rollout prompt rows held compactly (docs/compare.md#reading-a-summary): a run of
 // 1 000 steps × 512 prompts is half a million rows a side, which as JSON arrays cost ~150 bytes
-// each and keep the collector busy; here a row is a span of a text, four 32-bit integers and a double.
+// each and keep the collector busy; here a row is a span of a text, four 32-bit integers and two
+// doubles (reward sum, response tokens).
 // Summaries read from a file (summaryDecode.ts) carry their tables; a summary built in memory has
 // its rows, from which a table is made when asked.
 import type { FileSummary, PromptRow } from './summary';
@@ -21,6 +22,7 @@ export interface PromptTableParts {
   decoded: [number, string][];
   ints: Int32Array;
   rewardSums: Float64Array;
+  tokens: Float64Array;
 }
 
 /** 32-bit FNV-1a of `text`'s code units from `start` to `end`. */
@@ -48,6 +50,8 @@ export interface PromptRows {
   passes(row: number): number;
   line(row: number): number;
   rewardSum(row: number): number;
+  /** The group's response tokens (summary version 2). */
+  tokens(row: number): number;
 }
 
 /** Rows as arrays (a summary built in memory), read as a table is. */
@@ -80,14 +84,18 @@ class RowArrays implements PromptRows {
   line(row: number): number {
     return this.rows[row][5];
   }
+  tokens(row: number): number {
+    return this.rows[row][6];
+  }
 }
 
-/** A file's rows: ids, per row state, samples, passes, line (32-bit) and reward sum. */
+/** A file's rows: ids, per row state, samples, passes, line (32-bit), reward sum and response tokens. */
 export class PromptTable implements PromptRows {
   constructor(
     private readonly ids: IdSource,
     private readonly ints: Int32Array,
     private readonly rewardSums: Float64Array,
+    private readonly tokenSums: Float64Array,
   ) {}
 
   get length(): number {
@@ -129,14 +137,17 @@ export class PromptTable implements PromptRows {
   rewardSum(row: number): number {
     return this.rewardSums[row];
   }
+  tokens(row: number): number {
+    return this.tokenSums[row];
+  }
 
   /** The table as plain data (typed arrays, to hand to another thread). */
   parts(): PromptTableParts {
-    return { text: this.ids.text, spans: this.ids.spans, decoded: [...this.ids.decoded], ints: this.ints, rewardSums: this.rewardSums };
+    return { text: this.ids.text, spans: this.ids.spans, decoded: [...this.ids.decoded], ints: this.ints, rewardSums: this.rewardSums, tokens: this.tokenSums };
   }
 
   static fromParts(p: PromptTableParts): PromptTable {
-    return new PromptTable({ text: p.text, spans: p.spans, decoded: new Map(p.decoded) }, p.ints, p.rewardSums);
+    return new PromptTable({ text: p.text, spans: p.spans, decoded: new Map(p.decoded) }, p.ints, p.rewardSums, p.tokens);
   }
 
   /** `JSON.stringify(this.rows())` in pieces of up to `chunk` rows, without making the rows. */
@@ -150,7 +161,9 @@ export class PromptTable implements PromptRows {
       const sum = this.rewardSum(r);
       // JSON writes a number as String does, and NaN and ±Infinity as null.
       const sumText = Number.isFinite(sum) ? String(sum) : 'null';
-      part.push(`[${JSON.stringify(this.id(r))},${this.state(r)},${this.samples(r)},${this.passes(r)},${sumText},${this.line(r)}]`);
+      const tokens = this.tokens(r);
+      const tokensText = Number.isFinite(tokens) ? String(tokens) : 'null';
+      part.push(`[${JSON.stringify(this.id(r))},${this.state(r)},${this.samples(r)},${this.passes(r)},${sumText},${this.line(r)},${tokensText}]`);
       if (part.length === chunk || r === this.length - 1) {
         yield `${r < chunk ? '[' : ','}${part.join(',')}${r === this.length - 1 ? ']' : ''}`;
         part.length = 0;
@@ -161,14 +174,16 @@ export class PromptTable implements PromptRows {
   /** The rows as the summary's JSON writes them. */
   rows(): PromptRow[] {
     const out: PromptRow[] = new Array(this.length);
-    for (let r = 0; r < this.length; r++) out[r] = [this.id(r), this.state(r), this.samples(r), this.passes(r), this.rewardSum(r), this.line(r)];
+    for (let r = 0; r < this.length; r++)
+      out[r] = [this.id(r), this.state(r), this.samples(r), this.passes(r), this.rewardSum(r), this.line(r), this.tokens(r)];
     return out;
   }
 
   /** A table of `rows`; null when a count or line does not fit it. */
   static of(rows: readonly PromptRow[]): PromptTable | null {
     const builder = new PromptTableBuilder(null);
-    for (const [id, state, samples, passes, rewardSum, line] of rows) if (!builder.pushId(id, state, samples, passes, rewardSum, line)) return null;
+    for (const [id, state, samples, passes, rewardSum, line, tokens] of rows)
+      if (!builder.pushId(id, state, samples, passes, rewardSum, line, tokens)) return null;
     return builder.finish();
   }
 }
@@ -179,6 +194,7 @@ export class PromptTableBuilder {
   private spans = new Int32Array(64 * 2);
   private ints = new Int32Array(64 * 4);
   private sums = new Float64Array(64);
+  private tokens = new Float64Array(64);
   private decoded = new Map<number, string>();
   private idBytes = new Uint8Array(1024);
   private idChars = 0;
@@ -200,11 +216,22 @@ export class PromptTableBuilder {
       this.spans = new Int32Array(rowsAtMost * 2);
       this.ints = new Int32Array(rowsAtMost * 4);
       this.sums = new Float64Array(rowsAtMost);
+      this.tokens = new Float64Array(rowsAtMost);
     }
   }
 
   /** A row whose id is `text.slice(idStart, idEnd)`, or `decodedId` (an id with escapes); false: a count does not fit. */
-  push(idStart: number, idEnd: number, decodedId: string | null, state: number, samples: number, passes: number, rewardSum: number, line: number): boolean {
+  push(
+    idStart: number,
+    idEnd: number,
+    decodedId: string | null,
+    state: number,
+    samples: number,
+    passes: number,
+    rewardSum: number,
+    line: number,
+    tokens: number,
+  ): boolean {
     if (!(fitsTable(state) && fitsTable(samples) && fitsTable(passes) && fitsTable(line))) return false;
     const r = this.length++;
     if (r === this.sums.length) this.grow();
@@ -217,6 +244,7 @@ export class PromptTableBuilder {
     this.ints[at + 2] = passes;
     this.ints[at + 3] = line;
     this.sums[r] = rewardSum;
+    this.tokens[r] = tokens;
     return true;
   }
 
@@ -225,7 +253,7 @@ export class PromptTableBuilder {
    * all of them at `finish`, none kept per row: a file of a million samples has 125 000 groups);
    * others are kept aside as they are.
    */
-  pushId(id: string, state: number, samples: number, passes: number, rewardSum: number, line: number): boolean {
+  pushId(id: string, state: number, samples: number, passes: number, rewardSum: number, line: number, tokens: number): boolean {
     const at = this.idChars;
     let ascii = true;
     if (this.idBytes.length < at + id.length) {
@@ -241,7 +269,7 @@ export class PromptTableBuilder {
       }
       this.idBytes[at + k] = c;
     }
-    if (!this.push(at, ascii ? at + id.length : at, ascii ? null : id, state, samples, passes, rewardSum, line)) return false;
+    if (!this.push(at, ascii ? at + id.length : at, ascii ? null : id, state, samples, passes, rewardSum, line, tokens)) return false;
     if (ascii) this.idChars += id.length;
     return true;
   }
@@ -258,6 +286,9 @@ export class PromptTableBuilder {
     const sums = new Float64Array(n);
     sums.set(this.sums);
     this.sums = sums;
+    const tokens = new Float64Array(n);
+    tokens.set(this.tokens);
+    this.tokens = tokens;
   }
 
   /**
@@ -272,7 +303,7 @@ export class PromptTableBuilder {
       (views ? a.subarray(from * width, to * width) : a.slice(from * width, to * width)) as T;
     // Row numbers of ids kept aside are the table's own.
     const decoded = from === 0 ? this.decoded : new Map([...this.decoded].map(([row, id]) => [row - from, id]));
-    const table = new PromptTable({ text, spans: part(this.spans, 2), decoded }, part(this.ints, 4), part(this.sums, 1));
+    const table = new PromptTable({ text, spans: part(this.spans, 2), decoded }, part(this.ints, 4), part(this.sums, 1), part(this.tokens, 1));
     if (views) this.start = this.length;
     else this.length = 0;
     this.idChars = 0;

@@ -145,7 +145,7 @@ export interface SummarizedFile {
   file: FileSummary;
 }
 
-/** One analysed file (with `keepDetail: 'store'`) as its summary; null for files that make no step. */
+/** One analysed file (with its detail: `keepDetail: 'store'`, or records) as its summary; null for files that make no step. */
 export function summarizeFile(report: FileReport, plan: RunPlan | null): SummarizedFile | null {
   if (report.kind !== 'rollout' && report.kind !== 'eval') return null;
   const framework = runFrameworkOf(report.format);
@@ -172,6 +172,7 @@ export function summarizeFile(report: FileReport, plan: RunPlan | null): Summari
     datasets: [],
   };
   if (detail?.store) summarizeStore(report, detail, file);
+  else if (detail) summarizeRecords(report, detail, file);
   if (report.kind === 'eval' && detail) file.datasets = datasetsOf(report);
   return { framework, kind: report.kind, step, partial: planned?.role === 'partial', file };
 }
@@ -190,6 +191,7 @@ function summarizeStore(report: FileReport, detail: FileDetail, file: FileSummar
   const samples = new Float64Array(n);
   const passCounts = new Float64Array(n);
   const rewardSums = new Float64Array(n);
+  const tokenSums = new Float64Array(n);
   const bestAborted = new Uint8Array(n);
   const bestIndex = new Float64Array(n);
   const bestLine = new Float64Array(n);
@@ -228,6 +230,7 @@ function summarizeStore(report: FileReport, detail: FileDetail, file: FileSummar
     samples[gid]++;
     if (passes(r)) passCounts[gid]++;
     if (r !== null && Number.isFinite(r)) rewardSums[gid] += r;
+    tokenSums[gid] += length;
     if (first[gid] < 0) {
       first[gid] = i;
       bestAborted[gid] = aborted;
@@ -258,15 +261,106 @@ function summarizeStore(report: FileReport, detail: FileDetail, file: FileSummar
     stateOf[gid] = state;
     if (reason !== KEPT && !(reason in file.examples)) file.examples[reason] = bestLine[gid];
   }
-  const row = (gid: number): PromptRow => [identityOf(store, first[gid]), stateOf[gid], samples[gid], passCounts[gid], rewardSums[gid], bestLine[gid]];
+  const row = (gid: number): PromptRow => [
+    identityOf(store, first[gid]),
+    stateOf[gid],
+    samples[gid],
+    passCounts[gid],
+    rewardSums[gid],
+    bestLine[gid],
+    tokenSums[gid],
+  ];
   const table = new PromptTableBuilder(null);
   let fits = true;
   for (let gid = 0; gid < n && fits; gid++) {
-    if (first[gid] >= 0) fits = table.pushId(identityOf(store, first[gid]), stateOf[gid], samples[gid], passCounts[gid], rewardSums[gid], bestLine[gid]);
+    if (first[gid] >= 0)
+      fits = table.pushId(identityOf(store, first[gid]), stateOf[gid], samples[gid], passCounts[gid], rewardSums[gid], bestLine[gid], tokenSums[gid]);
   }
   if (fits) attachPromptTable(file, table.finish());
   // Rows as arrays only for a file whose counts do not fit a table's 32 bits (never in practice).
   else for (let gid = 0; gid < n; gid++) if (first[gid] >= 0) file.prompts.push(row(gid));
+}
+
+interface GroupAcc {
+  id: string;
+  /** `kept` or its drop reason. */
+  reason: string;
+  samples: number;
+  passes: number;
+  rewardSum: number;
+  tokens: number;
+  /** The sample that names the group, and its rank: not aborted (1) after aborted (0), then index, then line. */
+  line: number;
+  aborted: number;
+  index: number;
+}
+
+/**
+ * A file held as records and group outcomes (an editor's open document, without a store) into the
+ * same figures and rows as `summarizeStore` gives (tested on the same files both ways).
+ */
+function summarizeRecords(report: FileReport, detail: FileDetail, file: FileSummary): void {
+  const groupOfLine = new Map<number, number>();
+  detail.groups.forEach((g, gi) => {
+    for (const line of g.lines) groupOfLine.set(line, gi);
+  });
+  // Groups in the order of their first sample (a store's group ids are that order already).
+  const groups: (GroupAcc | undefined)[] = [];
+  const order: GroupAcc[] = [];
+  for (const s of detail.samples) {
+    if (s.reward === null) file.reward.none++;
+    else if (Number.isFinite(s.reward)) {
+      file.reward.count++;
+      file.reward.sum += s.reward;
+      file.reward.sumSq += s.reward * s.reward;
+    }
+    const length = s.responseLength !== null && Number.isFinite(s.responseLength) ? s.responseLength : 0;
+    file.responseTokens += length;
+    if (s.status !== null) {
+      file.withStatus++;
+      if (s.status === 'truncated') file.truncated++;
+    }
+    const gid = groupOfLine.get(s.line) ?? -1;
+    if (report.kind !== 'rollout' || gid < 0) continue;
+    const outcome = detail.groups[gid];
+    if (!outcome.kept) file.droppedTokens += length;
+    const [aborted, index, line] = [s.aborted ? 0 : 1, s.index ?? Infinity, s.line];
+    let g = groups[gid];
+    if (!g) {
+      g = {
+        id: identityOfRecord(s),
+        reason: outcome.kept ? KEPT : (outcome.reason ?? KEPT),
+        samples: 0,
+        passes: 0,
+        rewardSum: 0,
+        tokens: 0,
+        line,
+        aborted,
+        index,
+      };
+      order.push((groups[gid] = g));
+    }
+    g.samples++;
+    g.tokens += length;
+    if (passes(s.reward)) g.passes++;
+    if (s.reward !== null && Number.isFinite(s.reward)) g.rewardSum += s.reward;
+    // The sample that names the group: the first aborted member in group order, else the first.
+    if (aborted !== g.aborted ? aborted < g.aborted : index !== g.index ? index < g.index : line < g.line) {
+      g.aborted = aborted;
+      g.index = index;
+      g.line = line;
+    }
+  }
+  const stateIndex = new Map<string, number>([[KEPT, 0]]);
+  for (const g of order) {
+    let state = stateIndex.get(g.reason);
+    if (state === undefined) {
+      stateIndex.set(g.reason, (state = file.states.length));
+      file.states.push(g.reason);
+    }
+    if (g.reason !== KEPT && !(g.reason in file.examples)) file.examples[g.reason] = g.line;
+    file.prompts.push([g.id, state, g.samples, g.passes, g.rewardSum, g.line, g.tokens]);
+  }
 }
 
 function datasetsOf(report: FileReport): DatasetFile[] {

@@ -2,7 +2,7 @@
 // nearly all of a summary's bytes; they are decoded here straight into compact tables
 // (promptTable.ts), and only the rest of the document (the "skeleton": every byte but the rows)
 // goes through JSON.parse and the schema (summaryJson.ts). Anything this reader does not expect
-// (another layout, a row that is not [id, 4 whole numbers ≥ 0 and a number, a line ≥ 1]) hands the
+// (another layout, a row that is not [id, 3 whole numbers ≥ 0, a number, a line ≥ 1, a number ≥ 0]) hands the
 // whole text to `parseSummary`, which then gives the same summary or the same error as always.
 import { attachPromptTable, type PromptTable, PromptTableBuilder } from './promptTable';
 import type { RunSummary } from './summary';
@@ -35,8 +35,8 @@ class Walk {
   private readonly builder: PromptTableBuilder;
 
   constructor(private readonly t: string) {
-    // A row takes 14 characters at least (`["",0,0,0,0,1]`), separators aside.
-    this.builder = new PromptTableBuilder(t, Math.ceil(t.length / 14));
+    // A row takes 16 characters at least (`["",0,0,0,0,1,0]`), separators aside.
+    this.builder = new PromptTableBuilder(t, Math.ceil(t.length / 16));
   }
 
   ws(): void {
@@ -164,7 +164,7 @@ class Walk {
     return n;
   }
 
-  /** `[[id, state, samples, passes, reward sum, line], …]` into a table; the array left in the skeleton as `[]`. */
+  /** `[[id, state, samples, passes, reward sum, line, tokens], …]` into a table; the array left in the skeleton as `[]`. */
   rows(): PromptTable {
     this.ws();
     this.pieces.push(this.t.slice(this.copiedTo, this.i), '[]');
@@ -185,9 +185,12 @@ class Walk {
         const rewardSum = this.number();
         this.expect(COMMA);
         const line = this.count(1);
+        this.expect(COMMA);
+        const tokens = this.number();
+        if (!(tokens >= 0)) throw new Unexpected();
         this.expect(CLOSE_ARRAY);
         // A count beyond the table's 32 bits: the whole text is left to parseSummary.
-        if (!table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line))
+        if (!table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line, tokens))
           throw new Unexpected();
         const c = this.peek();
         this.i++;
