@@ -41,7 +41,7 @@ function rolloutStep(rand, step, prompts, shift) {
     reward.count += 8;
     reward.sum += capped;
     reward.sumSq += capped;
-    rows.push([(step * 7919 + p * 104729).toString(16).padStart(16, '0').slice(-16), state, 8, capped, capped, line]);
+    rows.push([(step * 7919 + p * 104729).toString(16).padStart(16, '0').slice(-16), state, 8, capped, capped, line, length]);
   }
   const groups = { total: prompts, kept, dropped: prompts - kept };
   const metrics = {};
@@ -140,7 +140,7 @@ export function writeSyntheticSummary(path, { steps = 1000, prompts = 512, seed 
     promptSteps += prompts;
     if (s % 50 === 0) lines.push(JSON.stringify(evalStep(rand, s, shift)));
   }
-  const text = `{"version":1,"framework":"miles","steps":[\n${lines.join(',\n')}\n]}\n`;
+  const text = `{"version":2,"framework":"miles","steps":[\n${lines.join(',\n')}\n]}\n`;
   writeFileSync(path, text);
   return { bytes: Buffer.byteLength(text), promptSteps };
 }

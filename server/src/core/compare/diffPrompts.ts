@@ -69,13 +69,14 @@ export function diffPrompts(pairs: readonly StepPair[], maxListed: number): Prom
     if (result.listed.length < maxListed) result.listed.push(make());
     else result.omitted++;
   };
+  const [ownIndex, theirIndex] = [new StepPromptIndex(), new StepPromptIndex()];
   for (const [b, c] of pairs) {
     const base = { kind: b.kind, baselineStep: b.step, candidateStep: c.step };
     if (b.kind === 'rollout') {
       const bt = tablesOf(b);
       const ct = tablesOf(c);
-      const own = new StepPromptIndex(bt);
-      const theirs = new StepPromptIndex(ct);
+      const own = ownIndex.index(bt);
+      const theirs = theirIndex.index(ct);
       // The baseline's prompts in order, each at its first row (a prompt sampled in two groups of a step), paired with the candidate's first.
       for (let bf = 0; bf < bt.length; bf++) {
         for (let br = 0; br < bt[bf].length; br++) {

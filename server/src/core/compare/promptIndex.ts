@@ -5,22 +5,30 @@
 import type { PromptRows } from './promptTable';
 
 export class StepPromptIndex {
-  private readonly mask: number;
+  private mask = 0;
   /** Per slot: the row's file + 1 (0: empty), its row, its id's hash. */
-  private readonly files: Int32Array;
-  private readonly rows: Int32Array;
-  private readonly hashes: Uint32Array;
+  private files = new Int32Array(0);
+  private rows = new Int32Array(0);
+  private hashes = new Uint32Array(0);
+  private tables: readonly PromptRows[] = [];
 
-  /** The step's files' rows in order; an id's first row is the one kept. */
-  constructor(private readonly tables: readonly PromptRows[]) {
+  /**
+   * Indexes a step's files' rows in order (an id's first row is the one kept). One index is
+   * reused step after step, its slots kept while they are enough: a diff of 1 000 steps then
+   * makes a handful of buffers, not thousands (each a collection's worth of external memory).
+   */
+  index(tables: readonly PromptRows[]): this {
+    this.tables = tables;
     let n = 0;
     for (const t of tables) n += t.length;
     let size = 16;
     while (size < n * 2) size *= 2;
+    if (size > this.files.length) {
+      this.files = new Int32Array(size);
+      this.rows = new Int32Array(size);
+      this.hashes = new Uint32Array(size);
+    } else this.files.fill(0, 0, size);
     this.mask = size - 1;
-    this.files = new Int32Array(size);
-    this.rows = new Int32Array(size);
-    this.hashes = new Uint32Array(size);
     for (let f = 0; f < tables.length; f++) {
       for (let r = 0; r < tables[f].length; r++) {
         const hash = tables[f].idHash(r);
@@ -31,6 +39,7 @@ export class StepPromptIndex {
         this.hashes[slot] = hash;
       }
     }
+    return this;
   }
 
   /** The slot holding `table`'s row `row`'s id, or the empty slot where it would go. */

@@ -173,25 +173,20 @@ class Walk {
     if (this.peek() === CLOSE_ARRAY) this.i++;
     else
       for (;;) {
-        this.expect(OPEN_ARRAY);
-        const id = this.stringSpan();
-        this.expect(COMMA);
-        const state = this.count(0);
-        this.expect(COMMA);
-        const samples = this.count(0);
-        this.expect(COMMA);
-        const passes = this.count(0);
-        this.expect(COMMA);
-        const rewardSum = this.number();
-        this.expect(COMMA);
-        const line = this.count(1);
-        this.expect(COMMA);
-        const tokens = this.number();
-        if (!(tokens >= 0)) throw new Unexpected();
-        this.expect(CLOSE_ARRAY);
-        // A count beyond the table's 32 bits: the whole text is left to parseSummary.
-        if (!table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line, tokens))
-          throw new Unexpected();
+        if (this.fastRow(table)) {
+          // The common separator first: `,` or `]` right after the row.
+          const c = this.t.charCodeAt(this.i);
+          if (c === COMMA) {
+            this.i++;
+            continue;
+          }
+          if (c === CLOSE_ARRAY) {
+            this.i++;
+            break;
+          }
+        } else {
+          this.generalRow(table);
+        }
         const c = this.peek();
         this.i++;
         if (c === CLOSE_ARRAY) break;
@@ -199,6 +194,96 @@ class Walk {
       }
     this.copiedTo = this.i;
     return table.finish();
+  }
+
+  /**
+   * A whole number of up to 15 digits at `i` (no sign, no leading zero, no fraction or exponent:
+   * as `summarize` writes counts), or -1 when the text there is anything else; `this.i` after it.
+   */
+  private wholeAt(i: number): number {
+    const t = this.t;
+    let c = t.charCodeAt(i);
+    if (c === ZERO) {
+      c = t.charCodeAt(i + 1);
+      if ((c >= ZERO && c <= NINE) || c === 0x2e || c === 0x65 || c === 0x45) return -1;
+      this.i = i + 1;
+      return 0;
+    }
+    if (!(c > ZERO && c <= NINE)) return -1;
+    const start = i;
+    let value = 0;
+    do {
+      value = value * 10 + (c - ZERO);
+      c = t.charCodeAt(++i);
+    } while (c >= ZERO && c <= NINE);
+    if (c === 0x2e || c === 0x65 || c === 0x45 || i - start > 15) return -1;
+    this.i = i;
+    return value;
+  }
+
+  /** `,` and a whole number (`wholeAt`); -1: anything else. */
+  private commaWhole(): number {
+    return this.t.charCodeAt(this.i) === COMMA ? this.wholeAt(this.i + 1) : -1;
+  }
+
+  /**
+   * A row as `summarize` writes it (no white space, an id without escapes, whole counts) read in
+   * one pass, the cursor after it; false: the cursor where it was, for `generalRow` (which reads
+   * any row and refuses what the schema would). The same row either way.
+   */
+  private fastRow(table: PromptTableBuilder): boolean {
+    const t = this.t;
+    const from = this.i;
+    if (t.charCodeAt(from) !== OPEN_ARRAY || t.charCodeAt(from + 1) !== QUOTE) return false;
+    const idStart = from + 2;
+    let i = idStart;
+    for (let c = t.charCodeAt(i); c !== QUOTE; c = t.charCodeAt(++i)) if (c === BACKSLASH || c < 0x20 || c !== c) return false;
+    const idEnd = i;
+    this.i = idEnd + 1;
+    const state = this.commaWhole();
+    const samples = state < 0 ? -1 : this.commaWhole();
+    const passes = samples < 0 ? -1 : this.commaWhole();
+    if (passes < 0 || t.charCodeAt(this.i) !== COMMA) {
+      this.i = from;
+      return false;
+    }
+    // A reward sum may be fractional or negative: read as any JSON number.
+    this.i++;
+    const c = t.charCodeAt(this.i);
+    const rewardSum = (c >= ZERO && c <= NINE) || c === MINUS ? this.number() : NaN;
+    const line = rewardSum !== rewardSum ? -1 : this.commaWhole();
+    const tokens = line < 1 ? -1 : this.commaWhole();
+    if (tokens < 0 || t.charCodeAt(this.i) !== CLOSE_ARRAY) {
+      this.i = from;
+      return false;
+    }
+    this.i++;
+    // A count beyond the table's 32 bits: the whole text is left to parseSummary.
+    if (!table.push(idStart, idEnd, null, state, samples, passes, rewardSum, line, tokens)) throw new Unexpected();
+    return true;
+  }
+
+  /** Any row, white space and escapes included (`fastRow` reads the usual ones). */
+  private generalRow(table: PromptTableBuilder): void {
+    this.expect(OPEN_ARRAY);
+    const id = this.stringSpan();
+    this.expect(COMMA);
+    const state = this.count(0);
+    this.expect(COMMA);
+    const samples = this.count(0);
+    this.expect(COMMA);
+    const passes = this.count(0);
+    this.expect(COMMA);
+    const rewardSum = this.number();
+    this.expect(COMMA);
+    const line = this.count(1);
+    this.expect(COMMA);
+    const tokens = this.number();
+    if (!(tokens >= 0)) throw new Unexpected();
+    this.expect(CLOSE_ARRAY);
+    // A count beyond the table's 32 bits: the whole text is left to parseSummary.
+    if (!table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line, tokens))
+      throw new Unexpected();
   }
 
   /** An object's members: `member(key)` reads each value (or skips it). */
