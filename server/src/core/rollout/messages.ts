@@ -106,7 +106,8 @@ export function policyDiscardedMessage(s: SampleRecord): string {
   );
 }
 
-export function incompleteGroupMessage(key: string, size: number, n: number): string {
+export function incompleteGroupMessage(key: string, size: number, n: number, framework: 'miles' | 'slime' = 'miles'): string {
+  if (framework === 'slime') return slimeIncompleteMessage(key, `${size} samples`, n);
   return (
     `group ${key} has ${size} samples, expected n_samples_per_prompt = ${n} — miles' sync rollout asserts that every` +
     ` group holds n samples, and GRPO's baseline for this prompt is taken over ${size}. Samples were lost or` +
@@ -115,12 +116,25 @@ export function incompleteGroupMessage(key: string, size: number, n: number): st
 }
 
 /** A group of compact rollouts (siblings share rollout_id) whose number of rollouts is not n. */
-export function incompleteRolloutsMessage(key: string, rollouts: number, samples: number, n: number): string {
+export function incompleteRolloutsMessage(key: string, rollouts: number, samples: number, n: number, framework: 'miles' | 'slime' = 'miles'): string {
+  if (framework === 'slime') return slimeIncompleteMessage(key, `${rollouts} rollouts (${samples} samples; siblings share rollout_id)`, n);
   return (
     `group ${key} has ${rollouts} rollouts (${samples} samples; siblings share rollout_id), expected n_samples_per_prompt = ${n}` +
     ` — miles' sync rollout asserts that every group holds n rollouts, and GRPO's baseline for this prompt is taken over` +
     ` its ${rollouts} rollouts, one reward each (_normalize_rewards_by_rollout). Rollouts were lost or duplicated while` +
     ' writing, or the setting nSamplesPerPrompt does not match the run.'
+  );
+}
+
+/**
+ * slime 624b824's `generate_rollout_async` asserts `len(group) == args.n_samples_per_prompt` (no
+ * message) over a group's entries, a fanned-out rollout's samples being one list entry.
+ */
+function slimeIncompleteMessage(key: string, holds: string, n: number): string {
+  return (
+    `group ${key} has ${holds}, expected n_samples_per_prompt = ${n} — slime 624b824's generate_rollout_async asserts that every` +
+    ' group holds n rollouts (AssertionError), so its step would not have run. Samples were lost or duplicated while writing,' +
+    ' or the setting nSamplesPerPrompt does not match the run.'
   );
 }
 
@@ -144,6 +158,19 @@ export function filterCrashMessage(key: string, size: number, line: number, erro
   return (
     `group ${key} (${size} sample${size === 1 ? '' : 's'}) reaches check_reward_nonzero_std with a null reward (line ${line}), ` +
     `on which ${versionOwner} filter raises ${error}, so the rollout step crashes; the tool keeps the group (a group holding a null reward is never zero-std)`
+  );
+}
+
+/**
+ * filter-crash (slime 624b824): a group whose rollout fans out reaches `check_reward_nonzero_std`,
+ * which reads `get_reward_value` of each entry of the group, a list for such a rollout.
+ */
+export function slimeFanOutCrashMessage(key: string, rollouts: number, size: number, line: number, versionOwner: string): string {
+  return (
+    `group ${key} (${rollouts} rollout${rollouts === 1 ? '' : 's'}, ${size} samples) holds a rollout that fans out into several samples sharing rollout_id (line ${line}): ` +
+    `${versionOwner} generate_rollout_async hands check_reward_nonzero_std the group with that rollout as the list of its samples, ` +
+    `on which the filter raises AttributeError: 'list' object has no attribute 'get_reward_value', so the rollout step crashes; ` +
+    'the tool keeps the group. Run compact / sub-agent rollouts without the dynamic filter, or with a filter that reads each list.'
   );
 }
 
