@@ -960,12 +960,18 @@ def slime_all(out_dir, slime_root):
     slime_fanout(out_dir, sl, args, logged, write)
 
 
-def slime_fanout_step(sl, n, groups, rewards, dynamic_filter):
+SLIME_COMPACT_GENERATE = "slime.rollout._fanout_test_helpers.compact_generate"
+
+
+def slime_fanout_step(sl, n, groups, rewards, dynamic_filter, generate_path=SLIME_COMPACT_GENERATE):
     """One training step of slime's own `generate_rollout_async` (slime/rollout/sglang_rollout.py) with
     slime's own compact generation `_fanout_test_helpers.compact_generate` (one input fans out into
     1 + index % 3 siblings sharing rollout_id = index), then flattened as `RolloutManager._get_rollout_data`
     does (`validate_rollout_id_annotated`, then itertools.chain while the entries are lists). `groups`: the
-    number of inputs of each group the data source hands out. Only the model call (`sglang_rollout.generate`,
+    number of inputs of each group the data source hands out; `generate_path`: the generate function
+    (--custom-generate-function-path), slime's compact_generate unless a caller gives its own. Returns the
+    flattened samples, the filter's drop metrics and the groups as generate_rollout_async returned them
+    (each entry a Sample, or a rollout's list of samples). Only the model call (`sglang_rollout.generate`,
     an HTTP request: answered here with `rewards[index]` as the reward), the tokenizer loads and `abort`
     (which asks the router for its workers) are replaced."""
     import asyncio
@@ -977,7 +983,7 @@ def slime_fanout_step(sl, n, groups, rewards, dynamic_filter):
     args.n_samples_per_prompt = n
     for k, v in dict(rollout_global_dataset=True, rollout_batch_size=len(groups), over_sampling_batch_size=1,
                      dynamic_sampling_filter_path=dynamic_filter, partial_rollout=False,
-                     custom_generate_function_path="slime.rollout._fanout_test_helpers.compact_generate",
+                     custom_generate_function_path=generate_path,
                      mask_offpolicy_in_partial_rollout=False, group_rm=False, hf_checkpoint=None, custom_rm_path=None,
                      sglang_server_concurrency=4, rollout_temperature=1.0, rollout_top_p=1.0, rollout_top_k=-1,
                      rollout_max_response_len=8, rollout_stop=None, rollout_stop_token_ids=None,
@@ -1012,11 +1018,11 @@ def slime_fanout_step(sl, n, groups, rewards, dynamic_filter):
          mock.patch.object(sr, "generate", model), mock.patch.object(sr, "abort", no_servers), \
          mock.patch("builtins.print"):
         out, _ = asyncio.run(sr.generate_rollout_async(args, 1, data_source))
-    data = out.samples
+    nested = data = out.samples
     validate_rollout_id_annotated(data)
     while isinstance(data[0], list):
         data = list(itertools.chain.from_iterable(data))
-    return data, out.metrics
+    return data, out.metrics, nested
 
 
 def slime_fanout(out_dir, sl, args, logged, write):
@@ -1032,7 +1038,7 @@ def slime_fanout(out_dir, sl, args, logged, write):
             return None, f"{type(e).__name__}: {e}"
 
     rewards = {0: 1.0, 1: 0.0, 2: 1.0, 3: 0.0, 4: 0.0, 5: 1.0, 6: 1, 7: 0, 8: 1}
-    (samples, drops), crash = outcome(lambda: slime_fanout_step(sl, 3, [3, 3, 3], rewards, None))
+    (samples, drops, _), crash = outcome(lambda: slime_fanout_step(sl, 3, [3, 3, 3], rewards, None))
     assert crash is None, crash
     _, filter_crash = outcome(lambda: slime_fanout_step(
         sl, 3, [3, 3, 3], rewards, "slime.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std"))
@@ -1334,7 +1340,12 @@ def miles_compact_setup(args):
         def unscored(s):
             plan = server.plans.get(s.metadata["task_id"])
             return isinstance(plan, tuple) and plan[1] == "unscored"
-        return [None if unscored(s) else (1.0 if s.response == "all tests pass" else 0.0) for s in samples]
+        def judged(s):
+            plan = server.plans.get(s.metadata["task_id"])
+            return isinstance(plan, tuple) and plan[1] == "bool judge"
+        # "bool judge": a reward function returning Python bools (whether the tests pass), as a user's may.
+        return [None if unscored(s) else (s.response == "all tests pass") if judged(s) else
+                (1.0 if s.response == "all tests pass" else 0.0) for s in samples]
 
     mods.registry[args.custom_agent_function_path] = fix_tests
     mods.registry["agents.judge"] = judge
@@ -1373,6 +1384,9 @@ def miles_compact(out_dir):
         # conversion: torch.tensor raises TypeError.
         23: [("k", [(1, 1.0), (2, 0.0), (1, 0.0), (1, 1.0), (1, 1.0), (1, 0.0)]),
              ("l", [(1, 1.0), (1, "unscored"), (1, 0.0), (1, 0.0), (1, 1.0), (1, 1.0)])],
+        # 24: as 22, with a reward function that returns Python bools: the ValueError prints them False / True.
+        24: [("m", [(1, 1.0), (1, 0.0), (3, "bool judge"), (1, 0.0), (1, 1.0), (1, 0.0)]),
+             ("n", [(1, 0.0), (1, 1.0), (1, 1.0), (2, 1.0), (1, 0.0), (1, 0.0)])],
     }
     for step, plan in steps.items():
         zero_std = step != 23

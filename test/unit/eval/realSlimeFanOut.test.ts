@@ -58,8 +58,12 @@ for (const file of ['rollout/rollout_3.jsonl', 'rollout_data/3.pt']) {
       assert.ok(f.message.includes('slime 624b824'), f.message);
       assert.equal(f.severity, 'error');
     }
-    // At the first sample of the group's first fanned-out rollout (line 2: rollout 0 is one sample).
-    assert.equal(crashes[0].line, 2);
+    // At each group's first sample; group 0's first fanned-out rollout (rollout 0 is one sample) named.
+    assert.deepEqual(
+      crashes.map((f) => f.line),
+      [1, 7, 13],
+    );
+    assert.ok(crashes[0].message.includes('its rollout at line 2 fans out'), crashes[0].message);
     assert.deepEqual(
       r.findings.filter((f) => f.code !== 'filter-crash'),
       [],

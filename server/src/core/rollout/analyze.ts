@@ -11,7 +11,7 @@ import type { SampleGroup } from './groups';
 import {
   abortCauseUnknownMessage,
   filterCrashMessage,
-  slimeFanOutCrashMessage,
+  slimeListsCrashMessage,
   groupDroppedMessage,
   infraScoredMessage,
   policyDiscardedMessage,
@@ -116,6 +116,14 @@ export function analyzeRollout(
   // through the checks. `compact`: miles' per-rollout reading on top (the compact-rollouts finding).
   const byRollout = filtersRun && isSampleDump(format) && rolloutIdsNameRollouts(store);
   const compact = byRollout && rules.compactRollouts;
+  // slime 624b824 flattens a step's groups only when every entry has one shape (itertools.chain while
+  // the first entry is a list): where one rollout fans out into a list, every entry of the step is a
+  // list, so its dynamic filter raises on every group (rollout/messages.ts slimeListsCrashMessage).
+  const slimeLists =
+    byRollout &&
+    rules.framework === 'slime' &&
+    settings.dynamicFilter === 'check_reward_nonzero_std' &&
+    compactSummary(store, settings.nSamplesPerPrompt) !== null;
   // miles converts the kept groups to training data after dumping and logging them (rewardNormalization.ts).
   const droppedGroups = filtersRun && rules.framework === 'miles' && isSampleDump(format) ? new Uint8Array(store.groupKeys.size) : null;
   let filterRaised = false;
@@ -146,7 +154,7 @@ export function analyzeRollout(
       return true;
     },
     (g, rows) => {
-      const { reason, namer, raised } = filtersRun ? filterGroup(g, settings, rules, byRollout, finding) : KEPT;
+      const { reason, namer, raised } = filtersRun ? filterGroup(g, settings, rules, slimeLists, finding) : KEPT;
       total++;
       if (raised === true) filterRaised = true;
       if (reason !== null) {
@@ -262,7 +270,7 @@ const KEPT: GroupVerdict = { reason: null, namer: NO_NAMER };
  * The aborted-group filter first where the framework has one (docs/semantics.md#aborted-group-filter),
  * then the dynamic filter on survivors (#zero-std-filter) with the framework's threshold.
  */
-function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: SampleFrameworkRules, byRollout: boolean, report: Report): GroupVerdict {
+function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: SampleFrameworkRules, slimeLists: boolean, report: Report): GroupVerdict {
   const members = g.members;
   const aborted = rules.abortedGroupFilter ? abortedFilter(members) : null;
   if (aborted) {
@@ -276,16 +284,15 @@ function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: Sampl
     return { reason: aborted.reason, namer };
   }
   if (settings.dynamicFilter !== 'check_reward_nonzero_std') return KEPT;
-  // slime 624b824 hands the filter a fanned-out rollout as the list of its samples, which has no
+  // slime 624b824 hands the filter each rollout as the list of its samples, which has no
   // get_reward_value (miles main flattens the group first): the filter raises before any reward is read.
-  const wide = rules.framework === 'slime' && byRollout ? rolloutsOf(members).find((r) => r.length > 1) : undefined;
-  if (wide !== undefined) {
-    const at = members.record(wide[0]);
+  if (slimeLists) {
+    const wide = rolloutsOf(members).find((r) => r.length > 1);
     report(
       'filter-crash',
-      at,
-      () => slimeFanOutCrashMessage(g.key, rolloutCount(members), members.length, at.line, rules.versionOwner),
-      relatedMembers(members, wide[0]),
+      members.record(0),
+      () => slimeListsCrashMessage(g.key, rolloutCount(members), members.length, wide === undefined ? null : members.line(wide[0]), rules.versionOwner),
+      relatedMembers(members, 0),
     );
     return { ...KEPT, raised: true };
   }

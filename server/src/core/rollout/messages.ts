@@ -6,9 +6,10 @@ import { pyFloatRepr, pyIntRepr } from '../python';
 import type { SampleList } from '../store/sampleList';
 import type { SampleRecord } from '../types';
 
-/** A reward as Python prints it: `1` for an int, `1.0` for a float, `None` for null. */
-export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt'>): string {
+/** A reward as Python prints it (`repr`, as a list shows it): `1` for an int, `1.0` for a float, `True` for a bool, `None` for null. */
+export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt' | 'rewardIsBool'>): string {
   if (s.reward === null) return 'None';
+  if (s.rewardIsBool === true) return s.reward !== 0 ? 'True' : 'False';
   if (s.rewardIsInt && Number.isSafeInteger(s.reward)) return pyIntRepr(s.reward);
   return pyFloatRepr(s.reward);
 }
@@ -162,13 +163,18 @@ export function filterCrashMessage(key: string, size: number, line: number, erro
 }
 
 /**
- * filter-crash (slime 624b824): a group whose rollout fans out reaches `check_reward_nonzero_std`,
- * which reads `get_reward_value` of each entry of the group, a list for such a rollout.
+ * filter-crash (slime 624b824): in a step whose rollouts fan out, each group reaches
+ * `check_reward_nonzero_std` as a list of rollouts, each the list of its samples; the filter reads
+ * `get_reward_value` of each. `wideLine`: the first sample of the group's first fanned-out rollout.
  */
-export function slimeFanOutCrashMessage(key: string, rollouts: number, size: number, line: number, versionOwner: string): string {
+export function slimeListsCrashMessage(key: string, rollouts: number, size: number, wideLine: number | null, versionOwner: string): string {
+  const which =
+    wideLine !== null
+      ? `its rollout at line ${wideLine} fans out into several samples sharing rollout_id`
+      : 'rollouts of this step fan out into several samples sharing rollout_id';
   return (
-    `group ${key} (${rollouts} rollout${rollouts === 1 ? '' : 's'}, ${size} samples) holds a rollout that fans out into several samples sharing rollout_id (line ${line}): ` +
-    `${versionOwner} generate_rollout_async hands check_reward_nonzero_std the group with that rollout as the list of its samples, ` +
+    `group ${key} (${rollouts} rollout${rollouts === 1 ? '' : 's'}, ${size} sample${size === 1 ? '' : 's'}) reaches check_reward_nonzero_std as a list of rollouts, each the list of its samples (${which}, ` +
+    `and ${versionOwner} RolloutManager flattens a step only when every rollout is such a list), ` +
     `on which the filter raises AttributeError: 'list' object has no attribute 'get_reward_value', so the rollout step crashes; ` +
     'the tool keeps the group. Run compact / sub-agent rollouts without the dynamic filter, or with a filter that reads each list.'
   );
