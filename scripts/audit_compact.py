@@ -243,8 +243,13 @@ def slime_compact_step_case(ctx, case, rng, sl, n, template):
     # A step whose rollouts are all one sample does not show that its generate function returned lists (which
     # slime's filter raises on): the engine names the crash only where a rollout fans out; counted apart here.
     unseen = {}
-    if not any(_turns[s.index] > 1 for s in samples):
-        raised, unseen = {}, raised
+    if filtered and not any(_turns[s.index] > 1 for s in samples):
+        # What slime's filter gives the same groups from a generate function returning plain Samples.
+        raised, unseen, gatherer = {}, raised, sl.base.MetricGatherer()
+        for group in nested:
+            out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, [e[0] for e in group])
+            if sl.base.should_drop_dynamic_filter_output(out, remaining_batch_size=10**9, target_data_size=1):
+                gatherer.on_dynamic_filter_drop(reason=out.reason)
     settings = {"nSamplesPerPrompt": n, "dynamicFilter": "check_reward_nonzero_std" if filtered else "none"}
     ctx.write_case(f"slime/compact/case{case}", samples,
                    {"kind": "rollout", "n": n, "settings": settings, **expected,

@@ -110,7 +110,7 @@ export function policyDiscardedMessage(s: SampleRecord): string {
 export function incompleteGroupMessage(key: string, size: number, n: number, framework: 'miles' | 'slime' = 'miles'): string {
   if (framework === 'slime') return slimeIncompleteMessage(key, `${size} samples`, n);
   return (
-    `group ${key} has ${size} samples, expected n_samples_per_prompt = ${n} — miles' sync rollout asserts that every` +
+    `group ${key} has ${size} samples, expected n_samples_per_prompt = ${n} — miles main (31f1ca9)'s sync rollout asserts that every` +
     ` group holds n samples, and GRPO's baseline for this prompt is taken over ${size}. Samples were lost or` +
     ' duplicated while writing, or the setting nSamplesPerPrompt does not match the run.'
   );
@@ -121,7 +121,7 @@ export function incompleteRolloutsMessage(key: string, rollouts: number, samples
   if (framework === 'slime') return slimeIncompleteMessage(key, `${rollouts} rollouts (${samples} samples; siblings share rollout_id)`, n);
   return (
     `group ${key} has ${rollouts} rollouts (${samples} samples; siblings share rollout_id), expected n_samples_per_prompt = ${n}` +
-    ` — miles' sync rollout asserts that every group holds n rollouts, and GRPO's baseline for this prompt is taken over` +
+    ` — miles main (31f1ca9)'s sync rollout asserts that every group holds n rollouts, and GRPO's baseline for this prompt is taken over` +
     ` its ${rollouts} rollouts, one reward each (_normalize_rewards_by_rollout). Rollouts were lost or duplicated while` +
     ' writing, or the setting nSamplesPerPrompt does not match the run.'
   );
