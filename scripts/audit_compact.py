@@ -253,6 +253,6 @@ def slime_compact_step_case(ctx, case, rng, sl, n, template):
     settings = {"nSamplesPerPrompt": n, "dynamicFilter": "check_reward_nonzero_std" if filtered else "none"}
     ctx.write_case(f"slime/compact/case{case}", samples,
                    {"kind": "rollout", "n": n, "settings": settings, **expected,
-                    "drops": gatherer.collect() if filtered else {}, "filter_raised_by_group": raised,
+                    "drops": {k.removeprefix("rollout/dynamic_filter/drop_"): v for k, v in gatherer.collect().items()} if filtered else {}, "filter_raised_by_group": raised,
                     "filter_raised_unseen": len(unseen),
                     "incomplete_groups": [short] if short is not None else [], "short_group_crash": short_crash})
