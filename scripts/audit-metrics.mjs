@@ -115,6 +115,22 @@ function slimeProblems(want, report) {
   for (const [reason, count] of Object.entries(want.drops))
     if (drops[`${DROP}${reason}`] !== count) problems.push(`${DROP}${reason}: engine ${drops[`${DROP}${reason}`]}, slime ${count}`);
   for (const k of Object.keys(drops)) if (!(k.slice(DROP.length) in want.drops)) problems.push(`engine only: ${k}`);
+  // slime steps through slime's generation (audit_compact.py): what its filter raised per group, and the
+  // groups its assertion refuses (counted by rollout).
+  if (want.filter_raised_by_group !== undefined) {
+    const crashes = report.findings.filter((f) => f.code === 'filter-crash');
+    const raised = Object.entries(want.filter_raised_by_group);
+    if (crashes.length !== raised.length) problems.push(`filter-crash findings: engine ${crashes.length}, slime raised on ${raised.length} groups`);
+    for (const [group, error] of raised)
+      if (!crashes.some((f) => f.group === group && f.message.includes(error)))
+        problems.push(`group ${group}: slime raises ${error}; no filter-crash names it`);
+  }
+  if (want.incomplete_groups !== undefined) {
+    const sizes = report.findings.filter((f) => f.code === 'incomplete-group').map((f) => f.group);
+    if (sizes.join() !== want.incomplete_groups.join()) problems.push(`incomplete-group on [${sizes}], slime's assertion on [${want.incomplete_groups}]`);
+    if (want.incomplete_groups.length > 0 && want.short_group_crash !== 'AssertionError: ')
+      problems.push(`slime raised ${want.short_group_crash} on a short group`);
+  }
   return problems;
 }
 

@@ -6,10 +6,13 @@ each through the frameworks' own functions:
   the logged figures, pass@k by rollout, and what `log_rollout_data` or `convert_samples_to_train_data` raised;
 - miles eval datasets (`miles/compact-eval/eval_<N>.jsonl`, `.pt` as `miles/rollout_data/eval_<300000+N>.pt`):
   miles' eval path (compact_fixtures.py `compact_eval_step`), `log_eval_rollout_data`'s figures or what it raised;
-- slime (`slime/compact/case<N>.jsonl`, `slime/compact-eval/eval_<N>.jsonl`, `.pt` as
-  `slime/rollout_data/<200000+N>.pt` and `eval_<300000+N>.pt`): samples as slime's TrajectoryManager emits a
-  rollout's siblings (its `index`, `group_index`, `label`, `rollout_id` = the input's `rollout_id` else `index`),
-  flattened as slime's RolloutManager flattens a step, then slime's `log_rollout_data` / `log_eval_rollout_data`.
+- slime steps (`slime/compact/case<N>.jsonl`, `.pt` as `slime/rollout_data/<200000+N>.pt`): slime's own
+  `generate_rollout_async` with a generate function fanning inputs out (gen-real-fixtures.py `slime_fanout_step`),
+  slime's `check_reward_nonzero_std` on each group as generated (drops, or what it raised), a group one input
+  short through slime's assertion, then slime's `log_rollout_data`;
+- slime eval datasets (`slime/compact-eval/eval_<N>.jsonl`, `.pt` as `slime/rollout_data/eval_<300000+N>.pt`):
+  samples as slime's TrajectoryManager emits a rollout's siblings (its `index`, `label`, `rollout_id` = the
+  input's `rollout_id` else `index`), extended into the dataset, then slime's `log_eval_rollout_data`.
 `ctx` carries audit-metrics.py's helpers (OUT, gen, mm, outcome, write_case, save_dump, MILES).
 """
 import os
@@ -129,13 +132,14 @@ def miles_compact_eval_case(ctx, case, rng):
 
 
 def slime_compact_case(ctx, case, rng, sl):
-    """A slime step or eval dataset of rollouts fanning out into siblings (slime's agent/trajectory.py
-    `TrajectoryManager` fields), flattened as slime's RolloutManager and eval path flatten them, then slime's
-    `log_rollout_data` / `log_eval_rollout_data` (no dynamic filter: slime's check_reward_nonzero_std reads
-    `get_reward_value` of each group entry, a list for a fanned-out rollout, and raises AttributeError)."""
+    """A slime step (slime_compact_step_case) or eval dataset of rollouts fanning out into siblings (slime's
+    agent/trajectory.py `TrajectoryManager` fields), flattened as slime's eval path flattens them, then
+    slime's `log_eval_rollout_data`."""
     gen = ctx.gen
     kind = rng.choice(["rollout", "eval"])
     n = rng.randint(1, 5)
+    if kind == "rollout":
+        return slime_compact_step_case(ctx, case, rng, sl, n, os.path.join(ctx.OUT, "slime", "rollout_data", "{rollout_id}.pt"))
     sargs = gen.slime_args()
     samples = []
     for g in range(rng.randint(1, 5)):
@@ -165,9 +169,90 @@ def slime_compact_case(ctx, case, rng, sl):
         ctx.write_case(f"slime/compact-eval/eval_{case}", samples, {"kind": "eval", "n": n, "settings": {"nSamplesPerEvalPrompt": n},
                                                                     "eval_config": f"eval_config_{case}.yaml", **expected})
         sl.data.save_debug_rollout_data(template, data, rollout_id=300000 + case, evaluation=True)
-        return
+
+
+_turns = {}  # the number of samples each input of a slime step fans out into, by index (slime_agent_generate)
+
+
+async def slime_agent_generate(args, sample, sampling_params):
+    """--custom-generate-function-path of the slime steps (user code, as an agent's would be): slime's own
+    model call, then the list of the rollout's turns, each a copy of the answered sample with rollout_id =
+    its index (slime's compact contract) and its own response. A list for one turn too: slime's
+    RolloutManager flattens a step only when every rollout has one shape (a Sample among lists raises)."""
+    import copy
+
+    from slime.rollout.sglang_rollout import generate
+
+    done = await generate(args, sample, sampling_params)
+    turns = _turns[sample.index]
+    out = []
+    for t in range(turns):
+        s = copy.deepcopy(done)
+        s.response = f"turn {t}" if t < turns - 1 else done.response
+        s.response_length = len(s.response)
+        s.tokens, s.loss_mask = list(range(4 + s.response_length)), [1] * s.response_length
+        s.rollout_id = sample.index
+        out.append(s)
+    return out
+
+
+def slime_compact_step_case(ctx, case, rng, sl, n, template):
+    """A slime training step through slime's own generate_rollout_async (gen.slime_fanout_step) with
+    `slime_agent_generate`: inputs fanning out into 1-3 samples. Half the steps run with
+    check_reward_nonzero_std: slime's own filter on each group as the generation returned it (its
+    drops, or what it raised: AttributeError on a group with a list entry). A fifth have the last rollout
+    of their first group lost while writing; slime's own run of a group handed out one input short
+    raises (its assertion). The figures are slime's log_rollout_data over the samples written."""
+    import sys
+    import types
+
+    gen = ctx.gen
+    sys.modules.setdefault("audit_slime_agents", types.ModuleType("audit_slime_agents")).generate = slime_agent_generate
+    groups = rng.randint(1, 4)
+    rewards = {}
+    for i in range(groups * n):
+        _turns[i] = rng.choices([1, 2, 3], [60, 25, 15])[0]
+        rewards[i] = rng.choice([0.0, 1.0, 1, 0.5])
+    filtered = rng.random() < 0.5
+    samples, _, nested = gen.slime_fanout_step(sl, n, [n] * groups, rewards, None, "audit_slime_agents.generate")
+    sargs = gen.slime_args()
     sargs.log_passrate, sargs.n_samples_per_prompt = False, n
+    raised, gatherer = {}, sl.base.MetricGatherer()
+    if filtered:
+        for group in nested:
+            first = group[0][0]
+            try:
+                out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, group)
+            except Exception as e:  # noqa: BLE001 - slime's own exception is the expected value
+                raised[str(first.group_index)] = f"{type(e).__name__}: {e}"
+                continue
+            if sl.base.should_drop_dynamic_filter_output(out, remaining_batch_size=10**9, target_data_size=1):
+                gatherer.on_dynamic_filter_drop(reason=out.reason)
+    short, short_crash = None, None
+    if n > 1 and rng.random() < 0.2:
+        # The first group's last rollout lost while writing; slime's own run of that group one input short:
+        try:
+            gen.slime_fanout_step(sl, n, [n - 1] + [n] * (groups - 1), rewards, None, "audit_slime_agents.generate")
+        except AssertionError as e:
+            short_crash = f"AssertionError: {e}"
+        last = n - 1  # the first group's inputs are indexes 0 .. n - 1
+        samples = [s for s in samples if s.index != last]
+        short = "0"
     expected = gen.slime_outcome(ctx.slime_logged, lambda: sl.metrics.log_rollout_data(1, sargs, samples, {}, 10.0))
     sl.data.save_debug_rollout_data(template, samples, rollout_id=200000 + case, evaluation=False)
+    # A step whose rollouts are all one sample does not show that its generate function returned lists (which
+    # slime's filter raises on): the engine names the crash only where a rollout fans out; counted apart here.
+    unseen = {}
+    if filtered and not any(_turns[s.index] > 1 for s in samples):
+        # What slime's filter gives the same groups from a generate function returning plain Samples.
+        raised, unseen, gatherer = {}, raised, sl.base.MetricGatherer()
+        for group in nested:
+            out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, [e[0] for e in group])
+            if sl.base.should_drop_dynamic_filter_output(out, remaining_batch_size=10**9, target_data_size=1):
+                gatherer.on_dynamic_filter_drop(reason=out.reason)
+    settings = {"nSamplesPerPrompt": n, "dynamicFilter": "check_reward_nonzero_std" if filtered else "none"}
     ctx.write_case(f"slime/compact/case{case}", samples,
-                   {"kind": "rollout", "n": n, "settings": {"nSamplesPerPrompt": n}, **expected, "drops": {}, "filter_crashes": 0})
+                   {"kind": "rollout", "n": n, "settings": settings, **expected,
+                    "drops": {k.removeprefix("rollout/dynamic_filter/drop_"): v for k, v in gatherer.collect().items()} if filtered else {}, "filter_raised_by_group": raised,
+                    "filter_raised_unseen": len(unseen),
+                    "incomplete_groups": [short] if short is not None else [], "short_group_crash": short_crash})

@@ -800,7 +800,8 @@ def miles_span_versions(out_dir):
 
 
 # ---------------------------------------------------------------- slime
-SLIME_STUB = ("slime.observability.logging_utils", "httpx", "sglang", "sglang_router")
+# PIL and tqdm: imported by slime's rollout generation (slime_fanout_step), which uses neither here.
+SLIME_STUB = ("slime.observability.logging_utils", "httpx", "sglang", "sglang_router", "PIL", "tqdm")
 
 
 def slime_modules(slime_root):
@@ -956,6 +957,107 @@ def slime_all(out_dir, slime_root):
                                        "settings": {"nSamplesPerEvalPrompt": 2}, **got})
     loaded = torch.load(template.format(rollout_id=1), weights_only=False)
     assert sorted(loaded) == ["rollout_id", "samples"], "slime's dump has no metadata"
+    slime_fanout(out_dir, sl, args, logged, write)
+
+
+SLIME_COMPACT_GENERATE = "slime.rollout._fanout_test_helpers.compact_generate"
+
+
+def slime_fanout_step(sl, n, groups, rewards, dynamic_filter, generate_path=SLIME_COMPACT_GENERATE):
+    """One training step of slime's own `generate_rollout_async` (slime/rollout/sglang_rollout.py) with
+    slime's own compact generation `_fanout_test_helpers.compact_generate` (one input fans out into
+    1 + index % 3 siblings sharing rollout_id = index), then flattened as `RolloutManager._get_rollout_data`
+    does (`validate_rollout_id_annotated`, then itertools.chain while the entries are lists). `groups`: the
+    number of inputs of each group the data source hands out; `generate_path`: the generate function
+    (--custom-generate-function-path), slime's compact_generate unless a caller gives its own. Returns the
+    flattened samples, the filter's drop metrics and the groups as generate_rollout_async returned them
+    (each entry a Sample, or a rollout's list of samples). Only the model call (`sglang_rollout.generate`,
+    an HTTP request: answered here with `rewards[index]` as the reward), the tokenizer loads and `abort`
+    (which asks the router for its workers) are replaced."""
+    import asyncio
+    import itertools
+    from slime.observability.rollout_data_utils import validate_rollout_id_annotated
+    from slime.rollout import sglang_rollout as sr
+    S = sl.Sample
+    args = slime_args()
+    args.n_samples_per_prompt = n
+    for k, v in dict(rollout_global_dataset=True, rollout_batch_size=len(groups), over_sampling_batch_size=1,
+                     dynamic_sampling_filter_path=dynamic_filter, partial_rollout=False,
+                     custom_generate_function_path=generate_path,
+                     mask_offpolicy_in_partial_rollout=False, group_rm=False, hf_checkpoint=None, custom_rm_path=None,
+                     sglang_server_concurrency=4, rollout_temperature=1.0, rollout_top_p=1.0, rollout_top_k=-1,
+                     rollout_max_response_len=8, rollout_stop=None, rollout_stop_token_ids=None,
+                     rollout_skip_special_tokens=False, sglang_dp_size=1, rollout_sample_filter_path=None,
+                     rollout_all_samples_process_path=None, rollout_sample_hook_path=None).items():
+        setattr(args, k, v)
+    served = iter(enumerate(groups))
+    first = [sum(groups[:g]) for g in range(len(groups))]
+
+    def data_source(_):
+        g, size = next(served)
+        return [[S(group_index=g, index=first[g] + j, prompt=f"fan-out prompt {g}", label="x") for j in range(size)]]
+
+    async def model(_args, sample, _params):
+        sample.response = f"answer {sample.index}" + "!" * (sample.index % 4)
+        sample.response_length = len(sample.response)
+        sample.tokens = list(range(4 + sample.response_length))
+        sample.loss_mask = [1] * sample.response_length
+        sample.reward = rewards[sample.index]
+        sample.weight_versions = ["3"]
+        sample.session_id = f"session-{sample.index}"
+        sample.status = S.Status.COMPLETED
+        return sample
+
+    async def no_servers(_args, _rollout_id):
+        return []
+
+    sr.GenerateState._instances = {}  # SingletonMeta: a fresh state for each step's args
+    with mock.patch.object(sr, "load_tokenizer", lambda *a, **k: None), \
+         mock.patch.object(sr, "load_processor", lambda *a, **k: None), \
+         mock.patch.object(sr, "get_rollout_num_engines", lambda a: 1), \
+         mock.patch.object(sr, "generate", model), mock.patch.object(sr, "abort", no_servers), \
+         mock.patch("builtins.print"):
+        out, _ = asyncio.run(sr.generate_rollout_async(args, 1, data_source))
+    nested = data = out.samples
+    validate_rollout_id_annotated(data)
+    while isinstance(data[0], list):
+        data = list(itertools.chain.from_iterable(data))
+    return data, out.metrics, nested
+
+
+def slime_fanout(out_dir, sl, args, logged, write):
+    """rollout 3: compact rollouts through slime's own generation (`slime_fanout_step`), n = 3, three groups
+    of 6 samples each (rollouts of 1, 2 and 3 siblings). Without a dynamic filter slime keeps every group
+    (its `assert len(group) == n_samples_per_prompt` counts a group's rollouts); with
+    check_reward_nonzero_std it raises on the first group (each entry is a rollout's list of samples); a
+    group handed out one input short fails slime's assertion."""
+    def outcome(call):
+        try:
+            return call(), None
+        except Exception as e:  # noqa: BLE001 - slime's own exception is the expected value
+            return None, f"{type(e).__name__}: {e}"
+
+    rewards = {0: 1.0, 1: 0.0, 2: 1.0, 3: 0.0, 4: 0.0, 5: 1.0, 6: 1, 7: 0, 8: 1}
+    (samples, drops, _), crash = outcome(lambda: slime_fanout_step(sl, 3, [3, 3, 3], rewards, None))
+    assert crash is None, crash
+    _, filter_crash = outcome(lambda: slime_fanout_step(
+        sl, 3, [3, 3, 3], rewards, "slime.rollout.filter_hub.dynamic_sampling_filters.check_reward_nonzero_std"))
+    _, short_crash = outcome(lambda: slime_fanout_step(sl, 3, [3, 2, 3], rewards, None))
+    args.log_passrate, args.n_samples_per_prompt = False, 3
+    got = slime_outcome(logged, lambda: sl.metrics.log_rollout_data(3, args, samples, drops, 10.0))
+    assert got["crash"] is None, got["crash"]
+    sl.data.save_debug_rollout_data(os.path.join(out_dir, "rollout_data", "{rollout_id}.pt"), samples, rollout_id=3,
+                                    evaluation=False)
+    write("rollout/rollout_3", samples, {
+        "writer": "slime save_debug_rollout_data (.pt) and Sample.to_dict() as JSON lines (.jsonl)",
+        "generated_by": "slime generate_rollout_async with slime.rollout._fanout_test_helpers.compact_generate, "
+                        "flattened as RolloutManager._get_rollout_data flattens a step",
+        "metrics_by": "slime log_rollout_data (no dynamic filter)",
+        "settings": {"nSamplesPerPrompt": 3},
+        "samples_per_group": [sum(1 for s in samples if s.group_index == g) for g in range(3)],
+        "metrics": {k: v for k, v in got["metrics"].items() if k.startswith("rollout/")},
+        "filter_crash": filter_crash,
+        "short_group_crash": short_crash})
 def miles_stock(out_dir):
     """Stock configurations (docs/framework-files.md, "Stock configurations"), miles main 31f1ca9:
     rewards from miles' own `rm_type dapo` (`{"score": ±1.0, "acc": bool, "pred": str}`); eval
@@ -1238,7 +1340,12 @@ def miles_compact_setup(args):
         def unscored(s):
             plan = server.plans.get(s.metadata["task_id"])
             return isinstance(plan, tuple) and plan[1] == "unscored"
-        return [None if unscored(s) else (1.0 if s.response == "all tests pass" else 0.0) for s in samples]
+        def judged(s):
+            plan = server.plans.get(s.metadata["task_id"])
+            return isinstance(plan, tuple) and plan[1] == "bool judge"
+        # "bool judge": a reward function returning Python bools (whether the tests pass), as a user's may.
+        return [None if unscored(s) else (s.response == "all tests pass") if judged(s) else
+                (1.0 if s.response == "all tests pass" else 0.0) for s in samples]
 
     mods.registry[args.custom_agent_function_path] = fix_tests
     mods.registry["agents.judge"] = judge
@@ -1277,6 +1384,9 @@ def miles_compact(out_dir):
         # conversion: torch.tensor raises TypeError.
         23: [("k", [(1, 1.0), (2, 0.0), (1, 0.0), (1, 1.0), (1, 1.0), (1, 0.0)]),
              ("l", [(1, 1.0), (1, "unscored"), (1, 0.0), (1, 0.0), (1, 1.0), (1, 1.0)])],
+        # 24: as 22, with a reward function that returns Python bools: the ValueError prints them False / True.
+        24: [("m", [(1, 1.0), (1, 0.0), (3, "bool judge"), (1, 0.0), (1, 1.0), (1, 0.0)]),
+             ("n", [(1, 0.0), (1, 1.0), (1, 1.0), (2, 1.0), (1, 0.0), (1, 0.0)])],
     }
     for step, plan in steps.items():
         zero_std = step != 23

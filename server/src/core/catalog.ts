@@ -18,7 +18,10 @@ export const CATALOG = {
   'unknown-format': { severity: 'warning', summary: 'No known log format matched the file.' },
   'group-dropped': { severity: 'warning', summary: 'A group was dropped by the aborted-group filter.' },
   'zero-std-group': { severity: 'information', summary: 'A group was dropped by check_reward_nonzero_std.' },
-  'filter-crash': { severity: 'error', summary: "miles main (31f1ca9)'s check_reward_nonzero_std would raise on a group (a null reward)." },
+  'filter-crash': {
+    severity: 'error',
+    summary: 'check_reward_nonzero_std would raise on a group: a null reward (miles main (31f1ca9), slime 624b824), a fanned-out rollout (slime 624b824).',
+  },
   'train-data-crash': {
     severity: 'error',
     summary: "miles main (31f1ca9)'s convert_samples_to_train_data would raise on the step's kept samples (GRPO's reward per rollout).",

@@ -60,6 +60,7 @@ export class SampleStore extends SampleColumns {
     setRowStatus(r, s.status, s.aborted);
     r.reward = s.reward;
     r.rewardIsInt = s.rewardIsInt;
+    r.rewardIsBool = s.rewardIsBool === true;
     r.miles = s.miles;
     const row = this.count;
     this.pushRow(r);
@@ -139,7 +140,8 @@ export class SampleStore extends SampleColumns {
     if (c.reward.BYTES_PER_ELEMENT === 4 && Math.fround(reward) !== reward && reward === reward) c.reward = Float64Array.from(c.reward);
     c.reward[j] = reward;
     c.status[j] = r.status;
-    let flags = (r.aborted ? Flag.ABORTED : 0) | (r.rewardIsInt ? Flag.REWARD_INT : 0) | (r.reward !== null ? Flag.REWARD : 0);
+    let flags =
+      (r.aborted ? Flag.ABORTED : 0) | (r.rewardIsInt ? Flag.REWARD_INT : 0) | (r.reward !== null ? Flag.REWARD : 0) | (r.rewardIsBool ? Flag.REWARD_BOOL : 0);
     const m = r.miles;
     if (m !== undefined) flags |= this.putMiles(c, j, row, m, r.responseLength);
     c.flags[j] = flags;

@@ -50,6 +50,8 @@ export interface SampleRecord {
   reward: number | null;
   /** The reward's JSON text was an integer literal (`1`, not `1.0`): Python keeps it an int. */
   rewardIsInt: boolean;
+  /** The reward was a JSON boolean: a Python bool, an int to arithmetic that prints as `True` / `False`. */
+  rewardIsBool?: true;
   /** Failure cause: `metadata.exit_status` (miles), `exit_status` (trials); null when absent or empty. */
   cause: string | null;
   responseLength: number | null;

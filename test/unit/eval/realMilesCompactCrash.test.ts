@@ -45,7 +45,8 @@ function same(actual: number | undefined, want: number, name: string): void {
   assert.ok(actual === want || Math.abs(actual - want) <= 1e-15 * Math.abs(want), `${name}: engine ${actual}, miles ${want}`);
 }
 
-for (const step of [22, 23]) {
+// 24: a reward function returning Python bools; miles' message prints them as Python does (`[False, False, True]`).
+for (const step of [22, 23, 24]) {
   for (const file of [`rollout/rollout_${step}.jsonl`, `rollout_data/${step}.pt`]) {
     test(`rollout ${step} (${file}): the finding quotes what convert_samples_to_train_data raised, character for character`, async () => {
       const want = expected(`rollout/rollout_${step}.expected.json`);

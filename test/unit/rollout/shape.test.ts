@@ -15,7 +15,10 @@ test('incomplete-group: with n_samples_per_prompt known, a group of another size
     ],
   );
   assert.equal(found[0].severity, 'warning');
-  assert.ok(found[0].message.startsWith("group 2 has 3 samples, expected n_samples_per_prompt = 4 — miles' sync rollout asserts"), found[0].message);
+  assert.ok(
+    found[0].message.startsWith("group 2 has 3 samples, expected n_samples_per_prompt = 4 — miles main (31f1ca9)'s sync rollout asserts"),
+    found[0].message,
+  );
   assert.deepEqual(found[0].related, [
     { file: FILE, line: 6 },
     { file: FILE, line: 7 },

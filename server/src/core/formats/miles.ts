@@ -57,6 +57,7 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
     step: null,
   };
   if (r.rollout_id !== undefined && r.rollout_id !== null) sample.rolloutId = r.rollout_id;
+  if (reward.rewardIsBool === true) sample.rewardIsBool = true;
   sample.miles = milesFields(o, r.response_length ?? null);
   if (sample.miles.weightVersions === null && ctx.shapes !== undefined) noteOddShape(o.weight_versions, ctx.shapes, info.line);
   if (ctx.zeroStdRewardKey !== undefined && isPlainObject(r.reward)) sample.zeroStdReward = keyedReward(r.reward, ctx.zeroStdRewardKey);

@@ -11,6 +11,8 @@ import { isPlainObject } from './schemas';
 export interface RewardValue {
   reward: number | null;
   rewardIsInt: boolean;
+  /** A Python bool (`reward` 1 or 0): quoted as Python prints it, `True` / `False`. */
+  rewardIsBool?: true;
   /** Why an object reward gave no value (no key set, key missing, not a number); null when fine. */
   problem: string | null;
 }
@@ -46,7 +48,7 @@ export function resolveReward(holder: unknown, field: string, raw: unknown, key:
 
 /** Python's `bool` is a subclass of `int`: `True` is the int 1 to `sum`, `==` and `round`. */
 function boolReward(value: boolean): RewardValue {
-  return { reward: value ? 1 : 0, rewardIsInt: true, problem: null };
+  return { reward: value ? 1 : 0, rewardIsInt: true, rewardIsBool: true, problem: null };
 }
 
 /**

@@ -11,6 +11,7 @@ import type { SampleGroup } from './groups';
 import {
   abortCauseUnknownMessage,
   filterCrashMessage,
+  slimeListsCrashMessage,
   groupDroppedMessage,
   infraScoredMessage,
   policyDiscardedMessage,
@@ -27,7 +28,7 @@ import { FirstFindings } from './firstFindings';
 import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
 import { PlainGroups } from './plainGroups';
-import { compactRolloutsMessage, compactSummary, rolloutIdsNameRollouts } from './compactRollouts';
+import { compactRolloutsMessage, compactSummary, rolloutCount, rolloutIdsNameRollouts, rolloutsOf } from './compactRollouts';
 import { classifyMemo } from './causeClass';
 import { MAX_RELATED_LINES, relatedMembers } from './related';
 import { rewardNormalizationCrash } from './rewardNormalization';
@@ -109,22 +110,34 @@ export function analyzeRollout(
 
   // Samples without a group key belong to no group (see groupSamples); only their causes are checked.
   const plain = new PlainGroups(store, settings, filtersRun, format);
-  // Compact rollouts are counted by rollout, not by sample: their groups go through the checks.
-  const compact = filtersRun && rules.compactRollouts && isSampleDump(format) && rolloutIdsNameRollouts(store);
+  // Groups are counted by rollout, not by sample, where rollout_ids name rollouts: miles main
+  // (31f1ca9) and slime 624b824 both assert `len(group) == n_samples_per_prompt` over a group's
+  // entries, one a rollout (a Sample, or a fanned-out rollout's list of samples). Such groups go
+  // through the checks. `compact`: miles' per-rollout reading on top (the compact-rollouts finding).
+  const byRollout = filtersRun && isSampleDump(format) && rolloutIdsNameRollouts(store);
+  const compact = byRollout && rules.compactRollouts;
+  // slime 624b824 flattens a step's groups only when every entry has one shape (itertools.chain while
+  // the first entry is a list): where one rollout fans out into a list, every entry of the step is a
+  // list, so its dynamic filter raises on every group (rollout/messages.ts slimeListsCrashMessage).
+  const slimeLists =
+    byRollout &&
+    rules.framework === 'slime' &&
+    settings.dynamicFilter === 'check_reward_nonzero_std' &&
+    compactSummary(store, settings.nSamplesPerPrompt) !== null;
   // miles converts the kept groups to training data after dumping and logging them (rewardNormalization.ts).
   const droppedGroups = filtersRun && rules.framework === 'miles' && isSampleDump(format) ? new Uint8Array(store.groupKeys.size) : null;
   let filterRaised = false;
   const ungrouped = eachGroup(
     store,
     (gid, rows, from, to) => {
-      if (!compact && plain.quietKeep(rows, from, to, main, mixed)) {
+      if (!byRollout && plain.quietKeep(rows, from, to, main, mixed)) {
         total++;
         if (keepGroups === true)
           outcomes.push({ key: store.groupKeys.value(gid) as string, lines: linesOf(store, rows, from, to), kept: true, reason: null, metric: null });
         prompts.addRows(rows, from, to);
         return true;
       }
-      const reason = filtersRun && !compact ? plain.quietAbort(rows, from, to, main, sizes, mixed) : null;
+      const reason = filtersRun && !byRollout ? plain.quietAbort(rows, from, to, main, sizes, mixed) : null;
       if (reason === null) return false;
       total++;
       dropped++;
@@ -141,7 +154,7 @@ export function analyzeRollout(
       return true;
     },
     (g, rows) => {
-      const { reason, namer, raised } = filtersRun ? filterGroup(g, settings, rules, finding) : KEPT;
+      const { reason, namer, raised } = filtersRun ? filterGroup(g, settings, rules, slimeLists, finding) : KEPT;
       total++;
       if (raised === true) filterRaised = true;
       if (reason !== null) {
@@ -164,7 +177,7 @@ export function analyzeRollout(
         reasonOf[store.groupId(rows[0])] = id;
       }
       for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, settings, filtersRun && rules.abortedGroupFilter, namer, reason, finding);
-      for (const p of incompleteGroups([g], settings.nSamplesPerPrompt, compact)) into(sizes)(p.code, p.at, () => p.message, p.related);
+      for (const p of incompleteGroups([g], settings.nSamplesPerPrompt, byRollout, rules.framework)) into(sizes)(p.code, p.at, () => p.message, p.related);
       const odd = mixedPrompts(g);
       if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
       prompts.addRows(rows);
@@ -257,7 +270,7 @@ const KEPT: GroupVerdict = { reason: null, namer: NO_NAMER };
  * The aborted-group filter first where the framework has one (docs/semantics.md#aborted-group-filter),
  * then the dynamic filter on survivors (#zero-std-filter) with the framework's threshold.
  */
-function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: SampleFrameworkRules, report: Report): GroupVerdict {
+function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: SampleFrameworkRules, slimeLists: boolean, report: Report): GroupVerdict {
   const members = g.members;
   const aborted = rules.abortedGroupFilter ? abortedFilter(members) : null;
   if (aborted) {
@@ -271,6 +284,18 @@ function filterGroup(g: SampleGroup, settings: RolloutLensSettings, rules: Sampl
     return { reason: aborted.reason, namer };
   }
   if (settings.dynamicFilter !== 'check_reward_nonzero_std') return KEPT;
+  // slime 624b824 hands the filter each rollout as the list of its samples, which has no
+  // get_reward_value (miles main flattens the group first): the filter raises before any reward is read.
+  if (slimeLists) {
+    const wide = rolloutsOf(members).find((r) => r.length > 1);
+    report(
+      'filter-crash',
+      members.record(0),
+      () => slimeListsCrashMessage(g.key, rolloutCount(members), members.length, wide === undefined ? null : members.line(wide[0]), rules.versionOwner),
+      relatedMembers(members, 0),
+    );
+    return { ...KEPT, raised: true };
+  }
   const verdict = zeroStdFilter(members, rules.zeroStdThreshold);
   if (verdict.kind === 'kept-null-reward') {
     const at = members.record(verdict.position);

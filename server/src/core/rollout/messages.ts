@@ -6,9 +6,10 @@ import { pyFloatRepr, pyIntRepr } from '../python';
 import type { SampleList } from '../store/sampleList';
 import type { SampleRecord } from '../types';
 
-/** A reward as Python prints it: `1` for an int, `1.0` for a float, `None` for null. */
-export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt'>): string {
+/** A reward as Python prints it (`repr`, as a list shows it): `1` for an int, `1.0` for a float, `True` for a bool, `None` for null. */
+export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt' | 'rewardIsBool'>): string {
   if (s.reward === null) return 'None';
+  if (s.rewardIsBool === true) return s.reward !== 0 ? 'True' : 'False';
   if (s.rewardIsInt && Number.isSafeInteger(s.reward)) return pyIntRepr(s.reward);
   return pyFloatRepr(s.reward);
 }
@@ -106,21 +107,35 @@ export function policyDiscardedMessage(s: SampleRecord): string {
   );
 }
 
-export function incompleteGroupMessage(key: string, size: number, n: number): string {
+export function incompleteGroupMessage(key: string, size: number, n: number, framework: 'miles' | 'slime' = 'miles'): string {
+  if (framework === 'slime') return slimeIncompleteMessage(key, `${size} samples`, n);
   return (
-    `group ${key} has ${size} samples, expected n_samples_per_prompt = ${n} — miles' sync rollout asserts that every` +
+    `group ${key} has ${size} samples, expected n_samples_per_prompt = ${n} — miles main (31f1ca9)'s sync rollout asserts that every` +
     ` group holds n samples, and GRPO's baseline for this prompt is taken over ${size}. Samples were lost or` +
     ' duplicated while writing, or the setting nSamplesPerPrompt does not match the run.'
   );
 }
 
 /** A group of compact rollouts (siblings share rollout_id) whose number of rollouts is not n. */
-export function incompleteRolloutsMessage(key: string, rollouts: number, samples: number, n: number): string {
+export function incompleteRolloutsMessage(key: string, rollouts: number, samples: number, n: number, framework: 'miles' | 'slime' = 'miles'): string {
+  if (framework === 'slime') return slimeIncompleteMessage(key, `${rollouts} rollouts (${samples} samples; siblings share rollout_id)`, n);
   return (
     `group ${key} has ${rollouts} rollouts (${samples} samples; siblings share rollout_id), expected n_samples_per_prompt = ${n}` +
-    ` — miles' sync rollout asserts that every group holds n rollouts, and GRPO's baseline for this prompt is taken over` +
+    ` — miles main (31f1ca9)'s sync rollout asserts that every group holds n rollouts, and GRPO's baseline for this prompt is taken over` +
     ` its ${rollouts} rollouts, one reward each (_normalize_rewards_by_rollout). Rollouts were lost or duplicated while` +
     ' writing, or the setting nSamplesPerPrompt does not match the run.'
+  );
+}
+
+/**
+ * slime 624b824's `generate_rollout_async` asserts `len(group) == args.n_samples_per_prompt` (no
+ * message) over a group's entries, a fanned-out rollout's samples being one list entry.
+ */
+function slimeIncompleteMessage(key: string, holds: string, n: number): string {
+  return (
+    `group ${key} has ${holds}, expected n_samples_per_prompt = ${n} — slime 624b824's generate_rollout_async asserts that every` +
+    ' group holds n rollouts (AssertionError), so its step would not have run. Samples were lost or duplicated while writing,' +
+    ' or the setting nSamplesPerPrompt does not match the run.'
   );
 }
 
@@ -144,6 +159,24 @@ export function filterCrashMessage(key: string, size: number, line: number, erro
   return (
     `group ${key} (${size} sample${size === 1 ? '' : 's'}) reaches check_reward_nonzero_std with a null reward (line ${line}), ` +
     `on which ${versionOwner} filter raises ${error}, so the rollout step crashes; the tool keeps the group (a group holding a null reward is never zero-std)`
+  );
+}
+
+/**
+ * filter-crash (slime 624b824): in a step whose rollouts fan out, each group reaches
+ * `check_reward_nonzero_std` as a list of rollouts, each the list of its samples; the filter reads
+ * `get_reward_value` of each. `wideLine`: the first sample of the group's first fanned-out rollout.
+ */
+export function slimeListsCrashMessage(key: string, rollouts: number, size: number, wideLine: number | null, versionOwner: string): string {
+  const which =
+    wideLine !== null
+      ? `its rollout at line ${wideLine} fans out into several samples sharing rollout_id`
+      : 'rollouts of this step fan out into several samples sharing rollout_id';
+  return (
+    `group ${key} (${rollouts} rollout${rollouts === 1 ? '' : 's'}, ${size} sample${size === 1 ? '' : 's'}) reaches check_reward_nonzero_std as a list of rollouts, each the list of its samples (${which}, ` +
+    `and ${versionOwner} RolloutManager flattens a step only when every rollout is such a list), ` +
+    `on which the filter raises AttributeError: 'list' object has no attribute 'get_reward_value', so the rollout step crashes; ` +
+    'the tool keeps the group. Run compact / sub-agent rollouts without the dynamic filter, or with a filter that reads each list.'
   );
 }
 

@@ -60,7 +60,10 @@ export function normalizationCrashOf(store: SampleColumns, excluded: (row: numbe
       const first = store.rewardAt(rows[siblings[0]]);
       // Python's `!=` on the rewards as read (null: None): NaN differs from itself, None only from a number.
       if (siblings.every((p) => store.rewardAt(rows[p]) === first)) continue;
-      const rewards = siblings.map((p) => rewardRepr({ reward: store.rewardAt(rows[p]), rewardIsInt: store.rewardIsIntAt(rows[p]) }));
+      // As Python prints the list miles formats (`{sibling_rewards}`): each reward's repr, a bool `True` / `False`.
+      const rewards = siblings.map((p) =>
+        rewardRepr({ reward: store.rewardAt(rows[p]), rewardIsInt: store.rewardIsIntAt(rows[p]), rewardIsBool: store.rewardIsBoolAt(rows[p]) || undefined }),
+      );
       return {
         row: rows[siblings[0]],
         related: siblings.slice(1).map((p) => rows[p]),

@@ -20,9 +20,10 @@ export interface ShapeProblem {
 /**
  * With n known, every group of another size (miles' sync loop would assert). A verl v1 session
  * that wrote several outputs is one attempt (docs/framework-files.md#verl-v1); with `compact`, the
- * samples sharing a rollout are one rollout (docs/framework-files.md#compact-rollouts).
+ * samples sharing a rollout are one rollout (docs/framework-files.md#compact-rollouts), in miles' and
+ * slime's files alike; `framework` names whose assertion the message quotes.
  */
-export function incompleteGroups(groups: readonly SampleGroup[], n: number | null, compact = false): ShapeProblem[] {
+export function incompleteGroups(groups: readonly SampleGroup[], n: number | null, compact = false, framework: 'miles' | 'slime' = 'miles'): ShapeProblem[] {
   if (n === null) return [];
   return groups
     .map((g) => ({ g, size: compact ? rolloutCount(g.members) : attemptCount(g.members) }))
@@ -31,7 +32,10 @@ export function incompleteGroups(groups: readonly SampleGroup[], n: number | nul
       code: 'incomplete-group' as const,
       at: g.members.record(0),
       group: g.key,
-      message: compact && size !== g.members.length ? incompleteRolloutsMessage(g.key, size, g.members.length, n) : incompleteGroupMessage(g.key, size, n),
+      message:
+        compact && size !== g.members.length
+          ? incompleteRolloutsMessage(g.key, size, g.members.length, n, framework)
+          : incompleteGroupMessage(g.key, size, n, framework),
       related: relatedMembers(g.members, 0),
     }));
 }

@@ -44,7 +44,8 @@ export class Chunk {
   /** Rewards in single precision until one is not exactly a float32 (0, 1, 0.5 are). */
   reward: Float32Array | Float64Array = new Float32Array(CHUNK);
   readonly status = new Uint8Array(CHUNK);
-  readonly flags = new Uint8Array(CHUNK);
+  /** store/rowFlags.ts: nine bits. */
+  readonly flags = new Uint16Array(CHUNK);
   /**
    * miles columns, made when a row first needs one (zero for the rows before it): an effective
    * length that is not the response length, `weight_versions` (list id + 1; 0: null), prefix-cache

@@ -25,6 +25,7 @@ export interface StoreRow {
   aborted: boolean;
   reward: number | null;
   rewardIsInt: boolean;
+  rewardIsBool: boolean;
   miles: MilesSampleFields | undefined;
 }
 
@@ -46,6 +47,7 @@ export function emptyRow(): StoreRow {
     aborted: false,
     reward: null,
     rewardIsInt: false,
+    rewardIsBool: false,
     miles: undefined,
   };
 }

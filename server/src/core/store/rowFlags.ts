@@ -10,3 +10,5 @@ export const REP_TRUE = 16;
 export const REP_OTHER = 128;
 export const LEN_RESPONSE = 32;
 export const LEN_NULL = 64;
+/** The reward was a Python bool (REWARD_INT too): quoted as `True` / `False`. Past 8 bits: the flags are 16-bit. */
+export const REWARD_BOOL = 256;

@@ -109,6 +109,11 @@ export abstract class SampleColumns {
     return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & Flag.REWARD_INT) !== 0;
   }
 
+  /** Row `i`'s reward was a Python bool (it prints as `True` / `False`). */
+  rewardIsBoolAt(i: number): boolean {
+    return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & Flag.REWARD_BOOL) !== 0;
+  }
+
   abortedAt(i: number): boolean {
     return (this.chunks[i >>> CHUNK_BITS].flags[i & MASK] & Flag.ABORTED) !== 0;
   }
@@ -203,6 +208,7 @@ export abstract class SampleColumns {
     };
     const rolloutId = this.rolloutIdAt(i);
     if (rolloutId !== null) out.rolloutId = rolloutId;
+    if ((flags & Flag.REWARD_BOOL) !== 0) out.rewardIsBool = true;
     const extras = this.vars.get(i);
     if (extras !== undefined) {
       if (extras.vars !== undefined) out.vars = extras.vars;
