@@ -194,13 +194,15 @@ export function analyzeRollout(
     const perSample = milesSampleMetrics(store, rules);
     for (const [k, v] of Object.entries(perSample.metrics)) sampleMetrics[`rollout/${k}`] = v;
     // `--log-passrate`: logged only then, recomputed always (a run that did not log it has nothing to compare).
-    if (rules.rolloutPassrateFromSamples) {
-      const passrate = milesPassrate(store, passrateGroupSize(store, settings.nSamplesPerPrompt));
+    // One walk over the columns serves both the group size and the figures.
+    const tally = rules.rolloutPassrateFromSamples ? store.groupTally() : undefined;
+    if (tally !== undefined) {
+      const passrate = milesPassrate(store, passrateGroupSize(store, settings.nSamplesPerPrompt, tally), tally);
       for (const [k, v] of Object.entries(passrate.values)) sampleMetrics[`passrate/${k}`] = v;
     }
     const fanned = compact ? compactSummary(store, settings.nSamplesPerPrompt) : null;
     if (fanned !== null) {
-      const logged = rules.rolloutPassrateFromSamples ? milesPassrate(store, fanned.n).values : {};
+      const logged = tally !== undefined ? milesPassrate(store, fanned.n, tally).values : {};
       finding(
         'compact-rollouts',
         store.at(fanned.first),

@@ -79,27 +79,33 @@ export function normalizationCrashOf(store: SampleColumns, excluded: (row: numbe
 }
 
 /**
- * Whether `rewardNormalizationCrash` can find anything, in two passes over the columns that build
+ * Whether `rewardNormalizationCrash` can find anything, in one pass over the columns that builds
  * nothing per sample (the common step, where it finds nothing, is not slowed by its lists). Only a
  * reward that is not `==` itself (NaN), a missing reward, or two samples under one rollout key in
- * a reward group can raise; keys that rise strictly within each group are all different.
+ * a reward group can raise; keys that rise strictly within each group are all different. Whether
+ * the reward groups are the samples' groups or all samples as one (a sample without a group) is
+ * known only at the end, so the keys are followed both ways in the same pass.
  */
 function mayRaise(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): boolean {
   let ungrouped = false;
+  const last = new Float64Array(store.groupKeys.size).fill(-Infinity);
+  let lastOfAll = -Infinity;
+  let risingInAll = true;
   for (let i = 0; i < store.length; i++) {
     if (excluded(i)) continue;
     const r = store.rewardAt(i);
     if (r === null || r !== r) return true;
-    if (store.groupId(i) < 0) ungrouped = true;
-  }
-  const last = new Float64Array(ungrouped ? 1 : store.groupKeys.size).fill(-Infinity);
-  for (let i = 0; i < store.length; i++) {
-    if (excluded(i)) continue;
+    const g = store.groupId(i);
+    if (g < 0) ungrouped = true;
     const key = (idsNameRollouts ? store.rolloutIdAt(i) : null) ?? store.indexAt(i);
     if (key === null) continue; // keyed by its own row: no other sample shares it
-    const g = ungrouped ? 0 : store.groupId(i);
-    if (!(key > last[g])) return true;
-    last[g] = key;
+    if (!(key > lastOfAll)) risingInAll = false;
+    lastOfAll = key;
+    if (g >= 0) {
+      // Keys rising among all samples rise within each group: a group's fall answers both ways.
+      if (!(key > last[g])) return true;
+      last[g] = key;
+    }
   }
-  return false;
+  return ungrouped && !risingInAll;
 }
