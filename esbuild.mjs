@@ -47,6 +47,8 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ['server/src/cli.ts'], outfile: `${outdir}/cliMain.js`, plugins: [lazyFiles] }),
   // Worker threads of the CLI's parallel scan of big files (loaded from beside cli.js / server.js).
   esbuild.build({ ...common, entryPoints: ['server/src/node/scanWorker.ts'], outfile: `${outdir}/scanWorker.js`, plugins: [lazyFiles] }),
+  // Worker threads of `summarize --jobs` (loaded from beside cli.js).
+  esbuild.build({ ...common, entryPoints: ['server/src/node/summarizeWorker.ts'], outfile: `${outdir}/summarizeWorker.js`, plugins: [lazyFiles] }),
   // The thread for miles' has_repetition compression (loaded from beside cli.js / server.js).
   esbuild.build({ ...common, entryPoints: ['server/src/node/deflateWorker.ts'], outfile: `${outdir}/deflateWorker.js` }),
   // The run view's chart script (with Chart.js) for the VS Code webview and `rollout-lens report`,

@@ -113,6 +113,21 @@ export default tseslint.config(
     },
   },
   {
+    // protocol/ registers handlers and nothing else: the rooms below it import nothing from it.
+    files: ['server/src/server/**/*.ts'],
+    ignores: ['server/src/server/protocol/**', 'server/src/server/startServer.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.{1,2}/protocol/', message: 'protocol/ only registers handlers; what others need lives in their room (docs/architecture.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // TypeScript checks names itself.
     files: ['**/*.ts'],
     rules: { 'no-undef': 'off' },

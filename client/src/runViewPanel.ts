@@ -19,7 +19,7 @@ import { shownPath } from './text';
 import type { GroupsTreeProvider } from './groupsTree';
 import type { ServerApi } from './serverApi';
 import type { TreeNode } from './treeNodes';
-import { parsePageMessage } from './runViewMessages';
+import { parseRunPageMessage } from '../../shared/webviewMessages';
 import { createViewPanel, showViewPage } from './viewPanel';
 import { targetConcerns, type ViewTarget } from './viewTarget';
 
@@ -229,12 +229,12 @@ export class RunViewPanels implements vscode.Disposable {
   }
 
   private async onMessage(raw: unknown): Promise<void> {
-    if (raw && typeof raw === 'object' && (raw as { type?: unknown }).type === 'rendered' && this.stateValue) {
+    const m = parseRunPageMessage(raw);
+    if (!m || !this.stateValue) return;
+    if (m.type === 'rendered') {
       this.stateValue.rendered = true;
       return;
     }
-    const m = parsePageMessage(raw);
-    if (!m || !this.stateValue) return;
     if (m.type === 'refresh') {
       await this.redraw();
       return;

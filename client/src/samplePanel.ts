@@ -10,6 +10,7 @@ import type { SampleView } from '../../shared/sampleViewModel';
 import { revealLine } from './commands';
 import type { ServerApi } from './serverApi';
 import { createViewPanel, showViewPage } from './viewPanel';
+import { parseSamplePageMessage } from '../../shared/webviewMessages';
 
 export interface SamplePanelState {
   uri: vscode.Uri;
@@ -85,13 +86,12 @@ export class SamplePanel implements vscode.Disposable {
 
   private async onMessage(raw: unknown): Promise<void> {
     const state = this.stateValue;
-    if (!state || !raw || typeof raw !== 'object') return;
-    const m = raw as { type?: unknown; line?: unknown };
+    const m = parseSamplePageMessage(raw);
+    if (!state || !m) return;
     if (m.type === 'rendered') {
       state.rendered = true;
       return;
     }
-    if (m.type !== 'sibling' || typeof m.line !== 'number' || !Number.isInteger(m.line) || m.line < 1) return;
     // Only lines of the shown group: the page cannot send the panel elsewhere.
     if (!state.model.siblings.some((s) => s.line === m.line)) return;
     await this.open(state.uri, m.line - 1);

@@ -25,6 +25,7 @@ test(
         'extension/dist/client.js',
         'extension/dist/server.js',
         'extension/dist/scanWorker.js', // the CLI's scan worker for big files
+        'extension/dist/summarizeWorker.js', // the CLI's workers of `summarize --jobs`
         'extension/dist/deflateWorker.js', // the CLI's thread for has_repetition compression
         'extension/dist/zod.js', // required on first use by the server and the CLI (esbuild.mjs)
         'extension/dist/yaml.js', // likewise

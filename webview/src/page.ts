@@ -3,9 +3,11 @@
 // strings are hostile: they never become markup).
 import { formatForPeople, formatOrMissing } from '../../shared/numberFormat';
 import { pyFloatRepr } from '../../shared/pythonRepr';
+import type { RunPageMessage, SamplePageMessage } from '../../shared/webviewMessages';
 
 interface VsCodeApi {
-  postMessage(message: unknown): void;
+  /** Only the shapes the panels accept (shared/webviewMessages.ts). */
+  postMessage(message: RunPageMessage | SamplePageMessage): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 

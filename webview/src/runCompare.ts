@@ -9,12 +9,6 @@ import { pyFloatRepr } from '../../shared/pythonRepr';
 import { el, section, vscode } from './page';
 import { compareCharts } from './runCompareCharts';
 
-/** What a click on a comparison's sample link sends to the extension. */
-export interface OpenPlaceMessage {
-  type: 'place';
-  place: number;
-}
-
 /** A signed difference for people: `+4.167`, `−0.3333`, `0`; `–` when there is none. */
 export function signed(x: number | null, scale = 1): string {
   if (x === null) return '–';
@@ -40,7 +34,7 @@ export function placeLink(link: PlaceLink, withSide = false): HTMLElement {
   const a = el(api ? 'a' : 'span', text, api ? 'mono reveal' : 'mono');
   a.dataset.place = String(link.place);
   if (link.side) a.title = `Open the ${link.side}'s sample`;
-  if (api) a.addEventListener('click', () => api.postMessage({ type: 'place', place: link.place } satisfies OpenPlaceMessage));
+  if (api) a.addEventListener('click', () => api.postMessage({ type: 'place', place: link.place }));
   return a;
 }
 

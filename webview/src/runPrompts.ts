@@ -4,7 +4,6 @@
 import type { PromptExample, RunSection } from '../../shared/runViewModel';
 import { formatForPeople } from '../../shared/numberFormat';
 import { el, section, vscode } from './page';
-import type { OpenSampleMessage } from './runTables';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -36,7 +35,7 @@ function examples(parent: HTMLElement, title: string, tokensTitle: string, list:
     if (api) {
       at.className = 'mono reveal';
       at.title = 'Open the sample view of this line';
-      at.addEventListener('click', () => api.postMessage({ type: 'sample', source: e.source, line: e.line } satisfies OpenSampleMessage));
+      at.addEventListener('click', () => api.postMessage({ type: 'sample', source: e.source, line: e.line }));
     }
     tr.appendChild(at);
     table.appendChild(tr);

@@ -97,13 +97,6 @@ export function renderReasons(app: HTMLElement, model: RunView, colour: Map<stri
   }
 }
 
-/** What a click on a finding's place sends to the extension: open the sample view of that line (else the line). */
-export interface OpenSampleMessage {
-  type: 'sample';
-  source: string;
-  line: number;
-}
-
 /** Findings as rows: severity, code, message and where; in VS Code the place opens the sample view. */
 export function renderFindings(app: HTMLElement, model: RunView): void {
   const total = Object.values(model.findings).reduce((a, b) => a + b, 0);
@@ -127,7 +120,7 @@ export function renderFindings(app: HTMLElement, model: RunView): void {
     if (api) {
       at.className = 'mono reveal';
       at.title = 'Open the sample view of this line';
-      at.addEventListener('click', () => api.postMessage({ type: 'sample', source: f.source, line: f.line } satisfies OpenSampleMessage));
+      at.addEventListener('click', () => api.postMessage({ type: 'sample', source: f.source, line: f.line }));
     }
     tr.appendChild(at);
     table.appendChild(tr);

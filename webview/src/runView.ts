@@ -12,14 +12,6 @@ import { renderComparison, renderCompareHeader } from './runCompare';
 import { renderPrompts } from './runPrompts';
 import { renderEval, renderFindings, renderReasons } from './runTables';
 
-/** What a click on a bar sends to the extension. */
-export interface RevealMessage {
-  type: 'reveal';
-  step: number | null;
-  reason: string | null;
-  sources: string[];
-}
-
 function stepLabel(row: StepRow): string {
   return row.step === null ? row.files[0] : String(row.step);
 }
@@ -90,8 +82,7 @@ function render(model: RunView): void {
 function reveal(row: StepRow | undefined, reason: string | null): void {
   if (!row) return;
   if (vscode) {
-    const message: RevealMessage = { type: 'reveal', step: row.step, reason, sources: row.sources };
-    vscode.postMessage(message);
+    vscode.postMessage({ type: 'reveal', step: row.step, reason, sources: row.sources });
     return;
   }
   if (reason === null) return;

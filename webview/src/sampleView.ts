@@ -108,7 +108,7 @@ function render(m: SampleView): void {
     const nav = el('div', null, 'nav');
     const step = (d: number) => {
       const target = steps[here + d];
-      if (target && vscode) vscode.postMessage({ type: 'sibling', line: target.line });
+      if (target && target.line !== null && vscode) vscode.postMessage({ type: 'sibling', line: target.line });
     };
     const prev = el('button', '◀ previous sibling');
     prev.id = 'prev-sibling';

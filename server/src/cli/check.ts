@@ -85,16 +85,17 @@ async function evalConfigFor(args: CheckArgs, settings: RolloutLensSettings): Pr
   return args.evalConfig ? config : undefined; // the engine finds one per eval log
 }
 
-/** The analysis `check` and `report` share: walk, scan file by file, analyse. Null: nothing to read (exit 2). */
-export async function analyzeRun(
-  args: CheckArgs,
-  io: Io,
-  // Gets each file's report with its store and groups' verdicts (`keepDetail: 'store'`), which it
-  // must not keep: the store is released when it returns.
-  onFile?: (file: FileReport, settings: RolloutLensSettings, plan: RunPlan) => void,
-  // Lines of a `.pt` dump's samples to keep as it is read (`inspect`).
-  keepPtLines?: KeptPtLines,
-): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean; plan: RunPlan } | null> {
+/** A run's files to read, in groups that share their settings, and the run's plan. */
+export interface PreparedRun {
+  plan: RunPlan;
+  groups: { settings: RolloutLensSettings; evalConfig: EvalConfig | null | undefined; targets: WalkTarget[] }[];
+  total: number;
+  /** A path given could not be walked (reported). */
+  unreadable: boolean;
+}
+
+/** Walks the paths and plans the run (core/run/plan.ts); null: nothing to read (reported; exit 2). */
+export async function prepareRun(args: CheckArgs, io: Io): Promise<PreparedRun | null> {
   const walk = await walkPaths(args.paths, nodeFileAccess);
   let unreadable = false;
   for (const p of walk.problems) {
@@ -105,18 +106,33 @@ export async function analyzeRun(
     if (!unreadable) io.stderr(`rollout-lens: no *.jsonl or *.ndjson files in ${args.paths.map(escapeInline).join(', ')}\n`);
     return null;
   }
-
   // Each file's role in its run, from its path (core/run/plan.ts): files that only annotate a
   // step (trajectory sidecars beside their .pt, train_data, exports) are listed, never read.
   const plan = planRun(walk.targets, args.paths);
   const targets = filesToRead(plan, walk.targets);
   const groups = await runGroups(args, targets);
   const configs = await Promise.all(groups.map((g) => evalConfigFor(args, g.settings)));
+  return { plan, groups: groups.map((g, i) => ({ ...g, evalConfig: configs[i] })), total: targets.length, unreadable };
+}
+
+/** The analysis `check` and `report` share: walk, scan file by file, analyse. Null: nothing to read (exit 2). */
+export async function analyzeRun(
+  args: CheckArgs,
+  io: Io,
+  // Gets each file's report with its store and groups' verdicts (`keepDetail: 'store'`), which it
+  // must not keep: the store is released when it returns.
+  onFile?: (file: FileReport, settings: RolloutLensSettings, plan: RunPlan) => void,
+  // Lines of a `.pt` dump's samples to keep as it is read (`inspect`).
+  keepPtLines?: KeptPtLines,
+): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean; plan: RunPlan } | null> {
+  const prepared = await prepareRun(args, io);
+  if (prepared === null) return null;
+  const { plan, groups, total } = prepared;
+  let unreadable = prepared.unreadable;
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   // miles' has_repetition compression shared with a second thread, where there is a second core.
   const deflate = args.jobs !== 1 && wantsDeflateThread() ? new DeflateThread() : undefined;
-  const total = targets.length;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
   const report: RunReport = { version: 1, files: [], findings: [] };
   let done = 0;
@@ -125,7 +141,7 @@ export async function analyzeRun(
       const options = {
         access: nodeFileAccess,
         settings: group.settings,
-        evalConfig: configs[g],
+        evalConfig: group.evalConfig,
         parallel: pool,
         deflate,
         keepDetail: onFile ? ('store' as const) : false,
@@ -192,7 +208,7 @@ export async function runCheck(args: CheckArgs, io: Io): Promise<number> {
 }
 
 /** `--progress` when stderr is not a terminal: one line per file. */
-function lineProgress(stderr: (text: string) => void): Io['progress'] {
+export function lineProgress(stderr: (text: string) => void): Io['progress'] {
   return (done, total, file) => {
     if (file !== null) stderr(`rollout-lens: [${done + 1}/${total}] ${escapeInline(file)}\n`);
   };

@@ -23,6 +23,7 @@ import { isSummaryPath, readSummaryFile, summarizeRun, UnreadableInput } from '.
 export async function sideOf(path: string, check: CheckArgs, io: Io): Promise<RunSummary> {
   if (isSummaryPath(path)) return readSummaryFile(path);
   const made = await summarizeRun({ ...check, paths: [path] }, io);
+  if (made?.mixed) throw new UnreadableInput(`${path} holds more than one run; diff compares one run with one run (see above)`);
   if (made === null || made.unreadable) throw new UnreadableInput(`cannot read the run ${path}`);
   return made.summary;
 }

@@ -5,7 +5,7 @@
 // everything from the log is terminal-escaped.
 import type { CauseSettings } from '../core/causes';
 import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
-import { isPtDumpName } from '../core/logFiles';
+import { isTorchDump } from '../core/reader/pt/scanPt';
 import { lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail } from '../core/recordDetail';
 import { KeptPtLines, type SamplePlace } from '../core/sampleLine';
 import type { SampleRecord } from '../core/types';
@@ -94,7 +94,7 @@ export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
   // reading the dump up to it, so the analysis's own reading keeps its line.
   let inspected: { lines: string[]; failed: boolean; place: SamplePlace } | undefined;
   let path = args.paths[0];
-  const kept = isPtDumpName(path) ? new KeptPtLines(new Set([args.line - 1]), MAX_DETAIL_LINE_BYTES) : undefined;
+  const kept = (await isTorchDump(nodeFileAccess, path)) ? new KeptPtLines(new Set([args.line - 1]), MAX_DETAIL_LINE_BYTES) : undefined;
   const analysed = await analyzeRun(
     args,
     io,

@@ -1,14 +1,25 @@
 // `rollout-lens summarize`: a run's summary (core/compare/summary.ts) written as JSON, and
 // `--merge`: the summary of shards' summaries. Also how `diff` reads each side: a summary file
 // as it is, a folder or log analysed as `check` would.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 import { MergeError, mergeSummaries } from '../core/compare/summarySteps';
-import { renderSummary, parseSummary, SummaryError } from '../core/compare/summaryJson';
-import { type RunSummary, SummaryBuilder } from '../core/compare/summary';
+import { decodeSummary } from '../core/compare/summaryDecode';
+import { renderSummaryPieces, SummaryError } from '../core/compare/summaryJson';
+import { MixedRunError, type RunSummary, SummaryBuilder } from '../core/compare/summary';
+
+import { RunAnalyzer, scanFile } from '../core/engine';
+import { trainDataSteps } from '../core/run/plan';
+import type { RecomputedMetrics } from '../core/eval/compareMetrics';
+import type { WalkTarget } from '../core/walk';
+import { defaultSummarizeJobs, summarizeOnWorkers, summarizeWorkersAvailable } from '../node/parallelSummarize';
+import { KeptRows } from '../node/keptRows';
+import { nodeFileAccess } from '../node/nodeFileAccess';
+import type { SummaryFinding } from '../node/summarizeWorker';
 
 import type { CheckArgs } from './args';
-import { analyzeRun, type Io } from './check';
+import { analyzeRun, type Io, lineProgress, prepareRun } from './check';
 import type { SummarizeArgs } from './compareArgs';
 import { escapeInline } from './escape';
 
@@ -21,48 +32,161 @@ export { isRunSummaryName as isSummaryPath } from '../../../shared/logFiles';
 export function readSummaryFile(path: string): RunSummary {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A summary is all ASCII unless its paths or ids are not: then it is read as Latin-1, which
+    // is a copy, not a UTF-8 decoding (a summary of 1 000 steps × 512 prompts is 19 MB).
+    const bytes = readFileSync(path);
+    text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   } catch (err) {
     throw new UnreadableInput(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    return parseSummary(text);
+    return decodeSummary(text);
   } catch (err) {
     if (err instanceof SummaryError) throw new UnreadableInput(`${path}: ${err.message}`);
     throw err;
   }
 }
 
-/** Analyses `args.paths` as `check` does and summarises them; null when nothing could be read. */
-export async function summarizeRun(args: CheckArgs, io: Io): Promise<{ summary: RunSummary; unreadable: boolean } | null> {
+/** A run's summary, whether a file could not be read, and why the run is not one run (reported). */
+export interface SummarizedRun {
+  summary: RunSummary;
+  unreadable: boolean;
+  /** The paths hold runs of two frameworks: what they are. */
+  mixed: string | null;
+}
+
+/**
+ * Analyses `args.paths` as `check` does and summarises them, on worker threads with `--jobs` > 1
+ * (default: every core on 4 cores or more); null when nothing could be read.
+ */
+export async function summarizeRun(args: CheckArgs, io: Io, kept?: KeptRows): Promise<SummarizedRun | null> {
+  const jobs = args.jobs ?? defaultSummarizeJobs();
+  const made = jobs > 1 && summarizeWorkersAvailable() ? await summarizeInParallel(args, io, jobs, kept) : await summarizeHere(args, io, kept);
+  if (made === null) return null;
+  const mixed = made.mixed.length === 0 ? null : mixedMessage(args.paths, made.mixed);
+  if (mixed !== null) io.stderr(`rollout-lens: ${escapeInline(mixed)}\n`);
+  return { summary: made.summary, unreadable: made.unreadable || mixed !== null, mixed };
+}
+
+function mixedMessage(paths: readonly string[], errors: readonly MixedRunError[]): string {
+  const others = errors.map((e) => `a ${e.other} run (${e.path}, …)`);
+  return `${paths.join(', ')}: a ${errors[0].first} run and ${others.join(' and ')}; a summary holds one run: give the folder or files of one of them`;
+}
+
+/** Records the first file of each other framework, keeping the run of the first. */
+function addOrNote(add: () => void, mixed: MixedRunError[]): void {
+  try {
+    add();
+  } catch (err) {
+    if (!(err instanceof MixedRunError)) throw err;
+    if (!mixed.some((m) => m.other === err.other)) mixed.push(err);
+  }
+}
+
+async function summarizeHere(args: CheckArgs, io: Io, kept?: KeptRows): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] } | null> {
   let builder: SummaryBuilder | null = null;
+  const mixed: MixedRunError[] = [];
   const analysed = await analyzeRun(args, io, (file, _settings, plan) => {
-    builder ??= new SummaryBuilder(plan);
-    builder.add(file);
+    const into = (builder ??= new SummaryBuilder(plan));
+    addOrNote(() => {
+      const summarized = into.add(file);
+      if (summarized) kept?.keep(summarized);
+    }, mixed);
   });
   if (analysed === null) return null;
   const summary = (builder ?? new SummaryBuilder()).finish(analysed.report.findings);
-  return { summary, unreadable: analysed.unreadable };
+  return { summary, unreadable: analysed.unreadable, mixed };
 }
 
-function write(out: string | null, text: string, io: Io): boolean {
-  if (out === null) {
-    io.stdout(text);
-    return true;
+/**
+ * The files on `threads` worker threads (node/parallelSummarize.ts), each analysed and summarised
+ * as `summarizeHere` does; metrics logs here, once every file's recomputed values are in. The
+ * files and findings are taken in the run's order, so the summary is the same to the byte.
+ */
+async function summarizeInParallel(
+  args: CheckArgs,
+  io: Io,
+  threads: number,
+  kept?: KeptRows,
+): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] } | null> {
+  const prepared = await prepareRun(args, io);
+  if (prepared === null) return null;
+  const { plan, total } = prepared;
+  // A step's train_data is joined to its rollout dump in the analyzer that read the dump: such a
+  // run is read on this thread, as `check` reads it.
+  if (trainDataSteps(plan).length > 0) return summarizeHere(args, io, kept);
+  let unreadable = prepared.unreadable;
+  const builder = new SummaryBuilder(plan);
+  const findings: SummaryFinding[] = [];
+  const mixed: MixedRunError[] = [];
+  const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
+  const cannotRead = (target: WalkTarget, message: string) => {
+    io.stderr(`rollout-lens: cannot read ${escapeInline(target.displayPath)}: ${escapeInline(message)}\n`);
+    unreadable = true;
+  };
+  let done = 0;
+  for (const group of prepared.groups) {
+    const { settings, evalConfig, targets } = group;
+    const recomputed: RecomputedMetrics[] = [];
+    const metricsLogs: WalkTarget[] = [];
+    const jobs = targets.map((t, index) => ({ index, path: t.path, displayPath: t.displayPath, settings, evalConfig }));
+    await summarizeOnWorkers(plan, jobs, threads, (r) => {
+      const target = targets[r.index];
+      progress?.(done++, total, target.displayPath);
+      if (r.type === 'error') return cannotRead(target, r.message);
+      if (r.type === 'metrics-log') return void metricsLogs.push(target);
+      recomputed.push(...r.recomputed);
+      findings.push(...r.findings);
+      const summarized = r.summarized;
+      if (summarized)
+        addOrNote(() => {
+          builder.addSummarized(summarized);
+          kept?.keep(summarized.file);
+        }, mixed);
+    });
+    const options = { access: nodeFileAccess, settings, evalConfig };
+    const run = new RunAnalyzer(options);
+    run.addRecomputed(recomputed);
+    for (const target of metricsLogs) {
+      try {
+        await run.add(await scanFile(target, options));
+      } catch (err) {
+        cannotRead(target, (err as Error).message);
+      }
+    }
+    findings.push(...run.finish().findings);
   }
+  progress?.(total, total, null);
+  return { summary: builder.finish(findings), unreadable, mixed };
+}
+
+/** Writes the summary piece by piece to `out` (stdout when null); its size in bytes, or null when it cannot be written (reported). */
+async function write(out: string | null, summary: RunSummary, io: Io): Promise<number | null> {
+  let bytes = 0;
+  if (out === null) {
+    for (const piece of renderSummaryPieces(summary)) {
+      io.stdout(piece);
+      bytes += Buffer.byteLength(piece);
+      await io.drained?.();
+    }
+    return bytes;
+  }
+  let fd: number | null = null;
   try {
-    writeFileSync(out, text);
-    return true;
+    fd = openSync(out, 'w');
+    for (const piece of renderSummaryPieces(summary)) bytes += writeSync(fd, piece);
+    return bytes;
   } catch (err) {
     io.stderr(`rollout-lens: cannot write ${escapeInline(out)}: ${escapeInline((err as Error).message)}\n`);
-    return false;
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
 export async function runSummarize(args: SummarizeArgs, io: Io): Promise<number> {
-  let summary: RunSummary;
-  let unreadable = false;
   if (args.merge) {
+    let summary: RunSummary;
     try {
       summary = mergeSummaries(args.check.paths.map(readSummaryFile));
     } catch (err) {
@@ -70,17 +194,27 @@ export async function runSummarize(args: SummarizeArgs, io: Io): Promise<number>
       io.stderr(`rollout-lens: summarize --merge: ${escapeInline(err.message)}\n`);
       return 2;
     }
-  } else {
-    const made = await summarizeRun(args.check, io);
-    if (made === null) return 2;
-    ({ summary, unreadable } = made);
+    return (await writeSummary(args.out, summary, io)) ? 0 : 2;
   }
-  const text = renderSummary(summary);
-  if (!write(args.out, text, io)) return 2;
-  if (args.out !== null) {
+  // Each file's prompt rows wait in a scratch file until the summary is written.
+  const kept = new KeptRows();
+  try {
+    const made = await summarizeRun(args.check, io, kept);
+    if (made === null) return 2;
+    return (await writeSummary(args.out, made.summary, io)) && !made.unreadable ? 0 : 2;
+  } finally {
+    kept.close();
+  }
+}
+
+/** Writes the summary (and says where to with --out); false when it cannot be written (reported). */
+async function writeSummary(out: string | null, summary: RunSummary, io: Io): Promise<boolean> {
+  const bytes = await write(out, summary, io);
+  if (bytes === null) return false;
+  if (out !== null) {
     let files = 0;
     for (const s of summary.steps) files += s.files.length;
-    io.stderr(`wrote ${escapeInline(args.out)}: ${summary.steps.length} steps, ${files} files, ${text.length} bytes\n`);
+    io.stderr(`wrote ${escapeInline(out)}: ${summary.steps.length} steps, ${files} files, ${bytes} bytes\n`);
   }
-  return unreadable ? 2 : 0;
+  return true;
 }

@@ -256,6 +256,14 @@ export class RunAnalyzer {
     return this.recomputed;
   }
 
+  /**
+   * What files analysed elsewhere recomputed (each by its own analyzer, in file order: worker
+   * threads), for this analyzer's metrics logs to be compared with as if they had been added here.
+   */
+  addRecomputed(recomputed: readonly RecomputedMetrics[]): void {
+    this.recomputed.push(...recomputed);
+  }
+
   finish(): RunReport {
     const findings = this.findings.slice();
     for (const { scan, findings: own } of this.metricsLogs) {

@@ -80,6 +80,11 @@ export function frameworkOfFormat(format: FormatId): Framework | null {
   return null;
 }
 
+/** Formats read from a torch.save dump (its samples are numbered, not lines; docs/pt.md). */
+export function isPtFormat(format: FormatId): boolean {
+  return format === 'miles-pt' || format === 'slime-pt';
+}
+
 /** Formats holding whole `Sample.to_dict()` records, whose per-sample metrics are recomputed. */
 export function isSampleDump(format: FormatId): boolean {
   return format === 'miles-sample' || format === 'miles-pt' || format === 'slime-sample' || format === 'slime-pt';

@@ -4,10 +4,10 @@
 // `offset` is the sample's index in the pickle): their line is line N of the dump's JSON Lines
 // export (docs/pt.md), made by the same inert pickle machine, which stops once sample N is read.
 import type { FileAccess } from './fileAccess';
-import { isPtDumpName } from './logFiles';
 import { readRange } from './reader/lineReader';
 import type { PickleOptions } from './reader/pt/pickleTypes';
 import { readPt } from './reader/pt/ptFile';
+import { isTorchDump } from './reader/pt/scanPt';
 import { boundedSampleLine, sampleLine } from './reader/pt/serialize';
 
 export type SampleLine = { bytes: Uint8Array; unavailable: null } | { bytes: null; unavailable: string };
@@ -31,7 +31,8 @@ export async function readSampleLine(access: FileAccess, path: string, sample: S
  * the pickle up to it), not twice for each.
  */
 export async function readSampleLines(access: FileAccess, path: string, samples: readonly SamplePlace[], maxBytes: number): Promise<SampleLine[]> {
-  if (isPtDumpName(path)) return readPtSamples(access, path, samples, maxBytes);
+  // By content, as the scan decided (a dump need not be named `.pt`).
+  if (await isTorchDump(access, path)) return readPtSamples(access, path, samples, maxBytes);
   const lines: SampleLine[] = [];
   for (const sample of samples) lines.push(await readLine(access, path, sample, maxBytes));
   return lines;

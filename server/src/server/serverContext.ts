@@ -11,11 +11,12 @@ import type { LiveLogs } from './analysis/liveLogs';
 import type { Publisher } from './diagnostics/publisher';
 import type { RunMetrics } from './analysis/runMetrics';
 import type { ServerRuntime } from './runtime';
-import type { SettingsCache } from './protocol/settings';
+import type { SettingsCache } from './analysis/settingsCache';
 import { isEvalConfigName } from '../core/evalConfigLocation';
 import { isPtDumpName } from '../core/logFiles';
 import { siblingPt } from '../core/rollout/trajectorySidecar';
 import { isSettingsFile, type RunSettingsFiles } from './analysis/runSettingsFiles';
+import { uriToPath } from './documents/uris';
 
 export interface ServerParts {
   connection: Connection;
@@ -78,11 +79,18 @@ export class ServerContext implements ServerParts {
     this.isLog = parts.isLog;
   }
 
-  /** The analysis behind a URI: an open log document at its current version, else a tailed file. */
+  /**
+   * The analysis the server holds for a file: an open log document's at its current version, else
+   * a tailed file's. The one lookup of a held result; requests by URI come through `resultFor`.
+   */
+  async resultForPath(path: string, token?: CancellationToken): Promise<FileAnalysis | undefined> {
+    const open = this.documents.all().find((d) => uriToPath(d.uri) === path && this.isLog(d));
+    if (open) return this.analyses.resultForCurrent(open.uri, token);
+    return this.live.resultByPath(path);
+  }
+
   async resultFor(uri: string, token?: CancellationToken): Promise<FileAnalysis | undefined> {
-    const doc = this.documents.get(uri);
-    if (doc && this.isLog(doc)) return this.analyses.resultForCurrent(uri, token);
-    return this.live.result(uri);
+    return this.resultForPath(uriToPath(uri), token);
   }
 
   /** Every result the server holds: open documents first, then tailed files not open. */

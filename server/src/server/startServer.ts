@@ -21,17 +21,17 @@ import { DocumentAccess } from './documents/documentAccess';
 import { OpenDocuments } from './documents/openDocuments';
 import { DiskCache } from './analysis/diskCache';
 import { DocumentScheduler } from './analysis/documentScheduler';
-import { describeError } from './protocol/guard';
+import { describeError } from './describeError';
 import { registerHandlers } from './protocol/handlers';
 import { LiveLogs } from './analysis/liveLogs';
 import { runIncrementalAnalysis } from './analysis/incrementalAnalysis';
 import { Publisher } from './diagnostics/publisher';
 import { DEFAULTS, nodeTimers, type ServerRuntime } from './runtime';
-import { SettingsCache } from './protocol/settings';
+import { SettingsCache } from './analysis/settingsCache';
 import { RunSettingsFiles } from './analysis/runSettingsFiles';
 import { RunMetrics } from './analysis/runMetrics';
 import { ServerContext } from './serverContext';
-import { uriToPath } from './protocol/uris';
+import { uriToPath } from './documents/uris';
 
 /** Logs (and miles .pt dumps, run members), and eval configs (YAML anywhere; JSON by its conventional name, not every JSON file). */
 const WATCH_GLOBS = [LOG_FILE_GLOB, PT_DUMP_GLOB, '**/*.{yaml,yml}', '**/eval_config.json', '**/rollout-lens.json'];

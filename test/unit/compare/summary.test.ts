@@ -8,12 +8,17 @@ import fc from 'fast-check';
 
 import { parseCompareCommand } from '../../../server/src/cli/compareArgs';
 import { summarizeRun } from '../../../server/src/cli/summarize';
-import type { RunSummary } from '../../../server/src/core/compare/summary';
+import { type RunSummary, summarizeFile } from '../../../server/src/core/compare/summary';
+import { RunAnalyzer, scanFile } from '../../../server/src/core/engine';
+import { DEFAULT_SETTINGS } from '../../../server/src/core/settings';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';
 import { MergeError, mergeSummaries } from '../../../server/src/core/compare/summarySteps';
 import { passKValues, SAME_PASS_AT_K_TOLERANCE } from '../../../server/src/core/eval/passAtK';
 import { SUMMARY_CONTRACT } from '../../shared/compareContract';
 import { copyMilesRun } from '../../shared/compareRun';
+import { EXAMPLE_ROLLOUT_SETTINGS } from '../../shared/exampleRun';
+import { repoRoot } from '../../shared/repoRoot';
 import { tempDir } from '../../shared/tempDir';
 
 async function summarize(paths: string[], config: string): Promise<RunSummary> {
@@ -115,4 +120,25 @@ test('summary: a file in two summaries is refused (it would count twice)', async
   // Version 1 rows had no response tokens: read as it is, a history would count none.
   assert.throws(() => parseSummary('{"version": 1, "steps": []}'), /summary version 1; this build reads version 2/);
   assert.throws(() => parseSummary('{"version": 2, "framework": "miles", "steps": [{}]}'), /not a run summary: steps\.0\.kind/);
+});
+
+test('summary: a file held as records (an open document) gives the rows and figures of its store', async () => {
+  const settings = { ...DEFAULT_SETTINGS, ...EXAMPLE_ROLLOUT_SETTINGS };
+  const files = [...[1, 2, 3].map((n) => `examples/run/rollout/rollout_${n}.jsonl`), 'examples/run/verl/rollout/12.jsonl', 'examples/run/eval/eval_100.jsonl'];
+  for (const rel of files) {
+    const target = { path: join(repoRoot(), rel), displayPath: rel };
+    const made = await Promise.all(
+      (['store', true] as const).map(async (keepDetail) => {
+        const options = { access: nodeFileAccess, settings, keepDetail };
+        const scan = await scanFile(target, options);
+        const report = await new RunAnalyzer(options).add(scan);
+        assert.equal(report.detail?.store !== undefined, keepDetail === 'store');
+        // Rows as arrays on both sides (the store's are held in a table).
+        return JSON.parse(JSON.stringify(summarizeFile(report, null))) as unknown;
+      }),
+    );
+    assert.deepEqual(made[1], made[0], rel);
+    const rows = (made[0] as { file: { prompts: unknown[][] } }).file.prompts;
+    if (!rel.includes('eval')) assert.ok(rows.length > 0 && rows.every((r) => r.length === 7 && typeof r[6] === 'number'), rel);
+  }
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CancellationToken } from 'vscode-languageserver';
 import { DiskCache } from '../../../server/src/server/analysis/diskCache';
-import { SettingsCache } from '../../../server/src/server/protocol/settings';
+import { SettingsCache } from '../../../server/src/server/analysis/settingsCache';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 import { eachSample, groupOf, sampleAt, sampleCount } from '../../../server/src/core/inspect';

@@ -8,7 +8,7 @@ import { analyzeFiles, scanFile } from '../../../server/src/core/engine';
 import { inspectLine } from '../../../server/src/core/inspect';
 import type { FileAccess } from '../../../server/src/core/fileAccess';
 import { KeptPtLines, readSampleLine, readSampleLines } from '../../../server/src/core/sampleLine';
-import { parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
+import { parseLine, readSampleView, sampleTitle } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { isLogFileName, isPtDumpName, RUN_FILE_GLOB } from '../../../shared/logFiles';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
@@ -87,14 +87,27 @@ test('a JSON Lines sample is re-read as written; a longer-than-allowed line is n
   assert.deepEqual(await readSampleLine(nodeFileAccess, path, s, s.byteLength - 1), { bytes: null, unavailable: `the line is ${s.byteLength} bytes long` });
 });
 
-/** `nodeFileAccess` counting the files it opens. */
+/**
+ * `nodeFileAccess` counting its readings of a file: the openings that read more than the 4-byte
+ * header by which a dump is told by its content (`isTorchDump`).
+ */
 function countingAccess(): { access: FileAccess; opens: () => number } {
   let opens = 0;
   const access: FileAccess = {
     ...nodeFileAccess,
-    open: (path) => {
-      opens++;
-      return nodeFileAccess.open(path);
+    open: async (path) => {
+      const handle = await nodeFileAccess.open(path);
+      let counted = false;
+      return {
+        close: () => handle.close(),
+        read: (buffer, offset, length, position) => {
+          if (!counted && (position > 0 || length > 4)) {
+            counted = true;
+            opens++;
+          }
+          return handle.read(buffer, offset, length, position);
+        },
+      };
     },
   };
   return { access, opens: () => opens };
@@ -211,4 +224,21 @@ test('a torch.save file named .pth is a dump everywhere: scanned and re-read as 
   assert.ok(pthLine.bytes, `the .pth sample re-read: ${pthLine.unavailable}`);
   assert.deepEqual(pthLine.bytes, ptLine.bytes);
   assert.ok(isPtDumpName(pth) && RUN_FILE_GLOB.includes('pth') && !isLogFileName(pth));
+});
+
+test('a torch.save dump under another name is known by its content: scanned, re-read and titled as a dump', async (t) => {
+  const source = join(ROOT, 'test/fixtures/pt/run/rollout_data/1.pt');
+  const renamed = join(tempDir(t, 'dump-'), 'rollout_1.bin');
+  copyFileSync(source, renamed);
+  const [asPt, asBin] = [await detailOf(source), await detailOf(renamed)];
+  assert.equal(asBin.format, asPt.format);
+  const [ptLine, binLine] = [
+    await readSampleLine(nodeFileAccess, source, asPt.detail!.samples[5], Infinity),
+    await readSampleLine(nodeFileAccess, renamed, asBin.detail!.samples[5], Infinity),
+  ];
+  assert.ok(binLine.bytes, `the sample re-read from the pickle, not as bytes at its index: ${binLine.unavailable}`);
+  assert.deepEqual(binLine.bytes, ptLine.bytes);
+  assert.ok(!isPtDumpName(renamed), 'the name alone does not say dump');
+  assert.equal(sampleTitle('rollout_1.bin', 6, asBin.format), 'rollout_1.bin · sample 6');
+  assert.equal(sampleTitle('rollout_1.jsonl', 6, 'miles-sample'), 'rollout_1.jsonl:6');
 });

@@ -52,7 +52,18 @@ function quantile(sorted: Float64Array, q: number): number {
 export function pairedBootstrap(items: readonly PairedItem[], seed: number, label: string, resamples = DEFAULT_RESAMPLES): [number, number] | null {
   const m = items.length;
   if (m === 0 || !items.some((it) => it.baseline[1] > 0 && it.candidate[1] > 0)) return null;
-  const random = seededRandom(hashText(label, hashText(String(seed))));
+  // The items' figures in one flat array (baseline num, den, candidate num, den), and mulberry32
+  // (`seededRandom`) inlined: the draws below read m × resamples items, half a billion for a
+  // dataset of 500 prompts over 1 000 eval steps.
+  const figures = new Float64Array(m * 4);
+  for (let j = 0; j < m; j++) {
+    const it = items[j];
+    figures[j * 4] = it.baseline[0];
+    figures[j * 4 + 1] = it.baseline[1];
+    figures[j * 4 + 2] = it.candidate[0];
+    figures[j * 4 + 3] = it.candidate[1];
+  }
+  let state = hashText(label, hashText(String(seed)));
   const deltas = new Float64Array(resamples);
   let kept = 0;
   for (let r = 0; r < resamples; r++) {
@@ -61,11 +72,15 @@ export function pairedBootstrap(items: readonly PairedItem[], seed: number, labe
     let cn = 0;
     let cd = 0;
     for (let j = 0; j < m; j++) {
-      const it = items[Math.floor(random() * m)];
-      bn += it.baseline[0];
-      bd += it.baseline[1];
-      cn += it.candidate[0];
-      cd += it.candidate[1];
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const at = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * m) * 4;
+      bn += figures[at];
+      bd += figures[at + 1];
+      cn += figures[at + 2];
+      cd += figures[at + 3];
     }
     if (bd > 0 && cd > 0) deltas[kept++] = cn / cd - bn / bd;
   }

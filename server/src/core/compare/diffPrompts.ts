@@ -2,8 +2,10 @@
 // (with the reason) and back, solved → unsolved (no passing sample) and back.
 import type { StepKind } from '../run/model';
 import type { Place, StepPair } from './diff';
-import { isSolved, type StepSummary } from './summary';
+import { isSolved, KEPT, type StepSummary } from './summary';
 import { datasetPrompts } from './summarySteps';
+import { StepPromptIndex } from './promptIndex';
+import { type PromptRows, promptRowsOf } from './promptTable';
 
 export interface PromptFlip {
   kind: StepKind;
@@ -30,61 +32,79 @@ export interface PromptsDiff {
   omitted: number;
 }
 
-/** A prompt row's place in a step: its file's index × 2^32 + its row (exact in a double). */
-const ROW_SPAN = 2 ** 32;
+/** A rollout step's rows, file by file (files in path order). */
+function tablesOf(step: StepSummary): PromptRows[] {
+  return step.files.map(promptRowsOf);
+}
 
-/**
- * A rollout step's prompts by identity (the first group of a prompt that appears twice in a
- * step), as packed places: a run of 1 000 steps × 512 prompts is half a million of them.
- */
-function rolloutPrompts(step: StepSummary): Map<string, number> {
-  const out = new Map<string, number>();
-  step.files.forEach((f, fi) => {
-    for (let r = 0; r < f.prompts.length; r++) {
-      const id = f.prompts[r][0];
-      if (!out.has(id)) out.set(id, fi * ROW_SPAN + r);
+/** Flips counted by `<from> → <to>` (in first-seen order) without making a text per flip. */
+class FlipCounts {
+  private readonly byFrom = new Map<string, Map<string, { key: string; count: number }>>();
+  private readonly order: { key: string; count: number }[] = [];
+
+  add(from: string, to: string): void {
+    let byTo = this.byFrom.get(from);
+    if (!byTo) this.byFrom.set(from, (byTo = new Map()));
+    let entry = byTo.get(to);
+    if (!entry) {
+      byTo.set(to, (entry = { key: `${from} → ${to}`, count: 0 }));
+      this.order.push(entry);
     }
-  });
-  return out;
-}
+    entry.count++;
+  }
 
-function rowAt(step: StepSummary, packed: number): { state: string; solved: boolean; place: Place } {
-  const file = step.files[Math.floor(packed / ROW_SPAN)];
-  const [, state, , passes, , line] = file.prompts[packed % ROW_SPAN];
-  return { state: file.states[state] ?? 'kept', solved: isSolved(passes), place: { file: file.path, line } };
-}
-
-/** Whether two packed rows differ in state or in being solved, without building either. */
-function sameOutcome(b: StepSummary, bp: number, c: StepSummary, cp: number): boolean {
-  const bf = b.files[Math.floor(bp / ROW_SPAN)];
-  const cf = c.files[Math.floor(cp / ROW_SPAN)];
-  const br = bf.prompts[bp % ROW_SPAN];
-  const cr = cf.prompts[cp % ROW_SPAN];
-  return bf.states[br[1]] === cf.states[cr[1]] && isSolved(br[3]) === isSolved(cr[3]);
+  record(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const e of this.order) out[e.key] = e.count;
+    return out;
+  }
 }
 
 export function diffPrompts(pairs: readonly StepPair[], maxListed: number): PromptsDiff {
   const result: PromptsDiff = { paired: 0, flips: {}, listed: [], omitted: 0 };
-  const flip = (f: PromptFlip) => {
-    const key = `${f.from} → ${f.to}`;
-    result.flips[key] = (result.flips[key] ?? 0) + 1;
-    if (result.listed.length < maxListed) result.listed.push(f);
+  const counts = new FlipCounts();
+  // The flip is made only when it is listed: a run pair can have hundreds of thousands.
+  const flip = (from: string, to: string, make: () => PromptFlip) => {
+    counts.add(from, to);
+    if (result.listed.length < maxListed) result.listed.push(make());
     else result.omitted++;
   };
+  const [ownIndex, theirIndex] = [new StepPromptIndex(), new StepPromptIndex()];
   for (const [b, c] of pairs) {
     const base = { kind: b.kind, baselineStep: b.step, candidateStep: c.step };
     if (b.kind === 'rollout') {
-      const cp = rolloutPrompts(c);
-      for (const [id, packed] of rolloutPrompts(b)) {
-        const otherPacked = cp.get(id);
-        if (otherPacked === undefined) continue;
-        result.paired++;
-        if (sameOutcome(b, packed, c, otherPacked)) continue;
-        const bp = rowAt(b, packed);
-        const other = rowAt(c, otherPacked);
-        const sides = { baseline: bp.place, candidate: other.place };
-        if (bp.state !== other.state) flip({ ...base, dataset: null, id, from: bp.state, to: other.state, ...sides });
-        else flip({ ...base, dataset: null, id, from: solvedText(bp.solved), to: solvedText(other.solved), ...sides });
+      const bt = tablesOf(b);
+      const ct = tablesOf(c);
+      const own = ownIndex.index(bt);
+      const theirs = theirIndex.index(ct);
+      // The baseline's prompts in order, each at its first row (a prompt sampled in two groups of a step), paired with the candidate's first.
+      for (let bf = 0; bf < bt.length; bf++) {
+        for (let br = 0; br < bt[bf].length; br++) {
+          const hash = bt[bf].idHash(br);
+          const first = own.find(bt[bf], br, hash);
+          if (own.file(first) !== bf || own.row(first) !== br) continue;
+          const hit = theirs.find(bt[bf], br, hash);
+          if (hit < 0) continue;
+          result.paired++;
+          const cf = theirs.file(hit);
+          const cr = theirs.row(hit);
+          const bState = b.files[bf].states[bt[bf].state(br)];
+          const cState = c.files[cf].states[ct[cf].state(cr)];
+          const bSolved = isSolved(bt[bf].passes(br));
+          const cSolved = isSolved(ct[cf].passes(cr));
+          if (bState === cState && bSolved === cSolved) continue;
+          const [bText, cText] = [bState ?? KEPT, cState ?? KEPT];
+          const [from, to] = bText !== cText ? [bText, cText] : [solvedText(bSolved), solvedText(cSolved)];
+          flip(from, to, () => ({
+            ...base,
+            dataset: null,
+            id: bt[bf].id(br),
+            from,
+            to,
+            baseline: { file: b.files[bf].path, line: bt[bf].line(br) },
+            candidate: { file: c.files[cf].path, line: ct[cf].line(cr) },
+          }));
+        }
       }
       continue;
     }
@@ -97,18 +117,20 @@ export function diffPrompts(pairs: readonly StepPair[], maxListed: number): Prom
         result.paired++;
         const solved = isSolved(bp.passes);
         if (solved === isSolved(other.passes)) continue;
-        flip({
+        const [from, to] = [solvedText(solved), solvedText(!solved)];
+        flip(from, to, () => ({
           ...base,
           dataset: name,
           id,
-          from: solvedText(solved),
-          to: solvedText(!solved),
+          from,
+          to,
           baseline: { file: bp.file, line: bp.line },
           candidate: { file: other.file, line: other.line },
-        });
+        }));
       }
     }
   }
+  result.flips = counts.record();
   return result;
 }
 

@@ -1,7 +1,8 @@
 // Reading a summary written by `rollout-lens summarize` (docs/compare.md#the-summary): validated
 // whole, so a diff or a merge never runs on a file that only looks like one.
 import { zod } from '../lazyZod';
-import { type RunSummary, SUMMARY_VERSION } from './summary';
+import { fileJson } from './promptTable';
+import { type RunSummary, type StepSummary, SUMMARY_VERSION } from './summary';
 
 /** A summary that cannot be read: the reason, without the path. */
 export class SummaryError extends Error {}
@@ -104,8 +105,36 @@ export function parseSummary(text: string): RunSummary {
   return parsed.data as RunSummary;
 }
 
+/** `JSON.stringify(step)` in pieces, its files written by `fileJson` (their rows from their tables). */
+function* stepJson(step: StepSummary): Generator<string> {
+  const keys = Object.keys(step);
+  if (keys.length < 2 || keys[keys.length - 1] !== 'files') {
+    yield JSON.stringify(step);
+    return;
+  }
+  const { files, ...rest } = step;
+  yield `${JSON.stringify(rest).slice(0, -1)},"files":[`;
+  for (const [i, file] of files.entries()) {
+    if (i > 0) yield ',';
+    yield* fileJson(file);
+  }
+  yield ']}';
+}
+
 /** The summary as written: one line per step, so a diff of two summaries reads step by step. */
 export function renderSummary(summary: RunSummary): string {
-  const steps = summary.steps.map((s) => JSON.stringify(s));
-  return `{"version":${summary.version},"framework":${JSON.stringify(summary.framework)},"steps":[${steps.length ? `\n${steps.join(',\n')}\n` : ''}]}\n`;
+  return [...renderSummaryPieces(summary)].join('');
+}
+
+/**
+ * `renderSummary`'s text piece by piece (a few thousand prompt rows at most each): a run folder's
+ * summary is tens of MB, and its prompt rows are made only while their piece is.
+ */
+export function* renderSummaryPieces(summary: RunSummary): Generator<string> {
+  yield `{"version":${summary.version},"framework":${JSON.stringify(summary.framework)},"steps":[`;
+  for (const [i, step] of summary.steps.entries()) {
+    yield i === 0 ? '\n' : ',\n';
+    yield* stepJson(step);
+  }
+  yield `${summary.steps.length ? '\n' : ''}]}\n`;
 }

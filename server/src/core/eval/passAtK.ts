@@ -43,17 +43,29 @@ export function computePassAtK(flatRewards: ArrayLike<number>, groupSize: number
   const crash = passAtKAssertion(flatRewards.length, groupSize);
   if (crash !== null) return { kind: 'crash', crash };
   const numGroups = flatRewards.length / groupSize;
-  const correct: number[] = [];
+  const correct = new Int32Array(numGroups);
   for (let g = 0; g < numGroups; g++) {
     let c = 0;
     for (let j = 0; j < groupSize; j++) if (flatRewards[g * groupSize + j] === 1) c++;
-    correct.push(c);
+    correct[g] = c;
   }
+  return { kind: 'metrics', values: passAtKOfCounts(correct, groupSize) };
+}
+
+/**
+ * `compute_pass_rate`'s figures from each group's count of rewards `== 1` (groups in miles' order,
+ * all of `groupSize` samples). A group's estimate depends only on its count: one per count, looked up.
+ */
+export function passAtKOfCounts(correct: Int32Array, groupSize: number): Record<string, number> {
   const values: Record<string, number> = {};
+  const estimates = new Float64Array(correct.length);
+  const byCount = new Float64Array(groupSize + 1);
   for (const k of passKValues(groupSize)) {
-    values[`pass@${k}`] = npMean(correct.map((c) => passAtKEstimate(groupSize, c, k)));
+    for (let c = 0; c <= groupSize; c++) byCount[c] = passAtKEstimate(groupSize, c, k);
+    for (let g = 0; g < correct.length; g++) estimates[g] = byCount[correct[g]];
+    values[`pass@${k}`] = npMean(estimates);
   }
-  return { kind: 'metrics', values };
+  return values;
 }
 
 /**

@@ -5,7 +5,7 @@
 // their rewards (`get_reward_value`: None stays None) to `compute_pass_rate`, which counts the
 // rewards `== 1` per group (`True` is 1; None and NaN are not).
 import type { SampleColumns } from '../store/sampleColumns';
-import { computePassAtK } from './passAtK';
+import { passAtKOfCounts } from './passAtK';
 
 export interface Passrate {
   /** `pass@<k>` → value, without the `passrate/` prefix; empty when miles logs none. */
@@ -38,21 +38,17 @@ export function milesPassrate(store: SampleColumns, groupSize: number | null): P
   out.groups = order.length;
   out.excluded = order.length - complete.length;
   if (complete.length === 0) return out;
-  // Flat rewards in miles' order: group by group, members in sample order. Only `== 1` is read,
-  // so a None (or a reward the engine could not read) stands as 0.
+  // Each complete group's count of rewards `== 1`, groups in miles' order (a None, or a reward the
+  // engine could not read, is not 1). The estimate needs only the counts, not the flat rewards.
   const slot = new Int32Array(keyless + 1).fill(-1);
   complete.forEach((g, k) => (slot[g] = k));
-  const filled = new Int32Array(complete.length);
-  const flat = new Float64Array(complete.length * groupSize);
+  const correct = new Int32Array(complete.length);
   for (let i = 0; i < n; i++) {
     const id = store.groupId(i);
     const k = slot[id < 0 ? keyless : id];
-    if (k < 0) continue;
-    const r = store.rewardAt(i);
-    flat[k * groupSize + filled[k]++] = r === null ? 0 : r;
+    if (k >= 0 && store.rewardAt(i) === 1) correct[k]++;
   }
-  const pass = computePassAtK(flat, groupSize);
-  if (pass.kind === 'metrics') out.values = pass.values;
+  out.values = passAtKOfCounts(correct, groupSize);
   return out;
 }
 

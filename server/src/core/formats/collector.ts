@@ -394,3 +394,27 @@ export function restoreState(s: CollectorState): CollectorState {
     inputRun: copyInputRun(s.inputRun),
   };
 }
+
+/**
+ * What a scan keeps of its collector's state (`findings`: the reader's and the format's; the
+ * analysis's come later).
+ */
+export type CollectedFields = Pick<
+  CollectorState,
+  'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'
+>;
+
+/** The part of a scan's result that is the collector's: the same for disk files and open documents. */
+export function collectedFields(s: CollectorState): CollectedFields {
+  return {
+    format: s.format,
+    kind: s.kind,
+    samples: s.samples,
+    metricsRecords: s.metricsRecords,
+    records: s.records,
+    invalidLines: s.invalidLines,
+    blankLines: s.blankLines,
+    findings: s.findings,
+    droppedFindings: s.droppedFindings,
+  };
+}

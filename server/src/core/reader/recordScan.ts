@@ -5,7 +5,7 @@
 import type { RolloutLensSettings } from '../settings';
 import { CancelledError } from '../cancellation';
 import type { FileAccess } from '../fileAccess';
-import { type CollectorState, RecordCollector, restoreState } from '../formats/collector';
+import { type CollectedFields, collectedFields, type CollectorState, RecordCollector, restoreState } from '../formats/collector';
 import { buildRule } from '../formats/rule';
 import type { KeptPtLines } from '../sampleLine';
 
@@ -21,15 +21,6 @@ export interface FileIdentity {
   size: number;
   mtimeMs: number;
 }
-
-/**
- * What a scan keeps of its collector's state (`findings`: the reader's and the format's; the
- * analysis's come later).
- */
-type CollectedFields = Pick<
-  CollectorState,
-  'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'
->;
 
 export interface ScanState extends CollectedFields {
   path: string;
@@ -184,21 +175,6 @@ export async function scanRecords(target: { path: string; displayPath: string },
     lines: read.nextLine - 1 + (read.pending ? 1 : 0),
     resumedFrom: startOffset,
     resume: { collector: committed, nextLine: read.nextLine, settingsKey, tail: await tailHash(access, target.path, read.endOffset) },
-  };
-}
-
-/** The part of a scan's result that is the collector's: the same for disk files and open documents. */
-export function collectedFields(s: CollectorState): CollectedFields {
-  return {
-    format: s.format,
-    kind: s.kind,
-    samples: s.samples,
-    metricsRecords: s.metricsRecords,
-    records: s.records,
-    invalidLines: s.invalidLines,
-    blankLines: s.blankLines,
-    findings: s.findings,
-    droppedFindings: s.droppedFindings,
   };
 }
 

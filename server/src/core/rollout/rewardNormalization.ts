@@ -28,6 +28,11 @@ export interface NormalizationCrash {
  * number on every sample, as the example run has them) is keyed by `index` alone.
  */
 export function rewardNormalizationCrash(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): NormalizationCrash | null {
+  return mayRaise(store, excluded, idsNameRollouts) ? normalizationCrashOf(store, excluded, idsNameRollouts) : null;
+}
+
+/** The reference walk behind `rewardNormalizationCrash`: every kept sample into lists (tests compare the two). */
+export function normalizationCrashOf(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): NormalizationCrash | null {
   const rows: number[] = [];
   let ungrouped = false;
   for (let i = 0; i < store.length; i++) {
@@ -68,4 +73,30 @@ export function rewardNormalizationCrash(store: SampleColumns, excluded: (row: n
     if (unrewarded.length > 0) return { row: unrewarded[0], related: unrewarded.slice(1), error: 'TypeError: must be real number, not NoneType' };
   }
   return null;
+}
+
+/**
+ * Whether `rewardNormalizationCrash` can find anything, in two passes over the columns that build
+ * nothing per sample (the common step, where it finds nothing, is not slowed by its lists). Only a
+ * reward that is not `==` itself (NaN), a missing reward, or two samples under one rollout key in
+ * a reward group can raise; keys that rise strictly within each group are all different.
+ */
+function mayRaise(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): boolean {
+  let ungrouped = false;
+  for (let i = 0; i < store.length; i++) {
+    if (excluded(i)) continue;
+    const r = store.rewardAt(i);
+    if (r === null || r !== r) return true;
+    if (store.groupId(i) < 0) ungrouped = true;
+  }
+  const last = new Float64Array(ungrouped ? 1 : store.groupKeys.size).fill(-Infinity);
+  for (let i = 0; i < store.length; i++) {
+    if (excluded(i)) continue;
+    const key = (idsNameRollouts ? store.rolloutIdAt(i) : null) ?? store.indexAt(i);
+    if (key === null) continue; // keyed by its own row: no other sample shares it
+    const g = ungrouped ? 0 : store.groupId(i);
+    if (!(key > last[g])) return true;
+    last[g] = key;
+  }
+  return false;
 }

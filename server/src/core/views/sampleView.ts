@@ -6,12 +6,12 @@ import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } 
 import { DEFAULT_SETTINGS } from '../settings';
 import type { CauseSettings } from '../causes';
 import { failureCause, inspectSample, membersInOrder, type InspectedFile, type SampleInspection } from '../inspect';
-import { isPtDumpName } from '../logFiles';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory, sidecarRowOf, sidecarRows } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
 import { readSampleMismatch, trainDataFilesOf } from '../train/sampleMismatch';
-import type { SampleRecord } from '../types';
+import type { FormatId, SampleRecord } from '../types';
+import { isPtFormat } from '../frameworks';
 
 export type { SampleView };
 
@@ -266,7 +266,7 @@ export function buildSampleView(
     version: 1,
     file,
     line: s.line,
-    title: sampleTitle(file, s.line),
+    title: sampleTitle(file, s.line, inspection.format),
     format: inspection.format,
     kind: inspection.kind,
     status: s.status,
@@ -304,8 +304,8 @@ export function buildSampleView(
 }
 
 /** A `.pt` sample is named by its place in the dump (sample N is line N, docs/pt.md), a line by its number. */
-export function sampleTitle(file: string, line: number): string {
-  return isPtDumpName(file) ? `${file} · sample ${line}` : `${file}:${line}`;
+export function sampleTitle(file: string, line: number, format: FormatId): string {
+  return isPtFormat(format) ? `${file} · sample ${line}` : `${file}:${line}`;
 }
 
 /**

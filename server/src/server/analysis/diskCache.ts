@@ -10,8 +10,8 @@ import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import { sampleCount } from '../../core/inspect';
 import { walkPaths } from '../../core/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
-import type { SettingsCache } from '../protocol/settings';
-import { pathToUri } from '../protocol/uris';
+import type { SettingsCache } from './settingsCache';
+import { pathToUri } from '../documents/uris';
 
 const MAX_CACHED_FILES = 256;
 /** Samples held over all cached files (their per-sample detail and findings are what cost memory). */

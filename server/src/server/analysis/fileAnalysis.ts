@@ -11,7 +11,7 @@ import type { FileAccess } from '../../core/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import type { FileReport, Finding, RunReport } from '../../core/types';
 import { locateEvalConfig } from '../../core/evalConfigLocation';
-import { nodePaths } from '../protocol/uris';
+import { nodePaths } from '../documents/uris';
 
 export interface FileAnalysis {
   uri: string;

@@ -7,12 +7,11 @@ import { CancellationTokenSource, type CancellationToken, type Connection } from
 import type { FileAccess, FileStat } from '../../core/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import type { FileAnalysis } from './fileAnalysis';
-import { describeError } from '../protocol/guard';
+import { describeError } from '../describeError';
 import type { Publisher } from '../diagnostics/publisher';
 import type { Timers } from '../runtime';
-import type { SettingsCache } from '../protocol/settings';
+import type { SettingsCache } from './settingsCache';
 import { Tailer } from './tailer';
-import { pathToUri } from '../protocol/uris';
 
 export interface LiveLogsOptions {
   connection: Connection;
@@ -55,11 +54,6 @@ export class LiveLogs {
   private poll: unknown;
 
   constructor(private readonly opts: LiveLogsOptions) {}
-
-  result(uri: string): FileAnalysis | undefined {
-    for (const t of this.tracked.values()) if (t.uri === uri || pathToUri(t.path) === uri) return t.result ?? undefined;
-    return undefined;
-  }
 
   resultByPath(path: string): FileAnalysis | undefined {
     return this.tracked.get(path)?.result ?? undefined;

@@ -20,10 +20,10 @@ import { filesToRead, planRun } from '../../core/run/plan';
 import type { Finding } from '../../core/types';
 import { recomputeFromDisk, type FileAnalysis } from './fileAnalysis';
 import type { RunSettingsFiles } from './runSettingsFiles';
-import type { SettingsCache } from '../protocol/settings';
+import type { SettingsCache } from './settingsCache';
 import type { Timers } from '../runtime';
-import { describeError } from '../protocol/guard';
-import { isInside, pathToUri } from '../protocol/uris';
+import { describeError } from '../describeError';
+import { isInside, pathToUri } from '../documents/uris';
 
 const MAX_WALK_FILES = 10_000;
 const MAX_WALK_DEPTH = 16;

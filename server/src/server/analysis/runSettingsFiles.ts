@@ -5,8 +5,8 @@
 import type { FileAccess } from '../../core/fileAccess';
 import { parentDir } from '../../core/paths';
 import { findSettingsFile, loadSettingsFile, SETTINGS_FILE_NAMES, SettingsFileError } from '../../core/runSettings';
-import type { RunFileSettings } from '../protocol/settings';
-import { uriToPath } from '../protocol/uris';
+import type { RunFileSettings } from './settingsCache';
+import { uriToPath } from '../documents/uris';
 
 export function isSettingsFile(path: string): boolean {
   return SETTINGS_FILE_NAMES.includes(path.split(/[\\/]/).pop() ?? '');

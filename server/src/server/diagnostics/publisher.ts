@@ -18,7 +18,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalysisChangedNotification, type AnalysisChangedParams } from '../../../../shared/protocol';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import { toDiagnostics, type DiagnosticContext } from './toDiagnostics';
-import { pathToUri } from '../protocol/uris';
+import { pathToUri } from '../documents/uris';
 
 export interface PublisherOptions {
   /** The client pulls diagnostics for open documents. */

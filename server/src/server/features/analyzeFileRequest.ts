@@ -5,7 +5,7 @@
 import { CancellationTokenSource, ResponseError, ErrorCodes, type CancellationToken, type WorkDoneProgressReporter } from 'vscode-languageserver';
 import type { AnalyzeFileParams, AnalyzeFileResult } from '../../../../shared/protocol';
 import type { ServerContext } from '../serverContext';
-import { uriToPath } from '../protocol/uris';
+import { uriToPath } from '../documents/uris';
 
 /** Reports at most once per percent: a GB file must not send a million `$/progress` messages. */
 function progressThrottle(report: (percent: number, message: string) => void): (read: number, total: number) => void {

@@ -23,7 +23,7 @@ import type { ServerContext } from '../serverContext';
 import { isEvalConfigName } from '../../core/evalConfigLocation';
 import { dirname } from 'node:path';
 import { numericSettingEdit } from '../../core/runSettings';
-import { isInside, pathToUri, uriToPath } from '../protocol/uris';
+import { isInside, pathToUri, uriToPath } from '../documents/uris';
 
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 

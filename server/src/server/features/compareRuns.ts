@@ -19,7 +19,7 @@ import { filesToRead, planRun } from '../../core/run/plan';
 import { loadGateSection, SettingsFileError } from '../../core/runSettings';
 import type { Finding, MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
-import { uriToPath } from '../protocol/uris';
+import { uriToPath } from '../documents/uris';
 
 /** The most flipped prompts one answer lists (each is a row of the run view). */
 export const MAX_LISTED_PROMPTS = 1000;

@@ -5,7 +5,7 @@ import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-langua
 import type { PtAsJsonlParams, PtAsJsonlResult } from '../../../../shared/protocol';
 import { describeProblem, exportPtLines } from '../../core/reader/pt/exportLines';
 import type { ServerContext } from '../serverContext';
-import { uriToPath } from '../protocol/uris';
+import { uriToPath } from '../documents/uris';
 
 export async function ptAsJsonl(ctx: ServerContext, params: PtAsJsonlParams, token: CancellationToken): Promise<PtAsJsonlResult> {
   if (typeof params?.uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'ptAsJsonl: uri must be a string');

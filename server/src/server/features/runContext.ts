@@ -4,7 +4,7 @@
 import type { RunContext } from '../../../../shared/protocol';
 import { parentDir } from '../../core/paths';
 import type { ServerContext } from '../serverContext';
-import { pathToUri } from '../protocol/uris';
+import { pathToUri } from '../documents/uris';
 
 export interface Configured {
   path: string;

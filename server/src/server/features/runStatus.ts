@@ -13,7 +13,7 @@ import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { ServerContext } from '../serverContext';
 import { type Configured, runContextOf } from './runContext';
 import { eachResult, runSummary } from './runSummary';
-import { pathToUri } from '../protocol/uris';
+import { pathToUri } from '../documents/uris';
 import { joinOf, readTrainData } from './trainData';
 import type { RolloutJoin } from '../../core/train/trainStep';
 

@@ -31,7 +31,7 @@ import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { DetailForm } from '../analysis/diskCache';
 import { failureCause, firstLineOf, membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
-import { pathToUri, uriToPath } from '../protocol/uris';
+import { pathToUri, uriToPath } from '../documents/uris';
 import { type Configured, runContextOf, settingsFileOf } from './runContext';
 
 /** Groups listed per cause bucket (the rest are counted in `omitted`), samples listed per group. */
@@ -73,11 +73,10 @@ export async function eachResult(
   }
   for (const p of paths) {
     if (token.isCancellationRequested) throw new CancelledError();
-    const open = ctx.documents.all().find((d) => uriToPath(d.uri) === p && ctx.isLog(d));
     let result: FileAnalysis;
     let fromDisk = false;
     try {
-      const have = open ? await ctx.analyses.resultForCurrent(open.uri, token) : ctx.live.resultByPath(p);
+      const have = await ctx.resultForPath(p, token);
       if (have) result = have;
       else if (inFolder && reuse && (await reuse(p, plan))) continue;
       else {

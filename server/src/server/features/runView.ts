@@ -23,7 +23,7 @@ import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareM
 import type { MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
-import { pathToUri } from '../protocol/uris';
+import { pathToUri } from '../documents/uris';
 import { eachResult } from './runSummary';
 import { joinOf, readTrainData } from './trainData';
 import type { RolloutJoin } from '../../core/train/trainStep';

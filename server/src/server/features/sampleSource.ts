@@ -8,7 +8,7 @@ import type { CancellationToken } from 'vscode-languageserver';
 import { dumpUriOfPtView } from '../../../../shared/protocol';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { ServerContext } from '../serverContext';
-import { isInside, pathToUri, uriToPath } from '../protocol/uris';
+import { isInside, pathToUri, uriToPath } from '../documents/uris';
 
 export interface SampleSource {
   result: FileAnalysis;

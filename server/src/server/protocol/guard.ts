@@ -2,11 +2,7 @@
 // it is logged and answered with an LSP error, and the next request works as before.
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
 import { CancelledError } from '../../core/cancellation';
-
-export function describeError(err: unknown): string {
-  if (err instanceof Error) return err.stack ?? `${err.name}: ${err.message}`;
-  return String(err);
-}
+import { describeError } from '../describeError';
 
 /** Wraps a request handler: cancellation → RequestCancelled, anything else → logged InternalError. */
 export function guardRequest<P, R>(

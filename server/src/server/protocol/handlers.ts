@@ -1,6 +1,7 @@
 // Registers every handler on the connection, each behind a guard (an error is logged and answered
-// with an error; the server stays up). The features themselves live in their own modules.
-import { FileChangeType } from 'vscode-languageserver';
+// with an error; the server stays up); the custom requests from one table. The features themselves
+// live in their own modules.
+import { FileChangeType, type CancellationToken, type RequestType } from 'vscode-languageserver';
 import {
   AnalyzeFileRequest,
   CompareRunsRequest,
@@ -25,7 +26,7 @@ import { runView, sampleNavigation, sampleView } from '../features/runView';
 import type { ServerContext } from '../serverContext';
 import { provideSymbols } from '../features/symbols';
 import { provideCodeLenses } from '../features/codeLens';
-import { uriToPath } from './uris';
+import { uriToPath } from '../documents/uris';
 import { isLogFileName, isPtDumpName } from '../../../../shared/logFiles';
 
 function registerDocumentSync(ctx: ServerContext): void {
@@ -97,52 +98,46 @@ function registerPullDiagnostics(ctx: ServerContext): void {
   );
 }
 
+/** A custom request and the feature that answers it; `route` keeps the two types in step. */
+interface Route {
+  method: string;
+  register(ctx: ServerContext): void;
+}
+
+function route<P, R>(type: RequestType<P, R, void>, handler: (ctx: ServerContext, params: P, token: CancellationToken) => Promise<R> | R): Route {
+  return {
+    method: type.method,
+    register: (ctx) =>
+      // By method name: the typed overload cannot see through the generic guard; `route`'s
+      // signature already ties the handler to the request type.
+      ctx.connection.onRequest(
+        type.method,
+        guardRequest(ctx.connection, nameOf(type), (p: P, token) => handler(ctx, p, token)),
+      ),
+  };
+}
+
+/** Every custom request of shared/protocol.ts, each with its feature: the one table of them. */
+export const CUSTOM_REQUESTS: readonly Route[] = [
+  route(AnalyzeFileRequest, handleAnalyzeFile),
+  route(GroupsByCauseRequest, groupsByCause),
+  route(EvalDatasetsRequest, evalDatasets),
+  route(RunStepsRequest, runSteps),
+  route(RunStatusRequest, runStatus),
+  route(PtAsJsonlRequest, ptAsJsonl),
+  route(RunViewRequest, runView),
+  route(SampleViewRequest, sampleView),
+  route(CompareRunsRequest, compareRuns),
+  route(SampleNavigationRequest, sampleNavigation),
+];
+
 function registerFeatures(ctx: ServerContext): void {
   const { connection } = ctx;
   connection.onHover(guardRequest(connection, 'hover', (params, token) => provideHover(ctx, params, token)));
   connection.onCodeAction(guardRequest(connection, 'codeAction', (params, token) => provideCodeActions(ctx, params, token)));
   connection.onDocumentSymbol(guardRequest(connection, 'documentSymbol', (params, token) => provideSymbols(ctx, params, token)));
   connection.onCodeLens(guardRequest(connection, 'codeLens', (params, token) => provideCodeLenses(ctx, params, token)));
-  connection.onRequest(
-    AnalyzeFileRequest,
-    guardRequest(connection, nameOf(AnalyzeFileRequest), (p, token) => handleAnalyzeFile(ctx, p, token)),
-  );
-  connection.onRequest(
-    GroupsByCauseRequest,
-    guardRequest(connection, nameOf(GroupsByCauseRequest), (p, token) => groupsByCause(ctx, p, token)),
-  );
-  connection.onRequest(
-    EvalDatasetsRequest,
-    guardRequest(connection, nameOf(EvalDatasetsRequest), (p, token) => evalDatasets(ctx, p, token)),
-  );
-  connection.onRequest(
-    RunStepsRequest,
-    guardRequest(connection, nameOf(RunStepsRequest), (p, token) => runSteps(ctx, p, token)),
-  );
-  connection.onRequest(
-    RunStatusRequest,
-    guardRequest(connection, nameOf(RunStatusRequest), (p, token) => runStatus(ctx, p, token)),
-  );
-  connection.onRequest(
-    PtAsJsonlRequest,
-    guardRequest(connection, nameOf(PtAsJsonlRequest), (p, token) => ptAsJsonl(ctx, p, token)),
-  );
-  connection.onRequest(
-    RunViewRequest,
-    guardRequest(connection, nameOf(RunViewRequest), (p, token) => runView(ctx, p, token)),
-  );
-  connection.onRequest(
-    SampleViewRequest,
-    guardRequest(connection, nameOf(SampleViewRequest), (p, token) => sampleView(ctx, p, token)),
-  );
-  connection.onRequest(
-    CompareRunsRequest,
-    guardRequest(connection, nameOf(CompareRunsRequest), (p, token) => compareRuns(ctx, p, token)),
-  );
-  connection.onRequest(
-    SampleNavigationRequest,
-    guardRequest(connection, nameOf(SampleNavigationRequest), (p, token) => sampleNavigation(ctx, p, token)),
-  );
+  for (const r of CUSTOM_REQUESTS) r.register(ctx);
 }
 
 /** A shared-protocol request is logged under its method's last part (`runSteps`). */

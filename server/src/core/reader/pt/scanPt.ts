@@ -14,7 +14,8 @@ import { buildRule } from '../../formats/rule';
 import type { Finding, FormatId } from '../../types';
 import { CancelledError } from '../../cancellation';
 import { isPtDumpName } from '../../logFiles';
-import { collectedFields, type FileIdentity, type ScanOptions, type ScanState } from '../recordScan';
+import type { FileIdentity, ScanOptions, ScanState } from '../recordScan';
+import { collectedFields } from '../../formats/collector';
 
 import type { PickleProblem } from './pickleMachine';
 import { looksLikeZip, readPt } from './ptFile';
@@ -33,6 +34,18 @@ export interface PtScanOptions extends Omit<ScanOptions, 'parallel' | 'zodOnly' 
    * every sample's JSON line to the collector (the path they are tested against).
    */
   direct?: boolean;
+}
+
+/**
+ * Whether `path` is read as a torch.save dump (`isTorchFile`), for the places that re-read one of
+ * its samples; when it cannot be read, its name says (the reader then says why it cannot).
+ */
+export async function isTorchDump(access: FileAccess, path: string): Promise<boolean> {
+  try {
+    return await isTorchFile(access, path, (await access.stat(path)).size);
+  } catch {
+    return isPtDumpName(path);
+  }
 }
 
 /**

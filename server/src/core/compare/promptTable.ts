@@ -1,0 +1,407 @@
+// A file's rollout prompt rows held compactly (docs/compare.md#reading-a-summary): a run of
+// 1 000 steps × 512 prompts is half a million rows a side, which as JSON arrays cost ~150 bytes
+// each and keep the collector busy; here a row is a span of a text, four 32-bit integers and two
+// doubles (reward sum, response tokens).
+// Summaries read from a file (summaryDecode.ts) carry their tables; a summary built in memory has
+// its rows, from which a table is made when asked.
+import type { FileSummary, PromptRow } from './summary';
+
+/**
+ * Where a table's ids are: spans of a text (the summary's JSON, or a file's ids joined), taken
+ * from it when asked, so a table holds no string per row; ids with JSON escapes decoded aside.
+ */
+interface IdSource {
+  text: string;
+  spans: Int32Array;
+  decoded: ReadonlyMap<number, string>;
+}
+
+export interface PromptTableParts {
+  text: string;
+  spans: Int32Array;
+  decoded: [number, string][];
+  ints: Int32Array;
+  rewardSums: Float64Array;
+  tokens: Float64Array;
+}
+
+/** 32-bit FNV-1a of `text`'s code units from `start` to `end`. */
+function hashUnits(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Whether a count or line fits the table's 32-bit columns (else the rows are kept as they are). */
+export function fitsTable(value: number): boolean {
+  return value >= 0 && value <= 0x7fffffff && Number.isInteger(value) && !Object.is(value, -0);
+}
+
+/** A file's rows as the diff reads them. */
+export interface PromptRows {
+  readonly length: number;
+  id(row: number): string;
+  /** 32-bit FNV-1a of the id's UTF-16 code units (equal ids, equal hashes), without making the id. */
+  idHash(row: number): number;
+  /** Whether row `row`'s id is `other`'s row `otherRow`'s, without making either when it can. */
+  sameId(row: number, other: PromptRows, otherRow: number): boolean;
+  state(row: number): number;
+  samples(row: number): number;
+  passes(row: number): number;
+  line(row: number): number;
+  rewardSum(row: number): number;
+  /** The group's response tokens (summary version 2). */
+  tokens(row: number): number;
+}
+
+/** Rows as arrays (a summary built in memory), read as a table is. */
+class RowArrays implements PromptRows {
+  constructor(private readonly rows: readonly PromptRow[]) {}
+  get length(): number {
+    return this.rows.length;
+  }
+  id(row: number): string {
+    return this.rows[row][0];
+  }
+  idHash(row: number): number {
+    return hashUnits(this.rows[row][0], 0, this.rows[row][0].length);
+  }
+  sameId(row: number, other: PromptRows, otherRow: number): boolean {
+    return this.rows[row][0] === other.id(otherRow);
+  }
+  state(row: number): number {
+    return this.rows[row][1];
+  }
+  samples(row: number): number {
+    return this.rows[row][2];
+  }
+  passes(row: number): number {
+    return this.rows[row][3];
+  }
+  rewardSum(row: number): number {
+    return this.rows[row][4];
+  }
+  line(row: number): number {
+    return this.rows[row][5];
+  }
+  tokens(row: number): number {
+    return this.rows[row][6];
+  }
+}
+
+/** A file's rows: ids, per row state, samples, passes, line (32-bit), reward sum and response tokens. */
+export class PromptTable implements PromptRows {
+  constructor(
+    private readonly ids: IdSource,
+    private readonly ints: Int32Array,
+    private readonly rewardSums: Float64Array,
+    private readonly tokenSums: Float64Array,
+  ) {}
+
+  get length(): number {
+    return this.rewardSums.length;
+  }
+
+  id(row: number): string {
+    const ids = this.ids;
+    return ids.decoded.get(row) ?? ids.text.slice(ids.spans[row * 2], ids.spans[row * 2 + 1]);
+  }
+  idHash(row: number): number {
+    const ids = this.ids;
+    const decoded = ids.decoded.size === 0 ? undefined : ids.decoded.get(row);
+    return decoded !== undefined ? hashUnits(decoded, 0, decoded.length) : hashUnits(ids.text, ids.spans[row * 2], ids.spans[row * 2 + 1]);
+  }
+  sameId(row: number, other: PromptRows, otherRow: number): boolean {
+    if (!(other instanceof PromptTable) || this.ids.decoded.size !== 0 || other.ids.decoded.size !== 0) return this.id(row) === other.id(otherRow);
+    // Both ids are spans of texts: compared in place.
+    const [a, b] = [this.ids, other.ids];
+    let i = a.spans[row * 2];
+    let k = b.spans[otherRow * 2];
+    const end = a.spans[row * 2 + 1];
+    if (end - i !== b.spans[otherRow * 2 + 1] - k) return false;
+    for (; i < end; i++, k++) if (a.text.charCodeAt(i) !== b.text.charCodeAt(k)) return false;
+    return true;
+  }
+  state(row: number): number {
+    return this.ints[row * 4];
+  }
+  samples(row: number): number {
+    return this.ints[row * 4 + 1];
+  }
+  passes(row: number): number {
+    return this.ints[row * 4 + 2];
+  }
+  line(row: number): number {
+    return this.ints[row * 4 + 3];
+  }
+  rewardSum(row: number): number {
+    return this.rewardSums[row];
+  }
+  tokens(row: number): number {
+    return this.tokenSums[row];
+  }
+
+  /** The table as plain data (typed arrays, to hand to another thread). */
+  parts(): PromptTableParts {
+    return { text: this.ids.text, spans: this.ids.spans, decoded: [...this.ids.decoded], ints: this.ints, rewardSums: this.rewardSums, tokens: this.tokenSums };
+  }
+
+  static fromParts(p: PromptTableParts): PromptTable {
+    return new PromptTable({ text: p.text, spans: p.spans, decoded: new Map(p.decoded) }, p.ints, p.rewardSums, p.tokens);
+  }
+
+  /** `JSON.stringify(this.rows())` in pieces of up to `chunk` rows, without making the rows. */
+  *rowsJson(chunk = 2048): Generator<string> {
+    if (this.length === 0) {
+      yield '[]';
+      return;
+    }
+    const part: string[] = [];
+    for (let r = 0; r < this.length; r++) {
+      const sum = this.rewardSum(r);
+      // JSON writes a number as String does, and NaN and ±Infinity as null.
+      const sumText = Number.isFinite(sum) ? String(sum) : 'null';
+      const tokens = this.tokens(r);
+      const tokensText = Number.isFinite(tokens) ? String(tokens) : 'null';
+      part.push(`[${JSON.stringify(this.id(r))},${this.state(r)},${this.samples(r)},${this.passes(r)},${sumText},${this.line(r)},${tokensText}]`);
+      if (part.length === chunk || r === this.length - 1) {
+        yield `${r < chunk ? '[' : ','}${part.join(',')}${r === this.length - 1 ? ']' : ''}`;
+        part.length = 0;
+      }
+    }
+  }
+
+  /** The rows as the summary's JSON writes them. */
+  rows(): PromptRow[] {
+    const out: PromptRow[] = new Array(this.length);
+    for (let r = 0; r < this.length; r++)
+      out[r] = [this.id(r), this.state(r), this.samples(r), this.passes(r), this.rewardSum(r), this.line(r), this.tokens(r)];
+    return out;
+  }
+
+  /** A table of `rows`; null when a count or line does not fit it. */
+  static of(rows: readonly PromptRow[]): PromptTable | null {
+    const builder = new PromptTableBuilder(null);
+    for (const [id, state, samples, passes, rewardSum, line, tokens] of rows)
+      if (!builder.pushId(id, state, samples, passes, rewardSum, line, tokens)) return null;
+    return builder.finish();
+  }
+}
+
+/** Collects rows into a table without making them: ids as spans of `text`, or given as strings (`pushId`, text null). */
+export class PromptTableBuilder {
+  private length = 0;
+  private spans = new Int32Array(64 * 2);
+  private ints = new Int32Array(64 * 4);
+  private sums = new Float64Array(64);
+  private tokens = new Float64Array(64);
+  private decoded = new Map<number, string>();
+  private idBytes = new Uint8Array(1024);
+  private idChars = 0;
+
+  /** Where the table being built starts (`views`: tables share the builder's buffers). */
+  private start = 0;
+
+  /**
+   * Ids are spans of `text`, or given as strings (`pushId`) when it is null. With `rowsAtMost`
+   * (a bound on all the tables' rows together), the buffers are made once at that size and each
+   * table is a view of its part of them: no copy, no buffer a table (memory is only taken as rows
+   * are written).
+   */
+  constructor(
+    private readonly text: string | null,
+    private readonly rowsAtMost: number | null = null,
+  ) {
+    if (rowsAtMost !== null) {
+      this.spans = new Int32Array(rowsAtMost * 2);
+      this.ints = new Int32Array(rowsAtMost * 4);
+      this.sums = new Float64Array(rowsAtMost);
+      this.tokens = new Float64Array(rowsAtMost);
+    }
+  }
+
+  /** A row whose id is `text.slice(idStart, idEnd)`, or `decodedId` (an id with escapes); false: a count does not fit. */
+  push(
+    idStart: number,
+    idEnd: number,
+    decodedId: string | null,
+    state: number,
+    samples: number,
+    passes: number,
+    rewardSum: number,
+    line: number,
+    tokens: number,
+  ): boolean {
+    if (!(fitsTable(state) && fitsTable(samples) && fitsTable(passes) && fitsTable(line))) return false;
+    const r = this.length++;
+    if (r === this.sums.length) this.grow();
+    this.spans[r * 2] = idStart;
+    this.spans[r * 2 + 1] = idEnd;
+    if (decodedId !== null) this.decoded.set(r, decodedId);
+    const at = r * 4;
+    this.ints[at] = state;
+    this.ints[at + 1] = samples;
+    this.ints[at + 2] = passes;
+    this.ints[at + 3] = line;
+    this.sums[r] = rewardSum;
+    this.tokens[r] = tokens;
+    return true;
+  }
+
+  /**
+   * A row with its id as a string. ASCII ids are copied as bytes into one buffer (one string for
+   * all of them at `finish`, none kept per row: a file of a million samples has 125 000 groups);
+   * others are kept aside as they are.
+   */
+  pushId(id: string, state: number, samples: number, passes: number, rewardSum: number, line: number, tokens: number): boolean {
+    const at = this.idChars;
+    let ascii = true;
+    if (this.idBytes.length < at + id.length) {
+      const grown = new Uint8Array(Math.max(2 * this.idBytes.length, at + id.length));
+      grown.set(this.idBytes.subarray(0, at));
+      this.idBytes = grown;
+    }
+    for (let k = 0; k < id.length; k++) {
+      const c = id.charCodeAt(k);
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+      this.idBytes[at + k] = c;
+    }
+    if (!this.push(at, ascii ? at + id.length : at, ascii ? null : id, state, samples, passes, rewardSum, line, tokens)) return false;
+    if (ascii) this.idChars += id.length;
+    return true;
+  }
+
+  private grow(): void {
+    // Tables already made keep their views of the old buffers.
+    const n = this.sums.length * 2;
+    const spans = new Int32Array(n * 2);
+    spans.set(this.spans);
+    this.spans = spans;
+    const ints = new Int32Array(n * 4);
+    ints.set(this.ints);
+    this.ints = ints;
+    const sums = new Float64Array(n);
+    sums.set(this.sums);
+    this.sums = sums;
+    const tokens = new Float64Array(n);
+    tokens.set(this.tokens);
+    this.tokens = tokens;
+  }
+
+  /**
+   * The table, its columns copied to its rows' size; the builder is then empty, its buffers kept
+   * for the next table (a summary reader makes one table a file with one builder).
+   */
+  finish(): PromptTable {
+    const text = this.text ?? new TextDecoder('latin1').decode(this.idBytes.subarray(0, this.idChars));
+    const [from, to] = [this.start, this.length];
+    const views = this.rowsAtMost !== null;
+    const part = <T extends Int32Array | Float64Array>(a: T, width: number): T =>
+      (views ? a.subarray(from * width, to * width) : a.slice(from * width, to * width)) as T;
+    // Row numbers of ids kept aside are the table's own.
+    const decoded = from === 0 ? this.decoded : new Map([...this.decoded].map(([row, id]) => [row - from, id]));
+    const table = new PromptTable({ text, spans: part(this.spans, 2), decoded }, part(this.ints, 4), part(this.sums, 1), part(this.tokens, 1));
+    if (views) this.start = this.length;
+    else this.length = 0;
+    this.idChars = 0;
+    this.decoded = new Map();
+    return table;
+  }
+}
+
+/** Rows held elsewhere than as arrays: in a table, or kept outside the heap (`attachKeptRows`). */
+interface AttachedRows {
+  /** The table, when the rows are in one. */
+  table: PromptTable | null;
+  /** `JSON.stringify` of the rows, in pieces. */
+  json(): Iterable<string>;
+  rows(): PromptRow[];
+}
+
+const attached = new WeakMap<FileSummary, AttachedRows>();
+
+function setRows(file: FileSummary, rows: PromptRow[]): void {
+  // Rows once made may be changed: from then on they are the file's rows.
+  attached.delete(file);
+  Object.defineProperty(file, 'prompts', { value: rows, writable: true, configurable: true, enumerable: true });
+}
+
+function attach(file: FileSummary, rows: AttachedRows): void {
+  attached.set(file, rows);
+  Object.defineProperty(file, 'prompts', {
+    configurable: true,
+    enumerable: true,
+    get(): PromptRow[] {
+      const made = rows.rows();
+      setRows(file, made);
+      return made;
+    },
+    set(made: PromptRow[]) {
+      setRows(file, made);
+    },
+  });
+  // Written (JSON.stringify) with rows made for the writing only: a run's rows are never all made at once.
+  Object.defineProperty(file, 'toJSON', {
+    configurable: true,
+    enumerable: false,
+    value(this: FileSummary): Record<string, unknown> {
+      const out: Record<string, unknown> = {};
+      const current = attached.get(this) === rows;
+      for (const key of Object.keys(this)) out[key] = key === 'prompts' && current ? rows.rows() : this[key as keyof FileSummary];
+      return out;
+    },
+  });
+}
+
+/**
+ * Gives `file` its rows as `table`: `prompts` is made from the table when first read (and kept),
+ * so a summary read from a file is the same summary whichever way it is used.
+ */
+export function attachPromptTable(file: FileSummary, table: PromptTable): void {
+  attach(file, { table, json: () => table.rowsJson(), rows: () => table.rows() });
+}
+
+/**
+ * Gives `file` its rows as kept outside the heap (`summarize` keeps them in a scratch file while
+ * the run is read, node/keptRows.ts): `json` gives them back as written, `rows` as arrays.
+ */
+export function attachKeptRows(file: FileSummary, kept: { json(): Iterable<string>; rows(): PromptRow[] }): void {
+  attach(file, { table: null, json: () => kept.json(), rows: () => kept.rows() });
+}
+
+/**
+ * `JSON.stringify(file)` in pieces, its rows written from where they are held (without making
+ * them): the same text either way.
+ */
+export function* fileJson(file: FileSummary): Generator<string> {
+  const rows = attached.get(file);
+  const keys = Object.keys(file);
+  const at = keys.indexOf('prompts');
+  if (!rows || at < 0) {
+    yield JSON.stringify(file);
+    return;
+  }
+  const part = (from: number, to: number) => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys.slice(from, to)) out[key] = file[key as keyof FileSummary];
+    return JSON.stringify(out).slice(1, -1);
+  };
+  const before = part(0, at);
+  yield `{${before}${before ? ',' : ''}"prompts":`;
+  yield* rows.json();
+  const after = part(at + 1, keys.length);
+  yield `${after ? ',' : ''}${after}}`;
+}
+
+/** The table `file` was given by `attachPromptTable`, while its rows are not made. */
+export function attachedTable(file: FileSummary): PromptTable | undefined {
+  return attached.get(file)?.table ?? undefined;
+}
+
+/** A file's rows: the table it was made or read with, else its row arrays. */
+export function promptRowsOf(file: FileSummary): PromptRows {
+  return attached.get(file)?.table ?? new RowArrays(file.prompts);
+}

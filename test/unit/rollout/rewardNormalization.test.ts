@@ -1,0 +1,79 @@
+// miles' `_normalize_rewards_by_rollout` re-run (core/rollout/rewardNormalization.ts): the quick
+// gate that skips the walk when nothing can raise must never skip a step that raises. Random steps
+// (rewards with None, NaN and repeats; groups interleaved or missing; indexes repeated, out of order
+// or absent; rollout ids shared) give the same answer with the gate as the reference walk alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { SampleStore } from '../../../server/src/core/sampleStore';
+import type { SampleRecord } from '../../../server/src/core/types';
+import { normalizationCrashOf, rewardNormalizationCrash } from '../../../server/src/core/rollout/rewardNormalization';
+
+interface Row {
+  group: number | null;
+  index: number | null;
+  rolloutId: number | null;
+  reward: number | null;
+  excluded: boolean;
+}
+
+function storeOf(rows: readonly Row[]): SampleStore {
+  const store = new SampleStore();
+  rows.forEach((r, k) => {
+    const s: SampleRecord = {
+      line: k + 1,
+      offset: k,
+      byteLength: 1,
+      groupKey: r.group === null ? null : String(r.group),
+      index: r.index,
+      dataset: null,
+      promptKey: null,
+      status: 'completed',
+      aborted: false,
+      reward: r.reward,
+      rewardIsInt: false,
+      cause: null,
+      responseLength: null,
+      step: null,
+      rolloutId: r.rolloutId,
+    };
+    store.push(s);
+  });
+  return store;
+}
+
+const row: fc.Arbitrary<Row> = fc.record({
+  group: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 8 }),
+  index: fc.option(fc.integer({ min: 0, max: 12 }), { freq: 6 }),
+  rolloutId: fc.option(fc.integer({ min: 0, max: 5 }), { freq: 2 }),
+  reward: fc.option(fc.constantFrom(0, 1, 0.5, Number.NaN, -0), { freq: 12 }),
+  excluded: fc.boolean(),
+});
+
+test('the gate skips the walk only where the walk finds nothing (random steps)', () => {
+  let raised = 0;
+  fc.assert(
+    fc.property(fc.array(row, { minLength: 0, maxLength: 24 }), fc.boolean(), (rows, idsNameRollouts) => {
+      const store = storeOf(rows);
+      const excluded = (i: number) => rows[i].excluded;
+      const reference = normalizationCrashOf(store, excluded, idsNameRollouts);
+      if (reference !== null) raised++;
+      assert.deepEqual(rewardNormalizationCrash(store, excluded, idsNameRollouts), reference);
+    }),
+    { numRuns: 3000, seed: 11 },
+  );
+  assert.ok(raised > 300, `the cases raise often enough to test the gate (${raised})`);
+});
+
+test('a step of plain groups with rising indexes and numeric rewards raises nothing, and a repeated index with another reward does', () => {
+  const plain: Row[] = [];
+  for (let g = 0; g < 4; g++) for (let j = 0; j < 4; j++) plain.push({ group: g, index: g * 4 + j, rolloutId: null, reward: j % 2, excluded: false });
+  assert.equal(
+    rewardNormalizationCrash(storeOf(plain), () => false, false),
+    null,
+  );
+  const repeated = plain.map((r) => ({ ...r }));
+  repeated[5].index = repeated[4].index;
+  const crash = rewardNormalizationCrash(storeOf(repeated), () => false, false);
+  assert.equal(crash?.error, 'ValueError: all samples in rollout 4 must share one reward; rows [4, 5] have rewards [0.0, 1.0]');
+});
