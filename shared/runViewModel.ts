@@ -40,6 +40,34 @@ export interface RunSection {
   prompts: PromptLearning | null;
   /** Groups whose prompts the run view did not follow, the run being too large (core/views/runViewPrompts.ts); 0 normally. */
   promptGroupsOmitted: number;
+  /** Its steps' train–inference log-prob mismatch, read from train_data (core/views/runViewMismatch.ts); null when the run has no train_data. */
+  mismatch: RunMismatch | null;
+}
+
+/** One step's |Δ log-prob| over the tokens in the loss mask (core/train/tokenMismatch.ts). */
+export interface MismatchStep {
+  step: number;
+  /** Tokens in the loss mask with a finite Δ, and those where either log-prob is not finite. */
+  tokens: number;
+  nonFinite: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** p50 and p99 from a histogram (a step of more than 4 Mi tokens). */
+  approximate: boolean;
+  /** The sample of the largest mean |Δ|: its `Sample.index`, and its line in the step's rollout dump when that is in the run. */
+  worstSample: { sample: number; mean: number; file: string | null; source: string | null; line: number | null } | null;
+}
+
+/** A run's train–inference mismatch over its steps, and where it started to drift. */
+export interface RunMismatch {
+  /** Steps whose train_data holds trainer log-probs, in step order. */
+  steps: MismatchStep[];
+  /** Steps with train_data but no trainer `log_probs` (the actor had not computed them at the dump). */
+  stepsWithoutLogProbs: number[];
+  /** The `logprob-drift` finding of the run (core/train/drift.ts): its step and message; null when no step left the band. */
+  drift: { step: number; message: string } | null;
 }
 
 /** A prompt listed as an example, with the sample that names one of its groups. */

@@ -42,6 +42,7 @@ tr.shrank td { color: #bf8700; }
 export const SAMPLE_VIEW_STYLES = `${RUN_VIEW_STYLES}
 pre.text { white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: plaintext; max-height: 480px; overflow: auto;
   background: var(--vscode-textCodeBlock-background, rgba(128,128,128,0.08)); padding: 6px 8px; margin: 4px 0; }
+tr.masked td { opacity: 0.55; font-style: italic; }
 .message { border-left: 3px solid rgba(128,128,128,0.4); padding-left: 8px; margin: 8px 0; }
 .message.role-user { border-color: #0969da; }
 .message.role-assistant { border-color: #8250df; }

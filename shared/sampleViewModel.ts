@@ -50,6 +50,49 @@ export type TreeValue =
   | { kind: 'array'; items: TreeValue[]; length: number }
   | { kind: 'skipped'; text: string };
 
+/** A token of the worst |Δ| along a sample's response. */
+export interface MismatchToken {
+  /** Position in the response (0 = its first token). */
+  position: number;
+  /** The token id; miles' Sample (main 31f1ca9) holds no per-token text, so the id is what is shown. */
+  token: number | null;
+  rolloutLogProb: number;
+  trainLogProb: number;
+  /** Trainer − rollout log-prob, in float32 as miles' loss takes it. */
+  delta: number;
+}
+
+/** One sample's rollout and trainer log-probs from its step's train_data (core/train/sampleMismatch.ts). */
+export interface SampleMismatch {
+  /** The step's train_data files that hold the sample. */
+  files: string[];
+  /** The sample's `Sample.index` (train_data's `sample_indices`). */
+  sampleIndex: number;
+  responseLength: number;
+  /** Positions after the first MAX_MISMATCH_POSITIONS, not sent. */
+  positionsOmitted: number;
+  /** False when the train_data holds no trainer `log_probs` (the actor had not computed them at the dump). */
+  hasTrainLogProbs: boolean;
+  /** Per response position; null where no rank's slice holds it. */
+  rolloutLogProbs: (number | null)[];
+  trainLogProbs: (number | null)[];
+  /** 1: counted by the loss; 0: masked (outside the loss, e.g. a tool's output). */
+  lossMask: (number | null)[];
+  /** Trainer − rollout where the loss mask is 1; null where masked, missing or not finite. */
+  delta: (number | null)[];
+  /** Positions in the loss mask where either log-prob is NaN or infinite. */
+  nonFinitePositions: number[];
+  /** The response's token ids (the last `responseLength` of train_data's `tokens`), when held. */
+  tokens: (number | null)[] | null;
+  /** Tokens in the loss mask with a finite Δ, and those outside the mask. */
+  lossTokens: number;
+  outsideMask: number;
+  /** Mean and max |Δ| over the loss-mask tokens; null when none. */
+  mean: number | null;
+  max: number | null;
+  worstTokens: MismatchToken[];
+}
+
 export interface SampleView {
   version: 1;
   /** Display path (relative to its workspace folder) and 1-based line (sample N of a `.pt`). */
@@ -107,6 +150,8 @@ export interface SampleView {
   };
   weightVersions: { values: string[]; distinct: string[]; mixed: boolean } | null;
   metadata: TreeValue | null;
+  /** Its step's train_data, when the run has one holding this sample (absent: none). */
+  trainMismatch?: SampleMismatch | null;
   /** The record as JSON with long strings clipped and long arrays cut (for the raw toggle). */
   raw: string;
   rawClipped: boolean;

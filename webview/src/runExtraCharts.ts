@@ -3,7 +3,7 @@
 // values beside the recomputed ones. Chart.js draws every label on a canvas; table cells take log
 // strings through textContent only.
 import Chart from 'chart.js/auto';
-import type { EvalRow, LoggedRow, StepRow } from '../../shared/runViewModel';
+import type { EvalRow, LoggedRow, RunMismatch, StepRow } from '../../shared/runViewModel';
 import { canvasIn, charts, evalChart, stepLines } from './runCharts';
 import { el, numCell, section } from './page';
 
@@ -93,4 +93,83 @@ export function renderLogged(app: HTMLElement, rows: LoggedRow[], id: string): v
       ]),
     );
   });
+}
+
+/** Steps of the mismatch table shown (the rest said in a line under it). */
+export const MAX_MISMATCH_ROWS = 500;
+
+/**
+ * A run's train–inference mismatch from its train_data: mean and p99 of |Δ log-prob| over the loss
+ * mask per step, the drift finder's step marked on the chart and its finding's message as text,
+ * and a table of the steps.
+ */
+export function renderMismatch(app: HTMLElement, m: RunMismatch, id: string): void {
+  const s = section(
+    app,
+    'Train–inference log-prob mismatch per step',
+    '|trainer log-prob − rollout log-prob| over the tokens in the loss mask, read from each step’s train_data: its mean and 99th percentile.',
+  );
+  s.id = `mismatch${id}`;
+  if (m.steps.length === 0) {
+    s.appendChild(
+      el(
+        'p',
+        `The train_data of ${m.stepsWithoutLogProbs.length === 1 ? 'step' : 'steps'} ${m.stepsWithoutLogProbs.join(', ')} holds no trainer log_probs (the actor had not computed them at the dump): no mismatch to show.`,
+        'muted',
+      ),
+    );
+    return;
+  }
+  const drift = m.drift;
+  const p = el(
+    'p',
+    drift === null ? 'No step leaves the band of the run’s early steps.' : `Drift from step ${drift.step}: ${drift.message}`,
+    drift === null ? 'muted' : 'wrong',
+  );
+  p.id = `mismatch-drift${id}`;
+  s.appendChild(p);
+  if (m.stepsWithoutLogProbs.length > 0)
+    s.appendChild(el('p', `No trainer log_probs in the train_data of steps ${m.stepsWithoutLogProbs.join(', ')}.`, 'muted'));
+  const labels = m.steps.map((r) => String(r.step));
+  const chart = stepLines(
+    s,
+    `chart-mismatch${id}`,
+    labels,
+    [
+      ['mean |Δ|', m.steps.map((r) => r.mean), '#0969da'],
+      ['p99 |Δ|', m.steps.map((r) => r.p99), '#8250df'],
+    ],
+    true,
+  );
+  if (drift !== null) {
+    // The drift step as a marker on the mean line (Chart.js draws it on the canvas).
+    chart.data.datasets.push({
+      label: `drift from step ${drift.step}`,
+      data: m.steps.map((r) => (r.step === drift.step ? r.mean : null)),
+      borderColor: '#cf222e',
+      backgroundColor: '#cf222e',
+      pointStyle: 'triangle',
+      pointRadius: 9,
+      showLine: false,
+    });
+    chart.update();
+  }
+  charts.push(chart);
+  const details = el('details');
+  details.appendChild(el('summary', 'Steps'));
+  const table = el('table');
+  table.id = `mismatch-steps${id}`;
+  const head = el('tr');
+  for (const h of ['step', 'tokens', 'mean |Δ|', 'p50', 'p99', 'max', 'worst sample']) head.appendChild(el('th', h, h === 'worst sample' ? undefined : 'num'));
+  table.appendChild(head);
+  for (const r of m.steps.slice(0, MAX_MISMATCH_ROWS)) {
+    const tr = el('tr', null, drift !== null && r.step === drift.step ? 'wrong' : undefined);
+    tr.append(el('td', r.step, 'num'), el('td', r.tokens, 'num'), numCell(r.mean), numCell(r.p50), numCell(r.p99), numCell(r.max));
+    const w = r.worstSample;
+    tr.appendChild(el('td', w === null ? '–' : `sample ${w.sample}${w.file !== null && w.line !== null ? ` (${w.file}:${w.line})` : ''}`, 'mono'));
+    table.appendChild(tr);
+  }
+  details.appendChild(table);
+  if (m.steps.length > MAX_MISMATCH_ROWS) details.appendChild(el('p', `… ${m.steps.length - MAX_MISMATCH_ROWS} more steps`, 'muted'));
+  s.appendChild(details);
 }

@@ -7,7 +7,7 @@ import Chart from 'chart.js/auto';
 import type { RunSection, RunView, StepRow } from '../../shared/runViewModel';
 import { el, section, tooltipLabel, vscode } from './page';
 import { charts, colours, stepCharts } from './runCharts';
-import { renderLogged, renderVerlEval, verlStepCharts } from './runExtraCharts';
+import { renderLogged, renderMismatch, renderVerlEval, verlStepCharts } from './runExtraCharts';
 import { renderComparison, renderCompareHeader } from './runCompare';
 import { renderPrompts } from './runPrompts';
 import { renderEval, renderFindings, renderReasons } from './runTables';
@@ -63,6 +63,7 @@ function renderRun(app: HTMLElement, model: RunView, run: RunSection, index: num
     if (steps.length > 0) stepCharts(app, model, steps, labels, colour, reveal, id);
     if (evalRows.length > 0) renderEval(app, evalRows, id);
   }
+  if (run.mismatch) renderMismatch(app, run.mismatch, id);
   renderPrompts(app, run, id);
   renderLogged(app, logged, id);
 }

@@ -5,6 +5,7 @@
 import Chart from 'chart.js/auto';
 import type { Clip, MessageView, SampleView, TreeValue } from '../../shared/sampleViewModel';
 import { el, section, tooltipLabel, vscode } from './page';
+import { renderSampleMismatch } from './sampleMismatch';
 import { formatForPeople, formatOrMissing } from '../../shared/numberFormat';
 
 /** 4 significant digits (shared/numberFormat.ts); the hover, CLI and messages keep the exact value. */
@@ -184,6 +185,7 @@ function render(m: SampleView): void {
       options: { responsive: true, maintainAspectRatio: false, animation: false, scales: { x: { title: { display: true, text: 'response token' } } } },
     });
   }
+  if (m.trainMismatch) renderSampleMismatch(app, m.trainMismatch);
   if (m.weightVersions) {
     const w = section(app, 'Weight versions');
     const wv = m.weightVersions;

@@ -276,7 +276,7 @@ export class RunAnalyzer {
 }
 
 /** The drift finder over each run's train_data steps (core/train/drift.ts): a finding per run at most. */
-function driftFindings(steps: readonly TrainStepReport[]): Finding[] {
+export function driftFindings(steps: readonly TrainStepReport[]): Finding[] {
   const byRoot = new Map<string, DriftStep[]>();
   for (const t of steps) {
     if (t.mismatch === null) continue;

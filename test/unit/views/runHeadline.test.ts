@@ -71,8 +71,8 @@ test('the view’s sentence names a run by its root too when two runs share a fr
     drops: { 'zero_std_0.0': dropped },
   });
   const runs = [
-    { root: 'a', framework: 'miles' as const, headline: null, prompts: null, promptGroupsOmitted: 0 },
-    { root: 'b', framework: 'miles' as const, headline: null, prompts: null, promptGroupsOmitted: 0 },
+    { root: 'a', framework: 'miles' as const, headline: null, prompts: null, promptGroupsOmitted: 0, mismatch: null },
+    { root: 'b', framework: 'miles' as const, headline: null, prompts: null, promptGroupsOmitted: 0, mismatch: null },
   ];
   const said = headlines(runs, [row(0, 1), row(1, 2)], reasons);
   assert.deepEqual(said.perRun, ['step 1: 1 of 4 groups dropped: 1 zero-std', 'step 1: 2 of 4 groups dropped: 2 zero-std']);

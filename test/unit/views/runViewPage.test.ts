@@ -33,6 +33,7 @@ function model(reason: string): RunView {
           waste: { tokens: 3, totalTokens: 3, groups: 1, examples: [] },
         },
         promptGroupsOmitted: 0,
+        mismatch: null,
       },
     ],
     headline: reason,

@@ -41,6 +41,11 @@ test('miles dump folder: the run view counts it once; a .pt sample shows its con
       ],
     );
     assert.deepEqual([...new Set(state.model.eval.map((e) => e.step))], [2]);
+    // Its train_data is read (as check reads it): both steps', neither holding the trainer's log_probs.
+    assert.deepEqual(
+      state.model.runs.map((r) => r.mismatch),
+      [{ steps: [], stepsWithoutLogProbs: [1, 2], drift: null }],
+    );
     await screenshot('dump-run-view.png');
 
     // Sample 7 of rollout_data/1.pt (line 7): group 1, dropped for sample 6's ServerUnreachable,
@@ -57,6 +62,8 @@ test('miles dump folder: the run view counts it once; a .pt sample shows its con
     assert.equal(sample.model.title, 'dump/rollout_data/1.pt · sample 7');
     assert.equal(sample.model.verdict?.kind === 'rollout' && sample.model.verdict.reason, 'group_has_aborted_ServerUnreachable');
     assert.ok(sample.model.conversation.length > 0, 'the conversation from trajectory/1.jsonl');
+    // Sample 7 (index 6) is in train_data/1_0.pt, which has no log-probs: the section says so, no Δ.
+    assert.deepEqual([sample.model.trainMismatch?.files, sample.model.trainMismatch?.hasTrainLogProbs], [['dump/train_data/1_0.pt'], false]);
     await waitFor(() => a.samplePanel.state?.rendered, 'the sample page to render');
     await screenshot('dump-sample-view.png');
   } finally {

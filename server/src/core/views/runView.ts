@@ -23,7 +23,8 @@ import { type FilePart, filePart, type RolloutPart } from './runViewFile';
 import { dropShares, headlines, reasonFamily } from './runHeadline';
 import { RunPromptsBuilder } from './runViewPrompts';
 import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
-import type { FileReport, MetricsRecord, RunReport } from '../types';
+import { mismatchByRoot } from './runViewMismatch';
+import type { FileReport, MetricsRecord, RunReport, TrainStepReport } from '../types';
 
 export type { EvalRow, FilePart, ReasonInfo, RunView, SampleRef, StepRow };
 export { filePart };
@@ -70,8 +71,10 @@ export interface RunViewBuilder {
   addFindings(findings: Iterable<FindingLike>): void;
   /** Findings counted and listed before (one file's, kept with its part). */
   mergeFindings(findings: FindingRows): void;
-  /** The model; `report`'s findings are added first (its files are not read again). */
-  finish(report?: { findings: readonly FindingLike[] }): RunView;
+  /** A step's train_data, read (core/engine.ts `addTrainStep`): its mismatch joins its run's chart. */
+  addTrainStep(step: TrainStepReport): void;
+  /** The model; `report`'s findings and train_data steps are added first (its files are not read again). */
+  finish(report?: { findings: readonly FindingLike[]; trainSteps?: readonly TrainStepReport[] }): RunView;
 }
 
 /**
@@ -90,6 +93,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const findingRows = new FindingRows();
   const recomputed = new RecomputedByStep();
   const loggedRecords: Pick<MetricsRecord, 'step' | 'metrics'>[] = [];
+  const trainSteps: TrainStepReport[] = [];
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
   /** Each run's rollout files' prompt rows (by run index), for its prompt history. */
   const prompts = new RunPromptsBuilder();
@@ -112,7 +116,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     let i = runIndex.get(key);
     if (i === undefined) {
       i = runs.length;
-      runs.push({ root: of.root, framework: of.framework, headline: null, prompts: null, promptGroupsOmitted: 0 });
+      runs.push({ root: of.root, framework: of.framework, headline: null, prompts: null, promptGroupsOmitted: 0, mismatch: null });
       runIndex.set(key, i);
     }
     return i;
@@ -217,8 +221,19 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     for (const f of findings) findingRows.add(f);
   }
 
-  function finish(report?: { findings: readonly FindingLike[] }): RunView {
+  function finish(report?: { findings: readonly FindingLike[]; trainSteps?: readonly TrainStepReport[] }): RunView {
     if (report) addFindings(report.findings);
+    for (const t of report?.trainSteps ?? []) trainSteps.push(t);
+    // Each dump folder's train_data joins the miles run rooted there (a folder of train_data alone is a run of its own).
+    for (const [root, mismatch] of mismatchByRoot(trainSteps)) {
+      let section = runs.find((r) => r.root === root && r.framework === 'miles');
+      if (section === undefined) {
+        section = { root, framework: 'miles', headline: null, prompts: null, promptGroupsOmitted: 0, mismatch: null };
+        runIndex.set(`miles\u0000${root}`, runs.length);
+        runs.push(section);
+      }
+      section.mismatch = mismatch;
+    }
     // Runs in the run model's order (by root, then framework), whatever order their files came in.
     const logged = recomputed.pair(loggedRecords);
     const order = runs.map((_, i) => i).sort((a, b) => runOrder(runs[a], runs[b]));
@@ -274,7 +289,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       totals,
     };
   }
-  return { add, addPart, addFindings, mergeFindings: (f) => findingRows.merge(f), finish };
+  return { add, addPart, addFindings, mergeFindings: (f) => findingRows.merge(f), addTrainStep: (t) => void trainSteps.push(t), finish };
 }
 
 function runOrder(a: RunSection, b: RunSection): number {

@@ -9,6 +9,7 @@ import { failureCause, inspectSample, membersInOrder, type InspectedFile, type S
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory, sidecarRowOf, sidecarRows } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
+import { readSampleMismatch, trainDataFilesOf } from '../train/sampleMismatch';
 import type { FormatId, SampleRecord } from '../types';
 import { isPtFormat } from '../frameworks';
 
@@ -333,7 +334,24 @@ export async function readSampleView(file: InspectedFile, line1: number, display
   if (root)
     for (const x of view.siblings) if (x.missingFrom?.file.startsWith(root)) x.missingFrom = { ...x.missingFrom, file: x.missingFrom.file.slice(root.length) };
   await addTrajectory(file, display, s, view);
+  await addTrainMismatch(file, display, s, view);
   return view;
+}
+
+/**
+ * A miles dump sample's log-probs from its step's train_data (core/train/sampleMismatch.ts), when
+ * `D/train_data/<step>_*.pt` holds it: files are named as `display` names this one.
+ */
+async function addTrainMismatch(file: InspectedFile, display: string, s: SampleRecord, view: SampleView): Promise<void> {
+  if (s.index === null) return;
+  const found = await trainDataFilesOf(file.access, file.path);
+  if (found === null) return;
+  const root = file.path.endsWith(display) ? file.path.slice(0, file.path.length - display.length) : '';
+  try {
+    view.trainMismatch = await readSampleMismatch(file.access, found.files, s.index, (p) => (root && p.startsWith(root) ? p.slice(root.length) : p));
+  } catch {
+    // train_data is optional: unreadable, the view is the sample's alone (check reports the file).
+  }
 }
 
 /**

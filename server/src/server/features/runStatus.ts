@@ -4,7 +4,7 @@
 // steps and groups (core/run/model.ts, core/run/totals.ts). Findings go back as diagnostics per
 // file, for the client to show those of files that are not open.
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
-import type { RunStatusFileDiagnostics, RunStatusParams, RunStatusResult } from '../../../../shared/protocol';
+import { DEFAULT_SETTINGS, type RunStatusFileDiagnostics, type RunStatusParams, type RunStatusResult } from '../../../../shared/protocol';
 import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
 import { RunModelBuilder } from '../../core/run/model';
 import { runTotals } from '../../core/run/totals';
@@ -14,6 +14,8 @@ import type { ServerContext } from '../serverContext';
 import { type Configured, runContextOf } from './runContext';
 import { eachResult, runSummary } from './runSummary';
 import { pathToUri } from '../documents/uris';
+import { joinOf, readTrainData } from './trainData';
+import type { RolloutJoin } from '../../core/train/trainStep';
 
 interface Visited extends Configured {
   /** Kept without its detail: the store is released after the visit. */
@@ -28,6 +30,7 @@ interface Visited extends Configured {
 export async function runStatus(ctx: ServerContext, params: RunStatusParams, token: CancellationToken): Promise<RunStatusResult> {
   if (typeof params?.uri !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'runStatus needs { uri }');
   const visited: Visited[] = [];
+  const joins = new Map<string, RolloutJoin>();
   let folder = false;
   const plan = await eachResult(
     ctx,
@@ -36,6 +39,8 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
     () => 'store',
     (r, inFolder) => {
       folder = inFolder;
+      const join = joinOf(r);
+      if (join) joins.set(join.file, join);
       // The datasets' summaries stay (diagnostics read a dataset's n); the samples do not.
       const d = r.report?.detail;
       const detail = d ? { samples: [], groups: [], datasets: d.datasets, metricsRecords: [], source: d.source } : undefined;
@@ -52,8 +57,11 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
       });
     },
   );
+  // A dump folder's train_data, as `check <folder>` reads it: its findings join the files they are on.
+  const train = await readTrainData(ctx, plan, joins, token);
+  if (train.findings.length > 0) addTrainFindings(ctx, visited, train.findings);
   if (folder) {
-    const recomputed = visited.flatMap((v) => (v.recomputed ? [v.recomputed] : []));
+    const recomputed = visited.flatMap((v) => (v.recomputed ? [v.recomputed] : [])).concat(train.recomputed);
     for (const v of visited) {
       if (v.metricsRecords === null) continue;
       const mismatches = compareMetrics(v.path, v.metricsRecords, recomputed);
@@ -62,6 +70,7 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
   }
   const builder = new RunModelBuilder(plan);
   for (const v of visited) if (v.report) builder.add(v.report);
+  for (const t of train.steps) builder.addTrainStep(t);
   const runs = builder.finish();
   const totals = runTotals(
     runs,
@@ -83,4 +92,37 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
     files,
     context: await runContextOf(ctx, visited),
   };
+}
+
+/**
+ * train_data's findings on the file each names: a visited rollout dump (the drift finding), else a
+ * train_data file (not analysed on its own: it annotates its step), visited here with the settings
+ * of the run's first file.
+ */
+function addTrainFindings(ctx: ServerContext, visited: Visited[], findings: readonly Finding[]): void {
+  const byPath = new Map(visited.map((v) => [v.path, v]));
+  const first = visited[0];
+  for (const f of findings) {
+    let v = byPath.get(f.file);
+    if (v === undefined) {
+      const uri = pathToUri(f.file);
+      const settings = first?.result.settings ?? DEFAULT_SETTINGS;
+      const result: FileAnalysis = {
+        uri,
+        path: f.file,
+        version: null,
+        report: null,
+        findings: [],
+        evalConfig: null,
+        settings,
+        access: ctx.overlay,
+        recomputed: null,
+        ownFindings: [],
+      };
+      v = { path: f.file, evalConfig: null, report: null, result, findings: [], recomputed: null, metricsRecords: null };
+      visited.push(v);
+      byPath.set(f.file, v);
+    }
+    v.findings = v.findings.concat(f).sort((a, b) => a.line - b.line);
+  }
 }

@@ -25,6 +25,8 @@ import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
 import { pathToUri } from '../documents/uris';
 import { eachResult } from './runSummary';
+import { joinOf, readTrainData } from './trainData';
+import type { RolloutJoin } from '../../core/train/trainStep';
 
 export const MAX_SAMPLES_PER_REASON = 200;
 
@@ -45,9 +47,12 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   const recomputed: RecomputedMetrics[] = [];
   const metricsLogs: { path: string; records: MetricsRecord[] }[] = [];
   const partKey = `run-view:${samplesPerReason}`;
+  // Each miles rollout dump's samples by index, for joining its step's train_data (trainData.ts).
+  const joins = new Map<string, RolloutJoin>();
   const fold = (held: HeldRunViewPart, plan: RunPlan | null) => {
     builder ??= runViewBuilder({ causes: held.settings, samplesPerReason, plan });
     uriOf.set(held.part.source, held.uri);
+    if (held.join) joins.set(held.join.file, held.join);
     builder.addPart(held.part);
     builder.mergeFindings(held.findings);
     if (held.recomputed) recomputed.push(held.recomputed);
@@ -56,7 +61,7 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   // A step file of a folder unchanged since the last run view is not read again: its part of the
   // model is kept (by the file's stamp), so a run view drawn again when one step file appears
   // reads that file only (BENCHMARKS.md, "Run view following its run").
-  await eachResult(
+  const plan = await eachResult(
     ctx,
     params?.uri,
     token,
@@ -78,6 +83,7 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
         recomputed: r.recomputed,
         uri: r.uri,
         settings: r.settings,
+        join: joinOf(r),
       };
       fold(held, plan);
       // Only a file read from disk for this folder is kept (an open document's text is not the file's).
@@ -90,8 +96,13 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
       return true;
     },
   );
-  builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason });
+  builder ??= runViewBuilder({ causes: DEFAULT_SETTINGS, samplesPerReason, plan });
   const done = builder as ReturnType<typeof runViewBuilder>;
+  // The folder's train_data, as `check <folder>` reads it: each step's mismatch, its findings and the drift finder's.
+  const train = await readTrainData(ctx, plan, joins, token);
+  for (const t of train.steps) done.addTrainStep(t);
+  done.addFindings(train.findings);
+  recomputed.push(...train.recomputed);
   for (const log of metricsLogs) done.addFindings(compareMetrics(log.path, log.records, recomputed));
   const view = done.finish();
   // The listed samples are the model's copies (core/views/runViewExcerpts.ts copyRef): a kept part's own are not changed.
@@ -114,6 +125,8 @@ interface HeldRunViewPart {
   recomputed: RecomputedMetrics | null;
   uri: string;
   settings: RolloutLensSettings;
+  /** A miles rollout dump's samples by index (its step's train_data joins them); null for other files. */
+  join: RolloutJoin | null;
 }
 
 /** `rolloutLens/sampleView`: the sample view model of the sample on a line (null: no sample there). */

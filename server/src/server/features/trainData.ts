@@ -1,0 +1,86 @@
+// A dump folder's train_data for the editor's run view and run status, read as `check <folder>`
+// reads it (core/engine.ts `addTrainStep`): every rank's file of a step, joined to the step's
+// rollout dump by `sample_indices`, then the drift finder over the run's steps. A step's result is
+// kept while its files and its rollout dump are unchanged (by their stamps), so a run view drawn
+// again as one step appears reads that step's train_data only.
+import type { CancellationToken } from 'vscode-languageserver';
+import { CancelledError } from '../../core/cancellation';
+import { driftFindings } from '../../core/engine';
+import { FLOAT32_TOLERANCE, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import { fileStamp } from '../../core/fileAccess';
+import { type RunPlan, trainDataSteps } from '../../core/run/plan';
+import { rolloutJoin } from '../../core/train/rolloutJoin';
+import { analyzeTrainStep, type RolloutJoin, type TrainStepResult } from '../../core/train/trainStep';
+import type { Finding, TrainStepReport } from '../../core/types';
+import type { FileAnalysis } from '../analysis/fileAnalysis';
+import type { ServerContext } from '../serverContext';
+
+/** Steps kept per server (a few KB each); past this the cache starts again. */
+const MAX_KEPT_STEPS = 4096;
+const kept = new WeakMap<ServerContext, Map<string, { stamp: string; result: TrainStepResult }>>();
+
+/** The join of a miles rollout dump the visit saw (its store is released after the visit); null for other files. */
+export function joinOf(r: FileAnalysis): RolloutJoin | null {
+  const store = r.report?.detail?.store;
+  if (r.report?.format !== 'miles-pt' || store === undefined) return null;
+  return rolloutJoin(r.report.path, store);
+}
+
+export interface TrainDataRead {
+  steps: TrainStepReport[];
+  /** The steps' own findings (train-data-misaligned, unreadable files) and the drift finder's. */
+  findings: Finding[];
+  /** What each step gives its metrics log (`train/train_rollout_*`, `rollout/log_probs`, …), as `check` compares them. */
+  recomputed: RecomputedMetrics[];
+}
+
+/** Reads the train_data steps of `plan` (a folder's); `joins` by the rollout dump's path. */
+export async function readTrainData(
+  ctx: ServerContext,
+  plan: RunPlan | null,
+  joins: ReadonlyMap<string, RolloutJoin>,
+  token: CancellationToken,
+): Promise<TrainDataRead> {
+  const out: TrainDataRead = { steps: [], findings: [], recomputed: [] };
+  if (plan === null) return out;
+  let cache = kept.get(ctx);
+  if (cache === undefined) kept.set(ctx, (cache = new Map()));
+  for (const t of trainDataSteps(plan)) {
+    if (token.isCancellationRequested) throw new CancelledError();
+    const files = t.files.map((f) => ({ path: f.path, displayPath: f.displayPath }));
+    const join = t.of === null ? null : (joins.get(t.of) ?? null);
+    let result: TrainStepResult;
+    try {
+      const stamps = await Promise.all(
+        [...files.map((f) => f.path), ...(join ? [t.of!] : [])].map(async (p) => `${p}\u0000${fileStamp(await ctx.overlay.stat(p))}`),
+      );
+      const key = `${t.root}\u0000${t.step}`;
+      const stamp = stamps.join('\u0001');
+      const held = cache.get(key);
+      if (held !== undefined && held.stamp === stamp) result = held.result;
+      else {
+        result = await analyzeTrainStep(ctx.overlay, { step: t.step, files, join });
+        if (cache.size >= MAX_KEPT_STEPS) cache.clear();
+        cache.set(key, { stamp, result });
+      }
+    } catch (err) {
+      if (err instanceof CancelledError) throw err;
+      ctx.connection.console.warn(`rollout-lens: skipping train_data of step ${t.step}: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    out.steps.push({
+      step: result.step,
+      files: result.files,
+      samples: result.samples,
+      metrics: result.metrics,
+      mismatch: result.mismatch,
+      buckets: result.buckets,
+      root: t.root,
+    });
+    out.findings.push(...result.findings);
+    const tolerances = Object.fromEntries(result.float32Figures.map((k) => [k, FLOAT32_TOLERANCE]));
+    out.recomputed.push({ file: result.files[0] ?? '', step: result.step, metrics: result.metrics, tolerances });
+  }
+  out.findings.push(...driftFindings(out.steps));
+  return out;
+}

@@ -1,0 +1,79 @@
+// One sample's log-probs along its response for the sample view (core/train/sampleMismatch.ts), read
+// from miles' own train_data (test/fixtures/real/miles/mismatch: step 3 over two data-parallel ranks,
+// step 4 over two context-parallel ranks, each rank holding a zigzag slice of the response): the
+// worst tokens torch.load and numpy found (expected.json) sit at their positions with their
+// log-probs and |Δ|, Δ only where the loss mask is 1, every other position masked or whole.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { MAX_MISMATCH_POSITIONS, readSampleMismatch, trainDataFilesOf } from '../../../server/src/core/train/sampleMismatch';
+import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
+import { repoRoot } from '../../lsp/fixtures';
+
+const DIR = join(repoRoot(), 'test/fixtures/real/miles/mismatch');
+const DRIFT = join(repoRoot(), 'test/fixtures/real/miles/drift');
+
+interface Token {
+  sample: number;
+  position: number;
+  token: number;
+  rolloutLogProb: number;
+  trainLogProb: number;
+  absDiff: number;
+}
+const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8')) as {
+  steps: Record<string, { cp: number; mismatch: { worstTokens: Token[]; worstSamples: { sample: number; tokens: number; max: number }[] } }>;
+};
+
+test("a sample's log-probs placed along its response from every rank's slice, as torch.load gives them", async () => {
+  for (const [step, e] of Object.entries(expected.steps)) {
+    const files = [0, 1].map((rank) => join(DIR, 'train_data', `${step}_${rank}.pt`));
+    for (const w of e.mismatch.worstTokens) {
+      const m = await readSampleMismatch(nodeFileAccess, files, w.sample);
+      assert.ok(m, `step ${step}: sample ${w.sample} is in its train_data`);
+      assert.equal(m.hasTrainLogProbs, true);
+      assert.equal(m.rolloutLogProbs[w.position], w.rolloutLogProb, `step ${step} sample ${w.sample} position ${w.position}: rollout`);
+      assert.equal(m.trainLogProbs[w.position], w.trainLogProb, `step ${step} sample ${w.sample} position ${w.position}: trainer`);
+      assert.equal(Math.abs(m.delta[w.position]!), w.absDiff);
+      assert.equal(m.tokens?.[w.position], w.token);
+      // Context parallelism: every position of the response is held by one rank or the other.
+      assert.equal(m.rolloutLogProbs.length, m.responseLength);
+      assert.ok(
+        m.rolloutLogProbs.every((x) => x !== null),
+        `step ${step} (cp ${e.cp}): every position placed`,
+      );
+      for (let k = 0; k < m.responseLength; k++) {
+        const d = Math.fround(m.trainLogProbs[k]! - m.rolloutLogProbs[k]!);
+        if (m.lossMask[k] === 0) assert.equal(m.delta[k], null, 'a masked position has no Δ');
+        else if (!Number.isFinite(d)) assert.ok(m.delta[k] === null && m.nonFinitePositions.includes(k), 'a position not finite is said so');
+        else assert.equal(m.delta[k], d);
+      }
+    }
+    // Each worst sample: its loss-mask tokens and max |Δ| are the step's (tokens whose Δ is not finite are not among them).
+    for (const s of e.mismatch.worstSamples) {
+      const m = (await readSampleMismatch(nodeFileAccess, files, s.sample))!;
+      assert.equal(m.lossTokens + m.outsideMask <= m.responseLength, true);
+      assert.equal(m.max, s.max, `step ${step} sample ${s.sample}: max |Δ|`);
+      assert.equal(m.worstTokens.length > 0, true);
+      assert.equal(Math.abs(m.worstTokens[0].delta), s.max);
+    }
+  }
+  assert.equal(await readSampleMismatch(nodeFileAccess, [join(DIR, 'train_data', '3_0.pt')], 999_999), null, 'a sample no file holds');
+  assert.ok(MAX_MISMATCH_POSITIONS >= 4096);
+});
+
+test("a dump sample's step train_data: D/train_data/<step>_<rank>.pt by rank, for rollout_data and trajectory files", async () => {
+  const pt = await trainDataFilesOf(nodeFileAccess, join(DRIFT, 'rollout_data', '6.pt'));
+  assert.deepEqual(pt, { step: 6, files: [join(DRIFT, 'train_data', '6_0.pt')] });
+  const dump = join(repoRoot(), 'test/fixtures/pt/dumpdir');
+  const sidecar = await trainDataFilesOf(nodeFileAccess, join(dump, 'trajectory', '1.jsonl'));
+  assert.deepEqual(sidecar, { step: 1, files: [join(dump, 'train_data', '1_0.pt'), join(dump, 'train_data', '1_1.pt')] });
+  assert.equal(await trainDataFilesOf(nodeFileAccess, join(dump, 'rollout_data', 'eval_2.pt')), null, 'an eval dump has no train_data');
+  assert.equal(await trainDataFilesOf(nodeFileAccess, join(DIR, 'metrics.jsonl')), null);
+  // train_data without the trainer's log_probs (the dump folder's): the rollout's alone.
+  const s = (await readSampleMismatch(nodeFileAccess, sidecar!.files, 0))!;
+  assert.equal(s.hasTrainLogProbs, false);
+  assert.ok(s.delta.every((d) => d === null));
+});
