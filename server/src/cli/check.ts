@@ -110,7 +110,9 @@ export async function analyzeRun(
   // step (trajectory sidecars beside their .pt, train_data, exports) are listed, never read.
   const plan = planRun(walk.targets, args.paths);
   const targets = filesToRead(plan, walk.targets);
-  const groups = await runGroups(args, targets);
+  // A path holding only train_data (a shard of a run's files) still reads its steps: one group
+  // with no file to read, its settings found as for those files.
+  const groups = targets.length > 0 ? await runGroups(args, targets) : (await runGroups(args, walk.targets)).slice(0, 1).map((g) => ({ ...g, targets: [] }));
   const configs = await Promise.all(groups.map((g) => evalConfigFor(args, g.settings)));
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });

@@ -41,7 +41,7 @@ export async function summarizeRun(args: CheckArgs, io: Io): Promise<{ summary: 
     builder.add(file);
   });
   if (analysed === null) return null;
-  const summary = (builder ?? new SummaryBuilder()).finish(analysed.report.findings);
+  const summary = (builder ?? new SummaryBuilder()).finish(analysed.report.findings, analysed.report.trainSteps);
   return { summary, unreadable: analysed.unreadable };
 }
 
