@@ -140,7 +140,7 @@ export function writeSyntheticSummary(path, { steps = 1000, prompts = 512, seed 
     promptSteps += prompts;
     if (s % 50 === 0) lines.push(JSON.stringify(evalStep(rand, s, shift)));
   }
-  const text = `{"version":2,"framework":"miles","steps":[\n${lines.join(',\n')}\n]}\n`;
+  const text = `{"version":3,"framework":"miles","steps":[\n${lines.join(',\n')}\n]}\n`;
   writeFileSync(path, text);
   return { bytes: Buffer.byteLength(text), promptSteps };
 }

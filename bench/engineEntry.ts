@@ -8,3 +8,5 @@ export { WorkerPool } from '../server/src/node/parallelScan';
 export { DeflateThread } from '../server/src/node/deflateThread';
 export { exportPtLines } from '../server/src/core/reader/pt/exportLines';
 export { loadEvalConfig } from '../server/src/core/eval/config';
+export { analyzeTrainStep } from '../server/src/core/train/trainStep';
+export { findDrift, driftFinding } from '../server/src/core/train/drift';

@@ -22,7 +22,8 @@ Run from the repository root (docs/framework-files.md has the whole recipe); PY 
   --only-compact only rollout_20 / rollout_21 and theirs: compact / sub-agent rollouts, and eval_120 /
   eval_121: compact rollouts in an eval step, --only-stock the stock configurations, --only-span-versions
   the span-dict weight_versions, --only-mismatch only miles/mismatch/: a dump folder whose train_data
-  holds the trainer's and the rollout's log-probs, with what miles logs from them, scripts/mismatch_fixtures.py)
+  holds the trainer's and the rollout's log-probs, with what miles logs from them, miles/drift/ and
+  miles/mismatch-gate/: a drifting run, and two runs whose mismatch differs, scripts/mismatch_fixtures.py)
   git -C <verl-project verl mirror, 1dda039> archive HEAD verl | tar -x -C /tmp/fx/verl1
   $PY scripts/gen-real-fixtures.py --verl-v1 /tmp/fx/verl1
   git -C <THUDM/slime mirror, 624b824> archive HEAD slime | tar -x -C /tmp/fx/slime
@@ -1694,6 +1695,7 @@ if __name__ == "__main__":
 
         mismatch_all(os.path.join(OUT, "miles", "mismatch"))
         mismatch_fixtures.drift_all(os.path.join(OUT, "miles", "drift"))
+        mismatch_fixtures.gate_pair(os.path.join(OUT, "miles", "mismatch-gate"))
     elif len(sys.argv) > 3 and sys.argv[3] == "--only-stock":
         # Only the stock-configuration fixtures (eval 110/111, rollout 10-12 and their .pt dumps).
         miles_stock(os.path.join(OUT, "miles"))

@@ -220,10 +220,11 @@ def mismatch_expected(files):
     }
 
 
-def drift_all(out_dir, steps=9, drift_from=6, n=4):
-    """A run of `steps` steps (one rank each) whose mismatch drifts from step `drift_from` on, only in
-    the samples with mixed weight versions: the trainer's log-probs of those are 0.5 nats noisier.
-    Sample 1 of each step is one version behind but not mixed (it does not drift)."""
+def drift_all(out_dir, steps=9, drift_from=6, n=4, expected=True):
+    """A run of `steps` steps (one rank each) whose mismatch drifts from step `drift_from` on (None:
+    never), only in the samples with mixed weight versions: the trainer's log-probs of those are 0.5
+    nats noisier. Sample 1 of each step is one version behind but not mixed (it does not drift).
+    Every draw is made whatever drift_from is, so two runs differ only in that noise."""
     from miles.ray.rollout import debug_data
     from miles.ray.rollout.train_data_conversion import process_rollout_data_shard, split_train_data_by_dp_raw
     from miles.utils.types import Sample
@@ -240,7 +241,7 @@ def drift_all(out_dir, steps=9, drift_from=6, n=4):
             mask = [1] * r
             rollout = (-torch.rand(r, generator=g) * 3).to(torch.float32)
             mixed = i % 4 in (2, 3)
-            noise = 0.02 + (0.5 if mixed and step >= drift_from else 0.0)
+            noise = 0.02 + (0.5 if mixed and drift_from is not None and step >= drift_from else 0.0)
             train = (rollout + torch.randn(r, generator=g) * noise).to(torch.float32)
             versions = [str(step - 1), str(step)] if mixed else [str(step - 1)] if i % 4 == 1 else [str(step)]
             index = step * 100 + i
@@ -255,9 +256,32 @@ def drift_all(out_dir, steps=9, drift_from=6, n=4):
         shard = process_rollout_data_shard(args, split_train_data_by_dp_raw(args, data, dp_size=1)[0])
         rd = actor_view(shard, by_index, 0, 1)
         save_debug_train_data_for_rank(args, rollout_id=step, rollout_data=rd, rank=0)
+    if not expected:
+        return
     with open(os.path.join(out_dir, "expected.json"), "w") as f:
         json.dump({"writer": "miles main 31f1ca9: save_debug_rollout_data, save_debug_train_data_for_rank (scripts/mismatch_fixtures.py drift_all)",
                    "steps": steps, "drift_from": drift_from, "drifting": "samples with mixed weight_versions"}, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def gate_pair(out_dir, steps=3, drift_from=2):
+    """Two runs for `diff --gate` (docs/compare.md#gate): baseline/ and candidate/ are drift_all's
+    run of `steps` steps with the same draws; the candidate's mixed-version samples drift from step
+    `drift_from` on, the baseline's never. expected.json: each side's per-step mismatch (mean, p99)
+    from torch.load of its train_data."""
+    figures = {}
+    for side, start in (("baseline", None), ("candidate", drift_from)):
+        d = os.path.join(out_dir, side)
+        drift_all(d, steps=steps, drift_from=start, expected=False)
+        figures[side] = {}
+        for step in range(steps):
+            m = mismatch_expected([os.path.join(d, "train_data", f"{step}_0.pt")])
+            figures[side][str(step)] = {"mean": m["mean"], "p99": m["p99"], "tokens": m["tokens"],
+                                        "worstSample": m["worstSamples"][0]["sample"]}
+    with open(os.path.join(out_dir, "expected.json"), "w") as f:
+        json.dump({"writer": "miles main 31f1ca9: save_debug_rollout_data, save_debug_train_data_for_rank (scripts/mismatch_fixtures.py gate_pair)",
+                   "steps": steps, "drift_from": drift_from, "drifting": "the candidate's samples with mixed weight_versions",
+                   "mismatch": figures}, f, indent=1, sort_keys=True)
         f.write("\n")
 
 

@@ -22,6 +22,7 @@ And test/fixtures/pt/hostile/tensor-*.pt (hostile_tensors below), never loaded.
 """
 import json
 import os
+import sys
 from argparse import Namespace
 
 import torch
@@ -200,3 +201,23 @@ def hostile_tensors(out_dir):
             z.writestr(f"{name}/data/0", data)
             z.writestr(f"{name}/data/1", struct.pack("<3q", 7, -8, 2**62))
             z.writestr(f"{name}/version", "3\n")
+
+
+def debian_torch(out_dir):
+    """The dtype and cuda:0 files again, written by Debian 12's python3-torch (1.13), whose zip
+    layout differs from torch 2's (no .format_version nor .data/serialization_id records): the same
+    tensors, and torch.load's view of them beside each."""
+    os.makedirs(out_dir, exist_ok=True)
+    for name in FLOATS + INTS + ("bool",):
+        write_pair(os.path.join(out_dir, f"dtype_{name}.pt"), dtype_tensors(name))
+    ser.register_package(1, cuda_tagger, lambda storage, location: None)
+    try:
+        write_pair(os.path.join(out_dir, "cuda.pt"), {"weights": dtype_tensors("float32")["sliced"], "ids": torch.arange(7)})
+    finally:
+        ser._package_registry[:] = [e for e in ser._package_registry if e[1] is not cuda_tagger]
+
+
+if __name__ == "__main__":
+    # /usr/bin/python3 scripts/tensor_fixtures.py --debian-torch (needs only python3-torch)
+    assert sys.argv[1:] == ["--debian-torch"], "usage: tensor_fixtures.py --debian-torch"
+    debian_torch(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "fixtures", "real", "miles", "tensors", "debian-torch"))

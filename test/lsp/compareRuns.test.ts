@@ -157,7 +157,7 @@ test('compareRuns: a missing run, a file that is no summary, or bad parameters: 
     await fails({ baseline: uri(base), candidate: uri(join(dir, 'nowhere')) }, /^cannot read the run .*nowhere/);
     await fails({ baseline: uri(join(base, 'rollout-lens.yaml')), candidate: uri(base) }, /rollout-lens\.yaml: neither a run folder, a log/);
     const notSummary = join(dir, 'not.summary.json');
-    writeFileSync(notSummary, '{"version": 2, "steps": "no"}');
+    writeFileSync(notSummary, '{"version": 3, "steps": "no"}');
     await fails({ baseline: uri(notSummary), candidate: uri(base) }, /not\.summary\.json: not a run summary: /);
     // A summary holds one run: a folder of a miles and a verl run is refused, as the CLI refuses it.
     const example = join(repoRoot(), 'examples/run');

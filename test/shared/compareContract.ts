@@ -44,7 +44,7 @@ const FILE = z
 
 export const SUMMARY_CONTRACT = z
   .object({
-    version: z.literal(2),
+    version: z.literal(3),
     framework: z.enum(['miles', 'slime', 'verl', 'other']).nullable(),
     steps: z.array(
       z
@@ -73,9 +73,21 @@ export const SUMMARY_CONTRACT = z
               })
               .strict(),
           ),
-          files: z.array(FILE).min(1),
+          mismatch: z
+            .object({
+              tokens: z.number().int().min(1),
+              mean: z.number().min(0),
+              p99: z.number().min(0),
+              ranks: z.number().int().min(1),
+              file: z.string().min(1),
+              worstSample: z.number().int().nullable(),
+            })
+            .strict()
+            .optional(),
+          files: z.array(FILE),
         })
-        .strict(),
+        .strict()
+        .refine((s) => s.files.length > 0 || s.mismatch !== undefined, 'a step without files has a train_data mismatch'),
     ),
   })
   .strict();
@@ -174,6 +186,7 @@ export const DIFF_CONTRACT = z
                 'pass-at-k-regression',
                 'eval-denominator-shrank',
                 'new-metric-mismatch',
+                'mismatch-increase',
               ]),
               message: z.string().min(1),
               evidence: z.array(place),

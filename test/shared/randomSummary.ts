@@ -2,7 +2,7 @@
 // paths must agree with the plain ones on any summary, not only on the example run's.
 import fc from 'fast-check';
 
-import type { DatasetFile, FileSummary, PromptRow, RunSummary, StepSummary } from '../../server/src/core/compare/summary';
+import { type DatasetFile, type FileSummary, type PromptRow, type RunSummary, type StepSummary, SUMMARY_VERSION } from '../../server/src/core/compare/summary';
 
 const reasons = ['group_has_aborted_SandboxUnavailable', 'zero_std_0.0', 'zero_std_1.0', 'group_has_aborted_unknown'];
 
@@ -77,4 +77,6 @@ const step: fc.Arbitrary<StepSummary> = fc
   }));
 
 /** A summary of up to 8 steps (numbers may repeat: the diff pairs the first of each). */
-export const randomSummary: fc.Arbitrary<RunSummary> = fc.array(step, { maxLength: 8 }).map((steps) => ({ version: 2, framework: 'miles', steps }));
+export const randomSummary: fc.Arbitrary<RunSummary> = fc
+  .array(step, { maxLength: 8 })
+  .map((steps) => ({ version: SUMMARY_VERSION, framework: 'miles', steps }));

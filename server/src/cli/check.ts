@@ -110,7 +110,9 @@ export async function prepareRun(args: CheckArgs, io: Io): Promise<PreparedRun |
   // step (trajectory sidecars beside their .pt, train_data, exports) are listed, never read.
   const plan = planRun(walk.targets, args.paths);
   const targets = filesToRead(plan, walk.targets);
-  const groups = await runGroups(args, targets);
+  // A path holding only train_data (a shard of a run's files) still reads its steps: one group
+  // with no file to read, its settings found as for those files.
+  const groups = targets.length > 0 ? await runGroups(args, targets) : (await runGroups(args, walk.targets)).slice(0, 1).map((g) => ({ ...g, targets: [] }));
   const configs = await Promise.all(groups.map((g) => evalConfigFor(args, g.settings)));
   return { plan, groups: groups.map((g, i) => ({ ...g, evalConfig: configs[i] })), total: targets.length, unreadable };
 }

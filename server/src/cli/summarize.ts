@@ -94,7 +94,7 @@ async function summarizeHere(args: CheckArgs, io: Io, kept?: KeptRows): Promise<
     }, mixed);
   });
   if (analysed === null) return null;
-  const summary = (builder ?? new SummaryBuilder()).finish(analysed.report.findings);
+  const summary = (builder ?? new SummaryBuilder()).finish(analysed.report.findings, analysed.report.trainSteps);
   return { summary, unreadable: analysed.unreadable, mixed };
 }
 

@@ -230,7 +230,7 @@ test('diff: --align pairs steps by position; bad usage and unreadable input exit
   const help = runCli(['diff', '--help'], dir);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^usage: rollout-lens summarize .*\n(.*\n)*\s+--align first\|last <n> /);
-  writeFileSync(join(dir, 'bad.json'), '{"version": 2, "steps": 3}');
+  writeFileSync(join(dir, 'bad.json'), '{"version": 3, "steps": 3}');
   for (const [args, reason] of [
     [['diff', 'base'], /diff: give one <baseline> and one <candidate> \(got 1 paths\)/],
     [['diff', '--align', 'middle', '2', 'base', 'cand'], /--align: expected first or last, got "middle"/],

@@ -130,7 +130,7 @@ test('prompts: a summary gives the same histories; --prompt narrows; the text na
 test('prompts: bad usage and unreadable input exit 2', (t) => {
   const dir = tempDir(t);
   writeHistoryRun(join(dir, 'run'));
-  writeFileSync(join(dir, 'bad.json'), '{"version": 2, "steps": 3}');
+  writeFileSync(join(dir, 'bad.json'), '{"version": 3, "steps": 3}');
   for (const [args, reason] of [
     [['prompts'], /no <path> given/],
     [['prompts', 'run', 'run'], /prompts: give one <run> or summary \(got 2 paths\)/],

@@ -118,8 +118,8 @@ test('summary: a file in two summaries is refused (it would count twice)', async
     (err) => err instanceof MergeError && /rollout_1\.jsonl is in two of the summaries/.test(err.message),
   );
   // Version 1 rows had no response tokens: read as it is, a history would count none.
-  assert.throws(() => parseSummary('{"version": 1, "steps": []}'), /summary version 1; this build reads version 2/);
-  assert.throws(() => parseSummary('{"version": 2, "framework": "miles", "steps": [{}]}'), /not a run summary: steps\.0\.kind/);
+  assert.throws(() => parseSummary('{"version": 1, "steps": []}'), /summary version 1; this build reads version 3/);
+  assert.throws(() => parseSummary('{"version": 3, "framework": "miles", "steps": [{}]}'), /not a run summary: steps\.0\.kind/);
 });
 
 test('summary: a file held as records (an open document) gives the rows and figures of its store', async () => {

@@ -23,11 +23,15 @@ async function exported(access: FileAccess, path: string, tensors: 'summary' | '
   return { text, ...r };
 }
 
-for (const dtype of DTYPES) {
-  test(`export --tensors values of ${dtype} tensors equals torch.load(...).tolist(), character for character`, async () => {
-    const r = await exported(nodeFileAccess, join(DIR, `dtype_${dtype}.pt`));
+// torch 2.13's files, and Debian 12's python3-torch 1.13's (debian-torch/: another zip layout).
+for (const [dtype, dir, torch] of DTYPES.flatMap((d) => [
+  [d, DIR, '2.13'],
+  [d, join(DIR, 'debian-torch'), '1.13 (Debian)'],
+])) {
+  test(`export --tensors values of ${dtype} tensors (torch ${torch}) equals torch.load(...).tolist(), character for character`, async () => {
+    const r = await exported(nodeFileAccess, join(dir, `dtype_${dtype}.pt`));
     assert.deepEqual(r.problems, []);
-    assert.equal(r.text, `${readFileSync(join(DIR, `dtype_${dtype}.json`), 'utf8')}\n`);
+    assert.equal(r.text, `${readFileSync(join(dir, `dtype_${dtype}.json`), 'utf8')}\n`);
     // The views are there: a transpose, an offset slice, a step slice, a permuted cube.
     const keys = Object.keys(JSON.parse(r.text.replace(/\bNaN\b|-?Infinity\b/g, '0')) as object);
     for (const k of ['transposed', 'sliced', 'stepped', 'row', 'scalar', 'empty', 'empty_rows', 'cube']) assert.ok(keys.includes(k), k);
@@ -35,12 +39,12 @@ for (const dtype of DTYPES) {
 }
 
 test('a storage saved from cuda:0 reads as its bytes say, and miles train_data equals torch.load', async () => {
-  for (const name of ['cuda', 'train_data/3_0']) {
+  for (const name of ['cuda', 'debian-torch/cuda', 'train_data/3_0']) {
     const r = await exported(nodeFileAccess, join(DIR, `${name}.pt`));
     assert.deepEqual(r.problems, [], name);
     assert.equal(r.text, `${readFileSync(join(DIR, `${name}.json`), 'utf8')}\n`, name);
   }
-  assert.ok(readFileSync(join(DIR, 'cuda.pt')).includes('cuda:0'));
+  for (const f of ['cuda.pt', 'debian-torch/cuda.pt']) assert.ok(readFileSync(join(DIR, f)).includes('cuda:0'), f);
 });
 
 test('by default a tensor is its summary, and a root that is not a samples dump is one line', async () => {

@@ -19,6 +19,11 @@ export interface GateRules {
   evalDenominatorShrank: boolean;
   /** More `metric-mismatch` findings about a step than about its baseline step (a logged metric the candidate's samples no longer give). */
   newMetricMismatch: boolean;
+  /**
+   * A paired step's train–inference mismatch (mean or p99 |Δ log-prob| over the loss mask, from its
+   * train_data) above the baseline step's by more than this fraction of it; null: off.
+   */
+  mismatchIncrease: number | null;
 }
 
 export const DEFAULT_GATE_RULES: GateRules = {
@@ -28,10 +33,17 @@ export const DEFAULT_GATE_RULES: GateRules = {
   passAtKRegression: true,
   evalDenominatorShrank: true,
   newMetricMismatch: true,
+  mismatchIncrease: 0.5,
 };
 
 export type GateRule =
-  'new-drop-cause' | 'drop-rate-increase' | 'score-regression' | 'pass-at-k-regression' | 'eval-denominator-shrank' | 'new-metric-mismatch';
+  | 'new-drop-cause'
+  | 'drop-rate-increase'
+  | 'score-regression'
+  | 'pass-at-k-regression'
+  | 'eval-denominator-shrank'
+  | 'new-metric-mismatch'
+  | 'mismatch-increase';
 
 export interface GateFailure {
   rule: GateRule;
@@ -44,7 +56,7 @@ export interface GateResult {
   failures: GateFailure[];
 }
 
-/** The `gate:` section of a settings file: any subset of the rules (`dropRateIncrease: false` turns it off). */
+/** The `gate:` section of a settings file: any subset of the rules (`dropRateIncrease: false`, `mismatchIncrease: false` turn them off). */
 export function gateSectionSchema(z: typeof Z = zod()) {
   return z
     .object({
@@ -54,6 +66,7 @@ export function gateSectionSchema(z: typeof Z = zod()) {
       passAtKRegression: z.boolean(),
       evalDenominatorShrank: z.boolean(),
       newMetricMismatch: z.boolean(),
+      mismatchIncrease: z.union([z.number().min(0, 'must be at least 0'), z.literal(false)]),
     })
     .partial()
     .strict();
@@ -65,9 +78,10 @@ export type GateSection = Z.infer<ReturnType<typeof gateSectionSchema>>;
 export function gateRulesOf(section: GateSection | undefined): GateRules {
   const rules = { ...DEFAULT_GATE_RULES };
   if (!section) return rules;
-  const { dropRateIncrease, ...switches } = section;
+  const { dropRateIncrease, mismatchIncrease, ...switches } = section;
   Object.assign(rules, switches);
   if (dropRateIncrease !== undefined) rules.dropRateIncrease = dropRateIncrease === false ? null : dropRateIncrease;
+  if (mismatchIncrease !== undefined) rules.mismatchIncrease = mismatchIncrease === false ? null : mismatchIncrease;
   return rules;
 }
 
@@ -146,7 +160,41 @@ export function evaluateGate(
       });
     }
   }
+  if (rules.mismatchIncrease !== null) {
+    for (const pair of diff.pairs) {
+      const failure = mismatchIncrease(pair, rules.mismatchIncrease);
+      if (failure) failures.push(failure);
+    }
+  }
   return { passed: failures.length === 0, failures };
+}
+
+/**
+ * The mismatch rule on one pair of steps: the figures (mean, p99) that rose above the baseline's
+ * by more than `fraction` of it. A baseline of exactly 0 fails on any rise.
+ */
+function mismatchIncrease([b, c]: StepPair, fraction: number): GateFailure | null {
+  const before = b.mismatch;
+  const after = c.mismatch;
+  if (!before || !after) return null;
+  const risen: string[] = [];
+  for (const figure of ['mean', 'p99'] as const) {
+    const x = before[figure];
+    const y = after[figure];
+    if (y - x > fraction * x) risen.push(`${figure} ${fmtSmall(x)} → ${fmtSmall(y)} (×${x === 0 ? '∞' : fmtSmall(y / x)})`);
+  }
+  if (risen.length === 0) return null;
+  const worst = after.worstSample === null ? '' : `; worst sample ${after.worstSample}`;
+  return {
+    rule: 'mismatch-increase',
+    message: `${c.kind} step ${c.step ?? '?'} (baseline step ${b.step ?? '?'}): |Δ log-prob| ${risen.join(', ')}, up by more than ${fraction * 100}%${worst}`,
+    evidence: [{ file: after.file, line: 1 }],
+  };
+}
+
+/** Four significant digits: mismatch figures are often well below 1e-4. */
+function fmtSmall(x: number): string {
+  return String(Number(x.toPrecision(4)));
 }
 
 function regression(v: { baseline: number | null; candidate: number | null; delta: number | null; interval: [number, number] | null }): string {

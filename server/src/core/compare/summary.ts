@@ -8,12 +8,15 @@ import { fileStep } from '../logFiles';
 import { droppedByCause, runFrameworkOf, stepNumberOf, type RunFramework, type StepKind } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import type { SampleColumns } from '../store/sampleColumns';
-import type { FileDetail, FileReport, Finding, FormatId, GroupCounts, SampleRecord } from '../types';
+import type { FileDetail, FileReport, Finding, FormatId, GroupCounts, SampleRecord, TrainStepReport } from '../types';
 import { attachPromptTable, PromptTableBuilder } from './promptTable';
 import { stepOfFiles } from './summarySteps';
 
-/** 2: a rollout prompt row ends with its group's response tokens. */
-export const SUMMARY_VERSION = 2;
+/**
+ * 2: a rollout prompt row ends with its group's response tokens. 3: a rollout step may carry its
+ * train_data's log-prob mismatch (`mismatch`).
+ */
+export const SUMMARY_VERSION = 3;
 
 /** Finite rewards summed (and squared) for exact merging; `none`: samples without a reward. */
 export interface RewardStats {
@@ -86,6 +89,26 @@ export interface DatasetStep {
   passAtK: Record<string, number | null>;
 }
 
+/**
+ * A step's train–inference mismatch from all ranks of its train_data (core/train/tokenMismatch.ts):
+ * |Δ log-prob| over the loss mask's finite tokens. Its p99 cannot be merged from parts, so a step's
+ * figures come whole from one summary (docs/compare.md#merging).
+ */
+export interface StepMismatch {
+  tokens: number;
+  mean: number;
+  p99: number;
+  /** The step's train_data files (every rank). */
+  ranks: number;
+  /** The first of them by path (where a gate failure points). */
+  file: string;
+  /**
+   * miles' `Sample.index` of the sample with the highest mean |Δ| (its line in the rollout dump
+   * would depend on which files a shard holds, so a summary keeps the index).
+   */
+  worstSample: number | null;
+}
+
 export interface StepSummary {
   kind: StepKind;
   step: number | null;
@@ -99,6 +122,9 @@ export interface StepSummary {
   truncated: number;
   withStatus: number;
   datasets: DatasetStep[];
+  /** Absent: the step has no train_data with the trainer's log-probs. */
+  mismatch?: StepMismatch;
+  /** Empty only for a step known from its train_data alone. */
   files: FileSummary[];
 }
 
@@ -442,7 +468,8 @@ export class SummaryBuilder {
     this.byPath.set(path, summarized.file);
   }
 
-  finish(findings: readonly Pick<Finding, 'code' | 'file' | 'line' | 'related'>[]): RunSummary {
+  /** `trainSteps`: the run's train_data steps (RunReport.trainSteps), whose mismatch joins their rollout step. */
+  finish(findings: readonly Pick<Finding, 'code' | 'file' | 'line' | 'related'>[], trainSteps: readonly TrainStepReport[] = []): RunSummary {
     for (const f of findings) {
       const own = this.byPath.get(f.file);
       const concerned = own ? [own] : [...new Set((f.related ?? []).map((r) => this.byPath.get(r.file)))];
@@ -453,9 +480,26 @@ export class SummaryBuilder {
         if (f.file === seen.file && f.line < seen.line) seen.line = f.line;
       }
     }
-    const steps = [...this.steps.values()].map((s) => stepOfFiles(s.kind, s.step, s.partial, s.files));
+    const mismatches = new Map<string, StepMismatch>();
+    for (const t of trainSteps) {
+      const m = stepMismatchOf(t);
+      if (m === null) continue;
+      const key = stepKey('rollout', t.step, '');
+      mismatches.set(key, m);
+      this.framework ??= 'miles'; // train_data is miles' dump (`--dump-details`)
+      if (!this.steps.has(key)) this.steps.set(key, { kind: 'rollout', step: t.step, partial: false, files: [] });
+    }
+    const steps = [...this.steps.entries()].map(([key, s]) => stepOfFiles(s.kind, s.step, s.partial, s.files, mismatches.get(key)));
     return { version: SUMMARY_VERSION, framework: this.framework, steps: sortSteps(steps) };
   }
+}
+
+/** A train step's mismatch as a summary holds it; null without trainer log-probs or finite tokens. */
+export function stepMismatchOf(t: TrainStepReport): StepMismatch | null {
+  const m = t.mismatch;
+  if (m === null || m.tokens === 0 || !Number.isFinite(m.mean) || !Number.isFinite(m.p99)) return null;
+  const file = [...t.files].sort()[0] ?? '';
+  return { tokens: m.tokens, mean: m.mean, p99: m.p99, ranks: t.files.length, file, worstSample: m.worstSamples[0]?.sample ?? null };
 }
 
 /** Steps are keyed by kind and number; an unnumbered file is a step of its own. */

@@ -72,9 +72,24 @@ function schema() {
       truncated: count,
       withStatus: count,
       datasets: z.array(dataset),
-      files: z.array(file).min(1),
+      mismatch: z
+        .object({
+          tokens: z.number().int().min(1),
+          mean: z.number().min(0),
+          p99: z.number().min(0),
+          ranks: z.number().int().min(1),
+          file: z.string(),
+          worstSample: z.number().int().nullable(),
+        })
+        .strict()
+        .optional(),
+      files: z.array(file),
     })
-    .strict();
+    .strict()
+    .refine((s) => s.files.length > 0 || (s.mismatch !== undefined && s.kind === 'rollout' && s.step !== null), {
+      message: 'a step without files must be a numbered rollout step with a train_data mismatch',
+      path: ['files'],
+    });
   return z
     .object({
       version: z.literal(SUMMARY_VERSION),

@@ -5,14 +5,24 @@ import { npMean } from '../eval/numeric';
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
 import type { StepKind } from '../run/model';
 import type { GroupCounts } from '../types';
-import { type DatasetStep, type FileSummary, type RewardStats, type RunSummary, sortSteps, stepKey, type StepSummary, SUMMARY_VERSION } from './summary';
+import {
+  type DatasetStep,
+  type FileSummary,
+  type RewardStats,
+  type RunSummary,
+  sortSteps,
+  stepKey,
+  type StepMismatch,
+  type StepSummary,
+  SUMMARY_VERSION,
+} from './summary';
 
 function byPath(a: FileSummary, b: FileSummary): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
 
 /** A step's summary from its files (sorted here by path). */
-export function stepOfFiles(kind: StepKind, step: number | null, partial: boolean, files: FileSummary[]): StepSummary {
+export function stepOfFiles(kind: StepKind, step: number | null, partial: boolean, files: FileSummary[], mismatch?: StepMismatch): StepSummary {
   const sorted = [...files].sort(byPath);
   const groups: GroupCounts = { total: 0, kept: 0, dropped: 0 };
   const droppedByCause: Record<string, number> = {};
@@ -50,6 +60,7 @@ export function stepOfFiles(kind: StepKind, step: number | null, partial: boolea
     truncated,
     withStatus,
     datasets: datasetsOfStep(sorted),
+    ...(mismatch ? { mismatch } : {}),
     files: sorted,
   };
 }
@@ -137,7 +148,7 @@ export class MergeError extends Error {}
 /** The summary of the union of the summaries' files: exactly the summary of those files read together. */
 export function mergeSummaries(summaries: readonly RunSummary[]): RunSummary {
   let framework: RunSummary['framework'] = null;
-  const steps = new Map<string, { kind: StepKind; step: number | null; partial: boolean; files: FileSummary[] }>();
+  const steps = new Map<string, { kind: StepKind; step: number | null; partial: boolean; files: FileSummary[]; mismatch?: StepMismatch }>();
   const seen = new Set<string>();
   for (const summary of summaries) {
     if (summary.version !== SUMMARY_VERSION) throw new MergeError(`summary version ${String(summary.version)} (this build reads ${SUMMARY_VERSION})`);
@@ -157,7 +168,16 @@ export function mergeSummaries(summaries: readonly RunSummary[]): RunSummary {
       if (!acc) steps.set(key, (acc = { kind: s.kind, step: s.step, partial: false, files: [] }));
       acc.partial ||= s.partial;
       acc.files.push(...s.files);
+      if (s.mismatch) {
+        // A p99 of parts is not the p99 of the whole: a step's train_data is summarised in one piece.
+        if (acc.mismatch) throw new MergeError(`step ${String(s.step)}'s train_data mismatch is in two of the summaries (summarise all its ranks together)`);
+        acc.mismatch = s.mismatch;
+      }
     }
   }
-  return { version: SUMMARY_VERSION, framework, steps: sortSteps([...steps.values()].map((s) => stepOfFiles(s.kind, s.step, s.partial, s.files))) };
+  return {
+    version: SUMMARY_VERSION,
+    framework,
+    steps: sortSteps([...steps.values()].map((s) => stepOfFiles(s.kind, s.step, s.partial, s.files, s.mismatch))),
+  };
 }

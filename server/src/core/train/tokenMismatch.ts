@@ -143,13 +143,13 @@ export const LENGTH_EDGES = [128, 512, 2048, 8192];
 
 /** The bucket of a position or length by LENGTH_EDGES. */
 export function lengthBucket(n: number): string {
-  let lo = 0;
-  for (const edge of LENGTH_EDGES) {
-    if (n < edge) return `${lo}–${edge - 1}`;
-    lo = edge;
-  }
-  return `≥${lo}`;
+  let i = 0;
+  while (i < LENGTH_EDGES.length && n >= LENGTH_EDGES[i]) i++;
+  return LENGTH_LABELS[i];
 }
+
+// Made once: a label built per token was most of the drift tables' cost (BENCHMARKS.md#train-data).
+const LENGTH_LABELS = [...LENGTH_EDGES.map((edge, i) => `${i === 0 ? 0 : LENGTH_EDGES[i - 1]}–${edge - 1}`), `≥${LENGTH_EDGES[LENGTH_EDGES.length - 1]}`];
 
 /** Keeps the `WORST` largest by `worse`, as items arrive. */
 function keepWorst<T>(list: T[], item: T, worse: (a: T, b: T) => boolean): void {
@@ -244,13 +244,21 @@ export class MismatchAccumulator {
  * exp(r) − 1 − r clamped to [−10, 10]. Either not finite counts as 0 (its nan_to_num).
  */
 export function lossFigures(rollout: number, train: number): { absDiff: number; kl: number } {
-  let absDiff = Math.abs(f32(train - rollout));
-  if (!Number.isFinite(absDiff)) absDiff = 0;
+  return { absDiff: lossAbsDiff(rollout, train), kl: lossKl(rollout, train) };
+}
+
+/** lossFigures' `absDiff` alone (no object per token on the hot path). */
+export function lossAbsDiff(rollout: number, train: number): number {
+  const absDiff = Math.abs(f32(train - rollout));
+  return Number.isFinite(absDiff) ? absDiff : 0;
+}
+
+/** lossFigures' `kl` alone. */
+export function lossKl(rollout: number, train: number): number {
   let r = -f32(rollout - train);
   if (Number.isNaN(r)) r = 0;
   r = Math.min(20, Math.max(-20, r));
   let kl = f32(f32(f32(Math.exp(r)) - 1) - r);
   kl = Math.min(10, Math.max(-10, kl));
-  if (!Number.isFinite(kl)) kl = 0;
-  return { absDiff, kl };
+  return Number.isFinite(kl) ? kl : 0;
 }

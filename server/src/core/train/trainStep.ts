@@ -13,7 +13,7 @@ import type { Finding } from '../types';
 import { forEachPosition, rangesWidth, responseRanges } from './cpSlices';
 import { RolloutFigures, SAMPLE_MEAN_KEYS, TrainFigures, UNLOGGED_KEYS } from './loggedFigures';
 import type { BucketTable } from './drift';
-import { lengthBucket, lossFigures, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
+import { lengthBucket, lossAbsDiff, lossKl, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
 import { itemsOf, numberOf, numbersIn, numbersOf, readTrainFile, tensorsOf, type TrainRankFile } from './trainFile';
 
 /** The rollout dump a step's samples are joined to: each `Sample.index`'s line (1-based). */
@@ -230,9 +230,8 @@ class StepReader {
       let counted = 0;
       forEachPosition(ranges, (local, pos) => {
         if (mask[pos] === 0) return;
-        const lf = lossFigures(rollout[local], train[local]);
-        absSum += lf.absDiff * mask[pos];
-        klSum += lf.kl * mask[pos];
+        absSum += lossAbsDiff(rollout[local], train[local]) * mask[pos];
+        klSum += lossKl(rollout[local], train[local]) * mask[pos];
         counted++;
         this.mismatch.addToken(sample, pos, null, rollout[local], train[local]);
       });
