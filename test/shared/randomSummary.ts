@@ -2,7 +2,8 @@
 // paths must agree with the plain ones on any summary, not only on the example run's.
 import fc from 'fast-check';
 
-import { type DatasetFile, type FileSummary, type PromptRow, type RunSummary, type StepSummary, SUMMARY_VERSION } from '../../server/src/core/compare/summary';
+import type { DatasetFile, FileSummary, PromptRow, RunSummary, StepSummary } from '../../server/src/core/compare/summary';
+import { SUMMARY_VERSION } from '../../server/src/core/compare/summaryFormat';
 
 const reasons = ['group_has_aborted_SandboxUnavailable', 'zero_std_0.0', 'zero_std_1.0', 'group_has_aborted_unknown'];
 

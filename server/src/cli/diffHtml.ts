@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { escapeHtml, runViewHtml } from '../../../shared/runViewPage';
 import { RUN_VIEW_STYLES } from '../../../shared/runViewStyles';
 import { revealInvisible } from '../../../shared/unsafeText';
-import type { Delta, Place, RunDiff } from '../core/compare/diff';
+import type { Delta } from '../core/compare/delta';
+import type { Place, RunDiff } from '../core/compare/diff';
 import type { IntervalDelta } from '../core/compare/diffDatasets';
 
 /** The diff page's chart script bundled beside the CLI (dist/diffView.js). */

@@ -1,7 +1,8 @@
 // `rollout-lens diff`'s text: the changes first (causes, datasets, flipped prompts), each with the
 // `file:line` of an example sample, then the steps, then the gate. Log text (paths, reasons, ids,
 // dataset names) is escaped for the terminal.
-import type { Delta, Place, RunDiff } from '../core/compare/diff';
+import type { Delta } from '../core/compare/delta';
+import type { Place, RunDiff } from '../core/compare/diff';
 import type { IntervalDelta } from '../core/compare/diffDatasets';
 
 import { escapeInline } from './escape';

@@ -5,7 +5,7 @@
 // which is cheap next to scanning. The result is the ScanState a full scan of the same text gives.
 import type { RolloutLensSettings } from './settings';
 import { RecordCollector } from './formats/collector';
-import { type LineInfo, metricsAt, type Normalized, type NormalizeContext, sampleAt } from './formats/context';
+import { type LineInfo, metricsAt, type Normalized, type NormalizeContext, sampleMovedTo } from './formats/context';
 import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { scanBytes } from './reader/scanBytes';
@@ -112,7 +112,7 @@ export class DocumentScans {
       const hit = this.memo.get(value);
       const out = hit && hit.key === key ? hit.out : normalizeRecord(value, info, ctx);
       if (!hit || hit.key !== key) this.memo.set(value, { key, out });
-      if (out.type === 'sample') return { type: 'sample', sample: sampleAt(out.sample, info), rewardProblem: out.rewardProblem };
+      if (out.type === 'sample') return { type: 'sample', sample: sampleMovedTo(out.sample, info), rewardProblem: out.rewardProblem };
       if (out.type === 'metrics') return { type: 'metrics', metrics: metricsAt(out.metrics, info) };
       return out;
     };

@@ -135,7 +135,7 @@ function evalPartsOf(report: Pick<FileReport, 'path' | 'format'>, detail: FileDe
 
 /**
  * An eval file's samples by dataset, as the analysis split them (`splitDatasets`), in grouping
- * order; for files whose rows name their dataset (verl), by `datasetOf`. Records of their own.
+ * order; for files whose rows name their dataset (verl), by `recordDatasetName`. Records of their own.
  */
 export function evalDatasetSamples(report: Pick<FileReport, 'path' | 'format'>, detail: FileDetail): { name: string; samples: SampleRecord[] }[] {
   const parts = evalPartsOf(report, detail);
@@ -148,7 +148,7 @@ export function evalDatasetSamples(report: Pick<FileReport, 'path' | 'format'>, 
   }
   const byName = new Map<string, SampleRecord[]>();
   for (const s of eachSample(detail)) {
-    const d = datasetOf(detail, s);
+    const d = datasetSummaryOf(detail, s);
     if (!d) continue;
     const list = byName.get(d.name);
     if (list) list.push(s);
@@ -274,7 +274,7 @@ export function membersOf(detail: FileDetail, group: GroupOutcome): SampleRecord
 }
 
 /** The dataset a sample counted in: by name, else the only dataset of the file. */
-export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSummary | undefined {
+export function datasetSummaryOf(detail: FileDetail, sample: SampleRecord): DatasetSummary | undefined {
   if (sample.dataset !== null) {
     const named = detail.datasets.find((d) => d.name === sample.dataset);
     if (named) return named;
@@ -289,7 +289,7 @@ export function datasetOf(detail: FileDetail, sample: SampleRecord): DatasetSumm
 function evalPlaceOf(report: FileReport, detail: FileDetail, sample: SampleRecord): { dataset: DatasetSummary | undefined; group: EvalGroup | undefined } {
   const parts = evalPartsOf(report, detail);
   if (parts === null) {
-    const dataset = datasetOf(detail, sample);
+    const dataset = datasetSummaryOf(detail, sample);
     return { dataset, group: dataset ? namedEvalGroupOf(detail, sample, dataset) : undefined };
   }
   for (const part of parts) {
@@ -389,7 +389,7 @@ export function inspectSample(file: Pick<InspectedFile, 'report' | 'settings'>, 
   const sample = sampleAt(detail, line1);
   if (!sample) return undefined;
   const group = groupOf(detail, sample);
-  const place = report.kind === 'eval' ? evalPlaceOf(report, detail, sample) : { dataset: datasetOf(detail, sample), group: undefined };
+  const place = report.kind === 'eval' ? evalPlaceOf(report, detail, sample) : { dataset: datasetSummaryOf(detail, sample), group: undefined };
   return {
     kind: report.kind,
     format: report.format,

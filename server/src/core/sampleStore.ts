@@ -141,7 +141,10 @@ export class SampleStore extends SampleColumns {
     c.reward[j] = reward;
     c.status[j] = r.status;
     let flags =
-      (r.aborted ? Flag.ABORTED : 0) | (r.rewardIsInt ? Flag.REWARD_INT : 0) | (r.reward !== null ? Flag.REWARD : 0) | (r.rewardIsBool ? Flag.REWARD_BOOL : 0);
+      (r.aborted ? Flag.ABORTED : 0) |
+      (r.rewardIsInt ? Flag.REWARD_INT : 0) |
+      (r.reward !== null ? Flag.HAS_REWARD : 0) |
+      (r.rewardIsBool ? Flag.REWARD_BOOL : 0);
     const m = r.miles;
     if (m !== undefined) flags |= this.putMiles(c, j, row, m, r.responseLength);
     c.flags[j] = flags;

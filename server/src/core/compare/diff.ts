@@ -4,6 +4,7 @@
 import { isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
 import type { StepKind } from '../run/model';
 import { diffDatasets, type DatasetDiff } from './diffDatasets';
+import { delta, type Delta } from './delta';
 import { diffPrompts, type PromptsDiff } from './diffPrompts';
 import { evaluateGate, type GateResult, type GateRules } from './gate';
 import type { RunSummary, StepSummary } from './summary';
@@ -21,13 +22,6 @@ export interface DiffOptions {
   rules: GateRules;
   /** Flipped prompts listed (all are counted). */
   maxPrompts: number;
-}
-
-/** A figure on both sides; `delta` is candidate − baseline, null when either side has none. */
-export interface Delta {
-  baseline: number | null;
-  candidate: number | null;
-  delta: number | null;
 }
 
 export interface Place {
@@ -82,10 +76,6 @@ export interface RunDiff {
   datasets: DatasetDiff[];
   prompts: PromptsDiff;
   gate: GateResult;
-}
-
-export function delta(baseline: number | null, candidate: number | null): Delta {
-  return { baseline, candidate, delta: baseline !== null && candidate !== null ? candidate - baseline : null };
 }
 
 function ratio(n: number, d: number): number | null {

@@ -3,7 +3,8 @@
 // whether the denominator shrank (fewer samples, more missing rewards).
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
 import { pairedBootstrap, type PairedItem } from './bootstrap';
-import { delta, type Delta, type Place, type StepPair } from './diff';
+import { delta, type Delta } from './delta';
+import type { Place, StepPair } from './diff';
 import { datasetPrompts, type PromptCounts } from './summarySteps';
 import type { StepSummary } from './summary';
 

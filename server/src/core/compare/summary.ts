@@ -11,12 +11,7 @@ import type { SampleColumns } from '../store/sampleColumns';
 import type { FileDetail, FileReport, Finding, FormatId, GroupCounts, SampleRecord, TrainStepReport } from '../types';
 import { attachPromptTable, PromptTableBuilder } from './promptTable';
 import { stepOfFiles } from './summarySteps';
-
-/**
- * 2: a rollout prompt row ends with its group's response tokens. 3: a rollout step may carry its
- * train_data's log-prob mismatch (`mismatch`).
- */
-export const SUMMARY_VERSION = 3;
+import { sortSteps, stepKey, SUMMARY_VERSION } from './summaryFormat';
 
 /** Finite rewards summed (and squared) for exact merging; `none`: samples without a reward. */
 export interface RewardStats {
@@ -500,21 +495,4 @@ export function stepMismatchOf(t: TrainStepReport): StepMismatch | null {
   if (m === null || m.tokens === 0 || !Number.isFinite(m.mean) || !Number.isFinite(m.p99)) return null;
   const file = [...t.files].sort()[0] ?? '';
   return { tokens: m.tokens, mean: m.mean, p99: m.p99, ranks: t.files.length, file, worstSample: m.worstSamples[0]?.sample ?? null };
-}
-
-/** Steps are keyed by kind and number; an unnumbered file is a step of its own. */
-export function stepKey(kind: StepKind, step: number | null, firstFile: string): string {
-  return step === null ? `${kind}\u0000file\u0000${firstFile}` : `${kind}\u0000${step}`;
-}
-
-/** Numbered steps in order (a rollout before the eval of the same number), then unnumbered ones by file. */
-export function sortSteps(steps: StepSummary[]): StepSummary[] {
-  return steps.sort((a, b) => {
-    if (a.step !== null && b.step !== null && a.step !== b.step) return a.step - b.step;
-    if ((a.step === null) !== (b.step === null)) return a.step === null ? 1 : -1;
-    if (a.kind !== b.kind) return a.kind === 'rollout' ? -1 : 1;
-    const fa = a.files[0]?.path ?? '';
-    const fb = b.files[0]?.path ?? '';
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-  });
 }

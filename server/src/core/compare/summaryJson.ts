@@ -2,7 +2,8 @@
 // whole, so a diff or a merge never runs on a file that only looks like one.
 import { zod } from '../lazyZod';
 import { fileJson } from './promptTable';
-import { type RunSummary, type StepSummary, SUMMARY_VERSION } from './summary';
+import type { RunSummary, StepSummary } from './summary';
+import { SUMMARY_VERSION } from './summaryFormat';
 
 /** A summary that cannot be read: the reason, without the path. */
 export class SummaryError extends Error {}

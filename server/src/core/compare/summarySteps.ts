@@ -5,17 +5,8 @@ import { npMean } from '../eval/numeric';
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
 import type { StepKind } from '../run/model';
 import type { GroupCounts } from '../types';
-import {
-  type DatasetStep,
-  type FileSummary,
-  type RewardStats,
-  type RunSummary,
-  sortSteps,
-  stepKey,
-  type StepMismatch,
-  type StepSummary,
-  SUMMARY_VERSION,
-} from './summary';
+import { type DatasetStep, type FileSummary, type RewardStats, type RunSummary, type StepMismatch, type StepSummary } from './summary';
+import { sortSteps, stepKey, SUMMARY_VERSION } from './summaryFormat';
 
 function byPath(a: FileSummary, b: FileSummary): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;

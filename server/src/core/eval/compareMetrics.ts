@@ -84,7 +84,7 @@ export function compareMetrics(metricsFile: string, records: readonly MetricsRec
             {
               file: metricsFile,
               line: record.line,
-              dataset: datasetOf(name),
+              dataset: datasetOfMetric(name),
               related: [{ file: r.file, line: 1 }],
             },
             mismatchMessage(name, record.step, logged, value, r),
@@ -113,7 +113,7 @@ function mismatchMessage(name: string, step: number, logged: number, value: numb
 }
 
 /** `eval/aime-pass@2`, `eval/aime/response_len/mean` → `aime`; `val-core/gsm8k/reward/mean@4` → `gsm8k`; else null. */
-export function datasetOf(name: string): string | null {
+export function datasetOfMetric(name: string): string | null {
   const evalMatch =
     /^eval\/(.+?)(-none_reward_ratio|-truncated_ratio|-pass@\d+|\/(?:response_len|zero_std|weight_version)\/[^/]+|\/(?:repetition_frac|truncated_ratio|prefix_cache_hit_rate|avg_cached_tokens_per_sample))?$/.exec(
       name,

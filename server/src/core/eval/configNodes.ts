@@ -52,12 +52,12 @@ export function parseConfigDoc(text: string, path: string): ParsedConfigDoc {
 
 export function findPair(map: YAMLMap, key: string): Pair | null {
   for (const item of map.items) {
-    if (keyText(item.key) === key) return item as Pair;
+    if (scalarKeyText(item.key) === key) return item as Pair;
   }
   return null;
 }
 
-export function keyText(key: unknown): string | null {
+export function scalarKeyText(key: unknown): string | null {
   if (isScalar(key)) return key.value === null || key.value === undefined ? null : String(key.value);
   return null;
 }
@@ -92,11 +92,11 @@ function mapEntries(map: YAMLMap, parsed: ParsedConfigDoc, path: string): Datase
     const inner = value !== null && isMap(value) ? value : null;
     if (value !== null && inner === null && !(isScalar(value) && value.value === null)) {
       throw new EvalConfigError(
-        `${path}:${lineOf(parsed.lines, keyNode)}: invalid eval config: the config of dataset ${String(keyText(keyNode))} must be a mapping`,
+        `${path}:${lineOf(parsed.lines, keyNode)}: invalid eval config: the config of dataset ${String(scalarKeyText(keyNode))} must be a mapping`,
       );
     }
     // miles: `dataset.setdefault("name", name)` — an explicit name inside wins.
-    const name = scalarText(inner?.get('name', true)) ?? keyText(keyNode);
+    const name = scalarText(inner?.get('name', true)) ?? scalarKeyText(keyNode);
     if (name === null) throw new EvalConfigError(`${path}:${lineOf(parsed.lines, keyNode)}: invalid eval config: a dataset has an empty name`);
     return { name, map: inner, pair: pair as Pair, start: keyNode.range?.[0] ?? 0 };
   });

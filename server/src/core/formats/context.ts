@@ -50,14 +50,14 @@ export type Normalized =
   | { type: 'padding' };
 
 /** Dataset order (docs/semantics.md#dataset-of-a-sample): `dataset`, `metadata.dataset`, `metadata.dataset_name`, `data_source`. */
-export function datasetOf(
+export function recordDatasetName(
   record: { dataset?: string | null; data_source?: string | null },
   metadata: { dataset?: string | null; dataset_name?: string | null } | null | undefined,
 ): string | null {
   return datasetInOrder(record.dataset, metadata?.dataset, metadata?.dataset_name, record.data_source);
 }
 
-/** `datasetOf` over values already found (the per-line and `.pt` paths, which build no objects). */
+/** `recordDatasetName` over values already found (the per-line and `.pt` paths, which build no objects). */
 export function datasetInOrder(
   dataset: string | null | undefined,
   metaDataset: string | null | undefined,
@@ -86,7 +86,7 @@ export function zeroStdRewardKeyFor(kind: FileKind, settings: RolloutLensSetting
  * V8 build each record slowly, which a replay of every kept line of an open document pays;
  * BENCHMARKS.md, "Design measurements").
  */
-export function sampleAt(s: SampleRecord, info: LineInfo): SampleRecord {
+export function sampleMovedTo(s: SampleRecord, info: LineInfo): SampleRecord {
   const out: SampleRecord = {
     line: info.line,
     offset: info.offset,

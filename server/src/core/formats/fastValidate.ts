@@ -8,11 +8,11 @@ import type { z } from 'zod';
 
 import { Skipped } from '../reader/jsonRule';
 
-import { isPlainObject, STATUSES } from './schemas';
+import { isPlainObject, SAMPLE_STATUSES } from './schemas';
 
 type Obj = Record<string, unknown>;
 
-const STATUS_SET: ReadonlySet<unknown> = new Set<string>(STATUSES);
+const STATUS_SET: ReadonlySet<unknown> = new Set<string>(SAMPLE_STATUSES);
 
 // `opt(x)` in the schemas is `x.nullable().optional()`: missing (undefined) and null pass.
 const none = (v: unknown): boolean => v === undefined || v === null;

@@ -5,7 +5,7 @@ import { Skipped } from '../reader/jsonRule';
 import { causeOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastGeneric, validate } from './fastValidate';
 import { formatIssues } from './issues';
-import { keyText } from './miles';
+import { groupKeyText } from './miles';
 import { parsePointer, resolvePath } from './pointer';
 import { resolveReward } from './reward';
 import { abortedByStatus, genericSchema } from './schemas';
@@ -58,7 +58,7 @@ export function normalizeGeneric(o: unknown, info: LineInfo, ctx: NormalizeConte
       line: info.line,
       offset: info.offset,
       byteLength: info.byteLength,
-      groupKey: keyText(holders.groupKey, lastKey(fields.groupKey), r.groupKey),
+      groupKey: groupKeyText(holders.groupKey, lastKey(fields.groupKey), r.groupKey),
       index: r.index ?? null,
       dataset: r.dataset ?? null,
       promptKey,

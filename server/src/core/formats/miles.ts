@@ -6,7 +6,7 @@ import { intLiteral, Skipped } from '../reader/jsonRule';
 import { LongString, stringTail, type TextTail } from '../reader/textTail';
 import type { MilesSampleFields, SampleRecord } from '../types';
 
-import { causeOf, datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { causeOf, recordDatasetName, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastMilesMetrics, fastMilesSample, fastMilesTrajectory, fastMilesTrials, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { keyedReward, resolveReward } from './reward';
@@ -18,7 +18,7 @@ type Obj = Record<string, unknown>;
  * Group key text: the integer's literal (exact beyond 2^53), else the string. Python reads `-0`
  * as the int 0, so it keys the same group as `0` (the only integer literal JSON can spell twice).
  */
-export function keyText(holder: unknown, field: string, value: string | number | null | undefined): string | null {
+export function groupKeyText(holder: unknown, field: string, value: string | number | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return value;
   const literal = intLiteral(holder, field);
@@ -42,9 +42,9 @@ export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeConte
     line: info.line,
     offset: info.offset,
     byteLength: info.byteLength,
-    groupKey: keyText(o, 'group_index', r.group_index),
+    groupKey: groupKeyText(o, 'group_index', r.group_index),
     index: r.index ?? null,
-    dataset: datasetOf(r, meta),
+    dataset: recordDatasetName(r, meta),
     promptKey: hashOf(o.prompt) ?? (instance !== undefined && instance !== null ? String(instance) : null) ?? hashOf(o.label),
     status: r.status ?? null,
     aborted: abortedByStatus(r.status ?? null),
@@ -137,9 +137,9 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
     line: info.line,
     offset: info.offset,
     byteLength: info.byteLength,
-    groupKey: keyText(o, 'group_index', r.group_index),
+    groupKey: groupKeyText(o, 'group_index', r.group_index),
     index: r.sample_index,
-    dataset: datasetOf(r, r.metadata),
+    dataset: recordDatasetName(r, r.metadata),
     promptKey: hashOf(o.prompt),
     status: r.status ?? null,
     aborted: abortedByStatus(r.status ?? null),
@@ -169,10 +169,10 @@ export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeConte
     line: info.line,
     offset: info.offset,
     byteLength: info.byteLength,
-    groupKey: keyText(o, 'instance_id', r.instance_id),
+    groupKey: groupKeyText(o, 'instance_id', r.instance_id),
     index: r.trial_idx ?? null,
-    dataset: datasetOf(r, r.metadata),
-    promptKey: keyText(o, 'instance_id', r.instance_id),
+    dataset: recordDatasetName(r, r.metadata),
+    promptKey: groupKeyText(o, 'instance_id', r.instance_id),
     status: aborted ? 'aborted' : null,
     aborted,
     reward: reward.reward,

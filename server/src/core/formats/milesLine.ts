@@ -42,11 +42,11 @@ import {
 import { MilesMetadataReader } from './milesMetadata';
 import { type OffloadedVerdicts, pendingTail, tailVerdict } from './offloadedVerdicts';
 import { MAX_STRING } from './rule';
-import { abortedByStatus, isPlainObject, STATUSES } from './schemas';
+import { abortedByStatus, isPlainObject, SAMPLE_STATUSES } from './schemas';
 
 const QUOTE = 0x22;
 
-const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
+const STATUS_SET: ReadonlySet<string> = new Set<string>(SAMPLE_STATUSES);
 
 /**
  * A line's top-level members, reset per line (module state: no allocation per line); its
@@ -204,7 +204,7 @@ export class MilesLineReader {
         const end = readNumberAt(b, i, e, facts);
         const v = facts.value;
         if (!Number.isInteger(v)) return -1;
-        // `keyText`: the int's literal (`-0` is Python's int 0), else the number's text, which the
+        // `groupKeyText`: the int's literal (`-0` is Python's int 0), else the number's text, which the
         // store's key table takes as the number itself (`groupKeyText` makes it when needed).
         if (facts.isInt && facts.literal !== null) groupKey = facts.literal === '-0' ? '0' : facts.literal;
         else groupValue = v;

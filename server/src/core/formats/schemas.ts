@@ -13,7 +13,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Skipped);
 }
 
-export const STATUSES = ['pending', 'completed', 'truncated', 'aborted', 'failed'] as const;
+export const SAMPLE_STATUSES = ['pending', 'completed', 'truncated', 'aborted', 'failed'] as const;
 
 /**
  * Whether a sample of this status counts as aborted where the status decides it (miles and the
@@ -43,7 +43,7 @@ function build(z: typeof Z) {
   );
   const plainObject = z.custom<Record<string, unknown>>(isPlainObject, { error: 'expected an object' });
 
-  const status = z.enum(STATUSES, { error: `expected one of ${STATUSES.join(', ')}` });
+  const status = z.enum(SAMPLE_STATUSES, { error: `expected one of ${SAMPLE_STATUSES.join(', ')}` });
 
   const opt = <T extends Z.ZodType>(t: T) => t.nullable().optional();
 

@@ -3,10 +3,10 @@
 import { Skipped } from '../reader/jsonRule';
 import type { SampleRecord } from '../types';
 
-import { datasetOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
+import { recordDatasetName, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { fastVerl, validate } from './fastValidate';
 import { formatIssues } from './issues';
-import { keyText } from './miles';
+import { groupKeyText } from './miles';
 import { resolveReward } from './reward';
 import { verlSchema } from './schemas';
 
@@ -56,7 +56,7 @@ export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): No
   let groupKey: string;
   let session: string | undefined;
   let output: number | undefined;
-  const uid = keyText(o, 'uid', r.uid);
+  const uid = groupKeyText(o, 'uid', r.uid);
   if (uid !== null) {
     groupKey = promptUid(uid);
     if (groupKey !== uid) {
@@ -88,7 +88,7 @@ export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): No
     byteLength: info.byteLength,
     groupKey,
     index: null,
-    dataset: datasetOf(r, null),
+    dataset: recordDatasetName(r, null),
     promptKey: inputHash,
     status: aborted ? 'aborted' : null,
     aborted,

@@ -5,8 +5,8 @@ export const CHUNK_BITS = 14;
 export const CHUNK = 1 << CHUNK_BITS;
 export const MASK = CHUNK - 1;
 
-export const STATUSES: readonly (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
-export const STATUS_CODE = new Map<SampleStatus | null, number>(STATUSES.map((s, i) => [s, i]));
+export const STATUS_OF_CODE: readonly (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
+export const STATUS_CODE = new Map<SampleStatus | null, number>(STATUS_OF_CODE.map((s, i) => [s, i]));
 
 /** Int32 column values for null, and for "see the overflow map" (fractions, beyond int32, -0, these two). */
 export const NULL = -0x80000000;

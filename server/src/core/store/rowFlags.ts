@@ -2,7 +2,7 @@
 // Read and written as `Flag.X` (`import * as Flag`); the bundle makes these plain constants.
 export const ABORTED = 1;
 export const REWARD_INT = 2;
-export const REWARD = 4;
+export const HAS_REWARD = 4;
 /** The row has `miles` fields; its effective length is its response length / null / in `effectiveLength`. */
 export const MILES = 8;
 /** `repetition` true; REP_OTHER: null or an exception (in the store's `repetitionOther` by row). */

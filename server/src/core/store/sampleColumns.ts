@@ -2,7 +2,7 @@
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
 import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../types';
-import { type Chunk, CHUNK, CHUNK_BITS, MASK, STATUSES } from './chunk';
+import { type Chunk, CHUNK, CHUNK_BITS, MASK, STATUS_OF_CODE } from './chunk';
 import * as Flag from './rowFlags';
 import { type IntField, IntOverflow } from './intOverflow';
 import { StringTable } from './stringTable';
@@ -91,13 +91,13 @@ export abstract class SampleColumns {
   }
 
   statusAt(i: number): SampleStatus | null {
-    return STATUSES[this.chunks[i >>> CHUNK_BITS].status[i & MASK]];
+    return STATUS_OF_CODE[this.chunks[i >>> CHUNK_BITS].status[i & MASK]];
   }
 
   rewardAt(i: number): number | null {
     const c = this.chunks[i >>> CHUNK_BITS];
     const j = i & MASK;
-    return (c.flags[j] & Flag.REWARD) !== 0 ? c.reward[j] : null;
+    return (c.flags[j] & Flag.HAS_REWARD) !== 0 ? c.reward[j] : null;
   }
 
   /**
@@ -109,8 +109,8 @@ export abstract class SampleColumns {
     const b = this.chunks[k >>> CHUNK_BITS];
     const ia = i & MASK;
     const kb = k & MASK;
-    const fa = a.flags[ia] & Flag.REWARD;
-    if (fa !== (b.flags[kb] & Flag.REWARD)) return false;
+    const fa = a.flags[ia] & Flag.HAS_REWARD;
+    if (fa !== (b.flags[kb] & Flag.HAS_REWARD)) return false;
     return fa === 0 || a.reward[ia] === b.reward[kb];
   }
 
@@ -207,9 +207,9 @@ export abstract class SampleColumns {
       index: this.indexAt(i),
       dataset: this.datasetAt(i),
       promptKey: this.strings.value(c.promptKey[j]),
-      status: STATUSES[c.status[j]],
+      status: STATUS_OF_CODE[c.status[j]],
       aborted: (flags & Flag.ABORTED) !== 0,
-      reward: (flags & Flag.REWARD) !== 0 ? c.reward[j] : null,
+      reward: (flags & Flag.HAS_REWARD) !== 0 ? c.reward[j] : null,
       rewardIsInt: (flags & Flag.REWARD_INT) !== 0,
       cause: this.causeAt(i),
       responseLength: this.getInt(c.responseLength, j, i, 'responseLength'),
@@ -276,7 +276,7 @@ export abstract class SampleColumns {
         const id = groupKey[j];
         const g = id < 0 ? keyless : id;
         if (sizes[g]++ === 0) order[groups++] = g;
-        if ((flags[j] & Flag.REWARD) !== 0 && reward[j] === 1) ones[g]++;
+        if ((flags[j] & Flag.HAS_REWARD) !== 0 && reward[j] === 1) ones[g]++;
       }
     }
     return { sizes, ones, order: order.subarray(0, groups) };

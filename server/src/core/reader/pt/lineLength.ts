@@ -21,7 +21,7 @@ import {
   StoragePlaceholder,
   TensorPlaceholder,
 } from './values';
-import { floatText, keyText, MAX_DEPTH, textValue } from './serialize';
+import { floatText, pythonKeyText, MAX_DEPTH, textValue } from './serialize';
 
 /** Characters JSON.stringify writes as themselves only when none of these is in the text. */
 const NEEDS_CARE = /["\\\u0000-\u001f\u007f-\uffff]/;
@@ -204,7 +204,7 @@ function dictLength(v: PyDict, depth: number): number {
     // Keys that print alike are one member of the line (the last value), as in `toPlain`; str
     // keys are distinct already (the dict compares them by text).
     const byText = new Map<string, unknown>();
-    v.map.forEach((x, k) => byText.set(keyText(k), x));
+    v.map.forEach((x, k) => byText.set(pythonKeyText(k), x));
     n = 0;
     members = byText.size;
     byText.forEach((x, k) => {

@@ -11,7 +11,7 @@
 import { noteShape } from '../../formats/fieldShape';
 import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
 import { MAX_STRING } from '../../formats/rule';
-import { abortedByStatus, STATUSES } from '../../formats/schemas';
+import { abortedByStatus, SAMPLE_STATUSES } from '../../formats/schemas';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../types';
 import type { SampleStore } from '../../sampleStore';
 import { emptyRow, setRowStatus } from '../../store/row';
@@ -50,7 +50,7 @@ import {
   WEIGHT_VERSIONS,
 } from '../../formats/milesMembers';
 
-const STATUS_SET: ReadonlySet<string> = new Set<string>(STATUSES);
+const STATUS_SET: ReadonlySet<string> = new Set<string>(SAMPLE_STATUSES);
 
 /** Not read here: the caller feeds the sample's line instead. */
 const GIVE_UP = Symbol('give up');

@@ -39,7 +39,7 @@ function hex(b: Uint8Array): string {
 }
 
 /** Python's `str(key)` for the dict keys json.dumps accepts. */
-export function keyText(k: unknown): string {
+export function pythonKeyText(k: unknown): string {
   if (typeof k === 'string') return k;
   if (k instanceof PyText) return textValue(k);
   if (k === null) return 'None';
@@ -47,7 +47,7 @@ export function keyText(k: unknown): string {
   if (k === false) return 'False';
   if (typeof k === 'number' || typeof k === 'bigint') return String(k);
   if (k instanceof PyFloat) return floatText(k.value);
-  if (k instanceof PyTuple) return `(${k.items.map(keyText).join(', ')}${k.items.length === 1 ? ',' : ''})`;
+  if (k instanceof PyTuple) return `(${k.items.map(pythonKeyText).join(', ')}${k.items.length === 1 ? ',' : ''})`;
   return '?';
 }
 
@@ -151,7 +151,7 @@ export function toPlain(value: unknown, mode: PlainMode, parent?: object, keepTe
       if (v instanceof PySet) return obj([['$set', v.items.map((x) => go(x, depth + 1))]]);
       if (v instanceof PyDict) {
         const o = Object.create(null) as { [k: string]: Plain };
-        for (const [k, x] of v.map) o[keyText(k)] = go(x, depth + 1);
+        for (const [k, x] of v.map) o[pythonKeyText(k)] = go(x, depth + 1);
         return o;
       }
       if (v instanceof PyObject) {
