@@ -148,7 +148,7 @@ export function lengthBucket(n: number): string {
   return LENGTH_LABELS[i];
 }
 
-// Made once: a label built per token was most of the drift tables' cost (BENCHMARKS.md#train-data).
+// Made once: a label built per token was most of the drift tables' cost (BENCHMARKS.md, "Design measurements").
 const LENGTH_LABELS = [...LENGTH_EDGES.map((edge, i) => `${i === 0 ? 0 : LENGTH_EDGES[i - 1]}–${edge - 1}`), `≥${LENGTH_EDGES[LENGTH_EDGES.length - 1]}`];
 
 /** Keeps the `WORST` largest by `worse`, as items arrive. */
