@@ -128,7 +128,7 @@ function writesFiles(text: string): boolean {
   return namespaces.some((ns) => new RegExp(`\\b${ns}\\.(${FS_WRITES.join('|')})\\s*\\(`).test(code(text))) || /\bopen\([^)]*['"][wa]\+?['"]/.test(text);
 }
 
-test("only the CLI --fix path, report --out, export --out, summarize --out, diff --out and the build's code caches write files: no other product source uses a file-system write", () => {
+test("only the CLI --fix path, report --out, export --out, summarize --out (and its scratch rows), diff --out and the build's code caches write files: no other product source uses a file-system write", () => {
   const writers = PRODUCT.filter((file) => writesFiles(readFileSync(join(ROOT, file), 'utf8')));
   assert.deepEqual(writers, [
     'server/src/cli/applyFixes.ts',
@@ -137,7 +137,15 @@ test("only the CLI --fix path, report --out, export --out, summarize --out, diff
     'server/src/cli/report.ts',
     'server/src/cli/summarize.ts',
     BUNDLE_START,
+    'server/src/node/keptRows.ts',
   ]);
+  // summarize's prompt rows wait in a scratch file of a folder of their own under the temp dir,
+  // removed when the summary is written.
+  const kept = readFileSync(join(ROOT, 'server/src/node/keptRows.ts'), 'utf8');
+  assert.deepEqual(
+    [...kept.matchAll(/\b(mkdtempSync|openSync|rmSync)\(([^,)]+)/g)].map((m) => `${m[1]} ${m[2]}`),
+    ['mkdtempSync join(tmpdir(', 'openSync join(this.dir', 'rmSync this.dir'],
+  );
   // The code caches: beside their bundles, only on the run the build asks for them.
   const start = readFileSync(join(ROOT, BUNDLE_START), 'utf8');
   assert.deepEqual(
@@ -161,7 +169,7 @@ test("only the CLI --fix path, report --out, export --out, summarize --out, diff
   );
   const summarize = readFileSync(join(ROOT, 'server/src/cli/summarize.ts'), 'utf8');
   assert.deepEqual(
-    [...summarize.matchAll(/writeFileSync\(([^,]+),/g)].map((m) => m[1]),
+    [...summarize.matchAll(/\b(?:writeFileSync|openSync)\(([^,]+),/g)].map((m) => m[1]),
     ['out'],
     'summarize writes only the --out file',
   );
