@@ -5,40 +5,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { completedStore as storeOf } from '../../shared/completedStore';
 import type { SampleColumns } from '../../../server/src/core/store/sampleColumns';
 import { CHUNK } from '../../../server/src/core/store/chunk';
-import type { SampleRecord } from '../../../server/src/core/types';
 import { milesPassrate, passrateGroupSize, type Passrate } from '../../../server/src/core/eval/passrate';
 import { computePassAtK } from '../../../server/src/core/eval/passAtK';
 
 interface Row {
   group: number | null;
   reward: number | null;
-}
-
-function storeOf(rows: readonly Row[]): SampleStore {
-  const store = new SampleStore();
-  rows.forEach((r, k) => {
-    const s: SampleRecord = {
-      line: k + 1,
-      offset: k,
-      byteLength: 1,
-      groupKey: r.group === null ? null : String(r.group),
-      index: k,
-      dataset: null,
-      promptKey: null,
-      status: 'completed',
-      aborted: false,
-      reward: r.reward,
-      rewardIsInt: false,
-      cause: null,
-      responseLength: null,
-      step: null,
-    };
-    store.push(s);
-  });
-  return store;
 }
 
 /** miles' steps row by row: groups by first appearance (keyless rows one group), complete ones' flat rewards. */

@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SampleStore } from '../../../server/src/core/sampleStore';
-import type { SampleRecord } from '../../../server/src/core/types';
+import { completedStore as storeOf } from '../../shared/completedStore';
 import { normalizationCrashOf, rewardNormalizationCrash } from '../../../server/src/core/rollout/rewardNormalization';
 
 interface Row {
@@ -15,31 +14,6 @@ interface Row {
   rolloutId: number | null;
   reward: number | null;
   excluded: boolean;
-}
-
-function storeOf(rows: readonly Row[]): SampleStore {
-  const store = new SampleStore();
-  rows.forEach((r, k) => {
-    const s: SampleRecord = {
-      line: k + 1,
-      offset: k,
-      byteLength: 1,
-      groupKey: r.group === null ? null : String(r.group),
-      index: r.index,
-      dataset: null,
-      promptKey: null,
-      status: 'completed',
-      aborted: false,
-      reward: r.reward,
-      rewardIsInt: false,
-      cause: null,
-      responseLength: null,
-      step: null,
-      rolloutId: r.rolloutId,
-    };
-    store.push(s);
-  });
-  return store;
 }
 
 const row: fc.Arbitrary<Row> = fc.record({
