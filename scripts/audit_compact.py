@@ -248,10 +248,12 @@ def slime_compact_step_case(ctx, case, rng, sl, n, template):
     # slime's filter raises on): the engine names the crash only where a rollout fans out; counted apart here.
     unseen = {}
     if filtered and not any(_turns[s.index] > 1 for s in samples):
-        # What slime's filter gives the same groups from a generate function returning plain Samples.
+        # What slime's filter gives the same groups from a generate function returning plain Samples (the
+        # groups as written: without the rollout a short group lost).
         raised, unseen, gatherer = {}, raised, sl.base.MetricGatherer()
+        written = {id(s) for s in samples}
         for group in nested:
-            out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, [e[0] for e in group])
+            out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, [e[0] for e in group if id(e[0]) in written])
             if sl.base.should_drop_dynamic_filter_output(out, remaining_batch_size=10**9, target_data_size=1):
                 gatherer.on_dynamic_filter_drop(reason=out.reason)
     settings = {"nSamplesPerPrompt": n, "dynamicFilter": "check_reward_nonzero_std" if filtered else "none"}
