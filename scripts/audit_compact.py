@@ -40,7 +40,8 @@ def miles_compact_case(ctx, case, rng):
     step = 200000 + case
     cargs.save_debug_rollout_data = os.path.join(ctx.OUT, "miles", "rollout_data", "{rollout_id}.pt")
     zero_std = rng.random() < 0.67
-    palette = rng.sample([0.0, 1.0, 1, 0, 0.5, -1.0, 0.25], rng.randint(2, 4))
+    # A quarter of the steps score with a bool reward function (True/False, as fixture rollout_24's).
+    palette = [True, False] if rng.random() < 0.25 else rng.sample([0.0, 1.0, 1, 0, 0.5, -1.0, 0.25], rng.randint(2, 4))
     plan = []
     for _ in range(rng.randint(1, 6)):
         rollouts = []
@@ -113,7 +114,8 @@ def miles_compact_eval_case(ctx, case, rng):
 
     n = rng.randint(1, 5)
     mods, state, server = _setup(ctx, max(n, 2))
-    plans = [[(rng.choices([0, 1, 2, 3], [4, 60, 24, 12])[0], rng.choice([0.0, 1.0, 1, 0.5])) for _ in range(n)]
+    rewards = [True, False] if rng.random() < 0.25 else [0.0, 1.0, 1, 0.5]  # a quarter scored by a bool reward function
+    plans = [[(rng.choices([0, 1, 2, 3], [4, 60, 24, 12])[0], rng.choice(rewards)) for _ in range(n)]
              for _ in range(rng.randint(1, 5))]
     name = f"swe{case}"
     with mock.patch("builtins.print"):
@@ -142,11 +144,12 @@ def slime_compact_case(ctx, case, rng, sl):
         return slime_compact_step_case(ctx, case, rng, sl, n, os.path.join(ctx.OUT, "slime", "rollout_data", "{rollout_id}.pt"))
     sargs = gen.slime_args()
     samples = []
+    palette = [True, False] if rng.random() < 0.25 else [0.0, 1.0, 1, 0.5]  # a quarter: a bool reward function
     for g in range(rng.randint(1, 5)):
         for _ in range(n):
             index = len({s.index for s in samples})
             turns = rng.choices([1, 2, 3], [60, 25, 15])[0]
-            reward = rng.choices([rng.choice([0.0, 1.0, 1, 0.5]), None], [95, 5])[0]
+            reward = rng.choices([rng.choice(palette), None], [95, 5])[0]
             for t in range(turns):
                 resp = f"turn {t}" if t < turns - 1 else "done"
                 s = sl.Sample(group_index=g if kind == "rollout" else None, index=index, prompt=f"task {case} {g}",
@@ -210,9 +213,10 @@ def slime_compact_step_case(ctx, case, rng, sl, n, template):
     sys.modules.setdefault("audit_slime_agents", types.ModuleType("audit_slime_agents")).generate = slime_agent_generate
     groups = rng.randint(1, 4)
     rewards = {}
+    palette = [True, False] if rng.random() < 0.25 else [0.0, 1.0, 1, 0.5]  # a quarter: a bool reward function
     for i in range(groups * n):
         _turns[i] = rng.choices([1, 2, 3], [60, 25, 15])[0]
-        rewards[i] = rng.choice([0.0, 1.0, 1, 0.5])
+        rewards[i] = rng.choice(palette)
     filtered = rng.random() < 0.5
     samples, _, nested = gen.slime_fanout_step(sl, n, [n] * groups, rewards, None, "audit_slime_agents.generate")
     sargs = gen.slime_args()
@@ -244,10 +248,12 @@ def slime_compact_step_case(ctx, case, rng, sl, n, template):
     # slime's filter raises on): the engine names the crash only where a rollout fans out; counted apart here.
     unseen = {}
     if filtered and not any(_turns[s.index] > 1 for s in samples):
-        # What slime's filter gives the same groups from a generate function returning plain Samples.
+        # What slime's filter gives the same groups from a generate function returning plain Samples (the
+        # groups as written: without the rollout a short group lost).
         raised, unseen, gatherer = {}, raised, sl.base.MetricGatherer()
+        written = {id(s) for s in samples}
         for group in nested:
-            out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, [e[0] for e in group])
+            out = sl.base.call_dynamic_filter(sl.filters.check_reward_nonzero_std, sargs, [e[0] for e in group if id(e[0]) in written])
             if sl.base.should_drop_dynamic_filter_output(out, remaining_batch_size=10**9, target_data_size=1):
                 gatherer.on_dynamic_filter_drop(reason=out.reason)
     settings = {"nSamplesPerPrompt": n, "dynamicFilter": "check_reward_nonzero_std" if filtered else "none"}

@@ -1046,6 +1046,7 @@ def slime_fanout(out_dir, sl, args, logged, write):
     _, short_crash = outcome(lambda: slime_fanout_step(sl, 3, [3, 2, 3], rewards, None))
     args.log_passrate, args.n_samples_per_prompt = False, 3
     got = slime_outcome(logged, lambda: sl.metrics.log_rollout_data(3, args, samples, drops, 10.0))
+    raw, normalized = slime_post_process_rewards(args, samples, rollout_batch_size=3)
     assert got["crash"] is None, got["crash"]
     sl.data.save_debug_rollout_data(os.path.join(out_dir, "rollout_data", "{rollout_id}.pt"), samples, rollout_id=3,
                                     evaluation=False)
@@ -1058,7 +1059,24 @@ def slime_fanout(out_dir, sl, args, logged, write):
         "samples_per_group": [sum(1 for s in samples if s.group_index == g) for g in range(3)],
         "metrics": {k: v for k, v in got["metrics"].items() if k.startswith("rollout/")},
         "filter_crash": filter_crash,
-        "short_group_crash": short_crash})
+        "short_group_crash": short_crash,
+        "grpo_rewards_by": "slime RolloutManager._post_process_rewards (grpo, rewards and std normalisation on, "
+                           "rollout_batch_size 3)",
+        "grpo_rewards": {"raw": raw, "normalized": normalized}})
+
+
+def slime_post_process_rewards(args, samples, rollout_batch_size):
+    """slime's `RolloutManager._post_process_rewards` (slime/ray/rollout.py) run from its source as is (the
+    class starts ray actors and servers), with GRPO's defaults: rewards and std normalisation on."""
+    import slime
+    import torch
+    src = method_source(os.path.join(os.path.dirname(slime.__file__), "ray", "rollout.py"), {"_post_process_rewards"})
+    ns = {"torch": torch, "Sample": samples[0].__class__}
+    exec(src["_post_process_rewards"], ns)  # noqa: S102 - slime's own method, as verl's are run above
+    nargs = SimpleNamespace(**vars(args))
+    nargs.advantage_estimator, nargs.rewards_normalization, nargs.grpo_std_normalization = "grpo", True, True
+    nargs.rollout_batch_size = rollout_batch_size
+    return ns["_post_process_rewards"](SimpleNamespace(custom_reward_post_process_func=None, args=nargs), samples)
 def miles_stock(out_dir):
     """Stock configurations (docs/framework-files.md, "Stock configurations"), miles main 31f1ca9:
     rewards from miles' own `rm_type dapo` (`{"score": ±1.0, "acc": bool, "pred": str}`); eval

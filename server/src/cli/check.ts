@@ -8,7 +8,7 @@ import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { KeptPtLines } from '../core/sampleLine';
 import type { FileReport, Finding, RunReport } from '../core/types';
 import { walkPaths, type WalkTarget } from '../core/walk';
-import { filesToRead, planRun, type RunPlan, trainDataSteps } from '../core/run/plan';
+import { filesToRead, planRun, type RunPlan, trainDataRollouts, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
@@ -148,6 +148,7 @@ export async function analyzeRun(
         deflate,
         keepDetail: onFile ? ('store' as const) : false,
         keepPtLines,
+        trainDataRollouts: trainDataRollouts(plan),
       };
       const run = new RunAnalyzer(options);
       for (const target of group.targets) {

@@ -32,7 +32,8 @@ export const CATALOG = {
   'incomplete-group': { severity: 'warning', summary: 'A group has another size than n_samples_per_prompt.' },
   'compact-rollouts': {
     severity: 'information',
-    summary: "Rollouts fan out into several samples sharing rollout_id: counted once; miles main (31f1ca9)'s pass@k leaves their groups out.",
+    summary:
+      "Rollouts fan out into several samples sharing rollout_id: counted once; miles main (31f1ca9)'s pass@k leaves their groups out, slime 624b824 normalises the step's rewards as one row.",
   },
   misgrouped: { severity: 'warning', summary: 'A group holds different prompts, or a prompt is spread over groups.' },
   'group-size-inferred': { severity: 'information', summary: 'Samples per eval prompt were inferred from the log.' },

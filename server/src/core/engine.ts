@@ -36,6 +36,11 @@ export interface AnalyzeOptions extends Omit<ScanOptions, 'isCancelled'> {
    * group id (`'store'`: the run views over large folders).
    */
   keepDetail?: boolean | 'store';
+  /**
+   * The miles rollout dumps a train_data step will be joined to (`trainDataRollouts` of the run's
+   * plan): only these are indexed by `Sample.index` for `addTrainStep`; any other dump keeps nothing.
+   */
+  trainDataRollouts?: ReadonlySet<string>;
 }
 
 export interface AnalyzeTarget {
@@ -175,7 +180,8 @@ export class RunAnalyzer {
         ranges = v.ranges;
       }
       report.step = fileStep(scan.displayPath, scan.samples);
-      if (scan.format === 'miles-pt') this.joins.set(scan.displayPath, rolloutJoin(scan.displayPath, scan.samples));
+      if (scan.format === 'miles-pt' && this.options.trainDataRollouts?.has(scan.displayPath) === true)
+        this.joins.set(scan.displayPath, rolloutJoin(scan.displayPath, scan.samples));
       // A sidecar folded into its .pt repeats the .pt's metrics: counted once, from the .pt.
       if (!folded) this.recomputed.push({ file: scan.displayPath, step: report.step, metrics: report.metrics, ranges });
     } else if (scan.kind === 'eval' && scan.format === 'miles-trajectory') {

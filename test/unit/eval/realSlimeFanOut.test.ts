@@ -3,7 +3,7 @@
 // generate_rollout_async with slime's own compact_generate, flattened as RolloutManager flattens a step,
 // dumped by save_debug_rollout_data; its figures are slime's log_rollout_data's, and what slime raised
 // with the dynamic filter on and with a group one input short is recorded beside it
-// (scripts/gen-real-fixtures.py --slime).
+// (scripts/gen-real-fixtures.py --slime), and so are the rewards slime's _post_process_rewards normalised for GRPO.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ interface Expected {
   samples_per_group: number[];
   filter_crash: string;
   short_group_crash: string;
+  grpo_rewards: { raw: number[]; normalized: number[] };
 }
 
 const want = JSON.parse(readFileSync(join(REAL, 'rollout/rollout_3.expected.json'), 'utf8')) as Expected;
@@ -41,10 +42,19 @@ for (const file of ['rollout/rollout_3.jsonl', 'rollout_data/3.pt']) {
     assert.ok(r.files[0].format.startsWith('slime-'), r.files[0].format);
     // The groups hold more samples than n: slime counted their rollouts, and so does the engine.
     assert.ok(want.samples_per_group.every((size) => size > want.settings.nSamplesPerPrompt!));
+    // One finding: the step trains on every sample, and slime normalises its rewards over the whole step.
     assert.deepEqual(
-      r.findings.map((f) => f.code),
-      [],
+      r.findings.map((f) => [f.code, f.line]),
+      [['compact-rollouts', 2]],
     );
+    const text = r.findings[0].message;
+    assert.ok(text.includes('this step holds 18 (3 groups × 3 = 9)'), text);
+    // The baseline the message states reproduces slime's own _post_process_rewards, sample by sample.
+    const [, mean, std] = /mean (\S+) over its 18 samples \(std (\S+) with grpo_std_normalization\)/.exec(text) ?? [];
+    want.grpo_rewards.raw.forEach((raw, i) => {
+      const ours = (raw - Number(mean)) / (Number(std) + 1e-6);
+      assert.ok(Math.abs(ours - want.grpo_rewards.normalized[i]) < 1e-5, `${i}: ${ours} vs ${want.grpo_rewards.normalized[i]}`);
+    });
     const m = r.files[0].metrics;
     for (const [name, v] of Object.entries(want.metrics)) assert.equal(m[name], v, name);
   });

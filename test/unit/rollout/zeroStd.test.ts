@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { unbiasedStd } from '../../../server/src/core/rollout/filters';
 import { codes, FILE, group, inFileOrder, sample, settings, ZERO_STD } from './helpers';
+import { SampleStore } from '../../../server/src/core/sampleStore';
 import type { SampleRecord } from '../../../server/src/core/types';
 
 function dropOf(samples: SampleRecord[]): Record<string, number> {
@@ -148,4 +149,17 @@ test('groups with spread rewards are kept', () => {
   const r = analyzeRollout(FILE, 'miles-sample', inFileOrder([...group('1', [0, 1, 0, 0]), ...group('2', [0.3, 0.7])]), ZERO_STD);
   assert.deepEqual(r.metrics, {});
   assert.deepEqual(r.counts, { total: 2, kept: 2, dropped: 0 });
+});
+
+test('bool rewards (miles main 31f1ca9: round(True, 1) is 1): zero_std_1, listed as Python prints them, from records and the store', () => {
+  const bools = (key: string, values: boolean[]): SampleRecord[] =>
+    values.map((v, i) => sample(key, i, { reward: v ? 1 : 0, rewardIsInt: true, rewardIsBool: true }));
+  const records = inFileOrder([...bools('1', [true, true, true]), ...bools('2', [false, false]), ...bools('3', [true, false])]);
+  for (const samples of [records, SampleStore.of(records)]) {
+    const r = analyzeRollout(FILE, 'miles-sample', samples, ZERO_STD);
+    assert.deepEqual(r.metrics, { 'rollout/dynamic_filter/drop_zero_std_1': 1, 'rollout/dynamic_filter/drop_zero_std_0': 1 });
+    const [one, zero] = codes(r, 'zero-std-group');
+    assert.ok(one.message.startsWith("group dropped: zero_std_1 — group 1's 3 rewards [True, True, True] have unbiased std 0.0 ≤ 1e-8"), one.message);
+    assert.ok(zero.message.startsWith("group dropped: zero_std_0 — group 2's 2 rewards [False, False] have unbiased std 0.0 ≤ 1e-8"), zero.message);
+  }
 });

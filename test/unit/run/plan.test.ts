@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { dumpPlace, filesToRead, planRun } from '../../../server/src/core/run/plan';
+import { dumpPlace, filesToRead, planRun, trainDataRollouts } from '../../../server/src/core/run/plan';
 
 const plan = (paths: string[], given: string[] = ['D']) =>
   planRun(
@@ -91,4 +91,11 @@ test('the root: the dump folder for dump-layout files, else the folder given, el
   assert.equal(roleOf(['3.jsonl'], '3.jsonl', []).root, '.');
   assert.deepEqual(dumpPlace('a\\D\\trajectory\\eval_3.jsonl'), { root: 'a\\D', folder: 'trajectory', rest: 'eval_3.jsonl', sep: '\\' });
   assert.equal(dumpPlace('a/D/other/3.jsonl'), null);
+});
+
+test("only the rollout dumps a step's train_data names are joined (indexed by Sample.index)", () => {
+  const p = plan(['D/rollout_data/1.pt', 'D/rollout_data/2.pt', 'D/train_data/1_0.pt', 'D/train_data/1_1.pt', 'D/train_data/3_0.pt']);
+  assert.deepEqual([...trainDataRollouts(p)], ['D/rollout_data/1.pt']);
+  assert.deepEqual([...trainDataRollouts(plan(['D/rollout_data/1.pt', 'D/rollout_data/2.pt']))], []);
+  assert.deepEqual([...trainDataRollouts(null)], []);
 });

@@ -32,6 +32,7 @@ import { compactRolloutsMessage, compactSummary, rolloutCount, rolloutIdsNameRol
 import { classifyMemo } from './causeClass';
 import { MAX_RELATED_LINES, relatedMembers } from './related';
 import { rewardNormalizationCrash } from './rewardNormalization';
+import { slimeCompactMessage, slimeNormalization } from './slimeNormalization';
 
 export interface RolloutResult {
   /** One outcome per group, in file order (first-written member). */
@@ -201,6 +202,15 @@ export function analyzeRollout(
       for (const [k, v] of Object.entries(passrate.values)) sampleMetrics[`passrate/${k}`] = v;
     }
     const fanned = compact ? compactSummary(store, settings.nSamplesPerPrompt) : null;
+    // slime: its filter raised on a fanned-out step (slimeLists) or the step trains on every sample.
+    const slimeFanned = byRollout && rules.framework === 'slime' && !slimeLists ? compactSummary(store, settings.nSamplesPerPrompt) : null;
+    if (slimeFanned !== null)
+      finding(
+        'compact-rollouts',
+        store.at(slimeFanned.first),
+        () => slimeCompactMessage(slimeFanned, slimeNormalization(store, slimeFanned), rules.version),
+        slimeFanned.siblings.slice(0, MAX_RELATED_LINES).map((row) => store.at(row)),
+      );
     if (fanned !== null) {
       const logged = tally !== undefined ? milesPassrate(store, fanned.n, tally).values : {};
       finding(

@@ -55,7 +55,9 @@ function causeAdvice(cause: string | null, settings: CauseSettings): string {
 }
 
 export function zeroStdMessage(reason: string, key: string, members: SampleList, std: number, threshold: number): string {
-  const first = Array.from({ length: Math.min(8, members.length) }, (_, k) => rewardRepr({ reward: members.reward(k), rewardIsInt: members.rewardIsInt(k) }));
+  const first = Array.from({ length: Math.min(8, members.length) }, (_, k) =>
+    rewardRepr({ reward: members.reward(k), rewardIsInt: members.rewardIsInt(k), rewardIsBool: members.rewardIsBool(k) || undefined }),
+  );
   const shown = first.join(', ') + (members.length > 8 ? ', …' : '');
   let why: string;
   if (members.length === 1) {

@@ -174,3 +174,11 @@ export function trainDataSteps(plan: RunPlan): TrainDataStep[] {
   }
   return [...steps.values()].sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : a.step - b.step));
 }
+
+/** The rollout dumps some train_data step of `plan` is joined to (their display paths): only those are indexed by `Sample.index`. */
+export function trainDataRollouts(plan: RunPlan | null): ReadonlySet<string> {
+  const out = new Set<string>();
+  if (plan === null) return out;
+  for (const t of trainDataSteps(plan)) if (t.of !== null) out.add(t.of);
+  return out;
+}

@@ -19,6 +19,8 @@ export interface SampleList {
   promptKey(k: number): string | null;
   reward(k: number): number | null;
   rewardIsInt(k: number): boolean;
+  /** The reward was a Python bool (`True`/`False`), read as 1/0. */
+  rewardIsBool(k: number): boolean;
   status(k: number): SampleStatus | null;
   aborted(k: number): boolean;
   cause(k: number): string | null;
@@ -71,6 +73,9 @@ class Records implements SampleList {
   }
   rewardIsInt(k: number): boolean {
     return this.records[k].rewardIsInt;
+  }
+  rewardIsBool(k: number): boolean {
+    return this.records[k].rewardIsBool === true;
   }
   status(k: number): SampleStatus | null {
     return this.records[k].status;
@@ -133,6 +138,9 @@ class StoreRows implements SampleList {
   }
   rewardIsInt(k: number): boolean {
     return this.store.rewardIsIntAt(this.row(k));
+  }
+  rewardIsBool(k: number): boolean {
+    return this.store.rewardIsBoolAt(this.row(k));
   }
   status(k: number): SampleStatus | null {
     return this.store.statusAt(this.row(k));

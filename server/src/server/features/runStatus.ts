@@ -37,9 +37,9 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
     params.uri,
     token,
     () => 'store',
-    (r, inFolder) => {
+    (r, inFolder, plan) => {
       folder = inFolder;
-      const join = joinOf(r);
+      const join = joinOf(r, plan);
       if (join) joins.set(join.file, join);
       // The datasets' summaries stay (diagnostics read a dataset's n); the samples do not.
       const d = r.report?.detail;

@@ -83,7 +83,7 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
         recomputed: r.recomputed,
         uri: r.uri,
         settings: r.settings,
-        join: joinOf(r),
+        join: joinOf(r, plan),
       };
       fold(held, plan);
       // Only a file read from disk for this folder is kept (an open document's text is not the file's).

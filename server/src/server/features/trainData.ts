@@ -8,7 +8,7 @@ import { CancelledError } from '../../core/cancellation';
 import { driftFindings } from '../../core/engine';
 import { FLOAT32_TOLERANCE, type RecomputedMetrics } from '../../core/eval/compareMetrics';
 import { fileStamp } from '../../core/fileAccess';
-import { type RunPlan, trainDataSteps } from '../../core/run/plan';
+import { type RunPlan, trainDataRollouts, trainDataSteps } from '../../core/run/plan';
 import { rolloutJoin } from '../../core/train/rolloutJoin';
 import { analyzeTrainStep, type RolloutJoin, type TrainStepResult } from '../../core/train/trainStep';
 import type { Finding, TrainStepReport } from '../../core/types';
@@ -19,11 +19,18 @@ import type { ServerContext } from '../serverContext';
 const MAX_KEPT_STEPS = 4096;
 const kept = new WeakMap<ServerContext, Map<string, { stamp: string; result: TrainStepResult }>>();
 
-/** The join of a miles rollout dump the visit saw (its store is released after the visit); null for other files. */
-export function joinOf(r: FileAnalysis): RolloutJoin | null {
+const joinedByPlan = new WeakMap<RunPlan, ReadonlySet<string>>();
+
+/**
+ * The join of a miles rollout dump the visit saw (its store is released after the visit), when a
+ * train_data step of `plan` names it; null for other files.
+ */
+export function joinOf(r: FileAnalysis, plan: RunPlan | null): RolloutJoin | null {
   const store = r.report?.detail?.store;
-  if (r.report?.format !== 'miles-pt' || store === undefined) return null;
-  return rolloutJoin(r.report.path, store);
+  if (r.report?.format !== 'miles-pt' || store === undefined || plan === null) return null;
+  let joined = joinedByPlan.get(plan);
+  if (joined === undefined) joinedByPlan.set(plan, (joined = trainDataRollouts(plan)));
+  return joined.has(r.report.path) ? rolloutJoin(r.report.path, store) : null;
 }
 
 export interface TrainDataRead {
