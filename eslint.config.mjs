@@ -31,6 +31,24 @@ const NODE_BUILTINS = [
   'zlib',
 ];
 
+const READER_ONLY = 'reader/ holds bytes only: no format, nothing of scan/ or the rooms above (docs/architecture.md).';
+
+/** The engine's import rule (pure: no Node, no editor, no host room), with a room's own patterns added. */
+function engineImports(...more) {
+  return [
+    'error',
+    {
+      paths: NODE_BUILTINS.map((name) => ({ name, message: 'The engine is pure: files go through FileAccess (docs/architecture.md).' })),
+      patterns: [
+        { regex: '^node:', message: 'The engine is pure: no Node built-ins (docs/architecture.md).' },
+        { regex: '^vscode($|-)', message: 'The engine knows no editor and no LSP (docs/architecture.md).' },
+        { regex: '^(\\.\\./)+(server|cli|node)(/|$)', message: 'The engine imports nothing from the server, CLI or Node rooms (docs/architecture.md).' },
+        ...more,
+      ],
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -87,19 +105,22 @@ export default tseslint.config(
   },
   {
     files: ['server/src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: NODE_BUILTINS.map((name) => ({ name, message: 'The engine is pure: files go through FileAccess (docs/architecture.md).' })),
-          patterns: [
-            { regex: '^node:', message: 'The engine is pure: no Node built-ins (docs/architecture.md).' },
-            { regex: '^vscode($|-)', message: 'The engine knows no editor and no LSP (docs/architecture.md).' },
-            { regex: '^(\\.\\./)+(server|cli|node)(/|$)', message: 'The engine imports nothing from the server, CLI or Node rooms (docs/architecture.md).' },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': engineImports() },
+  },
+  {
+    // reader/ holds bytes only: it imports no format, nothing of scan/ or the rooms above (only the
+    // seam FileAccess, Python's number text and cancellation from the engine's root).
+    files: ['server/src/core/reader/*.ts'],
+    rules: { 'no-restricted-imports': engineImports({ regex: '^\\.\\./(?!fileAccess$|python$|cancellation$)', message: READER_ONLY }) },
+  },
+  {
+    files: ['server/src/core/reader/pt/*.ts'],
+    rules: { 'no-restricted-imports': engineImports({ regex: '^\\.\\./\\.\\./(?!fileAccess$|python$|cancellation$)', message: READER_ONLY }) },
+  },
+  {
+    // scan/ reads a file through its format: formats/ sits below it.
+    files: ['server/src/core/formats/**/*.ts'],
+    rules: { 'no-restricted-imports': engineImports({ regex: '^\\.\\./scan/', message: 'formats/ sits below scan/ (docs/architecture.md).' }) },
   },
   {
     files: ['client/src/**/*.ts'],

@@ -5,7 +5,7 @@
 // everything from the log is terminal-escaped.
 import type { CauseSettings } from '../core/causes';
 import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
-import { isTorchDump } from '../core/reader/pt/scanPt';
+import { isTorchDump } from '../core/scan/scanPt';
 import { lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail } from '../core/recordDetail';
 import { KeptPtLines, type SamplePlace } from '../core/sampleLine';
 import type { SampleRecord } from '../core/types';

@@ -10,7 +10,7 @@ import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { scanBytes } from './reader/scanBytes';
 import { type LineScan, scanLine } from './reader/lineScan';
-import type { ScanState } from './reader/recordScan';
+import type { ScanState } from './scan/recordScan';
 import { collectedFields } from './formats/collector';
 
 /** The text of an open document, line by line (lines as an editor counts them). */

@@ -10,7 +10,7 @@ import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { EmptyRowRanges } from './eval/verlEmptyRows';
 import { type Cancellation, CancelledError } from './cancellation';
-import { type ScanOptions, type ScanState, scanRecords } from './reader/recordScan';
+import { type ScanOptions, type ScanState, scanRecords } from './scan/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, partialStepFinding, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { severityOf } from './catalog';
@@ -25,7 +25,7 @@ export { CancelledError, type Cancellation, type ScanState };
 /** Which framework a file's format is (miles, slime, verl; null for generic and unknown files). */
 export { frameworkOfFormat, type Framework } from './frameworks';
 
-/** What the engine is given: how to scan each file (reader/recordScan.ts) and what to analyse. */
+/** What the engine is given: how to scan each file (scan/recordScan.ts) and what to analyse. */
 export interface AnalyzeOptions extends Omit<ScanOptions, 'isCancelled'> {
   /** The eval config to use; `null`: none. Omitted: found per eval log (`locateEvalConfig`). */
   evalConfig?: EvalConfig | null;

@@ -4,6 +4,7 @@
 // workspace folder holding the log, else to the log's folder). Looked up through FileAccess, so an editor's unsaved, open config
 // counts. The engine (no workspace folders) and the language server both ask here.
 import type { FileAccess } from './fileAccess';
+import type { PathOps } from './seams';
 import { dirnameOf, isAbsolutePath, isFile, joinPath } from './paths';
 
 /** The names looked for beside a log, in this order. */
@@ -12,15 +13,6 @@ export const EVAL_CONFIG_NAMES: readonly string[] = ['eval_config.yaml', 'eval_c
 /** True when a path's last part is one of `EVAL_CONFIG_NAMES`. */
 export function isEvalConfigName(path: string): boolean {
   return EVAL_CONFIG_NAMES.includes(path.split(/[\\/]/).pop() ?? '');
-}
-
-/** The path operations the lookup needs; the server hands in Node's, the engine uses its own. */
-export interface PathOps {
-  isAbsolute(p: string): boolean;
-  join(dir: string, name: string): string;
-  dirname(p: string): string;
-  /** True when `child` is `parent` or inside it. */
-  isInside(parent: string, child: string): boolean;
 }
 
 /** The engine's own (core/paths.ts): paths as written, never normalised. */

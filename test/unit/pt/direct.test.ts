@@ -1,4 +1,4 @@
-// Records built straight from the pickled samples (server/src/core/reader/pt/sampleRecord.ts)
+// Records built straight from the pickled samples (server/src/core/scan/ptSampleRecord.ts)
 // against the JSON Lines path they replace: every .pt fixture scanned both ways gives the same
 // records, findings and counts, and each sample's direct record equals what the per-line path
 // reads from the sample's line (or is refused wherever that path would hand the line to the full
@@ -12,7 +12,7 @@ import { MilesLineReader } from '../../../server/src/core/formats/milesLine';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { sampleLineLength } from '../../../server/src/core/reader/pt/lineLength';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
-import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/reader/pt/sampleRecord';
+import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/scan/ptSampleRecord';
 import { SampleStore } from '../../../server/src/core/sampleStore';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { intSum, PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';

@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { scanPt } from '../../../server/src/core/reader/pt/scanPt';
+import { scanPt } from '../../../server/src/core/scan/scanPt';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 

@@ -224,7 +224,7 @@ export class RecordCollector {
   /**
    * True when a row read without its line may be pushed (`pushMilesRow`): the file is settled as
    * miles samples read through the per-line path. A `.pt` dump reads the same rows from its
-   * pickled samples (reader/pt/sampleRecord.ts).
+   * pickled samples (scan/ptSampleRecord.ts).
    */
   takesMilesRows(): boolean {
     return this.lineReader !== null;

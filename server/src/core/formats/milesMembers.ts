@@ -1,6 +1,6 @@
 // The members of a miles `Sample.to_dict()` that a sample's record is read from, and their
 // positions: one list for every reader of them, the per-line path (milesLine.ts,
-// milesMetadata.ts) and the `.pt` record (reader/pt/sampleRecord.ts).
+// milesMetadata.ts) and the `.pt` record (scan/ptSampleRecord.ts).
 
 /** Top-level members, by position. */
 export const SAMPLE_MEMBERS = [

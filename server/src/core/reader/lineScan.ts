@@ -5,7 +5,7 @@
 // `encodeScanned` / `decodeScanned` turn them into arrays and back (every array is one of our tags:
 // the scanner's own arrays, from 'list' members, are tagged LIST; a `LongString` keeps its tail's
 // figures).
-import { sniffBinary } from '../formats/sniff';
+import { sniffBinary } from './sniff';
 
 import { scanJson } from './scanJson';
 import { INT_LITERALS, type Rule, type ScannedObject, Skipped } from './jsonRule';

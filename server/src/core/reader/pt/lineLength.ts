@@ -1,5 +1,5 @@
 // The UTF-8 byte length of a sample's JSON line (serialize.ts `sampleLine`) without building the
-// line: a record's `byteLength` for a sample read straight from the pickle (sampleRecord.ts), equal
+// line: a record's `byteLength` for a sample read straight from the pickle (scan/ptSampleRecord.ts), equal
 // to the length of the line the JSON Lines path reads, so the record is the same either way.
 // Follows `toPlain(v, 'line')` and `write` value by value; a value they would refuse (a released
 // text or list) throws as they do.

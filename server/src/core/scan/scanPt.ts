@@ -1,28 +1,28 @@
 // A `.pt` dump as a scan (docs/pt.md): each sample the pickle machine hands over is read as its
 // JSON line would be, by the same collector as a JSONL file's lines, so every format rule, finding
 // and metric applies unchanged. Once the collector reads miles samples through its per-line path,
-// a sample's row is read straight from the pickled dict (sampleRecord.ts): the row that path
+// a sample's row is read straight from the pickled dict (scan/ptSampleRecord.ts): the row that path
 // reads from the line, without the line; any other sample is written as its line and fed.
 // Line N of the report is sample N (1-based) of the dump, which is also line N of its JSON Lines
 // view (`rollout-lens export`, the editor's view). Token and log-prob runs are counted, not kept,
 // so memory follows the samples' other fields.
-import { severityOf } from '../../catalog';
-import type { FileAccess } from '../../fileAccess';
-import type { RolloutLensSettings } from '../../settings';
-import { RecordCollector } from '../../formats/collector';
-import { buildRule } from '../../formats/rule';
-import type { Finding, FormatId } from '../../types';
-import { CancelledError } from '../../cancellation';
-import { isPtDumpName } from '../../logFiles';
-import type { FileIdentity, ScanOptions, ScanState } from '../recordScan';
-import { collectedFields } from '../../formats/collector';
+import { severityOf } from '../catalog';
+import type { FileAccess } from '../fileAccess';
+import type { RolloutLensSettings } from '../settings';
+import { RecordCollector } from '../formats/collector';
+import { buildRule } from '../formats/rule';
+import type { Finding, FormatId } from '../types';
+import { CancelledError } from '../cancellation';
+import { isPtDumpName } from '../logFiles';
+import type { FileIdentity, ScanOptions, ScanState } from './recordScan';
+import { collectedFields } from '../formats/collector';
 
-import type { PickleProblem } from './pickleMachine';
-import { looksLikeZip, readPt } from './ptFile';
-import { pushPtSampleRow } from './sampleRecord';
-import { sampleLine } from './serialize';
-import { PyDict } from './values';
-import { findDataPkl, readZipDirectory } from './zip';
+import type { PickleProblem } from '../reader/pt/pickleMachine';
+import { looksLikeZip, readPt } from '../reader/pt/ptFile';
+import { pushPtSampleRow } from './ptSampleRecord';
+import { sampleLine } from '../reader/pt/serialize';
+import { PyDict } from '../reader/pt/values';
+import { findDataPkl, readZipDirectory } from '../reader/pt/zip';
 
 /**
  * The scan options a dump takes, and one of its own. A dump is read on one thread, and the JSONL
@@ -30,7 +30,7 @@ import { findDataPkl, readZipDirectory } from './zip';
  */
 export interface PtScanOptions extends Omit<ScanOptions, 'parallel' | 'zodOnly' | 'fullScan'> {
   /**
-   * Read miles rows straight from the pickled samples (sampleRecord.ts; the default), or feed
+   * Read miles rows straight from the pickled samples (ptSampleRecord.ts; the default), or feed
    * every sample's JSON line to the collector (the path they are tested against).
    */
   direct?: boolean;

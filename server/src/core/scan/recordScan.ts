@@ -9,12 +9,12 @@ import { type CollectedFields, collectedFields, type CollectorState, RecordColle
 import { buildRule } from '../formats/rule';
 import type { KeptPtLines } from '../sampleLine';
 
-import type { DeflateOffload } from './deflateJobs';
-import { hashBytes } from './hash';
-import { decodeScanned } from './lineScan';
-import { chunkSizeFor, type ReadLinesResult, readLines, readRange } from './lineReader';
-import type { ParallelScanner } from './parallel';
-import { isTorchFile, scanPt } from './pt/scanPt';
+import type { DeflateOffload } from '../reader/deflateJobs';
+import { hashBytes } from '../reader/hash';
+import { decodeScanned } from '../reader/lineScan';
+import { chunkSizeFor, type ReadLinesResult, readLines, readRange } from '../reader/lineReader';
+import type { ParallelScanner } from '../seams';
+import { isTorchFile, scanPt } from './scanPt';
 
 export interface FileIdentity {
   id: string | null;

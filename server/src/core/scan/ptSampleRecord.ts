@@ -8,24 +8,24 @@
 // scanner's limits) or this reader is not sure to agree (big integers, long texts where short
 // strings are wanted), it refuses the sample and the caller feeds the line as before;
 // test/unit/pt/direct.test.ts holds the paths equal.
-import { noteShape } from '../../formats/fieldShape';
-import { pendingTail, tailVerdict } from '../../formats/offloadedVerdicts';
-import { MAX_STRING } from '../../formats/rule';
-import { abortedByStatus, SAMPLE_STATUSES } from '../../formats/schemas';
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../types';
-import type { SampleStore } from '../../sampleStore';
-import { emptyRow, setRowStatus } from '../../store/row';
-import type { DeflateJobs } from '../deflateJobs';
-import type { OffloadedVerdicts } from '../../formats/offloadedVerdicts';
-import { hashPair, hex64 } from '../hash';
-import { stringTail } from '../textTail';
-import { MAX_BUILT_SCALARS } from '../scanJson';
-import { MAX_LIST_ITEMS } from '../jsonRule';
+import { noteShape } from '../formats/fieldShape';
+import { pendingTail, tailVerdict } from '../formats/offloadedVerdicts';
+import { MAX_STRING } from '../formats/rule';
+import { abortedByStatus, SAMPLE_STATUSES } from '../formats/schemas';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { SampleStore } from '../sampleStore';
+import { emptyRow, setRowStatus } from '../store/row';
+import type { DeflateJobs } from '../reader/deflateJobs';
+import type { OffloadedVerdicts } from '../formats/offloadedVerdicts';
+import { hashPair, hex64 } from '../reader/hash';
+import { stringTail } from '../reader/textTail';
+import { MAX_BUILT_SCALARS } from '../reader/scanJson';
+import { MAX_LIST_ITEMS } from '../reader/jsonRule';
 
-import { jsonStringLength, sampleLineLength } from './lineLength';
-import { stringify, toPlain } from './serialize';
-import { countedSum, PyDict, PyFloat, PyList, PyText, PyTuple } from './values';
-import { datasetInOrder } from '../../formats/context';
+import { jsonStringLength, sampleLineLength } from '../reader/pt/lineLength';
+import { stringify, toPlain } from '../reader/pt/serialize';
+import { countedSum, PyDict, PyFloat, PyList, PyText, PyTuple } from '../reader/pt/values';
+import { datasetInOrder } from '../formats/context';
 import {
   DATA_SOURCE,
   DATASET,
@@ -48,7 +48,7 @@ import {
   SAMPLE_MEMBERS,
   STATUS,
   WEIGHT_VERSIONS,
-} from '../../formats/milesMembers';
+} from '../formats/milesMembers';
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(SAMPLE_STATUSES);
 
