@@ -2,11 +2,12 @@
 // with an injected SandboxUnavailable abort, compared by the server give exactly what the built
 // CLI's `diff --format json` gives for the same folders (the same engine function), the flipped
 // prompt with both sides' samples and the failing gate; identical runs pass; a summary file serves
-// as the baseline; a missing run or bad parameters are an InvalidParams error.
+// as the baseline; dump folders with train_data gate on their mismatch as the CLI does; a missing
+// run or bad parameters are an InvalidParams error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -167,5 +168,24 @@ test('compareRuns: a missing run, a file that is no summary, or bad parameters: 
     );
     await fails({ baseline: uri(base) }, /^compareRuns needs \{ baseline, candidate \}/);
     await fails({ baseline: uri(base), candidate: uri(base), maxPrompts: -1 }, /^maxPrompts must be a whole number$/);
+  });
+});
+
+test('compareRuns: dump folders with train_data, as the CLI diff reads them: the mismatch-increase gate fails', async (t) => {
+  // Two runs by miles' own dump functions (scripts/mismatch_fixtures.py gate_pair): the candidate drifts from step 2.
+  const dir = mkdtempSync(join(tmpdir(), 'rl-compare-train-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const pair = join(repoRoot(), 'test/fixtures/real/miles/mismatch-gate');
+  const [base, cand] = [join(dir, 'base'), join(dir, 'cand')];
+  cpSync(join(pair, 'baseline'), base, { recursive: true });
+  cpSync(join(pair, 'candidate'), cand, { recursive: true });
+  await withHarness({ workspaceFolders: [dir] }, async (h) => {
+    const diff = await h.client.sendRequest(CompareRunsRequest, { baseline: uri(base), candidate: uri(cand) });
+    DIFF_CONTRACT.parse(diff);
+    assert.deepEqual(diff, cliDiff(base, cand));
+    assert.deepEqual(
+      diff.gate.failures.map((f) => [f.rule, f.evidence]),
+      [['mismatch-increase', [{ file: join(cand, 'train_data/2_0.pt'), line: 1 }]]],
+    );
   });
 });

@@ -20,6 +20,8 @@ import { loadGateSection, SettingsFileError } from '../../core/runSettings';
 import type { Finding, MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../documents/uris';
+import { joinOf, readTrainData } from './trainData';
+import type { RolloutJoin } from '../../core/train/trainStep';
 
 /** The most flipped prompts one answer lists (each is a row of the run view). */
 export const MAX_LISTED_PROMPTS = 1000;
@@ -93,6 +95,7 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
   const builder = new SummaryBuilder(plan);
   const findings: Finding[] = [];
   const recomputed: RecomputedMetrics[] = [];
+  const joins = new Map<string, RolloutJoin>();
   const metricsLogs: { path: string; records: readonly MetricsRecord[] }[] = [];
   for (const { path: file } of filesToRead(plan, walked)) {
     if (token.isCancellationRequested) throw new CancelledError();
@@ -105,6 +108,8 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
       // `diff` refuses a side with an unreadable file (exit 2): so does the editor.
       throw failed(`cannot read the run ${path}: ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const join = joinOf(result, plan);
+    if (join) joins.set(join.file, join);
     try {
       if (result.report) builder.add(result.report);
     } catch (err) {
@@ -118,7 +123,13 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
     if (result.recomputed) recomputed.push(result.recomputed);
     if (result.report?.kind === 'metrics') metricsLogs.push({ path: file, records: result.report.detail?.metricsRecords ?? [] });
   }
+  // A dump folder's train_data, as `diff` reads it: each step's mismatch (the mismatch-increase gate), its findings.
+  const train = isDirectory ? await readTrainData(ctx, plan, joins, token) : null;
+  if (train) {
+    findings.push(...train.findings);
+    recomputed.push(...train.recomputed);
+  }
   // A folder's metrics logs against what its files recomputed, as `check <folder>` compares them.
   if (isDirectory) for (const log of metricsLogs) findings.push(...compareMetrics(log.path, log.records, recomputed));
-  return builder.finish(findings);
+  return builder.finish(findings, train?.steps);
 }
