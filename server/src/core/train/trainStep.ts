@@ -1,5 +1,5 @@
 // A step's training batch: all ranks' `train_data/<rollout_id>_<rank>.pt` of one step
-// (docs/framework-files.md#train-data), read rank by rank and sample by sample, never whole. A rank
+// (docs/framework-files.md#train-data), read rank by rank, a window of samples at a time (reader/pt/storageBatch.ts), never whole. A rank
 // that repeats another's samples and context-parallel slice (a tensor- or pipeline-parallel peer)
 // is read once: the one holding the most fields. Each sample's slices are joined to the rollout
 // dump by `sample_indices`. Out come what miles logs from the batch (loggedFigures.ts) and the
@@ -200,7 +200,7 @@ class StepReader {
     const absent: number[] = [];
     // The tokens are not among a row's tensors: no figure needs them (a worst token's id is read alone).
     const rowTensors = (i: number): unknown[] => [masks[i], ...tensorKeys.map(([, list]) => list[i])];
-    for (let from = 0; from < rows; ) {
+    for (let from = 0; from < rows;) {
       const to = await batch.load(from, rows, rowTensors);
       for (let i = from; i < to; i++) {
         const sample = indices[i];

@@ -15,7 +15,8 @@ import type { ZipEntry } from './zip';
 /** A tensor's elements, row-major: what StorageReader.readNumbers gives, as a view. */
 export type StorageNumbers = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array;
 
-type ViewType = Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor | Int16ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor;
+type ViewType =
+  Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor | Int16ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor;
 
 /** The dtypes whose little-endian bytes are their values as a typed array reads them. */
 const VIEW_TYPES: Readonly<Record<string, ViewType>> = {
@@ -33,7 +34,7 @@ const GAP = 4096;
 /** Bytes read ahead of a record's data for its local header: 30, its name, an extra field (torch pads data to 64 bytes). */
 const HEADER_SLACK = 30 + 160;
 /** The buffer's size: what a window of samples reads at most (a bigger first sample gets a buffer of its own size). */
-export const BATCH_BYTES = 32 << 20;
+export const BATCH_BYTES = 16 << 20;
 
 const LOCAL = 0x04034b50;
 
@@ -49,14 +50,11 @@ interface Wanted {
   skip: number;
 }
 
-const utf8 = new TextEncoder();
-
 /** The storage records of one `.pt`, read a window of tensors at a time. */
 export class StorageBatch {
   private bytes = new ArrayBuffer(0);
   private buf = new Uint8Array(this.bytes);
   private readonly views = new Map<TensorPlaceholder, StorageNumbers>();
-  private readonly nameBytes = new Map<string, number>();
 
   constructor(
     private readonly file: OpenFile,
@@ -83,8 +81,8 @@ export class StorageBatch {
       expected *= shape[d];
       n *= shape[d];
     }
-    let name = this.nameBytes.get(entry.name);
-    if (name === undefined) this.nameBytes.set(entry.name, (name = utf8.encode(entry.name).length));
+    // At most 3 bytes of UTF-8 a UTF-16 unit: a header longer than read leaves the tensor to StorageReader.
+    const name = 3 * entry.name.length;
     const skip = view.offset * type.BYTES_PER_ELEMENT;
     const from = entry.dataOffset;
     const to = Math.min(this.size, from + HEADER_SLACK + name + skip + n * type.BYTES_PER_ELEMENT);
@@ -124,7 +122,7 @@ export class StorageBatch {
     }
     wanted.sort((a, b) => a.from - b.from);
     let cursor = 0;
-    for (let i = 0; i < wanted.length; ) {
+    for (let i = 0; i < wanted.length;) {
       // A run: records no more than GAP apart, read at once.
       const start = wanted[i].from;
       let end = wanted[i].to;

@@ -110,7 +110,8 @@ export function rebuildTensor(
   const bytes = storages.get(s.key);
   if (bytes === undefined) return bare(`${what()} reads storage ${record}, which the file does not hold`);
   const claimed = s.numel < 0 ? -1 : untyped ? s.numel : s.numel * item;
-  if (claimed > bytes) return bare(`${what()} reads storage ${record}, which claims ${claimed} bytes but holds ${bytes}: the storage is shorter than it claims`);
+  if (claimed > bytes)
+    return bare(`${what()} reads storage ${record}, which claims ${claimed} bytes but holds ${bytes}: the storage is shorter than it claims`);
   const elements = Math.floor((claimed < 0 ? bytes : claimed) / item);
   if (numel > 0) {
     let last = offset;
