@@ -10,3 +10,6 @@ export { exportPtLines } from '../server/src/core/reader/pt/exportLines';
 export { loadEvalConfig } from '../server/src/core/eval/config';
 export { analyzeTrainStep } from '../server/src/core/train/trainStep';
 export { findDrift, driftFinding } from '../server/src/core/train/drift';
+export { readTrainFile, tensorsOf } from '../server/src/core/train/trainFile';
+export { StorageBatch } from '../server/src/core/reader/pt/storageBatch';
+export { UNLOGGED_KEYS } from '../server/src/core/train/loggedFigures';

@@ -107,6 +107,36 @@ for (let i = 0; i < 5; i++) {
   finder.push({ wall: (performance.now() - t) / 1000, cpu: (u.user + u.system) / 1e6 });
   if (d?.step !== driftFrom) throw new Error(`findDrift: step ${d?.step}`);
 }
+// ---- the floor: what check reads, without a figure: the pickles, then the storages it needs ----
+const floors = [];
+for (let i = 0; i < runs; i++) {
+  const f = { pickle: 0, read: 0, readWall: 0, bytes: 0, reads: 0 };
+  for (const path of files) {
+    let c = process.cpuUsage();
+    const rank = await engine.readTrainFile(engine.nodeFileAccess, { path, displayPath: path });
+    let u = process.cpuUsage(c);
+    f.pickle += (u.user + u.system) / 1e6;
+    const lists = [...rank.data.keys()]
+      .filter((k) => k === 'loss_masks' || !engine.UNLOGGED_KEYS.has(k))
+      .flatMap((k) => engine.tensorsOf(rank.data.get(k)) ?? []);
+    const rows = engine.tensorsOf(rank.data.get('loss_masks')).length;
+    const keys = lists.length / rows;
+    const t = performance.now();
+    c = process.cpuUsage();
+    const file = await engine.nodeFileAccess.open(path);
+    const counted = { read: async (...a) => ((f.reads += 1), (f.bytes += a[2]), file.read(...a)), close: () => file.close() };
+    const batch = new engine.StorageBatch(counted, statSync(path).size, rank.records, rank.littleEndian);
+    for (let from = 0; from < rows;) from = await batch.load(from, rows, (r) => Array.from({ length: keys }, (_, k) => lists[k * rows + r]));
+    await file.close();
+    u = process.cpuUsage(c);
+    f.read += (u.user + u.system) / 1e6;
+    f.readWall += (performance.now() - t) / 1000;
+  }
+  floors.push(f);
+}
+const floorPickle = med(floors.map((f) => f.pickle));
+const floorRead = med(floors.map((f) => f.read));
+const floorReadWall = med(floors.map((f) => f.readWall));
 const finderWall = med(finder.map((f) => f.wall));
 const finderCpu = med(finder.map((f) => f.cpu));
 const driftWall = med(driftChecks.map((c) => c.wall));
@@ -122,10 +152,14 @@ if (checkRss > 200) console.log('  WARNING: above the 200 MB target');
 if (finderWall > 2) console.log('  WARNING: the drift finder above 2 s');
 
 if (!process.argv.includes('--no-write')) {
+  const x = (a, b) => `${(a / b).toFixed(2)}×`;
   writeSection(
     'train-data',
     `## train_data: a 1 GB step, and the drift finder over ${steps} steps
-\`node bench/trainData.mjs\`: a step of ${samples} samples over ${ranks} ranks, ${(size / 1e6).toFixed(0)} MB, ${m.tokens} masked tokens, written by miles' save_debug_train_data_for_rank with torch ${want.torch} (bench/train_data_generate.py, seeded); check's mismatch equals numpy's from torch.load. Median of ${runs}: \`check --format json\` ${checkWall.toFixed(2)} s wall, ${checkCpu.toFixed(2)} s CPU, ${checkRss.toFixed(0)} MB peak RSS; \`torch.load\` of the ${ranks} files (no figure computed) ${torchWall.toFixed(2)} s, ${torchCpu.toFixed(2)} s CPU, ${torchRss.toFixed(0)} MB: check is ${(torchWall / checkWall).toFixed(2)}× torch.load's speed in wall time, ${(torchCpu / checkCpu).toFixed(2)}× in CPU time (target 5×: ${torchWall / checkWall >= 5 ? 'met' : 'missed'}; torch.load copies storages, check computes every figure per token).
-A ${steps}-step run drifting from step ${driftFrom}: \`check\` ${driftWall.toFixed(2)} s wall, ${driftCpu.toFixed(2)} s CPU (the finding on step ${driftFrom}); the drift finder alone over its ${steps} steps ${(finderWall * 1000).toFixed(1)} ms (${(finderCpu * 1000).toFixed(1)} ms CPU; target 2 s). Machine: ${machine(loadBefore)}.`,
+\`node bench/trainData.mjs\`: a step of ${samples} samples over ${ranks} ranks, ${(size / 1e6).toFixed(0)} MB, ${m.tokens} masked tokens, by miles' save_debug_train_data_for_rank with torch ${want.torch} (bench/train_data_generate.py, seeded; check's mismatch equals numpy's from torch.load). Median of ${runs}; \`torch.load\` of the ${ranks} files (no figure) ${torchWall.toFixed(2)} s wall, ${torchCpu.toFixed(2)} s CPU, ${torchRss.toFixed(0)} MB. Targets: ≥ 5× torch.load, ≤ 200 MB; the finder ≤ 2 s. A ${steps}-step run drifting from step ${driftFrom}: \`check\` ${driftWall.toFixed(2)} s wall, ${driftCpu.toFixed(2)} s CPU (the finding on step ${driftFrom}), the finder alone ${(finderWall * 1000).toFixed(1)} ms (met). Machine: ${machine(loadBefore)}.
+| measure | wall | CPU | peak RSS | torch.load ÷ it: wall, CPU |
+|---|---:|---:|---:|---|
+| \`check --format json\` of the step (all figures) | ${checkWall.toFixed(2)} s | ${checkCpu.toFixed(2)} s | ${checkRss.toFixed(0)} MB | ${x(torchWall, checkWall)}, ${x(torchCpu, checkCpu)} (5×: ${torchWall / checkWall >= 5 ? 'met' : 'missed'}; ≤ 200 MB: ${checkRss <= 200 ? 'met' : 'missed'}) |
+| its floor, in-process with the code warm, no figure: the ${ranks} pickles; the storages it needs (${(floors[0].bytes / 1e6).toFixed(0)} MB of ${(size / 1e6).toFixed(0)}, ${floors[0].reads} reads, tokens seeked over) | —; ${floorReadWall.toFixed(2)} s | ${floorPickle.toFixed(2)} s; ${floorRead.toFixed(2)} s | — | the two: ${x(torchCpu, floorPickle + floorRead)} in CPU |`,
   );
 }

@@ -5,6 +5,7 @@
 // as miles' loss takes it. Memory: each token's difference is one float32 up to EXACT_TOKENS
 // tokens a step (the quantiles exact, as numpy's percentile gives them), a histogram beyond;
 // a sample is a few numbers; the worst are a few short lists.
+import type { ResponseRanges } from './cpSlices';
 
 /** Tokens whose differences are kept for exact quantiles (16 MiB of float32). */
 export const EXACT_TOKENS = 1 << 22;
@@ -54,6 +55,21 @@ const PER_OCTAVE = 64;
 const LOW_EXPONENT = -40;
 const OCTAVES = 60;
 
+/**
+ * Counts `xs[from]` … `xs[to - 1]` (each |Δ| ≥ 0) into their histogram bins; returns how many are
+ * zero (no bin). A function of its own: optimized alone, it is not thrown back to the interpreter
+ * when the histogram is first reached, as a loop inside `addAll` was.
+ */
+function binInto(bins: Float64Array, xs: Float32Array, from: number, to: number): number {
+  let zeros = 0;
+  for (let i = from; i < to; i++) {
+    const x = xs[i];
+    if (x === 0) zeros++;
+    else bins[Math.max(0, Math.min(bins.length - 1, Math.floor((Math.log2(x) - LOW_EXPONENT) * PER_OCTAVE)))]++;
+  }
+  return zeros;
+}
+
 class Distribution {
   private values: Float32Array | null = new Float32Array(1024);
   private n = 0;
@@ -62,41 +78,43 @@ class Distribution {
   sum = 0;
   max = 0;
 
-  add(x: number): void {
-    this.sum += x;
-    if (x > this.max) this.max = x;
-    if (this.values !== null) {
+  /** The first `count` of `xs`, in order: the sum and max as adding each in turn gives them. */
+  addAll(xs: Float32Array, count: number): void {
+    let sum = this.sum;
+    let max = this.max;
+    for (let i = 0; i < count; i++) {
+      const x = xs[i];
+      sum += x;
+      if (x > max) max = x;
+    }
+    this.sum = sum;
+    this.max = max;
+    let i = 0;
+    while (i < count && this.values !== null) {
       if (this.n === this.values.length) {
-        if (this.n >= EXACT_TOKENS) this.toBins();
-        else {
-          const grown = new Float32Array(this.n * 2);
-          grown.set(this.values);
-          this.values = grown;
+        if (this.n >= EXACT_TOKENS) {
+          this.toBins();
+          break;
         }
+        const grown = new Float32Array(this.n * 2);
+        grown.set(this.values);
+        this.values = grown;
       }
-      if (this.values !== null) {
-        this.values[this.n++] = x;
-        return;
-      }
+      const take = Math.min(count - i, this.values.length - this.n);
+      this.values.set(xs.subarray(i, i + take), this.n);
+      this.n += take;
+      i += take;
     }
-    this.n++;
-    this.bin(x);
-  }
-
-  private bin(x: number): void {
-    if (x === 0) {
-      this.zeros++;
-      return;
-    }
-    const b = Math.floor((Math.log2(x) - LOW_EXPONENT) * PER_OCTAVE);
-    this.bins![Math.max(0, Math.min(this.bins!.length - 1, b))]++;
+    if (i === count) return;
+    this.n += count - i;
+    this.zeros += binInto(this.bins!, xs, i, count);
   }
 
   private toBins(): void {
     const values = this.values!;
     this.values = null;
     this.bins = new Float64Array(OCTAVES * PER_OCTAVE);
-    for (let i = 0; i < this.n; i++) this.bin(values[i]);
+    this.zeros += binInto(this.bins, values, 0, this.n);
   }
 
   get count(): number {
@@ -127,6 +145,13 @@ class Distribution {
     }
     return this.max;
   }
+}
+
+/** A sample's slice as miles' loss sums it: Σ|Δ|·mask, Σ KL·mask, and its tokens in the loss mask. */
+export interface SampleLoss {
+  absSum: number;
+  klSum: number;
+  counted: number;
 }
 
 export interface SampleState {
@@ -162,13 +187,68 @@ function keepWorst<T>(list: T[], item: T, worse: (a: T, b: T) => boolean): void 
   }
 }
 
-const worseToken = (a: WorstToken, b: WorstToken) =>
-  a.absDiff > b.absDiff || (a.absDiff === b.absDiff && (a.sample < b.sample || (a.sample === b.sample && a.position < b.position)));
+/** worseToken of a token not made yet (|Δ| `d` at `position` of `sample`) and `b`. */
+const worseThan = (d: number, sample: number, position: number, b: WorstToken) =>
+  d > b.absDiff || (d === b.absDiff && (sample < b.sample || (sample === b.sample && position < b.position)));
+const worseToken = (a: WorstToken, b: WorstToken) => worseThan(a.absDiff, a.sample, a.position, b);
 const worseSample = (a: WorstSample, b: WorstSample) => a.mean > b.mean || (a.mean === b.mean && a.sample < b.sample);
 
-/** A step's mismatch, fed one masked token at a time. */
+/**
+ * Positions [a, b) of a slice (`local` the first one's index in it): where the loss mask counts,
+ * lossAbsDiff and lossKl weighted by the mask added to `sums[0]` and `sums[1]`, the token counted in
+ * `sums[2]`, and a finite |Δ| kept at `diffs[finite]` with its position and index in `places`.
+ * Returns the finite count. Written out, not calling those two: a call per token boxes its numbers.
+ */
+function lossRun(
+  mask: ArrayLike<number>,
+  rollout: ArrayLike<number>,
+  train: ArrayLike<number>,
+  a: number,
+  b: number,
+  local: number,
+  sums: Float64Array,
+  diffs: Float32Array,
+  places: Int32Array,
+  finite: number,
+): number {
+  let absSum = sums[0];
+  let klSum = sums[1];
+  let counted = sums[2];
+  for (let pos = a; pos < b; pos++, local++) {
+    const m = mask[pos];
+    if (m === 0) continue;
+    const r = rollout[local];
+    const t = train[local];
+    const d = Math.abs(f32(t - r));
+    const isFinite = d - d === 0;
+    absSum += (isFinite ? d : 0) * m;
+    let ratio = -f32(r - t);
+    if (ratio !== ratio) ratio = 0;
+    ratio = Math.min(20, Math.max(-20, ratio));
+    let kl = f32(f32(f32(Math.exp(ratio)) - 1) - ratio);
+    kl = Math.min(10, Math.max(-10, kl));
+    klSum += (kl - kl === 0 ? kl : 0) * m;
+    counted++;
+    if (!isFinite) continue;
+    diffs[finite] = d;
+    places[2 * finite] = pos;
+    places[2 * finite + 1] = local;
+    finite++;
+  }
+  sums[0] = absSum;
+  sums[1] = klSum;
+  sums[2] = counted;
+  return finite;
+}
+
+/** A step's mismatch, fed one sample's slice at a time. */
 export class MismatchAccumulator {
   private readonly dist = new Distribution();
+  /** A sample's finite |Δ| in order, with each one's response position and index in the slice. */
+  private diffs = new Float32Array(1024);
+  private places = new Int32Array(2048);
+  /** lossRun's Σ|Δ|·mask, Σ KL·mask and tokens counted. */
+  private readonly sums = new Float64Array(3);
   private nonFinite = 0;
   private readonly samples = new Map<number, SampleState>();
   private readonly worstTokens: WorstToken[] = [];
@@ -186,27 +266,83 @@ export class MismatchAccumulator {
     return s;
   }
 
-  /** One token the loss mask counts; returns its |Δ| (NaN when not finite). */
-  addToken(sample: number, position: number, token: number | null, rollout: number, train: number): number {
-    const d = Math.abs(f32(train - rollout));
-    if (!Number.isFinite(d)) {
-      this.nonFinite++;
-      return NaN;
+  /**
+   * One sample's slice (`ranges` of its response positions, cpSlices.ts), token by token where the
+   * loss mask counts: each finite |Δ| into the distribution, its position bucket, the sample and
+   * the worst tokens (a token where either log-prob is not finite counted apart), and the loss's
+   * sums of lossAbsDiff and lossKl weighted by the mask. The hot loop of a step: no object per
+   * token but for one that enters the worst.
+   */
+  addSample(sample: number, ranges: ResponseRanges, mask: ArrayLike<number>, rollout: ArrayLike<number>, train: ArrayLike<number>): SampleLoss {
+    let width = 0;
+    for (const [a, b] of ranges) width += b - a;
+    if (this.diffs.length < width) {
+      this.diffs = new Float32Array(width);
+      this.places = new Int32Array(2 * width);
     }
-    this.dist.add(d);
-    const bucket = lengthBucket(position);
-    const b = this.byPosition.get(bucket);
-    if (b === undefined) this.byPosition.set(bucket, { sum: d, tokens: 1 });
-    else {
-      b.sum += d;
-      b.tokens++;
+    const diffs = this.diffs;
+    const places = this.places;
+    const sums = this.sums.fill(0);
+    let finite = 0;
+    let local = 0;
+    for (const [a, b] of ranges) {
+      finite = lossRun(mask, rollout, train, a, b, local, sums, diffs, places, finite);
+      local += b - a;
     }
-    const s = this.sampleState(sample);
-    s.sum += d;
-    s.finite++;
-    if (d > s.max) s.max = d;
-    keepWorst(this.worstTokens, { sample, position, token, rolloutLogProb: rollout, trainLogProb: train, absDiff: d }, worseToken);
-    return d;
+    const counted = sums[2];
+    this.nonFinite += counted - finite;
+    if (finite > 0) this.addFinite(sample, rollout, train, finite);
+    this.dist.addAll(diffs, finite);
+    this.addMaskedTokens(sample, counted);
+    return { absSum: sums[0], klSum: sums[1], counted };
+  }
+
+  /** The sample's `finite` tokens lossRun kept, in order: their position buckets, the sample's state, the worst. */
+  private addFinite(sample: number, rollout: ArrayLike<number>, train: ArrayLike<number>, finite: number): void {
+    const diffs = this.diffs;
+    const places = this.places;
+    const worst = this.worstTokens;
+    const state = this.sampleState(sample);
+    let sum = state.sum;
+    let max = state.max;
+    // The position bucket in hand (for positions in [low, high)), its sums kept in locals meanwhile.
+    let low = 0;
+    let high = -1;
+    let bucket: { sum: number; tokens: number } | null = null;
+    let bucketSum = 0;
+    let bucketTokens = 0;
+    for (let j = 0; j < finite; j++) {
+      const d = diffs[j];
+      const pos = places[2 * j];
+      if (pos < low || pos >= high) {
+        if (bucket !== null) {
+          bucket.sum = bucketSum;
+          bucket.tokens = bucketTokens;
+        }
+        let i = 0;
+        while (i < LENGTH_EDGES.length && pos >= LENGTH_EDGES[i]) i++;
+        low = i === 0 ? 0 : LENGTH_EDGES[i - 1];
+        high = i === LENGTH_EDGES.length ? Infinity : LENGTH_EDGES[i];
+        const label = LENGTH_LABELS[i];
+        bucket = this.byPosition.get(label) ?? null;
+        if (bucket === null) this.byPosition.set(label, (bucket = { sum: 0, tokens: 0 }));
+        bucketSum = bucket.sum;
+        bucketTokens = bucket.tokens;
+      }
+      bucketSum += d;
+      bucketTokens++;
+      sum += d;
+      if (d > max) max = d;
+      if (worst.length < WORST || worseThan(d, sample, pos, worst[WORST - 1])) {
+        const local = places[2 * j + 1];
+        keepWorst(worst, { sample, position: pos, token: null, rolloutLogProb: rollout[local], trainLogProb: train[local], absDiff: d }, worseToken);
+      }
+    }
+    bucket!.sum = bucketSum;
+    bucket!.tokens = bucketTokens;
+    state.sum = sum;
+    state.max = max;
+    state.finite += finite;
   }
 
   /** The worst tokens of `sample` still without their token id. */

@@ -2,7 +2,7 @@
 // (31f1ca9) `save_debug_train_data_for_rank` writes `{rollout_id, rank, rollout_data, cp_rank,
 // cp_size, qkv_format}`, `rollout_data` holding one entry per sample in lists (tensors for the
 // per-token fields). Its pickle is read whole (tensors as placeholders: a few objects per sample);
-// tensor values are read later, one sample at a time, from the storages (reader/pt/tensorValues.ts).
+// tensor values are read later, a window of samples at a time, from the storages (reader/pt/storageBatch.ts).
 import type { FileAccess } from '../fileAccess';
 import { readPt } from '../reader/pt/ptFile';
 import type { ZipEntry } from '../reader/pt/zip';

@@ -1,19 +1,20 @@
 // A step's training batch: all ranks' `train_data/<rollout_id>_<rank>.pt` of one step
-// (docs/framework-files.md#train-data), read rank by rank and sample by sample, never whole. A rank
+// (docs/framework-files.md#train-data), read rank by rank, a window of samples at a time (reader/pt/storageBatch.ts), never whole. A rank
 // that repeats another's samples and context-parallel slice (a tensor- or pipeline-parallel peer)
 // is read once: the one holding the most fields. Each sample's slices are joined to the rollout
 // dump by `sample_indices`. Out come what miles logs from the batch (loggedFigures.ts) and the
 // mismatch per token and per sample (tokenMismatch.ts).
 import { severityOf } from '../catalog';
 import type { FileAccess } from '../fileAccess';
+import { StorageBatch } from '../reader/pt/storageBatch';
 import { StorageReader } from '../reader/pt/tensorValues';
 import { TensorPlaceholder, textOf } from '../reader/pt/values';
 import type { Finding } from '../types';
 
-import { forEachPosition, rangesWidth, responseRanges } from './cpSlices';
+import { rangesWidth, type ResponseRanges, responseRanges } from './cpSlices';
 import { RolloutFigures, SAMPLE_MEAN_KEYS, TrainFigures, UNLOGGED_KEYS } from './loggedFigures';
 import type { BucketTable } from './drift';
-import { lengthBucket, lossAbsDiff, lossKl, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
+import { lengthBucket, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
 import { itemsOf, numberOf, numbersIn, numbersOf, readTrainFile, tensorsOf, type TrainRankFile } from './trainFile';
 
 /** The rollout dump a step's samples are joined to: each `Sample.index`'s line (1-based). */
@@ -84,6 +85,24 @@ export async function analyzeTrainStep(access: FileAccess, target: TrainStepTarg
   return step.result();
 }
 
+// The per-token sums, each its own small function: optimized soon and alone, they add no
+// boxed number per element, as loops inside readRows (an async function, compiled late) did.
+
+/** `start` plus every element of `x`, added in order. */
+function sumFrom(start: number, x: ArrayLike<number>): number {
+  let sum = start;
+  for (let k = 0; k < x.length; k++) sum += x[k];
+  return sum;
+}
+
+/** Σ x[local]·mask[position] over the slice's positions, in order (cpSlices.ts forEachPosition). */
+function maskedSum(x: ArrayLike<number>, mask: ArrayLike<number>, ranges: ResponseRanges): number {
+  let sum = 0;
+  let local = 0;
+  for (const [a, b] of ranges) for (let pos = a; pos < b; pos++) sum += x[local++] * mask[pos];
+  return sum;
+}
+
 class StepReader {
   private readonly rollout = new RolloutFigures();
   private readonly train = new TrainFigures();
@@ -133,7 +152,8 @@ class StepReader {
     const size = (await this.access.stat(f.path)).size;
     const file = await this.access.open(f.path);
     try {
-      await this.readRows(f, new StorageReader(file, size, f.records, f.littleEndian), indices, responseLengths, totalLengths, masks);
+      const batch = new StorageBatch(file, size, f.records, f.littleEndian);
+      await this.readRows(f, batch, new StorageReader(file, size, f.records, f.littleEndian), indices, responseLengths, totalLengths, masks);
     } finally {
       await file.close();
     }
@@ -141,6 +161,7 @@ class StepReader {
 
   private async readRows(
     f: TrainRankFile,
+    batch: StorageBatch,
     reader: StorageReader,
     indices: number[],
     responseLengths: number[],
@@ -149,6 +170,7 @@ class StepReader {
   ): Promise<void> {
     const data = f.data;
     const rows = indices.length;
+    // What the batch did not read (StorageReader's: null when it cannot be read).
     const values = async (v: unknown): Promise<Float64Array | null> => {
       if (v instanceof TensorPlaceholder) {
         if (v.view === null || (await reader.locate(v.view.record)) !== null) return null;
@@ -176,68 +198,61 @@ class StepReader {
     this.sawTrainLogProbs ||= hasTrain;
     const join = this.target.join;
     const absent: number[] = [];
-    for (let i = 0; i < rows; i++) {
-      const sample = indices[i];
-      this.samples.add(sample);
-      this.responseLengths.set(sample, responseLengths[i]);
-      if (join !== null && join.lineOf(sample) === null) absent.push(sample);
-      const versionList = versions?.[i] === undefined ? null : itemsOf(versions[i]);
-      if (versionList !== null && !this.weightVersions.has(sample))
-        this.weightVersions.set(
-          sample,
-          versionList.map((x) => textOf(x) ?? String(numberOf(x))),
-        );
-      const mask = await values(masks[i]);
-      if (mask === null || mask.length !== responseLengths[i]) {
-        this.misaligned(f.displayPath, `sample ${sample}: its loss mask has ${mask?.length ?? 'no'} values for a response of ${responseLengths[i]} tokens`);
-        continue;
-      }
-      const ranges = responseRanges(totalLengths[i], responseLengths[i], f.cpRank, f.cpSize, f.qkvFormat, maxSeqLens?.[i] ?? null);
-      const width = rangesWidth(ranges);
-      let maskSum = 0;
-      for (let k = 0; k < mask.length; k++) maskSum += mask[k];
-      const denominator = Math.max(denominators?.[i] ?? maskSum, 1);
-      const row = new Map<string, Float64Array>();
-      for (const [key, list] of tensorKeys) {
-        const x = await values(list[i]);
-        if (x === null) continue;
-        if (!SAMPLE_MEAN_KEYS.has(key)) {
-          const p = plain.get(key) ?? { sum: 0, n: 0 };
-          for (let k = 0; k < x.length; k++) p.sum += x[k];
-          p.n += x.length;
-          plain.set(key, p);
+    // The tokens are not among a row's tensors: no figure needs them (a worst token's id is read alone).
+    const rowTensors = (i: number): unknown[] => [masks[i], ...tensorKeys.map(([, list]) => list[i])];
+    for (let from = 0; from < rows;) {
+      const to = await batch.load(from, rows, rowTensors);
+      for (let i = from; i < to; i++) {
+        const sample = indices[i];
+        this.samples.add(sample);
+        this.responseLengths.set(sample, responseLengths[i]);
+        if (join !== null && join.lineOf(sample) === null) absent.push(sample);
+        const versionList = versions?.[i] === undefined ? null : itemsOf(versions[i]);
+        if (versionList !== null && !this.weightVersions.has(sample))
+          this.weightVersions.set(
+            sample,
+            versionList.map((x) => textOf(x) ?? String(numberOf(x))),
+          );
+        const mask = batch.numbers(masks[i]) ?? (await values(masks[i]));
+        if (mask === null || mask.length !== responseLengths[i]) {
+          this.misaligned(f.displayPath, `sample ${sample}: its loss mask has ${mask?.length ?? 'no'} values for a response of ${responseLengths[i]} tokens`);
           continue;
         }
-        if (x.length !== width) {
-          if (!misalignedKeys.has(key))
-            this.misaligned(
-              f.displayPath,
-              `sample ${sample}: ${key} has ${x.length} values where cp rank ${f.cpRank} of ${f.cpSize} holds ${width} of its ${responseLengths[i]} response tokens`,
-            );
-          misalignedKeys.add(key);
-          continue;
+        const ranges = responseRanges(totalLengths[i], responseLengths[i], f.cpRank, f.cpSize, f.qkvFormat, maxSeqLens?.[i] ?? null);
+        const width = rangesWidth(ranges);
+        const maskSum = sumFrom(0, mask);
+        const denominator = Math.max(denominators?.[i] ?? maskSum, 1);
+        let train: ArrayLike<number> | undefined;
+        let rollout: ArrayLike<number> | undefined;
+        for (const [key, list] of tensorKeys) {
+          const x = batch.numbers(list[i]) ?? (await values(list[i]));
+          if (x === null) continue;
+          if (!SAMPLE_MEAN_KEYS.has(key)) {
+            const p = plain.get(key) ?? { sum: 0, n: 0 };
+            p.sum = sumFrom(p.sum, x);
+            p.n += x.length;
+            plain.set(key, p);
+            continue;
+          }
+          if (x.length !== width) {
+            if (!misalignedKeys.has(key))
+              this.misaligned(
+                f.displayPath,
+                `sample ${sample}: ${key} has ${x.length} values where cp rank ${f.cpRank} of ${f.cpSize} holds ${width} of its ${responseLengths[i]} response tokens`,
+              );
+            misalignedKeys.add(key);
+            continue;
+          }
+          partial.set(key, (partial.get(key) ?? 0) + maskedSum(x, mask, ranges) / denominator);
+          if (key === 'log_probs') train = x;
+          else if (key === 'rollout_log_probs') rollout = x;
         }
-        let sum = 0;
-        forEachPosition(ranges, (local, pos) => (sum += x[local] * mask[pos]));
-        partial.set(key, (partial.get(key) ?? 0) + sum / denominator);
-        row.set(key, x);
+        if (train === undefined || rollout === undefined) continue;
+        const loss = this.mismatch.addSample(sample, ranges, mask, rollout, train);
+        this.train.add(loss.absSum, loss.klSum, denominator);
+        if (tokens?.[i] !== undefined && this.mismatch.pendingTokens(sample).length > 0) await this.fillTokenIds(sample, responseLengths[i], tokens[i], values);
       }
-      const train = row.get('log_probs');
-      const rollout = row.get('rollout_log_probs');
-      if (train === undefined || rollout === undefined) continue;
-      let absSum = 0;
-      let klSum = 0;
-      let counted = 0;
-      forEachPosition(ranges, (local, pos) => {
-        if (mask[pos] === 0) return;
-        absSum += lossAbsDiff(rollout[local], train[local]) * mask[pos];
-        klSum += lossKl(rollout[local], train[local]) * mask[pos];
-        counted++;
-        this.mismatch.addToken(sample, pos, null, rollout[local], train[local]);
-      });
-      this.mismatch.addMaskedTokens(sample, counted);
-      this.train.add(absSum, klSum, denominator);
-      await this.fillTokenIds(sample, responseLengths[i], tokens?.[i], values);
+      from = to;
     }
     this.addRankPairs(f, rows, tensorKeys, partial, plain);
     if (absent.length > 0 && join !== null)

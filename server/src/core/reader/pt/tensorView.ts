@@ -88,8 +88,9 @@ export function rebuildTensor(
     tensor: new TensorPlaceholder(dtype, shape),
     problem: problem === null ? null : `${problem}; its values are not read`,
   });
-  const what = `a ${dtype} tensor of shape ${list(size)}`;
-  if (!size.every(isCount)) return bare(`${what} has a size that is not a count: its shape is absurd`);
+  // Only a finding names it: made then, not for every tensor.
+  const what = () => `a ${dtype} tensor of shape ${list(size)}`;
+  if (!size.every(isCount)) return bare(`${what()} has a size that is not a count: its shape is absurd`);
   if (size.length > MAX_DIMENSIONS) return bare(`a ${dtype} tensor of ${size.length} dimensions (more than ${MAX_DIMENSIONS}): its shape is absurd`);
   let numel = 1;
   // What tolist() writes: elements, or the empty lists of a shape with a zero.
@@ -98,25 +99,26 @@ export function rebuildTensor(
     numel *= n;
     listed *= Math.max(n, 1);
   }
-  if (listed > MAX_TENSOR_ELEMENTS) return bare(`${what} claims ${listed} elements (more than 2^48): its shape is absurd`);
+  if (listed > MAX_TENSOR_ELEMENTS) return bare(`${what()} claims ${listed} elements (more than 2^48): its shape is absurd`);
   const item = ITEM_SIZES[dtype];
   if (item === undefined || s.key === null || storages === undefined) return bare(null);
   const record = `data/${s.key}`;
   const strides = stride ?? contiguousStrides(shape);
   if (strides.length !== shape.length || !strides.every(isCount))
-    return bare(`${what} has strides ${list(strides)} that do not fit it: a stride must be a count for each dimension`);
-  if (!isCount(offset)) return bare(`${what} starts at storage offset ${String(offset)}, which is not a count`);
+    return bare(`${what()} has strides ${list(strides)} that do not fit it: a stride must be a count for each dimension`);
+  if (!isCount(offset)) return bare(`${what()} starts at storage offset ${String(offset)}, which is not a count`);
   const bytes = storages.get(s.key);
-  if (bytes === undefined) return bare(`${what} reads storage ${record}, which the file does not hold`);
+  if (bytes === undefined) return bare(`${what()} reads storage ${record}, which the file does not hold`);
   const claimed = s.numel < 0 ? -1 : untyped ? s.numel : s.numel * item;
-  if (claimed > bytes) return bare(`${what} reads storage ${record}, which claims ${claimed} bytes but holds ${bytes}: the storage is shorter than it claims`);
+  if (claimed > bytes)
+    return bare(`${what()} reads storage ${record}, which claims ${claimed} bytes but holds ${bytes}: the storage is shorter than it claims`);
   const elements = Math.floor((claimed < 0 ? bytes : claimed) / item);
   if (numel > 0) {
     let last = offset;
     for (let d = 0; d < shape.length; d++) last += (shape[d] - 1) * strides[d];
     if (!Number.isSafeInteger(last) || last >= elements)
       return bare(
-        `${what} with storage offset ${offset} and strides ${list(strides)} reads element ${last} of storage ${record}, which holds ${elements}: the view is out of range`,
+        `${what()} with storage offset ${offset} and strides ${list(strides)} reads element ${last} of storage ${record}, which holds ${elements}: the view is out of range`,
       );
   }
   const tensor = new TensorPlaceholder(dtype, shape, { record, dtype, offset, stride: strides.map(Number) });
@@ -124,7 +126,7 @@ export function rebuildTensor(
   return {
     tensor,
     problem: overlap
-      ? `${what} with strides ${list(strides)} is an overlapping view: several of its elements are the same element of storage ${record} (its values are read as torch.load gives them)`
+      ? `${what()} with strides ${list(strides)} is an overlapping view: several of its elements are the same element of storage ${record} (its values are read as torch.load gives them)`
       : null,
   };
 }
@@ -145,6 +147,8 @@ function contiguousStrides(shape: readonly number[]): number[] {
  * non-overlapping view; expanded tensors, with stride 0, overlap).
  */
 function overlaps(shape: readonly number[], strides: readonly number[]): boolean {
+  // One dimension (of more than one element, as the caller asks only then): the test below in short.
+  if (shape.length === 1) return strides[0] <= 0;
   const dims = shape.map((n, d) => [n, strides[d]]).filter(([n]) => n > 1);
   dims.sort((a, b) => a[1] - b[1]);
   let span = 0;

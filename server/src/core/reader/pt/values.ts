@@ -114,12 +114,13 @@ export class PyBytes {
 
 /** `module.name` as a GLOBAL / STACK_GLOBAL named it; never resolved to anything. */
 export class PyGlobal {
+  /** `module.name`, made once: the allow-list looks it up at every call (a tensor's rebuild is one). */
+  readonly qualified: string;
   constructor(
     readonly module: string,
     readonly name: string,
-  ) {}
-  get qualified(): string {
-    return `${this.module}.${this.name}`;
+  ) {
+    this.qualified = `${module}.${name}`;
   }
 }
 
