@@ -43,6 +43,8 @@ export const SAMPLE_VIEW_STYLES = `${RUN_VIEW_STYLES}
 pre.text { white-space: pre-wrap; overflow-wrap: anywhere; unicode-bidi: plaintext; max-height: 480px; overflow: auto;
   background: var(--vscode-textCodeBlock-background, rgba(128,128,128,0.08)); padding: 6px 8px; margin: 4px 0; }
 tr.masked td { opacity: 0.55; font-style: italic; }
+/* A token's text keeps its spaces, its edges shown by a box. */
+td.token-text span { white-space: pre; background: rgba(128,128,128,0.16); border-radius: 2px; padding: 0 1px; }
 .message { border-left: 3px solid rgba(128,128,128,0.4); padding-left: 8px; margin: 8px 0; }
 .message.role-user { border-color: #0969da; }
 .message.role-assistant { border-color: #8250df; }

@@ -54,8 +54,10 @@ export type TreeValue =
 export interface MismatchToken {
   /** Position in the response (0 = its first token). */
   position: number;
-  /** The token id; miles' Sample (main 31f1ca9) holds no per-token text, so the id is what is shown. */
+  /** The token id (miles' Sample, main 31f1ca9, holds ids, no per-token text). */
   token: number | null;
+  /** Its text from the run's tokenizer (`tokenizer` setting), escaped to be visible (`\n`, `\xE8`); null without one. Text only. */
+  text: string | null;
   rolloutLogProb: number;
   trainLogProb: number;
   /** Trainer − rollout log-prob, in float32 as miles' loss takes it. */
@@ -84,6 +86,12 @@ export interface SampleMismatch {
   nonFinitePositions: number[];
   /** The response's token ids (the last `responseLength` of train_data's `tokens`), when held. */
   tokens: (number | null)[] | null;
+  /** Each position's token text from the run's tokenizer, as `MismatchToken.text`; null without a tokenizer. */
+  tokenTexts: (string | null)[] | null;
+  /** The tokenizer the texts come from (its tokenizer.json as the view names files, its decoder's kinds); null: none set. */
+  tokenizer: { file: string; decoder: string } | null;
+  /** Why the `tokenizer` setting gave no texts (cannot be read, not a tokenizer.json). */
+  tokenizerProblem: string | null;
   /** Tokens in the loss mask with a finite Δ, and those outside the mask. */
   lossTokens: number;
   outsideMask: number;

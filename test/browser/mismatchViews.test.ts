@@ -3,8 +3,9 @@
 // mismatch chart (mean and p99 per step, the drift step marked) with the logprob-drift finding's
 // message as text and a row per step; the sample view of a sample whose train_data has masked
 // positions (test/fixtures/real/miles/mismatch) draws rollout vs trainer log-probs, lists every
-// position with Δ, "masked" where the loss mask is 0, and the worst tokens by id. Hostile text in a
-// drift message, a file name or a token cell stays text.
+// position with Δ, "masked" where the loss mask is 0, and the worst tokens by id, with their text
+// from the run's tokenizer (a subset of Qwen3's real tokenizer.json). Hostile text in a drift
+// message, a file name or a token's text stays text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,8 @@ import { runViewHtml } from '../../shared/runViewPage';
 import { RUN_VIEW_STYLES, SAMPLE_VIEW_STYLES } from '../../shared/runViewStyles';
 import type { SampleView } from '../../shared/sampleViewModel';
 import { analyzeFiles } from '../../server/src/core/engine';
-import { readSampleMismatch } from '../../server/src/core/train/sampleMismatch';
+import { readSampleMismatch, withTokenTexts } from '../../server/src/core/train/sampleMismatch';
+import { loadTokenTexts } from '../../server/src/core/tokenizer/tokenText';
 import { readSampleView } from '../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../shared/repoRoot';
@@ -127,7 +129,9 @@ test(
       const base = (await readSampleView({ report: report.files[0], path: pt, access: nodeFileAccess, settings: DEFAULT_SETTINGS }, 4, 'rollout_data/6.pt'))!;
       assert.ok(base.trainMismatch, 'a dump sample of a step with train_data');
       const files = [0, 1].map((rank) => join(MISMATCH, 'train_data', `3_${rank}.pt`));
-      const t = (await readSampleMismatch(nodeFileAccess, files, 302, (p) => p.slice(MISMATCH.length + 1)))!;
+      const ids = (await readSampleMismatch(nodeFileAccess, files, 302, (p) => p.slice(MISMATCH.length + 1)))!;
+      const qwen = await loadTokenTexts(nodeFileAccess, join(root, 'test/fixtures/real/tokenizers/qwen3'));
+      const t = withTokenTexts(ids, qwen, 'tokenizers/qwen3/tokenizer.json');
       const view: SampleView = { ...base, trainMismatch: t };
       const page = await show(
         browser,
@@ -143,30 +147,47 @@ test(
       assert.deepEqual(page.errors, []);
       assert.ok(await painted(page.page, 'chart-sample-mismatch'), 'the log-prob chart is drawn');
       const positions = await rows(page.page, '#mismatch-positions tr');
-      assert.deepEqual(positions[0].cells, ['position', 'token id', 'loss mask', 'rollout', 'trainer', 'Δ']);
+      assert.deepEqual(positions[0].cells, ['position', 'token id', 'text', 'loss mask', 'rollout', 'trainer', 'Δ']);
       assert.equal(positions.length - 1, t.responseLength);
       for (const [k, row] of positions.slice(1).entries()) {
-        if (t.lossMask[k] === 0) assert.deepEqual([row.cls, row.cells[2], row.cells[5]], ['masked', '0', 'masked'], `position ${k} is masked`);
-        else assert.notEqual(row.cells[5], 'masked');
+        if (t.lossMask[k] === 0) assert.deepEqual([row.cls, row.cells[3], row.cells[6]], ['masked', '0', 'masked'], `position ${k} is masked`);
+        else assert.notEqual(row.cells[6], 'masked');
         assert.equal(row.cells[1], String(t.tokens![k]));
+        assert.equal(row.cells[2], qwen.text(t.tokens![k]!));
       }
       assert.deepEqual(
         positions.slice(1).flatMap((r, k) => (r.cls === 'masked' ? [k] : [])),
         [2, 3],
       );
       const worst = await rows(page.page, '#mismatch-worst tr');
-      assert.deepEqual(worst[0].cells, ['position', 'token id', 'rollout', 'trainer', 'Δ']);
-      assert.deepEqual(worst[1].cells.slice(0, 2), [String(t.worstTokens[0].position), String(t.worstTokens[0].token)]);
-      assert.equal(worst[1].cells[4], '25', 'the 25-nat token first');
+      assert.deepEqual(worst[0].cells, ['position', 'token id', 'text', 'rollout', 'trainer', 'Δ']);
+      // Qwen3's id 30565 is `Ġcrops`: " crops", its leading space kept.
+      assert.deepEqual(worst[1].cells.slice(0, 3), ['0', '30565', ' crops']);
+      assert.equal(worst[1].cells[5], '25', 'the 25-nat token first');
+      assert.match(
+        await page.page.evaluate<string>(`document.getElementById('mismatch-token-text').textContent`),
+        /^Token text from tokenizers\/qwen3\/tokenizer\.json \(decoder ByteLevel\)/,
+      );
+      // The chart's tooltip names the token under the pointer (drawn on the canvas, as text).
+      const box = (await page.page.locator('#chart-sample-mismatch').boundingBox())!;
+      await page.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.page.waitForTimeout(100);
+      assert.deepEqual(page.errors, []);
       const summary = await page.page.evaluate<string>(`document.querySelector('.mismatch-summary').textContent`);
       assert.match(summary, /^6 tokens in the loss mask, 2 masked; mean \|Δ\| 4\.236, max \|Δ\| 25$/);
       await page.page.close();
 
-      // Hostile file names (a train_data path is the run's) stay text.
+      // Hostile file names (a train_data path is the run's) and token texts (a tokenizer file is the run's) stay text.
+      const evilTokens = {
+        ...t,
+        files: [HOSTILE],
+        tokenTexts: t.tokenTexts!.map(() => HOSTILE),
+        worstTokens: t.worstTokens.map((w) => ({ ...w, text: HOSTILE })),
+      };
       const evil = await show(
         browser,
         runViewHtml({
-          model: { ...view, trainMismatch: { ...t, files: [HOSTILE] } },
+          model: { ...view, trainMismatch: evilTokens },
           dataId: 'sample-view-model',
           title: 'sample',
           nonce: 'c2FtcGxlLW1pc21hdGNoLXRlc3Q=',
@@ -177,6 +198,18 @@ test(
       assert.deepEqual(evil.errors, []);
       assert.deepEqual(await injected(evil.page), { pwned: null, elements: 0 });
       assert.ok((await evil.page.evaluate<string>(`document.getElementById('train-mismatch').textContent`)).includes(HOSTILE));
+      await evil.page.evaluate(`document.querySelectorAll('details').forEach((d) => (d.open = true))`);
+      const evilWorst = await rows(evil.page, '#mismatch-worst tr');
+      assert.ok(
+        evilWorst.slice(1).every((r) => r.cells[2] === HOSTILE),
+        'a token text is the text of its cell',
+      );
+      assert.ok((await rows(evil.page, '#mismatch-positions tr')).slice(1).every((r) => r.cells[2] === HOSTILE));
+      const evilBox = (await evil.page.locator('#chart-sample-mismatch').boundingBox())!;
+      await evil.page.mouse.move(evilBox.x + evilBox.width / 2, evilBox.y + evilBox.height / 2);
+      await evil.page.waitForTimeout(100);
+      assert.deepEqual(evil.errors, []);
+      assert.deepEqual(await injected(evil.page), { pwned: null, elements: 0 });
     } finally {
       await browser.close();
       rmSync(dir, { recursive: true, force: true });

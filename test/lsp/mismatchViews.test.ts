@@ -32,7 +32,8 @@ test('run view, run status and sample view read a dump folder’s train_data as 
   assert.equal(drift.length, 1);
   assert.match(drift[0].message, /^step 6: /);
 
-  await withHarness({ workspaceFolders: [ROOT], settings: () => ({}) }, async (h) => {
+  // The run's tokenizer, relative to the workspace folder: a subset of Qwen3's real tokenizer.json.
+  await withHarness({ workspaceFolders: [ROOT], settings: () => ({ tokenizer: 'test/fixtures/real/tokenizers/qwen3' }) }, async (h) => {
     const uri = pathToFileURL(DRIFT).href;
     const view = (await h.client.sendRequest(RunViewRequest, { uri })) as RunView;
     assert.equal(view.runs.length, 1);
@@ -81,6 +82,24 @@ test('run view, run status and sample view read a dump folder’s train_data as 
       [t.worstTokens[0].position, t.worstTokens[0].token, t.worstTokens[0].rolloutLogProb, t.worstTokens[0].trainLogProb, Math.abs(t.worstTokens[0].delta)],
       [worstToken.position, worstToken.token, worstToken.rolloutLogProb, worstToken.trainLogProb, worstToken.absDiff],
     );
+    // Its text from the tokenizer setting: Qwen3's id 35102 is `ĠWorkshop`, " Workshop".
+    assert.deepEqual([worstToken.token, t.worstTokens[0].text, t.tokenTexts?.[worstToken.position]], [35102, ' Workshop', ' Workshop']);
+    assert.deepEqual(t.tokenizer, { file: 'test/fixtures/real/tokenizers/qwen3/tokenizer.json', decoder: 'ByteLevel' });
+    // check says the same with --tokenizer, in its JSON and its text.
+    const named = spawnSync(process.execPath, [CLI, 'check', '--format', 'json', '--tokenizer', join(ROOT, 'test/fixtures/real/tokenizers/qwen3'), DRIFT], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const withText = CONTRACT.parse(JSON.parse(named.stdout)).runs[0].steps.filter((s) => s.trainData?.mismatch)[6].trainData!.mismatch as {
+      worstTokens: { token: number; text?: string }[];
+    };
+    assert.deepEqual([withText.worstTokens[0].token, withText.worstTokens[0].text], [35102, ' Workshop']);
+    const text = spawnSync(process.execPath, [CLI, 'check', '--tokenizer', 'test/fixtures/real/tokenizers/qwen3', DRIFT], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.match(text.stdout, /worst token: sample 603 position 8 \(token 35102 “ Workshop”\), \|Δ\| /);
 
     // A dump folder whose train_data holds no trainer log_probs: the run says so, no chart of nothing.
     const dumpView = (await h.client.sendRequest(RunViewRequest, { uri: pathToFileURL(DUMP).href })) as RunView;

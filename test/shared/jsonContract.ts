@@ -94,6 +94,7 @@ export const CONTRACT = z
                               sample: z.number().int(),
                               position: z.number().int().min(0),
                               token: z.number().int().nullable(),
+                              text: z.string().nullable().optional(),
                               rolloutLogProb: z.number().nullable(),
                               trainLogProb: z.number().nullable(),
                               absDiff: z.number(),

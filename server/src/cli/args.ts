@@ -31,6 +31,8 @@ options:
   --dynamic-filter none|check_reward_nonzero_std   (default none)
   --reward-key <k>                    key of an object reward
   --eval-reward-key <k>               key of an object reward in eval logs (default: --reward-key)
+  --tokenizer <path>                  the run's Hugging Face tokenizer.json, or the checkpoint folder
+                                      holding it: tokens listed with their text, not only their id
   --framework auto|miles|slime|verl   narrow format detection; slime: judge miles-style sample
                                       dumps by slime's rules (default auto: detected per file)
   --fix                               apply the findings' fixes to the eval config
@@ -115,6 +117,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
         'dynamic-filter': { type: 'string' },
         'reward-key': { type: 'string' },
         'eval-reward-key': { type: 'string' },
+        tokenizer: { type: 'string' },
         framework: { type: 'string' },
         fix: { type: 'boolean' },
         'exit-zero': { type: 'boolean' },
@@ -173,6 +176,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
   for (const [flag, key] of [
     ['reward-key', 'rewardKey'],
     ['eval-reward-key', 'evalRewardKey'],
+    ['tokenizer', 'tokenizer'],
   ] as const) {
     const value = v[flag];
     if (value === undefined) continue;

@@ -6,7 +6,8 @@ import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
 import type { KeptPtLines } from '../core/sampleLine';
-import type { FileReport, Finding, RunReport } from '../core/types';
+import type { FileReport, Finding, RunReport, TrainStepReport } from '../core/types';
+import { loadTokenTexts, TokenizerError } from '../core/tokenizer/tokenText';
 import { walkPaths, type WalkTarget } from '../core/walk';
 import { filesToRead, planRun, type RunPlan, trainDataRollouts, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
@@ -183,6 +184,7 @@ export async function analyzeRun(
         }
       }
       const part = run.finish();
+      if (part.trainSteps && group.settings.tokenizer) await addTokenTexts(part.trainSteps, group.settings.tokenizer, io);
       report.files.push(...part.files);
       report.findings.push(...part.findings);
       if (part.trainSteps) (report.trainSteps ??= []).push(...part.trainSteps);
@@ -194,6 +196,19 @@ export async function analyzeRun(
   progress?.(total, total, null);
   report.runs = buildRuns(report.files, plan, report.trainSteps);
   return { report, settings: groups[0]?.settings ?? settingsOf(args, {}), unreadable, plan };
+}
+
+/** The worst tokens' text from the `tokenizer` setting; one that cannot be read is said on stderr, the ids stay. */
+async function addTokenTexts(steps: TrainStepReport[], tokenizer: string, io: Io): Promise<void> {
+  let texts;
+  try {
+    texts = await loadTokenTexts(nodeFileAccess, resolve(tokenizer));
+  } catch (err) {
+    if (!(err instanceof TokenizerError)) throw err;
+    io.stderr(`rollout-lens: tokenizer: ${escapeInline(err.message)}\n`);
+    return;
+  }
+  for (const s of steps) for (const t of s.mismatch?.worstTokens ?? []) t.text = t.token === null ? null : texts.text(t.token);
 }
 
 export async function runCheck(args: CheckArgs, io: Io): Promise<number> {

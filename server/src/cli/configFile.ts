@@ -13,6 +13,7 @@ async function load(path: string, shownAs: string): Promise<Partial<RolloutLensS
   try {
     const settings = await loadFile(resolve(path), nodeFileAccess, process.cwd());
     if (settings.evalConfig) settings.evalConfig = resolve(settings.evalConfig);
+    if (settings.tokenizer) settings.tokenizer = resolve(settings.tokenizer);
     return settings;
   } catch (err) {
     if (err instanceof SettingsFileError) throw new UsageError(`${shownAs}: ${err.reason}`);
@@ -20,7 +21,7 @@ async function load(path: string, shownAs: string): Promise<Partial<RolloutLensS
   }
 }
 
-/** Reads and validates `--config`; relative `evalConfig` resolves against the file's folder. */
+/** Reads and validates `--config`; a relative `evalConfig` or `tokenizer` resolves against the file's folder. */
 export function loadSettingsFile(path: string): Promise<Partial<RolloutLensSettings>> {
   return load(path, `--config ${path}`);
 }

@@ -90,7 +90,11 @@ function mismatchLine(m: TrainStepMismatch): string {
   const w = m.worstSamples[0];
   if (w) text += `; worst sample ${w.sample}${w.line !== null ? ` (line ${w.line})` : ''} mean ${n(w.mean)}`;
   const t = m.worstTokens[0];
-  if (t) text += `; worst token: sample ${t.sample} position ${t.position}${t.token !== null ? ` (token ${t.token})` : ''}, |Δ| ${n(t.absDiff)}`;
+  if (t) {
+    // A token's text is escaped to be visible (core/tokenizer/tokenText.ts), and quoted so its spaces show.
+    const said = t.token === null ? '' : ` (token ${t.token}${typeof t.text === 'string' ? ` “${escapeInline(t.text)}”` : ''})`;
+    text += `; worst token: sample ${t.sample} position ${t.position}${said}, |Δ| ${n(t.absDiff)}`;
+  }
   return text;
 }
 

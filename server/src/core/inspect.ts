@@ -28,7 +28,8 @@ export interface InspectedFile {
   /** The path the report was read from, handed to `access` to re-read a sample's line. */
   path: string;
   access: FileAccess;
-  settings: CauseSettings;
+  /** `tokenizer`: the run's tokenizer (settings.ts), for the sample view's token texts. */
+  settings: CauseSettings & { tokenizer?: string | null };
 }
 
 /** An eval prompt group: the dataset's samples in index order, cut into groups of its n (docs/semantics.md#eval-grouping). */

@@ -11,6 +11,16 @@ import { isAbsolutePath, isFile, joinPath, parentDir } from './paths';
 import { settingsFileSchema } from './settingsSchema';
 import { gateSectionSchema, type GateSection } from './compare/gate';
 
+/** A file or a folder (`tokenizer` may name a checkpoint folder). */
+async function exists(access: FileAccess, path: string): Promise<boolean> {
+  try {
+    await access.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Looked for in each folder, in this order. */
 export const SETTINGS_FILE_NAMES = ['rollout-lens.yaml', 'rollout-lens.yml', 'rollout-lens.json'];
 
@@ -153,8 +163,8 @@ async function readText(path: string, access: FileAccess): Promise<string> {
 }
 
 /**
- * Reads, parses and validates a settings file. A relative `evalConfig` is relative to the file's
- * folder (like tsconfig paths); `alsoRelativeTo` (the CLI's working folder) is accepted when the
+ * Reads, parses and validates a settings file. A relative `evalConfig` or `tokenizer` is relative
+ * to the file's folder (like tsconfig paths); `alsoRelativeTo` (the CLI's working folder) is accepted when the
  * path exists only there.
  */
 export async function loadSettingsFile(path: string, access: FileAccess, alsoRelativeTo?: string): Promise<Partial<RolloutLensSettings>> {
@@ -166,10 +176,12 @@ export async function loadSettingsFile(path: string, access: FileAccess, alsoRel
     throw new SettingsFileError(path, `cannot read: ${code ?? (err as Error).message}`);
   }
   const settings = parseSettingsFile(text, path);
-  if (settings.evalConfig && !isAbsolutePath(settings.evalConfig)) {
-    const besideFile = joinPath(parentDir(path) ?? '.', settings.evalConfig);
-    const other = alsoRelativeTo !== undefined ? joinPath(alsoRelativeTo, settings.evalConfig) : null;
-    settings.evalConfig = other !== null && !(await isFile(access, besideFile)) && (await isFile(access, other)) ? other : besideFile;
+  for (const key of ['evalConfig', 'tokenizer'] as const) {
+    const named = settings[key];
+    if (!named || isAbsolutePath(named)) continue;
+    const besideFile = joinPath(parentDir(path) ?? '.', named);
+    const other = alsoRelativeTo !== undefined ? joinPath(alsoRelativeTo, named) : null;
+    settings[key] = other !== null && !(await exists(access, besideFile)) && (await exists(access, other)) ? other : besideFile;
   }
   return settings;
 }

@@ -24,6 +24,11 @@ export interface RolloutLensSettings {
   fields: GenericFieldMap;
   /** Most diagnostics per file; one summary diagnostic says how many more there are. */
   maxProblems: number;
+  /**
+   * The run's Hugging Face tokenizer: its tokenizer.json, or the folder holding it (the checkpoint
+   * miles' `--hf-checkpoint` names); views show tokens' text with it (core/tokenizer/tokenText.ts).
+   */
+  tokenizer: string | null;
 }
 
 export interface GenericFieldMap {
@@ -49,4 +54,5 @@ export const DEFAULT_SETTINGS: RolloutLensSettings = {
   policyCauses: [],
   fields: {},
   maxProblems: 1000,
+  tokenizer: null,
 };

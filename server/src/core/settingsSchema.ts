@@ -37,6 +37,7 @@ function build(z: typeof Z) {
       })
       .partial()
       .strict(),
+    tokenizer: z.string().min(1, 'must not be empty').nullable(),
     maxProblems: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
   };
   /** A settings file: any subset of the keys, nothing else. */

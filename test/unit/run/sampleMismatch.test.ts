@@ -2,13 +2,18 @@
 // from miles' own train_data (test/fixtures/real/miles/mismatch: step 3 over two data-parallel ranks,
 // step 4 over two context-parallel ranks, each rank holding a zigzag slice of the response): the
 // worst tokens torch.load and numpy found (expected.json) sit at their positions with their
-// log-probs and |Δ|, Δ only where the loss mask is 1, every other position masked or whole.
+// log-probs and |Δ|, Δ only where the loss mask is 1, every other position masked or whole; with the
+// run's tokenizer (a subset of Qwen3's real one), each token's text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { DEFAULT_SETTINGS } from '../../../server/src/core/settings';
+import { analyzeFiles } from '../../../server/src/core/engine';
 import { MAX_MISMATCH_POSITIONS, readSampleMismatch, trainDataFilesOf } from '../../../server/src/core/train/sampleMismatch';
+import { readSampleView } from '../../../server/src/core/views/sampleView';
+import { tokenLabel, tokenTextNote } from '../../../shared/tokenLabels';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 
@@ -76,4 +81,68 @@ test("a dump sample's step train_data: D/train_data/<step>_<rank>.pt by rank, fo
   const s = (await readSampleMismatch(nodeFileAccess, sidecar!.files, 0))!;
   assert.equal(s.hasTrainLogProbs, false);
   assert.ok(s.delta.every((d) => d === null));
+});
+
+test("the sample view's tokens with their text from the run's tokenizer (Qwen3's), ids alone without one", async () => {
+  const qwen = join(repoRoot(), 'test/fixtures/real/tokenizers/qwen3');
+  // What Qwen3's vocabulary holds for the worst tokens of expected.json (ByteLevel: Ġ is a space).
+  const TEXT: Record<number, string> = {
+    30565: ' crops',
+    12705: '_FORM',
+    46153: ' lied',
+    117249: '越来越少',
+    7341: ' master',
+    131721: 'فرق',
+    92555: 'ophilia',
+    39910: ' cocktail',
+    100213: '圆',
+    107261: '吻',
+  };
+  for (const step of ['3', '4']) {
+    const pt = join(DIR, 'rollout_data', `${step}.pt`);
+    const display = `rollout_data/${step}.pt`;
+    const report = await analyzeFiles([{ path: pt, displayPath: display }], { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepDetail: true });
+    const file = { report: report.files[0], path: pt, access: nodeFileAccess };
+    const worst = expected.steps[step].mismatch.worstTokens;
+    let seen = 0;
+    for (let line = 1; ; line++) {
+      const view = await readSampleView({ ...file, settings: { ...DEFAULT_SETTINGS, tokenizer: qwen } }, line, display);
+      if (view === undefined) break;
+      const m = view.trainMismatch;
+      if (!m) continue;
+      assert.deepEqual(m.tokenizer, { file: join(qwen, 'tokenizer.json'), decoder: 'ByteLevel' });
+      assert.equal(m.tokenizerProblem, null);
+      assert.equal(m.tokenTexts?.length, m.tokens?.length);
+      assert.ok(
+        m.tokenTexts!.every((t) => typeof t === 'string' && t.length > 0),
+        'every token of the dump is in the tokenizer',
+      );
+      for (const w of worst.filter((x) => x.sample === view.index)) {
+        assert.equal(m.tokenTexts![w.position], TEXT[w.token], `step ${step} sample ${w.sample} position ${w.position}`);
+        const listed: { token: number | null; text: string | null } | undefined = m.worstTokens.find((t) => t.position === w.position);
+        if (listed) assert.deepEqual([listed.token, listed.text], [w.token, TEXT[w.token]]);
+        // The chart's tooltip at that position.
+        assert.equal(tokenLabel(m, w.position), `position ${w.position} · token ${w.token} “${TEXT[w.token]}”`);
+        seen++;
+      }
+      for (const t of m.worstTokens) assert.equal(t.text, m.tokenTexts![t.position]);
+
+      // Without the setting: ids, and no text; a setting naming nothing: said, ids kept.
+      const plain = (await readSampleView({ ...file, settings: DEFAULT_SETTINGS }, line, display))!.trainMismatch!;
+      assert.deepEqual([plain.tokenTexts, plain.tokenizer, plain.tokenizerProblem], [null, null, null]);
+      assert.ok(plain.worstTokens.every((t) => t.text === null));
+      assert.equal(tokenLabel(plain, 0), `position 0 · token ${plain.tokens![0]}`);
+      assert.match(tokenTextNote(plain), /^Tokens by id: miles' sample holds no text per token; set rolloutLens\.tokenizer /);
+      assert.equal(
+        tokenTextNote(m),
+        `Token text from ${join(qwen, 'tokenizer.json')} (decoder ByteLevel); bytes that are not a whole UTF-8 character read \\xNN, control and direction characters as escapes.`,
+      );
+      const missing = (await readSampleView({ ...file, settings: { ...DEFAULT_SETTINGS, tokenizer: 'no-such-checkpoint' } }, line, display))!.trainMismatch!;
+      assert.match(missing.tokenizerProblem ?? '', /no-such-checkpoint: cannot read the tokenizer \(ENOENT\)$/);
+      assert.deepEqual(missing.tokens, plain.tokens);
+      assert.equal(missing.tokenTexts, null);
+      assert.match(tokenTextNote(missing), /^Tokens by id: .*no-such-checkpoint: cannot read the tokenizer \(ENOENT\); set rolloutLens\.tokenizer /);
+    }
+    assert.equal(seen, worst.length, `step ${step}: every worst token's sample has a view`);
+  }
 });

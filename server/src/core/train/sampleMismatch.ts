@@ -6,6 +6,7 @@
 // as miles' loss takes it (tokenMismatch.ts `lossFigures`).
 import type { SampleMismatch } from '../../../../shared/sampleViewModel';
 import type { FileAccess } from '../fileAccess';
+import type { TokenTexts } from '../tokenizer/tokenText';
 import { StorageReader } from '../reader/pt/tensorValues';
 import { TensorPlaceholder } from '../reader/pt/values';
 
@@ -132,7 +133,7 @@ export async function readSampleMismatch(
     sum += a;
     counted++;
     if (a > max) max = a;
-    worst.push({ position: k, token: tokens?.[k] ?? null, rolloutLogProb: rollout[k]!, trainLogProb: train[k]!, delta: d });
+    worst.push({ position: k, token: tokens?.[k] ?? null, text: null, rolloutLogProb: rollout[k]!, trainLogProb: train[k]!, delta: d });
   });
   worst.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || a.position - b.position);
   return {
@@ -148,10 +149,25 @@ export async function readSampleMismatch(
     delta: delta.map((d) => (d !== null && Number.isFinite(d) ? d : null)),
     nonFinitePositions: nonFinite,
     tokens,
+    tokenTexts: null,
+    tokenizer: null,
+    tokenizerProblem: null,
     lossTokens: counted,
     outsideMask: masked,
     mean: counted > 0 ? sum / counted : null,
     max: counted > 0 ? max : null,
     worstTokens: worst.slice(0, WORST),
+  };
+}
+
+/** The mismatch with each token's text from the run's tokenizer (`file`: the tokenizer.json as the view names it). */
+export function withTokenTexts(m: SampleMismatch, texts: TokenTexts, file: string): SampleMismatch {
+  const text = (id: number | null | undefined) => (id === null || id === undefined ? null : texts.text(id));
+  return {
+    ...m,
+    tokenTexts: m.tokens === null ? null : m.tokens.map(text),
+    tokenizer: { file, decoder: texts.decoder },
+    tokenizerProblem: null,
+    worstTokens: m.worstTokens.map((t) => ({ ...t, text: text(t.token) })),
   };
 }

@@ -30,6 +30,8 @@ export interface WorstToken {
   position: number;
   /** The token id. */
   token: number | null;
+  /** Its text from the run's tokenizer, escaped to be visible (core/tokenizer/tokenText.ts); only when the `tokenizer` setting is set. */
+  text?: string | null;
   rolloutLogProb: number;
   trainLogProb: number;
   absDiff: number;

@@ -2,14 +2,16 @@
 // what the sample is and what happened to its group; the sample's line, re-read by offset, gives
 // the conversation, response, token facts and metadata. Everything long is clipped or summarised
 // here, so the panel receives a bounded model whatever the line's size.
-import type { Clip, MessageView, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
+import type { Clip, MessageView, SampleMismatch, SampleView, SiblingView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
 import { DEFAULT_SETTINGS } from '../settings';
 import type { CauseSettings } from '../causes';
 import { failureCause, inspectSample, membersInOrder, type InspectedFile, type SampleInspection } from '../inspect';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory, sidecarRowOf, sidecarRows } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
-import { readSampleMismatch, trainDataFilesOf } from '../train/sampleMismatch';
+import { readSampleMismatch, trainDataFilesOf, withTokenTexts } from '../train/sampleMismatch';
+import { loadTokenTexts, TokenizerError } from '../tokenizer/tokenText';
+import { dirnameOf } from '../paths';
 import type { FormatId, SampleRecord } from '../types';
 import { isPtFormat } from '../frameworks';
 
@@ -348,9 +350,27 @@ async function addTrainMismatch(file: InspectedFile, display: string, s: SampleR
   if (found === null) return;
   const root = file.path.endsWith(display) ? file.path.slice(0, file.path.length - display.length) : '';
   try {
-    view.trainMismatch = await readSampleMismatch(file.access, found.files, s.index, (p) => (root && p.startsWith(root) ? p.slice(root.length) : p));
+    const show = (p: string) => (root && p.startsWith(root) ? p.slice(root.length) : p);
+    const m = await readSampleMismatch(file.access, found.files, s.index, show);
+    view.trainMismatch = m && (await addTokenTexts(m, file, root || null, show));
   } catch {
     // train_data is optional: unreadable, the view is the sample's alone (check reports the file).
+  }
+}
+
+/**
+ * The tokens' text from the `tokenizer` setting (relative: to the workspace folder `root`, else the
+ * log's folder). One that cannot be read is said in the view; the ids stay.
+ */
+async function addTokenTexts(m: SampleMismatch, file: InspectedFile, root: string | null, show: (p: string) => string): Promise<SampleMismatch> {
+  const setting = file.settings.tokenizer;
+  if (!setting) return m;
+  try {
+    const texts = await loadTokenTexts(file.access, setting, root ?? dirnameOf(file.path));
+    return withTokenTexts(m, texts, show(texts.path));
+  } catch (err) {
+    if (!(err instanceof TokenizerError)) throw err;
+    return { ...m, tokenizerProblem: err.message };
   }
 }
 
