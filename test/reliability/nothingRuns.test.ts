@@ -265,12 +265,14 @@ test('quick fixes: a WorkspaceEdit on the named config only, never applied by th
   }
 });
 
-test('untrusted workspaces: the manifest declares limited support with the eval-config setting restricted, and the client turns quick fixes and setting writes off', () => {
+test('untrusted workspaces: the manifest declares limited support with the eval-config and tokenizer settings restricted, and the client turns quick fixes and setting writes off', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations: string[] } };
   };
   assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('rolloutLens.evalConfig'));
+  // A file path a workspace could point anywhere: read only where the workspace is trusted.
+  assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('rolloutLens.tokenizer'));
   const client = (f: string) => code(readFileSync(join(ROOT, 'client/src', f), 'utf8'));
   assert.match(client('languageClient.ts'), /provideCodeActions:[^\n]*vscode\.workspace\.isTrusted \? next\(/, 'code actions only in trusted workspaces');
   assert.match(client('quickFix.ts'), /if \(!vscode\.workspace\.isTrusted\)/, "the view's quick fix checks trust");

@@ -77,6 +77,8 @@ test('manifest: activation on the built-in jsonl language and on workspaces with
 test('manifest: untrusted workspaces limited (read-only analysis), engines.vscode ^1.91.0', () => {
   assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');
   assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('rolloutLens.evalConfig'));
+  // A file path a workspace could point anywhere: read only where the workspace is trusted.
+  assert.ok(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('rolloutLens.tokenizer'));
   assert.equal(manifest.engines.vscode, '^1.91.0');
   assert.match(clientSource, /isTrusted/, 'the client checks workspace trust before offering fixes');
 });
