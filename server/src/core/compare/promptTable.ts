@@ -7,17 +7,20 @@
 import type { FileSummary, PromptRow } from './summary';
 
 /**
- * Where a table's ids are: spans of a text (the summary's JSON, or a file's ids joined), taken
- * from it when asked, so a table holds no string per row; ids with JSON escapes decoded aside.
+ * Where a table's ids are: spans of a text (a file's ids joined) or of a summary's bytes (its
+ * ASCII ids: a byte a code unit), taken from it when asked, so a table holds no string per row;
+ * ids with JSON escapes or other characters decoded aside. `hashes`: each row's `idHash`, when
+ * worked out as the rows were read.
  */
-interface IdSource {
-  text: string;
+export interface IdSource {
+  text: string | Uint8Array;
   spans: Int32Array;
   decoded: ReadonlyMap<number, string>;
+  hashes?: Uint32Array;
 }
 
 export interface PromptTableParts {
-  text: string;
+  text: string | Uint8Array;
   spans: Int32Array;
   decoded: [number, string][];
   ints: Int32Array;
@@ -25,11 +28,37 @@ export interface PromptTableParts {
   tokens: Float64Array;
 }
 
-/** 32-bit FNV-1a of `text`'s code units from `start` to `end`. */
-function hashUnits(text: string, start: number, end: number): number {
+/**
+ * An id's hash: 32-bit FNV-1a of `text`'s code units from `start` to `end`, its low 30 bits (a
+ * small integer to V8, which a larger one is not: a hash passed or returned would be a heap
+ * number, one per row).
+ */
+export function hashUnits(text: string, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  return h & ID_HASH_BITS;
+}
+
+/** The bits of an id's hash kept (`hashUnits`). */
+export const ID_HASH_BITS = 0x3fffffff;
+
+/** `hashUnits` of ASCII bytes (a byte a code unit). */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h & ID_HASH_BITS;
+}
+
+/** ASCII bytes as a string. */
+export function asciiText(bytes: Uint8Array, start: number, end: number): string {
+  let out = '';
+  // In slices: a spread's arguments are bounded.
+  for (let at = start; at < end; at += 4096) out += String.fromCharCode(...bytes.subarray(at, Math.min(end, at + 4096)));
+  return out;
+}
+
+function unitAt(text: string | Uint8Array, i: number): number {
+  return typeof text === 'string' ? text.charCodeAt(i) : text[i];
 }
 
 /** Whether a count or line fits the table's 32-bit columns (else the rows are kept as they are). */
@@ -41,7 +70,7 @@ export function fitsTable(value: number): boolean {
 export interface PromptRows {
   readonly length: number;
   id(row: number): string;
-  /** 32-bit FNV-1a of the id's UTF-16 code units (equal ids, equal hashes), without making the id. */
+  /** `hashUnits` of the id's UTF-16 code units (equal ids, equal hashes), without making the id. */
   idHash(row: number): number;
   /** Whether row `row`'s id is `other`'s row `otherRow`'s, without making either when it can. */
   sameId(row: number, other: PromptRows, otherRow: number): boolean;
@@ -92,7 +121,7 @@ class RowArrays implements PromptRows {
 /** A file's rows: ids, per row state, samples, passes, line (32-bit), reward sum and response tokens. */
 export class PromptTable implements PromptRows {
   constructor(
-    private readonly ids: IdSource,
+    protected readonly ids: IdSource,
     private readonly ints: Int32Array,
     private readonly rewardSums: Float64Array,
     private readonly tokenSums: Float64Array,
@@ -103,23 +132,33 @@ export class PromptTable implements PromptRows {
   }
 
   id(row: number): string {
-    const ids = this.ids;
-    return ids.decoded.get(row) ?? ids.text.slice(ids.spans[row * 2], ids.spans[row * 2 + 1]);
+    const { decoded, text, spans } = this.ids;
+    const kept = decoded.size === 0 ? undefined : decoded.get(row);
+    if (kept !== undefined) return kept;
+    return typeof text === 'string' ? text.slice(spans[row * 2], spans[row * 2 + 1]) : asciiText(text, spans[row * 2], spans[row * 2 + 1]);
   }
   idHash(row: number): number {
     const ids = this.ids;
+    if (ids.hashes) return ids.hashes[row];
     const decoded = ids.decoded.size === 0 ? undefined : ids.decoded.get(row);
-    return decoded !== undefined ? hashUnits(decoded, 0, decoded.length) : hashUnits(ids.text, ids.spans[row * 2], ids.spans[row * 2 + 1]);
+    if (decoded !== undefined) return hashUnits(decoded, 0, decoded.length);
+    const [start, end] = [ids.spans[row * 2], ids.spans[row * 2 + 1]];
+    return typeof ids.text === 'string' ? hashUnits(ids.text, start, end) : hashBytes(ids.text, start, end);
   }
   sameId(row: number, other: PromptRows, otherRow: number): boolean {
     if (!(other instanceof PromptTable) || this.ids.decoded.size !== 0 || other.ids.decoded.size !== 0) return this.id(row) === other.id(otherRow);
-    // Both ids are spans of texts: compared in place.
+    // Both ids are spans of texts or of ASCII bytes (a byte a code unit): compared in place.
     const [a, b] = [this.ids, other.ids];
     let i = a.spans[row * 2];
     let k = b.spans[otherRow * 2];
     const end = a.spans[row * 2 + 1];
     if (end - i !== b.spans[otherRow * 2 + 1] - k) return false;
-    for (; i < end; i++, k++) if (a.text.charCodeAt(i) !== b.text.charCodeAt(k)) return false;
+    if (typeof a.text !== 'string' && typeof b.text !== 'string') {
+      const [x, y] = [a.text, b.text];
+      for (; i < end; i++, k++) if (x[i] !== y[k]) return false;
+      return true;
+    }
+    for (; i < end; i++, k++) if (unitAt(a.text, i) !== unitAt(b.text, k)) return false;
     return true;
   }
   state(row: number): number {
@@ -144,6 +183,18 @@ export class PromptTable implements PromptRows {
   /** The table as plain data (typed arrays, to hand to another thread). */
   parts(): PromptTableParts {
     return { text: this.ids.text, spans: this.ids.spans, decoded: [...this.ids.decoded], ints: this.ints, rewardSums: this.rewardSums, tokens: this.tokenSums };
+  }
+
+  /** `parts()` of a table whose figures are read from elsewhere than its columns (its accessors). */
+  protected partsByRow(): PromptTableParts {
+    const n = this.length;
+    const [ints, rewardSums, tokens] = [new Int32Array(n * 4), new Float64Array(n), new Float64Array(n)];
+    for (let r = 0; r < n; r++) {
+      ints.set([this.state(r), this.samples(r), this.passes(r), this.line(r)], r * 4);
+      rewardSums[r] = this.rewardSum(r);
+      tokens[r] = this.tokens(r);
+    }
+    return { text: this.ids.text, spans: this.ids.spans.slice(), decoded: [...this.ids.decoded], ints, rewardSums, tokens };
   }
 
   static fromParts(p: PromptTableParts): PromptTable {
