@@ -107,3 +107,33 @@ test('bootstrap: items of one whole denominator a side give the interval of draw
     { numRuns: 300, seed: 5 },
   );
 });
+
+test('rows as bytes: writeRowsJson writes rowsJson text as UTF-8, in any buffer sizes', () => {
+  const text = (table: PromptTable) => {
+    const parts: Buffer[] = [];
+    table.writeRowsJson((bytes, length) => parts.push(Buffer.from(bytes.subarray(0, length))));
+    return Buffer.concat(parts).toString('utf8');
+  };
+  fc.assert(
+    fc.property(randomSummary, (summary) => {
+      const decoded = decodeSummary(renderSummary(summary));
+      for (const [s, step] of summary.steps.entries()) {
+        for (const [f, file] of step.files.entries()) {
+          const built = PromptTable.of(file.prompts);
+          if (built) assert.equal(text(built), [...built.rowsJson()].join(''));
+          const read = promptRowsOf(decoded.steps[s].files[f]) as PromptTable;
+          assert.equal(text(read), JSON.stringify(file.prompts));
+        }
+      }
+    }),
+    { numRuns: 150, seed: 5 },
+  );
+  // More rows than one buffer holds, ids long and short, figures whole, fractional and not finite.
+  const rows = Array.from(
+    { length: 5000 },
+    (_, i) => [`${'x'.repeat(i % 97)}${i}`, i % 5, i, i % 9, i % 3 === 0 ? i / 7 : i, i + 1, i % 11 === 0 ? 2 ** 53 + 2 : i] as const,
+  );
+  const big = PromptTable.of(rows.map((r) => [...r]));
+  assert.ok(big);
+  assert.equal(text(big), JSON.stringify(rows));
+});

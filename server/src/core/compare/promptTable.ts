@@ -222,6 +222,41 @@ export class PromptTable implements PromptRows {
     }
   }
 
+  /**
+   * `rowsJson()`'s text as UTF-8 bytes, handed to `write` a buffer at a time (the buffer is reused:
+   * `write` must be done with it when it returns). No string is made for a row whose id is plain
+   * ASCII and whose figures are whole: `summarize` moves 1.25 M rows of the 10 M-sample folder
+   * to its scratch file this way, where strings were ~600 bytes of garbage a row.
+   */
+  writeRowsJson(write: (bytes: Uint8Array, length: number) => void): void {
+    const out = new RowBytes(write);
+    const n = this.length;
+    const { text, spans, decoded } = this.ids;
+    out.byte(OPEN);
+    for (let r = 0; r < n; r++) {
+      if (r > 0) out.byte(COMMA_BYTE);
+      const kept = decoded.size === 0 ? undefined : decoded.get(r);
+      out.room(8 * (spans[r * 2 + 1] - spans[r * 2] + (kept?.length ?? 0)) + 256);
+      out.byte(OPEN);
+      if (kept !== undefined || !out.plainId(text, spans[r * 2], spans[r * 2 + 1])) out.text(JSON.stringify(this.id(r)));
+      out.byte(COMMA_BYTE);
+      out.number(this.state(r));
+      out.byte(COMMA_BYTE);
+      out.number(this.samples(r));
+      out.byte(COMMA_BYTE);
+      out.number(this.passes(r));
+      out.byte(COMMA_BYTE);
+      out.number(this.rewardSum(r));
+      out.byte(COMMA_BYTE);
+      out.number(this.line(r));
+      out.byte(COMMA_BYTE);
+      out.number(this.tokens(r));
+      out.byte(CLOSE);
+    }
+    out.byte(CLOSE);
+    out.flush();
+  }
+
   /** The rows as the summary's JSON writes them. */
   rows(): PromptRow[] {
     const out: PromptRow[] = new Array(this.length);
@@ -236,6 +271,76 @@ export class PromptTable implements PromptRows {
     for (const [id, state, samples, passes, rewardSum, line, tokens] of rows)
       if (!builder.pushId(id, state, samples, passes, rewardSum, line, tokens)) return null;
     return builder.finish();
+  }
+}
+
+const OPEN = 0x5b;
+const CLOSE = 0x5d;
+const COMMA_BYTE = 0x2c;
+const QUOTE_BYTE = 0x22;
+const utf8Encoder = new TextEncoder();
+
+/** A reused buffer of JSON text's UTF-8 bytes, handed on when full (`PromptTable.writeRowsJson`). */
+class RowBytes {
+  private buffer = new Uint8Array(1 << 16);
+  private at = 0;
+
+  constructor(private readonly write: (bytes: Uint8Array, length: number) => void) {}
+
+  /** At least `bytes` free. */
+  room(bytes: number): void {
+    if (this.at + bytes <= this.buffer.length) return;
+    this.flush();
+    if (bytes > this.buffer.length) this.buffer = new Uint8Array(bytes);
+  }
+
+  flush(): void {
+    if (this.at > 0) this.write(this.buffer, this.at);
+    this.at = 0;
+  }
+
+  byte(b: number): void {
+    this.room(1);
+    this.buffer[this.at++] = b;
+  }
+
+  /** `JSON.stringify` of a plain ASCII id (no quote, backslash or control character) from its units; false: not plain, nothing written. */
+  plainId(text: string | Uint8Array, start: number, end: number): boolean {
+    const b = this.buffer;
+    let at = this.at;
+    b[at++] = QUOTE_BYTE;
+    for (let i = start; i < end; i++) {
+      const c = typeof text === 'string' ? text.charCodeAt(i) : text[i];
+      if (c < 0x20 || c > 0x7e || c === QUOTE_BYTE || c === 0x5c) return false;
+      b[at++] = c;
+    }
+    b[at++] = QUOTE_BYTE;
+    this.at = at;
+    return true;
+  }
+
+  /** Any text, as UTF-8 (`room` made for it beforehand: 3 bytes a unit at most). */
+  text(t: string): void {
+    this.room(t.length * 3);
+    this.at += utf8Encoder.encodeInto(t, this.buffer.subarray(this.at)).written;
+  }
+
+  /** A number as JSON writes it: digits for a whole one ≥ 0 (not -0), else `String`'s text (`null` when not finite). */
+  number(x: number): void {
+    if (!(Number.isInteger(x) && x >= 0 && x <= Number.MAX_SAFE_INTEGER) || Object.is(x, -0)) {
+      this.text(Number.isFinite(x) ? String(x) : 'null');
+      return;
+    }
+    let digits = 1;
+    for (let v = x; v >= 10; v = Math.floor(v / 10)) digits++;
+    this.room(digits);
+    const b = this.buffer;
+    let v = x;
+    for (let k = this.at + digits - 1; k >= this.at; k--) {
+      b[k] = 0x30 + (v % 10);
+      v = Math.floor(v / 10);
+    }
+    this.at += digits;
   }
 }
 
