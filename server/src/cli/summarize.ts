@@ -1,7 +1,6 @@
 // `rollout-lens summarize`: a run's summary (core/compare/summary.ts) written as JSON, and
 // `--merge`: the summary of shards' summaries. Also how `diff` reads each side: a summary file
 // as it is, a folder or log analysed as `check` would.
-import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 import { MergeError, mergeSummaries } from '../core/compare/summarySteps';
@@ -30,17 +29,15 @@ export class UnreadableInput extends Error {}
 export { isRunSummaryName as isSummaryPath } from '../../../shared/logFiles';
 
 export function readSummaryFile(path: string): RunSummary {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    // A summary is all ASCII unless its paths or ids are not: then it is read as Latin-1, which
-    // is a copy, not a UTF-8 decoding (a summary of 1 000 steps × 512 prompts is 19 MB).
-    const bytes = readFileSync(path);
-    text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    // Read from its bytes, no text made of them (a summary of 1 000 steps × 512 prompts is 22 MB).
+    bytes = readFileSync(path);
   } catch (err) {
     throw new UnreadableInput(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    return decodeSummary(text);
+    return decodeSummary(bytes);
   } catch (err) {
     if (err instanceof SummaryError) throw new UnreadableInput(`${path}: ${err.message}`);
     throw err;

@@ -1,5 +1,6 @@
 // `summarize --jobs <n>`: a run's files summarised on n worker threads (`summarizeWorker.js`,
-// beside this module's bundle), one file at a time each, the next file to whichever is free. The
+// beside this module's bundle), one file at a time each (and the next already sent), the next
+// file to whichever is done. The
 // results come back in the run's file order, so the summary built from them is the one the
 // main thread alone builds (docs/compare.md#summarising-on-several-cores).
 import { existsSync } from 'node:fs';
@@ -74,6 +75,9 @@ export async function summarizeOnWorkers(
           if (delivered === jobs.length) resolve();
         });
         w.postMessage({ plan } satisfies SummarizeSetup);
+        // Two files a worker at first, then one more as each is done: a worker has its next file
+        // while the main thread is busy with a result (on 2 cores it shares one with the workers).
+        feed(w);
         feed(w);
       }
     });

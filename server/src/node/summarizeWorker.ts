@@ -72,11 +72,17 @@ async function summarize(job: SummarizeJob, plan: RunPlan): Promise<SummarizedRe
 const port = parentPort;
 if (port) {
   let plan: RunPlan | null = null;
+  // Jobs one after the other: the main thread sends the next before this one is done (so the
+  // worker never waits for it), and two files read at once would only hold twice the memory.
+  let queue: Promise<void> = Promise.resolve();
   port.on('message', (m: SummarizeSetup | SummarizeJob) => {
     if ('plan' in m) {
       plan = m.plan;
       return;
     }
+    queue = queue.then(() => run(m));
+  });
+  const run = (m: SummarizeJob) =>
     summarize(m, plan!)
       .catch((err: unknown): SummarizedResult => ({ index: m.index, type: 'error', message: err instanceof Error ? err.message : String(err) }))
       .then((r) =>
@@ -92,5 +98,4 @@ if (port) {
             : [],
         ),
       );
-  });
 }

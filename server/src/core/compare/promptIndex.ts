@@ -46,7 +46,11 @@ export class StepPromptIndex {
   private probe(table: PromptRows, row: number, hash: number): number {
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       const f = this.files[slot];
-      if (f === 0 || (this.hashes[slot] === hash && this.tables[f - 1].sameId(this.rows[slot], table, row))) return slot;
+      if (f === 0) return slot;
+      if (this.hashes[slot] !== hash) continue;
+      // The row itself (a step's own index asked for its rows): no need to compare ids.
+      const held = this.tables[f - 1];
+      if ((held === table && this.rows[slot] === row) || held.sameId(this.rows[slot], table, row)) return slot;
     }
   }
 

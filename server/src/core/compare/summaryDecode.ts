@@ -1,10 +1,12 @@
 // Reading a large summary fast (docs/compare.md#reading-a-summary). The rollout prompt rows are
-// nearly all of a summary's bytes; they are decoded here straight into compact tables
-// (promptTable.ts), and only the rest of the document (the "skeleton": every byte but the rows)
-// goes through JSON.parse and the schema (summaryJson.ts). Anything this reader does not expect
-// (another layout, a row that is not [id, 3 whole numbers ≥ 0, a number, a line ≥ 1, a number ≥ 0]) hands the
-// whole text to `parseSummary`, which then gives the same summary or the same error as always.
-import { attachPromptTable, type PromptTable, PromptTableBuilder } from './promptTable';
+// nearly all of a summary's bytes; they are read here from the bytes as they are (no text is made
+// of them), each row kept as its id's place and hash, its state and passes (what a diff reads of
+// every row), its other figures read from the bytes when asked (SummaryRows). Only the rest of the
+// document (the "skeleton": every byte but the rows) goes through JSON.parse and the schema
+// (summaryJson.ts). Anything this reader does not expect (another layout, a row that is not [id,
+// 3 whole numbers ≥ 0, a number, a line ≥ 1, a number ≥ 0]) hands the whole text to
+// `parseSummary`, which then gives the same summary or the same error as always.
+import { asciiText, attachPromptTable, fitsTable, hashUnits, ID_HASH_BITS, type IdSource, PromptTable, type PromptTableParts } from './promptTable';
 import type { RunSummary } from './summary';
 import { parseSummary } from './summaryJson';
 
@@ -22,33 +24,156 @@ const CLOSE_OBJECT = 0x7d;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
+/** `peek` past the end. */
+const END = -1;
+
+// A byte order mark is kept, as Node's UTF-8 decoding keeps it (JSON.parse then refuses it).
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const NO_INTS = new Int32Array(0);
+const NO_FLOATS = new Float64Array(0);
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Field `k` of a row (1: state … 6: tokens) read from its bytes, `from` just after its id's closing
+ * quote; the row was checked when it was read, so its fields are JSON numbers.
+ */
+function fieldAt(bytes: Uint8Array, from: number, k: number): number {
+  let i = from;
+  for (let f = 1; ; f++) {
+    while (isSpace(bytes[i])) i++;
+    i++; // the comma
+    while (isSpace(bytes[i])) i++;
+    const start = i;
+    let value = 0;
+    let c = bytes[i];
+    for (; c >= ZERO && c <= NINE; c = bytes[++i]) value = value * 10 + (c - ZERO);
+    let whole = i - start <= 15;
+    if (c === MINUS || c === 0x2e || c === 0x65 || c === 0x45) {
+      whole = false;
+      for (; c === MINUS || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45 || (c >= ZERO && c <= NINE); c = bytes[++i]);
+    }
+    if (f === k) return whole ? value : Number(asciiText(bytes, start, i));
+  }
+}
+
+/**
+ * A file's rows read from a summary's bytes: per row its id's span and hash, state and passes;
+ * samples, reward sum, line and tokens read from the bytes when asked (a diff reads them only for
+ * the flips it lists), so a row costs 20 bytes and the summary's bytes are the only other copy.
+ */
+class SummaryRows extends PromptTable {
+  constructor(
+    ids: IdSource,
+    private readonly bytes: Uint8Array,
+    /** Per row: state, passes. */
+    private readonly statePasses: Int32Array,
+  ) {
+    super(ids, NO_INTS, NO_FLOATS, NO_FLOATS);
+  }
+  override get length(): number {
+    return this.statePasses.length >> 1;
+  }
+  override state(row: number): number {
+    return this.statePasses[row * 2];
+  }
+  override passes(row: number): number {
+    return this.statePasses[row * 2 + 1];
+  }
+  override samples(row: number): number {
+    return this.field(row, 2);
+  }
+  override rewardSum(row: number): number {
+    return this.field(row, 4);
+  }
+  override line(row: number): number {
+    return this.field(row, 5);
+  }
+  override tokens(row: number): number {
+    return this.field(row, 6);
+  }
+  override parts(): PromptTableParts {
+    return this.partsByRow();
+  }
+  private field(row: number, k: number): number {
+    // The span ends at the closing quote.
+    return fieldAt(this.bytes, this.ids.spans[row * 2 + 1] + 1, k);
+  }
+}
+
+/** Collects rows for SummaryRows: buffers made once for all the summary's rows, each file's table a view of its part. */
+class RowsBuilder {
+  private length = 0;
+  private start = 0;
+  private readonly spans: Int32Array;
+  private readonly hashes: Uint32Array;
+  private readonly statePasses: Int32Array;
+  private decoded = new Map<number, string>();
+
+  /** `rowsAtMost`: a bound on all the tables' rows together (memory is only taken as rows are written). */
+  constructor(
+    private readonly bytes: Uint8Array,
+    rowsAtMost: number,
+  ) {
+    this.spans = new Int32Array(rowsAtMost * 2);
+    this.hashes = new Uint32Array(rowsAtMost);
+    this.statePasses = new Int32Array(rowsAtMost * 2);
+  }
+
+  /** A row whose id's content is bytes `idStart` to `idEnd` (ASCII, unless `decodedId` gives it); false: a count does not fit. */
+  push(idStart: number, idEnd: number, decodedId: string | null, hash: number, state: number, passes: number): boolean {
+    if (!(fitsTable(state) && fitsTable(passes))) return false;
+    const r = this.length++;
+    if (r === this.hashes.length) return false;
+    this.spans[r * 2] = idStart;
+    this.spans[r * 2 + 1] = idEnd;
+    this.hashes[r] = hash;
+    if (decodedId !== null) this.decoded.set(r - this.start, decodedId);
+    this.statePasses[r * 2] = state;
+    this.statePasses[r * 2 + 1] = passes;
+    return true;
+  }
+
+  finish(): SummaryRows {
+    const [from, to] = [this.start, this.length];
+    const ids: IdSource = { text: this.bytes, spans: this.spans.subarray(from * 2, to * 2), decoded: this.decoded, hashes: this.hashes.subarray(from, to) };
+    const table = new SummaryRows(ids, this.bytes, this.statePasses.subarray(from * 2, to * 2));
+    this.start = this.length;
+    this.decoded = new Map();
+    return table;
+  }
+}
 
 class Walk {
   i = 0;
-  /** The text's pieces without the decoded rows (each rows array left as `[]`). */
-  readonly pieces: string[] = [];
+  /** The skeleton's byte ranges (start, end, …), joined by `[]` (each rows array left empty). */
+  private readonly ranges: number[] = [];
   private copiedTo = 0;
   /** Per step, per file, the table of its rows (null: the file has no `prompts` key). */
   readonly tables: (PromptTable | null)[][] = [];
+  private readonly n: number;
 
-  /** One builder for every file's rows: its buffers grow once. */
-  private readonly builder: PromptTableBuilder;
+  /** One builder for every file's rows: its buffers are made once. */
+  private readonly builder: RowsBuilder;
 
-  constructor(private readonly t: string) {
-    // A row takes 16 characters at least (`["",0,0,0,0,1,0]`), separators aside.
-    this.builder = new PromptTableBuilder(t, Math.ceil(t.length / 16));
+  constructor(private readonly t: Uint8Array) {
+    this.n = t.length;
+    // A row takes 16 bytes at least (`["",0,0,0,0,1,0]`), separators aside.
+    this.builder = new RowsBuilder(t, Math.ceil(t.length / 16));
   }
 
   ws(): void {
     const t = this.t;
     let i = this.i;
-    for (let c = t.charCodeAt(i); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = t.charCodeAt(++i));
+    while (i < this.n && isSpace(t[i])) i++;
     this.i = i;
   }
 
   peek(): number {
     this.ws();
-    return this.t.charCodeAt(this.i);
+    return this.i < this.n ? this.t[this.i] : END;
   }
 
   expect(c: number): void {
@@ -56,39 +181,52 @@ class Walk {
     this.i++;
   }
 
-  /** A string's end (after its closing quote) from its opening quote at `i`; `escaped`: it has a backslash. */
-  stringEnd(): { end: number; escaped: boolean } {
+  /** A string's end (after its closing quote) from its opening quote at `i`; `plain`: no escape and ASCII only. */
+  stringEnd(): { end: number; plain: boolean } {
     const t = this.t;
+    const n = this.n;
     let i = this.i + 1;
-    let escaped = false;
+    let plain = true;
     for (;;) {
-      const c = t.charCodeAt(i);
-      if (c === QUOTE) return { end: i + 1, escaped };
+      if (i >= n) throw new Unexpected();
+      const c = t[i];
+      if (c === QUOTE) return { end: i + 1, plain };
       if (c === BACKSLASH) {
-        escaped = true;
+        plain = false;
         i += 2;
-      } else if (c < 0x20 || Number.isNaN(c)) throw new Unexpected();
-      else i++;
+      } else if (c < 0x20) throw new Unexpected();
+      else {
+        if (c >= 0x80) plain = false;
+        i++;
+      }
     }
   }
 
-  string(): string {
-    const { start, end, escaped } = this.stringSpan();
-    return escaped ? this.unescape(start, end) : this.t.slice(start + 1, end - 1);
+  /** The last key `object` read: its JSON's bytes (quotes included), whether plain. */
+  private key = { start: 0, end: 0, plain: true };
+
+  /** Whether the last key read is `name` (ASCII), without making a string of it when it is plain. */
+  keyIs(name: string): boolean {
+    const { start, end, plain } = this.key;
+    if (!plain) return this.decode(start, end) === name;
+    if (end - start - 2 !== name.length) return false;
+    for (let k = 0; k < name.length; k++) if (this.t[start + 1 + k] !== name.charCodeAt(k)) return false;
+    return true;
   }
 
   /** The string at the cursor (quotes included), the cursor after it. */
-  stringSpan(): { start: number; end: number; escaped: boolean } {
+  stringSpan(): { start: number; end: number; plain: boolean } {
     if (this.peek() !== QUOTE) throw new Unexpected();
     const start = this.i;
-    const { end, escaped } = this.stringEnd();
+    const { end, plain } = this.stringEnd();
     this.i = end;
-    return { start, end, escaped };
+    return { start, end, plain };
   }
 
-  unescape(start: number, end: number): string {
+  /** The string whose JSON (quotes included) is bytes `start` to `end`. */
+  decode(start: number, end: number): string {
     try {
-      return JSON.parse(this.t.slice(start, end)) as string;
+      return JSON.parse(utf8.decode(this.t.subarray(start, end))) as string;
     } catch {
       throw new Unexpected();
     }
@@ -107,14 +245,14 @@ class Walk {
         depth--;
         this.i++;
       } else if (c === COMMA || c === COLON) this.i++;
-      else if (Number.isNaN(c)) throw new Unexpected();
+      else if (c === END) throw new Unexpected();
       else {
         const t = this.t;
         let i = this.i + 1;
         for (
-          let d = t.charCodeAt(i);
-          d === MINUS || d === 0x2b || d === 0x2e || (d >= ZERO && d <= NINE) || (d >= 0x61 && d <= 0x7a) || d === 0x45;
-          d = t.charCodeAt(++i)
+          let d = t[i];
+          i < this.n && (d === MINUS || d === 0x2b || d === 0x2e || (d >= ZERO && d <= NINE) || (d >= 0x61 && d <= 0x7a) || d === 0x45);
+          d = t[++i]
         );
         this.i = i;
       }
@@ -127,35 +265,35 @@ class Walk {
     this.ws();
     const start = this.i;
     let i = start;
-    let c = t.charCodeAt(i);
-    if (c === MINUS) c = t.charCodeAt(++i);
+    let c = t[i];
+    if (c === MINUS) c = t[++i];
     let value = 0;
-    if (c === ZERO) c = t.charCodeAt(++i);
+    if (c === ZERO) c = t[++i];
     else if (c > ZERO && c <= NINE) {
       do {
         value = value * 10 + (c - ZERO);
-        c = t.charCodeAt(++i);
+        c = t[++i];
       } while (c >= ZERO && c <= NINE);
     } else throw new Unexpected();
     if (c >= ZERO && c <= NINE) throw new Unexpected(); // a leading zero stands alone
     // The common case: a whole number ≥ 0 of up to 15 digits, exact as accumulated.
-    if (c !== 0x2e && c !== 0x65 && c !== 0x45 && t.charCodeAt(start) !== MINUS && i - start <= 15) {
+    if (c !== 0x2e && c !== 0x65 && c !== 0x45 && t[start] !== MINUS && i - start <= 15) {
       this.i = i;
       return value;
     }
     if (c === 0x2e) {
-      c = t.charCodeAt(++i);
+      c = t[++i];
       if (!(c >= ZERO && c <= NINE)) throw new Unexpected();
-      while (c >= ZERO && c <= NINE) c = t.charCodeAt(++i);
+      while (c >= ZERO && c <= NINE) c = t[++i];
     }
     if (c === 0x65 || c === 0x45) {
-      c = t.charCodeAt(++i);
-      if (c === MINUS || c === 0x2b) c = t.charCodeAt(++i);
+      c = t[++i];
+      if (c === MINUS || c === 0x2b) c = t[++i];
       if (!(c >= ZERO && c <= NINE)) throw new Unexpected();
-      while (c >= ZERO && c <= NINE) c = t.charCodeAt(++i);
+      while (c >= ZERO && c <= NINE) c = t[++i];
     }
     this.i = i;
-    return Number(t.slice(start, i));
+    return Number(asciiText(t, start, i));
   }
 
   count(min: number): number {
@@ -167,7 +305,7 @@ class Walk {
   /** `[[id, state, samples, passes, reward sum, line, tokens], …]` into a table; the array left in the skeleton as `[]`. */
   rows(): PromptTable {
     this.ws();
-    this.pieces.push(this.t.slice(this.copiedTo, this.i), '[]');
+    this.ranges.push(this.copiedTo, this.i);
     const table = this.builder;
     this.expect(OPEN_ARRAY);
     if (this.peek() === CLOSE_ARRAY) this.i++;
@@ -175,7 +313,7 @@ class Walk {
       for (;;) {
         if (this.fastRow(table)) {
           // The common separator first: `,` or `]` right after the row.
-          const c = this.t.charCodeAt(this.i);
+          const c = this.t[this.i];
           if (c === COMMA) {
             this.i++;
             continue;
@@ -197,106 +335,110 @@ class Walk {
   }
 
   /**
-   * A whole number of up to 15 digits at `i` (no sign, no leading zero, no fraction or exponent:
-   * as `summarize` writes counts), or -1 when the text there is anything else; `this.i` after it.
+   * A row as `summarize` writes it (no white space, an ASCII id without escapes, whole counts)
+   * read in one pass, its id hashed on the way, the cursor after it; false: the cursor where it
+   * was, for `generalRow` (which reads any row and refuses what the schema would). The same row
+   * either way.
    */
-  private wholeAt(i: number): number {
-    const t = this.t;
-    let c = t.charCodeAt(i);
-    if (c === ZERO) {
-      c = t.charCodeAt(i + 1);
-      if ((c >= ZERO && c <= NINE) || c === 0x2e || c === 0x65 || c === 0x45) return -1;
-      this.i = i + 1;
-      return 0;
-    }
-    if (!(c > ZERO && c <= NINE)) return -1;
-    const start = i;
-    let value = 0;
-    do {
-      value = value * 10 + (c - ZERO);
-      c = t.charCodeAt(++i);
-    } while (c >= ZERO && c <= NINE);
-    if (c === 0x2e || c === 0x65 || c === 0x45 || i - start > 15) return -1;
-    this.i = i;
-    return value;
-  }
-
-  /** `,` and a whole number (`wholeAt`); -1: anything else. */
-  private commaWhole(): number {
-    return this.t.charCodeAt(this.i) === COMMA ? this.wholeAt(this.i + 1) : -1;
-  }
-
-  /**
-   * A row as `summarize` writes it (no white space, an id without escapes, whole counts) read in
-   * one pass, the cursor after it; false: the cursor where it was, for `generalRow` (which reads
-   * any row and refuses what the schema would). The same row either way.
-   */
-  private fastRow(table: PromptTableBuilder): boolean {
-    const t = this.t;
+  private fastRow(table: RowsBuilder): boolean {
     const from = this.i;
-    if (t.charCodeAt(from) !== OPEN_ARRAY || t.charCodeAt(from + 1) !== QUOTE) return false;
+    if (this.fastRowAt(table)) return true;
+    // The cursor where it was, for generalRow.
+    this.i = from;
+    return false;
+  }
+
+  private fastRowAt(table: RowsBuilder): boolean {
+    const t = this.t;
+    const n = this.n;
+    const from = this.i;
+    if (t[from] !== OPEN_ARRAY || t[from + 1] !== QUOTE) return false;
     const idStart = from + 2;
     let i = idStart;
-    for (let c = t.charCodeAt(i); c !== QUOTE; c = t.charCodeAt(++i)) if (c === BACKSLASH || c < 0x20 || c !== c) return false;
-    const idEnd = i;
-    this.i = idEnd + 1;
-    const state = this.commaWhole();
-    const samples = state < 0 ? -1 : this.commaWhole();
-    const passes = samples < 0 ? -1 : this.commaWhole();
-    if (passes < 0 || t.charCodeAt(this.i) !== COMMA) {
-      this.i = from;
-      return false;
+    // The id's hash (`hashUnits`) on the way: a byte a code unit, the id being ASCII.
+    let hash = 0x811c9dc5;
+    for (let c = t[i]; c !== QUOTE; c = t[++i]) {
+      if (c === BACKSLASH || c < 0x20 || c >= 0x80 || i >= n) return false;
+      hash = Math.imul(hash ^ c, 0x01000193);
     }
-    // A reward sum may be fractional or negative: read as any JSON number.
-    this.i++;
-    const c = t.charCodeAt(this.i);
-    const rewardSum = (c >= ZERO && c <= NINE) || c === MINUS ? this.number() : NaN;
-    const line = rewardSum !== rewardSum ? -1 : this.commaWhole();
-    const tokens = line < 1 ? -1 : this.commaWhole();
-    if (tokens < 0 || t.charCodeAt(this.i) !== CLOSE_ARRAY) {
-      this.i = from;
-      return false;
+    const idEnd = i++;
+    // `,` and six numbers, read in place: five whole (no sign, no leading zero, no fraction or
+    // exponent, up to 15 digits, as `summarize` writes counts) and the reward sum (field 4), which
+    // may be any JSON number.
+    let state = 0;
+    let passes = 0;
+    for (let field = 1; field <= 6; field++) {
+      if (t[i] !== COMMA) return false;
+      let c = t[++i];
+      if (field === 4 && !(c > ZERO && c <= NINE)) {
+        if (c !== MINUS && c !== ZERO) return false;
+        this.i = i;
+        this.number();
+        i = this.i;
+        continue;
+      }
+      const start = i;
+      let value = 0;
+      if (c === ZERO) c = t[++i];
+      else if (c > ZERO && c <= NINE)
+        do {
+          value = value * 10 + (c - ZERO);
+          c = t[++i];
+        } while (c >= ZERO && c <= NINE);
+      else return false;
+      if ((c >= ZERO && c <= NINE) || c === 0x2e || c === 0x65 || c === 0x45) {
+        if (field !== 4) return false;
+        this.i = start;
+        this.number();
+        i = this.i;
+        continue;
+      }
+      if (i - start > 15 || (field === 5 && value < 1)) return false;
+      if (field === 1) state = value;
+      else if (field === 3) passes = value;
     }
-    this.i++;
-    // A count beyond the table's 32 bits: the whole text is left to parseSummary.
-    if (!table.push(idStart, idEnd, null, state, samples, passes, rewardSum, line, tokens)) throw new Unexpected();
+    if (t[i] !== CLOSE_ARRAY) return false;
+    this.i = i + 1;
+    // A state or passes beyond the table's 32 bits: the whole text is left to parseSummary.
+    if (!table.push(idStart, idEnd, null, hash & ID_HASH_BITS, state, passes)) throw new Unexpected();
     return true;
   }
 
-  /** Any row, white space and escapes included (`fastRow` reads the usual ones). */
-  private generalRow(table: PromptTableBuilder): void {
+  /** Any row, white space, escapes and other characters included (`fastRow` reads the usual ones). */
+  private generalRow(table: RowsBuilder): void {
     this.expect(OPEN_ARRAY);
     const id = this.stringSpan();
+    const idText = id.plain ? null : this.decode(id.start, id.end);
     this.expect(COMMA);
     const state = this.count(0);
     this.expect(COMMA);
-    const samples = this.count(0);
+    this.count(0);
     this.expect(COMMA);
     const passes = this.count(0);
     this.expect(COMMA);
-    const rewardSum = this.number();
+    this.number();
     this.expect(COMMA);
-    const line = this.count(1);
+    this.count(1);
     this.expect(COMMA);
     const tokens = this.number();
     if (!(tokens >= 0)) throw new Unexpected();
     this.expect(CLOSE_ARRAY);
-    // A count beyond the table's 32 bits: the whole text is left to parseSummary.
-    if (!table.push(id.start + 1, id.end - 1, id.escaped ? this.unescape(id.start, id.end) : null, state, samples, passes, rewardSum, line, tokens))
-      throw new Unexpected();
+    const hash = idText === null ? hashUnits(asciiText(this.t, id.start + 1, id.end - 1), 0, id.end - id.start - 2) : hashUnits(idText, 0, idText.length);
+    // A state or passes beyond the table's 32 bits: the whole text is left to parseSummary.
+    if (!table.push(id.start + 1, id.end - 1, idText, hash, state, passes)) throw new Unexpected();
   }
 
-  /** An object's members: `member(key)` reads each value (or skips it). */
-  object(member: (key: string) => void): void {
+  /** An object's members: `member()` reads each value (or skips it), its key told by `keyIs`. */
+  object(member: () => void): void {
     this.expect(OPEN_OBJECT);
     if (this.peek() === CLOSE_OBJECT) {
       this.i++;
       return;
     }
     for (;;) {
-      const key = this.string();
+      this.key = this.stringSpan();
       this.expect(COLON);
-      member(key);
+      member();
       const c = this.peek();
       this.i++;
       if (c === CLOSE_OBJECT) return;
@@ -321,16 +463,34 @@ class Walk {
 
   summary(): void {
     let seenSteps = false;
-    this.object((key) => {
-      if (key !== 'steps') return this.skip();
+    this.object(() => {
+      if (!this.keyIs('steps')) return this.skip();
       // JSON.parse keeps a repeated key's last value: such a text is left to it.
       if (seenSteps || this.peek() !== OPEN_ARRAY) throw new Unexpected();
       seenSteps = true;
       this.array(() => this.step());
     });
     this.ws();
-    if (this.i !== this.t.length) throw new Unexpected();
-    this.pieces.push(this.t.slice(this.copiedTo));
+    if (this.i !== this.n) throw new Unexpected();
+    this.ranges.push(this.copiedTo, this.n);
+  }
+
+  /** The skeleton's text: its byte ranges joined by `[]`, decoded at once. */
+  skeleton(): string {
+    const r = this.ranges;
+    let size = 0;
+    for (let k = 0; k < r.length; k += 2) size += r[k + 1] - r[k] + (k > 0 ? 2 : 0);
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (let k = 0; k < r.length; k += 2) {
+      if (k > 0) {
+        out[at++] = OPEN_ARRAY;
+        out[at++] = CLOSE_ARRAY;
+      }
+      out.set(this.t.subarray(r[k], r[k + 1]), at);
+      at += r[k + 1] - r[k];
+    }
+    return utf8.decode(out);
   }
 
   private step(): void {
@@ -338,15 +498,15 @@ class Walk {
     this.tables.push(files);
     if (this.peek() !== OPEN_OBJECT) return this.skip();
     let seenFiles = false;
-    this.object((key) => {
-      if (key !== 'files') return this.skip();
+    this.object(() => {
+      if (!this.keyIs('files')) return this.skip();
       if (seenFiles || this.peek() !== OPEN_ARRAY) throw new Unexpected();
       seenFiles = true;
       this.array(() => {
         let table: PromptTable | null = null;
         if (this.peek() !== OPEN_OBJECT) return this.skip();
-        this.object((fileKey) => {
-          if (fileKey !== 'prompts') return this.skip();
+        this.object(() => {
+          if (!this.keyIs('prompts')) return this.skip();
           if (table !== null || this.peek() !== OPEN_ARRAY) throw new Unexpected();
           table = this.rows();
         });
@@ -356,16 +516,27 @@ class Walk {
   }
 }
 
-/** Parses a summary's JSON text as `parseSummary` does, holding rollout prompt rows in compact tables. */
-export function decodeSummary(text: string): RunSummary {
-  const walk = new Walk(text);
+const utf8Encoder = new TextEncoder();
+
+/**
+ * Parses a summary (its UTF-8 bytes, or its text) as `parseSummary` does, holding rollout prompt
+ * rows in compact tables.
+ */
+export function decodeSummary(input: Uint8Array | string): RunSummary {
+  let bytes: Uint8Array;
+  if (typeof input === 'string') {
+    bytes = utf8Encoder.encode(input);
+    // A text that is not its UTF-8 (a lone surrogate) is read plainly, its rows then put in tables.
+    if (bytes.length !== input.length && utf8.decode(bytes) !== input) return withTables(parseSummary(input));
+  } else bytes = input;
+  const walk = new Walk(bytes);
   let summary: RunSummary;
   try {
     walk.summary();
-    summary = parseSummary(walk.pieces.join(''));
+    summary = parseSummary(walk.skeleton());
   } catch {
     // Not as expected, or not a summary: the whole text, for the same summary or the same error.
-    return parseSummary(text);
+    return parseSummary(typeof input === 'string' ? input : utf8.decode(bytes));
   }
   for (const [s, step] of summary.steps.entries()) {
     for (const [f, file] of step.files.entries()) {
@@ -373,5 +544,14 @@ export function decodeSummary(text: string): RunSummary {
       if (table) attachPromptTable(file, table);
     }
   }
+  return summary;
+}
+
+function withTables(summary: RunSummary): RunSummary {
+  for (const step of summary.steps)
+    for (const file of step.files) {
+      const table = PromptTable.of(file.prompts);
+      if (table) attachPromptTable(file, table);
+    }
   return summary;
 }
