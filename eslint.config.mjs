@@ -1,7 +1,8 @@
 // Lint rules (`npm run lint`, run by `npm test`). Besides the recommended TypeScript rules, the
 // import boundaries of docs/architecture.md: the engine (server/src/core) is pure — no editor, no
-// LSP, no Node built-ins, nothing from the server, CLI or Node rooms — and the VS Code client
-// imports nothing from the server's sources (it shares only shared/).
+// LSP, no Node built-ins, nothing from the server, CLI or Node rooms — the VS Code client
+// imports nothing from the server's sources (it shares only shared/), and shared/ imports nothing
+// from server/ (the engine depends on shared/, not both ways).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -108,6 +109,24 @@ export default tseslint.config(
         'error',
         {
           patterns: [{ regex: '^(\\.\\./)+server(/|$)', message: 'The client shares only shared/ with the server (docs/architecture.md).' }],
+        },
+      ],
+    },
+  },
+  {
+    // shared/ is what the client and the server both read: the wire's types and the views. The
+    // engine may import it; it imports nothing from the engine or the hosts (one direction).
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+server(/|$)',
+              message: 'shared/ depends on nothing in server/: the engine imports shared/, not the other way round (docs/architecture.md).',
+            },
+          ],
         },
       ],
     },

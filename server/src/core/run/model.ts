@@ -7,8 +7,10 @@ import { frameworkOfFormat, type Framework } from '../frameworks';
 import type { TrainStepMismatch } from '../train/trainStep';
 import type { FileReport, FormatId, GroupCounts, TrainStepReport } from '../types';
 import type { PlannedFile, RunPlan } from './plan';
+import type { StepKind } from '../../../../shared/runDiff';
 
-export type StepKind = 'rollout' | 'eval';
+// A step's kind is also on the wire (a diff's steps), so shared/ defines it.
+export type { StepKind };
 
 /** The framework whose files a run holds; `other` for the generic format. */
 export type RunFramework = Framework | 'other';
