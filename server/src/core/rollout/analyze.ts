@@ -62,9 +62,10 @@ export function analyzeRollout(
   settings: RolloutLensSettings,
   keepGroups: boolean | 'verdicts' = true,
   /**
-   * Keep at most this many findings, the first by line (ties: the order they were found), and count
-   * the rest in `leftOut`: the report keeps only `maxProblems` per file anyway (see `capFindings`),
-   * so a file of a million samples need not hold a message for each of its dropped groups.
+   * Keep at most this many findings of each severity, the first by line (ties: the order they were
+   * found), and count the rest in `leftOut`: the report keeps only `maxProblems` per file anyway, the
+   * most severe (core/findingCap.ts), so a file of a million samples need not hold a message for
+   * each of its dropped groups.
    */
   findingLimit = Infinity,
 ): RolloutResult {
@@ -92,7 +93,7 @@ export function analyzeRollout(
   const into =
     (list: FirstFindings): Report =>
     (code, at, message, related) => {
-      if (!list.wants(at.line)) return;
+      if (!list.wants(at.line, code)) return;
       list.push({
         code,
         severity: severityOf(code),
@@ -186,7 +187,7 @@ export function analyzeRollout(
   const loose = rowList(store, ungrouped);
   for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun && rules.abortedGroupFilter, NO_NAMER, null, finding);
   // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
-  for (const p of prompts.problems((line) => spread.wants(line))) into(spread)(p.code, p.at, () => p.message, p.related);
+  for (const p of prompts.problems((line) => spread.wants(line, 'misgrouped'))) into(spread)(p.code, p.at, () => p.message, p.related);
 
   const sampleMetrics: Record<string, number> = {};
   if (isSampleDump(format)) {
@@ -241,9 +242,9 @@ export function analyzeRollout(
   }
 
   // Stable: on one line, the group's finding comes before the sample's own cause findings.
-  const all = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
-  const findings = all.length > findingLimit ? all.slice(0, findingLimit) : all;
-  const leftOut = lists.reduce((n, l) => n + l.leftOut, 0) + (all.length - findings.length);
+  // Each list holds the first `findingLimit` of each severity; the engine's cap (core/findingCap.ts) chooses among them.
+  const findings = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
+  const leftOut = lists.reduce((n, l) => n + l.leftOut, 0);
   const result: RolloutResult = { groups: outcomes, counts: { total, kept: total - dropped, dropped }, metrics, sampleMetrics, findings, leftOut };
   if (reasonOf !== null) result.verdicts = { reasonOf, reasons: [...reasonIds.keys()] };
   return result;
