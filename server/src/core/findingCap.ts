@@ -11,6 +11,13 @@ import type { Finding, Severity } from './types';
 /** Most severe first: what the cap keeps, and the order the editor lists findings in. */
 export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
+/** How many of `findings` are of each severity. */
+export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+  const n: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
+  for (const f of findings) n[f.severity]++;
+  return n;
+}
+
 /** Most severe first, then by line, then by code. */
 export function bySeverity(a: Finding, b: Finding): number {
   return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.line - b.line || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);

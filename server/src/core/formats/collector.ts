@@ -7,6 +7,7 @@ import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import { SampleStore } from '../sampleStore';
+import { countBySeverity } from '../findingCap';
 import type { FileKind, Finding, FormatId, MetricsRecord, Severity } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
@@ -59,12 +60,6 @@ export interface CollectorState {
   binarySkippedFrom?: number;
   /** Bytes of the first lines looked at for binary content (a short first line alone says little). */
   sniffedBytes?: number;
-}
-
-function heldBySeverity(findings: readonly Finding[]): Record<Severity, number> {
-  const held: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
-  for (const f of findings) held[f.severity]++;
-  return held;
 }
 
 const PADDING_MESSAGE =
@@ -171,7 +166,7 @@ export class RecordCollector {
    * (core/findingCap.ts) keeps the most severe `maxProblems`, each among these.
    */
   private pushFinding(finding: Finding): void {
-    const held = (this.held ??= heldBySeverity(this.state.findings));
+    const held = (this.held ??= countBySeverity(this.state.findings));
     if (held[finding.severity] >= this.settings.maxProblems) {
       this.state.droppedFindings++;
       return;

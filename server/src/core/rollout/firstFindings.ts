@@ -1,8 +1,8 @@
 // The first findings of a check by line, of each severity, the rest only counted: what reading a
 // file keeps for the one cap (core/findingCap.ts keeps the most severe `maxProblems`, each among
 // the first `maxProblems` of its severity).
-import { severityOf } from '../catalog';
-import type { FindingCode } from '../catalog';
+import { severityOf, type FindingCode } from '../catalog';
+import { countBySeverity } from '../findingCap';
 import type { Finding, Severity } from '../types';
 
 function noCutoffs(): Record<Severity, number> {
@@ -21,7 +21,7 @@ export class FirstFindings {
   private items: Finding[] = [];
   leftOut = 0;
   /** Findings held of each severity (trimmed back to `limit`). */
-  private readonly held: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
+  private held = countBySeverity([]);
   /** Once `limit` findings of a severity are kept: one of it on this line or after can no longer be among them. */
   private readonly cutoff = noCutoffs();
   /** The lists merged with this one, in merge order (this one among them), and its place there. */
@@ -77,7 +77,7 @@ export class FirstFindings {
   private trim(): void {
     if (this.limit === 0) return;
     this.items.sort((a, b) => a.line - b.line);
-    const seen: Record<Severity, number> = { error: 0, warning: 0, information: 0, hint: 0 };
+    const seen = countBySeverity([]);
     const kept: Finding[] = [];
     for (const f of this.items) {
       const n = ++seen[f.severity];
@@ -87,7 +87,7 @@ export class FirstFindings {
     }
     this.leftOut += this.items.length - kept.length;
     this.items = kept;
-    for (const s of Object.keys(seen) as Severity[]) this.held[s] = Math.min(seen[s], this.limit);
+    this.held = countBySeverity(kept);
   }
 
   list(): Finding[] {
