@@ -24,7 +24,7 @@ import { SampleColumns } from '../store/sampleColumns';
 import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
 import { milesPassrate, passrateGroupSize } from '../eval/passrate';
-import { FirstFindings } from './firstFindings';
+import { FirstFindings, firstOfEachSeverity } from './firstFindings';
 import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
 import { PlainGroups } from './plainGroups';
@@ -241,10 +241,12 @@ export function analyzeRollout(
       );
   }
 
-  // Stable: on one line, the group's finding comes before the sample's own cause findings.
-  // Each list holds the first `findingLimit` of each severity; the engine's cap (core/findingCap.ts) chooses among them.
-  const findings = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
-  const leftOut = lists.reduce((n, l) => n + l.leftOut, 0);
+  // Stable: on one line, the group's finding comes before the sample's own cause findings. Each
+  // list holds the first `findingLimit` of each severity of its own; merged, the first of them all
+  // (the engine's cap, core/findingCap.ts, chooses among these).
+  const all = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
+  const findings = firstOfEachSeverity(all, findingLimit);
+  const leftOut = lists.reduce((n, l) => n + l.leftOut, 0) + (all.length - findings.length);
   const result: RolloutResult = { groups: outcomes, counts: { total, kept: total - dropped, dropped }, metrics, sampleMetrics, findings, leftOut };
   if (reasonOf !== null) result.verdicts = { reasonOf, reasons: [...reasonIds.keys()] };
   return result;

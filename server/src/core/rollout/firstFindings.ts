@@ -5,6 +5,13 @@ import { severityOf, type FindingCode } from '../catalog';
 import { countBySeverity } from '../findingCap';
 import type { Finding, Severity } from '../types';
 
+/** The first `limit` of each severity of `findings`, in their order. */
+export function firstOfEachSeverity(findings: readonly Finding[], limit: number): Finding[] {
+  if (findings.length <= limit) return findings.slice();
+  const seen = countBySeverity([]);
+  return findings.filter((f) => ++seen[f.severity] <= limit);
+}
+
 function noCutoffs(): Record<Severity, number> {
   return { error: Infinity, warning: Infinity, information: Infinity, hint: Infinity };
 }
@@ -77,17 +84,14 @@ export class FirstFindings {
   private trim(): void {
     if (this.limit === 0) return;
     this.items.sort((a, b) => a.line - b.line);
-    const seen = countBySeverity([]);
-    const kept: Finding[] = [];
-    for (const f of this.items) {
-      const n = ++seen[f.severity];
-      if (n > this.limit) continue;
-      kept.push(f);
-      if (n === this.limit) this.cutoff[f.severity] = f.line;
-    }
+    const kept = firstOfEachSeverity(this.items, this.limit);
     this.leftOut += this.items.length - kept.length;
     this.items = kept;
     this.held = countBySeverity(kept);
+    // A severity holding `limit` findings: one of it after the last of them is past them.
+    const last: Partial<Record<Severity, number>> = {};
+    for (const f of kept) if (this.held[f.severity] === this.limit) last[f.severity] = f.line;
+    for (const [severity, line] of Object.entries(last) as [Severity, number][]) this.cutoff[severity] = line;
   }
 
   list(): Finding[] {
