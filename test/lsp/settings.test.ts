@@ -105,7 +105,7 @@ test('maxProblems: the most severe first, then one too-many-problems diagnostic 
     // errors and only counted the third.
     assert.equal(
       diags[2].message,
-      '2 more problems not shown (maxProblems = 2); most severe shown first; not shown: group-dropped: 1, 1 only counted as the file was read',
+      '2 more problems not shown (maxProblems = 2); most severe shown first; not shown: group-dropped: 1, and 1 more counted while reading',
     );
     assert.equal(diags[2].severity, 3);
     assert.equal(diags[2].source, 'rollout-lens');

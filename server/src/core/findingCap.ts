@@ -70,14 +70,15 @@ export function capFindings(findings: readonly Finding[], max: number, file: str
   const more = cut + onlyCounted;
   if (more === 0) return kept;
   const codes = [...byCode].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const named = codes.map(([code, n]) => `${code}: ${n}`);
-  if (onlyCounted > 0) named.push(`${onlyCounted} only counted as the file was read`);
+  // Those cut here by code; those only counted while reading have no code to name.
+  const named = codes.map(([code, n]) => `${code}: ${n}`).join(', ');
+  const countedText = onlyCounted > 0 ? `, and ${onlyCounted} more counted while reading` : '';
   kept.push({
     code: 'too-many-problems',
     severity: severityOf('too-many-problems'),
     file,
     line: kept.length ? kept[kept.length - 1].line : 1,
-    message: `${plural(more)} not shown (maxProblems = ${limit}); most severe shown first; not shown: ${named.join(', ')}`,
+    message: `${plural(more)} not shown (maxProblems = ${limit})${named ? `; most severe shown first; not shown: ${named}${countedText}` : ''}`,
     group: null,
     dataset: null,
     fix: null,

@@ -66,7 +66,7 @@ test('cap: findings only counted while reading are said, and a second cap adds t
   );
   assert.equal(
     once[2].message,
-    '5 more problems not shown (maxProblems = 2); most severe shown first; not shown: invalid-record: 1, 4 only counted as the file was read',
+    '5 more problems not shown (maxProblems = 2); most severe shown first; not shown: invalid-record: 1, and 4 more counted while reading',
   );
   // The server adds findings to a capped file's own and caps again: one summary, the counts added up.
   const twice = capFindings(once.concat(finding('metric-mismatch', 'warning', 1)), 2, 'f.jsonl');
@@ -80,7 +80,7 @@ test('cap: findings only counted while reading are said, and a second cap adds t
   );
   assert.equal(twice[2].hiddenCount, 6);
   assert.deepEqual(twice[2].hiddenByCode, { 'invalid-record': 2 });
-  assert.match(twice[2].message, /^6 more problems .* not shown: invalid-record: 2, 4 only counted as the file was read$/);
+  assert.match(twice[2].message, /^6 more problems .* not shown: invalid-record: 2, and 4 more counted while reading$/);
   // Capping what is capped changes nothing.
   assert.deepEqual(capFindings(twice, 2, 'f.jsonl'), twice);
 });
@@ -138,4 +138,10 @@ test('engine: maxProblems keeps the most severe findings of a file; the reader c
   const last = r.findings[10];
   assert.equal(last.code, 'too-many-problems');
   assert.equal(last.hiddenCount, 21);
+  assert.equal(
+    last.message,
+    '21 more problems not shown (maxProblems = 10); most severe shown first; not shown: unknown-format: 1, and 20 more counted while reading',
+  );
+  // Only counted, none cut by code: the message check has always printed.
+  assert.equal(capFindings([], 10, 'f.jsonl', 5)[0].message, '5 more problems not shown (maxProblems = 10)');
 });
