@@ -1,7 +1,8 @@
 // Lint rules (`npm run lint`, run by `npm test`). Besides the recommended TypeScript rules, the
 // import boundaries of docs/architecture.md: the engine (server/src/core) is pure — no editor, no
-// LSP, no Node built-ins, nothing from the server, CLI or Node rooms — and the VS Code client
-// imports nothing from the server's sources (it shares only shared/).
+// LSP, no Node built-ins, nothing from the server, CLI or Node rooms — the VS Code client
+// imports nothing from the server's sources (it shares only shared/), and shared/ imports nothing
+// from server/ (the engine depends on shared/, not both ways).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -48,6 +49,43 @@ function engineImports(...more) {
     },
   ];
 }
+
+// What the hosts (server/src/server, server/src/cli) may import from the engine, by module path
+// under server/src/core (docs/architecture.md, "Rooms"): its doors, its vocabulary and its seams.
+const ENGINE_DOORS = ['engine', 'inspect', 'recordDetail', 'documentScans', 'findingCap', 'walk', 'run/.+', 'views/.+', 'compare/.+'];
+const ENGINE_VOCABULARY = [
+  'types',
+  'settings',
+  'settingsSchema',
+  'catalog',
+  'causes',
+  'logFiles',
+  'frameworks',
+  'python',
+  'paths',
+  'runSettings',
+  'evalConfigLocation',
+];
+const ENGINE_SEAMS = ['seams', 'fileAccess', 'cancellation', 'reader/deflateJobs'];
+// Rooms the hosts still reach into, each to move behind a door; no new one joins this list.
+const ENGINE_ROOMS_STILL_IMPORTED = [
+  'eval/compareMetrics',
+  'eval/config',
+  'eval/fixConfig',
+  'eval/passAtK',
+  'train/trainStep',
+  'train/rolloutJoin',
+  'reader/lineReader',
+  'reader/pt/exportLines',
+  'scan/scanPt',
+  'rollout/groups',
+  'rollout/trajectorySidecar',
+  'sampleLine',
+];
+const HOST_ENGINE_IMPORTS = {
+  regex: `^(\\.\\./)+core/(?!(${[...ENGINE_DOORS, ...ENGINE_VOCABULARY, ...ENGINE_SEAMS, ...ENGINE_ROOMS_STILL_IMPORTED].join('|')})$)`,
+  message: "Hosts import the engine's doors, vocabulary and seams, not its rooms (docs/architecture.md; eslint.config.mjs lists them).",
+};
 
 export default tseslint.config(
   {
@@ -134,6 +172,28 @@ export default tseslint.config(
     },
   },
   {
+    // shared/ is what the client and the server both read: the wire's types and the views. The
+    // engine may import it; it imports nothing from the engine or the hosts (one direction).
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+server(/|$)',
+              message: 'shared/ depends on nothing in server/: the engine imports shared/, not the other way round (docs/architecture.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/server/**/*.ts', 'server/src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [HOST_ENGINE_IMPORTS] }] },
+  },
+  {
     // protocol/ registers handlers and nothing else: the rooms below it import nothing from it.
     files: ['server/src/server/**/*.ts'],
     ignores: ['server/src/server/protocol/**', 'server/src/server/startServer.ts'],
@@ -142,6 +202,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            HOST_ENGINE_IMPORTS,
             { regex: '^\\.{1,2}/protocol/', message: 'protocol/ only registers handlers; what others need lives in their room (docs/architecture.md).' },
           ],
         },

@@ -1,11 +1,11 @@
 // The one file both sides import: the custom requests and notifications between the VS Code
 // client and the language server, typed (`RequestType<P, R, E>`, `NotificationType<P>`: client and
-// server name the type, never the method string), and the settings the engine owns, re-exported.
+// server name the type, never the method string), and the settings (shared/settings.ts), re-exported.
 import { NotificationType, RequestType, type Diagnostic } from 'vscode-languageserver-protocol';
 
-export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from '../server/src/core/settings';
-import type { RolloutLensSettings } from '../server/src/core/settings';
-import type { RunDiff } from '../server/src/core/compare/diff';
+export { DEFAULT_SETTINGS, type GenericFieldMap, type RolloutLensSettings } from './settings';
+import type { RolloutLensSettings } from './settings';
+import type { RunDiff } from './runDiff';
 import { isPtDumpName } from './logFiles';
 import type { RunView } from './runViewModel';
 import type { SampleView } from './sampleViewModel';
@@ -212,7 +212,7 @@ export interface CompareRunsParams {
   /** Flipped prompts listed (all are counted); default as `diff`'s `--max-prompts`, at most 1000. */
   maxPrompts?: number;
 }
-export type { RunDiff } from '../server/src/core/compare/diff';
+export type { RunDiff } from './runDiff';
 export const CompareRunsRequest = new RequestType<CompareRunsParams, RunDiff, void>('rolloutLens/compareRuns');
 
 /** The sample view model (shared/sampleViewModel.ts) of the sample on a line; null when the line holds none. */

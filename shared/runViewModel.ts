@@ -44,18 +44,23 @@ export interface RunSection {
   mismatch: RunMismatch | null;
 }
 
-/** One step's |Δ log-prob| over the tokens in the loss mask (core/train/tokenMismatch.ts). */
-export interface MismatchStep {
-  step: number;
-  /** Tokens in the loss mask with a finite Δ, and those where either log-prob is not finite. */
+/** A step's |Δ log-prob| over the tokens in the loss mask: the engine's figures (core/train/tokenMismatch.ts `MismatchSummary`) as the run view carries them. */
+export interface MismatchFigures {
+  /** Tokens in the loss mask whose |Δ| is finite (the distribution's). */
   tokens: number;
+  /** Tokens in the loss mask where either log-prob is NaN or infinite. */
   nonFinite: number;
   mean: number;
   p50: number;
   p99: number;
   max: number;
-  /** p50 and p99 from a histogram (a step of more than 4 Mi tokens). */
+  /** p50 and p99 from a histogram (a step of more than EXACT_TOKENS, 4 Mi, tokens; within 1.1%). */
   approximate: boolean;
+}
+
+/** One step's mismatch figures in the run view. */
+export interface MismatchStep extends MismatchFigures {
+  step: number;
   /** The sample of the largest mean |Δ|: its `Sample.index`, and its line in the step's rollout dump when that is in the run. */
   worstSample: { sample: number; mean: number; file: string | null; source: string | null; line: number | null } | null;
 }

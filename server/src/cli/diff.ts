@@ -4,7 +4,8 @@
 import { dirname, resolve } from 'node:path';
 import { statSync, writeFileSync } from 'node:fs';
 
-import { diffRuns, type RunDiff } from '../core/compare/diff';
+import type { RunDiff } from '../../../shared/runDiff';
+import { diffRuns } from '../core/compare/diff';
 import { gateRulesOf, type GateRules } from '../core/compare/gate';
 import type { RunSummary } from '../core/compare/summary';
 import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/runSettings';

@@ -11,9 +11,7 @@ import { join } from 'node:path';
 import { escapeHtml, runViewHtml } from '../../../shared/runViewPage';
 import { RUN_VIEW_STYLES } from '../../../shared/runViewStyles';
 import { revealInvisible } from '../../../shared/unsafeText';
-import type { Delta } from '../core/compare/delta';
-import type { Place, RunDiff } from '../core/compare/diff';
-import type { IntervalDelta } from '../core/compare/diffDatasets';
+import type { Delta, IntervalDelta, Place, RunDiff } from '../../../shared/runDiff';
 
 /** The diff page's chart script bundled beside the CLI (dist/diffView.js). */
 export function diffChartScript(): string {

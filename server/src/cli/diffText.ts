@@ -1,9 +1,7 @@
 // `rollout-lens diff`'s text: the changes first (causes, datasets, flipped prompts), each with the
 // `file:line` of an example sample, then the steps, then the gate. Log text (paths, reasons, ids,
 // dataset names) is escaped for the terminal.
-import type { Delta } from '../core/compare/delta';
-import type { Place, RunDiff } from '../core/compare/diff';
-import type { IntervalDelta } from '../core/compare/diffDatasets';
+import type { Delta, IntervalDelta, Place, RunDiff } from '../../../shared/runDiff';
 
 import { escapeInline } from './escape';
 

@@ -1,6 +1,7 @@
 // The text report's per-dataset table: score, none-reward ratio, truncated ratio, pass@k by the
 // dataset's own n, and what miles main (31f1ca9) gets wrong when it groups by the global n instead.
 import { pyFloatRepr } from '../core/python';
+import { fileOverview, passKsOf } from '../core/run/fileOverview';
 import type { DatasetSummary, FileReport } from '../core/types';
 import { escapeInline } from './escape';
 import { passKValues } from '../core/eval/passAtK';
@@ -13,9 +14,9 @@ function num(v: number | undefined): string {
 export function renderEvalTable(file: FileReport): string {
   if (file.format === 'verl-rollout') return renderVerlRollout(file);
   if (file.format === 'verl-validation') return renderVerlValidation(file);
-  const datasets = file.detail?.datasets ?? datasetsFromMetrics(file.metrics);
+  const datasets = fileOverview(file).datasets;
   if (datasets.length === 0) return '';
-  const ks = [...new Set(datasets.flatMap((d) => passKs(d.metrics, d.name)))].sort((a, b) => a - b);
+  const ks = [...new Set(datasets.flatMap((d) => passKsOf(d.metrics, d.name)))].sort((a, b) => a - b);
   const header = ['dataset', 'samples', 'n', 'score', 'none_reward_ratio', 'truncated_ratio', ...ks.map((k) => `pass@${k}`)];
   const rows = datasets.map((d) => [
     escapeInline(d.name),
@@ -38,31 +39,10 @@ export function renderEvalTable(file: FileReport): string {
 function wrongText(d: DatasetSummary, w: NonNullable<DatasetSummary['wrongPassAtK']>): string {
   if ('crash' in w) return w.crash;
   const logged = new Set(passKValues(w.groupSize));
-  const missing = passKs(d.metrics, d.name).filter((k) => !logged.has(k));
+  const missing = passKsOf(d.metrics, d.name).filter((k) => !logged.has(k));
   const parts = Object.entries(w.metrics).map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`);
   if (missing.length > 0) parts.push(`no ${missing.map((k) => `pass@${k}`).join(', ')}`);
   return parts.join(', ');
-}
-
-function passKs(metrics: Record<string, number>, name: string): number[] {
-  const prefix = `eval/${name}-pass@`;
-  return Object.keys(metrics)
-    .filter((k) => k.startsWith(prefix))
-    .map((k) => Number(k.slice(prefix.length)));
-}
-
-/** Without detail (e.g. a JSON round trip), datasets are read back from the metric names. */
-function datasetsFromMetrics(metrics: Record<string, number>): DatasetSummary[] {
-  const names = Object.keys(metrics)
-    .filter((k) => k.startsWith('eval/') && metrics[`${k}-none_reward_ratio`] !== undefined)
-    .map((k) => k.slice('eval/'.length));
-  return names.map((name) => {
-    const own = Object.fromEntries(Object.entries(metrics).filter(([k]) => k === `eval/${name}` || k.startsWith(`eval/${name}-`)));
-    const ks = passKs(own, name);
-    // samples −1: unknown here (the table prints '-').
-    const summary: DatasetSummary = { name, samples: -1, n: ks.length ? Math.max(...ks) : 1, nSource: 'default', metrics: own };
-    return summary;
-  });
 }
 
 function renderVerlRollout(file: FileReport): string {

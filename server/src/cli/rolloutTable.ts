@@ -1,8 +1,8 @@
 // The text report's table of dropped groups by cause for one rollout file: reason, how many
 // groups, the metric they count in with per-cause drop reasons, the groups' keys, and the
 // counters miles main (31f1ca9) logs them in.
-import { dropMetricName, FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
-import { droppedByCause, UNNAMED_DROPS } from '../core/run/model';
+import { FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
+import { fileOverview } from '../core/run/fileOverview';
 import type { FileReport } from '../core/types';
 import { escapeInline } from './escape';
 
@@ -53,8 +53,8 @@ export function renderRolloutTable(file: FileReport): string {
 }
 
 /**
- * Rows from the run model's drops by cause (core/run/model.ts `droppedByCause`, the one
- * derivation), each with the keys of its groups when the file keeps its per-group outcomes.
+ * Rows from the file's overview (core/run/fileOverview.ts, the engine's drops by cause), each with
+ * the keys of its groups when the file keeps its per-group outcomes.
  */
 function rows(file: FileReport): Row[] {
   const keys = new Map<string, string[]>();
@@ -65,11 +65,11 @@ function rows(file: FileReport): Row[] {
     keys.set(g.reason, list);
   }
   return sortRows(
-    Object.entries(droppedByCause(file)).map(([reason, count]) => ({
-      reason,
-      metric: reason === UNNAMED_DROPS ? '' : dropMetricName(reason),
-      count,
-      keys: keys.get(reason) ?? [],
+    fileOverview(file).drops.map((d) => ({
+      reason: d.reason,
+      metric: d.metric ?? '',
+      count: d.groups,
+      keys: keys.get(d.reason) ?? [],
     })),
   );
 }

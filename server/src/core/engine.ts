@@ -13,7 +13,7 @@ import { type Cancellation, CancelledError } from './cancellation';
 import { type ScanOptions, type ScanState, scanRecords } from './scan/recordScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, partialStepFinding, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
-import { severityOf } from './catalog';
+import { capFindings } from './findingCap';
 import { asRecords } from './store/rowView';
 import type { SampleColumns } from './store/sampleColumns';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord, TrainStepReport } from './types';
@@ -79,33 +79,6 @@ function evalConfigResolver(options: AnalyzeOptions): (logPath: string) => Promi
   };
 }
 
-/**
- * `maxProblems`: at most that many findings per file, in line order, then one summary finding that
- * says how many more there were. A dump that could not be read to its end (`pt-unreadable`) says
- * so whatever its line: without it the report would read as the whole file's.
- */
-export function capFindings(findings: readonly Finding[], alreadyDropped: number, max: number, file: string): Finding[] {
-  const sorted = findings.slice().sort((a, b) => a.line - b.line);
-  const limit = Math.max(0, max);
-  const more = Math.max(0, sorted.length - limit) + alreadyDropped;
-  if (more === 0) return sorted;
-  const stops = sorted.filter((f) => f.code === 'pt-unreadable').slice(0, limit);
-  let room = limit - stops.length;
-  const kept = sorted.filter((f) => (f.code === 'pt-unreadable' ? stops.includes(f) : room-- > 0));
-  kept.push({
-    code: 'too-many-problems',
-    severity: severityOf('too-many-problems'),
-    file,
-    line: kept.length ? kept[kept.length - 1].line : 1,
-    message: `${more} more problem${more === 1 ? '' : 's'} not shown (maxProblems = ${limit})`,
-    group: null,
-    dataset: null,
-    fix: null,
-    hiddenCount: more,
-  });
-  return kept;
-}
-
 function evalGroups(datasets: { samples: number; n: number }[]): GroupCounts {
   const total = datasets.reduce((sum, d) => sum + (d.n > 0 ? Math.ceil(d.samples / d.n) : 0), 0);
   return { total, kept: total, dropped: 0 };
@@ -161,7 +134,7 @@ export class RunAnalyzer {
         // A trajectory sidecar's verdicts come from its .pt, as outcomes (trajectorySidecar.ts).
         options.keepDetail === 'store' && scan.format !== 'miles-trajectory' ? 'verdicts' : options.keepDetail !== undefined && options.keepDetail !== false,
         // A trajectory sidecar's findings are rewritten against its .pt (trajectorySidecar.ts): all of them.
-        scan.format === 'miles-trajectory' ? Infinity : Math.max(0, options.settings.maxProblems),
+        scan.format === 'miles-trajectory' ? Infinity : options.settings.maxProblems,
       );
       let folded = false;
       if (scan.format === 'miles-trajectory') ({ r, folded } = await this.sidecar(scan, r));
@@ -212,7 +185,7 @@ export class RunAnalyzer {
       const { displayPath, metricsRecords, droppedFindings } = scan;
       this.metricsLogs.push({ scan: { displayPath, metricsRecords, droppedFindings }, findings: fileFindings });
     } else {
-      this.findings.push(...capFindings(fileFindings, scan.droppedFindings + leftOut, options.settings.maxProblems, scan.displayPath));
+      this.findings.push(...capFindings(fileFindings, options.settings.maxProblems, scan.displayPath, scan.droppedFindings + leftOut));
     }
     return report;
   }
@@ -253,7 +226,7 @@ export class RunAnalyzer {
       buckets: r.buckets,
       root,
     });
-    this.findings.push(...capFindings(r.findings, 0, this.options.settings.maxProblems, r.files[0] ?? ''));
+    this.findings.push(...capFindings(r.findings, this.options.settings.maxProblems, r.files[0] ?? ''));
     return r;
   }
 
@@ -274,7 +247,7 @@ export class RunAnalyzer {
     const findings = this.findings.slice();
     for (const { scan, findings: own } of this.metricsLogs) {
       const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, this.recomputed);
-      findings.push(...capFindings(own.concat(mismatches), scan.droppedFindings, this.options.settings.maxProblems, scan.displayPath));
+      findings.push(...capFindings(own.concat(mismatches), this.options.settings.maxProblems, scan.displayPath, scan.droppedFindings));
     }
     findings.push(...driftFindings(this.trainSteps));
     return { version: 1, files: this.files.slice(), findings, ...(this.trainSteps.length > 0 ? { trainSteps: this.trainSteps.slice() } : {}) };

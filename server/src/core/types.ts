@@ -149,6 +149,8 @@ export interface Finding {
   related?: Location[];
   /** On a `too-many-problems` summary: how many findings it stands for. Not in the CLI's JSON. */
   hiddenCount?: number;
+  /** On a `too-many-problems` summary: those of `hiddenCount` whose code is known, by code (core/findingCap.ts). Not in the CLI's JSON. */
+  hiddenByCode?: Record<string, number>;
 }
 
 export interface GroupCounts {

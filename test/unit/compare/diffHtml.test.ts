@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { RunDiff } from '../../../server/src/core/compare/diff';
+import type { RunDiff } from '../../../shared/runDiff';
 import type { DiffChartData } from '../../../shared/diffViewModel';
 import { DIFF_CONTRACT } from '../../shared/compareContract';
 import { copyMilesRun, HOSTILE, hostileRun, INJECTED, injectSandboxAbort } from '../../shared/compareRun';

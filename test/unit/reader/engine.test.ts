@@ -4,7 +4,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
-import { analyzeFiles, capFindings } from '../../../server/src/core/engine';
+import { analyzeFiles } from '../../../server/src/core/engine';
+import { capFindings } from '../../../server/src/core/findingCap';
 import type { Finding } from '../../../server/src/core/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../shared/repoRoot';
@@ -23,18 +24,6 @@ function evalLog(dir: string): string {
   writeFileSync(path, [line(0, 'p0', '1.0'), line(1, 'p0', '0.0'), line(2, 'p1', '1.0'), line(3, 'p1', '1.0')].join('\n') + '\n');
   return path;
 }
-
-test('engine: maxProblems keeps that many findings per file plus one too-many-problems summary', async (t) => {
-  const path = join(tempDir(t), 'bad.jsonl');
-  writeFileSync(path, 'nope\n'.repeat(30));
-  const r = await analyzeFiles([{ path, displayPath: 'bad.jsonl' }], options({ maxProblems: 10 }));
-  assert.equal(r.files[0].invalidLines, 30);
-  assert.equal(r.findings.length, 11);
-  const last = r.findings[10];
-  assert.equal(last.code, 'too-many-problems');
-  assert.equal(last.severity, 'information');
-  assert.equal(last.message, '21 more problems not shown (maxProblems = 10)');
-});
 
 test('engine: eval_config.yaml beside an eval log is loaded (its dataset n groups the samples)', async (t) => {
   const dir = tempDir(t);
@@ -90,7 +79,7 @@ test('engine: maxProblems never hides that a .pt dump could not be read to its e
     fix: null,
   });
   const findings = [1, 2, 3, 4, 5].map((line) => finding('group-dropped', line)).concat(finding('pt-unreadable', 100));
-  const kept = capFindings(findings, 0, 3, 'f.pt');
+  const kept = capFindings(findings, 3, 'f.pt');
   assert.deepEqual(
     kept.map((f) => [f.code, f.line]),
     [
@@ -100,9 +89,9 @@ test('engine: maxProblems never hides that a .pt dump could not be read to its e
       ['too-many-problems', 100],
     ],
   );
-  assert.equal(kept[3].message, '3 more problems not shown (maxProblems = 3)');
+  assert.equal(kept[3].message, '3 more problems not shown (maxProblems = 3); most severe shown first; not shown: group-dropped: 3');
   // Under the limit nothing moves.
-  assert.deepEqual(capFindings(findings, 0, 10, 'f.pt'), findings);
+  assert.deepEqual(capFindings(findings, 10, 'f.pt'), findings);
 });
 
 test('engine: eval and verl files give the same report read through row views (no detail) as through records (detail)', async () => {

@@ -7,8 +7,21 @@ import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { MAX_RELATED_LINES } from '../../../server/src/core/rollout/related';
 import { groupSamples } from '../../../server/src/core/rollout/groups';
 import { incompleteGroups, misgrouped } from '../../../server/src/core/rollout/shape';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { Finding, SampleRecord, Severity } from '../../../server/src/core/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
+
+/**
+ * What a finding limit keeps of findings in line order: the first `limit` of each severity (so the
+ * engine's cap, core/findingCap.ts, which keeps the most severe, finds among them all it keeps).
+ */
+function firstOfEachSeverity(findings: readonly Finding[], limit: number): Finding[] {
+  const seen = new Map<Severity, number>();
+  return findings.filter((f) => {
+    const n = (seen.get(f.severity) ?? 0) + 1;
+    seen.set(f.severity, n);
+    return n <= limit;
+  });
+}
 
 test('analyzeRollout over a store equals it over the same records as an array', () => {
   const records: SampleRecord[] = [];
@@ -47,11 +60,12 @@ test('analyzeRollout over a store equals it over the same records as an array', 
     .map((f) => [f.code, f.line, f.group, f.message, (f.related ?? []).map((r) => r.line)]);
   assert.deepEqual(got, want);
   assert.ok(want.some((w) => w[0] === 'misgrouped') && want.some((w) => w[0] === 'incomplete-group'));
-  // A finding limit keeps the first findings by line (ties in the order found) and counts the rest.
+  // A finding limit keeps the first findings of each severity by line (ties in the order found) and counts the rest.
   for (const limit of [0, 1, 3, 7, fromArray.findings.length, fromArray.findings.length + 5]) {
     const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
-    assert.deepEqual(capped.findings, fromArray.findings.slice(0, limit));
-    assert.equal(capped.leftOut, Math.max(0, fromArray.findings.length - limit));
+    const kept = firstOfEachSeverity(fromArray.findings, limit);
+    assert.deepEqual(capped.findings, kept);
+    assert.equal(capped.leftOut, fromArray.findings.length - kept.length);
   }
   assert.equal(fromArray.leftOut, 0);
   const noGroups = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, false);
@@ -59,7 +73,7 @@ test('analyzeRollout over a store equals it over the same records as an array', 
   assert.deepEqual({ ...noGroups, groups: fromArray.groups }, fromArray);
 });
 
-test('analyzeRollout: a finding limit keeps the first findings and counts the rest, on random files', () => {
+test('analyzeRollout: a finding limit keeps the first findings of each severity and counts the rest, on random files', () => {
   const CAUSES = ['Submitted', 'SandboxUnavailable', 'TimeLimitExceeded', null, ''];
   const row = fc.record({
     group: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7'),
@@ -96,8 +110,9 @@ test('analyzeRollout: a finding limit keeps the first findings and counts the re
       const settings = { ...DEFAULT_SETTINGS, ...s };
       const all = analyzeRollout('f.jsonl', 'miles-sample', records, settings);
       const capped = analyzeRollout('f.jsonl', 'miles-sample', records, settings, true, limit);
-      assert.deepEqual(capped.findings, all.findings.slice(0, limit));
-      assert.equal(capped.leftOut, Math.max(0, all.findings.length - limit));
+      const kept = firstOfEachSeverity(all.findings, limit);
+      assert.deepEqual(capped.findings, kept);
+      assert.equal(capped.leftOut, all.findings.length - kept.length);
       assert.deepEqual({ ...capped, findings: all.findings, leftOut: 0 }, all);
     }),
     { numRuns: 400 },
@@ -136,8 +151,9 @@ function samples(groups: number, size: number, fields: (g: number, i: number, li
 function assertLimits(records: SampleRecord[], settings: typeof DEFAULT_SETTINGS, all: ReturnType<typeof analyzeRollout>, limits: number[]): void {
   for (const limit of limits) {
     const capped = analyzeRollout('f.jsonl', 'miles-sample', SampleStore.of(records), settings, true, limit);
-    assert.deepEqual(capped.findings, all.findings.slice(0, limit));
-    assert.equal(capped.leftOut, all.findings.length - limit);
+    const kept = firstOfEachSeverity(all.findings, limit);
+    assert.deepEqual(capped.findings, kept);
+    assert.equal(capped.leftOut, all.findings.length - kept.length);
   }
 }
 

@@ -2,14 +2,13 @@
 // (docs/compare.md#diff). Steps are paired by number (or by position, `--align first|last <n>`),
 // eval datasets by name, prompts by identity. Pure: the CLI reads and prints.
 import { isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import type { StepKind } from '../run/model';
-import { diffDatasets, type DatasetDiff } from './diffDatasets';
-import { delta, type Delta } from './delta';
-import { diffPrompts, type PromptsDiff } from './diffPrompts';
-import { evaluateGate, type GateResult, type GateRules } from './gate';
+import { DIFF_VERSION, type CauseDiff, type Place, type RunDiff, type SideInfo, type StepDiff, type Delta } from '../../../../shared/runDiff';
+import { diffDatasets } from './diffDatasets';
+import { delta } from './delta';
+import { diffPrompts } from './diffPrompts';
+import { evaluateGate, type GateRules } from './gate';
 import type { RunSummary, StepSummary } from './summary';
 
-export const DIFF_VERSION = 1;
 /** Flipped prompts a diff lists unless told otherwise (all are counted). */
 export const DEFAULT_MAX_PROMPTS = 20;
 
@@ -22,60 +21,6 @@ export interface DiffOptions {
   rules: GateRules;
   /** Flipped prompts listed (all are counted). */
   maxPrompts: number;
-}
-
-export interface Place {
-  file: string;
-  line: number;
-}
-
-export interface StepDiff {
-  kind: StepKind;
-  baseline: number | null;
-  candidate: number | null;
-  groups: Delta;
-  samples: Delta;
-  /** Dropped groups / groups. */
-  dropRate: Delta;
-  /** Groups dropped for zero reward std / groups. */
-  zeroStdShare: Delta;
-  rewardMean: Delta;
-  truncatedRatio: Delta;
-  noneRewardRatio: Delta;
-  /** Per drop reason, dropped groups / groups. */
-  causes: Record<string, Delta>;
-}
-
-export interface CauseDiff {
-  reason: string;
-  /** `new`: only the candidate drops for it; `vanished`: only the baseline; `both`. */
-  status: 'new' | 'vanished' | 'both';
-  /** Dropped groups over the paired steps. */
-  groups: Delta;
-  /** Dropped groups / groups over the paired steps, in percentage points. */
-  ratePoints: Delta;
-  /** The sample that names the reason in each step where it rose (candidate) or that lost it (baseline). */
-  evidence: { baseline: Place[]; candidate: Place[] };
-}
-
-export interface SideInfo {
-  source: string;
-  framework: string | null;
-  steps: number;
-  samples: number;
-}
-
-export interface RunDiff {
-  version: typeof DIFF_VERSION;
-  baseline: SideInfo;
-  candidate: SideInfo;
-  /** Steps of each side that found no partner. */
-  unpaired: { baseline: number; candidate: number };
-  steps: StepDiff[];
-  causes: CauseDiff[];
-  datasets: DatasetDiff[];
-  prompts: PromptsDiff;
-  gate: GateResult;
 }
 
 function ratio(n: number, d: number): number | null {

@@ -3,33 +3,11 @@
 // whether the denominator shrank (fewer samples, more missing rewards).
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
 import { pairedBootstrap, type PairedItem } from './bootstrap';
-import { delta, type Delta } from './delta';
-import type { Place, StepPair } from './diff';
+import type { DatasetDiff, IntervalDelta, Place } from '../../../../shared/runDiff';
+import { delta } from './delta';
+import type { StepPair } from './diff';
 import { datasetPrompts, type PromptCounts } from './summarySteps';
 import type { StepSummary } from './summary';
-
-/** A delta with the paired bootstrap's 95% interval of it (null: no prompt in both runs). */
-export interface IntervalDelta extends Delta {
-  interval: [number, number] | null;
-}
-
-export interface DatasetDiff {
-  name: string;
-  baselineStep: number | null;
-  candidateStep: number | null;
-  n: Delta;
-  samples: Delta;
-  noneReward: Delta;
-  truncated: Delta;
-  /** Fewer samples, or more samples without a reward, in the candidate. */
-  shrank: boolean;
-  /** Prompts evaluated in both runs (the bootstrap's items). */
-  pairedPrompts: number;
-  score: IntervalDelta;
-  passAtK: Record<string, IntervalDelta>;
-  /** The dataset's first sample on each side. */
-  evidence: { baseline: Place | null; candidate: Place | null };
-}
 
 function placeOf(step: StepSummary, name: string): Place | null {
   for (const f of step.files) for (const d of f.datasets) if (d.name === name) return { file: f.path, line: d.line };

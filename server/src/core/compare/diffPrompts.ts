@@ -1,36 +1,11 @@
 // Prompts that flipped between paired steps (docs/compare.md#prompts), by identity: kept → dropped
 // (with the reason) and back, solved → unsolved (no passing sample) and back.
-import type { StepKind } from '../run/model';
-import type { Place, StepPair } from './diff';
+import type { PromptFlip, PromptsDiff } from '../../../../shared/runDiff';
+import type { StepPair } from './diff';
 import { isSolved, KEPT, type StepSummary } from './summary';
 import { datasetPrompts } from './summarySteps';
 import { StepPromptIndex } from './promptIndex';
 import { type PromptRows, promptRowsOf } from './promptTable';
-
-export interface PromptFlip {
-  kind: StepKind;
-  /** The eval dataset; null for a rollout prompt. */
-  dataset: string | null;
-  id: string;
-  baselineStep: number | null;
-  candidateStep: number | null;
-  /** `kept`, a drop reason, `solved` or `unsolved`. */
-  from: string;
-  to: string;
-  baseline: Place;
-  candidate: Place;
-}
-
-export interface PromptsDiff {
-  /** Prompt-steps found on both sides. */
-  paired: number;
-  /** Flips counted, by `<from> → <to>`. */
-  flips: Record<string, number>;
-  /** The first flips, in step order. */
-  listed: PromptFlip[];
-  /** Flips not listed. */
-  omitted: number;
-}
 
 /** A rollout step's rows, file by file (files in path order). */
 function tablesOf(step: StepSummary): PromptRows[] {

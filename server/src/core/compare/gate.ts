@@ -3,8 +3,8 @@
 import type { z as Z } from 'zod';
 
 import { zod } from '../lazyZod';
-import type { CauseDiff, Place, StepPair } from './diff';
-import type { DatasetDiff } from './diffDatasets';
+import type { CauseDiff, DatasetDiff, GateFailure, GateResult, Place } from '../../../../shared/runDiff';
+import type { StepPair } from './diff';
 
 export interface GateRules {
   /** A drop reason the baseline never dropped a group for. */
@@ -35,26 +35,6 @@ export const DEFAULT_GATE_RULES: GateRules = {
   newMetricMismatch: true,
   mismatchIncrease: 0.5,
 };
-
-export type GateRule =
-  | 'new-drop-cause'
-  | 'drop-rate-increase'
-  | 'score-regression'
-  | 'pass-at-k-regression'
-  | 'eval-denominator-shrank'
-  | 'new-metric-mismatch'
-  | 'mismatch-increase';
-
-export interface GateFailure {
-  rule: GateRule;
-  message: string;
-  evidence: Place[];
-}
-
-export interface GateResult {
-  passed: boolean;
-  failures: GateFailure[];
-}
 
 /** The `gate:` section of a settings file: any subset of the rules (`dropRateIncrease: false`, `mismatchIncrease: false` turn them off). */
 export function gateSectionSchema(z: typeof Z = zod()) {

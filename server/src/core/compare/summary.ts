@@ -5,7 +5,8 @@
 // ever summed in the same order.
 import { evalDatasetSamples, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
-import { droppedByCause, runFrameworkOf, stepNumberOf, type RunFramework, type StepKind } from '../run/model';
+import { droppedByCause } from '../run/fileOverview';
+import { runFrameworkOf, stepNumberOf, type RunFramework, type StepKind } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import type { SampleColumns } from '../store/sampleColumns';
 import type { FileDetail, FileReport, Finding, FormatId, GroupCounts, SampleRecord, TrainStepReport } from '../types';

@@ -7,7 +7,8 @@ import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import { SampleStore } from '../sampleStore';
-import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
+import { countBySeverity } from '../findingCap';
+import type { FileKind, Finding, FormatId, MetricsRecord, Severity } from '../types';
 
 import type { InputRunState, LineInfo, NormalizeContext } from './context';
 import { copyInputRun, rewardKeyFor, zeroStdRewardKeyFor } from './context';
@@ -41,7 +42,7 @@ export interface CollectorState {
   invalidLines: number;
   blankLines: number;
   findings: Finding[];
-  /** Findings not stored because of `maxProblems`. */
+  /** Findings not stored: past the first `maxProblems` of their severity. */
   droppedFindings: number;
   inputRun: InputRunState;
   rewardProblemReported: boolean;
@@ -74,6 +75,8 @@ export class RecordCollector {
   private lineReader: MilesLineReader | null = null;
   /** Verdicts the per-line path left to another thread until `settleVerdicts`. */
   private offloaded: OffloadedVerdicts | null = null;
+  /** Findings kept of each severity (counted from the state's on the first finding: a resumed scan's). */
+  private held: Record<Severity, number> | null = null;
 
   constructor(
     private readonly displayPath: string,
@@ -158,11 +161,17 @@ export class RecordCollector {
     return finding;
   }
 
+  /**
+   * Keeps the first `maxProblems` findings of each severity, counts the rest: the engine's cap
+   * (core/findingCap.ts) keeps the most severe `maxProblems`, each among these.
+   */
   private pushFinding(finding: Finding): void {
-    if (this.state.findings.length >= this.settings.maxProblems) {
+    const held = (this.held ??= countBySeverity(this.state.findings));
+    if (held[finding.severity] >= this.settings.maxProblems) {
       this.state.droppedFindings++;
       return;
     }
+    held[finding.severity]++;
     this.state.findings.push(finding);
   }
 

@@ -24,7 +24,7 @@ import { SampleColumns } from '../store/sampleColumns';
 import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
 import { milesPassrate, passrateGroupSize } from '../eval/passrate';
-import { FirstFindings } from './firstFindings';
+import { FirstFindings, firstOfEachSeverity } from './firstFindings';
 import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
 import { PlainGroups } from './plainGroups';
@@ -63,9 +63,10 @@ export function analyzeRollout(
   settings: RolloutLensSettings,
   keepGroups: boolean | 'verdicts' = true,
   /**
-   * Keep at most this many findings, the first by line (ties: the order they were found), and count
-   * the rest in `leftOut`: the report keeps only `maxProblems` per file anyway (see `capFindings`),
-   * so a file of a million samples need not hold a message for each of its dropped groups.
+   * Keep at most this many findings of each severity, the first by line (ties: the order they were
+   * found), and count the rest in `leftOut`: the report keeps only `maxProblems` per file anyway, the
+   * most severe (core/findingCap.ts), so a file of a million samples need not hold a message for
+   * each of its dropped groups.
    */
   findingLimit = Infinity,
 ): RolloutResult {
@@ -93,7 +94,7 @@ export function analyzeRollout(
   const into =
     (list: FirstFindings): Report =>
     (code, at, message, related) => {
-      if (!list.wants(at.line)) return;
+      if (!list.wants(at.line, code)) return;
       list.push({
         code,
         severity: severityOf(code),
@@ -187,7 +188,7 @@ export function analyzeRollout(
   const loose = rowList(store, ungrouped);
   for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun && rules.abortedGroupFilter, NO_NAMER, null, finding);
   // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
-  for (const p of prompts.problems((line) => spread.wants(line))) into(spread)(p.code, p.at, () => p.message, p.related);
+  for (const p of prompts.problems((line) => spread.wants(line, 'misgrouped'))) into(spread)(p.code, p.at, () => p.message, p.related);
 
   const sampleMetrics: Record<string, number> = {};
   if (isSampleDump(format)) {
@@ -250,9 +251,11 @@ export function analyzeRollout(
       );
   }
 
-  // Stable: on one line, the group's finding comes before the sample's own cause findings.
+  // Stable: on one line, the group's finding comes before the sample's own cause findings. Each
+  // list holds the first `findingLimit` of each severity of its own; merged, the first of them all
+  // (the engine's cap, core/findingCap.ts, chooses among these).
   const all = lists.flatMap((l) => l.list()).sort((a, b) => a.line - b.line);
-  const findings = all.length > findingLimit ? all.slice(0, findingLimit) : all;
+  const findings = firstOfEachSeverity(all, findingLimit);
   const leftOut = lists.reduce((n, l) => n + l.leftOut, 0) + (all.length - findings.length);
   const result: RolloutResult = { groups: outcomes, counts: { total, kept: total - dropped, dropped }, metrics, sampleMetrics, findings, leftOut };
   if (reasonOf !== null) result.verdicts = { reasonOf, reasons: [...reasonIds.keys()] };

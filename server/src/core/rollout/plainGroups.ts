@@ -55,23 +55,27 @@ export class PlainGroups {
     }
     if (namer < 0) return null;
     const first = this.firstLine(rows, from, to);
-    if (!main.wantsNone(first)) return null;
+    // group-dropped, policy-failure-discarded and infra-failure-scored are warnings; a member's
+    // abort-cause-unknown is information, so it matters only when a member has no cause.
+    if (!main.wantsNone(first, 'group-dropped')) return null;
+    if (this.unknownCause(rows, from, to) && !main.wantsNone(first, 'abort-cause-unknown')) return null;
     const want = this.settings.nSamplesPerPrompt;
     const sized = want !== null && n !== want;
     // The other lists matter only when the group has a finding for them.
-    if ((sized && !sizes.wantsNone(first)) || (mixedPrompts && !mixed.wantsNone(first))) return null;
+    if ((sized && !sizes.wantsNone(first, 'incomplete-group')) || (mixedPrompts && !mixed.wantsNone(first, 'misgrouped'))) return null;
     const reason = abortedReason(store.causeAt(namer));
-    main.wants(first); // the group-dropped finding, at the namer
+    main.wants(first, 'group-dropped'); // at the namer
     for (let m = 0; m < n; m++) {
       const row = rows[from + m];
       const code = store.causeCodeAt(row);
       if (store.abortedAt(row)) {
         const cause = store.causeOfCode(code);
-        if (cause === null || cause === '' || this.causeClass(code) === 'policy') main.wants(first);
-      } else if (this.causeClass(code) === 'infrastructure') main.wants(first);
+        if (cause === null || cause === '') main.wants(first, 'abort-cause-unknown');
+        else if (this.causeClass(code) === 'policy') main.wants(first, 'policy-failure-discarded');
+      } else if (this.causeClass(code) === 'infrastructure') main.wants(first, 'infra-failure-scored');
     }
-    if (sized) sizes.wants(first);
-    if (mixedPrompts) mixed.wants(first);
+    if (sized) sizes.wants(first, 'incomplete-group');
+    if (mixedPrompts) mixed.wants(first, 'misgrouped');
     return reason;
   }
 
@@ -111,10 +115,21 @@ export class PlainGroups {
     if (!mixedPrompts && scoredInfra === 0) return true;
     // Each finding sits on a member: on the group's first line or after it.
     const first = this.firstLine(rows, from, to);
-    if ((mixedPrompts && !mixed.wantsNone(first)) || (scoredInfra > 0 && !main.wantsNone(first))) return false;
-    if (mixedPrompts) mixed.wants(first);
-    for (let k = 0; k < scoredInfra; k++) main.wants(first);
+    if ((mixedPrompts && !mixed.wantsNone(first, 'misgrouped')) || (scoredInfra > 0 && !main.wantsNone(first, 'infra-failure-scored'))) return false;
+    if (mixedPrompts) mixed.wants(first, 'misgrouped');
+    for (let k = 0; k < scoredInfra; k++) main.wants(first, 'infra-failure-scored');
     return true;
+  }
+
+  /** Whether an aborted member of `rows[from, to)` records no cause (its finding: abort-cause-unknown). */
+  private unknownCause(rows: Int32Array, from: number, to: number): boolean {
+    const store = this.store;
+    for (let r = from; r < to; r++) {
+      if (!store.abortedAt(rows[r])) continue;
+      const cause = store.causeOfCode(store.causeCodeAt(rows[r]));
+      if (cause === null || cause === '') return true;
+    }
+    return false;
   }
 
   /** The least line of `rows[from, to)`: no finding of the group comes before it. */

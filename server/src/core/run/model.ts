@@ -1,14 +1,17 @@
 // The run model: runs → steps, folded from the engine's per-file reports and the run plan
 // (plan.ts). The one owner of what a run is, what its steps are, which files describe each step,
-// and how many groups each step dropped by cause; `check` (text and JSON), `report`, the run view
+// and how many groups each step dropped by cause (the files' overviews, fileOverview.ts, summed); `check` (text and JSON), `report`, the run view
 // and the editor's Groups view all read it (docs/architecture.md, "What a run is").
 import { DROP_METRIC_PREFIX } from '../causes';
+import { fileOverview } from './fileOverview';
 import { frameworkOfFormat, type Framework } from '../frameworks';
 import type { TrainStepMismatch } from '../train/trainStep';
 import type { FileReport, FormatId, GroupCounts, TrainStepReport } from '../types';
 import type { PlannedFile, RunPlan } from './plan';
+import type { StepKind } from '../../../../shared/runDiff';
 
-export type StepKind = 'rollout' | 'eval';
+// A step's kind is also on the wire (a diff's steps), so shared/ defines it.
+export type { StepKind };
 
 /** The framework whose files a run holds; `other` for the generic format. */
 export type RunFramework = Framework | 'other';
@@ -42,27 +45,6 @@ export function runFrameworkOf(format: FormatId): RunFramework | null {
   if (format === 'generic') return 'other';
   if (format === 'miles-metrics') return null;
   return frameworkOfFormat(format);
-}
-
-/** The reason under which drops no metric names are counted. */
-export const UNNAMED_DROPS = 'unknown';
-
-/**
- * Dropped groups by reason, from a rollout file's drop metrics (miles counts each dropped group
- * once, in `rollout/dynamic_filter/drop_<reason>`). Drops no metric names are counted as `unknown`.
- * The one derivation every surface calls.
- */
-export function droppedByCause(report: Pick<FileReport, 'metrics' | 'groups'>): Record<string, number> {
-  const out: Record<string, number> = {};
-  let counted = 0;
-  for (const [metric, value] of Object.entries(report.metrics)) {
-    if (!metric.startsWith(DROP_METRIC_PREFIX) || !(value > 0)) continue;
-    const reason = metric.slice(DROP_METRIC_PREFIX.length);
-    out[reason] = (out[reason] ?? 0) + value;
-    counted += value;
-  }
-  if (report.groups.dropped > counted) out[UNNAMED_DROPS] = (out[UNNAMED_DROPS] ?? 0) + report.groups.dropped - counted;
-  return out;
 }
 
 /** The step of a report: its plan's (a dump file's name), else the engine's (`FileReport.step`). */
@@ -136,11 +118,12 @@ export class RunModelBuilder {
     step.files.push(report.path);
     acc.primaries.push(report.path);
     step.partial ||= planned?.role === 'partial';
-    step.groups.total += report.groups.total;
-    step.groups.kept += report.groups.kept;
-    step.groups.dropped += report.groups.dropped;
-    for (const [reason, n] of Object.entries(droppedByCause(report))) step.droppedByCause[reason] = (step.droppedByCause[reason] ?? 0) + n;
-    mergeMetrics(step.metrics, report.metrics);
+    const file = fileOverview(report);
+    step.groups.total += file.groups.total;
+    step.groups.kept += file.groups.kept;
+    step.groups.dropped += file.groups.dropped;
+    for (const d of file.drops) step.droppedByCause[d.reason] = (step.droppedByCause[d.reason] ?? 0) + d.groups;
+    mergeMetrics(step.metrics, file.metrics);
     this.stepOfFile.set(report.path, acc);
   }
 

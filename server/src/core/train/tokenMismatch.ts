@@ -6,6 +6,7 @@
 // tokens a step (the quantiles exact, as numpy's percentile gives them), a histogram beyond;
 // a sample is a few numbers; the worst are a few short lists.
 import type { ResponseRanges } from './cpSlices';
+import type { MismatchFigures } from '../../../../shared/runViewModel';
 
 /** Tokens whose differences are kept for exact quantiles (16 MiB of float32). */
 export const EXACT_TOKENS = 1 << 22;
@@ -37,17 +38,8 @@ export interface WorstToken {
   absDiff: number;
 }
 
-export interface MismatchSummary {
-  /** Tokens in the loss mask whose |Δ| is finite (the distribution's). */
-  tokens: number;
-  /** Tokens in the loss mask where either log-prob is NaN or infinite. */
-  nonFinite: number;
-  mean: number;
-  p50: number;
-  p99: number;
-  max: number;
-  /** True when the step had more than EXACT_TOKENS tokens: p50 and p99 from a histogram (within 1.1%). */
-  approximate: boolean;
+/** A step's figures (shared/runViewModel.ts `MismatchFigures`, what the run view shows) and its worst samples and tokens. */
+export interface MismatchSummary extends MismatchFigures {
   worstSamples: WorstSample[];
   worstTokens: WorstToken[];
 }

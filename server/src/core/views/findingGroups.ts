@@ -1,6 +1,7 @@
 // Findings grouped by code for people (the `rollout-lens report` file): each code once, its
 // severity, how many findings it has, the first few of them with their place and message, and how
 // many are left out. The most severe codes come first, then the most frequent.
+import { SEVERITY_RANK } from '../findingCap';
 import type { Finding, Severity } from '../types';
 
 /** Findings listed per code unless the caller says otherwise. */
@@ -24,8 +25,6 @@ export interface FindingGroup {
   omitted: number;
 }
 
-const RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
-
 /**
  * Groups findings by code. A code's severity is its most severe finding's (the catalog gives one
  * per code; settings may not). A `too-many-problems` summary is a finding like any other: its
@@ -37,10 +36,12 @@ export function groupFindings(findings: readonly Finding[], perCode: number = DE
   for (const f of findings) {
     let g = groups.get(f.code);
     if (!g) groups.set(f.code, (g = { code: f.code, severity: f.severity, count: 0, listed: [], omitted: 0 }));
-    if (RANK[f.severity] < RANK[g.severity]) g.severity = f.severity;
+    if (SEVERITY_RANK[f.severity] < SEVERITY_RANK[g.severity]) g.severity = f.severity;
     g.count++;
     if (g.listed.length < limit) g.listed.push({ file: f.file, line: f.line, message: f.message });
     else g.omitted++;
   }
-  return [...groups.values()].sort((a, b) => RANK[a.severity] - RANK[b.severity] || b.count - a.count || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  return [...groups.values()].sort(
+    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
 }

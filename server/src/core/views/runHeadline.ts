@@ -4,7 +4,7 @@
 // and the worst step with its drops counted by family ("step 1: 6 of 8 groups dropped: 2
 // infrastructure aborts, 1 policy abort, 1 unknown, 2 zero-std"). The one owner of that sentence:
 // the run view page and the report show it as given.
-import { UNNAMED_DROPS } from '../run/model';
+import { UNNAMED_DROPS } from '../run/fileOverview';
 import type { ReasonFamily, ReasonInfo, RunSection, StepRow } from '../../../../shared/runViewModel';
 
 /** An aborted group's family is its cause's class (an unclassified or scored cause is `other`); zero-std groups are their own. */

@@ -5,7 +5,8 @@
 // are listed per drop reason, by file and line; their prompt and response excerpts are read
 // afterwards (core/views/runViewExcerpts.ts).
 import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { droppedByCause, runOf } from '../run/model';
+import { fileOverview } from '../run/fileOverview';
+import { runOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import {
   DEFAULT_SAMPLES_PER_REASON,
@@ -174,8 +175,8 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     acc.verlKept.count += r.verlKept.count;
     acc.verlAll.sum += r.verlAll.sum;
     acc.verlAll.count += r.verlAll.count;
-    // Drops by cause as the run model counts them (core/run/model.ts).
-    for (const [reason, n] of Object.entries(droppedByCause(report))) {
+    // Drops by cause as the engine's overview of the file counts them (core/run/fileOverview.ts).
+    for (const { reason, groups: n } of fileOverview(report).drops) {
       row.drops[reason] = (row.drops[reason] ?? 0) + n;
       const info = reasonInfo(reason, dropMetricName(reason));
       info.groups += n;

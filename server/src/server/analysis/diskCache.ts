@@ -26,7 +26,7 @@ const MAX_WALK_DIRS = 5_000;
  * columnar store with each group's verdict (the run view, the Groups view of one file, the sample
  * view), or none: the report's counts and metrics only, without findings either (what a folder's
  * Groups view and the run's drop counts read). A held result answers a request for its own form
- * or a lesser one. Findings are kept as `check` keeps them (`maxProblems` per file, by line).
+ * or a lesser one. Findings are kept as `check` keeps them (the most severe `maxProblems` per file, core/findingCap.ts).
  */
 export type DetailForm = 'records' | 'store' | 'none';
 const RANK: Record<DetailForm, number> = { none: 0, store: 1, records: 2 };
@@ -147,7 +147,6 @@ export class DiskCache {
       cancellation: token,
       onConfigProblem: this.warn,
       keepDetail: form === 'records' ? true : form === 'store' ? 'store' : false,
-      findingsAsCheck: true,
     });
     const result = form === 'none' ? { ...analysed, findings: [], ownFindings: [] } : analysed;
     this.readStamps.set(result, stamp);

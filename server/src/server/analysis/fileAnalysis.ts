@@ -49,13 +49,6 @@ export interface RunOptions {
   settingsProblem?: string | null;
   /** How per-sample detail is kept (default: records; the run views: the scan's store, or none). */
   keepDetail?: boolean | 'store';
-  /**
-   * Findings as `check` keeps them: the first `maxProblems` by line. Files the run views read from
-   * disk publish no diagnostics, and a file of a million samples would otherwise hold the engine's
-   * 10 000 (BENCHMARKS.md, "Run view over a large run folder"). Default: at least
-   * `ENGINE_FINDINGS_FLOOR`, for the editor to cap by severity.
-   */
-  findingsAsCheck?: boolean;
 }
 
 /** What the engine analysed, for `fileAnalysisOf`. */
@@ -72,13 +65,6 @@ export async function analyzeOne(scan: ScanState, options: AnalyzeOptions): Prom
   await analyzer.add(scan);
   return { run: analyzer.finish(), recomputed: analyzer.recomputedMetrics()[0] ?? null };
 }
-
-/**
- * The engine keeps at most `maxProblems` findings per file, in line order (its memory bound on a
- * file of garbage). The editor caps by severity instead (errors first), so the engine is given
- * at least this many and the server applies the user's `maxProblems` itself.
- */
-export const ENGINE_FINDINGS_FLOOR = 10_000;
 
 export async function loadConfig(opts: RunOptions): Promise<{ path: string | null; config: EvalConfig | null; problem: string | null }> {
   const path = await locateEvalConfig(opts.path, { setting: opts.settings.evalConfig, folders: opts.workspaceFolders }, opts.access, nodePaths);
@@ -111,7 +97,7 @@ export async function runScanAnalysis(opts: RunOptions, previous?: ScanState): P
   throwIfCancelled(opts.cancellation);
   const options: AnalyzeOptions = {
     access: opts.access,
-    settings: opts.findingsAsCheck ? opts.settings : { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
+    settings: opts.settings,
     evalConfig: config,
     cancellation: opts.cancellation,
     deflate: opts.deflate,
@@ -133,7 +119,7 @@ export async function recomputeFromDisk(opts: RunOptions): Promise<{ recomputed:
   const { path: configPath, config } = await loadConfig(opts);
   const options: AnalyzeOptions = {
     access: opts.access,
-    settings: { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) },
+    settings: opts.settings,
     evalConfig: config,
     cancellation: opts.cancellation,
     deflate: opts.deflate,

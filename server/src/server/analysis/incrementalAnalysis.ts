@@ -4,7 +4,7 @@
 // line scans cannot follow (a lone `\r` line break) takes that full path instead.
 import { CancelledError, throwIfCancelled } from '../../core/cancellation';
 import type { DocumentScans } from '../../core/documentScans';
-import { analyzeOne, ENGINE_FINDINGS_FLOOR, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
+import { analyzeOne, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
 import { layoutAccess, lineSource } from '../documents/openDocuments';
 import type { LineArrayDocument } from '../documents/lineArrayDocument';
 
@@ -14,7 +14,7 @@ export async function runIncrementalAnalysis(opts: RunOptions, scans: DocumentSc
   // Edits arrive between awaits: analyse only the version asked for (a newer one is scheduled).
   throwIfCancelled(opts.cancellation);
   if (doc.version !== opts.version) throw new CancelledError();
-  const settings = { ...opts.settings, maxProblems: Math.max(opts.settings.maxProblems, ENGINE_FINDINGS_FLOOR) };
+  const settings = opts.settings;
   // From here to the scan state nothing awaits, so the document cannot change under the scans.
   if (!scans.refresh(lineSource(doc), settings)) return runAnalysis(opts);
   const layout = scans.layout(doc.snapshot());

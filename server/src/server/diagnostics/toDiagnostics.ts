@@ -1,8 +1,9 @@
 // Findings → LSP diagnostics. Pure: the caller says how to turn a finding's file into a URI and
-// how long a line is. The most severe findings come first, so the `maxProblems` cap keeps what
-// matters and one summary diagnostic says how many more there are and of which codes.
+// how long a line is. The engine's cap keeps the most severe `maxProblems` and one summary says
+// how many more there are and of which codes; the most severe come first.
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
 import { DOCS_BASE } from '../../../../shared/protocol';
+import { bySeverity, capFindings } from '../../core/findingCap';
 import type { Finding, Fix, Severity } from '../../core/types';
 import { revealInvisible } from '../../../../shared/unsafeText';
 
@@ -40,8 +41,6 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   information: DiagnosticSeverity.Information,
   hint: DiagnosticSeverity.Hint,
 };
-
-const RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
 /** A whole line. Without a known length the end is the start of the next line: clients clamp it. */
 export function lineRange(ctx: DiagnosticContext, uri: string, line1: number, column1?: number): Range {
@@ -114,41 +113,17 @@ function findingToDiagnostic(finding: Finding, ctx: DiagnosticContext): Diagnost
   return diagnostic;
 }
 
-/** Most severe first, then in file order: what the cap keeps. */
-function orderFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort((a, b) => RANK[a.severity] - RANK[b.severity] || a.line - b.line || a.code.localeCompare(b.code));
-}
-
 /**
- * Diagnostics for one document. Above `maxProblems`, keeps the first `maxProblems` in
- * `orderFindings` order and adds one `too-many-problems` diagnostic on line 1 counting the rest.
- * The engine already caps what it keeps per file (memory stays bounded on a file of garbage)
- * and says so in its own summary finding: that one passes through, or is merged into ours, so
- * there is never more than one summary.
+ * Diagnostics for one document: at most `maxProblems`, the most severe first, then one
+ * `too-many-problems` diagnostic counting the rest by code. The cap is the engine's
+ * (core/findingCap.ts), as `check` applies it; applied again here because the server adds
+ * findings to a file's own (its run's metric comparison, train_data's): its summary absorbs the
+ * engine's, so there is never more than one.
  */
 export function toDiagnostics(findings: readonly Finding[], ctx: DiagnosticContext, maxProblems: number): Diagnostic[] {
-  const engineSummaries = findings.filter((f) => f.code === 'too-many-problems');
-  const ordered = orderFindings(findings.filter((f) => f.code !== 'too-many-problems'));
-  const shown = ordered.slice(0, maxProblems).map((f) => findingToDiagnostic(f, ctx));
-  const hidden = ordered.slice(maxProblems);
-  if (hidden.length === 0) return [...shown, ...engineSummaries.map((f) => findingToDiagnostic(f, ctx))];
-  const byCode = new Map<string, number>();
-  for (const f of hidden) byCode.set(f.code, (byCode.get(f.code) ?? 0) + 1);
-  const breakdown = [...byCode]
-    .sort((a, b) => b[1] - a[1])
-    .map(([code, n]) => `${code}: ${n}`)
-    .join(', ');
-  const engineHidden = engineSummaries.reduce((sum, f) => sum + (f.hiddenCount ?? 0), 0);
-  const total = hidden.length + engineHidden;
-  const uri = ctx.uriOf(ordered[0].file);
-  shown.push({
-    range: lineRange(ctx, uri, 1),
-    severity: DiagnosticSeverity.Information,
-    source: SOURCE,
-    code: 'too-many-problems',
-    codeDescription: { href: docsHref('too-many-problems') },
-    message: `${total} more problem${total === 1 ? '' : 's'} not shown (maxProblems = ${maxProblems}); most severe shown first; not shown: ${breakdown}${engineHidden ? `, and ${engineHidden} beyond the reader's cap` : ''}`,
-    data: { fix: null, configUri: null, group: null, dataset: null, globalValue: null } satisfies DiagnosticData,
-  });
-  return shown;
+  if (findings.length === 0) return [];
+  const capped = capFindings(findings, maxProblems, findings[0].file);
+  const summaries = capped.filter((f) => f.code === 'too-many-problems');
+  const ordered = capped.filter((f) => f.code !== 'too-many-problems').sort(bySeverity);
+  return [...ordered, ...summaries].map((f) => findingToDiagnostic(f, ctx));
 }

@@ -7,7 +7,8 @@ import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-langua
 import type { CompareRunsParams } from '../../../../shared/protocol';
 import { isLogFileName, isPtDumpName, isRunSummaryName } from '../../../../shared/logFiles';
 import { DEFAULT_RESAMPLES } from '../../core/compare/bootstrap';
-import { DEFAULT_MAX_PROMPTS, diffRuns, type RunDiff } from '../../core/compare/diff';
+import type { RunDiff } from '../../../../shared/runDiff';
+import { DEFAULT_MAX_PROMPTS, diffRuns } from '../../core/compare/diff';
 import { gateRulesOf, type GateRules } from '../../core/compare/gate';
 import { type RunSummary, SummaryBuilder } from '../../core/compare/summary';
 import { parseSummary, SummaryError } from '../../core/compare/summaryJson';

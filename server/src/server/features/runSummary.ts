@@ -21,10 +21,10 @@ import type {
 import { isFixable } from '../../core/catalog';
 import { dropMetricName, formerlyMetricNames, type CauseSettings } from '../../core/causes';
 import { fileStep } from '../../core/logFiles';
-import { droppedByCause, type Run, RunModelBuilder } from '../../core/run/model';
+import { fileOverview } from '../../core/run/fileOverview';
+import { type Run, RunModelBuilder } from '../../core/run/model';
 import { filesToRead, planRun, type RunPlan } from '../../core/run/plan';
 import { inGroupOrder } from '../../core/rollout/groups';
-import type { SampleColumns } from '../../core/store/sampleColumns';
 import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
 import { CancelledError } from '../../core/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
@@ -174,12 +174,12 @@ function bucketOrder(a: CauseBucket, b: CauseBucket): number {
   return b.count - a.count || a.reason.localeCompare(b.reason);
 }
 
-/** A rollout file's buckets and their counts from its report alone: the run model's drops by cause. */
+/** A rollout file's buckets and their counts from its report alone: the engine's summary of the file (drops by cause). */
 function countedBuckets(report: FileReport): CauseBucket[] {
   const buckets: CauseBucket[] = [];
-  for (const [reason, count] of Object.entries(droppedByCause(report))) {
+  for (const { reason, groups } of fileOverview(report).drops) {
     const b = newBucket(reason, dropMetricName(reason));
-    b.count = b.omitted = count;
+    b.count = b.omitted = groups;
     buckets.push(b);
   }
   if (report.groups.kept > 0) {
@@ -208,7 +208,7 @@ function listedFromOutcomes(detail: FileDetail, uri: string, settings: CauseSett
  * keeping the rows of the listed groups only. Groups are met in file order (a scan's rows are in
  * line order; group ids are first-appearance ordinals).
  */
-function listedFromStore(detail: FileDetail & { store: SampleColumns }, uri: string, settings: CauseSettings): CauseBucket[] {
+function listedFromStore(detail: FileDetail & { store: NonNullable<FileDetail['store']> }, uri: string, settings: CauseSettings): CauseBucket[] {
   const store = detail.store;
   const buckets = new Map<string, CauseBucket>();
   const seen = new Uint8Array(store.groupKeys.size);
@@ -242,7 +242,7 @@ function fileGroups(result: FileAnalysis, list: boolean): FileGroups | null {
   else
     buckets =
       detail.store && detail.verdicts
-        ? listedFromStore(detail as FileDetail & { store: SampleColumns }, result.uri, result.settings)
+        ? listedFromStore(detail as FileDetail & { store: NonNullable<FileDetail['store']> }, result.uri, result.settings)
         : listedFromOutcomes(detail, result.uri, result.settings);
   for (const b of buckets) b.omitted = b.count - b.groups.length;
   const listed = list && detail !== undefined;
