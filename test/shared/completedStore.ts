@@ -1,6 +1,6 @@
 // A store of completed samples from a few fields per row, for tests of the per-step re-runs that
 // read the store's columns (passrate, the reward normalisation). Row k is line k + 1.
-import { SampleStore } from '../../server/src/core/sampleStore';
+import { SampleStore } from '../../server/src/core/store/sampleStore';
 
 export interface CompletedRow {
   group: number | null;

@@ -1,6 +1,6 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
 import type { Run } from './run/model';
-import type { SampleStore } from './sampleStore';
+import type { SampleStore } from './store/sampleStore';
 import type { BucketTable } from './train/drift';
 import type { TrainStepMismatch } from './train/trainStep';
 

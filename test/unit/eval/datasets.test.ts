@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { splitDatasets } from '../../../server/src/core/eval/datasets';
 import { sampleList } from '../../../server/src/core/store/sampleList';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { EvalConfig } from '../../../server/src/core/eval/config';
 import { rec } from './records';
 

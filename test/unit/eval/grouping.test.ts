@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { groupingOrder } from '../../../server/src/core/eval/grouping';
 import { sampleList, type SampleList } from '../../../server/src/core/store/sampleList';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { FormatId } from '../../../server/src/core/types';
 import { rec } from './records';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { milesSampleMetrics } from '../../../server/src/core/eval/milesMetrics';
 import { npMean } from '../../../server/src/core/eval/numeric';
 import { pyRoundRepr } from '../../../server/src/core/python';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { SampleRecord } from '../../../server/src/core/types';
 
 function stats(values: number[], prefix: string, out: Record<string, number>): void {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
 import { MilesLineReader } from '../../../server/src/core/formats/milesLine';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { readNumber, numberValue } from '../../../server/src/core/reader/jsonNumber';

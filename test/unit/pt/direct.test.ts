@@ -13,7 +13,7 @@ import { buildRule } from '../../../server/src/core/formats/rule';
 import { sampleLineLength } from '../../../server/src/core/reader/pt/lineLength';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/scan/ptSampleRecord';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { intSum, PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';

@@ -1,8 +1,8 @@
-// The sample store (core/sampleStore.ts): records given back field for field, chunk reuse, narrow columns.
+// The sample store (core/store/sampleStore.ts): records given back field for field, chunk reuse, narrow columns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { RowView } from '../../../server/src/core/store/rowView';
 import type { SampleRecord, SampleStatus } from '../../../server/src/core/types';
 

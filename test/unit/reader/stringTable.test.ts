@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { StringTable } from '../../../server/src/core/sampleStore';
+import { StringTable } from '../../../server/src/core/store/sampleStore';
 import { hex64 } from '../../../server/src/core/reader/hash';
 
 test('StringTable: equal strings share one id, ids in first-seen order, null is -1', () => {

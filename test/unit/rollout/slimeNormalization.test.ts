@@ -2,7 +2,7 @@
 // whole-step baseline against slime's own output is in test/unit/eval/realSlimeFanOut.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { compactSummary } from '../../../server/src/core/rollout/compactRollouts';
 import { slimeCompactMessage, slimeNormalization } from '../../../server/src/core/rollout/slimeNormalization';
 import { inFileOrder, sample } from './helpers';

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { MAX_RELATED_LINES } from '../../../server/src/core/rollout/related';
 import { groupSamples } from '../../../server/src/core/rollout/groups';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { unbiasedStd } from '../../../server/src/core/rollout/filters';
 import { codes, FILE, group, inFileOrder, sample, settings, ZERO_STD } from './helpers';
-import { SampleStore } from '../../../server/src/core/sampleStore';
+import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { SampleRecord } from '../../../server/src/core/types';
 
 function dropOf(samples: SampleRecord[]): Record<string, number> {

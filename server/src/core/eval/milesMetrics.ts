@@ -5,7 +5,7 @@
 // (slime/observability/rollout_metrics.py) logs a subset: which names is the framework's rule
 // (core/frameworks.ts).
 import { pyRoundRepr } from '../python';
-import { SampleStore } from '../sampleStore';
+import { SampleStore } from '../store/sampleStore';
 import { type MilesRow, SampleColumns } from '../store/sampleColumns';
 import type { KeyedReward, SampleRecord } from '../types';
 import { MILES_RULES, type SampleFrameworkRules } from '../frameworks';

@@ -6,7 +6,7 @@ import { severityOf, type FindingCode } from '../catalog';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
-import { SampleStore } from '../sampleStore';
+import { SampleStore } from '../store/sampleStore';
 import { countBySeverity } from '../findingCap';
 import type { FileKind, Finding, FormatId, MetricsRecord, Severity } from '../types';
 

@@ -16,7 +16,7 @@ import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../reader
 import { RepeatedValue } from '../reader/repeatedValue';
 import { MAX_BUILT_SCALARS, scanEnd, scanMember } from '../reader/scanJson';
 import { textTail } from '../reader/textTail';
-import type { SampleStore } from '../sampleStore';
+import type { SampleStore } from '../store/sampleStore';
 import { emptyRow, setRowStatus } from '../store/row';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
 

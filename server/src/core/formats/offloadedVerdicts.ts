@@ -4,7 +4,7 @@
 // it here; the scan settles them before it returns (scan/recordScan.ts, scan/scanPt.ts).
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { TextTail } from '../reader/textTail';
-import type { SampleStore } from '../sampleStore';
+import type { SampleStore } from '../store/sampleStore';
 
 import { isRepetitive, repetitionOfTail } from './miles';
 

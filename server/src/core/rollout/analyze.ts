@@ -19,7 +19,7 @@ import {
   zeroStdMessage,
 } from './messages';
 import { incompleteGroups, mixedPrompts } from './shape';
-import { SampleStore } from '../sampleStore';
+import { SampleStore } from '../store/sampleStore';
 import { SampleColumns } from '../store/sampleColumns';
 import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';

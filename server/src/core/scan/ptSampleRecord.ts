@@ -13,7 +13,7 @@ import { pendingTail, tailVerdict } from '../formats/offloadedVerdicts';
 import { MAX_STRING } from '../formats/rule';
 import { abortedByStatus, SAMPLE_STATUSES } from '../formats/schemas';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
-import type { SampleStore } from '../sampleStore';
+import type { SampleStore } from '../store/sampleStore';
 import { emptyRow, setRowStatus } from '../store/row';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { OffloadedVerdicts } from '../formats/offloadedVerdicts';

@@ -1,4 +1,4 @@
-// The read side of the sample store (core/sampleStore.ts writes it): one file's samples in columns
+// The read side of the sample store (core/store/sampleStore.ts writes it): one file's samples in columns
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
 import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../types';

@@ -3,19 +3,19 @@
 // hundreds of bytes of heap, here a few dozen (BENCHMARKS.md, "Scale with the number of samples").
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
-import type { CheckedField, ShapeNotes } from './formats/fieldShape';
-import type { MilesSampleFields, SampleRecord } from './types';
-import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, NULL, takeChunk, withLabelCode } from './store/chunk';
-import * as Flag from './store/rowFlags';
-import { type IntField, IntOverflow } from './store/intOverflow';
-import { emptyRow, setRowStatus, type StoreRow } from './store/row';
-import { type Extras, SampleColumns } from './store/sampleColumns';
-import { LastKeyId, StringTable } from './store/stringTable';
+import type { CheckedField, ShapeNotes } from '../formats/fieldShape';
+import type { MilesSampleFields, SampleRecord } from '../types';
+import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, NULL, takeChunk, withLabelCode } from './chunk';
+import * as Flag from './rowFlags';
+import { type IntField, IntOverflow } from './intOverflow';
+import { emptyRow, setRowStatus, type StoreRow } from './row';
+import { type Extras, SampleColumns } from './sampleColumns';
+import { LastKeyId, StringTable } from './stringTable';
 
-export { StringTable } from './store/stringTable';
-export { emptyRow, type StoreRow } from './store/row';
-export { type MilesRow, SampleColumns } from './store/sampleColumns';
-export { STATUS_CODE } from './store/chunk';
+export { StringTable } from './stringTable';
+export { emptyRow, type StoreRow } from './row';
+export { type MilesRow, SampleColumns } from './sampleColumns';
+export { STATUS_CODE } from './chunk';
 
 const scratch = emptyRow();
 
