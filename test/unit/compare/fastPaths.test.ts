@@ -14,6 +14,7 @@ import { PromptTable, promptRowsOf } from '../../../server/src/core/compare/prom
 import type { RunSummary } from '../../../server/src/core/compare/summary';
 import { decodeSummary } from '../../../server/src/core/compare/summaryDecode';
 import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';
+import { outcome } from '../../shared/outcome';
 import { randomSummary } from '../../shared/randomSummary';
 
 const layouts: ((s: RunSummary) => string)[] = [
@@ -21,14 +22,6 @@ const layouts: ((s: RunSummary) => string)[] = [
   (s) => JSON.stringify(s, null, 2),
   (s) => `\t${JSON.stringify(s, null, '\t').replaceAll('\n', ' \r\n')} `,
 ];
-
-function outcome(read: () => unknown): unknown {
-  try {
-    return { ok: read() };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
 
 test('fast reader: the same summary as parseSummary, whatever the layout; prompt rows read back from their tables', () => {
   fc.assert(

@@ -12,15 +12,8 @@ import { gateRulesOf } from '../../../server/src/core/compare/gate';
 import { PromptTable, promptRowsOf } from '../../../server/src/core/compare/promptTable';
 import { decodeSummary } from '../../../server/src/core/compare/summaryDecode';
 import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';
+import { outcome } from '../../shared/outcome';
 import { randomSummary } from '../../shared/randomSummary';
-
-function outcome(read: () => unknown): unknown {
-  try {
-    return { ok: read() };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
 
 test('bytes: a summary read from its UTF-8 bytes is the summary of its text, rows in tables', () => {
   fc.assert(

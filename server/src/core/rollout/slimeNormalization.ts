@@ -32,24 +32,21 @@ export function slimeNormalization(store: SampleColumns, fanned: CompactSummary)
   const n = fanned.n;
   if (n === null) return null;
   const samples = store.length;
+  if (samples === n * fanned.groups) {
+    let rows: SlimeNormalization['rows'] = 'groups';
+    for (let i = 0; i < samples; i++) if (i % n !== 0 && store.groupId(i) !== store.groupId(i - 1)) rows = 'mixed';
+    return { samples, groups: fanned.groups, n, rows, whole: null };
+  }
+  // The whole step is one row: its rewards are read only then (a missing one leaves the figures out).
   const rewards = new Float64Array(samples);
-  let missing = false;
+  let sum = 0;
   for (let i = 0; i < samples; i++) {
     const r = store.rewardAt(i);
-    if (r === null) missing = true;
-    else rewards[i] = r;
+    if (r === null) return { samples, groups: fanned.groups, n, rows: 'whole', whole: null };
+    rewards[i] = r;
+    sum += r;
   }
-  let rows: SlimeNormalization['rows'] = 'whole';
-  let whole: SlimeNormalization['whole'] = null;
-  if (samples === n * fanned.groups) {
-    rows = 'groups';
-    for (let i = 0; i < samples; i++) if (i % n !== 0 && store.groupId(i) !== store.groupId(i - 1)) rows = 'mixed';
-  } else if (!missing) {
-    let sum = 0;
-    for (let i = 0; i < samples; i++) sum += rewards[i];
-    whole = { mean: sum / samples, std: unbiasedStd(rewards) };
-  }
-  return { samples, groups: fanned.groups, n, rows, whole };
+  return { samples, groups: fanned.groups, n, rows: 'whole', whole: { mean: sum / samples, std: unbiasedStd(rewards) } };
 }
 
 /** A figure of the message: float64 to 6 significant digits (slime computes in float32). */
