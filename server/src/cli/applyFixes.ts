@@ -3,7 +3,7 @@
 // config file there is nothing to edit: the fix says which flag to set.
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { applyNSamplesFix } from '../core/eval/fixConfig';
+import { fixEvalConfigText } from '../core/evalConfigFile';
 import type { Finding, SetNSamplesFix } from '../core/types';
 
 export interface AppliedFix {
@@ -96,7 +96,7 @@ async function applyToFile(file: string, fixes: SetNSamplesFix[], cwd: string): 
   let current = text;
   for (const fix of fixes) {
     try {
-      const r = applyNSamplesFix(current, file, fix);
+      const r = fixEvalConfigText(current, file, fix);
       const changed = r.text !== current;
       current = r.text;
       const what =

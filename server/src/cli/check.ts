@@ -4,8 +4,8 @@ import { dirname, resolve } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
 import { RunAnalyzer, scanFile } from '../core/engine';
-import { type EvalConfig, loadEvalConfig } from '../core/eval/config';
-import type { KeptPtLines } from '../core/sampleLine';
+import { type EvalConfig, readEvalConfig } from '../core/evalConfigFile';
+import type { KeptPtLines } from '../core/recordDetail';
 import type { FileReport, Finding, RunReport, TrainStepReport } from '../core/types';
 import { loadTokenTexts, TokenizerError } from '../core/tokenizer/tokenText';
 import { walkPaths, type WalkTarget } from '../core/walk';
@@ -79,7 +79,7 @@ async function evalConfigFor(args: CheckArgs, settings: RolloutLensSettings): Pr
   if (!settings.evalConfig) return undefined;
   let config: EvalConfig;
   try {
-    config = await loadEvalConfig(settings.evalConfig, nodeFileAccess);
+    config = await readEvalConfig(settings.evalConfig, nodeFileAccess);
   } catch (err) {
     throw new UsageError(`eval config: ${(err as Error).message}`);
   }

@@ -1,10 +1,9 @@
 // The text report's per-dataset table: score, none-reward ratio, truncated ratio, pass@k by the
 // dataset's own n, and what miles main (31f1ca9) gets wrong when it groups by the global n instead.
 import { pyFloatRepr } from '../core/python';
-import { fileOverview, passKsOf } from '../core/run/fileOverview';
+import { fileOverview, passKsNotLogged, passKsOf } from '../core/run/fileOverview';
 import type { DatasetSummary, FileReport } from '../core/types';
 import { escapeInline } from './escape';
-import { passKValues } from '../core/eval/passAtK';
 
 function num(v: number | undefined): string {
   return v === undefined ? '-' : pyFloatRepr(v);
@@ -38,8 +37,7 @@ export function renderEvalTable(file: FileReport): string {
 /** The crash, or the values the global grouping gets wrong and the pass@k it does not log. */
 function wrongText(d: DatasetSummary, w: NonNullable<DatasetSummary['wrongPassAtK']>): string {
   if ('crash' in w) return w.crash;
-  const logged = new Set(passKValues(w.groupSize));
-  const missing = passKsOf(d.metrics, d.name).filter((k) => !logged.has(k));
+  const missing = passKsNotLogged(d, w.groupSize);
   const parts = Object.entries(w.metrics).map(([k, v]) => `${k.slice(k.lastIndexOf('-') + 1)} = ${pyFloatRepr(v)}`);
   if (missing.length > 0) parts.push(`no ${missing.map((k) => `pass@${k}`).join(', ')}`);
   return parts.join(', ');

@@ -4,7 +4,7 @@
 // written); 2 the file cannot be opened or is no torch.save file.
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 
-import { describeProblem, exportPtLines } from '../core/reader/pt/exportLines';
+import { exportDumpLines } from '../core/ptExport';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
 import { escapeInline } from './escape';
@@ -32,7 +32,7 @@ export async function runExport(file: string, out: string | null, io: Io, tensor
   };
   let r;
   try {
-    r = await exportPtLines(
+    r = await exportDumpLines(
       nodeFileAccess,
       file,
       (line) => {
@@ -46,7 +46,7 @@ export async function runExport(file: string, out: string | null, io: Io, tensor
     if (fd !== null) closeSync(fd);
   }
   if (tmp !== null && out !== null) renameSync(tmp, out);
-  for (const p of r.problems) io.stderr(`rollout-lens: ${escapeInline(file)}: ${escapeInline(describeProblem(p))}\n`);
-  if (r.samples === 0 && r.problems.some((p) => p.kind === 'error')) return 2;
+  for (const p of r.problems) io.stderr(`rollout-lens: ${escapeInline(file)}: ${escapeInline(p)}\n`);
+  if (r.samples === 0 && r.stopped) return 2;
   return r.problems.length > 0 ? 1 : 0;
 }

@@ -5,9 +5,7 @@
 // everything from the log is terminal-escaped.
 import type { CauseSettings } from '../core/causes';
 import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
-import { isTorchDump } from '../core/scan/scanPt';
-import { lineDetail, MAX_DETAIL_LINE_BYTES, readRecordDetail, type RecordDetail } from '../core/recordDetail';
-import { KeptPtLines, type SamplePlace } from '../core/sampleLine';
+import { keepDumpLine, lineDetail, readRecordDetail, type RecordDetail, type SamplePlace } from '../core/recordDetail';
 import type { SampleRecord } from '../core/types';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
@@ -94,7 +92,7 @@ export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
   // reading the dump up to it, so the analysis's own reading keeps its line.
   let inspected: { lines: string[]; failed: boolean; place: SamplePlace } | undefined;
   let path = args.paths[0];
-  const kept = (await isTorchDump(nodeFileAccess, path)) ? new KeptPtLines(new Set([args.line - 1]), MAX_DETAIL_LINE_BYTES) : undefined;
+  const kept = await keepDumpLine(nodeFileAccess, path, args.line);
   const analysed = await analyzeRun(
     args,
     io,

@@ -10,7 +10,7 @@ import { MixedRunError, type RunSummary, SummaryBuilder } from '../core/compare/
 
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { trainDataSteps } from '../core/run/plan';
-import type { RecomputedMetrics } from '../core/eval/compareMetrics';
+import type { RecomputedMetrics } from '../core/run/metricsLog';
 import type { WalkTarget } from '../core/walk';
 import { defaultSummarizeJobs, summarizeOnWorkers, summarizeWorkersAvailable } from '../node/parallelSummarize';
 import { KeptRows } from '../node/keptRows';

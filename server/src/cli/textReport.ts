@@ -3,7 +3,7 @@
 // is escaped (see escape.ts).
 import type { Run, RunStep } from '../core/run/model';
 import type { FileReport, Finding, RunReport } from '../core/types';
-import type { TrainStepMismatch } from '../core/train/trainStep';
+import type { TrainStepMismatch } from '../core/run/trainData';
 import { pyFloatRepr } from '../core/python';
 
 import { escapeInline, escapeTerminalText } from './escape';

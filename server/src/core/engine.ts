@@ -5,7 +5,7 @@
 import { type EvalConfig, loadEvalConfig } from './eval/config';
 import { locateEvalConfig } from './evalConfigLocation';
 import { analyzeEval, evalDatasetOrder, evalDatasetRenames } from './eval/analyze';
-import { compareMetrics, FLOAT32_TOLERANCE, recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
+import { recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
 import { fileStep } from './logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { EmptyRowRanges } from './eval/verlEmptyRows';
@@ -18,8 +18,9 @@ import { asRecords } from './store/rowView';
 import type { SampleColumns } from './store/sampleColumns';
 import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord, TrainStepReport } from './types';
 import { driftFinding, type DriftStep, findDrift } from './train/drift';
-import { rolloutJoin } from './train/rolloutJoin';
-import { analyzeTrainStep, type RolloutJoin, type TrainStepResult, type TrainStepTarget } from './train/trainStep';
+import { metricsLogFindings } from './run/metricsLog';
+import { joinRolloutDump, readTrainStep, type RolloutJoin, type TrainStepRead } from './run/trainData';
+import type { TrainStepTarget } from './train/trainStep';
 
 export { CancelledError, type Cancellation, type ScanState };
 /** Which framework a file's format is (miles, slime, verl; null for generic and unknown files). */
@@ -154,7 +155,7 @@ export class RunAnalyzer {
       }
       report.step = fileStep(scan.displayPath, scan.samples);
       if (scan.format === 'miles-pt' && this.options.trainDataRollouts?.has(scan.displayPath) === true)
-        this.joins.set(scan.displayPath, rolloutJoin(scan.displayPath, scan.samples));
+        this.joins.set(scan.displayPath, joinRolloutDump(scan.displayPath, scan.samples));
       // A sidecar folded into its .pt repeats the .pt's metrics: counted once, from the .pt.
       if (!folded) this.recomputed.push({ file: scan.displayPath, step: report.step, metrics: report.metrics, ranges });
     } else if (scan.kind === 'eval' && scan.format === 'miles-trajectory') {
@@ -212,22 +213,13 @@ export class RunAnalyzer {
    * when that was added: what miles logs from it joins the recomputed metrics, its mismatch the
    * step (RunReport.trainSteps).
    */
-  async addTrainStep(target: Omit<TrainStepTarget, 'join'>, rolloutFile: string | null, root = ''): Promise<TrainStepResult> {
+  async addTrainStep(target: Omit<TrainStepTarget, 'join'>, rolloutFile: string | null, root = ''): Promise<TrainStepRead> {
     if (this.options.cancellation?.isCancellationRequested) throw new CancelledError();
-    const r = await analyzeTrainStep(this.options.access, { ...target, join: rolloutFile === null ? null : (this.joins.get(rolloutFile) ?? null) });
-    const tolerances = Object.fromEntries(r.float32Figures.map((k) => [k, FLOAT32_TOLERANCE]));
-    this.recomputed.push({ file: r.files[0] ?? '', step: r.step, metrics: r.metrics, tolerances });
-    this.trainSteps.push({
-      step: r.step,
-      files: r.files,
-      samples: r.samples,
-      metrics: r.metrics,
-      mismatch: r.mismatch,
-      buckets: r.buckets,
-      root,
-    });
-    this.findings.push(...capFindings(r.findings, this.options.settings.maxProblems, r.files[0] ?? ''));
-    return r;
+    const read = await readTrainStep(this.options.access, { ...target, join: rolloutFile === null ? null : (this.joins.get(rolloutFile) ?? null) }, root);
+    this.recomputed.push(read.recomputed);
+    this.trainSteps.push(read.step);
+    this.findings.push(...capFindings(read.findings, this.options.settings.maxProblems, read.step.files[0] ?? ''));
+    return read;
   }
 
   /** What each rollout and eval file added so far recomputed, for comparing with metrics logs. */
@@ -246,7 +238,7 @@ export class RunAnalyzer {
   finish(): RunReport {
     const findings = this.findings.slice();
     for (const { scan, findings: own } of this.metricsLogs) {
-      const mismatches = compareMetrics(scan.displayPath, scan.metricsRecords, this.recomputed);
+      const mismatches = metricsLogFindings(scan.displayPath, scan.metricsRecords, this.recomputed);
       findings.push(...capFindings(own.concat(mismatches), this.options.settings.maxProblems, scan.displayPath, scan.droppedFindings));
     }
     findings.push(...driftFindings(this.trainSteps));

@@ -4,7 +4,10 @@
 import type { FileAccess } from './fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
-import { readSampleLine, type SampleLine, type SamplePlace } from './sampleLine';
+import { KeptPtLines, readSampleLine, type SampleLine, type SamplePlace } from './sampleLine';
+import { isTorchDump } from './scan/scanPt';
+
+export type { KeptPtLines, SamplePlace } from './sampleLine';
 
 /** What a sample's log line says about a failure, re-read from the file. */
 export interface RecordDetail {
@@ -74,4 +77,14 @@ export function lineDetail(line: SampleLine): RecordDetail {
   const scanned = scanJson(line.bytes, 0, line.bytes.byteLength, RULE);
   if (!scanned.ok) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };
   return recordDetail(scanned.value);
+}
+
+/**
+ * For a `.pt` dump (told by its content), a keeper of the line of the sample on `line1` (1-based)
+ * for the analysis to fill as it reads the dump (scan option `keepPtLines`): sample N is only
+ * reached by reading the dump up to it. Undefined for a text log, whose line is read again by its
+ * offset (`readRecordDetail`).
+ */
+export async function keepDumpLine(access: FileAccess, path: string, line1: number): Promise<KeptPtLines | undefined> {
+  return (await isTorchDump(access, path)) ? new KeptPtLines(new Set([line1 - 1]), MAX_DETAIL_LINE_BYTES) : undefined;
 }

@@ -14,7 +14,7 @@ import type { ServerRuntime } from './runtime';
 import type { SettingsCache } from './analysis/settingsCache';
 import { isEvalConfigName } from '../core/evalConfigLocation';
 import { isPtDumpName } from '../core/logFiles';
-import { siblingPt } from '../core/rollout/trajectorySidecar';
+import { trajectoryDumpOf } from '../core/run/plan';
 import { isSettingsFile, type RunSettingsFiles } from './analysis/runSettingsFiles';
 import { uriToPath } from './documents/uris';
 
@@ -123,7 +123,7 @@ export class ServerContext implements ServerParts {
     if (isPtDumpName(path)) {
       // A trajectory sidecar takes its verdicts from its step's .pt (core/rollout/trajectorySidecar.ts).
       for (const result of this.analyses.all())
-        if (result.report?.format === 'miles-trajectory' && siblingPt(result.path) === path) this.analyses.schedule(result.uri);
+        if (result.report?.format === 'miles-trajectory' && trajectoryDumpOf(result.path) === path) this.analyses.schedule(result.uri);
       return;
     }
     const configName = isEvalConfigName(path);

@@ -3,6 +3,7 @@
 // report; the run model folds it into steps (model.ts), `check`'s text tables, the language
 // server's Groups view and the run view render it.
 import { DROP_METRIC_PREFIX, dropMetricName } from '../causes';
+import { passKValues } from '../eval/passAtK';
 import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupCounts } from '../types';
 
 /** The reason under which drops no metric names are counted. */
@@ -56,6 +57,15 @@ export function passKsOf(metrics: Record<string, number>, name: string): number[
   return Object.keys(metrics)
     .filter((k) => k.startsWith(prefix))
     .map((k) => Number(k.slice(prefix.length)));
+}
+
+/**
+ * The pass@k a dataset's metrics hold that miles, grouping over the global n (`groupSize`), would not
+ * log (it logs k = 1, 2, 4, … ≤ n): what the wrong grouping leaves out.
+ */
+export function passKsNotLogged(d: Pick<DatasetSummary, 'metrics' | 'name'>, groupSize: number): number[] {
+  const logged = new Set(passKValues(groupSize));
+  return passKsOf(d.metrics, d.name).filter((k) => !logged.has(k));
 }
 
 /** Without detail (e.g. a JSON round trip), datasets are read back from the metric names; samples −1: unknown. */

@@ -6,6 +6,7 @@
 // export (`rollout-lens export`: same folder, same stem) counts once, as the `.pt`.
 import { isLogFileName, runFileStem } from '../logFiles';
 import type { StepKind } from './model';
+import { siblingPt } from '../rollout/trajectorySidecar';
 
 /**
  * - `primary`: read and analysed; its report makes (part of) a step.
@@ -181,4 +182,12 @@ export function trainDataRollouts(plan: RunPlan | null): ReadonlySet<string> {
   if (plan === null) return out;
   for (const t of trainDataSteps(plan)) if (t.of !== null) out.add(t.of);
   return out;
+}
+
+/**
+ * The `.pt` dump a miles trajectory sidecar (`D/trajectory/<step>.jsonl`) takes its verdicts from,
+ * `D/rollout_data/<step>.pt`; null for a file not in a `trajectory` folder.
+ */
+export function trajectoryDumpOf(path: string): string | null {
+  return siblingPt(path);
 }

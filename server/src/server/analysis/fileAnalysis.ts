@@ -5,8 +5,8 @@ import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { throwIfCancelled, type Cancellation } from '../../core/cancellation';
 import { RunAnalyzer, scanFile, type AnalyzeOptions, type ScanState } from '../../core/engine';
 import { severityOf } from '../../core/catalog';
-import type { RecomputedMetrics } from '../../core/eval/compareMetrics';
-import { loadEvalConfig, type EvalConfig } from '../../core/eval/config';
+import type { RecomputedMetrics } from '../../core/run/metricsLog';
+import { readEvalConfig, type EvalConfig } from '../../core/evalConfigFile';
 import type { FileAccess } from '../../core/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import type { FileReport, Finding, RunReport } from '../../core/types';
@@ -70,7 +70,7 @@ export async function loadConfig(opts: RunOptions): Promise<{ path: string | nul
   const path = await locateEvalConfig(opts.path, { setting: opts.settings.evalConfig, folders: opts.workspaceFolders }, opts.access, nodePaths);
   if (!path) return { path: null, config: null, problem: null };
   try {
-    return { path, config: await loadEvalConfig(path, opts.access), problem: null };
+    return { path, config: await readEvalConfig(path, opts.access), problem: null };
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     opts.onConfigProblem?.(`eval config ${path}: ${why}`);

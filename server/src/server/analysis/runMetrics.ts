@@ -11,7 +11,7 @@
 // compared with changes. A member that changed on disk is shown with its previous figures until
 // it has been read again, so the findings do not flicker.
 import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver';
-import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
 import { fileStamp, type FileAccess, type FileStat } from '../../core/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import { parentDir } from '../../core/paths';
@@ -131,7 +131,7 @@ export class RunMetrics {
     log.used = used;
     this.drain();
     const records = result.report.detail?.metricsRecords ?? [];
-    const mismatches = compareMetrics(result.path, records, recomputed);
+    const mismatches = metricsLogFindings(result.path, records, recomputed);
     if (mismatches.length === 0) return result;
     const findings: Finding[] = result.ownFindings.concat(mismatches).sort((a, b) => a.line - b.line);
     return { ...result, findings };

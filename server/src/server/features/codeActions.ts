@@ -15,8 +15,8 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions, type SetNSamplesPerEvalPromptArgs } from '../../../../shared/protocol';
 import { isFixable } from '../../core/catalog';
-import { applyNSamplesFix } from '../../core/eval/fixConfig';
-import { readLineText } from '../../core/reader/lineReader';
+import { fixEvalConfigText } from '../../core/evalConfigFile';
+import { readFileText } from '../../core/fileText';
 import type { SetNSamplesFix } from '../../core/types';
 import { SOURCE, type DiagnosticData } from '../diagnostics/toDiagnostics';
 import type { ServerContext } from '../serverContext';
@@ -57,13 +57,13 @@ function refuseEdit(
 async function configText(ctx: ServerContext, path: string): Promise<string> {
   const stat = await ctx.overlay.stat(path);
   if (stat.size > MAX_CONFIG_BYTES) throw new Error(`${path} is too large for an eval config`);
-  return readLineText(ctx.overlay, path, 0, stat.size);
+  return readFileText(ctx.overlay, path, stat.size);
 }
 
 async function configEdit(ctx: ServerContext, configUri: string, fix: SetNSamplesFix): Promise<WorkspaceEdit> {
   const path = uriToPath(configUri);
   const text = await configText(ctx, path);
-  return textEdit(ctx, configUri, path, text, applyNSamplesFix(text, path, fix).edit);
+  return textEdit(ctx, configUri, path, text, fixEvalConfigText(text, path, fix).edit);
 }
 
 /** One replacement in a file as a WorkspaceEdit: versioned when the file is open, so an edit made against older text is refused. */

@@ -13,16 +13,16 @@ import { gateRulesOf, type GateRules } from '../../core/compare/gate';
 import { type RunSummary, SummaryBuilder } from '../../core/compare/summary';
 import { parseSummary, SummaryError } from '../../core/compare/summaryJson';
 import { CancelledError } from '../../core/cancellation';
-import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
 import { parentDir } from '../../core/paths';
-import { readRange } from '../../core/reader/lineReader';
+import { readFileText } from '../../core/fileText';
 import { filesToRead, planRun } from '../../core/run/plan';
 import { loadGateSection, SettingsFileError } from '../../core/runSettings';
 import type { Finding, MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../documents/uris';
 import { joinOf, readTrainData } from './trainData';
-import type { RolloutJoin } from '../../core/train/trainStep';
+import type { RolloutJoin } from '../../core/run/trainData';
 
 /** The most flipped prompts one answer lists (each is a row of the run view). */
 export const MAX_LISTED_PROMPTS = 1000;
@@ -82,7 +82,7 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
   }
   if (!isDirectory && isRunSummaryName(path)) {
     try {
-      return parseSummary(new TextDecoder().decode(await readRange(ctx.overlay, path, 0, size)));
+      return parseSummary(await readFileText(ctx.overlay, path, size));
     } catch (err) {
       if (err instanceof SummaryError) throw failed(`${path}: ${err.message}`);
       throw err;
@@ -131,6 +131,6 @@ async function summaryOf(ctx: ServerContext, path: string, token: CancellationTo
     recomputed.push(...train.recomputed);
   }
   // A folder's metrics logs against what its files recomputed, as `check <folder>` compares them.
-  if (isDirectory) for (const log of metricsLogs) findings.push(...compareMetrics(log.path, log.records, recomputed));
+  if (isDirectory) for (const log of metricsLogs) findings.push(...metricsLogFindings(log.path, log.records, recomputed));
   return builder.finish(findings, train?.steps);
 }

@@ -3,7 +3,7 @@
 // the file is run.
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { PtAsJsonlParams, PtAsJsonlResult } from '../../../../shared/protocol';
-import { describeProblem, exportPtLines } from '../../core/reader/pt/exportLines';
+import { exportDumpLines } from '../../core/ptExport';
 import type { ServerContext } from '../serverContext';
 import { uriToPath } from '../documents/uris';
 
@@ -16,6 +16,6 @@ export async function ptAsJsonl(ctx: ServerContext, params: PtAsJsonlParams, tok
     throw new ResponseError(ErrorCodes.InvalidParams, `ptAsJsonl: cannot read ${path}: ${(err as Error).message}`);
   }
   const parts: string[] = [];
-  const r = await exportPtLines(ctx.runtime.access, path, (line) => parts.push(line), { isCancelled: () => token.isCancellationRequested });
-  return { text: parts.join(''), samples: r.samples, problems: r.problems.map(describeProblem) };
+  const r = await exportDumpLines(ctx.runtime.access, path, (line) => parts.push(line), { isCancelled: () => token.isCancellationRequested });
+  return { text: parts.join(''), samples: r.samples, problems: r.problems };
 }

@@ -5,7 +5,7 @@
 // file, for the client to show those of files that are not open.
 import { ErrorCodes, ResponseError, type CancellationToken } from 'vscode-languageserver';
 import { DEFAULT_SETTINGS, type RunStatusFileDiagnostics, type RunStatusParams, type RunStatusResult } from '../../../../shared/protocol';
-import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
 import { RunModelBuilder } from '../../core/run/model';
 import { runTotals } from '../../core/run/totals';
 import type { FileReport, Finding, MetricsRecord } from '../../core/types';
@@ -15,7 +15,7 @@ import { type Configured, runContextOf } from './runContext';
 import { eachResult, runSummary } from './runSummary';
 import { pathToUri } from '../documents/uris';
 import { joinOf, readTrainData } from './trainData';
-import type { RolloutJoin } from '../../core/train/trainStep';
+import type { RolloutJoin } from '../../core/run/trainData';
 
 interface Visited extends Configured {
   /** Kept without its detail: the store is released after the visit. */
@@ -64,7 +64,7 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
     const recomputed = visited.flatMap((v) => (v.recomputed ? [v.recomputed] : [])).concat(train.recomputed);
     for (const v of visited) {
       if (v.metricsRecords === null) continue;
-      const mismatches = compareMetrics(v.path, v.metricsRecords, recomputed);
+      const mismatches = metricsLogFindings(v.path, v.metricsRecords, recomputed);
       if (mismatches.length > 0) v.findings = v.findings.concat(mismatches).sort((a, b) => a.line - b.line);
     }
   }

@@ -24,12 +24,11 @@ import { fileStep } from '../../core/logFiles';
 import { fileOverview } from '../../core/run/fileOverview';
 import { type Run, RunModelBuilder } from '../../core/run/model';
 import { filesToRead, planRun, type RunPlan } from '../../core/run/plan';
-import { inGroupOrder } from '../../core/rollout/groups';
 import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
 import { CancelledError } from '../../core/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { DetailForm } from '../analysis/diskCache';
-import { failureCause, firstLineOf, membersOf, verdictOf } from '../../core/inspect';
+import { failureCause, firstLineOf, groupMembersOfRows, membersOf, verdictOf } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 import { pathToUri, uriToPath } from '../documents/uris';
 import { type Configured, runContextOf, settingsFileOf } from './runContext';
@@ -226,7 +225,7 @@ function listedFromStore(detail: FileDetail & { store: NonNullable<FileDetail['s
     listed.get(gid)?.rows.push(i);
   }
   for (const [gid, { bucket, rows }] of listed) {
-    const members = inGroupOrder(rows.map((r) => store.at(r)));
+    const members = groupMembersOfRows(store, rows);
     bucket.groups.push(groupItem(uri, store.groupKeys.value(gid) as string, members, verdictOf(detail, gid), settings));
   }
   return [...buckets.values()];

@@ -19,14 +19,14 @@ import { DEFAULT_SAMPLES_PER_REASON, type FilePart, filePart, runViewBuilder } f
 import { FindingRows } from '../../core/views/runViewRows';
 import type { RunPlan } from '../../core/run/plan';
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
-import { compareMetrics, type RecomputedMetrics } from '../../core/eval/compareMetrics';
+import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
 import type { MetricsRecord } from '../../core/types';
 import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
 import { pathToUri } from '../documents/uris';
 import { eachResult } from './runSummary';
 import { joinOf, readTrainData } from './trainData';
-import type { RolloutJoin } from '../../core/train/trainStep';
+import type { RolloutJoin } from '../../core/run/trainData';
 
 export const MAX_SAMPLES_PER_REASON = 200;
 
@@ -103,7 +103,7 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   for (const t of train.steps) done.addTrainStep(t);
   done.addFindings(train.findings);
   recomputed.push(...train.recomputed);
-  for (const log of metricsLogs) done.addFindings(compareMetrics(log.path, log.records, recomputed));
+  for (const log of metricsLogs) done.addFindings(metricsLogFindings(log.path, log.records, recomputed));
   const view = done.finish();
   // The listed samples are the model's copies (core/views/runViewExcerpts.ts copyRef): a kept part's own are not changed.
   await attachExcerpts(view, ctx.overlay);

@@ -6,18 +6,17 @@
 import type { CancellationToken } from 'vscode-languageserver';
 import { CancelledError } from '../../core/cancellation';
 import { driftFindings } from '../../core/engine';
-import { FLOAT32_TOLERANCE, type RecomputedMetrics } from '../../core/eval/compareMetrics';
 import { fileStamp } from '../../core/fileAccess';
+import type { RecomputedMetrics } from '../../core/run/metricsLog';
 import { type RunPlan, trainDataRollouts, trainDataSteps } from '../../core/run/plan';
-import { rolloutJoin } from '../../core/train/rolloutJoin';
-import { analyzeTrainStep, type RolloutJoin, type TrainStepResult } from '../../core/train/trainStep';
+import { joinRolloutDump, readTrainStep, type RolloutJoin, type TrainStepRead } from '../../core/run/trainData';
 import type { Finding, TrainStepReport } from '../../core/types';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { ServerContext } from '../serverContext';
 
 /** Steps kept per server (a few KB each); past this the cache starts again. */
 const MAX_KEPT_STEPS = 4096;
-const kept = new WeakMap<ServerContext, Map<string, { stamp: string; result: TrainStepResult }>>();
+const kept = new WeakMap<ServerContext, Map<string, { stamp: string; read: TrainStepRead }>>();
 
 const joinedByPlan = new WeakMap<RunPlan, ReadonlySet<string>>();
 
@@ -30,7 +29,7 @@ export function joinOf(r: FileAnalysis, plan: RunPlan | null): RolloutJoin | nul
   if (r.report?.format !== 'miles-pt' || store === undefined || plan === null) return null;
   let joined = joinedByPlan.get(plan);
   if (joined === undefined) joinedByPlan.set(plan, (joined = trainDataRollouts(plan)));
-  return joined.has(r.report.path) ? rolloutJoin(r.report.path, store) : null;
+  return joined.has(r.report.path) ? joinRolloutDump(r.report.path, store) : null;
 }
 
 export interface TrainDataRead {
@@ -56,7 +55,7 @@ export async function readTrainData(
     if (token.isCancellationRequested) throw new CancelledError();
     const files = t.files.map((f) => ({ path: f.path, displayPath: f.displayPath }));
     const join = t.of === null ? null : (joins.get(t.of) ?? null);
-    let result: TrainStepResult;
+    let read: TrainStepRead;
     try {
       const stamps = await Promise.all(
         [...files.map((f) => f.path), ...(join ? [t.of!] : [])].map(async (p) => `${p}\u0000${fileStamp(await ctx.overlay.stat(p))}`),
@@ -64,29 +63,21 @@ export async function readTrainData(
       const key = `${t.root}\u0000${t.step}`;
       const stamp = stamps.join('\u0001');
       const held = cache.get(key);
-      if (held !== undefined && held.stamp === stamp) result = held.result;
+      if (held !== undefined && held.stamp === stamp) read = held.read;
       else {
-        result = await analyzeTrainStep(ctx.overlay, { step: t.step, files, join });
+        read = await readTrainStep(ctx.overlay, { step: t.step, files, join }, t.root);
         if (cache.size >= MAX_KEPT_STEPS) cache.clear();
-        cache.set(key, { stamp, result });
+        cache.set(key, { stamp, read });
       }
     } catch (err) {
       if (err instanceof CancelledError) throw err;
       ctx.connection.console.warn(`rollout-lens: skipping train_data of step ${t.step}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
     }
-    out.steps.push({
-      step: result.step,
-      files: result.files,
-      samples: result.samples,
-      metrics: result.metrics,
-      mismatch: result.mismatch,
-      buckets: result.buckets,
-      root: t.root,
-    });
-    out.findings.push(...result.findings);
-    const tolerances = Object.fromEntries(result.float32Figures.map((k) => [k, FLOAT32_TOLERANCE]));
-    out.recomputed.push({ file: result.files[0] ?? '', step: result.step, metrics: result.metrics, tolerances });
+    // Copies: a kept step is handed to every later visit.
+    out.steps.push({ ...read.step });
+    out.findings.push(...read.findings);
+    out.recomputed.push({ ...read.recomputed });
   }
   out.findings.push(...driftFindings(out.steps));
   return out;
