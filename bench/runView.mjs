@@ -16,28 +16,24 @@
 // Correctness first: the run view's totals (files, samples, groups, kept, dropped) and the Groups
 // view's per-file kept/dropped must equal `check --format json` on the folder; the one file's
 // answer its kept/dropped; the sample view the line's status as the file has it.
-// And the run view following its run (--only follow, its own section): one server draws the run,
-// then a new step file appears and the time to the redrawn model is taken: the client's debounce
-// (REDRAW_DEBOUNCE_MS of client/src/runViewPanel.ts, added, not waited) plus the `runView` request
-// that draws it again, on a copy of the example run (a new step of 8 groups) and on the 10 M-sample
-// folder (hard links; the new step a hard link of the 1 M-sample short file).
+// And the run view following its run (--only follow, its own section): bench/runViewFollow.mjs.
 //   node bench/runView.mjs [--folder bench/.data/scale-run-10x1m] [--pt-folder bench/.data/scale-pt-run-10x1m]
 //     [--runs 1] [--no-write] [--only runView|groups|eval|pt|report|follow]
 //     [--server <other build>/dist/server.js]
 //   RUNVIEW_BENCH_NODE_ARGS='--expose-gc -r ./probe.cjs' adds node flags to the server processes
 //   (each is sent SIGUSR2 after its answer, for a probe that reports its heap).
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 
-import { arg, load, machine, measure, pct, root, timedEnv, warm, writeSection } from './measure.mjs';
+import { arg, load, machine, measure, pct, root, writeSection } from './measure.mjs';
+import { follow } from './runViewFollow.mjs';
+import { bounded, cpuOf, expected, lineOf, logsIn, memOf, serverOn, warmFolder } from './runViewServer.mjs';
 
 const FOLDER = resolve(arg('folder', join(root, 'bench/.data/scale-run-10x1m')));
 const RUNS = Number(arg('runs', '1'));
 // runView | groups | eval (the run view with the eval dump) | pt (the .pt folder's two requests) | report (`rollout-lens
-// report` on both folders): those only (implies --no-write)
+// report` on both folders) | follow (bench/runViewFollow.mjs): those only (implies --no-write)
 const ONLY = arg('only', null);
 const WRITE = !process.argv.includes('--no-write') && ONLY === null;
 const TARGET_MB = 200;
@@ -50,102 +46,14 @@ const files = readdirSync(FOLDER).filter((f) => f.endsWith('.jsonl'));
 // bench/ptScale.mjs writes this one (5.9 GB, ~100 s of torch.save a dump).
 const PT_FOLDER = resolve(arg('pt-folder', join(root, 'bench/.data/scale-pt-run-10x1m')));
 const WITH_PT = ONLY === null || ONLY === 'pt' || ONLY === 'report';
-/** The client's debounce before a redraw (client/src/runViewPanel.ts REDRAW_DEBOUNCE_MS). */
-const REDRAW_DEBOUNCE_MS = 300;
-const FOLLOW_TARGET_MS = { example: 1000, folder: 3000 };
 if (WITH_PT && !existsSync(PT_FOLDER)) throw new Error(`${PT_FOLDER} is missing: run node bench/ptScale.mjs first (it writes the folder)`);
-/** The logs under a folder (JSON Lines and `.pt` dumps), as paths relative to it, sorted. */
-const logsIn = (folder) =>
-  readdirSync(folder, { recursive: true })
-    .filter((f) => /\.(jsonl|pt)$/.test(f))
-    .sort();
 const ptBytes = WITH_PT ? logsIn(PT_FOLDER).reduce((n, f) => n + statSync(join(PT_FOLDER, f)).size, 0) : 0;
 const bytes = files.reduce((n, f) => n + statSync(join(FOLDER, f)).size, 0);
-
-/** `check --format json` on a folder, cached next to it by its files' sizes and times. */
-function expected(folder = FOLDER) {
-  const stamp = logsIn(folder)
-    .map((f) => {
-      const st = statSync(join(folder, f));
-      return `${f}:${st.size}:${st.mtimeMs}`;
-    })
-    .join(',');
-  const cache = join(root, 'bench/.data', `runview-expected-${folder.split('/').pop()}.json`);
-  if (existsSync(cache)) {
-    const c = JSON.parse(readFileSync(cache, 'utf8'));
-    if (c.stamp === stamp) return c;
-  }
-  console.log(`check --format json ${folder} ...`);
-  const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', folder], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (r.status !== 0) throw new Error(`check exited ${r.status}: ${r.stderr}`);
-  const report = JSON.parse(r.stdout);
-  const perFile = {};
-  for (const f of report.files) perFile[pathToFileURL(f.path).href] = { kept: f.groups.kept, dropped: f.groups.dropped };
-  // The run view's totals are its steps' (rollout files); an eval dump's samples are in its eval rows.
-  const totals = { files: report.files.length, samples: 0, groups: 0, kept: 0, dropped: 0 };
-  let evalSamples = 0;
-  for (const f of report.files) {
-    if (f.kind === 'eval') {
-      evalSamples += f.records;
-      continue;
-    }
-    totals.samples += f.records;
-    totals.groups += f.groups.total;
-    totals.kept += f.groups.kept;
-    totals.dropped += f.groups.dropped;
-  }
-  const c = { stamp, totals, evalSamples, perFile };
-  writeFileSync(cache, JSON.stringify(c));
-  return c;
-}
-
-function bounded(what, promise, ms) {
-  let timer;
-  const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** VmHWM / VmRSS of a process in MB. */
-function memOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
-  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
-}
-
-/** The logs of a folder read through once: each request below starts with them in the page cache. */
-function warmFolder(folder) {
-  warm(logsIn(folder).map((f) => join(folder, f)));
-}
 
 /** A fresh server asked one request on a folder (its logs read through first): its answer, wall ms, CPU s, peak and held RSS. */
 async function once(method, params, folder = FOLDER) {
   warmFolder(folder);
-  const child = spawn(process.execPath, [...(process.env.RUNVIEW_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), BUNDLE, '--stdio'], {
-    env: timedEnv,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((r) => child.on('exit', r));
-  const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  client.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
-  client.onRequest('client/registerCapability', () => null);
-  client.onRequest('window/workDoneProgress/create', () => null);
-  client.onNotification(() => undefined);
-  client.listen();
-  const folderUri = pathToFileURL(folder).href;
-  await bounded(
-    'initialize',
-    client.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: folderUri,
-      capabilities: { workspace: { configuration: true } },
-      workspaceFolders: [{ uri: folderUri, name: 'run' }],
-    }),
-    60_000,
-  );
-  await client.sendNotification('initialized', {});
+  const { client, child, uri: folderUri, close } = await serverOn(BUNDLE, folder, (process.env.RUNVIEW_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const base = memOf(child.pid);
   const cpu0 = cpuOf(child.pid);
   const t0 = performance.now();
@@ -157,168 +65,14 @@ async function once(method, params, folder = FOLDER) {
     child.kill('SIGUSR2');
     await new Promise((r) => setTimeout(r, 2000));
   }
-  await bounded('shutdown', client.sendRequest('shutdown'), 10_000).catch(() => undefined);
-  await client.sendNotification('exit').catch(() => undefined);
-  await bounded('exit', exited, 10_000).catch(() => undefined);
-  client.dispose();
-  if (child.exitCode === null) child.kill();
+  await close();
   return { answer, ms, cpu, peak: mem.peak, held: mem.now, idle: base.now, answerMB: JSON.stringify(answer).length / 1e6 };
 }
 
-/**
- * One server draws the run view of `folder`, then `addStep()` writes a new step file and the run
- * view is asked again: the redraw's wall time (plus the client's debounce), its server CPU, the
- * server's peak RSS over both, and both answers.
- */
-async function followOnce(folder, addStep) {
-  warmFolder(folder);
-  const child = spawn(process.execPath, [BUNDLE, '--stdio'], { env: timedEnv, stdio: ['pipe', 'pipe', 'inherit'] });
-  const exited = new Promise((r) => child.on('exit', r));
-  const client = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
-  client.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
-  client.onRequest('client/registerCapability', () => null);
-  client.onRequest('window/workDoneProgress/create', () => null);
-  client.onNotification(() => undefined);
-  client.listen();
-  const uri = pathToFileURL(folder).href;
-  await bounded(
-    'initialize',
-    client.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: uri,
-      capabilities: { workspace: { configuration: true } },
-      workspaceFolders: [{ uri, name: 'run' }],
-    }),
-    60_000,
-  );
-  await client.sendNotification('initialized', {});
-  const t0 = performance.now();
-  const before = await bounded('runView', client.sendRequest('rolloutLens/runView', { uri }), 600_000);
-  const firstMs = performance.now() - t0;
-  addStep();
-  const cpu0 = cpuOf(child.pid);
-  const t1 = performance.now();
-  const after = await bounded('runView again', client.sendRequest('rolloutLens/runView', { uri }), 600_000);
-  const redrawMs = performance.now() - t1;
-  const cpu = cpuOf(child.pid) - cpu0;
-  const mem = memOf(child.pid);
-  await bounded('shutdown', client.sendRequest('shutdown'), 10_000).catch(() => undefined);
-  await client.sendNotification('exit').catch(() => undefined);
-  await bounded('exit', exited, 10_000).catch(() => undefined);
-  client.dispose();
-  if (child.exitCode === null) child.kill();
-  return { before, after, firstMs, ms: REDRAW_DEBOUNCE_MS + redrawMs, requestMs: redrawMs, cpu, peak: mem.peak };
-}
-
-/** The follow rows: the example run and the 10 M-sample folder, each checked (the new step drawn, with its samples). */
-async function follow() {
-  const loadBeforeFollow = load();
-  const rows = [];
-  const exampleLines = readFileSync(join(root, 'examples/run/rollout/rollout_2.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.stringify({ ...JSON.parse(l), rollout_id: 4 }));
-  const folderLinks = join(root, 'bench/.data', `${basename(FOLDER)}-follow`);
-  const short = join(root, 'bench/.data/scale-short-1m-seed7.jsonl');
-  for (let i = 0; i < RUNS; i++) {
-    const ex = join(root, 'bench/.data/runview-follow-example');
-    rmSync(ex, { recursive: true, force: true });
-    cpSync(join(root, 'examples/run'), ex, { recursive: true });
-    const e = await followOnce(ex, () => writeFileSync(join(ex, 'rollout/rollout_4.jsonl'), `${exampleLines.join('\n')}\n`));
-    const step4 = e.after.steps.find((s) => s.step === 4 && e.after.runs[s.run].framework === 'miles');
-    if (!step4 || step4.samples !== exampleLines.length || e.after.totals.samples !== e.before.totals.samples + exampleLines.length)
-      throw new Error(`example run: the redrawn model lacks step 4 of ${exampleLines.length} samples`);
-    rows.push({ what: 'example', ...e });
-    console.log(
-      `follow (example run): first ${(e.firstMs / 1000).toFixed(2)} s, new step file → redrawn model ${e.ms.toFixed(0)} ms, peak RSS ${e.peak.toFixed(0)} MB`,
-    );
-
-    if (!existsSync(short)) throw new Error(`${short} is missing: run node bench/scale.mjs first`);
-    rmSync(folderLinks, { recursive: true, force: true });
-    mkdirSync(folderLinks, { recursive: true });
-    for (const f of files) linkSync(join(FOLDER, f), join(folderLinks, f));
-    const n = files.length + 1;
-    const f = await followOnce(folderLinks, () => linkSync(short, join(folderLinks, `rollout_${n}.jsonl`)));
-    const added = f.after.steps.find((s) => s.step === n);
-    if (!added || added.samples !== 1_000_000 || f.after.totals.samples !== want.totals.samples + 1_000_000 || f.before.totals.samples !== want.totals.samples)
-      throw new Error(`10 M folder: the redrawn model lacks step ${n} of 1,000,000 samples (${JSON.stringify(f.after.totals)})`);
-    rows.push({ what: 'folder', ...f });
-    console.log(
-      `follow (10 M folder): first ${(f.firstMs / 1000).toFixed(1)} s, new step file → redrawn model ${f.ms.toFixed(0)} ms, CPU ${f.cpu.toFixed(1)} s, peak RSS ${f.peak.toFixed(0)} MB`,
-    );
-  }
-  rmSync(folderLinks, { recursive: true, force: true });
-  const line = (what, label, target) => {
-    const xs = rows.filter((r) => r.what === what);
-    const ms = pct(
-      xs.map((x) => x.ms),
-      50,
-    );
-    const peak = Math.max(...xs.map((x) => x.peak));
-    const first = pct(
-      xs.map((x) => x.firstMs),
-      50,
-    );
-    const rss = what === 'folder' ? `; ≤ ${TARGET_MB} MB: ${peak <= TARGET_MB ? 'met' : 'missed'}` : '';
-    return `| ${label} | ${(first / 1000).toFixed(2)} | ${ms.toFixed(0)} | ${pct(
-      xs.map((x) => x.cpu),
-      50,
-    ).toFixed(2)} | ${peak.toFixed(0)} | ≤ ${target} ms: ${ms <= target ? 'met' : `missed by ${(ms - target).toFixed(0)} ms`}${rss} |`;
-  };
-  return `
-## Run view following its run
-
-\`node bench/runView.mjs --only follow --runs ${RUNS}\`: one language server draws the run view, then a new step file appears and the run view is asked again; "redraw" is the client's debounce (${REDRAW_DEBOUNCE_MS} ms, added) plus that request's wall time, each answer checked (the new step, with its samples); unchanged files are not read again (their part of the model is kept by their stamp). Runs: ${RUNS}, p50 shown. ${machine(loadBeforeFollow)}.
-
-| run, new step file | first draw (s) | redraw (ms) | redraw server CPU (s) | peak RSS (MB) | target |
-|---|---|---|---|---|---|
-${line('example', 'example run (examples/run), `rollout/rollout_4.jsonl` of 8 groups', FOLLOW_TARGET_MS.example)}
-${line('folder', `10 M-sample folder (${files.length} × 1 M), \`rollout_${files.length + 1}.jsonl\` of 1 M samples`, FOLLOW_TARGET_MS.folder)}
-`;
-}
-
-/** User + system CPU seconds of a process. */
-function cpuOf(pid) {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
-/** The 0-based line `n` of a file, found by counting newlines (the sample view's answer is checked against it). */
-function lineOf(path, n) {
-  const fd = openSync(path, 'r');
-  const buf = Buffer.alloc(1 << 20);
-  let line = 0;
-  let pos = 0;
-  let start = -1;
-  const parts = [];
-  try {
-    for (;;) {
-      const got = readSync(fd, buf, 0, buf.length, pos);
-      if (got === 0) throw new Error(`${path} has no line ${n}`);
-      let from = 0;
-      for (let i = 0; i < got; i++) {
-        if (buf[i] !== 10) continue;
-        if (line === n) {
-          parts.push(Buffer.from(buf.subarray(start < 0 ? 0 : from, i)));
-          return Buffer.concat(parts).toString('utf8');
-        }
-        line++;
-        from = i + 1;
-        if (line === n) start = from;
-      }
-      if (line === n) parts.push(Buffer.from(buf.subarray(start < 0 ? 0 : from, got)));
-      start = -1;
-      pos += got;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const want = expected();
+const want = expected(FOLDER);
 console.log(`${FOLDER}: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB, ${want.totals.samples} samples`);
 if (ONLY === 'follow' || ONLY === null) {
-  const body = await follow();
+  const body = await follow({ bundle: BUNDLE, folder: FOLDER, files, want, runs: RUNS });
   console.log(body);
   if (ONLY === 'follow' ? !process.argv.includes('--no-write') : WRITE) writeSection('runview-follow', body);
   if (ONLY === 'follow') process.exit(0);

@@ -5,17 +5,13 @@
 // only. The page names no file: a link carries the number of a place, and the host opens its own
 // copy of that place.
 
-/** A figure on both sides; `delta` is candidate − baseline, null when either side has none. */
-export interface ComparedDelta {
-  baseline: number | null;
-  candidate: number | null;
-  delta: number | null;
-}
+import type { CauseDiff, DatasetDiff, Delta, IntervalDelta } from './runDiff';
 
-/** A delta with the paired bootstrap's 95% interval (null: no prompt evaluated by both runs). */
-export interface ComparedIntervalDelta extends ComparedDelta {
-  interval: [number, number] | null;
-}
+/** A figure on both sides, as the diff gives it (shared/runDiff.ts `Delta`). */
+export type ComparedDelta = Delta;
+
+/** A delta with the paired bootstrap's 95% interval (shared/runDiff.ts `IntervalDelta`). */
+export type ComparedIntervalDelta = IntervalDelta;
 
 /** A link to a sample: the index of its place in `RunComparison.places`, and how it is shown. */
 export interface PlaceLink {
@@ -47,27 +43,11 @@ export interface ComparedStep {
   causes: Record<string, ComparedDelta>;
 }
 
-export interface ComparedCause {
-  reason: string;
-  status: 'new' | 'vanished' | 'both';
-  groups: ComparedDelta;
-  /** Dropped groups / groups over the paired rollout steps, in percentage points. */
-  ratePoints: ComparedDelta;
-  evidence: { baseline: PlaceLink[]; candidate: PlaceLink[] };
-}
+/** A drop reason as the diff compares it, its evidence as links. */
+export type ComparedCause = CauseDiff<PlaceLink>;
 
-export interface ComparedDataset {
-  name: string;
-  baselineStep: number | null;
-  candidateStep: number | null;
-  samples: ComparedDelta;
-  noneReward: ComparedDelta;
-  shrank: boolean;
-  pairedPrompts: number;
-  score: ComparedIntervalDelta;
-  passAtK: Record<string, ComparedIntervalDelta>;
-  evidence: { baseline: PlaceLink | null; candidate: PlaceLink | null };
-}
+/** An eval dataset as the diff compares it (without n and truncation, which the page does not draw), its evidence as links. */
+export type ComparedDataset = Omit<DatasetDiff<PlaceLink>, 'n' | 'truncated'>;
 
 export interface FlippedPrompt {
   kind: 'rollout' | 'eval';

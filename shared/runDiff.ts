@@ -43,7 +43,8 @@ export interface StepDiff {
   causes: Record<string, Delta>;
 }
 
-export interface CauseDiff {
+/** A drop reason in both runs; `P`: how its evidence is given (a `Place`; the run view's `PlaceLink`). */
+export interface CauseDiff<P = Place> {
   reason: string;
   /** `new`: only the candidate drops for it; `vanished`: only the baseline; `both`. */
   status: 'new' | 'vanished' | 'both';
@@ -52,10 +53,11 @@ export interface CauseDiff {
   /** Dropped groups / groups over the paired steps, in percentage points. */
   ratePoints: Delta;
   /** The sample that names the reason in each step where it rose (candidate) or that lost it (baseline). */
-  evidence: { baseline: Place[]; candidate: Place[] };
+  evidence: { baseline: P[]; candidate: P[] };
 }
 
-export interface DatasetDiff {
+/** An eval dataset in both runs; `P`: how its evidence is given (a `Place`; the run view's `PlaceLink`). */
+export interface DatasetDiff<P = Place> {
   name: string;
   baselineStep: number | null;
   candidateStep: number | null;
@@ -70,7 +72,7 @@ export interface DatasetDiff {
   score: IntervalDelta;
   passAtK: Record<string, IntervalDelta>;
   /** The dataset's first sample on each side. */
-  evidence: { baseline: Place | null; candidate: Place | null };
+  evidence: { baseline: P | null; candidate: P | null };
 }
 
 export interface PromptFlip {

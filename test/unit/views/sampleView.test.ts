@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
-import { logProbSummary, LOG_PROB_POINTS, MAX_TEXT_CHARS, parseLine, readSampleView } from '../../../server/src/core/views/sampleView';
+import { logProbSummary, LOG_PROB_POINTS, MAX_TEXT_CHARS, parseLine } from '../../../server/src/core/views/sampleValues';
+import { readSampleView } from '../../../server/src/core/views/sampleView';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../shared/repoRoot';
 
