@@ -3,7 +3,7 @@
 // prints it (pythonRepr.ts): that is what users compare with their logs.
 
 /** Significant digits a person sees. */
-export const SIGNIFICANT_DIGITS = 4;
+const SIGNIFICANT_DIGITS = 4;
 
 /**
  * `x` rounded to 4 significant digits, for a label: `0.6111`, `-0.3333`, `12.35`, `1235`, `0.0001235`.

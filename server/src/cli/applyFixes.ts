@@ -69,11 +69,11 @@ function chooseFixes(findings: readonly Finding[]): { fixes: SetNSamplesFix[]; p
  * config: the log checked was made with the dataset's own n (else it is misgrouped, whose fix sets
  * the dataset's n to what the log shows). The fix names that n for the flag; no file is edited.
  */
-export function passkAdvice(fix: SetNSamplesFix): string {
+function passkAdvice(fix: SetNSamplesFix): string {
   return `not applied to dataset ${fix.dataset}: miles main (31f1ca9) groups every dataset's pass@k by --n-samples-per-eval-prompt; run it with --n-samples-per-eval-prompt ${fix.value}, the n its eval config sets for it (no file to edit)`;
 }
 
-export function flagAdvice(fix: SetNSamplesFix): string {
+function flagAdvice(fix: SetNSamplesFix): string {
   return (
     `no eval config to edit for dataset ${fix.dataset}: run with --n-samples-per-eval-prompt ${fix.value}` +
     ` (or give an eval config with n_samples_per_eval_prompt: ${fix.value} for ${fix.dataset} via --eval-config)`

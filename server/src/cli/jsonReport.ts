@@ -109,7 +109,7 @@ function jsonFinding(f: Finding): JsonFinding {
   return out;
 }
 
-export function toJsonReport(report: RunReport): JsonReport {
+function toJsonReport(report: RunReport): JsonReport {
   return { version: 1, files: report.files.map(jsonFile), findings: report.findings.map(jsonFinding), runs: runsOf(report).map(jsonRun) };
 }
 

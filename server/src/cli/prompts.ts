@@ -46,7 +46,7 @@ function historyLines(h: PromptHistory): string[] {
   return out;
 }
 
-export function renderPromptsText(report: PromptsReport): string {
+function renderPromptsText(report: PromptsReport): string {
   const l = report.learning;
   const out = [
     `${escapeInline(report.source)} (${report.framework ?? 'no run'}): ${plural(report.rolloutSteps, 'rollout step')}, ${plural(l.prompts, 'prompt')} in ${plural(l.groups, 'group')}`,

@@ -11,7 +11,7 @@ import { renderEvalTable } from './evalTable';
 import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
 import { renderRolloutTable } from './rolloutTable';
 
-export function findingLine(f: Finding): string {
+function findingLine(f: Finding): string {
   return `${escapeInline(f.file)}:${f.line}:${f.column ?? 1}: ${f.severity} ${escapeInline(f.code)}: ${escapeInline(f.message)}`;
 }
 

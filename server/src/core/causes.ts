@@ -12,7 +12,7 @@ export interface CauseSettings {
 }
 
 /** Infrastructure causes (docs/semantics.md#failure-causes): the policy cannot cause them, so the group must be discarded. */
-export const DEFAULT_INFRA_CAUSES: readonly string[] = [
+const DEFAULT_INFRA_CAUSES: readonly string[] = [
   'SandboxUnavailable', // failed before the agent started
   'AgentSetupFailed', // failed before the agent started
   'ServerUnreachable', // in-process agent lost the model service; the exceptions behind it:
@@ -26,7 +26,7 @@ export const DEFAULT_INFRA_CAUSES: readonly string[] = [
 ];
 
 /** Causes the policy can bring about (docs/semantics.md#failure-causes): keep the sample, scored 0. */
-export const DEFAULT_POLICY_CAUSES: readonly string[] = [
+const DEFAULT_POLICY_CAUSES: readonly string[] = [
   'TimeLimitExceeded',
   'SequenceLengthLimitExceeded',
   'VerifierError', // a verifier crash can follow from what the policy wrote
@@ -34,7 +34,7 @@ export const DEFAULT_POLICY_CAUSES: readonly string[] = [
 ];
 
 /** A sample that finished and was scored normally. */
-export const SCORED_CAUSES: readonly string[] = ['Submitted'];
+const SCORED_CAUSES: readonly string[] = ['Submitted'];
 
 /**
  * Families of policy causes the table names without fixing one spelling: timeouts, turn limits,

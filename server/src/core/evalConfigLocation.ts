@@ -31,7 +31,7 @@ export interface EvalConfigQuery {
 }
 
 /** The workspace folder that holds `file`, the innermost when folders nest. */
-export function folderOf(file: string, folders: readonly string[], paths: PathOps = plainPaths): string | null {
+function folderOf(file: string, folders: readonly string[], paths: PathOps = plainPaths): string | null {
   let best: string | null = null;
   for (const f of folders) if (paths.isInside(f, file) && (best === null || f.length > best.length)) best = f;
   return best;

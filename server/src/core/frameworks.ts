@@ -58,7 +58,7 @@ export const MILES_RULES: SampleFrameworkRules = {
   compactRollouts: true,
 };
 
-export const SLIME_RULES: SampleFrameworkRules = {
+const SLIME_RULES: SampleFrameworkRules = {
   framework: 'slime',
   version: 'slime 624b824',
   owner: "slime's",

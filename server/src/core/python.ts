@@ -14,7 +14,7 @@ export function pyIntRepr(x: number): string {
  * Python's `round(x, ndigits)` for a float: the exact binary value rounded to `ndigits` decimals,
  * ties to even. Exact ties need the exact value, so they are decided with BigInt arithmetic.
  */
-export function pyRound(x: number, ndigits: number): number {
+function pyRound(x: number, ndigits: number): number {
   if (!Number.isFinite(x)) return x;
   const [num, den] = exactFraction(x);
   const scale = 10n ** BigInt(Math.max(0, ndigits));

@@ -42,14 +42,14 @@ export class SettingsFileError extends Error {
 }
 
 /** `dir`, then its parents up to the root: where run files are searched, nearest first. */
-export function foldersUpward(dir: string): string[] {
+function foldersUpward(dir: string): string[] {
   const out: string[] = [];
   for (let d: string | null = dir; d !== null && out.length < MAX_DEPTH; d = parentDir(d)) out.push(d);
   return out;
 }
 
 /** The first of `names` that is a file in `dir`, then in its parents: the nearest wins. */
-export async function findUpward(dir: string, names: readonly string[], access: FileAccess): Promise<string | null> {
+async function findUpward(dir: string, names: readonly string[], access: FileAccess): Promise<string | null> {
   for (const folder of foldersUpward(dir)) {
     for (const name of names) {
       const candidate = joinPath(folder, name);
@@ -103,7 +103,7 @@ function isRecord(doc: unknown): doc is Record<string, unknown> {
  * Parses and validates settings file text. `evalConfig` is returned as written. The `gate:`
  * section is `rollout-lens diff --gate`'s (`parseGateSection`), not a setting of the analysis.
  */
-export function parseSettingsFile(text: string, path: string): Partial<RolloutLensSettings> {
+function parseSettingsFile(text: string, path: string): Partial<RolloutLensSettings> {
   let doc = parseDocument(text, path);
   if (isRecord(doc) && 'gate' in doc) {
     const { gate: _gate, ...rest } = doc;
@@ -115,7 +115,7 @@ export function parseSettingsFile(text: string, path: string): Partial<RolloutLe
 }
 
 /** The `gate:` section of settings file text, validated; undefined when the file has none. */
-export function parseGateSection(text: string, path: string): GateSection | undefined {
+function parseGateSection(text: string, path: string): GateSection | undefined {
   const doc = parseDocument(text, path);
   if (!isRecord(doc) || doc.gate === undefined || doc.gate === null) return undefined;
   const parsed = gateSectionSchema().safeParse(doc.gate);

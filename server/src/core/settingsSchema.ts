@@ -50,7 +50,7 @@ let built: ReturnType<typeof build> | undefined;
 const schemas = () => (built ??= build(zod()));
 
 /** Each setting's schema. */
-export const settingsFieldSchemas = (): FieldSchemas => schemas().fields;
+const settingsFieldSchemas = (): FieldSchemas => schemas().fields;
 
 /** A settings file: any subset of the keys, nothing else. */
 export const settingsFileSchema = () => schemas().file;

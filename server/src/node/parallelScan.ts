@@ -35,7 +35,7 @@ export interface WorkerPoolOptions {
   minMeanLineBytes?: number;
 }
 
-export const DEFAULT_PARALLEL_THRESHOLD = 64 << 20;
+const DEFAULT_PARALLEL_THRESHOLD = 64 << 20;
 export const DEFAULT_MIN_MEAN_LINE_BYTES = 16 << 10;
 /** Bytes at the start of a file whose lines give the mean line length. */
 const LINE_SAMPLE_BYTES = 1 << 20;

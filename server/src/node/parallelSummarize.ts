@@ -13,7 +13,7 @@ import type { RunPlan } from '../core/run/plan';
 import type { SummarizedResult, SummarizeJob, SummarizeSetup } from './summarizeWorker';
 
 /** Cores from which `summarize` uses worker threads unless told (`--jobs`). */
-export const MIN_SUMMARIZE_WORKER_CORES = 4;
+const MIN_SUMMARIZE_WORKER_CORES = 4;
 
 /** `--jobs` when not given: every core on 4 cores or more, else the main thread alone. */
 export function defaultSummarizeJobs(cores = availableParallelism()): number {
@@ -26,7 +26,7 @@ export function summarizeWorkersAvailable(script = summarizeWorkerScript()): boo
 }
 
 /** The worker script beside this bundle (tests run the compiled module beside its source's place). */
-export function summarizeWorkerScript(): string {
+function summarizeWorkerScript(): string {
   return join(__dirname, 'summarizeWorker.js');
 }
 

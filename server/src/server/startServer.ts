@@ -51,7 +51,7 @@ function workspaceFolderPaths(params: InitializeParams): string[] {
  * `hover.contentFormat` (the list is in order of preference). A client that names neither gets
  * markdown, as every client did before the capability existed.
  */
-export function hoverFormatOf(caps: ClientCapabilities): 'markdown' | 'plaintext' {
+function hoverFormatOf(caps: ClientCapabilities): 'markdown' | 'plaintext' {
   const formats: unknown = caps.textDocument?.hover?.contentFormat;
   if (!Array.isArray(formats)) return 'markdown';
   const first = formats.find((f) => f === 'markdown' || f === 'plaintext') as 'markdown' | 'plaintext' | undefined;

@@ -1,6 +1,5 @@
-// Each name the engine exports is defined in one module (issue: house round 3): two modules that
-// export the same name (three `keyText`s, two `STATUSES` of different contents) make an import
-// say less than it seems to.
+// Each name the engine exports is defined in one module: two modules that export the same name
+// (three `keyText`s, two `STATUSES` of different contents) make an import say less than it seems to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';

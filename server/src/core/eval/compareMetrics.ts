@@ -9,9 +9,9 @@ import { relativeDifference } from './numeric';
 import type { EmptyRowRanges, FigureRange } from './verlEmptyRows';
 
 /** miles computes its metrics in float64. */
-export const MILES_TOLERANCE = 1e-9;
+const MILES_TOLERANCE = 1e-9;
 /** verl means are float32 (torch): `0.6842105388641357` is logged for 13/19. */
-export const VERL_TOLERANCE = 1e-6;
+const VERL_TOLERANCE = 1e-6;
 
 const VERL_PREFIXES = ['critic/', 'response/', 'response_length', 'prompt_length/', 'val-core/', 'val-aux/'];
 
@@ -113,7 +113,7 @@ function mismatchMessage(name: string, step: number, logged: number, value: numb
 }
 
 /** `eval/aime-pass@2`, `eval/aime/response_len/mean` → `aime`; `val-core/gsm8k/reward/mean@4` → `gsm8k`; else null. */
-export function datasetOfMetric(name: string): string | null {
+function datasetOfMetric(name: string): string | null {
   const evalMatch =
     /^eval\/(.+?)(-none_reward_ratio|-truncated_ratio|-pass@\d+|\/(?:response_len|zero_std|weight_version)\/[^/]+|\/(?:repetition_frac|truncated_ratio|prefix_cache_hit_rate|avg_cached_tokens_per_sample))?$/.exec(
       name,

@@ -57,7 +57,7 @@ export function findPair(map: YAMLMap, key: string): Pair | null {
   return null;
 }
 
-export function scalarKeyText(key: unknown): string | null {
+function scalarKeyText(key: unknown): string | null {
   if (isScalar(key)) return key.value === null || key.value === undefined ? null : String(key.value);
   return null;
 }

@@ -30,7 +30,7 @@ export function makeFinding(code: FindingCode, at: FindingAt, message: string): 
 }
 
 /** `pass@1 = 0.5, pass@2 = 0.75` with Python's float repr. */
-export function listPassAtK(values: Record<string, number>): string {
+function listPassAtK(values: Record<string, number>): string {
   return Object.entries(values)
     .map(([k, v]) => `${k} = ${pyFloatRepr(v)}`)
     .join(', ');

@@ -40,7 +40,7 @@ export interface MilesSampleMetrics {
   repetitionCrash: { first: SampleRecord; error: string; count: number } | null;
 }
 
-export const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round__ method";
+const ROUND_NONE_ERROR = "TypeError: type NoneType doesn't define __round__ method";
 
 /** `s.oldest_weight_version`: the least of the versions that are digit strings (or ints), else null. */
 function oldestVersion(versions: readonly (string | number)[]): number | null {

@@ -77,10 +77,10 @@ export function analyzeVerlRollout(file: string, all: readonly SampleRecord[]): 
 }
 
 /** What compute_data_metrics logs that the dump cannot give (token counts, advantages, token-level rewards). */
-export const NOT_RECOMPUTED =
+const NOT_RECOMPUTED =
   "verl's compute_data_metrics also logs critic/rewards/*, critic/advantages/*, critic/returns/*, response_length/*, response_length_non_aborted/*, prompt_length/* (with a critic also critic/values/* and critic/vf_explained_var): the rollout dump holds no token counts, advantages, returns or values, and its score is the token-level score, not the reward (they differ when the KL penalty is in the reward), so only critic/score/* and response/aborted_ratio are recomputed";
 
-export function dapoScoreMessage(): string {
+function dapoScoreMessage(): string {
   return 'critic/score/* recomputed from score + overlong_reward: the reward function returned its own score (DAPO), so the dumped score is the raw score and the trained one adds overlong_reward';
 }
 
@@ -95,7 +95,7 @@ const END_TOKEN_NOTE =
 const ALL_EMPTY_IN_VERL =
   "verl-project/verl 1dda039 logs critic/score/* as nan; volcengine/verl b178a3c raises RuntimeError: max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.";
 
-export function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number, ranges: EmptyRowRanges): string {
+function rolloutInflationMessage(reported: number, aborted: number, total: number, allAttempts: number, ranges: EmptyRowRanges): string {
   const ratio = pyFloatRepr(aborted / total);
   const range = rangesText(ranges);
   const inRanges = range === '' ? '' : `, so verl's own figures lie in these ranges: ${range}`;

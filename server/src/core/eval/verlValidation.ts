@@ -10,7 +10,7 @@ import { npMean, npStd, npSum } from './numeric';
 import { countedRows } from './verlRows';
 
 /** The name of the figure over every prompt of a dump that lost its data sources: no data source is called that. */
-export const ALL_DATA_SOURCES = '(all data sources)';
+const ALL_DATA_SOURCES = '(all data sources)';
 
 /** Dump keys that are not reward variables (`score` is the dump's copy of `reward`). */
 const NOT_VARIABLES = new Set(['score', 'step', 'reward']);
@@ -60,7 +60,7 @@ export function analyzeVerlValidation(
   return { datasets, metrics, findings };
 }
 
-export function noDataSourceMessage(unnamed: number, total: number): string {
+function noDataSourceMessage(unnamed: number, total: number): string {
   const which = unnamed === total ? `the dump has no data_source (all ${total} rows)` : `${unnamed} of ${total} rows have no data_source`;
   return (
     `${which}: verl reports val-core/<data_source>/… per data source at run time, but its dump does not write the data source, ` +

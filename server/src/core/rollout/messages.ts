@@ -1,6 +1,7 @@
-// Finding messages of the rollout analysis. Each starts with the exact text the issue fixes (the
-// part before ` — `), then says why it matters and what to do. Text from the log (causes, group
-// keys) is inserted as data; escaping is the job of whoever renders it (hover, terminal).
+// Finding messages of the rollout analysis. Each starts with what happened (the part before ` — `,
+// e.g. `group dropped: <reason>`), then says why it matters and what to do. Text from the log
+// (causes, group keys) is inserted as data; escaping is the job of whoever renders it (hover,
+// terminal).
 import { classifyCause, dropMetricName, type CauseSettings } from '../causes';
 import { pyFloatRepr, pyIntRepr } from '../python';
 import type { SampleList } from '../store/sampleList';

@@ -153,7 +153,7 @@ export class RunModelBuilder {
 }
 
 /** Numbered steps in order (a rollout before the eval of the same number), then unnumbered ones by file. */
-export function stepOrder(a: RunStep, b: RunStep): number {
+function stepOrder(a: RunStep, b: RunStep): number {
   if (a.step !== null && b.step !== null && a.step !== b.step) return a.step - b.step;
   if ((a.step === null) !== (b.step === null)) return a.step === null ? 1 : -1;
   if (a.kind !== b.kind) return a.kind === 'rollout' ? -1 : 1;

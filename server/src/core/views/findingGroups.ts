@@ -5,7 +5,7 @@ import { SEVERITY_RANK } from '../findingCap';
 import type { Finding, Severity } from '../types';
 
 /** Findings listed per code unless the caller says otherwise. */
-export const DEFAULT_FINDINGS_PER_CODE = 20;
+const DEFAULT_FINDINGS_PER_CODE = 20;
 
 export interface ListedFinding {
   file: string;

@@ -9,7 +9,7 @@ import type { FileDetail } from '../types';
 export type NavigationTarget = 'failedSample' | 'droppedGroup';
 
 /** The 1-based line of the nearest failed sample after (1) or before (-1) `line1`; null: none. */
-export function nearestFailedSample(detail: FileDetail, line1: number, direction: 1 | -1, settings: CauseSettings): number | null {
+function nearestFailedSample(detail: FileDetail, line1: number, direction: 1 | -1, settings: CauseSettings): number | null {
   let best: number | null = null;
   for (const s of eachSample(detail)) {
     if (!isFailedSample(s, settings)) continue;
@@ -48,7 +48,7 @@ function droppedGroupStarts(detail: FileDetail): number[] {
  * `line1` (by first lines; a line outside any group counts as its own), so "previous" from inside
  * a dropped group goes to the one before it, not to its own start. Null: none.
  */
-export function nearestDroppedGroup(detail: FileDetail, line1: number, direction: 1 | -1): number | null {
+function nearestDroppedGroup(detail: FileDetail, line1: number, direction: 1 | -1): number | null {
   const sample = sampleAt(detail, line1);
   const group = sample ? groupOf(detail, sample) : undefined;
   let from = line1;

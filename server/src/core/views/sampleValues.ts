@@ -8,11 +8,11 @@ import type { Clip, MessageView, SampleView, ToolCall, TreeValue } from '../../.
 /** Characters kept of one text (a message, the response). */
 export const MAX_TEXT_CHARS = 64 * 1024;
 /** Messages kept of a conversation. */
-export const MAX_MESSAGES = 200;
+const MAX_MESSAGES = 200;
 /** Points of the log-prob chart (min per bucket, so dips stay visible). */
 export const LOG_PROB_POINTS = 200;
 /** The raw JSON toggle shows at most this many characters. */
-export const MAX_RAW_CHARS = 256 * 1024;
+const MAX_RAW_CHARS = 256 * 1024;
 const TREE_DEPTH = 6;
 const TREE_ENTRIES = 50;
 const TREE_TEXT = 2048;

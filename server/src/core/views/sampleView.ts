@@ -19,9 +19,9 @@ import { clip, isObject, logProbSummary, messagesOf, numbers, parseLine, rawOf, 
 export type { SampleView };
 
 /** The response of an aborted sample that wrote none. */
-export const NO_OUTPUT_ABORTED = '(no output: aborted)';
+const NO_OUTPUT_ABORTED = '(no output: aborted)';
 /** Siblings listed. */
-export const MAX_SIBLINGS = 64;
+const MAX_SIBLINGS = 64;
 
 /**
  * The group's members in group order; a member this file has no line for (a trajectory sidecar's
@@ -50,7 +50,7 @@ function siblingsOf(inspection: SampleInspection, settings: CauseSettings): { li
 }
 
 /** The model from what the analysis knows and the line's parsed record (null: not available, and why). */
-export function buildSampleView(
+function buildSampleView(
   file: string,
   inspection: SampleInspection,
   record: unknown,

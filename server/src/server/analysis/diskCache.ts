@@ -15,7 +15,7 @@ import { pathToUri } from '../documents/uris';
 
 const MAX_CACHED_FILES = 256;
 /** Samples held over all cached files (their per-sample detail and findings are what cost memory). */
-export const MAX_CACHED_SAMPLES = 250_000;
+const MAX_CACHED_SAMPLES = 250_000;
 const MAX_WALK_FILES = 10_000;
 const MAX_WALK_DEPTH = 16;
 /** Folders listed per walk: a client may name `/` or `/proc/self` (whose `root` link is `/`). */

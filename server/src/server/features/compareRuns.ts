@@ -25,7 +25,7 @@ import { joinOf, readTrainData } from './trainData';
 import type { RolloutJoin } from '../../core/run/trainData';
 
 /** The most flipped prompts one answer lists (each is a row of the run view). */
-export const MAX_LISTED_PROMPTS = 1000;
+const MAX_LISTED_PROMPTS = 1000;
 
 function failed(message: string): ResponseError<void> {
   return new ResponseError(ErrorCodes.InvalidParams, message);

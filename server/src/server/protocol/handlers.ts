@@ -93,7 +93,7 @@ function registerPullDiagnostics(ctx: ServerContext): void {
     guardRequest(connection, 'textDocument/diagnostic', (params, token) => {
       const doc = documents.get(params.textDocument.uri);
       const isLog = doc !== undefined && ctx.isLog(doc);
-      return ctx.publisher.pull(params, isLog ? (t) => ctx.analyses.resultForCurrent(params.textDocument.uri, t) : null, token);
+      return ctx.publisher.pull(params, isLog ? (t) => ctx.resultFor(params.textDocument.uri, t) : null, token);
     }),
   );
 }
