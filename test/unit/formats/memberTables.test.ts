@@ -1,6 +1,8 @@
 // The member tables (server/src/core/formats/members/) are the one list of the members each path
 // reads. Each path's member set is derived here from its behaviour and compared with the table, so
 // a member added to one path but not the table, or to the table but not a path, fails:
+// - the fast validation is generated from the tables (validation/fastChecks.ts): the file is what
+//   they give now;
 // - the reference (zod) and the fast validation: a wrong value in each member, and only there, is
 //   refused by both; a wrong value in a member outside the table is not looked at;
 // - the normalisers: the members their source reads (`o.<name>`, `r.<name>`, `meta?.<name>`);
@@ -11,15 +13,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as prettier from 'prettier';
 
+import { ALL_TABLES } from '../../../server/src/core/formats/members/all';
 import type { Member, MemberTable } from '../../../server/src/core/formats/members/checks';
-import { GENERIC } from '../../../server/src/core/formats/members/generic';
-import { MILES_METADATA, MILES_METRICS, MILES_SAMPLE, MILES_TRAJECTORY, MILES_TRIALS } from '../../../server/src/core/formats/members/miles';
+import { MILES_METADATA, MILES_SAMPLE, MILES_TRAJECTORY, MILES_TRIALS } from '../../../server/src/core/formats/members/miles';
 import { VERL } from '../../../server/src/core/formats/members/verl';
 import { MilesLineReader } from '../../../server/src/core/formats/milesSample/line';
 import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { fastCheck } from '../../../server/src/core/formats/validation/fast';
+import { fastChecksSource } from '../../../server/src/core/formats/validation/fastSource';
 import { referenceSchema } from '../../../server/src/core/formats/validation/reference';
 import { scanLine } from '../../../server/src/core/reader/lineScan';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
@@ -29,7 +33,7 @@ import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { SampleRecord } from '../../../server/src/core/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
-const TABLES: MemberTable[] = [MILES_SAMPLE, MILES_METADATA, MILES_TRAJECTORY, MILES_TRIALS, MILES_METRICS, VERL, GENERIC];
+const TABLES = ALL_TABLES;
 
 /** A value each check accepts (a nested table: an empty object, all its members optional or given). */
 function validValue(m: Member): unknown {
@@ -53,6 +57,13 @@ test("member tables: the zod schema checks exactly the table's checked members, 
     const checked = table.members.filter((m) => m.check !== null).map((m) => m.name);
     assert.deepEqual(Object.keys(shape), checked, table.name);
   }
+});
+
+test('member tables: validation/fastChecks.ts is what the tables give (else: node scripts/gen-fast-checks.mjs)', async () => {
+  const path = join(__dirname, '../../../../server/src/core/formats/validation/fastChecks.ts');
+  // Laid out by prettier, as the script writes it.
+  const expected = await prettier.format(fastChecksSource(ALL_TABLES), { ...(await prettier.resolveConfig(path)), filepath: path });
+  assert.equal(readFileSync(path, 'utf8'), expected);
 });
 
 test('member tables: the fast and the reference validation look at each checked member, and at no other', () => {
