@@ -11,7 +11,7 @@ import { buildRule } from './formats/rule';
 import { scanBytes } from './reader/scanBytes';
 import { type LineScan, scanLine } from './reader/lineScan';
 import type { ScanState } from './scan/recordScan';
-import { collectedFields } from './formats/collector';
+import { collectedFields } from './formats/collectorState';
 
 /** The text of an open document, line by line (lines as an editor counts them). */
 export interface LineSource {

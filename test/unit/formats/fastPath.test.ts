@@ -1,4 +1,4 @@
-// Differential test of the fast validation path (`fastValidate.ts`) against zod alone: near-valid
+// Differential test of the fast validation (formats/validation/fast.ts) against its reference, zod alone: near-valid
 // records of each format, written as JSON text (int vs float literals, NaN/Infinity, big ints, -0,
 // long strings the scanner skips, nested metadata/reward objects), are scanned through the real
 // reader twice, once with the fast path and once with zod only. Records, metrics and findings

@@ -6,26 +6,32 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
-import { analyzeFiles } from '../../../server/src/core/engine';
+import { analyzeFiles, RunAnalyzer } from '../../../server/src/core/engine';
+import type { ReferencePaths } from '../../../server/src/core/formats/referencePaths';
+import { scanRecords } from '../../../server/src/core/scan/recordScan';
 import { describeShape } from '../../../server/src/core/formats/fieldShape';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 
 const MILES = join(__dirname, '../../../../test/fixtures/real/miles');
 
-async function findings(rel: string, way: object = {}) {
-  const r = await analyzeFiles([{ path: join(MILES, rel), displayPath: rel }], {
-    access: nodeFileAccess,
-    settings: DEFAULT_SETTINGS,
-    evalConfig: null,
-    ...way,
-  });
+/** The report of one fixture, its scan taking the reference paths `reference` asks for (none: the engine's own entry). */
+async function findings(rel: string, reference?: ReferencePaths) {
+  const target = { path: join(MILES, rel), displayPath: rel };
+  const options = { access: nodeFileAccess, settings: DEFAULT_SETTINGS, evalConfig: null };
+  let r;
+  if (reference === undefined) r = await analyzeFiles([target], options);
+  else {
+    const run = new RunAnalyzer(options);
+    await run.add(await scanRecords(target, options, undefined, reference));
+    r = run.finish();
+  }
   return { report: r, shapes: r.findings.filter((f) => f.code === 'field-shape') };
 }
 
 // Every reader: the per-line path (default), the whole scan, zod alone; a .pt's rows read directly.
 for (const rel of ['rollout/rollout_7.jsonl', 'rollout_data/7.pt']) {
   for (const [way, options] of [
-    ['default', {}],
+    ['default', undefined],
     ['whole scan', { fullScan: true }],
     ['zod only', { zodOnly: true }],
   ] as const) {

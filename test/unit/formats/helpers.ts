@@ -1,9 +1,12 @@
-// Scans fixture files (or text written to a temp file) through the real engine entry `scanFile`.
+// Scans fixture files (or text written to a temp file) through the real engine entry `scanFile`,
+// or, for the differential tests, through `scanRecords` with the reference paths asked for.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { scanFile } from '../../../server/src/core/engine';
+import type { ReferencePaths } from '../../../server/src/core/formats/referencePaths';
+import { scanRecords } from '../../../server/src/core/scan/recordScan';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { tempDir as sharedTempDir, type AfterHook } from '../../shared/tempDir';
 
@@ -13,8 +16,9 @@ export function settings(over: Partial<RolloutLensSettings> = {}): RolloutLensSe
   return { ...DEFAULT_SETTINGS, ...over };
 }
 
-export async function scanPath(path: string, over: Partial<RolloutLensSettings> = {}, opts: { zodOnly?: boolean; fullScan?: boolean } = {}) {
-  return scanFile({ path, displayPath: path }, { access: nodeFileAccess, settings: settings(over), zodOnly: opts.zodOnly, fullScan: opts.fullScan });
+export async function scanPath(path: string, over: Partial<RolloutLensSettings> = {}, reference?: ReferencePaths) {
+  const options = { access: nodeFileAccess, settings: settings(over) };
+  return reference === undefined ? scanFile({ path, displayPath: path }, options) : scanRecords({ path, displayPath: path }, options, undefined, reference);
 }
 
 export function fixture(name: string): string {

@@ -1,4 +1,4 @@
-// Differential test of the per-line path of miles-sample files (`formats/milesLine.ts`) against the
+// Differential test of the per-line path of miles-sample files (`formats/milesSample/line.ts`) against the
 // full path (`scanLine` + `normalizeRecord`): random lines as Python's json.dumps writes them and
 // beyond (repeated keys, escaped keys and values, non-ASCII text, big ints, -0 / -0.0, 1e400,
 // NaN / Infinity, nested and odd metadata, unknown members, other whitespace, syntax errors) must
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { MilesLineReader } from '../../../server/src/core/formats/milesLine';
+import { MilesLineReader } from '../../../server/src/core/formats/milesSample/line';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';

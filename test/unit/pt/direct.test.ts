@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
-import { MilesLineReader } from '../../../server/src/core/formats/milesLine';
+import { MilesLineReader } from '../../../server/src/core/formats/milesSample/line';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { sampleLineLength } from '../../../server/src/core/reader/pt/lineLength';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
-import { ptSampleRecord, pushPtSampleRow } from '../../../server/src/core/scan/ptSampleRecord';
+import { PtSampleReader } from '../../../server/src/core/scan/ptSampleRecord';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { intSum, PyDict, PyFloat, PyList, PyObject, PyText, PyTuple } from '../../../server/src/core/reader/pt/values';
@@ -45,14 +45,14 @@ test('pt direct records: number runs cut by the read window anywhere count the s
 const encoder = new TextEncoder();
 
 /** The per-line path's record of a sample's line, and the direct one. */
-function bothWays(value: unknown, index: number) {
+function bothWays(value: unknown, index: number, rows: PtSampleReader) {
   const line = encoder.encode(sampleLine(value));
   const reader = new MilesLineReader(buildRule(DEFAULT_SETTINGS.fields));
   const viaLine = reader.read(line, 0, line.length, { line: index + 1, offset: index, byteLength: line.length });
-  const direct = ptSampleRecord(value, index);
+  const direct = rows.record(value, index);
   // The row the scan pushes (no record made) is the direct record's row, or refused with it.
   const store = new SampleStore();
-  assert.equal(pushPtSampleRow(value, index, store, null), direct !== null, `sample ${index}: the row path refuses what the record path does`);
+  assert.equal(rows.pushRow(value, index, store, null), direct !== null, `sample ${index}: the row path refuses what the record path does`);
   if (direct !== null) assert.deepEqual(store.at(0), SampleStore.of([direct]).at(0), `sample ${index}: the row is the record's`);
   return { viaLine, direct, lineBytes: line.length };
 }
@@ -61,10 +61,11 @@ test('pt direct records: each fixture sample equals the per-line read of its lin
   let compared = 0;
   for (const path of FILES) {
     for (const summarize of [true, false]) {
+      const rows = new PtSampleReader();
       await readPt(nodeFileAccess, path, {
         summarize,
         onSample: (value, index) => {
-          const { viaLine, direct, lineBytes } = bothWays(value, index);
+          const { viaLine, direct, lineBytes } = bothWays(value, index, rows);
           assert.equal(sampleLineLength(value), lineBytes, `${path} sample ${index}: line length`);
           if (viaLine === null) assert.equal(direct, null, `${path} sample ${index}: the per-line path refuses it`);
           else if (direct !== null) {
@@ -206,12 +207,13 @@ test('pt direct records: odd values agree with the per-line path field by field,
   let direct = 0;
   let refused = 0;
   let index = 0;
+  const rows = new PtSampleReader();
   for (const [field, values] of Object.entries(variants)) {
     for (const v of values) {
       const sample = base();
       if (v === undefined) sample.map.delete(field);
       else sample.map.set(field, v);
-      const r = bothWays(sample, index++);
+      const r = bothWays(sample, index++, rows);
       assert.equal(sampleLineLength(sample), r.lineBytes, `${field}: line length`);
       if (r.viaLine === null) assert.equal(r.direct, null, `${field}=${String(v)}: the per-line path refuses it`);
       else if (r.direct !== null) {
@@ -223,7 +225,7 @@ test('pt direct records: odd values agree with the per-line path field by field,
   // A sample whose prompt refers back to the sample itself: the line holds a cycle marker there.
   const cyclic = base();
   cyclic.map.set('prompt', list([cyclic]));
-  const r = bothWays(cyclic, index);
+  const r = bothWays(cyclic, index, rows);
   assert.notEqual(r.direct, null);
   assert.deepEqual(r.direct, r.viaLine);
   assert.ok(direct >= 80, `${direct} read directly`);

@@ -1,6 +1,6 @@
 // Helpers of the tests that read `.pt` dumps: the fixtures' dumps, and a dump's scan either way the
 // engine can read its miles samples, for tests that compare the two: rows straight from the pickle
-// (`direct`) or each sample's JSON line fed to the collector.
+// (`direct`) or each sample's JSON line fed to the collector (`ReferencePaths.ptLines`).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,8 +13,9 @@ export async function scanPtWay(path: string, direct: boolean, chunkSize?: numbe
   const st = await nodeFileAccess.stat(path);
   const s = await scanPt(
     { path, displayPath: path },
-    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, direct, chunkSize },
+    { access: nodeFileAccess, settings: DEFAULT_SETTINGS, chunkSize },
     { id: st.id, size: st.size, mtimeMs: st.mtimeMs },
+    { ptLines: !direct },
   );
   const { samples, resume: _resume, ...rest } = s;
   return { ...rest, samples: samples.toArray() };

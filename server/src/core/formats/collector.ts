@@ -1,66 +1,25 @@
 // Turns the lines of one file into records: scan JSON, detect the format from the first valid
 // records, normalise, and collect findings. Its state is plain data so a scan can stop at the last
-// complete line and resume there when the file grows (see `snapshot` / `restore`).
+// complete line and resume there when the file grows (collectorState.ts: `snapshot` / `restore`).
 import type { RolloutLensSettings } from '../settings';
 import { severityOf, type FindingCode } from '../catalog';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
-import { SampleStore } from '../store/sampleStore';
+import type { SampleStore } from '../store/sampleStore';
 import { countBySeverity } from '../findingCap';
-import type { FileKind, Finding, FormatId, MetricsRecord, Severity } from '../types';
+import type { Finding, Severity } from '../types';
 
-import type { InputRunState, LineInfo, NormalizeContext } from './context';
-import { copyInputRun, rewardKeyFor, zeroStdRewardKeyFor } from './context';
+import { type CollectorState, emptyCollectorState, snapshotState } from './collectorState';
+import type { LineInfo, NormalizeContext } from './context';
+import { rewardKeyFor, zeroStdRewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
 import { isSampleDump } from '../frameworks';
 import { type CheckedField, fieldShapeMessage } from './fieldShape';
-import { MilesLineReader } from './milesLine';
+import { MilesLineReader } from './milesSample/line';
 import { OffloadedVerdicts } from './offloadedVerdicts';
 import { normalizeRecord } from './normalize';
-
-/** A valid record seen before the format was known (small: the rule builds only a few fields). */
-interface Candidate {
-  value: unknown;
-  info: LineInfo;
-}
-
-/** Everything a resumed scan needs; arrays are copied on restore, never shared. */
-export interface CollectorState {
-  format: FormatId;
-  kind: FileKind;
-  /** True once the format is decided (a match, or `unknown` after the detection window). */
-  settled: boolean;
-  candidates: Candidate[];
-  /** Append-only; a snapshot shares it and keeps its length in `samplesLength`. */
-  samples: SampleStore;
-  /** In a snapshot: how many of `samples` it holds (rows after it belong to the live collector). */
-  samplesLength?: number;
-  metricsRecords: MetricsRecord[];
-  /** Valid records (for `unknown` files: valid JSON lines). */
-  records: number;
-  invalidLines: number;
-  blankLines: number;
-  findings: Finding[];
-  /** Findings not stored: past the first `maxProblems` of their severity. */
-  droppedFindings: number;
-  inputRun: InputRunState;
-  rewardProblemReported: boolean;
-  /** Rows the framework never counts (verl's batch padding): not samples. */
-  paddingRows?: number;
-  /** What line 1 showed the file to be when it is not text (then lines are not reported one by one). */
-  binary: string | null;
-  /**
-   * Held while the file looks binary: line 1's own finding, and how many later lines were not
-   * reported (from which line). A record of a known format proves the file is text after all (a log
-   * whose first line got corrupted): then they are reported.
-   */
-  binaryFirst?: Finding | null;
-  binarySkipped?: number;
-  binarySkippedFrom?: number;
-  /** Bytes of the first lines looked at for binary content (a short first line alone says little). */
-  sniffedBytes?: number;
-}
+import type { ReferencePaths } from './referencePaths';
 
 const PADDING_MESSAGE =
   "verl's batch padding: rows with uid pad<hex>_<i>_0 and empty input and output were added by upsample_batch_to_divisible_size so the batch divides over the data-parallel ranks; verl's metrics leave them out, and so does this report (they are not samples)";
@@ -71,7 +30,7 @@ const SNIFF_WINDOW = 512;
 export class RecordCollector {
   readonly state: CollectorState;
   private ctx: NormalizeContext | null = null;
-  /** The per-line path of settled miles-sample files (formats/milesLine.ts); null: every line is scanned whole. */
+  /** The per-line path of settled miles-sample files (milesSample/line.ts); null: every line is scanned whole. */
   private lineReader: MilesLineReader | null = null;
   /** Verdicts the per-line path left to another thread until `settleVerdicts`. */
   private offloaded: OffloadedVerdicts | null = null;
@@ -85,27 +44,10 @@ export class RecordCollector {
     state?: CollectorState,
     /** Normalises one record (an editor passes a memo over kept line scans). */
     private readonly normalize: typeof normalizeRecord = normalizeRecord,
-    /** Validate with zod alone (see `NormalizeContext.zodOnly`). */
-    private readonly zodOnly = false,
-    /** Scan every line whole, never through the per-line path (the differential test). */
-    private readonly fullScan = false,
+    /** Test-only: reference paths instead of the fast ones (the differential tests). */
+    private readonly reference: ReferencePaths = {},
   ) {
-    this.state = state ?? {
-      format: 'unknown',
-      kind: 'unknown',
-      settled: false,
-      candidates: [],
-      samples: new SampleStore(),
-      metricsRecords: [],
-      records: 0,
-      invalidLines: 0,
-      blankLines: 0,
-      findings: [],
-      droppedFindings: 0,
-      inputRun: { ids: new Map() },
-      rewardProblemReported: false,
-      binary: null,
-    };
+    this.state = state ?? emptyCollectorState();
     if (this.state.settled && this.state.format !== 'unknown') this.setContext();
   }
 
@@ -114,7 +56,8 @@ export class RecordCollector {
     // Only with the default rule (no `fields` mapping reshapes what the full scan builds) and the
     // default normaliser, whose records the per-line path reproduces.
     const plainRule = !Object.values(this.settings.fields ?? {}).some((pointer) => typeof pointer === 'string');
-    const fast = isSampleDump(this.state.format) && plainRule && !this.zodOnly && !this.fullScan && this.normalize === normalizeRecord;
+    const fast =
+      isSampleDump(this.state.format) && plainRule && this.reference.zodOnly !== true && this.reference.fullScan !== true && this.normalize === normalizeRecord;
     this.lineReader = fast ? new MilesLineReader(this.rule) : null;
   }
 
@@ -139,16 +82,7 @@ export class RecordCollector {
    * shared (append-only: the rows it counts never change); `restoreState` copies it.
    */
   snapshot(): CollectorState {
-    const s = this.state;
-    return {
-      ...s,
-      candidates: s.candidates.slice(),
-      samples: s.samples,
-      samplesLength: s.samples.length,
-      metricsRecords: s.metricsRecords.slice(),
-      findings: s.findings.slice(),
-      inputRun: copyInputRun(s.inputRun),
-    };
+    return snapshotState(this.state);
   }
 
   addFinding(code: FindingCode, line: number, message: string, column?: number): void {
@@ -311,7 +245,7 @@ export class RecordCollector {
       rewardKey: rewardKeyFor(s.kind, this.settings),
       zeroStdRewardKey: zeroStdRewardKeyFor(s.kind, this.settings),
       inputRun: s.inputRun,
-      zodOnly: this.zodOnly,
+      reference: this.reference,
       shapes: s.samples.shapes,
     };
   }
@@ -389,41 +323,4 @@ export class RecordCollector {
       );
     }
   }
-}
-
-/** A snapshot's copy a new collector can resume from (shares nothing the snapshot's owner writes). */
-export function restoreState(s: CollectorState): CollectorState {
-  return {
-    ...s,
-    candidates: s.candidates.slice(),
-    samples: s.samples.slice(s.samplesLength ?? s.samples.length),
-    samplesLength: undefined,
-    metricsRecords: s.metricsRecords.slice(),
-    findings: s.findings.slice(),
-    inputRun: copyInputRun(s.inputRun),
-  };
-}
-
-/**
- * What a scan keeps of its collector's state (`findings`: the reader's and the format's; the
- * analysis's come later).
- */
-export type CollectedFields = Pick<
-  CollectorState,
-  'format' | 'kind' | 'samples' | 'metricsRecords' | 'records' | 'invalidLines' | 'blankLines' | 'findings' | 'droppedFindings'
->;
-
-/** The part of a scan's result that is the collector's: the same for disk files and open documents. */
-export function collectedFields(s: CollectorState): CollectedFields {
-  return {
-    format: s.format,
-    kind: s.kind,
-    samples: s.samples,
-    metricsRecords: s.metricsRecords,
-    records: s.records,
-    invalidLines: s.invalidLines,
-    blankLines: s.blankLines,
-    findings: s.findings,
-    droppedFindings: s.droppedFindings,
-  };
 }

@@ -1,6 +1,7 @@
 // What normalisation needs besides the record: where the line is, the file's format and kind,
 // settings, and the one piece of state that spans lines (legacy verl grouping by identical input).
 import type { ShapeNotes } from './fieldShape';
+import type { ReferencePaths } from './referencePaths';
 import type { RolloutLensSettings } from '../settings';
 import type { FileKind, FormatId, MetricsRecord, SampleRecord } from '../types';
 
@@ -36,8 +37,8 @@ export interface NormalizeContext {
    */
   zeroStdRewardKey?: string | null;
   inputRun: InputRunState;
-  /** Skip the fast validation path (fastValidate.ts): the differential test compares both paths. */
-  zodOnly?: boolean;
+  /** Test-only: the reference paths to take instead of the fast ones (the differential tests). */
+  reference?: ReferencePaths;
   /** Where a field of another shape is noted (the file's store: formats/fieldShape.ts). */
   shapes?: ShapeNotes;
 }

@@ -1,5 +1,5 @@
 // Fields the per-sample metrics read whose value has another shape than the framework's writer gives
-// them (docs/diagnostics.md#field-shape). Each reader of a sample (formats/miles.ts, milesLine.ts,
+// them (docs/diagnostics.md#field-shape). Each reader of a sample (formats/milesSample/reference.ts, milesSample/line.ts,
 // scan/ptSampleRecord.ts) notes such a value on its rare path only; the collector keeps the first
 // per field and says it once per file, so no metric goes missing without a word.
 import { Skipped } from '../reader/jsonRule';

@@ -3,14 +3,17 @@ import type { GenericFieldMap } from '../settings';
 import { Skipped } from '../reader/jsonRule';
 
 import { causeOf, type LineInfo, type NormalizeContext, type Normalized } from './context';
-import { fastGeneric, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { groupKeyText } from './miles';
 import { parsePointer, resolvePath } from './pointer';
 import { resolveReward } from './reward';
-import { abortedByStatus, genericSchema } from './schemas';
+import { abortedByStatus } from './members/checks';
+import { GENERIC } from './members/generic';
+import { validate, validator } from './validation/fast';
 
 type Field = keyof GenericFieldMap;
+
+const FIELDS = validator(GENERIC);
 
 /** The mapped fields' values, and the objects holding them (for int literals). */
 function gather(o: unknown, fields: GenericFieldMap): { values: Record<string, unknown>; holders: Record<string, unknown> } {
@@ -42,7 +45,7 @@ function lastKey(pointer: string | undefined): string {
 export function normalizeGeneric(o: unknown, info: LineInfo, ctx: NormalizeContext): Normalized {
   const fields = ctx.settings.fields;
   const { values, holders } = gather(o, fields);
-  const parsed = validate(genericSchema, fastGeneric, values, ctx.zodOnly);
+  const parsed = validate(FIELDS, values, ctx.reference?.zodOnly);
   if (!parsed.success) {
     const name = (path: string[]) => (path[0] ? `${path[0]} (${fields[path[0] as Field] ?? '?'})` : '');
     return { type: 'invalid', message: formatIssues('generic', parsed.error.issues, values, name) };

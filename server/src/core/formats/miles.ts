@@ -1,18 +1,22 @@
-// miles formats (docs/semantics.md#formats): `Sample.to_dict()` lines, `--dump-details` trajectories, agent-server
-// eval trials, and the dashboard's metrics.jsonl.
-import { noteShape, type ShapeNotes } from './fieldShape';
+// miles formats (docs/semantics.md#formats): `--dump-details` trajectories, agent-server eval trials,
+// the dashboard's metrics.jsonl, and what `Sample.to_dict()` lines (milesSample/) share with them.
 import { classifyCause } from '../causes';
 import { intLiteral, Skipped } from '../reader/jsonRule';
 import { LongString, stringTail, type TextTail } from '../reader/textTail';
-import type { MilesSampleFields, SampleRecord } from '../types';
+import type { SampleRecord } from '../types';
 
 import { causeOf, recordDatasetName, type LineInfo, type NormalizeContext, type Normalized } from './context';
-import { fastMilesMetrics, fastMilesSample, fastMilesTrajectory, fastMilesTrials, validate } from './fastValidate';
 import { formatIssues } from './issues';
-import { keyedReward, resolveReward } from './reward';
-import { abortedByStatus, isPlainObject, milesMetricsSchema, milesSampleSchema, milesTrajectorySchema, milesTrialsSchema } from './schemas';
+import { abortedByStatus } from './members/checks';
+import { MILES_METRICS, MILES_TRAJECTORY, MILES_TRIALS } from './members/miles';
+import { resolveReward } from './reward';
+import { validate, validator } from './validation/fast';
 
 type Obj = Record<string, unknown>;
+
+const TRAJECTORY = validator(MILES_TRAJECTORY);
+const TRIALS = validator(MILES_TRIALS);
+const METRICS = validator(MILES_METRICS);
 
 /**
  * Group key text: the integer's literal (exact beyond 2^53), else the string. Python reads `-0`
@@ -27,41 +31,6 @@ export function groupKeyText(holder: unknown, field: string, value: string | num
 
 function hashOf(v: unknown): string | null {
   return v instanceof Skipped ? v.hash : null;
-}
-
-// The records below spell out line/offset/byteLength: an object spread (`...base(info)`) in these
-// per-line literals made V8 build each record slowly (BENCHMARKS.md, "Design measurements").
-export function normalizeMilesSample(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesSampleSchema, fastMilesSample, o, ctx.zodOnly);
-  if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-sample', parsed.error.issues, o) };
-  const r = parsed.data;
-  const meta = r.metadata;
-  const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
-  const instance = meta?.instance_id;
-  const sample: SampleRecord = {
-    line: info.line,
-    offset: info.offset,
-    byteLength: info.byteLength,
-    groupKey: groupKeyText(o, 'group_index', r.group_index),
-    index: r.index ?? null,
-    dataset: recordDatasetName(r, meta),
-    promptKey: hashOf(o.prompt) ?? (instance !== undefined && instance !== null ? String(instance) : null) ?? hashOf(o.label),
-    status: r.status ?? null,
-    aborted: abortedByStatus(r.status ?? null),
-    reward: reward.reward,
-    rewardIsInt: reward.rewardIsInt,
-    cause: causeOf(meta?.exit_status),
-    responseLength: r.response_length ?? null,
-    // `Sample.rollout_id` is the rollout a sample came from, not the step (miles main 31f1ca9,
-    // docs/framework-files.md#compact-rollouts): a sample names no step; its file's name does.
-    step: null,
-  };
-  if (r.rollout_id !== undefined && r.rollout_id !== null) sample.rolloutId = r.rollout_id;
-  if (reward.rewardIsBool === true) sample.rewardIsBool = true;
-  sample.miles = milesFields(o, r.response_length ?? null);
-  if (sample.miles.weightVersions === null && ctx.shapes !== undefined) noteOddShape(o.weight_versions, ctx.shapes, info.line);
-  if (ctx.zeroStdRewardKey !== undefined && isPlainObject(r.reward)) sample.zeroStdReward = keyedReward(r.reward, ctx.zeroStdRewardKey);
-  return { type: 'sample', sample, rewardProblem: reward.problem };
 }
 
 /** miles' `has_repetition`: the compression ratio of the tail must exceed this. */
@@ -103,33 +72,8 @@ function encodeError(s: NonNullable<TextTail['surrogates']>): string {
   return `UnicodeEncodeError: 'utf-8' codec can't encode ${where}: surrogates not allowed`;
 }
 
-/** A present `weight_versions` that is not a list of str or int (absent and None read as none). */
-function noteOddShape(wv: unknown, shapes: ShapeNotes, line: number): void {
-  if (wv !== undefined && wv !== null) noteShape(shapes, 'weight_versions', wv, line);
-}
-
-/** The Sample fields miles' logged sample metrics read (docs/semantics.md#miles-sample-metrics). */
-function milesFields(o: Obj, responseLength: number | null): MilesSampleFields {
-  const mask = o.loss_mask;
-  const effectiveLength = typeof mask === 'number' ? mask : mask === null || mask === undefined ? responseLength : null;
-  const wv = o.weight_versions;
-  const weightVersions = Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null;
-  const cache = o.prefix_cache_info;
-  const num = (holder: unknown, key: string): number => {
-    const v = isPlainObject(holder) ? holder[key] : undefined;
-    return typeof v === 'number' ? v : 0;
-  };
-  return {
-    effectiveLength,
-    weightVersions,
-    cachedTokens: num(cache, 'cached_tokens'),
-    totalPromptTokens: num(cache, 'total_prompt_tokens'),
-    repetition: repetitionOf(o.response),
-  };
-}
-
 export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesTrajectorySchema, fastMilesTrajectory, o, ctx.zodOnly);
+  const parsed = validate(TRAJECTORY, o, ctx.reference?.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-trajectory', parsed.error.issues, o) };
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
@@ -157,7 +101,7 @@ export function normalizeMilesTrajectory(o: Obj, info: LineInfo, ctx: NormalizeC
  * `exit_status` that is an infrastructure cause (docs/semantics.md#failure-causes, plus settings `infraCauses`).
  */
 export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesTrialsSchema, fastMilesTrials, o, ctx.zodOnly);
+  const parsed = validate(TRIALS, o, ctx.reference?.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-eval-trials', parsed.error.issues, o) };
   const r = parsed.data;
   const reward = resolveReward(o, 'reward', r.reward ?? null, ctx.rewardKey);
@@ -186,7 +130,7 @@ export function normalizeMilesTrials(o: Obj, info: LineInfo, ctx: NormalizeConte
 
 /** A dashboard line: numeric metrics only (other values are not metrics to compare). */
 export function normalizeMilesMetrics(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(milesMetricsSchema, fastMilesMetrics, o, ctx.zodOnly);
+  const parsed = validate(METRICS, o, ctx.reference?.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues('miles-metrics', parsed.error.issues, o) };
   const metrics: Record<string, number> = {};
   for (const [name, value] of Object.entries(parsed.data.metrics)) {
@@ -204,5 +148,3 @@ export function normalizeMilesMetrics(o: Obj, info: LineInfo, ctx: NormalizeCont
     },
   };
 }
-
-export { isPlainObject };

@@ -2,8 +2,9 @@
 import { describeValue } from './issues';
 import type { LineInfo, NormalizeContext, Normalized } from './context';
 import { normalizeGeneric } from './generic';
-import { normalizeMilesMetrics, normalizeMilesSample, normalizeMilesTrajectory, normalizeMilesTrials } from './miles';
-import { isPlainObject } from './schemas';
+import { normalizeMilesMetrics, normalizeMilesTrajectory, normalizeMilesTrials } from './miles';
+import { normalizeMilesSample } from './milesSample/reference';
+import { isPlainObject } from './members/checks';
 import { normalizeVerl } from './verl';
 
 export function normalizeRecord(value: unknown, info: LineInfo, ctx: NormalizeContext): Normalized {

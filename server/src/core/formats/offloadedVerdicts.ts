@@ -1,5 +1,5 @@
 // `has_repetition` verdicts whose tails a scan handed to another thread (reader/deflateJobs.ts):
-// the per-line path (milesLine.ts) and the .pt reader (scan/ptSampleRecord.ts) decide a
+// the per-line path (milesSample/line.ts) and the .pt reader (scan/ptSampleRecord.ts) decide a
 // response's verdict through `tailVerdict`, push the row as false when its tail was taken and note
 // it here; the scan settles them before it returns (scan/recordScan.ts, scan/scanPt.ts).
 import type { DeflateJobs } from '../reader/deflateJobs';
@@ -8,17 +8,24 @@ import type { SampleStore } from '../store/sampleStore';
 
 import { isRepetitive, repetitionOfTail } from './miles';
 
-/** The tail of the sample being read that `jobs` took (ticket -1: none); a reader resets it per sample. */
-export const pendingTail = { ticket: -1, utf8Length: 0 };
+/** The tail of the sample being read that `jobs` took (ticket -1: none): each reader keeps one, reset per sample. */
+export interface PendingTail {
+  ticket: number;
+  utf8Length: number;
+}
+
+export function noPendingTail(): PendingTail {
+  return { ticket: -1, utf8Length: 0 };
+}
 
 /**
  * `has_repetition` of a text whose tail is `tail`, or false while `jobs` compresses it
- * (`pendingTail` then says which: the row is settled when the scan ends).
+ * (`pending` then says which: the row is settled when the scan ends).
  */
-export function tailVerdict(tail: TextTail | null): boolean | string {
+export function tailVerdict(tail: TextTail | null, pending: PendingTail): boolean | string {
   if (tail === null || tail.deflateTicket === undefined) return repetitionOfTail(tail);
-  pendingTail.ticket = tail.deflateTicket;
-  pendingTail.utf8Length = tail.utf8Length;
+  pending.ticket = tail.deflateTicket;
+  pending.utf8Length = tail.utf8Length;
   return false;
 }
 
@@ -29,9 +36,9 @@ export class OffloadedVerdicts {
 
   constructor(readonly jobs: DeflateJobs) {}
 
-  /** Notes row `row` when its sample's tail was taken (`pendingTail`). */
-  notePending(row: number): void {
-    if (pendingTail.ticket >= 0) this.rows.push(row, pendingTail.ticket, pendingTail.utf8Length);
+  /** Notes row `row` when its sample's tail was taken (`pending`). */
+  notePending(row: number, pending: PendingTail): void {
+    if (pending.ticket >= 0) this.rows.push(row, pending.ticket, pending.utf8Length);
   }
 
   /** Waits for the lengths and marks the repetitive rows of `store`. */

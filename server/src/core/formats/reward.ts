@@ -6,7 +6,7 @@
 import { intLiteral, Skipped } from '../reader/jsonRule';
 import type { KeyedReward } from '../types';
 
-import { isPlainObject } from './schemas';
+import { isPlainObject } from './members/checks';
 
 export interface RewardValue {
   reward: number | null;

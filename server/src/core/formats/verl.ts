@@ -4,16 +4,18 @@ import { Skipped } from '../reader/jsonRule';
 import type { SampleRecord } from '../types';
 
 import { recordDatasetName, type LineInfo, type NormalizeContext, type Normalized } from './context';
-import { fastVerl, validate } from './fastValidate';
 import { formatIssues } from './issues';
 import { groupKeyText } from './miles';
 import { resolveReward } from './reward';
-import { verlSchema } from './schemas';
+import { VERL } from './members/verl';
+import { validate, validator } from './validation/fast';
 
 type Obj = Record<string, unknown>;
 
-/** Fields that are not per-sample numeric variables (`score`, `reward`, `acc`, ... are). */
-const NOT_VARS = new Set(['input', 'output', 'gts', 'step', 'uid', 'request_id', 'data_source']);
+const ROW = validator(VERL);
+
+/** Fields that are not per-sample numeric variables (`score`, `reward`, `acc`, ... are): the table's others. */
+const NOT_VARS: ReadonlySet<string> = new Set(VERL.members.filter((m) => !(m.feeds as readonly string[]).includes('vars')).map((m) => m.name));
 
 /**
  * verl v1 writes `uid` as `"<prompt uid>_<session>_<index>"`: the prompt uid is everything before
@@ -49,7 +51,7 @@ function isEmptyText(v: unknown): boolean {
 }
 
 export function normalizeVerl(o: Obj, info: LineInfo, ctx: NormalizeContext): Normalized {
-  const parsed = validate(verlSchema, fastVerl, o, ctx.zodOnly);
+  const parsed = validate(ROW, o, ctx.reference?.zodOnly);
   if (!parsed.success) return { type: 'invalid', message: formatIssues(ctx.format, parsed.error.issues, o) };
   const r = parsed.data;
   const inputHash = o.input instanceof Skipped ? o.input.hash : null;

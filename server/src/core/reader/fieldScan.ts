@@ -1,5 +1,5 @@
 // Recognising the members of a JSON object by the bytes of their keys, for readers that walk a
-// line themselves and convert only the values they need (formats/milesLine.ts). Lines of a log
+// line themselves and convert only the values they need (formats/milesSample/line.ts). Lines of a log
 // repeat the same keys in the same order, so the key at each member position is remembered with
 // the field it names: a key is usually recognised by comparing its bytes with the remembered ones,
 // without validating, decoding or looking it up again.

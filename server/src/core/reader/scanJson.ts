@@ -348,7 +348,7 @@ function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedOb
 
 /**
  * One member value at `i` (no leading whitespace) built as `scanJson` builds it under `child`, for
- * callers that walk an object themselves (formats/milesLine.ts); `scanEnd()` is the index after it.
+ * callers that walk an object themselves (formats/milesSample/line.ts); `scanEnd()` is the index after it.
  * Throws `JsonError` on bad input.
  */
 export function scanMember(b: Uint8Array, i: number, e: number, child: Child | undefined, maxString: number): unknown {

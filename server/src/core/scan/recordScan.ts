@@ -5,7 +5,9 @@
 import type { RolloutLensSettings } from '../settings';
 import { CancelledError } from '../cancellation';
 import type { FileAccess } from '../fileAccess';
-import { type CollectedFields, collectedFields, type CollectorState, RecordCollector, restoreState } from '../formats/collector';
+import { RecordCollector } from '../formats/collector';
+import { type CollectedFields, collectedFields, type CollectorState, restoreState } from '../formats/collectorState';
+import type { ReferencePaths } from '../formats/referencePaths';
 import { buildRule } from '../formats/rule';
 import type { KeptPtLines } from '../sampleLine';
 
@@ -54,10 +56,6 @@ export interface ScanOptions {
   parallel?: ParallelScanner;
   /** Compresses long responses' tails on another thread (same results); omitted: this thread does. */
   deflate?: DeflateOffload;
-  /** Validate records with zod alone, skipping the fast path (the differential test). */
-  zodOnly?: boolean;
-  /** Scan every line whole, never through a format's per-line path (the differential test). */
-  fullScan?: boolean;
   /** A `.pt` dump's sample lines to keep as it is read (the CLI's `inspect`). */
   keepPtLines?: KeptPtLines;
 }
@@ -86,26 +84,27 @@ async function canResume(previous: ScanState | undefined, path: string, identity
   return (await tailHash(access, path, previous.endOffset)) === previous.resume.tail;
 }
 
-export async function scanRecords(target: { path: string; displayPath: string }, options: ScanOptions, previous?: ScanState): Promise<ScanState> {
+/**
+ * Scans one file. `reference` is test-only: the differential tests take the fast paths' reference
+ * twins (formats/referencePaths.ts); production callers pass none.
+ */
+export async function scanRecords(
+  target: { path: string; displayPath: string },
+  options: ScanOptions,
+  previous?: ScanState,
+  reference?: ReferencePaths,
+): Promise<ScanState> {
   const { access, settings } = options;
   const st = await access.stat(target.path);
   if (!st.isFile) throw new Error(`${target.displayPath}: not a file`);
   const identity: FileIdentity = { id: st.id, size: st.size, mtimeMs: st.mtimeMs };
   // torch.save dumps (miles' rollout_data/*.pt) are zips around a pickle, not lines: docs/pt.md.
-  if (await isTorchFile(access, target.path, st.size)) return scanPt(target, options, identity);
+  if (await isTorchFile(access, target.path, st.size)) return scanPt(target, options, identity, reference);
   const settingsKey = JSON.stringify(settings);
   const resume = await canResume(previous, target.path, identity, settingsKey, access);
   const rule = buildRule(settings.fields);
   const newCollector = () =>
-    new RecordCollector(
-      target.displayPath,
-      settings,
-      rule,
-      resume && previous ? restoreState(previous.resume.collector) : undefined,
-      undefined,
-      options.zodOnly,
-      options.fullScan,
-    );
+    new RecordCollector(target.displayPath, settings, rule, resume && previous ? restoreState(previous.resume.collector) : undefined, undefined, reference);
   let collector = newCollector();
   const startOffset = resume && previous ? previous.endOffset : 0;
   const startLine = resume && previous ? previous.resume.nextLine : 1;

@@ -15,26 +15,18 @@ import type { Finding, FormatId } from '../types';
 import { CancelledError } from '../cancellation';
 import { isPtDumpName } from '../logFiles';
 import type { FileIdentity, ScanOptions, ScanState } from './recordScan';
-import { collectedFields } from '../formats/collector';
+import { collectedFields } from '../formats/collectorState';
+import type { ReferencePaths } from '../formats/referencePaths';
 
 import type { PickleProblem } from '../reader/pt/pickleMachine';
 import { looksLikeZip, readPt } from '../reader/pt/ptFile';
-import { pushPtSampleRow } from './ptSampleRecord';
+import { PtSampleReader } from './ptSampleRecord';
 import { sampleLine } from '../reader/pt/serialize';
 import { PyDict } from '../reader/pt/values';
 import { findDataPkl, readZipDirectory } from '../reader/pt/zip';
 
-/**
- * The scan options a dump takes, and one of its own. A dump is read on one thread, and the JSONL
- * path's differential switches (`zodOnly`, `fullScan`) have theirs here: `direct`.
- */
-export interface PtScanOptions extends Omit<ScanOptions, 'parallel' | 'zodOnly' | 'fullScan'> {
-  /**
-   * Read miles rows straight from the pickled samples (ptSampleRecord.ts; the default), or feed
-   * every sample's JSON line to the collector (the path they are tested against).
-   */
-  direct?: boolean;
-}
+/** The scan options a dump takes: a dump is read on one thread. */
+export type PtScanOptions = Omit<ScanOptions, 'parallel'>;
 
 /**
  * Whether `path` is read as a torch.save dump (`isTorchFile`), for the places that re-read one of
@@ -102,11 +94,28 @@ export function dumpFormat(samplesFormat: FormatId, root: unknown, framework: Ro
   return samplesFormat === 'slime-sample' ? 'slime-pt' : 'miles-pt';
 }
 
-export async function scanPt(target: { path: string; displayPath: string }, options: PtScanOptions, identity: FileIdentity): Promise<ScanState> {
+/**
+ * A dump's scan. Once the collector reads miles samples through its per-line path, a sample's row
+ * is read straight from the pickled dict (`PtSampleReader`, the fast path); its reference twin,
+ * `feedLine`, writes the sample's JSON line and feeds it, as for every other sample.
+ * `reference` is test-only (formats/referencePaths.ts): `ptLines` feeds every sample's line.
+ */
+export async function scanPt(
+  target: { path: string; displayPath: string },
+  options: PtScanOptions,
+  identity: FileIdentity,
+  reference: ReferencePaths = {},
+): Promise<ScanState> {
   const { access, settings } = options;
-  const collector = new RecordCollector(target.displayPath, settings, buildRule(settings.fields));
+  const collector = new RecordCollector(target.displayPath, settings, buildRule(settings.fields), undefined, undefined, reference);
   const encoder = new TextEncoder();
-  const direct = options.direct ?? true;
+  const direct = reference.ptLines !== true;
+  const rows = new PtSampleReader();
+  const pushRow = rows.pushRow.bind(rows);
+  const feedLine = (value: unknown, index: number, line: number) => {
+    const bytes = encoder.encode(sampleLine(value));
+    collector.onLine(bytes, 0, bytes.length, line, index);
+  };
   if (options.deflate) collector.offloadDeflate(options.deflate.start());
   let line = 0;
   const keep = options.keepPtLines;
@@ -118,9 +127,8 @@ export async function scanPt(target: { path: string; displayPath: string }, opti
     isCancelled: options.isCancelled,
     onSample: (value, index) => {
       line = index + 1;
-      if (direct && collector.takesMilesRows() && collector.pushMilesRow(pushPtSampleRow, value, index)) return;
-      const bytes = encoder.encode(sampleLine(value));
-      collector.onLine(bytes, 0, bytes.length, line, index);
+      if (direct && collector.takesMilesRows() && collector.pushMilesRow(pushRow, value, index)) return;
+      feedLine(value, index, line);
     },
   });
   if (r.cancelled) throw new CancelledError();

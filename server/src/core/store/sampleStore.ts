@@ -100,7 +100,7 @@ export class SampleStore extends SampleColumns {
 
   /**
    * Appends a row whose keys are ids already (`groupKeys`, `strings`): the per-line path of miles
-   * samples (formats/milesLine.ts) writes its lines so, without a record or key strings. `push`
+   * samples (formats/milesSample/line.ts) writes its lines so, without a record or key strings. `push`
    * of the row's record stores the same columns.
    */
   pushRow(r: StoreRow): void {
@@ -153,7 +153,7 @@ export class SampleStore extends SampleColumns {
 
   /**
    * Sets row `row`'s `has_repetition` verdict to true: one decided after its row was pushed as
-   * false (a tail compressed on another thread, formats/milesLine.ts).
+   * false (a tail compressed on another thread, formats/milesSample/line.ts).
    */
   markRepetitive(row: number): void {
     this.chunks[row >>> CHUNK_BITS].flags[row & MASK] |= Flag.REP_TRUE;

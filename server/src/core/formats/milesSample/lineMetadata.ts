@@ -1,17 +1,14 @@
-// The `metadata` member of a miles sample line as the per-line path (formats/milesLine.ts) reads
+// The `metadata` member of a miles sample line as the per-line path (milesSample/line.ts) reads
 // it: `exit_status` (the cause), `dataset` and `dataset_name` (datasets, after the top-level one)
 // and `instance_id` (the prompt key of a line without a prompt); other members are skipped there.
-import { readNumber, type NumberRead, skipNumberAt } from '../reader/jsonNumber';
-import { skipString, skipValue } from '../reader/jsonSkip';
-import { KeyTable, RecentTexts } from '../reader/fieldScan';
-import { stringText } from '../reader/scanJson';
-
-import { DATASET_NAME, EXIT_STATUS, INSTANCE_ID, METADATA_DATASET, METADATA_MEMBERS } from './milesMembers';
-import { MAX_STRING } from './rule';
+import { readNumber, type NumberRead, skipNumberAt } from '../../reader/jsonNumber';
+import { skipString, skipValue } from '../../reader/jsonSkip';
+import { KeyTable, RecentTexts } from '../../reader/fieldScan';
+import { stringText } from '../../reader/scanJson';
+import { DATASET_NAME, EXIT_STATUS, INSTANCE_ID, METADATA_DATASET, METADATA_MEMBERS } from '../members/miles';
+import { MAX_STRING } from '../rule';
 
 const QUOTE = 0x22;
-
-const facts: NumberRead = { isInt: false, literal: null, value: 0 };
 
 /** The `metadata` members of one file's lines: the members of the line at hand, reset per line. */
 export class MilesMetadataReader {
@@ -19,6 +16,7 @@ export class MilesMetadataReader {
   readonly keys = new KeyTable(METADATA_MEMBERS);
   /** Short string values by field: few distinct ones. */
   private readonly recent = Array.from({ length: METADATA_MEMBERS.length }, () => new RecentTexts());
+  private readonly facts: NumberRead = { isInt: false, literal: null, value: 0 };
   /** The fields read on this line, a bit each. */
   private seen = 0;
   exitStatus: string | null = null;
@@ -42,7 +40,7 @@ export class MilesMetadataReader {
     if (c === 0x6e) return skipValue(b, i, e);
     if (field === INSTANCE_ID && c !== QUOTE) {
       const end = skipNumberAt(b, i, e);
-      const v = readNumber(b, i, end, facts);
+      const v = readNumber(b, i, end, this.facts);
       if (!Number.isInteger(v)) return -1;
       this.instance = String(v);
       return end;
