@@ -52,7 +52,19 @@ function engineImports(...more) {
 
 // What the hosts (server/src/server, server/src/cli) may import from the engine, by module path
 // under server/src/core (docs/architecture.md, "Rooms"): its doors, its vocabulary and its seams.
-const ENGINE_DOORS = ['engine', 'inspect', 'recordDetail', 'documentScans', 'findingCap', 'walk', 'run/.+', 'views/.+', 'compare/.+', 'tokenizer/tokenText'];
+const ENGINE_DOORS = [
+  'engine',
+  'inspect',
+  'recordDetail',
+  'documentScans',
+  'findingCap',
+  'walk',
+  'run/.+',
+  'views/.+',
+  'compare/.+',
+  'tokenizer/tokenText',
+  'tokenizer/runTokenizer',
+];
 const ENGINE_VOCABULARY = [
   'types',
   'settings',
