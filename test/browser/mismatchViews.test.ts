@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -163,6 +163,28 @@ test(
       assert.ok(evilRun.length > 1 && evilRun.slice(1).every((x) => x.cells[3] === HOSTILE && x.cells[0].includes(HOSTILE)), 'token texts and places are text');
       assert.ok((await hostile.page.evaluate<string>(`document.getElementById('mismatch-token-text').textContent`)).includes(HOSTILE));
       await hostile.page.close();
+
+      // A hostile tokenizer in the run's own dump folder, end to end through `rollout-lens report`:
+      // each worst token's vocabulary entry is markup and a direction mark, shown as escaped text.
+      const evilDump = join(dir, 'evil-run');
+      cpSync(DRIFT, evilDump, { recursive: true });
+      mkdirSync(join(evilDump, 'tokenizer'));
+      const worstIds = [...new Set(checked.runs[0].steps.flatMap((x) => x.trainData?.mismatch.worstTokens.map((w) => w.token) ?? []))];
+      const vocab = Object.fromEntries(worstIds.map((id, i) => [`${HOSTILE}${i}`, id]));
+      writeFileSync(join(evilDump, 'tokenizer', 'tokenizer.json'), JSON.stringify({ model: { type: 'BPE', vocab }, decoder: null, added_tokens: [] }));
+      const evilOut = join(dir, 'evil.html');
+      const er = spawnSync(process.execPath, [cli, 'report', '--out', evilOut, evilDump], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+      assert.equal(er.status, 0, er.stderr);
+      const evilReport = await show(browser, readFileSync(evilOut, 'utf8'));
+      assert.deepEqual(evilReport.errors, []);
+      assert.deepEqual(await injected(evilReport.page), { pwned: null, elements: 0 });
+      const shown = (await rows(evilReport.page, '#mismatch-worst-tokens tr')).slice(1).map((x) => x.cells[3]);
+      assert.deepEqual(
+        shown,
+        at6.worstTokens.map((w) => `${HOSTILE.replace('\u202E', '\\u{202E}')}${worstIds.indexOf(w.token)}`),
+        'the vocabulary entry as text, its direction mark escaped',
+      );
+      await evilReport.page.close();
 
       // The sample: a miles dump sample's view with its step's train_data, sample 302 of step 3 (two
       // data-parallel ranks; positions 2 and 3 outside the loss mask, its first token 25 nats off).
