@@ -96,10 +96,8 @@ const note = (texts: TokenTexts, from: TokenizerNote['from'], namedBy: string | 
   namedBy,
 });
 
-const problemOf = (err: unknown): string => {
-  if (err instanceof TokenizerError) return err.message;
-  throw err;
-};
+/** A tokenizer that cannot be read is said, whatever failed: the views keep the ids. */
+const problemOf = (err: unknown): string => (err instanceof TokenizerError || err instanceof Error ? err.message : String(err));
 
 /** The run's tokenizer: the setting's, else miles' copy in D, else the checkpoint D's dashboard names. */
 export async function findRunTokenizer(access: FileAccess, q: RunTokenizerQuery): Promise<RunTokenizer> {
