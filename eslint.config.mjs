@@ -66,6 +66,7 @@ const ENGINE_DOORS = [
   'views/.+',
   'compare/.+',
   'tokenizer/tokenText',
+  'tokenizer/runTokenizer',
 ];
 const ENGINE_VOCABULARY = [
   'types',

@@ -182,6 +182,11 @@ export interface RunStatusResult {
   metricMismatches: number;
   /** Findings by severity over the run's files. */
   findings: { error: number; warning: number; information: number; hint: number };
+  /**
+   * The first step where the run's train–inference mismatch drifts (the `logprob-drift` finding of
+   * core/train/drift.ts, as `check` reports it), with the finding's message; null when none does.
+   */
+  drift?: { step: number; message: string } | null;
   /** Files with at least one diagnostic. */
   files: RunStatusFileDiagnostics[];
   context: RunContext;
@@ -315,4 +320,16 @@ export interface RolloutLensInitializationOptions {
    * announce it): `{ rolloutLens: { ... } }`, replaced by later `didChangeConfiguration` payloads.
    */
   settings?: { rolloutLens?: Partial<RolloutLensSettings> };
+  /**
+   * False when the editor's workspace is not trusted: then a path a log file names outside the
+   * workspace folders (the dashboard's `hf_checkpoint`) is not read (docs/editors.md#token-text).
+   * Absent: the client has no such notion, and the server reads it as the CLI does.
+   */
+  workspaceTrusted?: boolean;
 }
+
+/** The client's workspace became trusted (`RolloutLensInitializationOptions.workspaceTrusted` was false). */
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+export const WorkspaceTrustNotification = new NotificationType<WorkspaceTrustParams>('rolloutLens/workspaceTrust');

@@ -58,11 +58,55 @@ export interface MismatchFigures {
   approximate: boolean;
 }
 
+/** Where a worst sample or token is: its `Sample.index`, and its line in the step's rollout dump when that is in the run (`source`: for an editor to open it). */
+export interface MismatchPlace {
+  sample: number;
+  file: string | null;
+  source: string | null;
+  line: number | null;
+}
+
+/** A step's worst sample by mean |Δ| over its loss-mask tokens (core/train/tokenMismatch.ts `WorstSample`). */
+export interface MismatchWorstSample extends MismatchPlace {
+  mean: number;
+  tokens: number;
+  max: number;
+}
+
+/** A step's worst token by |Δ| (core/train/tokenMismatch.ts `WorstToken`). */
+export interface MismatchWorstToken extends MismatchPlace {
+  /** Position in the response (0 = its first token). */
+  position: number;
+  token: number | null;
+  /** Its text from the run's tokenizer, escaped to be visible (core/tokenizer/tokenText.ts); null without one. Log-derived: text only. */
+  text: string | null;
+  rolloutLogProb: number | null;
+  trainLogProb: number | null;
+  absDiff: number;
+}
+
 /** One step's mismatch figures in the run view. */
 export interface MismatchStep extends MismatchFigures {
   step: number;
-  /** The sample of the largest mean |Δ|: its `Sample.index`, and its line in the step's rollout dump when that is in the run. */
-  worstSample: { sample: number; mean: number; file: string | null; source: string | null; line: number | null } | null;
+  /** The samples of the largest mean |Δ|, worst first (at most 5, the engine's). */
+  worstSamples: MismatchWorstSample[];
+  /** The tokens of the largest |Δ|, worst first (at most 5, the engine's). */
+  worstTokens: MismatchWorstToken[];
+}
+
+/**
+ * Where token texts came from (core/tokenizer/runTokenizer.ts): the `tokenizer` setting, miles' own
+ * copy in the dump folder (`D/tokenizer/`, written at start), or the checkpoint that the dashboard's
+ * `D/dashboard/meta.json` names as `hf_checkpoint` (docs/editors.md#token-text).
+ */
+export interface TokenizerNote {
+  /** The tokenizer.json read, as the view names files. */
+  file: string;
+  /** Its decoder's kinds (`ByteLevel`, `Replace, ByteFallback, Fuse, Strip`), or `none`. */
+  decoder: string;
+  from: 'setting' | 'dump' | 'hf_checkpoint';
+  /** The file that named it (the dashboard's meta.json) when `from` is `hf_checkpoint`; else null. */
+  namedBy: string | null;
 }
 
 /** A run's train–inference mismatch over its steps, and where it started to drift. */
@@ -73,6 +117,10 @@ export interface RunMismatch {
   stepsWithoutLogProbs: number[];
   /** The `logprob-drift` finding of the run (core/train/drift.ts): its step and message; null when no step left the band. */
   drift: { step: number; message: string } | null;
+  /** Where the worst tokens' texts came from; null: no tokenizer (set, in the dump folder, or named by it). */
+  tokenizer: TokenizerNote | null;
+  /** Why no tokenizer gave texts (the setting cannot be read, a checkpoint not followed); null when none was looked for or one was read. */
+  tokenizerProblem: string | null;
 }
 
 /** A prompt listed as an example, with the sample that names one of its groups. */
@@ -202,6 +250,8 @@ export interface RunView {
   readAt?: string;
   /** The editor's comparison of this run (the candidate) with a baseline ("Compare with Run…"); set by the host. */
   comparison?: RunComparison;
+  /** The mismatch step to show first and scroll to (the status bar's drift step); set by the host. */
+  focusMismatchStep?: number;
   totals: { files: number; samples: number; groups: number; kept: number; dropped: number; droppedTokens: number; totalTokens: number };
 }
 

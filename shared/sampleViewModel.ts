@@ -2,6 +2,7 @@
 // server/src/core/views/sampleView.ts from the inspection facade (core/inspect.ts) and the
 // sample's line. Long strings are clipped and long arrays summarised, so a 50 MB line gives a
 // model of a few hundred KB. Every string comes from a log: render it as text only.
+import type { TokenizerNote } from './runViewModel';
 
 /** A string from the log, clipped; `length` is the full length in characters when clipped. */
 export interface Clip {
@@ -88,9 +89,9 @@ export interface SampleMismatch {
   tokens: (number | null)[] | null;
   /** Each position's token text from the run's tokenizer, as `MismatchToken.text`; null without a tokenizer. */
   tokenTexts: (string | null)[] | null;
-  /** The tokenizer the texts come from (its tokenizer.json as the view names files, its decoder's kinds); null: none set. */
-  tokenizer: { file: string; decoder: string } | null;
-  /** Why the `tokenizer` setting gave no texts (cannot be read, not a tokenizer.json). */
+  /** The tokenizer the texts come from (its tokenizer.json as the view names files, its decoder's kinds, where it was found); null: none found. */
+  tokenizer: TokenizerNote | null;
+  /** Why no tokenizer gave texts (the setting cannot be read, not a tokenizer.json, a checkpoint not followed). */
   tokenizerProblem: string | null;
   /** Tokens in the loss mask with a finite Δ, and those outside the mask. */
   lossTokens: number;

@@ -106,11 +106,13 @@ export function activateExtension(context: vscode.ExtensionContext): RolloutLens
         throw err;
       }
     }),
-    vscode.commands.registerCommand('rolloutLens.openRunView', async (uri?: vscode.Uri) => {
+    vscode.commands.registerCommand('rolloutLens.openRunView', async (uri?: vscode.Uri, at?: unknown) => {
       const chosen = uri instanceof vscode.Uri ? uri : (target.current ?? (await pickRun()));
       if (!chosen) return undefined;
+      // `{ mismatchStep }` (the run status's drift): the page opens at that step's mismatch.
+      const step = at !== null && typeof at === 'object' ? (at as { mismatchStep?: unknown }).mismatchStep : undefined;
       try {
-        return await runView.open(chosen);
+        return await runView.open(chosen, true, typeof step === 'number' && Number.isInteger(step) ? step : undefined);
       } catch (err) {
         void vscode.window.showErrorMessage(`Rollout Lens: run view: ${err instanceof Error ? err.message : String(err)}`);
         output.error(`run view: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -10,6 +10,7 @@ import {
   SETTINGS_SECTION,
   SetNSamplesPerEvalPromptCommand,
   type RolloutLensInitializationOptions,
+  WorkspaceTrustNotification,
 } from '../../shared/protocol';
 
 export const CLIENT_ID = 'rolloutLens';
@@ -29,7 +30,12 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
   };
-  const initializationOptions: RolloutLensInitializationOptions = { clientCommands: [SetNSamplesPerEvalPromptCommand, OpenSampleCommand] };
+  // Trust decides whether the server reads a path a log names outside the workspace (docs/editors.md#token-text).
+  // A function: a restarted server is told the trust of that moment.
+  const initializationOptions = (): RolloutLensInitializationOptions => ({
+    clientCommands: [SetNSamplesPerEvalPromptCommand, OpenSampleCommand],
+    workspaceTrusted: vscode.workspace.isTrusted,
+  });
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     synchronize: { configurationSection: SETTINGS_SECTION },
@@ -57,5 +63,12 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       },
     },
   };
-  return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+  // Trust granted while the server runs: it may read such paths from now on.
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (client.isRunning()) void client.sendNotification(WorkspaceTrustNotification, { trusted: true }).catch(() => undefined);
+    }),
+  );
+  return client;
 }

@@ -13,11 +13,13 @@ import { targetConcerns } from './viewTarget';
 /** A run is read again at most this often while its files change (a folder's files are all read). */
 const REFRESH_DEBOUNCE_MS = 1000;
 
-/** The item's words: the run model's groups and the metric mismatches among its findings. */
-export function runStatusWords(r: Pick<RunStatusResult, 'groups' | 'metricMismatches' | 'findings'>): string {
+/** The item's words: the run model's groups, the metric mismatches among its findings, and where its log-probs drift. */
+export function runStatusWords(r: Pick<RunStatusResult, 'groups' | 'metricMismatches' | 'findings' | 'drift'>): string {
   const findings = r.findings.error + r.findings.warning + r.findings.information + r.findings.hint;
-  const head = r.groups.total > 0 ? `run: ${r.groups.dropped} of ${plural(r.groups.total, 'group')} dropped` : `run: ${plural(findings, 'finding')}`;
-  return r.metricMismatches > 0 ? `${head} · ${plural(r.metricMismatches, 'metric mismatch', 'metric mismatches')}` : head;
+  let words = r.groups.total > 0 ? `run: ${r.groups.dropped} of ${plural(r.groups.total, 'group')} dropped` : `run: ${plural(findings, 'finding')}`;
+  if (r.metricMismatches > 0) words += ` · ${plural(r.metricMismatches, 'metric mismatch', 'metric mismatches')}`;
+  if (r.drift) words += ` · drift from step ${r.drift.step}`;
+  return words;
 }
 
 /** What configured the run, for tooltips: its settings file and eval configs, relative to the workspace. */
@@ -151,9 +153,15 @@ export class RunStatus implements vscode.Disposable {
       ['Findings', `${plural(f.error, 'error')}, ${plural(f.warning, 'warning')}, ${f.information} information, ${plural(f.hint, 'hint')} (in Problems)`],
       ...contextFields(r.context),
     ]);
-    tip.appendMarkdown('Click to open the run view.');
+    if (r.drift) {
+      // The finding's message is log-derived numbers and names: appended as text (safeMarkdown escapes it).
+      appendFields(tip, [['Log-prob drift', r.drift.message]]);
+      tip.appendMarkdown(`Click to open the run view at step ${r.drift.step}.`);
+    } else tip.appendMarkdown('Click to open the run view.');
     this.item.tooltip = tip;
-    this.item.command = { title: 'Open Run View', command: 'rolloutLens.openRunView', arguments: [uri] };
+    // With a drift, the run view opens at that step's mismatch (its worst tokens and samples shown).
+    const at = r.drift ? [uri, { mismatchStep: r.drift.step }] : [uri];
+    this.item.command = { title: 'Open Run View', command: 'rolloutLens.openRunView', arguments: at };
     this.item.show();
   }
 

@@ -75,9 +75,9 @@ export class RunViewPanels implements vscode.Disposable {
   }
 
   /** Opens (or re-renders) the panel for a log or a run folder; a comparison stays only with its own run. */
-  async open(uri: vscode.Uri, reveal = true): Promise<RunViewPanelState> {
+  async open(uri: vscode.Uri, reveal = true, mismatchStep?: number): Promise<RunViewPanelState> {
     if (this.stateValue && this.stateValue.target.toString() !== uri.toString()) this.baseline = undefined;
-    return this.render(uri, reveal, false);
+    return this.render(uri, reveal, false, mismatchStep);
   }
 
   /**
@@ -105,8 +105,8 @@ export class RunViewPanels implements vscode.Disposable {
     return this.render(shown, false, false);
   }
 
-  /** `strict`: a comparison that fails throws; else (a redraw) it is dropped, said once, and the run drawn alone. */
-  private async render(uri: vscode.Uri, reveal: boolean, strict: boolean): Promise<RunViewPanelState> {
+  /** `strict`: a comparison that fails throws; else (a redraw) it is dropped, said once, and the run drawn alone. `mismatchStep`: the mismatch step the page opens at. */
+  private async render(uri: vscode.Uri, reveal: boolean, strict: boolean, mismatchStep?: number): Promise<RunViewPanelState> {
     const baseline = this.baseline;
     const [model, diff] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Rollout Lens: run view' }, () =>
       Promise.all([
@@ -138,6 +138,7 @@ export class RunViewPanels implements vscode.Disposable {
       });
     }
     model.readAt = new Date().toISOString();
+    if (mismatchStep !== undefined) model.focusMismatchStep = mismatchStep;
     // The server names a run by its folder on disk; people read it relative to their workspace.
     for (const run of model.runs) if (/^(?:\/|[A-Za-z]:[\\/])/.test(run.root)) run.root = shownPath(vscode.Uri.file(run.root));
     const comparedWith = diff ? baseline : undefined;

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -75,12 +75,22 @@ test(
     const dir = mkdtempSync(join(tmpdir(), 'rl-mismatch-views-'));
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true, timeout: 60_000 });
     try {
-      // The run: report's page, as a CI artifact shows it.
-      const check = spawnSync(process.execPath, [cli, 'check', '--format', 'json', DRIFT], { encoding: 'utf8', timeout: 120_000 });
-      const drift = (JSON.parse(check.stdout) as { findings: { code: string; message: string }[] }).findings.find((f) => f.code === 'logprob-drift');
+      // The run: report's page, as a CI artifact shows it. The run's dump folder holds the tokenizer
+      // as miles saves it there (D/tokenizer/, core/tokenizer/runTokenizer.ts): a subset of Qwen3's.
+      const run0 = join(dir, 'drift');
+      cpSync(DRIFT, run0, { recursive: true });
+      mkdirSync(join(run0, 'tokenizer'));
+      cpSync(join(root, 'test/fixtures/real/tokenizers/qwen3/tokenizer.json'), join(run0, 'tokenizer', 'tokenizer.json'));
+      const check = spawnSync(process.execPath, [cli, 'check', '--format', 'json', run0], { encoding: 'utf8', timeout: 120_000 });
+      type Worst = { sample: number; line: number; position: number; token: number; text: string; absDiff: number; mean: number };
+      const checked = JSON.parse(check.stdout) as {
+        findings: { code: string; message: string }[];
+        runs: { steps: { step: number; trainData?: { mismatch: { worstTokens: Worst[]; worstSamples: Worst[] } } }[] }[];
+      };
+      const drift = checked.findings.find((f) => f.code === 'logprob-drift');
       assert.ok(drift, check.stderr);
       const out = join(dir, 'drift.html');
-      const r = spawnSync(process.execPath, [cli, 'report', '--out', out, DRIFT], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync(process.execPath, [cli, 'report', '--out', out, run0], { cwd: root, encoding: 'utf8', timeout: 120_000 });
       assert.equal(r.status, 0, r.stderr);
       const html = readFileSync(out, 'utf8');
       const run = await show(browser, html);
@@ -99,13 +109,42 @@ test(
         ['', '', '', '', '', '', 'wrong', '', ''],
         'the drift step’s row is marked',
       );
+      // The drift step's worst tokens and samples, check's, with their text and their place (file:line).
+      const at6 = checked.runs[0].steps.find((x) => x.step === 6)!.trainData!.mismatch;
+      const worstTokens = await rows(run.page, '#mismatch-worst-tokens tr');
+      assert.deepEqual(worstTokens[0].cells, ['sample', 'position', 'token id', 'text', 'rollout', 'trainer', '|Δ|']);
+      assert.deepEqual(
+        worstTokens.slice(1).map((x) => x.cells.slice(0, 4)),
+        at6.worstTokens.map((w) => [`sample ${w.sample} (rollout_data/6.pt:${w.line})`, String(w.position), String(w.token), w.text]),
+      );
+      assert.ok(
+        at6.worstTokens.every((w) => typeof w.text === 'string' && w.text !== ''),
+        'check found the tokenizer miles saved in the dump folder',
+      );
+      assert.deepEqual(
+        (await rows(run.page, '#mismatch-worst-samples tr')).slice(1).map((x) => x.cells[0]),
+        at6.worstSamples.map((w) => `sample ${w.sample} (rollout_data/6.pt:${w.line})`),
+      );
+      assert.equal(
+        await run.page.evaluate<string>(`document.getElementById('mismatch-token-text').textContent`),
+        'Token text from tokenizer/tokenizer.json, the tokenizer miles saved in the dump folder (decoder ByteLevel); bytes that are not a whole UTF-8 character read \\xNN, control and direction characters as escapes.',
+      );
+      // Another step chosen: its own worst tokens.
+      await run.page.selectOption('#mismatch-step-pick', '2');
+      const at2 = checked.runs[0].steps.find((x) => x.step === 2)!.trainData!.mismatch;
+      assert.deepEqual(
+        (await rows(run.page, '#mismatch-worst-tokens tr')).slice(1).map((x) => x.cells[3]),
+        at2.worstTokens.map((w) => w.text),
+      );
       await run.page.close();
 
       // Hostile text in the model: the drift message and a worst sample's file are log-derived.
       const model = JSON.parse(/<script type="application\/json" id="run-view-model">([^<]*)<\/script>/.exec(html)![1]) as RunView;
       const m = model.runs[0].mismatch!;
       m.drift = { step: 6, message: HOSTILE };
-      m.steps[6].worstSample = { ...m.steps[6].worstSample!, file: HOSTILE };
+      m.steps[6].worstSamples = m.steps[6].worstSamples.map((w) => ({ ...w, file: HOSTILE }));
+      m.steps[6].worstTokens = m.steps[6].worstTokens.map((w) => ({ ...w, file: HOSTILE, text: HOSTILE }));
+      m.tokenizer = { file: HOSTILE, decoder: HOSTILE, from: 'hf_checkpoint', namedBy: HOSTILE };
       const hostile = await show(
         browser,
         runViewHtml({
@@ -120,7 +159,32 @@ test(
       assert.deepEqual(hostile.errors, []);
       assert.deepEqual(await injected(hostile.page), { pwned: null, elements: 0 });
       assert.equal(await hostile.page.evaluate<string>(`document.getElementById('mismatch-drift').textContent`), `Drift from step 6: ${HOSTILE}`);
+      const evilRun = await rows(hostile.page, '#mismatch-worst-tokens tr');
+      assert.ok(evilRun.length > 1 && evilRun.slice(1).every((x) => x.cells[3] === HOSTILE && x.cells[0].includes(HOSTILE)), 'token texts and places are text');
+      assert.ok((await hostile.page.evaluate<string>(`document.getElementById('mismatch-token-text').textContent`)).includes(HOSTILE));
       await hostile.page.close();
+
+      // A hostile tokenizer in the run's own dump folder, end to end through `rollout-lens report`:
+      // each worst token's vocabulary entry is markup and a direction mark, shown as escaped text.
+      const evilDump = join(dir, 'evil-run');
+      cpSync(DRIFT, evilDump, { recursive: true });
+      mkdirSync(join(evilDump, 'tokenizer'));
+      const worstIds = [...new Set(checked.runs[0].steps.flatMap((x) => x.trainData?.mismatch.worstTokens.map((w) => w.token) ?? []))];
+      const vocab = Object.fromEntries(worstIds.map((id, i) => [`${HOSTILE}${i}`, id]));
+      writeFileSync(join(evilDump, 'tokenizer', 'tokenizer.json'), JSON.stringify({ model: { type: 'BPE', vocab }, decoder: null, added_tokens: [] }));
+      const evilOut = join(dir, 'evil.html');
+      const er = spawnSync(process.execPath, [cli, 'report', '--out', evilOut, evilDump], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+      assert.equal(er.status, 0, er.stderr);
+      const evilReport = await show(browser, readFileSync(evilOut, 'utf8'));
+      assert.deepEqual(evilReport.errors, []);
+      assert.deepEqual(await injected(evilReport.page), { pwned: null, elements: 0 });
+      const shown = (await rows(evilReport.page, '#mismatch-worst-tokens tr')).slice(1).map((x) => x.cells[3]);
+      assert.deepEqual(
+        shown,
+        at6.worstTokens.map((w) => `${HOSTILE.replace('\u202E', '\\u{202E}')}${worstIds.indexOf(w.token)}`),
+        'the vocabulary entry as text, its direction mark escaped',
+      );
+      await evilReport.page.close();
 
       // The sample: a miles dump sample's view with its step's train_data, sample 302 of step 3 (two
       // data-parallel ranks; positions 2 and 3 outside the loss mask, its first token 25 nats off).
@@ -131,7 +195,7 @@ test(
       const files = [0, 1].map((rank) => join(MISMATCH, 'train_data', `3_${rank}.pt`));
       const ids = (await readSampleMismatch(nodeFileAccess, files, 302, (p) => p.slice(MISMATCH.length + 1)))!;
       const qwen = await loadTokenTexts(nodeFileAccess, join(root, 'test/fixtures/real/tokenizers/qwen3'));
-      const t = withTokenTexts(ids, qwen, 'tokenizers/qwen3/tokenizer.json');
+      const t = withTokenTexts(ids, qwen, { file: 'tokenizers/qwen3/tokenizer.json', decoder: qwen.decoder, from: 'setting', namedBy: null });
       const view: SampleView = { ...base, trainMismatch: t };
       const page = await show(
         browser,
@@ -166,7 +230,7 @@ test(
       assert.equal(worst[1].cells[5], '25', 'the 25-nat token first');
       assert.match(
         await page.page.evaluate<string>(`document.getElementById('mismatch-token-text').textContent`),
-        /^Token text from tokenizers\/qwen3\/tokenizer\.json \(decoder ByteLevel\)/,
+        /^Token text from tokenizers\/qwen3\/tokenizer\.json \(the tokenizer setting\) \(decoder ByteLevel\)/,
       );
       // The chart's tooltip names the token under the pointer (drawn on the canvas, as text).
       const box = (await page.page.locator('#chart-sample-mismatch').boundingBox())!;

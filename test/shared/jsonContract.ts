@@ -92,6 +92,7 @@ export const CONTRACT = z
                           z
                             .object({
                               sample: z.number().int(),
+                              line: z.number().int().min(1).nullable(),
                               position: z.number().int().min(0),
                               token: z.number().int().nullable(),
                               text: z.string().nullable().optional(),

@@ -3,9 +3,10 @@
 // values beside the recomputed ones. Chart.js draws every label on a canvas; table cells take log
 // strings through textContent only.
 import Chart from 'chart.js/auto';
-import type { EvalRow, LoggedRow, RunMismatch, StepRow } from '../../shared/runViewModel';
+import type { EvalRow, LoggedRow, MismatchPlace, MismatchStep, RunMismatch, StepRow } from '../../shared/runViewModel';
+import { tokenTextNote } from '../../shared/tokenLabels';
 import { canvasIn, charts, evalChart, stepLines } from './runCharts';
-import { el, numCell, section } from './page';
+import { el, numCell, section, vscode } from './page';
 
 /** A verl run's steps: critic/score/mean as verl computes it (rows with output) and over every attempt, and its aborted share. */
 export function verlStepCharts(app: HTMLElement, steps: StepRow[], labels: string[], id: string): void {
@@ -101,9 +102,9 @@ export const MAX_MISMATCH_ROWS = 500;
 /**
  * A run's train–inference mismatch from its train_data: mean and p99 of |Δ log-prob| over the loss
  * mask per step, the drift finder's step marked on the chart and its finding's message as text,
- * and a table of the steps.
+ * a table of the steps, and a chosen step's worst tokens (with their text) and samples.
  */
-export function renderMismatch(app: HTMLElement, m: RunMismatch, id: string): void {
+export function renderMismatch(app: HTMLElement, m: RunMismatch, id: string, focus?: number): void {
   const s = section(
     app,
     'Train–inference log-prob mismatch per step',
@@ -165,11 +166,103 @@ export function renderMismatch(app: HTMLElement, m: RunMismatch, id: string): vo
   for (const r of m.steps.slice(0, MAX_MISMATCH_ROWS)) {
     const tr = el('tr', null, drift !== null && r.step === drift.step ? 'wrong' : undefined);
     tr.append(el('td', r.step, 'num'), el('td', r.tokens, 'num'), numCell(r.mean), numCell(r.p50), numCell(r.p99), numCell(r.max));
-    const w = r.worstSample;
-    tr.appendChild(el('td', w === null ? '–' : `sample ${w.sample}${w.file !== null && w.line !== null ? ` (${w.file}:${w.line})` : ''}`, 'mono'));
+    const w = r.worstSamples[0];
+    tr.appendChild(w === undefined ? el('td', '–', 'mono') : placeCell(w, `sample ${w.sample}`));
     table.appendChild(tr);
   }
   details.appendChild(table);
   if (m.steps.length > MAX_MISMATCH_ROWS) details.appendChild(el('p', `… ${m.steps.length - MAX_MISMATCH_ROWS} more steps`, 'muted'));
   s.appendChild(details);
+  renderWorst(s, m, id, focus);
+}
+
+/**
+ * A worst sample's or token's place: `sample N (file:line)`; in VS Code a click opens its sample
+ * view (the panel opens only a run file's line it was sent), in a report the place is the text.
+ */
+function placeCell(w: MismatchPlace, label: string): HTMLTableCellElement {
+  const td = el('td', w.file !== null && w.line !== null ? `${label} (${w.file}:${w.line})` : label, 'mono');
+  const api = vscode;
+  const source = w.source;
+  const line = w.line;
+  if (api && source !== null && line !== null) {
+    td.className = 'mono reveal';
+    td.title = 'Open the sample view of this sample';
+    td.addEventListener('click', () => api.postMessage({ type: 'sample', source, line }));
+  }
+  return td;
+}
+
+/** A token's text cell: its text as text (spaces kept, edges marked by the style), else why there is none. */
+function tokenTextCell(m: RunMismatch, text: string | null): HTMLTableCellElement {
+  if (text === null) return el('td', m.tokenizer ? '(not in the tokenizer)' : '–', 'muted');
+  const td = el('td', null, 'token-text');
+  td.appendChild(el('span', text, 'mono'));
+  return td;
+}
+
+/**
+ * One step's worst tokens and samples, as the engine found them (the figures `check` prints), the
+ * step chosen in a list: the host's focus (the status bar's drift), else the drift step, else the
+ * step of the largest mean.
+ */
+function renderWorst(s: HTMLElement, m: RunMismatch, id: string, focus: number | undefined): void {
+  const box = el('div');
+  box.id = `mismatch-worst${id}`;
+  const pick = el('select');
+  pick.id = `mismatch-step-pick${id}`;
+  let chosen = m.steps.findIndex((r) => r.step === (focus ?? m.drift?.step));
+  if (chosen < 0) chosen = m.steps.reduce((best, r, i) => (r.mean > m.steps[best].mean ? i : best), 0);
+  m.steps.forEach((r, i) => {
+    const o = el('option', `step ${r.step}`);
+    o.value = String(i);
+    if (i === chosen) o.selected = true;
+    pick.appendChild(o);
+  });
+  const label = el('p', 'Worst tokens and samples of ');
+  label.appendChild(pick);
+  s.appendChild(label);
+  s.appendChild(box);
+  const draw = (r: MismatchStep) => {
+    box.replaceChildren();
+    const tokens = el('table');
+    tokens.id = `mismatch-worst-tokens${id}`;
+    const head = el('tr');
+    for (const h of ['sample', 'position', 'token id', 'text', 'rollout', 'trainer', '|Δ|'])
+      head.appendChild(el('th', h, h === 'sample' || h === 'text' ? undefined : 'num'));
+    tokens.appendChild(head);
+    for (const t of r.worstTokens) {
+      const tr = el('tr');
+      tr.append(
+        placeCell(t, `sample ${t.sample}`),
+        el('td', t.position, 'num'),
+        el('td', t.token === null ? '–' : String(t.token), 'num mono'),
+        tokenTextCell(m, t.text),
+        numCell(t.rolloutLogProb),
+        numCell(t.trainLogProb),
+        numCell(t.absDiff),
+      );
+      tokens.appendChild(tr);
+    }
+    box.appendChild(el('h3', `Worst tokens of step ${r.step}`));
+    box.appendChild(tokens);
+    const note = el('p', tokenTextNote(m), 'muted');
+    note.id = `mismatch-token-text${id}`;
+    box.appendChild(note);
+    const samples = el('table');
+    samples.id = `mismatch-worst-samples${id}`;
+    const shead = el('tr');
+    for (const h of ['sample', 'tokens', 'mean |Δ|', 'max |Δ|']) shead.appendChild(el('th', h, h === 'sample' ? undefined : 'num'));
+    samples.appendChild(shead);
+    for (const w of r.worstSamples) {
+      const tr = el('tr');
+      tr.append(placeCell(w, `sample ${w.sample}`), el('td', w.tokens, 'num'), numCell(w.mean), numCell(w.max));
+      samples.appendChild(tr);
+    }
+    box.appendChild(el('h3', `Worst samples of step ${r.step}`));
+    box.appendChild(samples);
+  };
+  pick.addEventListener('change', () => draw(m.steps[Number(pick.value)]));
+  if (m.steps.length > 0) draw(m.steps[chosen]);
+  if (focus !== undefined && m.steps[chosen]?.step === focus) s.scrollIntoView({ block: 'start' });
 }

@@ -63,7 +63,7 @@ function renderRun(app: HTMLElement, model: RunView, run: RunSection, index: num
     if (steps.length > 0) stepCharts(app, model, steps, labels, colour, reveal, id);
     if (evalRows.length > 0) renderEval(app, evalRows, id);
   }
-  if (run.mismatch) renderMismatch(app, run.mismatch, id);
+  if (run.mismatch) renderMismatch(app, run.mismatch, id, model.focusMismatchStep);
   renderPrompts(app, run, id);
   renderLogged(app, logged, id);
 }

@@ -7,7 +7,8 @@ import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, readEvalConfig } from '../core/evalConfigFile';
 import type { KeptPtLines } from '../core/recordDetail';
 import type { FileReport, Finding, RunReport, TrainStepReport } from '../core/types';
-import { loadTokenTexts, TokenizerError } from '../core/tokenizer/tokenText';
+import { findRunTokenizer, followAny, withStepTokenTexts } from '../core/tokenizer/runTokenizer';
+import type { RunTokenizerFound } from '../core/views/runViewMismatch';
 import { walkPaths, type WalkTarget } from '../core/walk';
 import { filesToRead, planRun, type RunPlan, trainDataRollouts, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
@@ -127,11 +128,13 @@ export async function analyzeRun(
   onFile?: (file: FileReport, settings: RolloutLensSettings, plan: RunPlan) => void,
   // Lines of a `.pt` dump's samples to keep as it is read (`inspect`).
   keepPtLines?: KeptPtLines,
-): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean; plan: RunPlan } | null> {
+): Promise<{ report: RunReport; settings: RolloutLensSettings; unreadable: boolean; plan: RunPlan; tokenizers: Map<string, RunTokenizerFound> } | null> {
   const prepared = await prepareRun(args, io);
   if (prepared === null) return null;
   const { plan, groups, total } = prepared;
   let unreadable = prepared.unreadable;
+  // Each run's tokenizer, by its root: what its token texts came from (the report says it).
+  const tokenizers = new Map<string, RunTokenizerFound>();
   // Files of 64 MB and more are scanned by worker threads over byte ranges (same results).
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   // miles' has_repetition compression shared with a second thread, where there is a second core.
@@ -184,10 +187,10 @@ export async function analyzeRun(
         }
       }
       const part = run.finish();
-      if (part.trainSteps && group.settings.tokenizer) await addTokenTexts(part.trainSteps, group.settings.tokenizer, io);
+      const trainSteps = part.trainSteps ? await addTokenTexts(part.trainSteps, group.settings.tokenizer, tokenizers, io) : undefined;
       report.files.push(...part.files);
       report.findings.push(...part.findings);
-      if (part.trainSteps) (report.trainSteps ??= []).push(...part.trainSteps);
+      if (trainSteps) (report.trainSteps ??= []).push(...trainSteps);
     }
   } finally {
     await pool?.close();
@@ -195,20 +198,24 @@ export async function analyzeRun(
   }
   progress?.(total, total, null);
   report.runs = buildRuns(report.files, plan, report.trainSteps);
-  return { report, settings: groups[0]?.settings ?? settingsOf(args, {}), unreadable, plan };
+  return { report, settings: groups[0]?.settings ?? settingsOf(args, {}), unreadable, plan, tokenizers };
 }
 
-/** The worst tokens' text from the `tokenizer` setting; one that cannot be read is said on stderr, the ids stay. */
-async function addTokenTexts(steps: TrainStepReport[], tokenizer: string, io: Io): Promise<void> {
-  let texts;
-  try {
-    texts = await loadTokenTexts(nodeFileAccess, resolve(tokenizer));
-  } catch (err) {
-    if (!(err instanceof TokenizerError)) throw err;
-    io.stderr(`rollout-lens: tokenizer: ${escapeInline(err.message)}\n`);
-    return;
+/**
+ * The worst tokens' text from each run's tokenizer (core/tokenizer/runTokenizer.ts: the `tokenizer`
+ * setting, else what the dump folder holds or names; the CLI follows a path the run names, as it
+ * reads any path it is given). A setting that cannot be read is said on stderr; the ids stay.
+ */
+async function addTokenTexts(steps: TrainStepReport[], setting: string | null, found: Map<string, RunTokenizerFound>, io: Io): Promise<TrainStepReport[]> {
+  const out: TrainStepReport[] = [];
+  for (const root of new Set(steps.map((s) => s.root))) {
+    const mine = steps.filter((s) => s.root === root);
+    const t = await findRunTokenizer(nodeFileAccess, { setting: setting && resolve(setting), base: null, root, mayFollow: followAny });
+    if (t.problem !== null && setting) io.stderr(`rollout-lens: tokenizer: ${escapeInline(t.problem)}\n`);
+    found.set(root, { note: t.note, problem: t.problem });
+    out.push(...(t.texts === null ? mine : withStepTokenTexts(mine, t.texts)));
   }
-  for (const s of steps) for (const t of s.mismatch?.worstTokens ?? []) t.text = t.token === null ? null : texts.text(t.token);
+  return out;
 }
 
 export async function runCheck(args: CheckArgs, io: Io): Promise<number> {

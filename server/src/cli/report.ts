@@ -43,7 +43,9 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
     builder.add(file);
   });
   if (analysed === null) return 1;
-  const built = (builder ?? runViewBuilder({ causes: analysed.settings })).finish(analysed.report);
+  const done = builder ?? runViewBuilder({ causes: analysed.settings });
+  for (const [root, found] of analysed.tokenizers) done.addTokenizer(root, found);
+  const built = done.finish(analysed.report);
   built.readAt = new Date().toISOString();
   await attachExcerpts(built, nodeFileAccess);
   const paths = reportPaths(args.paths);

@@ -28,6 +28,8 @@ export interface InspectedFile {
   access: FileAccess;
   /** `tokenizer`: the run's tokenizer (settings.ts), for the sample view's token texts. */
   settings: CauseSettings & { tokenizer?: string | null };
+  /** Whether a path a log file names may be read (core/tokenizer/runTokenizer.ts); absent: it may (the CLI). */
+  mayFollow?: (path: string) => Promise<string | null>;
 }
 
 /** An eval prompt group: the dataset's samples in index order, cut into groups of its n (docs/semantics.md#eval-grouping). */

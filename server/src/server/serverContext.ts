@@ -59,6 +59,8 @@ export class ServerContext implements ServerParts {
   readonly hoverFormat: 'markdown' | 'plaintext';
   readonly initializationOptions: unknown;
   readonly isLog: (doc: TextDocument) => boolean;
+  /** The client's workspace is trusted (or the client has no such notion): see `RolloutLensInitializationOptions.workspaceTrusted`. */
+  workspaceTrusted: boolean;
 
   constructor(parts: ServerParts) {
     this.connection = parts.connection;
@@ -77,6 +79,8 @@ export class ServerContext implements ServerParts {
     this.hoverFormat = parts.hoverFormat;
     this.initializationOptions = parts.initializationOptions;
     this.isLog = parts.isLog;
+    const opts = parts.initializationOptions;
+    this.workspaceTrusted = !(opts !== null && typeof opts === 'object' && (opts as { workspaceTrusted?: unknown }).workspaceTrusted === false);
   }
 
   /**

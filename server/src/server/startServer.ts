@@ -15,7 +15,13 @@ import {
 } from 'vscode-languageserver';
 import { type TextDocument } from 'vscode-languageserver-textdocument';
 import { isLogFileName, LOG_FILE_GLOB, PT_DUMP_GLOB } from '../../../shared/logFiles';
-import { LANGUAGE_ID, SETTINGS_SECTION, type RolloutLensInitializationOptions } from '../../../shared/protocol';
+import {
+  LANGUAGE_ID,
+  SETTINGS_SECTION,
+  type RolloutLensInitializationOptions,
+  WorkspaceTrustNotification,
+  type WorkspaceTrustParams,
+} from '../../../shared/protocol';
 import { runAnalysis } from './analysis/fileAnalysis';
 import { DocumentAccess } from './documents/documentAccess';
 import { OpenDocuments } from './documents/openDocuments';
@@ -206,6 +212,11 @@ export function startServer(connection: Connection, runtime: ServerRuntime): voi
         ),
       );
     }
+  });
+
+  // Trust is only ever granted while the editor runs (taking it back reloads the window).
+  connection.onNotification(WorkspaceTrustNotification, (p: WorkspaceTrustParams) => {
+    if (ctx && p?.trusted === true) ctx.workspaceTrusted = true;
   });
 
   connection.onShutdown(() => ctx?.dispose());

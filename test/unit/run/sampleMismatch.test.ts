@@ -6,13 +6,15 @@
 // run's tokenizer (a subset of Qwen3's real one), each token's text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS } from '../../../server/src/core/settings';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { MAX_MISMATCH_POSITIONS, readSampleMismatch, trainDataFilesOf } from '../../../server/src/core/train/sampleMismatch';
 import { readSampleView } from '../../../server/src/core/views/sampleView';
+import { loadTokenTexts } from '../../../server/src/core/tokenizer/tokenText';
 import { tokenLabel, tokenTextNote } from '../../../shared/tokenLabels';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
@@ -71,10 +73,10 @@ test("a sample's log-probs placed along its response from every rank's slice, as
 
 test("a dump sample's step train_data: D/train_data/<step>_<rank>.pt by rank, for rollout_data and trajectory files", async () => {
   const pt = await trainDataFilesOf(nodeFileAccess, join(DRIFT, 'rollout_data', '6.pt'));
-  assert.deepEqual(pt, { step: 6, files: [join(DRIFT, 'train_data', '6_0.pt')] });
+  assert.deepEqual(pt, { step: 6, files: [join(DRIFT, 'train_data', '6_0.pt')], root: DRIFT });
   const dump = join(repoRoot(), 'test/fixtures/pt/dumpdir');
   const sidecar = await trainDataFilesOf(nodeFileAccess, join(dump, 'trajectory', '1.jsonl'));
-  assert.deepEqual(sidecar, { step: 1, files: [join(dump, 'train_data', '1_0.pt'), join(dump, 'train_data', '1_1.pt')] });
+  assert.deepEqual(sidecar, { step: 1, files: [join(dump, 'train_data', '1_0.pt'), join(dump, 'train_data', '1_1.pt')], root: dump });
   assert.equal(await trainDataFilesOf(nodeFileAccess, join(dump, 'rollout_data', 'eval_2.pt')), null, 'an eval dump has no train_data');
   assert.equal(await trainDataFilesOf(nodeFileAccess, join(DIR, 'metrics.jsonl')), null);
   // train_data without the trainer's log_probs (the dump folder's): the rollout's alone.
@@ -110,7 +112,7 @@ test("the sample view's tokens with their text from the run's tokenizer (Qwen3's
       if (view === undefined) break;
       const m = view.trainMismatch;
       if (!m) continue;
-      assert.deepEqual(m.tokenizer, { file: join(qwen, 'tokenizer.json'), decoder: 'ByteLevel' });
+      assert.deepEqual(m.tokenizer, { file: join(qwen, 'tokenizer.json'), decoder: 'ByteLevel', from: 'setting', namedBy: null });
       assert.equal(m.tokenizerProblem, null);
       assert.equal(m.tokenTexts?.length, m.tokens?.length);
       assert.ok(
@@ -132,10 +134,13 @@ test("the sample view's tokens with their text from the run's tokenizer (Qwen3's
       assert.deepEqual([plain.tokenTexts, plain.tokenizer, plain.tokenizerProblem], [null, null, null]);
       assert.ok(plain.worstTokens.every((t) => t.text === null));
       assert.equal(tokenLabel(plain, 0), `position 0 · token ${plain.tokens![0]}`);
-      assert.match(tokenTextNote(plain), /^Tokens by id: miles' sample holds no text per token; set rolloutLens\.tokenizer /);
+      assert.match(
+        tokenTextNote(plain),
+        /^Tokens by id: miles' sample holds no text per token, and the dump folder holds no tokenizer \(miles saves one in tokenizer\/ when it loads its global dataset\); set rolloutLens\.tokenizer /,
+      );
       assert.equal(
         tokenTextNote(m),
-        `Token text from ${join(qwen, 'tokenizer.json')} (decoder ByteLevel); bytes that are not a whole UTF-8 character read \\xNN, control and direction characters as escapes.`,
+        `Token text from ${join(qwen, 'tokenizer.json')} (the tokenizer setting) (decoder ByteLevel); bytes that are not a whole UTF-8 character read \\xNN, control and direction characters as escapes.`,
       );
       const missing = (await readSampleView({ ...file, settings: { ...DEFAULT_SETTINGS, tokenizer: 'no-such-checkpoint' } }, line, display))!.trainMismatch!;
       assert.match(missing.tokenizerProblem ?? '', /no-such-checkpoint: cannot read the tokenizer \(ENOENT\)$/);
@@ -144,5 +149,56 @@ test("the sample view's tokens with their text from the run's tokenizer (Qwen3's
       assert.match(tokenTextNote(missing), /^Tokens by id: .*no-such-checkpoint: cannot read the tokenizer \(ENOENT\); set rolloutLens\.tokenizer /);
     }
     assert.equal(seen, worst.length, `step ${step}: every worst token's sample has a view`);
+  }
+});
+
+test("the sample view finds the run's tokenizer in its dump folder, or through the dashboard's hf_checkpoint where it may", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-sample-tokenizer-'));
+  try {
+    const run = join(dir, 'run');
+    cpSync(DIR, run, { recursive: true });
+    const pt = join(run, 'rollout_data', '3.pt');
+    const display = 'rollout_data/3.pt';
+    const report = await analyzeFiles([{ path: pt, displayPath: display }], { access: nodeFileAccess, settings: DEFAULT_SETTINGS, keepDetail: true });
+    const file = { report: report.files[0], path: pt, access: nodeFileAccess, settings: DEFAULT_SETTINGS };
+    const line = report.files[0].detail!.samples.find((x) => x.index === 302)!.line;
+    const qwen = await loadTokenTexts(nodeFileAccess, join(repoRoot(), 'test/fixtures/real/tokenizers/qwen3'));
+    // The dashboard's meta.json (miles' own, scripts/gen-dashboard-meta.py) pointed at a checkpoint outside the run.
+    const checkpoint = join(dir, 'Qwen3-0.6B');
+    mkdirSync(checkpoint);
+    cpSync(join(repoRoot(), 'test/fixtures/real/tokenizers/qwen3/tokenizer.json'), join(checkpoint, 'tokenizer.json'));
+    const meta = JSON.parse(readFileSync(join(repoRoot(), 'test/fixtures/real/miles/dashboard-meta/dump/dashboard/meta.json'), 'utf8')) as {
+      args: Record<string, unknown>;
+    };
+    meta.args.hf_checkpoint = checkpoint;
+    mkdirSync(join(run, 'dashboard'));
+    writeFileSync(join(run, 'dashboard', 'meta.json'), JSON.stringify(meta));
+    const viaMeta = (await readSampleView(file, line, display))!.trainMismatch!;
+    assert.deepEqual(viaMeta.tokenizer, {
+      file: join(checkpoint, 'tokenizer.json'),
+      decoder: 'ByteLevel',
+      from: 'hf_checkpoint',
+      namedBy: 'dashboard/meta.json',
+    });
+    assert.deepEqual(
+      viaMeta.tokenTexts,
+      viaMeta.tokens!.map((id) => qwen.text(id!)),
+    );
+    assert.match(
+      tokenTextNote(viaMeta),
+      /^Token text from .*Qwen3-0\.6B\/tokenizer\.json, in the hf_checkpoint dashboard\/meta\.json names \(decoder ByteLevel\)/,
+    );
+    // Where the host refuses a path a log names (an untrusted workspace), the ids stay and the view says why.
+    const refused = (await readSampleView({ ...file, mayFollow: async () => 'outside the workspace' }, line, display))!.trainMismatch!;
+    assert.deepEqual([refused.tokenTexts, refused.tokenizer], [null, null]);
+    assert.equal(refused.tokenizerProblem, `${join(run, 'dashboard', 'meta.json')} names hf_checkpoint ${checkpoint}: outside the workspace`);
+    // miles' own copy in the dump folder: read as part of the run, whatever the host's rule.
+    mkdirSync(join(run, 'tokenizer'));
+    cpSync(join(checkpoint, 'tokenizer.json'), join(run, 'tokenizer', 'tokenizer.json'));
+    const saved = (await readSampleView({ ...file, mayFollow: async () => 'outside the workspace' }, line, display))!.trainMismatch!;
+    assert.deepEqual(saved.tokenizer, { file: 'tokenizer/tokenizer.json', decoder: 'ByteLevel', from: 'dump', namedBy: null });
+    assert.deepEqual(saved.tokenTexts, viaMeta.tokenTexts);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

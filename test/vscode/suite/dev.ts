@@ -13,6 +13,7 @@ import './runStatus';
 import './evalDatasets';
 import './ptDump';
 import './dumpFolder';
+import './driftStatus';
 import './compareRun';
 import './hugeFile';
 import { runAll } from './runner';

@@ -44,7 +44,8 @@ test('miles dump folder: the run view counts it once; a .pt sample shows its con
     // Its train_data is read (as check reads it): both steps', neither holding the trainer's log_probs.
     assert.deepEqual(
       state.model.runs.map((r) => r.mismatch),
-      [{ steps: [], stepsWithoutLogProbs: [1, 2], drift: null }],
+      // No tokenizer set, none saved in the folder, no dashboard naming one: nothing to say of it.
+      [{ steps: [], stepsWithoutLogProbs: [1, 2], drift: null, tokenizer: null, tokenizerProblem: null }],
     );
     await screenshot('dump-run-view.png');
 

@@ -5,6 +5,7 @@
 // a mismatch: a tool output there would show tens of nats of false mismatch. Δ is taken in float32,
 // as miles' loss takes it (tokenMismatch.ts `lossFigures`).
 import type { SampleMismatch } from '../../../../shared/sampleViewModel';
+import type { TokenizerNote } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
 import type { TokenTexts } from '../tokenizer/tokenText';
 import { StorageReader } from '../reader/pt/tensorValues';
@@ -21,8 +22,8 @@ export const MAX_MISMATCH_POSITIONS = 8192;
 
 const f32 = Math.fround;
 
-/** `D/train_data/<step>_<rank>.pt` of the step of a rollout dump or trajectory sidecar at `D/rollout_data/<step>.pt` or `D/trajectory/<step>.jsonl`. */
-export async function trainDataFilesOf(access: FileAccess, path: string): Promise<{ step: number; files: string[] } | null> {
+/** `D/train_data/<step>_<rank>.pt` (and D) of the step of a rollout dump or trajectory sidecar at `D/rollout_data/<step>.pt` or `D/trajectory/<step>.jsonl`. */
+export async function trainDataFilesOf(access: FileAccess, path: string): Promise<{ step: number; files: string[]; root: string } | null> {
   const m = /^(.*[\\/])?(?:rollout_data[\\/](\d+)\.pt|trajectory[\\/](\d+)\.jsonl)$/i.exec(path);
   if (!m) return null;
   const step = Number(m[2] ?? m[3]);
@@ -39,7 +40,9 @@ export async function trainDataFilesOf(access: FileAccess, path: string): Promis
     .map((e) => e.name)
     .sort((a, b) => Number(a.slice(a.indexOf('_') + 1, -3)) - Number(b.slice(b.indexOf('_') + 1, -3)))
     .map((name) => `${dir}${sep}${name}`);
-  return files.length === 0 ? null : { step, files };
+  // The dump folder D (`.` when the path starts at it), where miles also writes its tokenizer.
+  const root = m[1] === undefined ? '.' : m[1].length > 1 ? m[1].slice(0, -1) : m[1];
+  return files.length === 0 ? null : { step, files, root };
 }
 
 /**
@@ -160,13 +163,13 @@ export async function readSampleMismatch(
   };
 }
 
-/** The mismatch with each token's text from the run's tokenizer (`file`: the tokenizer.json as the view names it). */
-export function withTokenTexts(m: SampleMismatch, texts: TokenTexts, file: string): SampleMismatch {
+/** The mismatch with each token's text from the run's tokenizer (`note`: where it came from, its file as the view names it). */
+export function withTokenTexts(m: SampleMismatch, texts: TokenTexts, note: TokenizerNote): SampleMismatch {
   const text = (id: number | null | undefined) => (id === null || id === undefined ? null : texts.text(id));
   return {
     ...m,
     tokenTexts: m.tokens === null ? null : m.tokens.map(text),
-    tokenizer: { file, decoder: texts.decoder },
+    tokenizer: note,
     tokenizerProblem: null,
     worstTokens: m.worstTokens.map((t) => ({ ...t, text: text(t.token) })),
   };

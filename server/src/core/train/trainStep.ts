@@ -14,7 +14,7 @@ import type { Finding } from '../types';
 import { rangesWidth, type ResponseRanges, responseRanges } from './cpSlices';
 import { RolloutFigures, SAMPLE_MEAN_KEYS, TrainFigures, UNLOGGED_KEYS } from './loggedFigures';
 import type { BucketTable } from './drift';
-import { lengthBucket, MismatchAccumulator, type MismatchSummary, type WorstSample } from './tokenMismatch';
+import { lengthBucket, MismatchAccumulator, type MismatchSummary, type WorstSample, type WorstToken } from './tokenMismatch';
 import { itemsOf, numberOf, numbersIn, numbersOf, readTrainFile, tensorsOf, type TrainRankFile } from './trainFile';
 
 /** The rollout dump a step's samples are joined to: each `Sample.index`'s line (1-based). */
@@ -34,6 +34,8 @@ export interface TrainStepTarget {
 
 export interface TrainStepMismatch extends MismatchSummary {
   worstSamples: (WorstSample & { line: number | null })[];
+  /** Each with its sample's line in the rollout dump, as the worst samples (the views link to it). */
+  worstTokens: (WorstToken & { line: number | null })[];
   /** The rollout dump the lines are in, when it is in the run. */
   rolloutFile: string | null;
 }
@@ -315,7 +317,13 @@ class StepReader {
     if (this.sawTrainLogProbs) {
       const s = this.mismatch.summary();
       const join = this.target.join;
-      mismatch = { ...s, worstSamples: s.worstSamples.map((w) => ({ ...w, line: join?.lineOf(w.sample) ?? null })), rolloutFile: join?.file ?? null };
+      const line = (sample: number) => join?.lineOf(sample) ?? null;
+      mismatch = {
+        ...s,
+        worstSamples: s.worstSamples.map((w) => ({ ...w, line: line(w.sample) })),
+        worstTokens: s.worstTokens.map((t) => ({ ...t, line: line(t.sample) })),
+        rolloutFile: join?.file ?? null,
+      };
     }
     return {
       step: this.target.step,

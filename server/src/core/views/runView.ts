@@ -24,7 +24,7 @@ import { type FilePart, filePart, type RolloutPart } from './runViewFile';
 import { dropShares, headlines, reasonFamily } from './runHeadline';
 import { RunPromptsBuilder } from './runViewPrompts';
 import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
-import { mismatchByRoot } from './runViewMismatch';
+import { mismatchByRoot, type RunTokenizerFound } from './runViewMismatch';
 import type { FileReport, MetricsRecord, RunReport, TrainStepReport } from '../types';
 
 export type { EvalRow, FilePart, ReasonInfo, RunView, SampleRef, StepRow };
@@ -74,6 +74,8 @@ export interface RunViewBuilder {
   mergeFindings(findings: FindingRows): void;
   /** A step's train_data, read (core/engine.ts `addTrainStep`): its mismatch joins its run's chart. */
   addTrainStep(step: TrainStepReport): void;
+  /** Where a run's token texts came from (core/tokenizer/runTokenizer.ts), by its root. */
+  addTokenizer(root: string, found: RunTokenizerFound): void;
   /** The model; `report`'s findings and train_data steps are added first (its files are not read again). */
   finish(report?: { findings: readonly FindingLike[]; trainSteps?: readonly TrainStepReport[] }): RunView;
 }
@@ -95,6 +97,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
   const recomputed = new RecomputedByStep();
   const loggedRecords: Pick<MetricsRecord, 'step' | 'metrics'>[] = [];
   const trainSteps: TrainStepReport[] = [];
+  const tokenizers = new Map<string, RunTokenizerFound>();
   const totals = { files: 0, samples: 0, groups: 0, kept: 0, dropped: 0, droppedTokens: 0, totalTokens: 0 };
   /** Each run's rollout files' prompt rows (by run index), for its prompt history. */
   const prompts = new RunPromptsBuilder();
@@ -226,7 +229,7 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
     if (report) addFindings(report.findings);
     for (const t of report?.trainSteps ?? []) trainSteps.push(t);
     // Each dump folder's train_data joins the miles run rooted there (a folder of train_data alone is a run of its own).
-    for (const [root, mismatch] of mismatchByRoot(trainSteps)) {
+    for (const [root, mismatch] of mismatchByRoot(trainSteps, undefined, tokenizers)) {
       let section = runs.find((r) => r.root === root && r.framework === 'miles');
       if (section === undefined) {
         section = { root, framework: 'miles', headline: null, prompts: null, promptGroupsOmitted: 0, mismatch: null };
@@ -290,7 +293,15 @@ export function runViewBuilder(options: RunViewOptions): RunViewBuilder {
       totals,
     };
   }
-  return { add, addPart, addFindings, mergeFindings: (f) => findingRows.merge(f), addTrainStep: (t) => void trainSteps.push(t), finish };
+  return {
+    add,
+    addPart,
+    addFindings,
+    mergeFindings: (f) => findingRows.merge(f),
+    addTrainStep: (t) => void trainSteps.push(t),
+    addTokenizer: (root, found) => void tokenizers.set(root, found),
+    finish,
+  };
 }
 
 function runOrder(a: RunSection, b: RunSection): number {

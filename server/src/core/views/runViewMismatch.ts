@@ -2,14 +2,28 @@
 // steps' |Δ log-prob| over the loss mask as the engine read it from train_data (core/train/), and
 // the drift finder's step and message, the same `logprob-drift` finding `check` reports. A few
 // numbers per step: the model stays small for a run of thousands of steps.
-import type { MismatchStep, RunMismatch } from '../../../../shared/runViewModel';
+import type { MismatchStep, RunMismatch, TokenizerNote } from '../../../../shared/runViewModel';
 import { driftFinding, findDrift } from '../train/drift';
 import type { TrainStepReport } from '../types';
 
 export type { MismatchStep, RunMismatch };
 
-/** Each root's mismatch over its train_data steps (`TrainStepReport.root`: the run's dump folder). */
-export function mismatchByRoot(steps: readonly TrainStepReport[], sourceOf: (file: string) => string = (f) => f): Map<string, RunMismatch> {
+/** What the run's tokenizer search found (core/tokenizer/runTokenizer.ts), its file named as the view names files. */
+export interface RunTokenizerFound {
+  note: TokenizerNote | null;
+  problem: string | null;
+}
+
+/**
+ * Each root's mismatch over its train_data steps (`TrainStepReport.root`: the run's dump folder),
+ * with the worst samples and tokens as the engine found them (their texts already set by
+ * core/tokenizer/runTokenizer.ts `withStepTokenTexts`), and where the texts came from by root.
+ */
+export function mismatchByRoot(
+  steps: readonly TrainStepReport[],
+  sourceOf: (file: string) => string = (f) => f,
+  tokenizers: ReadonlyMap<string, RunTokenizerFound> = new Map(),
+): Map<string, RunMismatch> {
   const byRoot = new Map<string, TrainStepReport[]>();
   for (const t of steps) {
     const list = byRoot.get(t.root) ?? [];
@@ -27,7 +41,8 @@ export function mismatchByRoot(steps: readonly TrainStepReport[], sourceOf: (fil
         without.push(t.step);
         continue;
       }
-      const w = m.worstSamples[0];
+      const file = m.rolloutFile;
+      const place = (sample: number, line: number | null) => ({ sample, file, source: file === null ? null : sourceOf(file), line });
       rows.push({
         step: t.step,
         tokens: m.tokens,
@@ -37,10 +52,16 @@ export function mismatchByRoot(steps: readonly TrainStepReport[], sourceOf: (fil
         p99: m.p99,
         max: m.max,
         approximate: m.approximate,
-        worstSample:
-          w === undefined
-            ? null
-            : { sample: w.sample, mean: w.mean, file: m.rolloutFile, source: m.rolloutFile === null ? null : sourceOf(m.rolloutFile), line: w.line },
+        worstSamples: m.worstSamples.map((w) => ({ ...place(w.sample, w.line), mean: w.mean, tokens: w.tokens, max: w.max })),
+        worstTokens: m.worstTokens.map((w) => ({
+          ...place(w.sample, w.line),
+          position: w.position,
+          token: w.token,
+          text: w.text ?? null,
+          rolloutLogProb: w.rolloutLogProb,
+          trainLogProb: w.trainLogProb,
+          absDiff: w.absDiff,
+        })),
       });
     }
     // The engine's drift finder over the same steps (engine.ts `driftFindings`), so the chart marks the step `check` names.
@@ -51,7 +72,14 @@ export function mismatchByRoot(steps: readonly TrainStepReport[], sourceOf: (fil
           : [{ step: t.step, mean: t.mismatch.mean, tokens: t.mismatch.tokens, buckets: t.buckets, file: t.mismatch.rolloutFile ?? t.files[0] ?? '' }],
       ),
     );
-    out.set(root, { steps: rows, stepsWithoutLogProbs: without, drift: d === null ? null : { step: d.step, message: driftFinding(d).message } });
+    const found = tokenizers.get(root);
+    out.set(root, {
+      steps: rows,
+      stepsWithoutLogProbs: without,
+      drift: d === null ? null : { step: d.step, message: driftFinding(d).message },
+      tokenizer: found?.note ?? null,
+      tokenizerProblem: found?.problem ?? null,
+    });
   }
   return out;
 }

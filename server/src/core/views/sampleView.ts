@@ -10,7 +10,7 @@ import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory, sidecarRowOf, sidecarRows } from '../rollout/trajectorySidecar';
 import { readSampleLine } from '../sampleLine';
 import { readSampleMismatch, trainDataFilesOf, withTokenTexts } from '../train/sampleMismatch';
-import { loadTokenTexts, TokenizerError } from '../tokenizer/tokenText';
+import { findRunTokenizer, followAny } from '../tokenizer/runTokenizer';
 import { dirnameOf } from '../paths';
 import type { FormatId, SampleRecord } from '../types';
 import { isPtFormat } from '../frameworks';
@@ -184,26 +184,26 @@ async function addTrainMismatch(file: InspectedFile, display: string, s: SampleR
   try {
     const show = (p: string) => (root && p.startsWith(root) ? p.slice(root.length) : p);
     const m = await readSampleMismatch(file.access, found.files, s.index, show);
-    view.trainMismatch = m && (await addTokenTexts(m, file, root || null, show));
+    view.trainMismatch = m && (await addTokenTexts(m, file, root || null, show, found.root));
   } catch {
     // train_data is optional: unreadable, the view is the sample's alone (check reports the file).
   }
 }
 
 /**
- * The tokens' text from the `tokenizer` setting (relative: to the workspace folder `root`, else the
- * log's folder). One that cannot be read is said in the view; the ids stay.
+ * The tokens' text from the run's tokenizer (core/tokenizer/runTokenizer.ts): the `tokenizer`
+ * setting (relative: to the workspace folder `root`, else the log's folder), else what the dump
+ * folder `dump` holds or names. One that cannot be read is said in the view; the ids stay.
  */
-async function addTokenTexts(m: SampleMismatch, file: InspectedFile, root: string | null, show: (p: string) => string): Promise<SampleMismatch> {
-  const setting = file.settings.tokenizer;
-  if (!setting) return m;
-  try {
-    const texts = await loadTokenTexts(file.access, setting, root ?? dirnameOf(file.path));
-    return withTokenTexts(m, texts, show(texts.path));
-  } catch (err) {
-    if (!(err instanceof TokenizerError)) throw err;
-    return { ...m, tokenizerProblem: err.message };
-  }
+async function addTokenTexts(m: SampleMismatch, file: InspectedFile, root: string | null, show: (p: string) => string, dump: string): Promise<SampleMismatch> {
+  const found = await findRunTokenizer(file.access, {
+    setting: file.settings.tokenizer ?? null,
+    base: root ?? dirnameOf(file.path),
+    root: dump,
+    mayFollow: file.mayFollow ?? followAny,
+  });
+  if (found.texts === null || found.note === null) return found.problem === null ? m : { ...m, tokenizerProblem: found.problem };
+  return withTokenTexts(m, found.texts, { ...found.note, file: show(found.note.file), namedBy: found.note.namedBy && show(found.note.namedBy) });
 }
 
 /**

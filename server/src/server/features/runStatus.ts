@@ -15,6 +15,7 @@ import { type Configured, runContextOf } from './runContext';
 import { eachResult, runSummary } from './runSummary';
 import { pathToUri } from '../documents/uris';
 import { joinOf, readTrainData } from './trainData';
+import { mismatchByRoot } from '../../core/views/runViewMismatch';
 import type { RolloutJoin } from '../../core/run/trainData';
 
 interface Visited extends Configured {
@@ -82,8 +83,12 @@ export async function runStatus(ctx: ServerContext, params: RunStatusParams, tok
     if (v.findings.length === 0) continue;
     files.push({ uri: v.result.uri, diagnostics: ctx.publisher.diagnosticsOf({ ...v.result, findings: v.findings }) });
   }
+  // The drift the run view marks (one drift finder: core/views/runViewMismatch.ts), the earliest over the runs.
+  let drift: RunStatusResult['drift'] = null;
+  for (const m of mismatchByRoot(train.steps).values()) if (m.drift !== null && (drift === null || m.drift.step < drift.step)) drift = m.drift;
   return {
     uri: params.uri,
+    drift,
     runs: runs.map((r) => runSummary(r, (p) => uris.get(p) ?? pathToUri(p))),
     rolloutSteps: totals.rolloutSteps,
     groups: totals.groups,

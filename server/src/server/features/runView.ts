@@ -26,6 +26,8 @@ import { sampleSource } from './sampleSource';
 import { pathToUri } from '../documents/uris';
 import { eachResult } from './runSummary';
 import { joinOf, readTrainData } from './trainData';
+import { mayFollow, runTokenizerOf } from './runTokenizers';
+import { withStepTokenTexts } from '../../core/tokenizer/runTokenizer';
 import type { RolloutJoin } from '../../core/run/trainData';
 
 export const MAX_SAMPLES_PER_REASON = 200;
@@ -49,7 +51,10 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   const partKey = `run-view:${samplesPerReason}`;
   // Each miles rollout dump's samples by index, for joining its step's train_data (trainData.ts).
   const joins = new Map<string, RolloutJoin>();
+  // The settings of the first file: its `tokenizer` setting applies to the run's worst tokens.
+  let tokenizerSetting: string | null | undefined;
   const fold = (held: HeldRunViewPart, plan: RunPlan | null) => {
+    if (tokenizerSetting === undefined) tokenizerSetting = held.settings.tokenizer;
     builder ??= runViewBuilder({ causes: held.settings, samplesPerReason, plan });
     uriOf.set(held.part.source, held.uri);
     if (held.join) joins.set(held.join.file, held.join);
@@ -100,7 +105,13 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
   const done = builder as ReturnType<typeof runViewBuilder>;
   // The folder's train_data, as `check <folder>` reads it: each step's mismatch, its findings and the drift finder's.
   const train = await readTrainData(ctx, plan, joins, token);
-  for (const t of train.steps) done.addTrainStep(t);
+  // Each run's worst tokens with their text, from its tokenizer (the setting, else what its dump folder holds or names).
+  for (const root of new Set(train.steps.map((t) => t.root))) {
+    const steps = train.steps.filter((t) => t.root === root);
+    const found = await runTokenizerOf(ctx, root, tokenizerSetting ?? null);
+    done.addTokenizer(root, { note: found.note, problem: found.problem });
+    for (const t of found.texts === null ? steps : withStepTokenTexts(steps, found.texts)) done.addTrainStep(t);
+  }
   done.addFindings(train.findings);
   recomputed.push(...train.recomputed);
   for (const log of metricsLogs) done.addFindings(metricsLogFindings(log.path, log.records, recomputed));
@@ -115,6 +126,10 @@ export async function runView(ctx: ServerContext, params: RunViewParams, token: 
     if (p) for (const e of [...p.neverLearned.examples, ...p.solvedStillSampled.examples, ...p.waste.examples]) e.source = toUri(e.source);
   }
   for (const row of view.findingRows) row.source = uriOf.get(row.file) ?? pathToUri(row.file);
+  // A worst sample's or token's rollout dump, for the page's link to its sample view.
+  for (const run of view.runs)
+    for (const step of run.mismatch?.steps ?? [])
+      for (const w of [...step.worstSamples, ...step.worstTokens]) if (w.file !== null) w.source = uriOf.get(w.file) ?? pathToUri(w.file);
   return view;
 }
 
@@ -140,7 +155,9 @@ export async function sampleView(ctx: ServerContext, params: SampleViewParams, t
   const source = (await sampleSource(ctx, params.uri, token, true))!;
   try {
     if (token.isCancellationRequested) return null;
-    return (await readSampleView(source.result, params.line + 1, source.display)) ?? null;
+    // A checkpoint a log names is read as the workspace's trust allows (runTokenizers.ts).
+    const file = { ...source.result, mayFollow: (p: string) => mayFollow(ctx, p) };
+    return (await readSampleView(file, params.line + 1, source.display)) ?? null;
   } finally {
     source.release();
   }
