@@ -4,7 +4,7 @@
 // order, a figure zod might judge otherwise) is left to zod, which then gives the same summary or
 // the same error as always. zod on a 1 000-step summary's 1.6 MB without its rows took ~160 ms of
 // CPU and ~24 MB of fresh memory on its first run (its module loaded, its parsers warmed); this
-// check ~10 ms (BENCHMARKS.md, "Comparing runs").
+// check ~10 ms (BENCHMARKS.md, "Comparing runs: summarize and diff").
 import type { RunSummary } from './summary';
 import { SUMMARY_VERSION } from './summaryFormat';
 

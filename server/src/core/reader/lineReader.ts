@@ -101,7 +101,7 @@ export async function readLines(access: FileAccess, path: string, options: ReadL
 /**
  * Scan buffers of finished reads, kept for the next read of a file: a new buffer is fresh memory
  * (a page fault per 4 KiB touched, ~12 µs each on a shared VM), and `summarize` of 200 files of
- * ~1.4 MB made two per file (BENCHMARKS.md, "Comparing runs"). One pair is kept: reads one after
+ * ~1.4 MB made two per file (BENCHMARKS.md, "Comparing runs: summarize and diff"). One pair is kept: reads one after
  * the other share it; reads at once make their own.
  */
 const spareBuffers: Uint8Array[] = [];
