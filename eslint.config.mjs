@@ -100,6 +100,7 @@ export default tseslint.config(
       'examples/',
       'server/src/core/reader/numberRunWasm.ts',
       'server/src/core/reader/zlibMatchesWasm.ts',
+      'server/src/core/compare/bootstrapDrawsWasm.ts',
     ],
   },
   js.configs.recommended,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Assembles the hand-written WebAssembly text modules of server/src/core/reader (numberRun.wat,
-// zlibMatches.wat) into a `<name>Wasm.ts` beside each: the module's bytes as base64, so the engine
+// Assembles the hand-written WebAssembly text modules (server/src/core/reader: numberRun.wat,
+// zlibMatches.wat; server/src/core/compare: bootstrapDraws.wat) into a `<name>Wasm.ts` beside each: the module's bytes as base64, so the engine
 // needs no assembler and no file beside the bundle at run time. Run after editing a .wat:
 // npm run build:wasm
 //   --check: exit 1 when a committed `<name>Wasm.ts` is not what its .wat assembles to (a unit test runs this)
@@ -8,15 +8,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 import createWabt from 'wabt';
 
-const dir = new URL('../server/src/core/reader/', import.meta.url);
+const reader = new URL('../server/src/core/reader/', import.meta.url);
+const compare = new URL('../server/src/core/compare/', import.meta.url);
 const MODULES = [
-  { wat: 'numberRun.wat', ts: 'numberRunWasm.ts', constant: 'NUMBER_RUN_WASM' },
-  { wat: 'zlibMatches.wat', ts: 'zlibMatchesWasm.ts', constant: 'ZLIB_MATCHES_WASM' },
+  { dir: reader, wat: 'numberRun.wat', ts: 'numberRunWasm.ts', constant: 'NUMBER_RUN_WASM' },
+  { dir: reader, wat: 'zlibMatches.wat', ts: 'zlibMatchesWasm.ts', constant: 'ZLIB_MATCHES_WASM' },
+  { dir: compare, wat: 'bootstrapDraws.wat', ts: 'bootstrapDrawsWasm.ts', constant: 'BOOTSTRAP_DRAWS_WASM' },
 ];
 
 const wabt = await createWabt();
 let stale = false;
-for (const { wat, ts, constant } of MODULES) {
+for (const { dir, wat, ts, constant } of MODULES) {
   const module = wabt.parseWat(wat, readFileSync(new URL(wat, dir), 'utf8'), { simd: true });
   module.validate();
   const { buffer } = module.toBinary({});

@@ -6,7 +6,8 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { MergeError, mergeSummaries } from '../core/compare/summarySteps';
 import { decodeSummary } from '../core/compare/summaryDecode';
 import { renderSummaryPieces, SummaryError } from '../core/compare/summaryJson';
-import { MixedRunError, type RunSummary, SummaryBuilder } from '../core/compare/summary';
+import type { RunSummary } from '../core/compare/summary';
+import { MixedRunError, SummaryBuilder } from '../core/compare/summaryBuilder';
 
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { trainDataSteps } from '../core/run/plan';
@@ -15,7 +16,7 @@ import type { WalkTarget } from '../core/walk';
 import { defaultSummarizeJobs, summarizeOnWorkers, summarizeWorkersAvailable } from '../node/parallelSummarize';
 import { KeptRows } from '../node/keptRows';
 import { nodeFileAccess } from '../node/nodeFileAccess';
-import type { SummaryFinding } from '../node/summarizeWorker';
+import type { SummaryFinding } from '../node/summarizeJob';
 
 import type { CheckArgs } from './args';
 import { analyzeRun, type Io, lineProgress, prepareRun } from './check';

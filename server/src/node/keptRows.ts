@@ -6,7 +6,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { attachedTable, attachKeptRows } from '../core/compare/promptTable';
+import { attachedTable, attachKeptRows } from '../core/compare/attachedRows';
 import type { FileSummary, PromptRow } from '../core/compare/summary';
 
 export class KeptRows {

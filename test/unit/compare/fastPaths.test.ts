@@ -10,7 +10,8 @@ import { hashText, pairedBootstrap, type PairedItem, seededRandom } from '../../
 import { diffRuns, type StepPair } from '../../../server/src/core/compare/diff';
 import { diffPrompts } from '../../../server/src/core/compare/diffPrompts';
 import { gateRulesOf } from '../../../server/src/core/compare/gate';
-import { PromptTable, promptRowsOf } from '../../../server/src/core/compare/promptTable';
+import { promptRowsOf } from '../../../server/src/core/compare/attachedRows';
+import { PromptTable } from '../../../server/src/core/compare/promptTable';
 import type { RunSummary } from '../../../server/src/core/compare/summary';
 import { decodeSummary } from '../../../server/src/core/compare/summaryDecode';
 import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 
 import { parseCompareCommand } from '../../../server/src/cli/compareArgs';
 import { summarizeRun } from '../../../server/src/cli/summarize';
-import { type RunSummary, summarizeFile } from '../../../server/src/core/compare/summary';
+import { summarizeFile } from '../../../server/src/core/compare/summarizeFile';
+import type { RunSummary } from '../../../server/src/core/compare/summary';
 import { RunAnalyzer, scanFile } from '../../../server/src/core/engine';
 import { DEFAULT_SETTINGS } from '../../../server/src/core/settings';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';

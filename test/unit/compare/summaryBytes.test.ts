@@ -1,17 +1,24 @@
 // The summary reader on a file's bytes (how `diff` and `summarize --merge` read a summary): the
 // same summary, or the same error, as parsing the file's text decoded as UTF-8 (Node's decoding,
 // a byte order mark kept, a bad sequence replaced); and the bootstrap's numerators-only draws
-// (every item the same whole denominator) against draws through `seededRandom`.
+// (every item the same whole denominator) against draws through `seededRandom`, in WebAssembly
+// against the JS loop; the hand check of a parsed summary against the zod schema.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
 import fc from 'fast-check';
 
-import { hashText, pairedBootstrap, type PairedItem, seededRandom } from '../../../server/src/core/compare/bootstrap';
+import { bootstrapInWasm, bootstrapWasm, hashText, pairedBootstrap, type PairedItem, seededRandom } from '../../../server/src/core/compare/bootstrap';
 import { diffRuns } from '../../../server/src/core/compare/diff';
 import { gateRulesOf } from '../../../server/src/core/compare/gate';
-import { PromptTable, promptRowsOf } from '../../../server/src/core/compare/promptTable';
+import { promptRowsOf } from '../../../server/src/core/compare/attachedRows';
+import { PromptTable } from '../../../server/src/core/compare/promptTable';
+import { promptTableOf } from '../../../server/src/core/compare/promptTableBuilder';
 import { decodeSummary } from '../../../server/src/core/compare/summaryDecode';
-import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';
+import type { RunSummary } from '../../../server/src/core/compare/summary';
+import { SUMMARY_VERSION } from '../../../server/src/core/compare/summaryFormat';
+import { parseSummary, parseSummaryBySchema, renderSummary } from '../../../server/src/core/compare/summaryJson';
+import { isPlainSummary } from '../../../server/src/core/compare/summaryShape';
 import { outcome } from '../../shared/outcome';
 import { randomSummary } from '../../shared/randomSummary';
 
@@ -112,7 +119,7 @@ test('rows as bytes: writeRowsJson writes rowsJson text as UTF-8, in any buffer 
       const decoded = decodeSummary(renderSummary(summary));
       for (const [s, step] of summary.steps.entries()) {
         for (const [f, file] of step.files.entries()) {
-          const built = PromptTable.of(file.prompts);
+          const built = promptTableOf(file.prompts);
           if (built) assert.equal(text(built), [...built.rowsJson()].join(''));
           const read = promptRowsOf(decoded.steps[s].files[f]) as PromptTable;
           assert.equal(text(read), JSON.stringify(file.prompts));
@@ -126,7 +133,147 @@ test('rows as bytes: writeRowsJson writes rowsJson text as UTF-8, in any buffer 
     { length: 5000 },
     (_, i) => [`${'x'.repeat(i % 97)}${i}`, i % 5, i, i % 9, i % 3 === 0 ? i / 7 : i, i + 1, i % 11 === 0 ? 2 ** 53 + 2 : i] as const,
   );
-  const big = PromptTable.of(rows.map((r) => [...r]));
+  const big = promptTableOf(rows.map((r) => [...r]));
   assert.ok(big);
   assert.equal(text(big), JSON.stringify(rows));
+});
+
+/** `summary` with what randomSummary leaves out: step datasets with pass@k, train_data mismatches, a step of train_data alone. */
+function withStepExtras(summary: RunSummary, worst: number | null): RunSummary {
+  const steps = summary.steps.map((s, i) => {
+    const { files, ...rest } = s;
+    const datasets =
+      i % 2 === 0
+        ? [{ name: 'aime', n: 4, samples: 8, noneReward: 1, truncated: 0, score: i === 0 ? null : 0.25, passAtK: { 'pass@1': 0.25, 'pass@2': null } }]
+        : [];
+    const mismatch =
+      s.kind === 'rollout' && i % 3 !== 2 ? { mismatch: { tokens: 12, mean: 0.5, p99: 1.5, ranks: 2, file: 'train_data/1_0.pt', worstSample: worst } } : {};
+    return { ...rest, datasets, ...mismatch, files };
+  });
+  if (summary.steps.length > 0) {
+    const { files: _files, datasets: _datasets, kind: _kind, step: _step, partial: _partial, ...figures } = summary.steps[0];
+    const mismatch = { tokens: 1, mean: 0, p99: 0, ranks: 1, file: 'train_data/99_0.pt', worstSample: null };
+    steps.push({ kind: 'rollout', step: 99, partial: false, ...figures, datasets: [], mismatch, files: [] });
+  }
+  return { ...summary, steps };
+}
+
+/** The JSON containers of `doc` in depth-first order, each with the path that reaches it. */
+function containers(doc: unknown, out: unknown[] = []): unknown[] {
+  if (doc !== null && typeof doc === 'object') {
+    out.push(doc);
+    for (const v of Object.values(doc)) containers(v, out);
+  }
+  return out;
+}
+
+/**
+ * One change to a copy of `doc` at its `pick`-th container: a member removed, added, moved last,
+ * set to `value`, or an own `__proto__` key; what a hand-edited or damaged summary might hold.
+ */
+function mutated(doc: unknown, pick: number, kind: number, member: number, value: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(doc)) as unknown;
+  const all = containers(copy);
+  const target = all[pick % all.length] as Record<string, unknown> | unknown[];
+  const keys = Object.keys(target);
+  const key = keys.length > 0 ? keys[member % keys.length] : '0';
+  if (Array.isArray(target)) {
+    if (kind === 0) target.splice(Number(key), 1);
+    else if (kind === 1) target.push(value);
+    else if (kind === 2) target.reverse();
+    else target[Number(key)] = value;
+    return copy;
+  }
+  if (kind === 0) delete target[key];
+  else if (kind === 1) target[`extra${member}`] = value;
+  else if (kind === 2) {
+    const moved = target[key];
+    delete target[key];
+    target[key] = moved;
+  } else if (kind === 3) target[key] = value;
+  else Object.defineProperty(target, '__proto__', { value, enumerable: true, configurable: true, writable: true });
+  return copy;
+}
+
+test('hand check: a summary the schema gives back unchanged is taken as it is, anything else is zod’s (same summary, same error)', () => {
+  const values = ['x', -1, 1.5, 0, 1, null, true, [], {}, 2 ** 53, 1e300, 'rollout', 'eval', 'miles', 3, [['a', 1, 1, 1, 0, 1, 0]]];
+  // A summary as `summarize` writes it passes the hand check: the fast path is the one taken.
+  fc.assert(
+    fc.property(randomSummary, fc.constantFrom(null, 3, -2), (summary, worst) => {
+      const doc = JSON.parse(renderSummary(withStepExtras(summary, worst))) as unknown;
+      assert.ok(isPlainSummary(doc));
+    }),
+    { numRuns: 100, seed: 7 },
+  );
+  fc.assert(
+    fc.property(
+      randomSummary,
+      fc.constantFrom(null, 3, -2),
+      fc.nat(),
+      fc.nat({ max: 4 }),
+      fc.nat(),
+      fc.constantFrom(...values),
+      (summary, worst, pick, kind, member, value) => {
+        const text = JSON.stringify(mutated(withStepExtras(summary, worst), pick, kind, member, value));
+        // inspect: key order and the prototype count, not only the values.
+        const show = (read: () => RunSummary) => () => inspect(read(), { depth: null, showHidden: true });
+        assert.deepEqual(outcome(show(() => parseSummary(text))), outcome(show(() => parseSummaryBySchema(text))), text.slice(0, 400));
+      },
+    ),
+    { numRuns: 1500, seed: 7 },
+  );
+  // The same on a summary of one step without files (a train_data mismatch alone) and its step
+  // figures: the members files would otherwise outnumber.
+  fc.assert(
+    fc.property(fc.constantFrom(null, 3, -2), fc.nat(), fc.nat({ max: 4 }), fc.nat(), fc.constantFrom(...values), (worst, pick, kind, member, value) => {
+      const one = withStepExtras({ version: SUMMARY_VERSION, framework: 'verl', steps: [] }, worst);
+      const step = {
+        kind: 'rollout' as const,
+        step: 4,
+        partial: false,
+        samples: 8,
+        groups: { total: 2, kept: 1, dropped: 1 },
+        droppedByCause: { zero_std_1: 1 },
+        responseTokens: 10,
+        droppedTokens: 4,
+        reward: { count: 7, sum: 3.5, sumSq: 2.25, none: 1 },
+        truncated: 0,
+        withStatus: 8,
+        datasets: [{ name: 'aime', n: 4, samples: 8, noneReward: 1, truncated: 0, score: 0.25, passAtK: { 'pass@1': 0.25, 'pass@2': null } }],
+        mismatch: { tokens: 12, mean: 0.5, p99: 1.5, ranks: 2, file: 'train_data/4_0.pt', worstSample: worst },
+        files: [],
+      };
+      one.steps.push(step);
+      assert.ok(isPlainSummary(JSON.parse(JSON.stringify(one))));
+      const text = JSON.stringify(mutated(one, pick, kind, member, value));
+      const show = (read: () => RunSummary) => () => inspect(read(), { depth: null, showHidden: true });
+      assert.deepEqual(outcome(show(() => parseSummary(text))), outcome(show(() => parseSummaryBySchema(text))), text);
+    }),
+    { numRuns: 1500, seed: 7 },
+  );
+});
+
+test('bootstrap: the WebAssembly draws give the JS loop’s intervals, bit for bit', () => {
+  assert.ok(bootstrapInWasm(), 'WebAssembly SIMD is there (Node 20): the fast path is the one tested');
+  fc.assert(
+    fc.property(
+      fc.array(fc.double({ min: -4, max: 16, noNaN: true }), { minLength: 1, maxLength: 700 }),
+      fc.integer({ min: 1, max: 16 }),
+      fc.integer({ min: 1, max: 16 }),
+      fc.integer({ min: 1, max: 400 }),
+      fc.nat(),
+      fc.string(),
+      (numerators, bDen, cDen, resamples, seed, label) => {
+        const items = numerators.map((b, j) => ({ baseline: [b, bDen], candidate: [numerators[(j * 7) % numerators.length] / 2, cDen] }) as PairedItem);
+        const fast = pairedBootstrap(items, seed, label, resamples);
+        bootstrapWasm.enabled = false;
+        try {
+          assert.deepEqual(fast, pairedBootstrap(items, seed, label, resamples));
+        } finally {
+          bootstrapWasm.enabled = true;
+        }
+      },
+    ),
+    { numRuns: 200, seed: 7 },
+  );
 });

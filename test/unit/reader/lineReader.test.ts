@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 
 import { readLineText, readRange } from '../../../server/src/core/reader/lineReader';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
@@ -50,6 +51,24 @@ test('reader: a last line without newline is returned as pending, not as a line'
   assert.equal(result.pending.offset, 8);
   assert.equal(result.endOffset, 8);
   assert.equal(result.nextLine, 2);
+});
+
+test('reader: scan buffers go from one read to the next, a pending line copied out of them first', async (t) => {
+  // Reads one after the other reuse the scan buffers: a pending line left in them would be
+  // overwritten by the next file's bytes.
+  const dir = tempDir(t);
+  const a = await collectLines(writeFile(dir, 'a.jsonl', '{"a":1}\n{"tail":"of a"'), { chunkSize: 64 });
+  const b = await collectLines(writeFile(dir, 'b.jsonl', `${'{"bbbbbbbbbbbbbbbbbbbbbb":2}\n'.repeat(20)}{"tail":"of b"`), { chunkSize: 64 });
+  const c = await collectLines(writeFile(dir, 'c.jsonl', `${'{"c":3}\n'.repeat(50)}`), { chunkSize: 64 });
+  assert.equal(Buffer.from(a.result.pending!.bytes).toString(), '{"tail":"of a"');
+  assert.equal(Buffer.from(b.result.pending!.bytes).toString(), '{"tail":"of b"');
+  assert.equal(b.lines.length, 20);
+  assert.equal(c.lines.length, 50);
+  assert.equal(c.result.pending, null);
+  // Reads at once make their own buffers: the same lines as one at a time.
+  const [x, y] = await Promise.all([collectLines(join(dir, 'b.jsonl'), { chunkSize: 64 }), collectLines(join(dir, 'a.jsonl'), { chunkSize: 64 })]);
+  assert.deepEqual([x.lines, y.lines], [b.lines, a.lines]);
+  assert.equal(Buffer.from(x.result.pending!.bytes).toString(), '{"tail":"of b"');
 });
 
 test('reader: lines spanning chunk boundaries (chunk 16 bytes) come out whole, CRLF split across chunks too', async (t) => {

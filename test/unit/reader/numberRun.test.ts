@@ -38,7 +38,7 @@ function agree(text: string | Uint8Array, offset = 0): boolean {
   return plain.ok;
 }
 
-test('wasm: numberRunWasm.ts and zlibMatchesWasm.ts are what their .wat files assemble to (npm run build:wasm)', () => {
+test('wasm: numberRunWasm.ts, zlibMatchesWasm.ts and bootstrapDrawsWasm.ts are what their .wat files assemble to (npm run build:wasm)', () => {
   const r = spawnSync(process.execPath, [join(root, 'scripts/build-wasm.mjs'), '--check'], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr + r.stdout);
 });

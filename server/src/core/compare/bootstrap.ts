@@ -2,6 +2,8 @@
 // present in both are resampled with replacement, the same draw on both sides; the interval is the
 // 2.5th and 97.5th percentile of the resampled differences. Seeded and deterministic: the same
 // seed, label and prompts give the same interval on every machine.
+import { compileWasm, Wasm } from '../reader/wasm';
+import { BOOTSTRAP_DRAWS_WASM } from './bootstrapDrawsWasm';
 
 /** 32-bit FNV-1a of a text: the stream of each interval is its own, and the same on every run. */
 export function hashText(text: string, seed = 0x811c9dc5): number {
@@ -46,6 +48,33 @@ function sameWholeDenominators(figures: Float64Array, b: number, c: number): boo
   return true;
 }
 
+/** bootstrapDraws.wat's exports. */
+interface WasmDraws {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  numerators(m: number, resamples: number, state: number, bd: number, cd: number, scale: number): number;
+}
+
+/** Whether `drawNumerators` may use WebAssembly (tests turn it off to compare with the JS loop). */
+export const bootstrapWasm = { enabled: true };
+let wasmDraws: WasmDraws | null | undefined;
+
+/** The WebAssembly draws; null where WebAssembly or its SIMD is missing (the JS loop then). */
+function wasmDrawsOf(): WasmDraws | null {
+  if (wasmDraws === undefined) {
+    try {
+      wasmDraws = new Wasm!.Instance(compileWasm(BOOTSTRAP_DRAWS_WASM), {}).exports as unknown as WasmDraws;
+    } catch {
+      wasmDraws = null;
+    }
+  }
+  return wasmDraws;
+}
+
+/** Whether the draws run in WebAssembly here (tests check that the fast path is the one tested). */
+export function bootstrapInWasm(): boolean {
+  return wasmDrawsOf() !== null;
+}
+
 /**
  * Every item has the same whole denominator on each side (a pass@k's 1, a dataset's n): a
  * resample's denominators are m × it, exactly what the sums of m of them are, so only the
@@ -53,13 +82,30 @@ function sameWholeDenominators(figures: Float64Array, b: number, c: number): boo
  */
 function drawNumerators(figures: Float64Array, bDen: number, cDen: number, seeded: number, deltas: Float64Array): number {
   const m = figures.length / 4;
+  const [bd, cd] = [m * bDen, m * cDen];
+  const scale = m * 2.3283064365386963e-10;
+  const w = bootstrapWasm.enabled ? wasmDrawsOf() : null;
+  // bootstrapDraws.wat: the same draws and sums (the same bits), four draws at a time. Its memory:
+  // the numerators, the deltas, m indices of scratch (rounded up to four).
+  const bytes = m * 16 + deltas.length * 8 + (m + 4) * 4;
+  if (w !== null && bytes < 2 ** 31) {
+    const have = w.memory.buffer.byteLength;
+    if (bytes <= have || w.memory.grow(Math.ceil((bytes - have) / 65536)) >= 0) {
+      const nums = new Float64Array(w.memory.buffer, 0, m * 2);
+      for (let j = 0; j < m; j++) {
+        nums[j * 2] = figures[j * 4];
+        nums[j * 2 + 1] = figures[j * 4 + 2];
+      }
+      w.numerators(m, deltas.length, seeded, bd, cd, scale);
+      deltas.set(new Float64Array(w.memory.buffer, m * 16, deltas.length));
+      return deltas.length;
+    }
+  }
   const nums = new Float64Array(m * 2);
   for (let j = 0; j < m; j++) {
     nums[j * 2] = figures[j * 4];
     nums[j * 2 + 1] = figures[j * 4 + 2];
   }
-  const [bd, cd] = [m * bDen, m * cDen];
-  const scale = m * 2.3283064365386963e-10;
   let state = seeded;
   for (let r = 0; r < deltas.length; r++) {
     let bn = 0;
@@ -118,10 +164,6 @@ function quantile(sorted: Float64Array, q: number): number {
  */
 export function pairedBootstrap(items: readonly PairedItem[], seed: number, label: string, resamples = DEFAULT_RESAMPLES): [number, number] | null {
   const m = items.length;
-  if (m === 0 || !items.some((it) => it.baseline[1] > 0 && it.candidate[1] > 0)) return null;
-  // The items' figures in one flat array (baseline num, den, candidate num, den), and mulberry32
-  // (`seededRandom`) inlined: the draws below read m × resamples items, half a billion for a
-  // dataset of 500 prompts over 1 000 eval steps.
   const figures = new Float64Array(m * 4);
   for (let j = 0; j < m; j++) {
     const it = items[j];
@@ -130,10 +172,25 @@ export function pairedBootstrap(items: readonly PairedItem[], seed: number, labe
     figures[j * 4 + 2] = it.candidate[0];
     figures[j * 4 + 3] = it.candidate[1];
   }
-  // mulberry32 inlined, its state kept as a signed 32-bit integer (`| 0`: the same bits as
-  // `seededRandom`'s `>>> 0`, without a double). The item drawn is ⌊draw × (m × 2^-32)⌋, without a
-  // division: m × 2^-32 and draw / 2^32 are exact, so both are draw × m / 2^32 rounded once, the
-  // same number as ⌊(draw / 2^32) × m⌋ (below m < 2^31, so `| 0` floors it).
+  return pairedBootstrapOf(figures, seed, label, resamples);
+}
+
+/**
+ * `pairedBootstrap` of items given as one flat array, four figures an item (baseline numerator,
+ * denominator, candidate numerator, denominator): what a caller with many items fills without an
+ * object per item.
+ */
+export function pairedBootstrapOf(figures: Float64Array, seed: number, label: string, resamples = DEFAULT_RESAMPLES): [number, number] | null {
+  const m = figures.length / 4;
+  let counted = false;
+  for (let j = 0; j < m && !counted; j++) counted = figures[j * 4 + 1] > 0 && figures[j * 4 + 3] > 0;
+  if (!counted) return null;
+  // mulberry32 (`seededRandom`) inlined below: the draws read m × resamples items, half a billion
+  // for a dataset of 500 prompts over 1 000 eval steps. Its state kept as a signed 32-bit integer
+  // (`| 0`: the same bits as `seededRandom`'s `>>> 0`, without a double). The item drawn is
+  // ⌊draw × (m × 2^-32)⌋, without a division: m × 2^-32 and draw / 2^32 are exact, so both are
+  // draw × m / 2^32 rounded once, the same number as ⌊(draw / 2^32) × m⌋ (below m < 2^31, so
+  // `| 0` floors it).
   const state = hashText(label, hashText(String(seed))) | 0;
   const deltas = new Float64Array(resamples);
   const [bDen, cDen] = [figures[1], figures[3]];

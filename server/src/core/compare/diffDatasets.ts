@@ -2,7 +2,7 @@
 // dataset by its own n) with paired bootstrap intervals over the prompts both runs evaluated, and
 // whether the denominator shrank (fewer samples, more missing rewards).
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
-import { pairedBootstrap, type PairedItem } from './bootstrap';
+import { pairedBootstrapOf } from './bootstrap';
 import type { DatasetDiff, IntervalDelta, Place } from '../../../../shared/runDiff';
 import { delta } from './delta';
 import type { StepPair } from './diff';
@@ -14,12 +14,20 @@ function placeOf(step: StepSummary, name: string): Place | null {
   return null;
 }
 
-function pairedItems(b: Map<string, PromptCounts>, c: Map<string, PromptCounts>, item: (p: PromptCounts) => [number, number]): PairedItem[] {
-  const out: PairedItem[] = [];
+/** The prompts both runs evaluated, in the baseline's order: baseline's, candidate's, … */
+function pairedPrompts(b: Map<string, PromptCounts>, c: Map<string, PromptCounts>): PromptCounts[] {
+  const out: PromptCounts[] = [];
   for (const [id, bp] of b) {
     const cp = c.get(id);
-    if (cp) out.push({ baseline: item(bp), candidate: item(cp) });
+    if (cp) out.push(bp, cp);
   }
+  return out;
+}
+
+/** The paired items' figures (`pairedBootstrapOf`), each side's [numerator, denominator] by `item`. */
+function figuresOf(paired: readonly PromptCounts[], item: (p: PromptCounts, at: number, out: Float64Array) => void): Float64Array {
+  const out = new Float64Array(paired.length * 2);
+  for (let j = 0; j < paired.length; j++) item(paired[j], j * 2, out);
   return out;
 }
 
@@ -34,14 +42,27 @@ export function diffDatasets(pairs: readonly StepPair[], seed: number, resamples
       const bp = datasetPrompts(b.files, name);
       const cp = datasetPrompts(c.files, name);
       const label = `${b.step ?? ''}/${c.step ?? ''}/${name}`;
-      const scoreItems = pairedItems(bp, cp, (p) => [p.rewardSum, p.samples]);
+      const paired = pairedPrompts(bp, cp);
+      const scoreFigures = figuresOf(paired, (p, at, out) => {
+        out[at] = p.rewardSum;
+        out[at + 1] = p.samples;
+      });
       const passAtK: Record<string, IntervalDelta> = {};
       // k by each dataset's own n; a k only one side logs is compared where both have it.
       const ks = new Set([...passKValues(bd?.n ?? 0), ...passKValues(cd?.n ?? 0)]);
       for (const k of [...ks].sort((x, y) => x - y)) {
         const key = `pass@${k}`;
-        const items = pairedItems(bp, cp, (p) => (p.samples >= k ? [passAtKEstimate(p.samples, p.passes, k), 1] : [0, 0]));
-        passAtK[key] = { ...delta(bd?.passAtK[key] ?? null, cd?.passAtK[key] ?? null), interval: pairedBootstrap(items, seed, `${label}/${key}`, resamples) };
+        const figures = figuresOf(paired, (p, at, out) => {
+          // Fewer samples than k: the item counts on neither side (0 / 0).
+          if (p.samples >= k) {
+            out[at] = passAtKEstimate(p.samples, p.passes, k);
+            out[at + 1] = 1;
+          }
+        });
+        passAtK[key] = {
+          ...delta(bd?.passAtK[key] ?? null, cd?.passAtK[key] ?? null),
+          interval: pairedBootstrapOf(figures, seed, `${label}/${key}`, resamples),
+        };
       }
       const samples = delta(bd?.samples ?? null, cd?.samples ?? null);
       const noneReward = delta(bd?.noneReward ?? null, cd?.noneReward ?? null);
@@ -54,8 +75,8 @@ export function diffDatasets(pairs: readonly StepPair[], seed: number, resamples
         noneReward,
         truncated: delta(bd?.truncated ?? null, cd?.truncated ?? null),
         shrank: bd !== undefined && ((cd?.samples ?? 0) < bd.samples || (cd !== undefined && cd.noneReward > bd.noneReward)),
-        pairedPrompts: scoreItems.length,
-        score: { ...delta(bd?.score ?? null, cd?.score ?? null), interval: pairedBootstrap(scoreItems, seed, `${label}/score`, resamples) },
+        pairedPrompts: paired.length / 2,
+        score: { ...delta(bd?.score ?? null, cd?.score ?? null), interval: pairedBootstrapOf(scoreFigures, seed, `${label}/score`, resamples) },
         passAtK,
         evidence: { baseline: placeOf(b, name), candidate: placeOf(c, name) },
       });

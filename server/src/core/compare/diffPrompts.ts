@@ -5,7 +5,8 @@ import type { StepPair } from './diff';
 import { isSolved, KEPT, type StepSummary } from './summary';
 import { datasetPrompts } from './summarySteps';
 import { StepPromptIndex } from './promptIndex';
-import { type PromptRows, promptRowsOf } from './promptTable';
+import { promptRowsOf } from './attachedRows';
+import type { PromptRows } from './promptTable';
 
 /** A rollout step's rows, file by file (files in path order). */
 function tablesOf(step: StepSummary): PromptRows[] {

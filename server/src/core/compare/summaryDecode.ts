@@ -6,300 +6,27 @@
 // (summaryJson.ts). Anything this reader does not expect (another layout, a row that is not [id,
 // 3 whole numbers ≥ 0, a number, a line ≥ 1, a number ≥ 0]) hands the whole text to
 // `parseSummary`, which then gives the same summary or the same error as always.
-import { asciiText, attachPromptTable, fitsTable, hashUnits, ID_HASH_BITS, type IdSource, PromptTable, type PromptTableParts } from './promptTable';
+import { attachPromptTable } from './attachedRows';
+import { BACKSLASH, CLOSE_ARRAY, COMMA, JsonCursor, MINUS, NINE, OPEN_ARRAY, OPEN_OBJECT, QUOTE, Unexpected, utf8, ZERO } from './jsonBytes';
+import { asciiText, hashUnits, ID_HASH_BITS, type PromptTable } from './promptTable';
+import { promptTableOf } from './promptTableBuilder';
 import type { RunSummary } from './summary';
 import { parseSummary } from './summaryJson';
+import { RowsBuilder } from './summaryRows';
 
-/** Thrown inside the walk when the text is not laid out as expected. */
-class Unexpected extends Error {}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-/** `peek` past the end. */
-const END = -1;
-
-// A byte order mark is kept, as Node's UTF-8 decoding keeps it (JSON.parse then refuses it).
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-const NO_INTS = new Int32Array(0);
-const NO_FLOATS = new Float64Array(0);
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-/**
- * Field `k` of a row (1: state … 6: tokens) read from its bytes, `from` just after its id's closing
- * quote; the row was checked when it was read, so its fields are JSON numbers.
- */
-function fieldAt(bytes: Uint8Array, from: number, k: number): number {
-  let i = from;
-  for (let f = 1; ; f++) {
-    while (isSpace(bytes[i])) i++;
-    i++; // the comma
-    while (isSpace(bytes[i])) i++;
-    const start = i;
-    let value = 0;
-    let c = bytes[i];
-    for (; c >= ZERO && c <= NINE; c = bytes[++i]) value = value * 10 + (c - ZERO);
-    let whole = i - start <= 15;
-    if (c === MINUS || c === 0x2e || c === 0x65 || c === 0x45) {
-      whole = false;
-      for (; c === MINUS || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45 || (c >= ZERO && c <= NINE); c = bytes[++i]);
-    }
-    if (f === k) return whole ? value : Number(asciiText(bytes, start, i));
-  }
-}
-
-/**
- * A file's rows read from a summary's bytes: per row its id's span and hash, state and passes;
- * samples, reward sum, line and tokens read from the bytes when asked (a diff reads them only for
- * the flips it lists), so a row costs 20 bytes and the summary's bytes are the only other copy.
- */
-class SummaryRows extends PromptTable {
-  constructor(
-    ids: IdSource,
-    private readonly bytes: Uint8Array,
-    /** Per row: state, passes. */
-    private readonly statePasses: Int32Array,
-  ) {
-    super(ids, NO_INTS, NO_FLOATS, NO_FLOATS);
-  }
-  override get length(): number {
-    return this.statePasses.length >> 1;
-  }
-  override state(row: number): number {
-    return this.statePasses[row * 2];
-  }
-  override passes(row: number): number {
-    return this.statePasses[row * 2 + 1];
-  }
-  override samples(row: number): number {
-    return this.field(row, 2);
-  }
-  override rewardSum(row: number): number {
-    return this.field(row, 4);
-  }
-  override line(row: number): number {
-    return this.field(row, 5);
-  }
-  override tokens(row: number): number {
-    return this.field(row, 6);
-  }
-  override parts(): PromptTableParts {
-    return this.partsByRow();
-  }
-  private field(row: number, k: number): number {
-    // The span ends at the closing quote.
-    return fieldAt(this.bytes, this.ids.spans[row * 2 + 1] + 1, k);
-  }
-}
-
-/** Collects rows for SummaryRows: buffers made once for all the summary's rows, each file's table a view of its part. */
-class RowsBuilder {
-  private length = 0;
-  private start = 0;
-  private readonly spans: Int32Array;
-  private readonly hashes: Uint32Array;
-  private readonly statePasses: Int32Array;
-  private decoded = new Map<number, string>();
-
-  /** `rowsAtMost`: a bound on all the tables' rows together (memory is only taken as rows are written). */
-  constructor(
-    private readonly bytes: Uint8Array,
-    rowsAtMost: number,
-  ) {
-    this.spans = new Int32Array(rowsAtMost * 2);
-    this.hashes = new Uint32Array(rowsAtMost);
-    this.statePasses = new Int32Array(rowsAtMost * 2);
-  }
-
-  /** A row whose id's content is bytes `idStart` to `idEnd` (ASCII, unless `decodedId` gives it); false: a count does not fit. */
-  push(idStart: number, idEnd: number, decodedId: string | null, hash: number, state: number, passes: number): boolean {
-    if (!(fitsTable(state) && fitsTable(passes))) return false;
-    const r = this.length++;
-    if (r === this.hashes.length) return false;
-    this.spans[r * 2] = idStart;
-    this.spans[r * 2 + 1] = idEnd;
-    this.hashes[r] = hash;
-    if (decodedId !== null) this.decoded.set(r - this.start, decodedId);
-    this.statePasses[r * 2] = state;
-    this.statePasses[r * 2 + 1] = passes;
-    return true;
-  }
-
-  finish(): SummaryRows {
-    const [from, to] = [this.start, this.length];
-    const ids: IdSource = { text: this.bytes, spans: this.spans.subarray(from * 2, to * 2), decoded: this.decoded, hashes: this.hashes.subarray(from, to) };
-    const table = new SummaryRows(ids, this.bytes, this.statePasses.subarray(from * 2, to * 2));
-    this.start = this.length;
-    this.decoded = new Map();
-    return table;
-  }
-}
-
-class Walk {
-  i = 0;
+class Walk extends JsonCursor {
   /** The skeleton's byte ranges (start, end, …), joined by `[]` (each rows array left empty). */
   private readonly ranges: number[] = [];
   private copiedTo = 0;
   /** Per step, per file, the table of its rows (null: the file has no `prompts` key). */
   readonly tables: (PromptTable | null)[][] = [];
-  private readonly n: number;
-
   /** One builder for every file's rows: its buffers are made once. */
   private readonly builder: RowsBuilder;
 
-  constructor(private readonly t: Uint8Array) {
-    this.n = t.length;
+  constructor(t: Uint8Array) {
+    super(t);
     // A row takes 16 bytes at least (`["",0,0,0,0,1,0]`), separators aside.
     this.builder = new RowsBuilder(t, Math.ceil(t.length / 16));
-  }
-
-  ws(): void {
-    const t = this.t;
-    let i = this.i;
-    while (i < this.n && isSpace(t[i])) i++;
-    this.i = i;
-  }
-
-  peek(): number {
-    this.ws();
-    return this.i < this.n ? this.t[this.i] : END;
-  }
-
-  expect(c: number): void {
-    if (this.peek() !== c) throw new Unexpected();
-    this.i++;
-  }
-
-  /** A string's end (after its closing quote) from its opening quote at `i`; `plain`: no escape and ASCII only. */
-  stringEnd(): { end: number; plain: boolean } {
-    const t = this.t;
-    const n = this.n;
-    let i = this.i + 1;
-    let plain = true;
-    for (;;) {
-      if (i >= n) throw new Unexpected();
-      const c = t[i];
-      if (c === QUOTE) return { end: i + 1, plain };
-      if (c === BACKSLASH) {
-        plain = false;
-        i += 2;
-      } else if (c < 0x20) throw new Unexpected();
-      else {
-        if (c >= 0x80) plain = false;
-        i++;
-      }
-    }
-  }
-
-  /** The last key `object` read: its JSON's bytes (quotes included), whether plain. */
-  private key = { start: 0, end: 0, plain: true };
-
-  /** Whether the last key read is `name` (ASCII), without making a string of it when it is plain. */
-  keyIs(name: string): boolean {
-    const { start, end, plain } = this.key;
-    if (!plain) return this.decode(start, end) === name;
-    if (end - start - 2 !== name.length) return false;
-    for (let k = 0; k < name.length; k++) if (this.t[start + 1 + k] !== name.charCodeAt(k)) return false;
-    return true;
-  }
-
-  /** The string at the cursor (quotes included), the cursor after it. */
-  stringSpan(): { start: number; end: number; plain: boolean } {
-    if (this.peek() !== QUOTE) throw new Unexpected();
-    const start = this.i;
-    const { end, plain } = this.stringEnd();
-    this.i = end;
-    return { start, end, plain };
-  }
-
-  /** The string whose JSON (quotes included) is bytes `start` to `end`. */
-  decode(start: number, end: number): string {
-    try {
-      return JSON.parse(utf8.decode(this.t.subarray(start, end))) as string;
-    } catch {
-      throw new Unexpected();
-    }
-  }
-
-  /** Skips any value (checked later by JSON.parse of the skeleton). */
-  skip(): void {
-    let depth = 0;
-    do {
-      const c = this.peek();
-      if (c === QUOTE) this.i = this.stringEnd().end;
-      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-        depth++;
-        this.i++;
-      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
-        depth--;
-        this.i++;
-      } else if (c === COMMA || c === COLON) this.i++;
-      else if (c === END) throw new Unexpected();
-      else {
-        const t = this.t;
-        let i = this.i + 1;
-        for (
-          let d = t[i];
-          i < this.n && (d === MINUS || d === 0x2b || d === 0x2e || (d >= ZERO && d <= NINE) || (d >= 0x61 && d <= 0x7a) || d === 0x45);
-          d = t[++i]
-        );
-        this.i = i;
-      }
-    } while (depth > 0);
-  }
-
-  /** A JSON number (validated as JSON's grammar). */
-  number(): number {
-    const t = this.t;
-    this.ws();
-    const start = this.i;
-    let i = start;
-    let c = t[i];
-    if (c === MINUS) c = t[++i];
-    let value = 0;
-    if (c === ZERO) c = t[++i];
-    else if (c > ZERO && c <= NINE) {
-      do {
-        value = value * 10 + (c - ZERO);
-        c = t[++i];
-      } while (c >= ZERO && c <= NINE);
-    } else throw new Unexpected();
-    if (c >= ZERO && c <= NINE) throw new Unexpected(); // a leading zero stands alone
-    // The common case: a whole number ≥ 0 of up to 15 digits, exact as accumulated.
-    if (c !== 0x2e && c !== 0x65 && c !== 0x45 && t[start] !== MINUS && i - start <= 15) {
-      this.i = i;
-      return value;
-    }
-    if (c === 0x2e) {
-      c = t[++i];
-      if (!(c >= ZERO && c <= NINE)) throw new Unexpected();
-      while (c >= ZERO && c <= NINE) c = t[++i];
-    }
-    if (c === 0x65 || c === 0x45) {
-      c = t[++i];
-      if (c === MINUS || c === 0x2b) c = t[++i];
-      if (!(c >= ZERO && c <= NINE)) throw new Unexpected();
-      while (c >= ZERO && c <= NINE) c = t[++i];
-    }
-    this.i = i;
-    return Number(asciiText(t, start, i));
-  }
-
-  count(min: number): number {
-    const n = this.number();
-    if (!Number.isInteger(n) || n < min) throw new Unexpected();
-    return n;
   }
 
   /** `[[id, state, samples, passes, reward sum, line, tokens], …]` into a table; the array left in the skeleton as `[]`. */
@@ -428,39 +155,6 @@ class Walk {
     if (!table.push(id.start + 1, id.end - 1, idText, hash, state, passes)) throw new Unexpected();
   }
 
-  /** An object's members: `member()` reads each value (or skips it), its key told by `keyIs`. */
-  object(member: () => void): void {
-    this.expect(OPEN_OBJECT);
-    if (this.peek() === CLOSE_OBJECT) {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      this.key = this.stringSpan();
-      this.expect(COLON);
-      member();
-      const c = this.peek();
-      this.i++;
-      if (c === CLOSE_OBJECT) return;
-      if (c !== COMMA) throw new Unexpected();
-    }
-  }
-
-  array(element: () => void): void {
-    this.expect(OPEN_ARRAY);
-    if (this.peek() === CLOSE_ARRAY) {
-      this.i++;
-      return;
-    }
-    for (;;) {
-      element();
-      const c = this.peek();
-      this.i++;
-      if (c === CLOSE_ARRAY) return;
-      if (c !== COMMA) throw new Unexpected();
-    }
-  }
-
   summary(): void {
     let seenSteps = false;
     this.object(() => {
@@ -550,7 +244,7 @@ export function decodeSummary(input: Uint8Array | string): RunSummary {
 function withTables(summary: RunSummary): RunSummary {
   for (const step of summary.steps)
     for (const file of step.files) {
-      const table = PromptTable.of(file.prompts);
+      const table = promptTableOf(file.prompts);
       if (table) attachPromptTable(file, table);
     }
   return summary;

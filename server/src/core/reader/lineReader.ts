@@ -98,6 +98,27 @@ export async function readLines(access: FileAccess, path: string, options: ReadL
   }
 }
 
+/**
+ * Scan buffers of finished reads, kept for the next read of a file: a new buffer is fresh memory
+ * (a page fault per 4 KiB touched, ~12 µs each on a shared VM), and `summarize` of 200 files of
+ * ~1.4 MB made two per file (BENCHMARKS.md, "Comparing runs: summarize and diff"). One pair is kept: reads one after
+ * the other share it; reads at once make their own.
+ */
+const spareBuffers: Uint8Array[] = [];
+const SPARE_BUFFERS = 2;
+
+function takeBuffer(size: number): Uint8Array {
+  const at = spareBuffers.findIndex((b) => b.length === size);
+  return at < 0 ? scanBytes(size) : spareBuffers.splice(at, 1)[0];
+}
+
+function giveBack(buffers: readonly Uint8Array[]): void {
+  for (const b of buffers) {
+    if (spareBuffers.length >= SPARE_BUFFERS) spareBuffers.shift();
+    spareBuffers.push(b);
+  }
+}
+
 interface Chunk {
   bytes: Uint8Array;
   n: number;
@@ -106,12 +127,27 @@ interface Chunk {
 
 async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref: LineRef) => void): Promise<ReadLinesResult> {
   const chunkSize = Math.max(16, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
-  const limit = options.endOffset ?? Infinity;
   // Two scan buffers alternate: the next chunk is read (on the I/O thread) straight into one while
   // the other's lines are scanned, so no chunk is copied. Each keeps `head` bytes in front of its
   // chunk for the unfinished line carried over from the other (a line's start, copied once).
   const head = chunkSize;
-  const buffers = [scanBytes(head + chunkSize), scanBytes(head + chunkSize)];
+  const buffers = [takeBuffer(head + chunkSize), takeBuffer(head + chunkSize)];
+  try {
+    return await readInto(file, options, onLine, buffers, chunkSize);
+  } finally {
+    giveBack(buffers);
+  }
+}
+
+async function readInto(
+  file: OpenFile,
+  options: ReadLinesOptions,
+  onLine: (ref: LineRef) => void,
+  buffers: readonly Uint8Array[],
+  chunkSize: number,
+): Promise<ReadLinesResult> {
+  const limit = options.endOffset ?? Infinity;
+  const head = chunkSize;
   let flip = 0;
   let readAt = options.startOffset ?? 0;
   let nextBytes = null as Uint8Array | null;
@@ -209,7 +245,9 @@ async function readOpen(file: OpenFile, options: ReadLinesOptions, onLine: (ref:
   if (next !== null) await (next as Promise<Chunk>).catch(() => undefined);
 
   const lineOffset = position - filled;
-  const pending = filled > 0 ? { bytes: tail.subarray(tailStart, tailStart + filled), line: ref.line, offset: lineOffset } : null;
+  // Copied out: the scan buffers go to the next read.
+  const pending = filled > 0 ? { bytes: allocBytes(filled), line: ref.line, offset: lineOffset } : null;
+  pending?.bytes.set(tail.subarray(tailStart, tailStart + filled));
   return { endOffset: lineOffset, nextLine: ref.line, pending, bomLength, cancelled };
 }
 

@@ -5,7 +5,7 @@
 // again when one step file of a large run appears).
 import type { SampleRef } from '../../../../shared/runViewModel';
 import type { CauseSettings } from '../causes';
-import { summarizeFile } from '../compare/summary';
+import { summarizeFile } from '../compare/summarizeFile';
 import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
 import { fileStep } from '../logFiles';
 import { npMean } from '../eval/numeric';
