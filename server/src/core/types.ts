@@ -4,6 +4,11 @@ import type { SampleStore } from './store/sampleStore';
 import type { BucketTable } from './train/drift';
 import type { TrainStepMismatch } from './train/trainStep';
 
+/** A JSON object (not null, not an array): what a parsed log value must be before its keys are read. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 /** Log formats (docs/semantics.md#formats). `unknown` when nothing matched. */
 export type FormatId =
   | 'miles-sample'

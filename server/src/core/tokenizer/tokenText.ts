@@ -17,7 +17,8 @@
 // is never ambiguous and no token can reorder the text around it.
 import { type FileAccess, fileStamp } from '../fileAccess';
 import { isAbsolutePath, joinPath } from '../paths';
-import { decoderSteps, isObject, type Step, tokenBytes, visibleText } from './decode';
+import { isObject } from '../types';
+import { decoderSteps, type Step, tokenBytes, visibleText } from './decode';
 import { JsonScanError, Scanner } from './jsonScan';
 
 export { visibleText };

@@ -4,6 +4,7 @@
 // Everything long is clipped or summarised here, so the view's model is bounded whatever the
 // line's size.
 import type { Clip, MessageView, SampleView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
+import { isObject } from '../types';
 
 /** Characters kept of one text (a message, the response). */
 export const MAX_TEXT_CHARS = 64 * 1024;
@@ -19,10 +20,6 @@ const TREE_TEXT = 2048;
 
 export function clip(text: string, max = MAX_TEXT_CHARS): Clip {
   return text.length > max ? { text: text.slice(0, max), length: text.length } : { text };
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 export function str(v: unknown): string | null {

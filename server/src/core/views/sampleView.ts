@@ -14,7 +14,8 @@ import { findRunTokenizer, followAny } from '../tokenizer/runTokenizer';
 import { dirnameOf } from '../paths';
 import type { FormatId, SampleRecord } from '../types';
 import { isPtFormat } from '../frameworks';
-import { clip, isObject, logProbSummary, messagesOf, numbers, parseLine, rawOf, str, treeOf } from './sampleValues';
+import { isObject } from '../types';
+import { clip, logProbSummary, messagesOf, numbers, parseLine, rawOf, str, treeOf } from './sampleValues';
 
 export type { SampleView };
 
