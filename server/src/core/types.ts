@@ -94,7 +94,7 @@ export interface SampleRecord {
 export interface KeyedReward {
   reward: number | null;
   rewardIsInt: boolean;
-  /** For a value that is not a number or None: its type as Python names it, and its equality text. */
+  /** For a value that is not a number or None: its type as Python names it, and its equality text (null: it equals no other sample's value). */
   pyType: string | null;
   text: string | null;
 }

@@ -348,9 +348,13 @@ function keyedZeroStd(store: SampleColumns, out: Record<string, number>, crash: 
   out['zero_std/all_one_percentage'] = (counts.get('1.0') ?? 0) / order.length;
 }
 
-/** Python's `a == b` for two rewards: None equals None, numbers by value (NaN equals nothing), other values by their equality text. */
+/**
+ * Python's `a == b` for two rewards: None equals None, numbers by value (NaN equals nothing, itself
+ * neither), other values by their equality text, or as one object (a dict holding a NaN equals
+ * itself: its items are compared by identity first) but for that none when they hold a NaN.
+ */
 function pyEqual(a: KeyedReward, b: KeyedReward): boolean {
-  if (a.pyType !== null || b.pyType !== null) return a.pyType !== null && b.pyType !== null && a.text === b.text;
+  if (a.pyType !== null || b.pyType !== null) return a === b || (a.pyType !== null && b.pyType !== null && a.text !== null && a.text === b.text);
   if (a.reward === null || b.reward === null) return a.reward === b.reward;
   return a.reward === b.reward;
 }

@@ -65,23 +65,35 @@ export function keyedReward(raw: Record<string, unknown>, key: string | null): K
   return { reward: null, rewardIsInt: false, pyType, text: equalityText(value) };
 }
 
-/** Tells NaNs apart: Python's `==` holds no two NaN floats of different samples equal. */
-let nanCount = 0;
-
 /**
  * A text equal for two values exactly when Python's `==` holds them equal: numbers by value (`1`,
  * `1.0` and `True` alike, `-0.0 == 0`), dicts by their keys whatever the order, lists item by item.
+ * Null for a value that equals no other sample's: it holds a NaN (no two NaN floats of different
+ * samples are equal), a long string skipped without its hash, or something JSON does not have.
  */
-function equalityText(v: unknown): string {
-  if (typeof v === 'number') return Number.isNaN(v) ? `nan${nanCount++}` : `n${v === 0 ? 0 : v}`;
+function equalityText(v: unknown): string | null {
+  if (typeof v === 'number') return Number.isNaN(v) ? null : `n${v === 0 ? 0 : v}`;
   if (typeof v === 'boolean') return v ? 'n1' : 'n0';
   if (v === null || v === undefined) return 'None';
   if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof Skipped) return v.hash !== null ? `${v.kind}#${v.hash}` : `skipped${nanCount++}`;
-  if (Array.isArray(v)) return `[${v.map(equalityText).join(',')}]`;
+  if (v instanceof Skipped) return v.hash !== null ? `${v.kind}#${v.hash}` : null;
+  if (Array.isArray(v)) return joinedTexts('[', v.map(equalityText), ']');
   if (isPlainObject(v)) {
     const keys = Object.keys(v).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${equalityText(v[k])}`).join(',')}}`;
+    return joinedTexts(
+      '{',
+      keys.map((k) => prefixed(`${JSON.stringify(k)}:`, equalityText(v[k]))),
+      '}',
+    );
   }
-  return `other${nanCount++}`;
+  return null;
+}
+
+function prefixed(prefix: string, text: string | null): string | null {
+  return text === null ? null : prefix + text;
+}
+
+/** The texts of a list's or dict's items joined, or null when one of them equals nothing. */
+function joinedTexts(open: string, parts: (string | null)[], close: string): string | null {
+  return parts.includes(null) ? null : `${open}${parts.join(',')}${close}`;
 }
