@@ -33,6 +33,16 @@ export function dirnameOf(path: string): string {
 }
 
 /** True when the path names a file (false when it is missing, a folder, or unreadable). */
+/** Whether a file or a folder is at `path` (a tokenizer may be named by its checkpoint folder). */
+export async function pathExists(access: FileAccess, path: string): Promise<boolean> {
+  try {
+    await access.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function isFile(access: FileAccess, path: string): Promise<boolean> {
   try {
     return (await access.stat(path)).isFile;

@@ -7,19 +7,9 @@ import { parseYaml } from './lazyYaml';
 import { type z } from 'zod';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import type { FileAccess } from './fileAccess';
-import { isAbsolutePath, isFile, joinPath, parentDir } from './paths';
+import { isAbsolutePath, isFile, joinPath, parentDir, pathExists } from './paths';
 import { settingsFileSchema } from './settingsSchema';
 import { gateSectionSchema, type GateSection } from './compare/gate';
-
-/** A file or a folder (`tokenizer` may name a checkpoint folder). */
-async function exists(access: FileAccess, path: string): Promise<boolean> {
-  try {
-    await access.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Looked for in each folder, in this order. */
 export const SETTINGS_FILE_NAMES = ['rollout-lens.yaml', 'rollout-lens.yml', 'rollout-lens.json'];
@@ -181,7 +171,7 @@ export async function loadSettingsFile(path: string, access: FileAccess, alsoRel
     if (!named || isAbsolutePath(named)) continue;
     const besideFile = joinPath(parentDir(path) ?? '.', named);
     const other = alsoRelativeTo !== undefined ? joinPath(alsoRelativeTo, named) : null;
-    settings[key] = other !== null && !(await exists(access, besideFile)) && (await exists(access, other)) ? other : besideFile;
+    settings[key] = other !== null && !(await pathExists(access, besideFile)) && (await pathExists(access, other)) ? other : besideFile;
   }
   return settings;
 }

@@ -11,7 +11,7 @@
 // refuse to follow (an untrusted workspace, a path outside it: `mayFollow`).
 import type { TokenizerNote } from '../../../../shared/runViewModel';
 import type { FileAccess } from '../fileAccess';
-import { isAbsolutePath, joinPath } from '../paths';
+import { isAbsolutePath, joinPath, pathExists } from '../paths';
 import type { TrainStepReport } from '../types';
 import { loadTokenTexts, TokenizerError, type TokenTexts } from './tokenText';
 
@@ -39,15 +39,6 @@ export interface RunTokenizer {
   note: TokenizerNote | null;
   /** Why none was read, when one was set or named; null otherwise. */
   problem: string | null;
-}
-
-async function exists(access: FileAccess, path: string): Promise<boolean> {
-  try {
-    await access.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function readSmall(access: FileAccess, path: string): Promise<string | null> {
@@ -113,7 +104,7 @@ export async function findRunTokenizer(access: FileAccess, q: RunTokenizerQuery)
   if (q.root === null) return { texts: null, note: null, problem: null };
   const problems: string[] = [];
   const saved = joinPath(q.root, DUMP_TOKENIZER_DIR);
-  if (await exists(access, saved)) {
+  if (await pathExists(access, saved)) {
     try {
       const texts = await loadTokenTexts(access, saved);
       return { texts, note: note(texts, 'dump'), problem: null };
