@@ -3,7 +3,7 @@
 // (node/summarizeJob.ts). The asynchronous calls hand every stat, open, read and close to
 // libuv's I/O threads, shared by the whole process, and the caller waits for one of them to be
 // scheduled: ~6 such waits a file. A thread whose only work is to read files one after the other
-// gains nothing from waiting, and on a busy host the waits add up (BENCHMARKS.md, "Comparing runs").
+// gains nothing from waiting, and on a busy host the waits add up (BENCHMARKS.md, "Comparing runs: summarize and diff").
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 
 import type { DirEntry, FileAccess, FileStat, OpenFile } from '../core/fileAccess';
