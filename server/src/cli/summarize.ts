@@ -13,13 +13,13 @@ import { RunAnalyzer, scanFile } from '../core/engine';
 import { trainDataSteps } from '../core/run/plan';
 import type { RecomputedMetrics } from '../core/run/metricsLog';
 import type { WalkTarget } from '../core/walk';
-import { defaultSummarizeJobs, summarizeOnWorkers, summarizeWorkersAvailable } from '../node/parallelSummarize';
+import { defaultSummarizeJobs, SummarizePool, summarizeWorkersAvailable } from '../node/parallelSummarize';
 import { KeptRows } from '../node/keptRows';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import type { SummaryFinding } from '../node/summarizeJob';
 
 import type { CheckArgs } from './args';
-import { analyzeRun, type Io, lineProgress, prepareRun } from './check';
+import { analyzeRun, type Io, lineProgress, type PreparedRun, prepareRun } from './check';
 import type { SummarizeArgs } from './compareArgs';
 import { escapeInline } from './escape';
 
@@ -97,9 +97,9 @@ async function summarizeHere(args: CheckArgs, io: Io, kept?: KeptRows): Promise<
 }
 
 /**
- * The files on `threads` worker threads (node/parallelSummarize.ts), each analysed and summarised
- * as `summarizeHere` does; metrics logs here, once every file's recomputed values are in. The
- * files and findings are taken in the run's order, so the summary is the same to the byte.
+ * The files on `threads` threads (node/parallelSummarize.ts), each analysed and summarised as
+ * `summarizeHere` does; metrics logs here, once every file's recomputed values are in. The files
+ * and findings are taken in the run's order, so the summary is the same to the byte.
  */
 async function summarizeInParallel(
   args: CheckArgs,
@@ -107,12 +107,28 @@ async function summarizeInParallel(
   threads: number,
   kept?: KeptRows,
 ): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] } | null> {
-  const prepared = await prepareRun(args, io);
-  if (prepared === null) return null;
+  // Started before the folder is listed: the workers' own start overlaps it.
+  const pool = new SummarizePool(threads);
+  try {
+    const prepared = await prepareRun(args, io);
+    if (prepared === null) return null;
+    // A step's train_data is joined to its rollout dump in the analyzer that read the dump: such a
+    // run is read on this thread, as `check` reads it.
+    if (trainDataSteps(prepared.plan).length > 0) return await summarizeHere(args, io, kept);
+    return await summarizePrepared(prepared, pool, args, io, kept);
+  } finally {
+    pool.close();
+  }
+}
+
+async function summarizePrepared(
+  prepared: PreparedRun,
+  pool: SummarizePool,
+  args: CheckArgs,
+  io: Io,
+  kept?: KeptRows,
+): Promise<{ summary: RunSummary; unreadable: boolean; mixed: MixedRunError[] }> {
   const { plan, total } = prepared;
-  // A step's train_data is joined to its rollout dump in the analyzer that read the dump: such a
-  // run is read on this thread, as `check` reads it.
-  if (trainDataSteps(plan).length > 0) return summarizeHere(args, io, kept);
   let unreadable = prepared.unreadable;
   const builder = new SummaryBuilder(plan);
   const findings: SummaryFinding[] = [];
@@ -128,7 +144,7 @@ async function summarizeInParallel(
     const recomputed: RecomputedMetrics[] = [];
     const metricsLogs: WalkTarget[] = [];
     const jobs = targets.map((t, index) => ({ index, path: t.path, displayPath: t.displayPath, settings, evalConfig }));
-    await summarizeOnWorkers(plan, jobs, threads, (r) => {
+    await pool.run(plan, jobs, (r) => {
       const target = targets[r.index];
       progress?.(done++, total, target.displayPath);
       if (r.type === 'error') return cannotRead(target, r.message);

@@ -1,10 +1,11 @@
 // `summarize --jobs <n>`: a run's files summarised on n threads, this one and n − 1 workers
-// (`summarizeWorker.js`, beside this module's bundle), one file at a time each (a worker's next
-// already sent), the next file to whichever is done. This thread takes files too: a worker's
-// start costs ~0.15 s of CPU (a Node environment of its own), a fifth of summarising 200 files of
-// ~1.4 MB, and this thread would otherwise mostly wait. The results come back in the run's file
-// order, so the summary built from them is the one this thread alone builds
-// (docs/compare.md#summarising-on-several-cores).
+// (`summarizeWorker.js`, beside this module's bundle). The workers are started first, before this
+// thread lists the run's folder, so that their own start (a Node environment each) overlaps it.
+// Every thread takes the next file itself from a counter they share (no thread waits for another
+// to hand it one), so all are busy until the last file is taken. This thread takes files too: a
+// worker's start costs CPU of its own, and this thread would otherwise mostly wait. The results
+// come back in the run's file order, so the summary built from them is the one this thread alone
+// builds (docs/compare.md#summarising-on-several-cores).
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import { attachPromptTable } from '../core/compare/attachedRows';
 import { PromptTable } from '../core/compare/promptTable';
 import type { RunPlan } from '../core/run/plan';
-import { summarizeJob, type SummarizedResult, type SummarizeJob, type SummarizeSetup } from './summarizeJob';
+import { summarizeJob, type SummarizeBatch, type SummarizedResult, type SummarizeJob } from './summarizeJob';
 
 /** Cores from which `summarize` uses worker threads unless told (`--jobs`). */
 const MIN_SUMMARIZE_WORKER_CORES = 4;
@@ -33,73 +34,92 @@ function summarizeWorkerScript(): string {
   return join(__dirname, 'summarizeWorker.js');
 }
 
+/** The next job of a batch, taken by whichever thread is free (slot 0 of the batch's shared counter). */
+export function takeNextJob(counter: Int32Array): number {
+  return Atomics.add(counter, 0, 1);
+}
+
 /**
- * Summarises `jobs` on `threads` threads (this one and `threads` − 1 workers); `onResult` gets
- * each result in the jobs' order (a result that comes early waits for those before it). Resolves
- * once every job has its result.
+ * This thread and `threads` − 1 workers, started at once; `run` gives them a batch of files at a
+ * time. The workers keep the process alive until `close`.
  */
-export async function summarizeOnWorkers(
-  plan: RunPlan,
-  jobs: readonly SummarizeJob[],
-  threads: number,
-  onResult: (result: SummarizedResult) => void,
-  script = summarizeWorkerScript(),
-): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const waiting = new Map<number, SummarizedResult>();
-  let next = 0;
-  let delivered = 0;
-  let failed = false;
-  const workers: Worker[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      if (jobs.length === 0) return resolve();
-      const fail = (err: Error) => {
-        failed = true;
-        reject(err);
-      };
-      /** A result in; every result now in order handed on. */
-      const take = (r: SummarizedResult) => {
-        waiting.set(r.index, r);
-        for (let got = waiting.get(delivered); got; got = waiting.get(delivered)) {
-          waiting.delete(delivered++);
-          try {
-            onResult(withTable(got));
-          } catch (err) {
-            return fail(err as Error);
+export class SummarizePool {
+  private readonly workers: Worker[] = [];
+  /** The running batch's failure, or null between batches. */
+  private failBatch: ((err: Error) => void) | null = null;
+  /** The running batch's handler of a worker's result. */
+  private takeResult: ((r: SummarizedResult) => void) | null = null;
+  private closing = false;
+
+  constructor(threads: number, script = summarizeWorkerScript()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
+    for (let i = 0; i < threads - 1; i++) {
+      const w = new Worker(script);
+      this.workers.push(w);
+      w.on('error', (err) => this.failBatch?.(err));
+      w.on('exit', (code) => {
+        if (!this.closing) this.failBatch?.(new Error(`a summarize worker exited (${code}) before its file was done`));
+      });
+      w.on('message', (r: SummarizedResult) => this.takeResult?.(r));
+    }
+  }
+
+  /**
+   * Summarises `jobs` on every thread; `onResult` gets each result in the jobs' order (a result
+   * that comes early waits for those before it). Resolves once every job has its result.
+   */
+  async run(plan: RunPlan, jobs: readonly SummarizeJob[], onResult: (result: SummarizedResult) => void): Promise<void> {
+    if (jobs.length === 0) return;
+    const counter = new Int32Array(new SharedArrayBuffer(4));
+    const waiting = new Map<number, SummarizedResult>();
+    let delivered = 0;
+    let failed = false;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.failBatch = (err) => {
+          failed = true;
+          reject(err);
+        };
+        /** A result in; every result now in order handed on. */
+        const take = (r: SummarizedResult) => {
+          waiting.set(r.index, r);
+          for (let got = waiting.get(delivered); got; got = waiting.get(delivered)) {
+            waiting.delete(delivered++);
+            try {
+              onResult(withTable(got));
+            } catch (err) {
+              return this.failBatch?.(err as Error);
+            }
           }
-        }
-        if (delivered === jobs.length) resolve();
-      };
-      const feed = (w: Worker) => {
-        if (next < jobs.length) w.postMessage(jobs[next++]);
-      };
-      for (let i = 0; i < Math.min(threads - 1, jobs.length - 1); i++) {
-        const w = new Worker(script);
-        workers.push(w);
-        w.on('error', fail);
-        w.on('exit', (code) => {
-          if (delivered < jobs.length) fail(new Error(`a summarize worker exited (${code}) before its file was done`));
-        });
-        w.on('message', (r: SummarizedResult) => {
-          feed(w);
-          take(r);
-        });
-        w.postMessage({ plan } satisfies SummarizeSetup);
-        // Two files a worker at first, then one more as each is done: a worker has its next file
-        // while this thread is busy with a file or a result.
-        feed(w);
-        feed(w);
-      }
-      // This thread's share: the next file whenever it is done with one (a worker's messages are
-      // taken between its reads).
-      void (async () => {
-        while (next < jobs.length && !failed) take(await summarizeJob(jobs[next++], plan));
-      })().catch(fail);
-    });
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+          if (delivered === jobs.length) resolve();
+        };
+        this.takeResult = take;
+        const batch: SummarizeBatch = { plan, jobs, counter };
+        for (const w of this.workers) w.postMessage(batch);
+        // This thread's share: the next file whenever it is done with one. Its reads do not wait
+        // (node/syncFileAccess.ts), so it stops after each file for the workers' results that came
+        // meanwhile: in order they are merged now, not all at the end.
+        void (async () => {
+          for (let next = takeNextJob(counter); next < jobs.length && !failed; next = takeNextJob(counter)) {
+            take(await summarizeJob(jobs[next], plan));
+            await new Promise(setImmediate);
+          }
+        })().catch((err: Error) => this.failBatch?.(err));
+      });
+    } finally {
+      this.failBatch = null;
+      this.takeResult = null;
+    }
+  }
+
+  /**
+   * Stops the workers without waiting for them to be gone: a worker takes tens of ms to tear its
+   * environment down, which the summary's writing need not wait for (the process exits after both).
+   */
+  close(): void {
+    this.closing = true;
+    for (const w of this.workers) void w.terminate();
   }
 }
 

@@ -13,11 +13,13 @@ import type { RecomputedMetrics } from '../core/eval/compareMetrics';
 import type { EvalConfig } from '../core/eval/config';
 import type { RunPlan } from '../core/run/plan';
 import type { Finding } from '../core/types';
-import { nodeFileAccess } from './nodeFileAccess';
+import { syncFileAccess } from './syncFileAccess';
 
-/** What a worker is told once: the run's plan. */
-export interface SummarizeSetup {
+/** Files for the threads to share: each takes the next job's index from `counter` (slot 0) until none is left. */
+export interface SummarizeBatch {
   plan: RunPlan;
+  jobs: readonly SummarizeJob[];
+  counter: Int32Array;
 }
 
 export interface SummarizeJob {
@@ -61,7 +63,7 @@ export function summarizeJob(job: SummarizeJob, plan: RunPlan): Promise<Summariz
 }
 
 async function summarize(job: SummarizeJob, plan: RunPlan): Promise<SummarizedResult> {
-  const options = { access: nodeFileAccess, settings: job.settings, evalConfig: job.evalConfig, keepDetail: 'store' as const };
+  const options = { access: syncFileAccess, settings: job.settings, evalConfig: job.evalConfig, keepDetail: 'store' as const };
   const scan = await scanFile({ path: job.path, displayPath: job.displayPath }, options);
   try {
     if (scan.kind === 'metrics') return { index: job.index, type: 'metrics-log' };

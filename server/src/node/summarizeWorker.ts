@@ -1,35 +1,32 @@
-// A summarize worker (bundled as `dist/summarizeWorker.js`): `summarize --jobs <n>` hands each of
-// n − 1 of these one file at a time (node/parallelSummarize.ts), summarised by summarizeJob.ts.
+// A summarize worker (bundled as `dist/summarizeWorker.js`) of `summarize --jobs <n>`
+// (node/parallelSummarize.ts): given a batch of files, it takes the next one from the counter the
+// batch shares with the other threads until none is left, each summarised by summarizeJob.ts and
+// posted back as soon as it is done.
 import { parentPort } from 'node:worker_threads';
 
-import type { RunPlan } from '../core/run/plan';
-import { summarizeJob, type SummarizeJob, type SummarizeSetup } from './summarizeJob';
+import { takeNextJob } from './parallelSummarize';
+import { summarizeJob, type SummarizeBatch, type SummarizedResult } from './summarizeJob';
 
 const port = parentPort;
 if (port) {
-  let plan: RunPlan | null = null;
-  // Jobs one after the other: the main thread sends the next before this one is done (so the
-  // worker never waits for it), and two files read at once would only hold twice the memory.
+  // Batches one after the other: a batch's last file is done before the next batch is read.
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (m: SummarizeSetup | SummarizeJob) => {
-    if ('plan' in m) {
-      plan = m.plan;
-      return;
-    }
-    queue = queue.then(() => run(m));
+  port.on('message', (batch: SummarizeBatch) => {
+    queue = queue.then(() => runBatch(batch));
   });
-  const run = (m: SummarizeJob) =>
-    summarizeJob(m, plan!).then((r) =>
-      port.postMessage(
-        r,
-        r.type === 'summarized' && r.table
-          ? [
-              r.table.spans.buffer as ArrayBuffer,
-              r.table.ints.buffer as ArrayBuffer,
-              r.table.rewardSums.buffer as ArrayBuffer,
-              r.table.tokens.buffer as ArrayBuffer,
-            ]
-          : [],
-      ),
+  const post = (r: SummarizedResult) =>
+    port.postMessage(
+      r,
+      r.type === 'summarized' && r.table
+        ? [
+            r.table.spans.buffer as ArrayBuffer,
+            r.table.ints.buffer as ArrayBuffer,
+            r.table.rewardSums.buffer as ArrayBuffer,
+            r.table.tokens.buffer as ArrayBuffer,
+          ]
+        : [],
     );
+  const runBatch = async ({ plan, jobs, counter }: SummarizeBatch) => {
+    for (let next = takeNextJob(counter); next < jobs.length; next = takeNextJob(counter)) post(await summarizeJob(jobs[next], plan));
+  };
 }
