@@ -3,7 +3,7 @@
 // not depend on the lines around it; everything that does (format detection, prompt runs, group
 // keys, findings, byte offsets) is rebuilt by replaying the scans through the record collector,
 // which is cheap next to scanning. The result is the ScanState a full scan of the same text gives.
-import type { RolloutLensSettings } from './settings';
+import type { RolloutLensSettings } from './vocabulary/settings';
 import { RecordCollector } from './formats/collector';
 import { type LineInfo, metricsAt, type Normalized, type NormalizeContext, sampleMovedTo } from './formats/context';
 import { normalizeRecord } from './formats/normalize';

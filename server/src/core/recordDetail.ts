@@ -1,13 +1,13 @@
 // What a sample's log line says about a failure: its message and short identifying fields, read
 // from the line with the scanner's rule (token arrays and long responses are skipped, not built).
 // The inspection facade (inspect.ts), the sample view and the CLI's `inspect` ask here.
-import type { FileAccess } from './fileAccess';
+import type { FileAccess } from './seams/fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
 import { scanJson } from './reader/scanJson';
-import { KeptPtLines, readSampleLine, type SampleLine, type SamplePlace } from './sampleLine';
+import { KeptPtLines, readSampleLine, type SampleLine, type SamplePlace } from './scan/sampleLine';
 import { isTorchDump } from './scan/scanPt';
 
-export type { KeptPtLines, SamplePlace } from './sampleLine';
+export type { KeptPtLines, SamplePlace } from './scan/sampleLine';
 
 /** What a sample's log line says about a failure, re-read from the file. */
 export interface RecordDetail {

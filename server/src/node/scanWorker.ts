@@ -7,7 +7,7 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 import { buildRule } from '../core/formats/rule';
 import { readLines } from '../core/reader/lineReader';
 import { encodeScanned, scanLine } from '../core/reader/lineScan';
-import type { ScannedLine } from '../core/seams';
+import type { ScannedLine } from '../core/seams/hostSeams';
 import { nodeFileAccess } from './nodeFileAccess';
 
 export interface ScanJob {

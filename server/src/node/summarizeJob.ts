@@ -12,7 +12,7 @@ import { RunAnalyzer, scanFile } from '../core/engine';
 import type { RecomputedMetrics } from '../core/eval/compareMetrics';
 import type { EvalConfig } from '../core/eval/config';
 import type { RunPlan } from '../core/run/plan';
-import type { Finding } from '../core/types';
+import type { Finding } from '../core/vocabulary/types';
 import { nodeFileAccess } from './nodeFileAccess';
 
 /** What a worker is told once: the run's plan. */

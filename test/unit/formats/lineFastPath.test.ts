@@ -15,7 +15,7 @@ import { buildRule } from '../../../server/src/core/formats/rule';
 import { readNumber, numberValue } from '../../../server/src/core/reader/jsonNumber';
 import { scanLine } from '../../../server/src/core/reader/lineScan';
 import { scanBytes } from '../../../server/src/core/reader/scanBytes';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 import { scanPath, tempDir, writeLines } from './helpers';

@@ -30,7 +30,7 @@ import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { PyDict, PyFloat, PyList } from '../../../server/src/core/reader/pt/values';
 import { PtSampleReader } from '../../../server/src/core/scan/ptSampleRecord';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 const TABLES = ALL_TABLES;

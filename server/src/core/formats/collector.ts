@@ -1,20 +1,20 @@
 // Turns the lines of one file into records: scan JSON, detect the format from the first valid
 // records, normalise, and collect findings. Its state is plain data so a scan can stop at the last
 // complete line and resume there when the file grows (collectorState.ts: `snapshot` / `restore`).
-import type { RolloutLensSettings } from '../settings';
-import { severityOf, type FindingCode } from '../catalog';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { severityOf, type FindingCode } from '../vocabulary/catalog';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type LineScan, scanLine } from '../reader/lineScan';
 import type { SampleStore } from '../store/sampleStore';
 import { countBySeverity } from '../findingCap';
-import type { Finding, Severity } from '../types';
+import type { Finding, Severity } from '../vocabulary/types';
 
 import { type CollectorState, emptyCollectorState, snapshotState } from './collectorState';
 import type { LineInfo, NormalizeContext } from './context';
 import { rewardKeyFor, zeroStdRewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
-import { isSampleDump } from '../frameworks';
+import { isSampleDump } from '../vocabulary/frameworks';
 import { type CheckedField, fieldShapeMessage } from './fieldShape';
 import { MilesLineReader } from './milesSample/line';
 import { OffloadedVerdicts } from './offloadedVerdicts';

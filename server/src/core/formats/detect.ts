@@ -12,9 +12,9 @@
 // - verl-rollout: rollout. verl-validation (has `reward` or `data_source`, or lives in a folder
 //   named `val*`/`validation*`): eval.
 // - generic: eval when the mapping names a dataset field and the record has a value there; else rollout.
-import type { RolloutLensSettings } from '../settings';
-import type { FileKind, FormatId } from '../types';
-import { runFileStem } from '../logFiles';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import type { FileKind, FormatId } from '../vocabulary/types';
+import { runFileStem } from '../vocabulary/logFiles';
 
 import { Skipped } from '../reader/jsonRule';
 

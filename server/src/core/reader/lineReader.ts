@@ -4,7 +4,7 @@
 // without copying: only a chunk's unfinished last line is copied, in front of the next chunk, so
 // every line is contiguous; a line longer than the chunk grows a buffer of its own by doubling
 // (linear in the line, even for 100 MB).
-import type { FileAccess, OpenFile } from '../fileAccess';
+import type { FileAccess, OpenFile } from '../seams/fileAccess';
 
 import { allocBytes, scanBytes } from './scanBytes';
 

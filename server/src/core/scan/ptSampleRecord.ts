@@ -13,7 +13,7 @@ import { noteShape } from '../formats/fieldShape';
 import { noPendingTail, tailVerdict } from '../formats/offloadedVerdicts';
 import { MAX_STRING } from '../formats/rule';
 import { abortedByStatus, SAMPLE_STATUSES } from '../formats/members/checks';
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
 import type { SampleStore } from '../store/sampleStore';
 import { emptyRow, setRowStatus } from '../store/row';
 import type { DeflateJobs } from '../reader/deflateJobs';

@@ -2,20 +2,20 @@
 // last complete line ended, so when a live log grows only the new bytes are read. A shrunk or
 // replaced file (other identity, or different bytes before the resume point) is read again from
 // the start. A last line without `\n` is not committed: it is re-read on the next scan.
-import type { RolloutLensSettings } from '../settings';
-import { CancelledError } from '../cancellation';
-import type { FileAccess } from '../fileAccess';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { CancelledError } from '../seams/cancellation';
+import type { FileAccess } from '../seams/fileAccess';
 import { RecordCollector } from '../formats/collector';
 import { type CollectedFields, collectedFields, type CollectorState, restoreState } from '../formats/collectorState';
 import type { ReferencePaths } from '../formats/referencePaths';
 import { buildRule } from '../formats/rule';
-import type { KeptPtLines } from '../sampleLine';
+import type { KeptPtLines } from './sampleLine';
 
 import type { DeflateOffload } from '../reader/deflateJobs';
 import { hashBytes } from '../reader/hash';
 import { decodeScanned } from '../reader/lineScan';
 import { chunkSizeFor, type ReadLinesResult, readLines, readRange } from '../reader/lineReader';
-import type { ParallelScanner } from '../seams';
+import type { ParallelScanner } from '../seams/hostSeams';
 import { isTorchFile, scanPt } from './scanPt';
 
 export interface FileIdentity {

@@ -6,14 +6,14 @@
 // Line N of the report is sample N (1-based) of the dump, which is also line N of its JSON Lines
 // view (`rollout-lens export`, the editor's view). Token and log-prob runs are counted, not kept,
 // so memory follows the samples' other fields.
-import { severityOf } from '../catalog';
-import type { FileAccess } from '../fileAccess';
-import type { RolloutLensSettings } from '../settings';
+import { severityOf } from '../vocabulary/catalog';
+import type { FileAccess } from '../seams/fileAccess';
+import type { RolloutLensSettings } from '../vocabulary/settings';
 import { RecordCollector } from '../formats/collector';
 import { buildRule } from '../formats/rule';
-import type { Finding, FormatId } from '../types';
-import { CancelledError } from '../cancellation';
-import { isPtDumpName } from '../logFiles';
+import type { Finding, FormatId } from '../vocabulary/types';
+import { CancelledError } from '../seams/cancellation';
+import { isPtDumpName } from '../vocabulary/logFiles';
 import type { FileIdentity, ScanOptions, ScanState } from './recordScan';
 import { collectedFields } from '../formats/collectorState';
 import type { ReferencePaths } from '../formats/referencePaths';

@@ -18,7 +18,7 @@ import { MAX_BUILT_SCALARS, scanEnd, scanMember } from '../../reader/scanJson';
 import { textTail } from '../../reader/textTail';
 import type { SampleStore } from '../../store/sampleStore';
 import { emptyRow, setRowStatus } from '../../store/row';
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../types';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../vocabulary/types';
 
 import { datasetInOrder, type LineInfo } from '../context';
 import {

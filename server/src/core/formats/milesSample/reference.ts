@@ -5,7 +5,7 @@
 // (formats/members/miles.ts).
 import { noteShape, type ShapeNotes } from '../fieldShape';
 import { Skipped } from '../../reader/jsonRule';
-import type { MilesSampleFields, SampleRecord } from '../../types';
+import type { MilesSampleFields, SampleRecord } from '../../vocabulary/types';
 
 import { recordDatasetName, causeOf, type LineInfo, type NormalizeContext, type Normalized } from '../context';
 import { formatIssues } from '../issues';
