@@ -7,7 +7,7 @@ import type { FileAccess } from '../seams/fileAccess';
 import { readRange } from '../reader/lineReader';
 import type { PickleOptions } from '../reader/pt/pickleTypes';
 import { readPt } from '../reader/pt/ptFile';
-import { isTorchDump } from './scanPt';
+import { isTorchDump } from './ptDumpScan';
 import { boundedSampleLine, sampleLine } from '../reader/pt/serialize';
 
 export type SampleLine = { bytes: Uint8Array; unavailable: null } | { bytes: null; unavailable: string };

@@ -9,17 +9,17 @@
 // - PathOps (below): path operations for the eval-config lookup; the engine has its own (`plainPaths`).
 import type { RolloutLensSettings } from '../vocabulary/settings';
 
-import type { LineScan } from '../reader/lineScan';
+import type { ParsedLogLine } from '../reader/lineParse';
 
 export type { FileAccess } from './fileAccess';
 export type { DeflateJobs, DeflateOffload } from '../reader/deflateJobs';
 
-/** One complete line, scanned; an `ok` value is in `encodeScanned` form. */
+/** One complete line, scanned; an `ok` value is in `encodeParsedValue` form. */
 export interface ScannedLine {
   offset: number;
   /** Without the end-of-line. */
   byteLength: number;
-  scan: LineScan;
+  scan: ParsedLogLine;
 }
 
 export interface ParallelScanResult {

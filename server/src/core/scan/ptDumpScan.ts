@@ -14,7 +14,7 @@ import { buildRule } from '../formats/rule';
 import type { Finding, FormatId } from '../vocabulary/types';
 import { CancelledError } from '../seams/cancellation';
 import { isPtDumpName } from '../vocabulary/logFiles';
-import type { FileIdentity, ScanOptions, ScanState } from './recordScan';
+import type { FileIdentity, ScanOptions, ScanState } from './lineFileScan';
 import { collectedFields } from '../formats/collectorState';
 import type { ReferencePaths } from '../formats/referencePaths';
 
@@ -26,7 +26,7 @@ import { PyDict } from '../reader/pt/values';
 import { findDataPkl, readZipDirectory } from '../reader/pt/zip';
 
 /** The scan options a dump takes: a dump is read on one thread. */
-export type PtScanOptions = Omit<ScanOptions, 'parallel'>;
+export type PtDumpScanOptions = Omit<ScanOptions, 'parallel'>;
 
 /**
  * Whether `path` is read as a torch.save dump (`isTorchFile`), for the places that re-read one of
@@ -100,9 +100,9 @@ export function dumpFormat(samplesFormat: FormatId, root: unknown, framework: Ro
  * `feedLine`, writes the sample's JSON line and feeds it, as for every other sample.
  * `reference` is test-only (formats/referencePaths.ts): `ptLines` feeds every sample's line.
  */
-export async function scanPt(
+export async function scanPtDump(
   target: { path: string; displayPath: string },
-  options: PtScanOptions,
+  options: PtDumpScanOptions,
   identity: FileIdentity,
   reference: ReferencePaths = {},
 ): Promise<ScanState> {
