@@ -19,7 +19,7 @@ const common = {
   logLevel: 'warning',
 };
 
-// zod and the YAML parser are needed by few runs (core/lazyZod.ts, core/lazyYaml.ts) but were most of
+// zod and the YAML parser are needed by few runs (core/lazy/zod.ts, core/lazy/yaml.ts) but were most of
 // the CLI bundle, which Node compiles at every start: they live in files of their own beside the
 // bundles, required on first use.
 const LAZY = ['zod', 'yaml'];

@@ -5,6 +5,7 @@
 // from server/ (the engine depends on shared/, not both ways).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { ENGINE_DOORS, ENGINE_SEAMS, ENGINE_VOCABULARY, READER_MAY_IMPORT } from './scripts/engineRooms.mjs';
 
 const NODE_BUILTINS = [
   'assert',
@@ -33,6 +34,7 @@ const NODE_BUILTINS = [
 ];
 
 const READER_ONLY = 'reader/ holds bytes only: no format, nothing of scan/ or the rooms above (docs/architecture.md).';
+const READER_EXCEPT = READER_MAY_IMPORT.map((path) => `${path}$`).join('|');
 
 /** The engine's import rule (pure: no Node, no editor, no host room), with a room's own patterns added. */
 function engineImports(...more) {
@@ -51,40 +53,11 @@ function engineImports(...more) {
 }
 
 // What the hosts (server/src/server, server/src/cli) may import from the engine, by module path
-// under server/src/core (docs/architecture.md, "Rooms"): its doors, its vocabulary and its seams.
-const ENGINE_DOORS = [
-  'engine',
-  'inspect',
-  'recordDetail',
-  'documentScans',
-  'findingCap',
-  'walk',
-  'evalConfigFile',
-  'fileText',
-  'ptExport',
-  'run/.+',
-  'views/.+',
-  'compare/.+',
-  'tokenizer/tokenText',
-  'tokenizer/runTokenizer',
-];
-const ENGINE_VOCABULARY = [
-  'types',
-  'settings',
-  'settingsSchema',
-  'catalog',
-  'causes',
-  'logFiles',
-  'frameworks',
-  'python',
-  'paths',
-  'runSettings',
-  'evalConfigLocation',
-];
-const ENGINE_SEAMS = ['seams', 'fileAccess', 'cancellation', 'reader/deflateJobs'];
+// under server/src/core (docs/architecture.md, "Rooms"): its doors, its vocabulary and its seams,
+// listed by folder in scripts/engineRooms.mjs.
 const HOST_ENGINE_IMPORTS = {
   regex: `^(\\.\\./)+core/(?!(${[...ENGINE_DOORS, ...ENGINE_VOCABULARY, ...ENGINE_SEAMS].join('|')})$)`,
-  message: "Hosts import the engine's doors, vocabulary and seams, not its rooms (docs/architecture.md; eslint.config.mjs lists them).",
+  message: "Hosts import the engine's doors, vocabulary and seams, not its rooms (docs/architecture.md; scripts/engineRooms.mjs lists them).",
 };
 
 export default tseslint.config(
@@ -148,13 +121,13 @@ export default tseslint.config(
   },
   {
     // reader/ holds bytes only: it imports no format, nothing of scan/ or the rooms above (only the
-    // seam FileAccess, Python's number text and cancellation from the engine's root).
+    // seams FileAccess and cancellation, and Python's number text: READER_MAY_IMPORT).
     files: ['server/src/core/reader/*.ts'],
-    rules: { 'no-restricted-imports': engineImports({ regex: '^\\.\\./(?!fileAccess$|python$|cancellation$)', message: READER_ONLY }) },
+    rules: { 'no-restricted-imports': engineImports({ regex: `^\\.\\./(?!${READER_EXCEPT})`, message: READER_ONLY }) },
   },
   {
     files: ['server/src/core/reader/pt/*.ts'],
-    rules: { 'no-restricted-imports': engineImports({ regex: '^\\.\\./\\.\\./(?!fileAccess$|python$|cancellation$)', message: READER_ONLY }) },
+    rules: { 'no-restricted-imports': engineImports({ regex: `^\\.\\./\\.\\./(?!${READER_EXCEPT})`, message: READER_ONLY }) },
   },
   {
     // scan/ reads a file through its format: formats/ sits below it.

@@ -2,7 +2,7 @@
 export { analyzeFiles, scanFile } from '../server/src/core/engine';
 export { nodeFileAccess } from '../server/src/node/nodeFileAccess';
 export { DEFAULT_SETTINGS } from '../shared/protocol';
-export { scanJson } from '../server/src/core/reader/scanJson';
+export { parseByRule } from '../server/src/core/reader/ruleParse';
 export { buildRule } from '../server/src/core/formats/rule';
 export { WorkerPool } from '../server/src/node/parallelScan';
 export { DeflateThread } from '../server/src/node/deflateThread';

@@ -74,7 +74,7 @@ const loadBefore = load();
 const cli = arg('cli', join(root, 'dist/cli.js'));
 const checks = [];
 // `inspect` of the dump's last aborted sample, whose failure comes from the dump: a sample is only
-// reached by reading the pickle up to it (server/src/core/sampleLine.ts, docs/pt.md).
+// reached by reading the pickle up to it (server/src/core/scan/sampleLine.ts, docs/pt.md).
 const lastAborted = expected.findLastIndex((e) => e[2] === 'aborted');
 if (lastAborted < 0) throw new Error('the dump has no aborted sample');
 const inspects = [];

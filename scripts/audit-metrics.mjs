@@ -90,7 +90,7 @@ function evalFigures(want, m) {
   );
 }
 
-/** slime (core/frameworks.ts): no aborted-group filter, so every sample reaches its logging and filter. */
+/** slime (core/vocabulary/frameworks.ts): no aborted-group filter, so every sample reaches its logging and filter. */
 function slimeProblems(want, report) {
   const m = report.files[0].metrics;
   const problems = [];

@@ -32,7 +32,7 @@ export function isLogFileName(nameOrPath: string): boolean {
 /**
  * miles' `torch.save` dumps (`rollout_data/<step>.pt`): binary, so never an editor's text document,
  * but a folder walk reads them like logs (core/reader/pt). The name is a hint: the reader still
- * checks that the file is a zip (core/scan/scanPt.ts `isTorchFile`).
+ * checks that the file is a zip (core/scan/ptDumpScan.ts `isTorchFile`).
  */
 export function isPtDumpName(nameOrPath: string): boolean {
   return PT_DUMP.test(nameOrPath);

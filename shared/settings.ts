@@ -1,7 +1,7 @@
 // The run settings as the editor sends them and the engine reads them: their type and defaults.
 // They are on the wire (workspace/configuration, the client's defaults), so shared/ defines them
-// and the engine imports them (core/settings.ts), never the other way round; the CLI's `--config`
-// file takes the same keys, and core/settingsSchema.ts validates them. No zod here, so the
+// and the engine imports them (core/vocabulary/settings.ts), never the other way round; the CLI's `--config`
+// file takes the same keys, and core/vocabulary/settingsSchema.ts validates them. No zod here, so the
 // client's bundle stays small.
 
 /** Settings, per resource (section `rolloutLens`). The CLI's `--config` file takes the same keys. */

@@ -8,7 +8,7 @@ import { appendFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { analyzeFiles } from '../../server/src/core/engine';
-import type { FileAccess } from '../../server/src/core/fileAccess';
+import type { FileAccess } from '../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { AnalyzeFileRequest, DEFAULT_SETTINGS, GroupsByCauseRequest, type GroupsByCauseResult } from '../../shared/protocol';
 import { tempWorkspace } from './fixtures';

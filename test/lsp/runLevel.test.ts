@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver';
 import { checkRun, diagnosticLines, findingLines } from '../shared/checkRun';
 import { repoRoot, tempWorkspace } from './fixtures';
-import type { FileAccess } from '../../server/src/core/fileAccess';
+import type { FileAccess } from '../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { copyExampleRun, editedEvalDump, findingsAfterEdit } from '../shared/exampleRun';
 import { type Harness, inWorkspace, PULL_CAPS } from './harness';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
-import { validateSettings } from '../../server/src/core/settingsSchema';
+import { validateSettings } from '../../server/src/core/vocabulary/settingsSchema';
 import { milesSample, rolloutLines, tempWorkspace } from './fixtures';
 import { inWorkspace, startHarness } from './harness';
 

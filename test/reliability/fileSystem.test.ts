@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, openSync, closeSync, renameSync, statSync, s
 import { join } from 'node:path';
 
 import { scanFile, type ScanState } from '../../server/src/core/engine';
-import type { FileAccess } from '../../server/src/core/fileAccess';
+import type { FileAccess } from '../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { parseContract } from './contract';

@@ -2,8 +2,8 @@
 // code path of `rollout-lens check`) through Node's FileAccess, and the built CLI bundle.
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../shared/protocol';
 import { analyzeFiles, scanFile, type ScanState } from '../../server/src/core/engine';
-import type { FileAccess } from '../../server/src/core/fileAccess';
-import type { FileReport, Finding, RunReport } from '../../server/src/core/types';
+import type { FileAccess } from '../../server/src/core/seams/fileAccess';
+import type { FileReport, Finding, RunReport } from '../../server/src/core/vocabulary/types';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { milesSample } from '../lsp/fixtures';
 import { runCli, type CliResult } from '../unit/cli/run';

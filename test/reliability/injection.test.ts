@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 
-import { CATALOG } from '../../server/src/core/catalog';
+import { CATALOG } from '../../server/src/core/vocabulary/catalog';
 import { type Harness, withHarness } from '../lsp/harness';
 import { firstUnsafe } from './contract';
 import { cliJson, runCli, tempDir } from './helpers';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { scanFile } from '../../server/src/core/engine';
-import { KeptPtLines, readSampleLine, type SamplePlace } from '../../server/src/core/sampleLine';
+import { KeptPtLines, readSampleLine, type SamplePlace } from '../../server/src/core/scan/sampleLine';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../shared/protocol';
 import { repoRoot } from '../lsp/fixtures';

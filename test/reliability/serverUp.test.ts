@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
 import { CancellationTokenSource, ResponseError, type Hover, type MarkupContent } from 'vscode-languageserver-protocol';
 
-import type { FileAccess } from '../../server/src/core/fileAccess';
+import type { FileAccess } from '../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../server/src/node/nodeFileAccess';
 import { AnalyzeFileRequest, EvalDatasetsRequest, GroupsByCauseRequest, RunStepsRequest, type GroupsByCauseResult } from '../../shared/protocol';
 import { type Harness, PULL_CAPS, startHarness, withHarness } from '../lsp/harness';

@@ -1,5 +1,5 @@
 // An opened file over bytes in memory, for pickles built by a test (no file on disk).
-import type { OpenFile } from '../../server/src/core/fileAccess';
+import type { OpenFile } from '../../server/src/core/seams/fileAccess';
 
 /** `bytes` as an `OpenFile`: reads past the end read nothing. */
 export function memoryFile(bytes: Uint8Array): OpenFile {

@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fixEvalConfigText } from '../core/evalConfigFile';
-import type { Finding, SetNSamplesFix } from '../core/types';
+import type { Finding, SetNSamplesFix } from '../core/vocabulary/types';
 
 export interface AppliedFix {
   file: string | null;

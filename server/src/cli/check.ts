@@ -2,14 +2,14 @@
 // optional --fix, exit status. Returns the exit status instead of exiting, so tests can call it.
 import { dirname, resolve } from 'node:path';
 
-import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/settings';
+import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../core/vocabulary/settings';
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { type EvalConfig, readEvalConfig } from '../core/evalConfigFile';
 import type { KeptPtLines } from '../core/recordDetail';
-import type { FileReport, Finding, RunReport, TrainStepReport } from '../core/types';
+import type { FileReport, Finding, RunReport, TrainStepReport } from '../core/vocabulary/types';
 import { findRunTokenizer, followAny, withStepTokenTexts } from '../core/tokenizer/runTokenizer';
 import type { RunTokenizerFound } from '../core/views/runViewMismatch';
-import { walkPaths, type WalkTarget } from '../core/walk';
+import { walkPaths, type WalkTarget } from '../core/locate/walk';
 import { filesToRead, planRun, type RunPlan, trainDataRollouts, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
 import { nodeFileAccess } from '../node/nodeFileAccess';
@@ -45,7 +45,7 @@ interface RunGroup {
 
 /**
  * With `--config`, one set of settings for every file. Without it, each file takes the run
- * settings file nearest above its folder, as the editor does (core/runSettings.ts): files are
+ * settings file nearest above its folder, as the editor does (core/locate/settingsFile.ts): files are
  * analysed in groups that share one, in the order the walk found them.
  */
 async function runGroups(args: CheckArgs, targets: WalkTarget[]): Promise<RunGroup[]> {

@@ -1,10 +1,10 @@
 // `--config <file>`, and without it the run's own settings file: both read by the engine's one
-// owner of settings files (core/runSettings.ts). Here only what is the CLI's: paths resolved
+// owner of settings files (core/locate/settingsFile.ts). Here only what is the CLI's: paths resolved
 // against the working folder, and a bad file as a usage error naming it.
 import { resolve } from 'node:path';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
-import { findSettingsFile, loadSettingsFile as loadFile, SettingsFileError } from '../core/runSettings';
+import { findSettingsFile, loadSettingsFile as loadFile, SettingsFileError } from '../core/locate/settingsFile';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
 import { UsageError } from './args';

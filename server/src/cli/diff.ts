@@ -8,7 +8,7 @@ import type { RunDiff } from '../../../shared/runDiff';
 import { diffRuns } from '../core/compare/diff';
 import { gateRulesOf, type GateRules } from '../core/compare/gate';
 import type { RunSummary } from '../core/compare/summary';
-import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/runSettings';
+import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/locate/settingsFile';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
 import { type CheckArgs, UsageError } from './args';

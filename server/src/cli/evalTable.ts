@@ -1,8 +1,8 @@
 // The text report's per-dataset table: score, none-reward ratio, truncated ratio, pass@k by the
 // dataset's own n, and what miles main (31f1ca9) gets wrong when it groups by the global n instead.
-import { pyFloatRepr } from '../core/python';
+import { pyFloatRepr } from '../core/vocabulary/python';
 import { fileOverview, passKsNotLogged, passKsOf } from '../core/run/fileOverview';
-import type { DatasetSummary, FileReport } from '../core/types';
+import type { DatasetSummary, FileReport } from '../core/vocabulary/types';
 import { escapeInline } from './escape';
 
 function num(v: number | undefined): string {

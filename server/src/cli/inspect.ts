@@ -3,10 +3,10 @@
 // what the filters did to it, the metric it counts in, its cause and who could have caused it,
 // its eval prompt group and dataset, and a failure's message from the line itself. Plain text;
 // everything from the log is terminal-escaped.
-import type { CauseSettings } from '../core/causes';
+import type { CauseSettings } from '../core/vocabulary/causes';
 import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
 import { keepDumpLine, lineDetail, readRecordDetail, type RecordDetail, type SamplePlace } from '../core/recordDetail';
-import type { SampleRecord } from '../core/types';
+import type { SampleRecord } from '../core/vocabulary/types';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 
 import type { InspectArgs } from './args';

@@ -2,7 +2,7 @@
 // extras (`detail`, `column`) never leak into the contract. Non-finite metric values become null
 // (JSON has no NaN).
 import { buildRuns, type Run } from '../core/run/model';
-import type { Finding, RunReport } from '../core/types';
+import type { Finding, RunReport } from '../core/vocabulary/types';
 
 import { inPieces, REPORT_PIECE_SIZE } from './reportPieces';
 

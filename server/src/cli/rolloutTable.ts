@@ -1,9 +1,9 @@
 // The text report's table of dropped groups by cause for one rollout file: reason, how many
 // groups, the metric they count in with per-cause drop reasons, the groups' keys, and the
 // counters miles main (31f1ca9) logs them in.
-import { FORMERLY_ABORTED, isAbortedReason } from '../core/causes';
+import { FORMERLY_ABORTED, isAbortedReason } from '../core/vocabulary/causes';
 import { fileOverview } from '../core/run/fileOverview';
-import type { FileReport } from '../core/types';
+import type { FileReport } from '../core/vocabulary/types';
 import { escapeInline } from './escape';
 
 interface Row {

@@ -12,7 +12,7 @@ import { MixedRunError, SummaryBuilder } from '../core/compare/summaryBuilder';
 import { RunAnalyzer, scanFile } from '../core/engine';
 import { trainDataSteps } from '../core/run/plan';
 import type { RecomputedMetrics } from '../core/run/metricsLog';
-import type { WalkTarget } from '../core/walk';
+import type { WalkTarget } from '../core/locate/walk';
 import { defaultSummarizeJobs, SummarizePool, summarizeWorkersAvailable } from '../node/parallelSummarize';
 import { KeptRows } from '../node/keptRows';
 import { nodeFileAccess } from '../node/nodeFileAccess';

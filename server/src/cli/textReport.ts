@@ -2,9 +2,9 @@
 // editors), then per file a short summary and the rollout / eval tables. Everything from the logs
 // is escaped (see escape.ts).
 import type { Run, RunStep } from '../core/run/model';
-import type { FileReport, Finding, RunReport } from '../core/types';
+import type { FileReport, Finding, RunReport } from '../core/vocabulary/types';
 import type { TrainStepMismatch } from '../core/run/trainData';
-import { pyFloatRepr } from '../core/python';
+import { pyFloatRepr } from '../core/vocabulary/python';
 
 import { escapeInline, escapeTerminalText } from './escape';
 import { renderEvalTable } from './evalTable';

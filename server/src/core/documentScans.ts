@@ -3,14 +3,14 @@
 // not depend on the lines around it; everything that does (format detection, prompt runs, group
 // keys, findings, byte offsets) is rebuilt by replaying the scans through the record collector,
 // which is cheap next to scanning. The result is the ScanState a full scan of the same text gives.
-import type { RolloutLensSettings } from './settings';
+import type { RolloutLensSettings } from './vocabulary/settings';
 import { RecordCollector } from './formats/collector';
 import { type LineInfo, metricsAt, type Normalized, type NormalizeContext, sampleMovedTo } from './formats/context';
 import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
-import { scanBytes } from './reader/scanBytes';
-import { type LineScan, scanLine } from './reader/lineScan';
-import type { ScanState } from './scan/recordScan';
+import { lineBuffer } from './reader/lineBuffers';
+import { type ParsedLogLine, parseLogLine } from './reader/lineParse';
+import type { ScanState } from './scan/lineFileScan';
 import { collectedFields } from './formats/collectorState';
 
 /** The text of an open document, line by line (lines as an editor counts them). */
@@ -21,7 +21,7 @@ export interface LineSource {
 }
 
 interface Entry {
-  scan: LineScan;
+  scan: ParsedLogLine;
   /** UTF-8 bytes of the line's content (no BOM, no end-of-line). */
   byteLength: number;
   /** UTF-8 bytes of the whole line (BOM and end-of-line included). */
@@ -164,7 +164,7 @@ export class DocumentScans {
 
 const encoder = new TextEncoder();
 const MAX_SCRATCH = 16 * 1024 * 1024;
-let scratch: Uint8Array = scanBytes(64 * 1024);
+let scratch: Uint8Array = lineBuffer(64 * 1024);
 
 function scanEntry(full: string, first: boolean, rule: ReturnType<typeof buildRule>): Entry {
   let end = full.length;
@@ -176,14 +176,14 @@ function scanEntry(full: string, first: boolean, rule: ReturnType<typeof buildRu
   end -= eol;
   const bom = first && full.charCodeAt(0) === 0xfeff;
   const content = full.slice(bom ? 1 : 0, end);
-  // Encoded into one reused buffer (`scanBytes`: the scanner's fast paths): a 40 MB document does not allocate 40 MB of line copies (the
+  // Encoded into one reused buffer (`lineBuffer`: the scanner's fast paths): a 40 MB document does not allocate 40 MB of line copies (the
   // scan builds its values as new strings and numbers, never views of these bytes).
-  if (scratch.length < content.length * 3) scratch = scanBytes(Math.max(content.length * 3, 2 * scratch.length));
+  if (scratch.length < content.length * 3) scratch = lineBuffer(Math.max(content.length * 3, 2 * scratch.length));
   const length = encoder.encodeInto(content, scratch).written;
   const totalBytes = length + eol + (bom ? 3 : 0);
   // The collector sniffs an invalid line only near a file's start; which lines those are depends
   // on the lines before, so every invalid line carries its sniff (cheap: it looks at a prefix).
-  const scan = scanLine(scratch, 0, length, rule, true);
-  if (scratch.length > MAX_SCRATCH) scratch = scanBytes(64 * 1024); // don't keep a huge line's buffer
+  const scan = parseLogLine(scratch, 0, length, rule, true);
+  if (scratch.length > MAX_SCRATCH) scratch = lineBuffer(64 * 1024); // don't keep a huge line's buffer
   return { scan, byteLength: length, totalBytes, eol, loneCr, bom };
 }

@@ -3,20 +3,20 @@
 // live log grows: `scanFile` (one file, resumable), `analyzeScans` (analyses over scans), and
 // `analyzeFiles` (both).
 import { type EvalConfig, loadEvalConfig } from './eval/config';
-import { locateEvalConfig } from './evalConfigLocation';
+import { locateEvalConfig } from './locate/evalConfig';
 import { analyzeEval, evalDatasetOrder, evalDatasetRenames } from './eval/analyze';
 import { recomputedOfEval, type RecomputedMetrics } from './eval/compareMetrics';
-import { fileStep } from './logFiles';
+import { fileStep } from './vocabulary/logFiles';
 import { analyzeVerlRollout } from './eval/verlRollout';
 import type { EmptyRowRanges } from './eval/verlEmptyRows';
-import { type Cancellation, CancelledError } from './cancellation';
-import { type ScanOptions, type ScanState, scanRecords } from './scan/recordScan';
+import { type Cancellation, CancelledError } from './seams/cancellation';
+import { type ScanOptions, type ScanState, scanLineFile } from './scan/lineFileScan';
 import { analyzeRollout, type RolloutResult } from './rollout/analyze';
 import { existingFile, partialStepFinding, siblingPt, sidecarAlone, verdictsFromPt } from './rollout/trajectorySidecar';
 import { capFindings } from './findingCap';
 import { asRecords } from './store/rowView';
 import type { SampleColumns } from './store/sampleColumns';
-import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord, TrainStepReport } from './types';
+import type { FileDetail, FileReport, Finding, GroupCounts, RunReport, SampleRecord, TrainStepReport } from './vocabulary/types';
 import { driftFinding, type DriftStep, findDrift } from './train/drift';
 import { metricsLogFindings } from './run/metricsLog';
 import { joinRolloutDump, readTrainStep, type RolloutJoin, type TrainStepRead } from './run/trainData';
@@ -24,9 +24,9 @@ import type { TrainStepTarget } from './train/trainStep';
 
 export { CancelledError, type Cancellation, type ScanState };
 /** Which framework a file's format is (miles, slime, verl; null for generic and unknown files). */
-export { frameworkOfFormat, type Framework } from './frameworks';
+export { frameworkOfFormat, type Framework } from './vocabulary/frameworks';
 
-/** What the engine is given: how to scan each file (scan/recordScan.ts) and what to analyse. */
+/** What the engine is given: how to scan each file (scan/lineFileScan.ts) and what to analyse. */
 export interface AnalyzeOptions extends Omit<ScanOptions, 'isCancelled'> {
   /** The eval config to use; `null`: none. Omitted: found per eval log (`locateEvalConfig`). */
   evalConfig?: EvalConfig | null;
@@ -59,7 +59,7 @@ export interface AnalyzeTarget {
 export async function scanFile(target: AnalyzeTarget, options: AnalyzeOptions, previous?: ScanState): Promise<ScanState> {
   const cancellation = options.cancellation;
   // Every scan option goes through as given: a new one needs no line here.
-  return scanRecords(target, { ...options, isCancelled: cancellation ? () => cancellation.isCancellationRequested : undefined }, previous);
+  return scanLineFile(target, { ...options, isCancelled: cancellation ? () => cancellation.isCancellationRequested : undefined }, previous);
 }
 
 /** Eval config per eval log: given, from settings, or found beside the log (cached per path). */

@@ -1,10 +1,10 @@
 // An eval config file as the hosts read and fix it: `check --eval-config` and the editor read one
 // (core/eval/config.ts), `check --fix` and the editor's quick fix set a dataset's
 // `n_samples_per_eval_prompt` in its text (core/eval/fixConfig.ts), keeping the rest of it as written.
-// Which config applies to a log is core/evalConfigLocation.ts's decision.
+// Which config applies to a log is core/locate/evalConfig.ts's decision.
 import { loadEvalConfig, type EvalConfig } from './eval/config';
 import { applyNSamplesFix, type ConfigFixResult } from './eval/fixConfig';
-import type { FileAccess } from './fileAccess';
+import type { FileAccess } from './seams/fileAccess';
 
 export type { EvalConfig } from './eval/config';
 

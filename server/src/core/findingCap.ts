@@ -5,8 +5,8 @@
 // `maxProblems` of each severity (formats/collector.ts, rollout/firstFindings.ts): a bound on
 // memory that never changes what the cap keeps, since each finding kept here is among the first
 // `maxProblems` of its own severity.
-import { severityOf } from './catalog';
-import type { Finding, Severity } from './types';
+import { severityOf } from './vocabulary/catalog';
+import type { Finding, Severity } from './vocabulary/types';
 
 /** Most severe first: what the cap keeps, and the order the editor lists findings in. */
 export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };

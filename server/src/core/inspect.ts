@@ -8,16 +8,16 @@
 //                                      (recordDetail.ts)
 //   inspectLine(file, line)          → both at once (detail read only when the sample failed)
 //
-// The lookups in a file's detail (by line, group, dataset) live in detailLookup.ts; the facade
+// The lookups in a file's detail (by line, group, dataset) live in detail/detailLookup.ts; the facade
 // hands on those the hosts read.
-import { classifyCause, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './causes';
-import { datasetSummaryOf, eachSample, evalPartsOf, groupOf, membersOf, sampleAt } from './detailLookup';
-import type { FileAccess } from './fileAccess';
-import { fileStep } from './logFiles';
+import { classifyCause, formerNames, isAbortedReason, type CauseClass, type CauseSettings, type FormerName } from './vocabulary/causes';
+import { datasetSummaryOf, eachSample, evalPartsOf, groupOf, membersOf, sampleAt } from './detail/detailLookup';
+import type { FileAccess } from './seams/fileAccess';
+import { fileStep } from './vocabulary/logFiles';
 import { readRecordDetail, type RecordDetail } from './recordDetail';
-import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, MissingMember, SampleRecord } from './types';
+import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupOutcome, MissingMember, SampleRecord } from './vocabulary/types';
 
-export { eachSample, evalDatasetSamples, firstLineOf, groupMembersOfRows, groupOf, membersOf, sampleAt, sampleCount, verdictOf } from './detailLookup';
+export { eachSample, evalDatasetSamples, firstLineOf, groupMembersOfRows, groupOf, membersOf, sampleAt, sampleCount, verdictOf } from './detail/detailLookup';
 
 /** An analysed file as the facade needs it: its report (with detail) and how to read it again. */
 export interface InspectedFile {

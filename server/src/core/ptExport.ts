@@ -1,7 +1,7 @@
 // A `.pt` dump as JSON Lines (docs/pt.md#line-numbers-and-the-json-lines-view): sample N is line N,
 // tensors as placeholders or their values. `rollout-lens export` and the editor's read-only view of
 // a dump (`rolloutLens/ptAsJsonl`) both write it from here; nothing in the file is run.
-import type { FileAccess } from './fileAccess';
+import type { FileAccess } from './seams/fileAccess';
 import { describeProblem, type ExportOptions, exportPtLines } from './reader/pt/exportLines';
 
 /** What an export wrote, and what stopped or skipped part of it. */

@@ -1,13 +1,13 @@
 // What a sample's log line says about a failure: its message and short identifying fields, read
 // from the line with the scanner's rule (token arrays and long responses are skipped, not built).
 // The inspection facade (inspect.ts), the sample view and the CLI's `inspect` ask here.
-import type { FileAccess } from './fileAccess';
+import type { FileAccess } from './seams/fileAccess';
 import { Skipped, type Rule } from './reader/jsonRule';
-import { scanJson } from './reader/scanJson';
-import { KeptPtLines, readSampleLine, type SampleLine, type SamplePlace } from './sampleLine';
-import { isTorchDump } from './scan/scanPt';
+import { parseByRule } from './reader/ruleParse';
+import { KeptPtLines, readSampleLine, type SampleLine, type SamplePlace } from './scan/sampleLine';
+import { isTorchDump } from './scan/ptDumpScan';
 
-export type { KeptPtLines, SamplePlace } from './sampleLine';
+export type { KeptPtLines, SamplePlace } from './scan/sampleLine';
 
 /** What a sample's log line says about a failure, re-read from the file. */
 export interface RecordDetail {
@@ -74,7 +74,7 @@ export async function readRecordDetail(file: { path: string; access: FileAccess 
 /** The detail of a sample's line already read (`readSampleLine`, or kept as a `.pt` dump was analysed). */
 export function lineDetail(line: SampleLine): RecordDetail {
   if (line.bytes === null) return { message: null, fields: [], unavailable: line.unavailable };
-  const scanned = scanJson(line.bytes, 0, line.bytes.byteLength, RULE);
+  const scanned = parseByRule(line.bytes, 0, line.bytes.byteLength, RULE);
   if (!scanned.ok) return { message: null, fields: [], unavailable: 'the file changed since it was analysed' };
   return recordDetail(scanned.value);
 }

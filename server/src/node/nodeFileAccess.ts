@@ -1,7 +1,7 @@
 // `FileAccess` on Node's file system (CLI and language server on disk).
 import { promises as fs } from 'node:fs';
 
-import type { DirEntry, FileAccess, FileStat, OpenFile } from '../core/fileAccess';
+import type { DirEntry, FileAccess, FileStat, OpenFile } from '../core/seams/fileAccess';
 
 export const nodeFileAccess: FileAccess = {
   async stat(path: string): Promise<FileStat> {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
-import type { ParallelScanHooks, ParallelScanner, ParallelScanResult, ScannedLine } from '../core/seams';
+import type { ParallelScanHooks, ParallelScanner, ParallelScanResult, ScannedLine } from '../core/seams/hostSeams';
 import type { ScanJob, WorkerMessage } from './scanWorker';
 
 export interface WorkerPoolOptions {

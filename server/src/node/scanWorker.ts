@@ -6,8 +6,8 @@ import { parentPort } from 'node:worker_threads';
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { buildRule } from '../core/formats/rule';
 import { readLines } from '../core/reader/lineReader';
-import { encodeScanned, scanLine } from '../core/reader/lineScan';
-import type { ScannedLine } from '../core/seams';
+import { encodeParsedValue, parseLogLine } from '../core/reader/lineParse';
+import type { ScannedLine } from '../core/seams/hostSeams';
 import { nodeFileAccess } from './nodeFileAccess';
 
 export interface ScanJob {
@@ -38,10 +38,10 @@ async function run(job: ScanJob, post: (m: WorkerMessage) => void): Promise<void
   let sniffed = 0;
   const read = await readLines(nodeFileAccess, job.path, { startOffset: job.start, endOffset: job.end, startLine: 1 }, (ref) => {
     const sniff = !sawValid && sniffed < SNIFF_WINDOW;
-    const scan = scanLine(ref.bytes, ref.start, ref.end, rule, sniff);
+    const scan = parseLogLine(ref.bytes, ref.start, ref.end, rule, sniff);
     if (scan.type === 'ok') {
       sawValid = true;
-      scan.value = encodeScanned(scan.value);
+      scan.value = encodeParsedValue(scan.value);
     } else if (scan.type === 'invalid' && sniff) {
       sniffed += ref.end - ref.start + 1;
     }

@@ -12,7 +12,7 @@ import { RunAnalyzer, scanFile } from '../core/engine';
 import type { RecomputedMetrics } from '../core/eval/compareMetrics';
 import type { EvalConfig } from '../core/eval/config';
 import type { RunPlan } from '../core/run/plan';
-import type { Finding } from '../core/types';
+import type { Finding } from '../core/vocabulary/types';
 import { syncFileAccess } from './syncFileAccess';
 
 /** Files for the threads to share: each takes the next job's index from `counter` (slot 0) until none is left. */

@@ -6,7 +6,7 @@
 // gains nothing from waiting, and on a busy host the waits add up (BENCHMARKS.md, "Comparing runs: summarize and diff").
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 
-import type { DirEntry, FileAccess, FileStat, OpenFile } from '../core/fileAccess';
+import type { DirEntry, FileAccess, FileStat, OpenFile } from '../core/seams/fileAccess';
 
 function statOf(st: import('node:fs').Stats): FileStat {
   return { size: st.size, mtimeMs: st.mtimeMs, isFile: st.isFile(), isDirectory: st.isDirectory(), id: `${st.dev}:${st.ino}` };

@@ -1,6 +1,6 @@
 // What the host hands the server: file access (disk), timers, and tunables. Passed in, never
 // global, so tests run several servers in one process and a browser worker can host one later.
-import type { FileAccess } from '../core/fileAccess';
+import type { FileAccess } from '../core/seams/fileAccess';
 import type { DeflateOffload } from '../core/reader/deflateJobs';
 
 export interface Timers {

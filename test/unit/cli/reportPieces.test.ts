@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderJson, renderJsonPieces } from '../../../server/src/cli/jsonReport';
 import { REPORT_PIECE_SIZE } from '../../../server/src/cli/reportPieces';
 import { renderText, renderTextPieces } from '../../../server/src/cli/textReport';
-import type { Finding, RunReport } from '../../../server/src/core/types';
+import type { Finding, RunReport } from '../../../server/src/core/vocabulary/types';
 
 const finding = (line: number, message: string, related: number[]): Finding => ({
   code: 'group-dropped',

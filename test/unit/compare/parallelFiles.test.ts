@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { readLines } from '../../../server/src/core/reader/lineReader';
-import type { FileAccess } from '../../../server/src/core/fileAccess';
+import type { FileAccess } from '../../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { takeNextJob } from '../../../server/src/node/parallelSummarize';
 import { syncFileAccess } from '../../../server/src/node/syncFileAccess';

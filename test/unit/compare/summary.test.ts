@@ -11,7 +11,7 @@ import { summarizeRun } from '../../../server/src/cli/summarize';
 import { summarizeFile } from '../../../server/src/core/compare/summarizeFile';
 import type { RunSummary } from '../../../server/src/core/compare/summary';
 import { RunAnalyzer, scanFile } from '../../../server/src/core/engine';
-import { DEFAULT_SETTINGS } from '../../../server/src/core/settings';
+import { DEFAULT_SETTINGS } from '../../../server/src/core/vocabulary/settings';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { parseSummary, renderSummary } from '../../../server/src/core/compare/summaryJson';
 import { MergeError, mergeSummaries } from '../../../server/src/core/compare/summarySteps';

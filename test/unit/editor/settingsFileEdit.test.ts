@@ -2,7 +2,7 @@
 // n (its value wins over the editor's setting): only the number changes, comments and layout stay.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { numericSettingEdit } from '../../../server/src/core/runSettings';
+import { numericSettingEdit } from '../../../server/src/core/locate/settingsFile';
 
 function applied(text: string, path: string, value: number): string | null {
   const e = numericSettingEdit(text, path, 'nSamplesPerEvalPrompt', value);

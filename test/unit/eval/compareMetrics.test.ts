@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareMetrics, toleranceFor } from '../../../server/src/core/eval/compareMetrics';
-import type { MetricsRecord } from '../../../server/src/core/types';
+import type { MetricsRecord } from '../../../server/src/core/vocabulary/types';
 
 function record(line: number, step: number | null, metrics: Record<string, number>): MetricsRecord {
   return { line, offset: 0, byteLength: 10, step, stepKey: 'eval/step', metrics };

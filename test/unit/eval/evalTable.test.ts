@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderEvalTable } from '../../../server/src/cli/evalTable';
 import { analyzeEval } from '../../../server/src/core/eval/analyze';
 import { parseEvalConfig } from '../../../server/src/core/eval/config';
-import type { FileReport } from '../../../server/src/core/types';
+import type { FileReport } from '../../../server/src/core/vocabulary/types';
 import { dataset, settings } from './records';
 
 function report(path: string, r: ReturnType<typeof analyzeEval>, withDetail = true): FileReport {

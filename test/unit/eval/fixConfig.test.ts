@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { applyNSamplesFix } from '../../../server/src/core/eval/fixConfig';
 import { parseEvalConfig } from '../../../server/src/core/eval/config';
 import { applyFixes } from '../../../server/src/cli/applyFixes';
-import type { Finding } from '../../../server/src/core/types';
+import type { Finding } from '../../../server/src/core/vocabulary/types';
 
 const COMMENTED = `# Eval sets for the weekly run.
 eval:

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { groupingOrder } from '../../../server/src/core/eval/grouping';
 import { sampleList, type SampleList } from '../../../server/src/core/store/sampleList';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
-import type { FormatId } from '../../../server/src/core/types';
+import type { FormatId } from '../../../server/src/core/vocabulary/types';
 import { rec } from './records';
 
 const linesOf = (list: SampleList) => Array.from({ length: list.length }, (_, k) => list.line(k));

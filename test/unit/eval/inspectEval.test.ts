@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { firstLineOf, inspectSample } from '../../../server/src/core/inspect';
-import type { FileReport } from '../../../server/src/core/types';
+import type { FileReport } from '../../../server/src/core/vocabulary/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../shared/repoRoot';
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { milesSampleMetrics } from '../../../server/src/core/eval/milesMetrics';
 import { npMean } from '../../../server/src/core/eval/numeric';
-import { pyRoundRepr } from '../../../server/src/core/python';
+import { pyRoundRepr } from '../../../server/src/core/vocabulary/python';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 
 function stats(values: number[], prefix: string, out: Record<string, number>): void {
   if (values.length === 0) return;

@@ -7,7 +7,7 @@ import { analyzeEval } from '../../../server/src/core/eval/analyze';
 import { parseEvalConfig } from '../../../server/src/core/eval/config';
 import { applyNSamplesFix } from '../../../server/src/core/eval/fixConfig';
 import { computePassAtK, passAtKDifference, SAME_PASS_AT_K_TOLERANCE } from '../../../server/src/core/eval/passAtK';
-import type { Finding } from '../../../server/src/core/types';
+import type { Finding } from '../../../server/src/core/vocabulary/types';
 import { dataset, settings } from './records';
 
 const config = (name: string, n: number) =>

@@ -10,7 +10,7 @@ import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/prot
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { exportPtLines } from '../../../server/src/core/reader/pt/exportLines';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real/miles');
 

@@ -13,7 +13,7 @@ import { analyzeFiles } from '../../../server/src/core/engine';
 import { loadEvalConfig } from '../../../server/src/core/eval/config';
 import { computePassAtK } from '../../../server/src/core/eval/passAtK';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 import { pyFloatRepr } from '../../../shared/pythonRepr';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real/miles');

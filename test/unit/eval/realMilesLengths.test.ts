@@ -12,7 +12,7 @@ import { analyzeFiles } from '../../../server/src/core/engine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real/miles');
 

@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/prot
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { loadEvalConfig } from '../../../server/src/core/eval/config';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real/miles');
 

@@ -1,6 +1,6 @@
 // slime 624b824 files written by slime's own writer (scripts/gen-real-fixtures.py --slime) and the
 // metrics slime's own functions logged for the same samples (the *.expected.json beside each file):
-// detected as slime's, judged by slime's rules (core/frameworks.ts), named as slime names them.
+// detected as slime's, judged by slime's rules (core/vocabulary/frameworks.ts), named as slime names them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles, frameworkOfFormat } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real');
 const SLIME = join(REAL, 'slime');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 
 const REAL = join(__dirname, '../../../../test/fixtures/real/verl');
 

@@ -1,7 +1,7 @@
 // Builders for compact SampleRecords as the reader produces them (the eval tests need no log files).
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import type { RolloutLensSettings } from '../../../shared/protocol';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -4,7 +4,7 @@ import { analyzeEval } from '../../../server/src/core/eval/analyze';
 import { analyzeVerlRollout } from '../../../server/src/core/eval/verlRollout';
 import { compareMetrics } from '../../../server/src/core/eval/compareMetrics';
 import { rec, settings } from './records';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 
 /** verl rollout rows: score per row, '' output → aborted. */
 function rolloutRows(rows: [number, boolean][]): SampleRecord[] {

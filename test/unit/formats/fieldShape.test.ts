@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import { analyzeFiles, RunAnalyzer } from '../../../server/src/core/engine';
 import type { ReferencePaths } from '../../../server/src/core/formats/referencePaths';
-import { scanRecords } from '../../../server/src/core/scan/recordScan';
+import { scanLineFile } from '../../../server/src/core/scan/lineFileScan';
 import { describeShape } from '../../../server/src/core/formats/fieldShape';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 
@@ -22,7 +22,7 @@ async function findings(rel: string, reference?: ReferencePaths) {
   if (reference === undefined) r = await analyzeFiles([target], options);
   else {
     const run = new RunAnalyzer(options);
-    await run.add(await scanRecords(target, options, undefined, reference));
+    await run.add(await scanLineFile(target, options, undefined, reference));
     r = run.finish();
   }
   return { report: r, shapes: r.findings.filter((f) => f.code === 'field-shape') };

@@ -1,12 +1,12 @@
 // Scans fixture files (or text written to a temp file) through the real engine entry `scanFile`,
-// or, for the differential tests, through `scanRecords` with the reference paths asked for.
+// or, for the differential tests, through `scanLineFile` with the reference paths asked for.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { scanFile } from '../../../server/src/core/engine';
 import type { ReferencePaths } from '../../../server/src/core/formats/referencePaths';
-import { scanRecords } from '../../../server/src/core/scan/recordScan';
+import { scanLineFile } from '../../../server/src/core/scan/lineFileScan';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { tempDir as sharedTempDir, type AfterHook } from '../../shared/tempDir';
 
@@ -18,7 +18,7 @@ export function settings(over: Partial<RolloutLensSettings> = {}): RolloutLensSe
 
 export async function scanPath(path: string, over: Partial<RolloutLensSettings> = {}, reference?: ReferencePaths) {
   const options = { access: nodeFileAccess, settings: settings(over) };
-  return reference === undefined ? scanFile({ path, displayPath: path }, options) : scanRecords({ path, displayPath: path }, options, undefined, reference);
+  return reference === undefined ? scanFile({ path, displayPath: path }, options) : scanLineFile({ path, displayPath: path }, options, undefined, reference);
 }
 
 export function fixture(name: string): string {

@@ -1,5 +1,5 @@
 // Differential test of the per-line path of miles-sample files (`formats/milesSample/line.ts`) against the
-// full path (`scanLine` + `normalizeRecord`): random lines as Python's json.dumps writes them and
+// full path (`parseLogLine` + `normalizeRecord`): random lines as Python's json.dumps writes them and
 // beyond (repeated keys, escaped keys and values, non-ASCII text, big ints, -0 / -0.0, 1e400,
 // NaN / Infinity, nested and odd metadata, unknown members, other whitespace, syntax errors) must
 // give identical records; a line the per-line path cannot decide alone must be left to the full
@@ -13,9 +13,9 @@ import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { readNumber, numberValue } from '../../../server/src/core/reader/jsonNumber';
-import { scanLine } from '../../../server/src/core/reader/lineScan';
-import { scanBytes } from '../../../server/src/core/reader/scanBytes';
-import type { SampleRecord } from '../../../server/src/core/types';
+import { parseLogLine } from '../../../server/src/core/reader/lineParse';
+import { lineBuffer } from '../../../server/src/core/reader/lineBuffers';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 import { scanPath, tempDir, writeLines } from './helpers';
@@ -170,7 +170,7 @@ const CTX = { format: 'miles-sample' as const, kind: 'rollout' as const, setting
 
 function bytesOf(text: string): Uint8Array {
   const raw = Buffer.from(text, 'utf8');
-  const b = scanBytes(raw.length + 64); // the scanner's own kind of buffer (WebAssembly memory)
+  const b = lineBuffer(raw.length + 64); // the scanner's own kind of buffer (WebAssembly memory)
   b.set(raw, 16);
   return b.subarray(0, 16 + raw.length);
 }
@@ -192,7 +192,7 @@ test('the per-line path reads a miles-sample line exactly as the full path, or l
       }
       read++;
       verdicts.add(String(fast.miles?.repetition).slice(0, 18));
-      const scanned = scanLine(b, 16, b.length, rule, false);
+      const scanned = parseLogLine(b, 16, b.length, rule, false);
       assert.equal(scanned.type, 'ok', text);
       const full = normalizeRecord(scanned.type === 'ok' ? scanned.value : null, info, CTX);
       assert.equal(full.type, 'sample', text);
@@ -242,7 +242,7 @@ function readAsFullPath(reader: MilesLineReader, rule: ReturnType<typeof buildRu
   const b = bytesOf(text);
   const info = { line: 1, offset: 0, byteLength: b.length - 16 };
   const fast = reader.read(b, 16, b.length, info);
-  const scanned = scanLine(b, 16, b.length, rule, false);
+  const scanned = parseLogLine(b, 16, b.length, rule, false);
   if (scanned.type !== 'ok') {
     assert.equal(fast, null, text);
     return null;

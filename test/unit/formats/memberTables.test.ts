@@ -25,12 +25,12 @@ import { buildRule } from '../../../server/src/core/formats/rule';
 import { fastCheck } from '../../../server/src/core/formats/validation/fast';
 import { fastChecksSource } from '../../../server/src/core/formats/validation/fastSource';
 import { referenceSchema } from '../../../server/src/core/formats/validation/reference';
-import { scanLine } from '../../../server/src/core/reader/lineScan';
+import { parseLogLine } from '../../../server/src/core/reader/lineParse';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { PyDict, PyFloat, PyList } from '../../../server/src/core/reader/pt/values';
 import { PtSampleReader } from '../../../server/src/core/scan/ptSampleRecord';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 const TABLES = ALL_TABLES;
@@ -155,7 +155,7 @@ const RULE = buildRule({});
 /** The reference record of a line: scanned whole and normalised. */
 function referenceRecord(text: string): SampleRecord {
   const b = Buffer.from(text, 'utf8');
-  const scanned = scanLine(b, 0, b.length, RULE, false);
+  const scanned = parseLogLine(b, 0, b.length, RULE, false);
   assert.equal(scanned.type, 'ok', text);
   const out = normalizeRecord((scanned as { value: unknown }).value, { line: 1, offset: 0, byteLength: b.length }, CTX);
   assert.equal(out.type, 'sample', text);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { promptUid } from '../../../server/src/core/formats/verl';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 
 import { fixture, scanPath, tempDir, writeLines } from './helpers';
 

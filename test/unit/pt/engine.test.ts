@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
-import { walkPaths } from '../../../server/src/core/walk';
+import { walkPaths } from '../../../server/src/core/locate/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 import { runCli, tempDir } from '../cli/run';

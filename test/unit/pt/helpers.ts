@@ -4,14 +4,14 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { scanPt } from '../../../server/src/core/scan/scanPt';
+import { scanPtDump } from '../../../server/src/core/scan/ptDumpScan';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 /** The scan's fields, its rows as records (the resume state left out: it holds the collector). */
 export async function scanPtWay(path: string, direct: boolean, chunkSize?: number) {
   const st = await nodeFileAccess.stat(path);
-  const s = await scanPt(
+  const s = await scanPtDump(
     { path, displayPath: path },
     { access: nodeFileAccess, settings: DEFAULT_SETTINGS, chunkSize },
     { id: st.id, size: st.size, mtimeMs: st.mtimeMs },

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 
-import type { FileAccess, OpenFile } from '../../../server/src/core/fileAccess';
+import type { FileAccess, OpenFile } from '../../../server/src/core/seams/fileAccess';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { StorageBatch } from '../../../server/src/core/reader/pt/storageBatch';
 import { StorageReader } from '../../../server/src/core/reader/pt/tensorValues';

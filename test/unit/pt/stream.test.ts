@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { OpenFile } from '../../../server/src/core/fileAccess';
+import type { OpenFile } from '../../../server/src/core/seams/fileAccess';
 import { LIMITS, PickleMachine } from '../../../server/src/core/reader/pt/pickleMachine';
 import { readPt } from '../../../server/src/core/reader/pt/ptFile';
 import { stringify, toPlain } from '../../../server/src/core/reader/pt/serialize';

@@ -1,7 +1,7 @@
 // `.pt` files made in a test, in torch.save's layout (a stored zip of `t/data.pkl` and
 // `t/data/<key>`): `{"x": _rebuild_tensor_v2(storage, offset, size, stride, False, OrderedDict())}`
 // with the storage named by a persistent id, as torch.save writes it; and a FileAccess over bytes.
-import type { FileAccess } from '../../../server/src/core/fileAccess';
+import type { FileAccess } from '../../../server/src/core/seams/fileAccess';
 
 export interface TensorSpec {
   /** torch's storage class name: FloatStorage, LongStorage, … */

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { FileAccess, OpenFile } from '../../../server/src/core/fileAccess';
+import type { FileAccess, OpenFile } from '../../../server/src/core/seams/fileAccess';
 import { exportPtLines } from '../../../server/src/core/reader/pt/exportLines';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { Skipped } from '../../../server/src/core/reader/jsonRule';
-import { scanJson } from '../../../server/src/core/reader/scanJson';
+import { parseByRule } from '../../../server/src/core/reader/ruleParse';
 
 const RULE = buildRule({});
 
 function lossMask(json: string): unknown {
   const bytes = Buffer.from(`{"index": 0, "loss_mask": ${json}, "reward": 1}`);
-  const r = scanJson(bytes, 0, bytes.length, RULE);
+  const r = parseByRule(bytes, 0, bytes.length, RULE);
   assert.ok(r.ok, json);
   return (r.value as Record<string, unknown>).loss_mask;
 }

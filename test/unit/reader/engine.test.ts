@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { capFindings } from '../../../server/src/core/findingCap';
-import type { Finding } from '../../../server/src/core/types';
+import type { Finding } from '../../../server/src/core/vocabulary/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../shared/repoRoot';
 

@@ -11,7 +11,7 @@ import { analyzeFiles } from '../../../server/src/core/engine';
 import { capFindings } from '../../../server/src/core/findingCap';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { FirstFindings } from '../../../server/src/core/rollout/firstFindings';
-import type { Finding, Severity } from '../../../server/src/core/types';
+import type { Finding, Severity } from '../../../server/src/core/vocabulary/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { aborted, group, inFileOrder, ZERO_STD } from '../rollout/helpers';
 import { tempDir } from './helpers';

@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 
 import { buildRule } from '../../../server/src/core/formats/rule';
-import { scanJson } from '../../../server/src/core/reader/scanJson';
-import { runSkipperOf, scanBytes } from '../../../server/src/core/reader/scanBytes';
+import { parseByRule } from '../../../server/src/core/reader/ruleParse';
+import { runSkipperOf, lineBuffer } from '../../../server/src/core/reader/lineBuffers';
 
 const RULE = buildRule({});
 const root = join(__dirname, '../../../..');
 
 /** `text` at byte `offset` of a WebAssembly-backed view (so the memory offset is not the view's 0). */
 function inWasm(bytes: Uint8Array, offset: number): Uint8Array {
-  const view = scanBytes(bytes.length + offset + 64).subarray(offset);
+  const view = lineBuffer(bytes.length + offset + 64).subarray(offset);
   view.fill(0x31); // digits after the line: a validator reading past its end would go on
   view.set(bytes);
   return view;
@@ -24,8 +24,8 @@ function inWasm(bytes: Uint8Array, offset: number): Uint8Array {
 
 function agree(text: string | Uint8Array, offset = 0): boolean {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'latin1') : Buffer.from(text);
-  const plain = scanJson(bytes, 0, bytes.length, RULE);
-  const wasm = scanJson(inWasm(bytes, offset), 0, bytes.length, RULE);
+  const plain = parseByRule(bytes, 0, bytes.length, RULE);
+  const wasm = parseByRule(inWasm(bytes, offset), 0, bytes.length, RULE);
   assert.deepEqual(wasm, plain, JSON.stringify(bytes.toString('latin1')));
   let valid = true;
   try {
@@ -44,8 +44,8 @@ test('wasm: numberRunWasm.ts, zlibMatchesWasm.ts and bootstrapDrawsWasm.ts are w
 });
 
 test('numberRun: line buffers are WebAssembly memory on Node (the fast path is on), plain buffers are not', () => {
-  assert.notEqual(runSkipperOf(scanBytes(1000)), null);
-  assert.notEqual(runSkipperOf(scanBytes(1000).subarray(10)), null);
+  assert.notEqual(runSkipperOf(lineBuffer(1000)), null);
+  assert.notEqual(runSkipperOf(lineBuffer(1000).subarray(10)), null);
   assert.equal(runSkipperOf(Buffer.alloc(1000)), null);
 });
 
@@ -185,9 +185,9 @@ test('numberRun: a line cut inside a long run is invalid even when the memory go
   const whole = Buffer.from(`{"a": [${nums.join(', ')}, 3]}`);
   const bytes = inWasm(whole, 3);
   for (let end = 8; end < whole.length - 2; end++) {
-    assert.equal(scanJson(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
+    assert.equal(parseByRule(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
   }
-  assert.equal(scanJson(bytes, 0, whole.length, RULE).ok, true);
+  assert.equal(parseByRule(bytes, 0, whole.length, RULE).ok, true);
 });
 
 test('numberRun: a line cut inside a run with exponents is invalid even when the memory goes on with digits', () => {
@@ -197,17 +197,17 @@ test('numberRun: a line cut inside a run with exponents is invalid even when the
   for (const offset of [3, 17]) {
     const bytes = inWasm(whole, offset);
     for (let end = 8; end < whole.length - 2; end++) {
-      assert.equal(scanJson(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
-      assert.deepEqual(scanJson(bytes, 0, end, RULE), scanJson(whole, 0, end, RULE), `cut at ${end}`);
+      assert.equal(parseByRule(bytes, 0, end, RULE).ok, false, `cut at ${end}`);
+      assert.deepEqual(parseByRule(bytes, 0, end, RULE), parseByRule(whole, 0, end, RULE), `cut at ${end}`);
     }
-    assert.equal(scanJson(bytes, 0, whole.length, RULE).ok, true);
+    assert.equal(parseByRule(bytes, 0, whole.length, RULE).ok, true);
   }
 });
 
 /** `agree` for any bytes (UTF-8 in strings): validity as a strict UTF-8 decode plus JSON.parse says. */
 function agreeUtf8(bytes: Uint8Array, offset: number): boolean {
-  const plain = scanJson(Buffer.from(bytes), 0, bytes.length, RULE);
-  const wasm = scanJson(inWasm(bytes, offset), 0, bytes.length, RULE);
+  const plain = parseByRule(Buffer.from(bytes), 0, bytes.length, RULE);
+  const wasm = parseByRule(inWasm(bytes, offset), 0, bytes.length, RULE);
   assert.deepEqual(wasm, plain, JSON.stringify(Buffer.from(bytes).toString('latin1')));
   let valid = true;
   try {
@@ -253,7 +253,7 @@ test('maskRun: a 0/1 loss mask, broken at every byte by every kind of byte, sums
     }
   }
   assert.ok(valid > 200, `valid variants: ${valid}`);
-  const whole = scanJson(inWasm(base, 5), 0, base.length, RULE);
+  const whole = parseByRule(inWasm(base, 5), 0, base.length, RULE);
   assert.ok(whole.ok);
   assert.equal((whole.value as Record<string, unknown>).loss_mask, mask.filter((v) => v === 1).length);
 });
@@ -268,7 +268,7 @@ test('maskRun (property): random 0/1 masks with odd items sum as in a plain buff
     fc.property(array, fc.nat(31), (text, offset) => {
       agreeUtf8(Buffer.from(text.replace(/NaN/g, '0')), offset);
       const bytes = Buffer.from(text);
-      assert.deepEqual(scanJson(inWasm(bytes, offset), 0, bytes.length, RULE), scanJson(bytes, 0, bytes.length, RULE), text);
+      assert.deepEqual(parseByRule(inWasm(bytes, offset), 0, bytes.length, RULE), parseByRule(bytes, 0, bytes.length, RULE), text);
     }),
     { numRuns: 5000 },
   );

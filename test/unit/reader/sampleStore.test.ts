@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import { RowView } from '../../../server/src/core/store/rowView';
-import type { SampleRecord, SampleStatus } from '../../../server/src/core/types';
+import type { SampleRecord, SampleStatus } from '../../../server/src/core/vocabulary/types';
 
 const statuses: (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];
 const intLike = fc.oneof(

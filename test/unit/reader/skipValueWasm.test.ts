@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
 import { skipValue, skipValueJs } from '../../../server/src/core/reader/jsonSkip';
-import { scanBytes, wasmScanOf } from '../../../server/src/core/reader/scanBytes';
+import { lineBuffer, wasmRoutinesOf } from '../../../server/src/core/reader/lineBuffers';
 
 /** `bytes` at byte `offset` of a WebAssembly-backed view, followed by `fill` bytes. */
 function inWasm(bytes: Uint8Array, offset: number, fill: number): Uint8Array {
-  const view = scanBytes(bytes.length + offset + 64).subarray(offset);
+  const view = lineBuffer(bytes.length + offset + 64).subarray(offset);
   view.fill(fill);
   view.set(bytes);
   return view;
@@ -40,7 +40,7 @@ function agree(text: string | Uint8Array, cuts?: number[]): number {
     const expected = jsEnd(bytes, e);
     for (const fill of e === bytes.length ? FILLS : [FILLS[e % FILLS.length]]) {
       const b = inWasm(bytes, e % 29, fill);
-      const wasm = wasmScanOf(b);
+      const wasm = wasmRoutinesOf(b);
       assert.notEqual(wasm, null);
       const got = wasm!.skipValue(b.byteOffset, b.byteOffset + e);
       const where = `${JSON.stringify(bytes.subarray(0, e).toString('latin1'))} (cut at ${e}, then 0x${fill.toString(16)})`;
@@ -179,7 +179,7 @@ test('skipValue (wasm): nesting deeper than 64 levels is left to the JS, which s
     const value = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
     const bytes = Buffer.from(value);
     const b = inWasm(bytes, 3, 0x5d);
-    const got = wasmScanOf(b)!.skipValue(b.byteOffset, b.byteOffset + bytes.length);
+    const got = wasmRoutinesOf(b)!.skipValue(b.byteOffset, b.byteOffset + bytes.length);
     assert.equal(got === -1, depth > 64, `depth ${depth}`);
     assert.equal(skipValue(b, 0, bytes.length), bytes.length);
   }

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 
-import { scanJson } from '../../../server/src/core/reader/scanJson';
-import { decodeScanned, encodeScanned } from '../../../server/src/core/reader/lineScan';
+import { parseByRule } from '../../../server/src/core/reader/ruleParse';
+import { decodeParsedValue, encodeParsedValue } from '../../../server/src/core/reader/lineParse';
 import { LongString, TAIL_CHARS, textTail, stringTail } from '../../../server/src/core/reader/textTail';
 import { zlibLength } from '../../../server/src/core/reader/zlibLength';
 import { buildRule } from '../../../server/src/core/formats/rule';
@@ -89,7 +89,7 @@ function asciiJson(text: string): string {
 /** The tail the scanner kept for `{"response": <json>}`, and the verdict miles.ts draws from it. */
 function scanned(json: string): { tail: ReturnType<typeof textTail>; verdict: unknown } {
   const bytes = Buffer.from(`{"response": ${json}}`);
-  const r = scanJson(bytes, 0, bytes.length, buildRule({}));
+  const r = parseByRule(bytes, 0, bytes.length, buildRule({}));
   assert.ok(r.ok);
   const response = (r.value as Record<string, unknown>).response;
   const tail = response instanceof LongString ? response.tail : typeof response === 'string' ? stringTail(response) : null;
@@ -202,9 +202,9 @@ test('has_repetition raises on a lone surrogate in the tail: the verdict is the 
 test('tail: a scan worker hands the kept figures to the main thread (structured clone), verdict unchanged', () => {
   const text = 'step 1: add 2\n'.repeat(900);
   const bytes = Buffer.from(JSON.stringify({ response: text, reward: 1 }));
-  const r = scanJson(bytes, 0, bytes.length, buildRule({}));
+  const r = parseByRule(bytes, 0, bytes.length, buildRule({}));
   assert.ok(r.ok);
-  const back = decodeScanned(structuredClone(encodeScanned(r.value))) as Record<string, unknown>;
+  const back = decodeParsedValue(structuredClone(encodeParsedValue(r.value))) as Record<string, unknown>;
   assert.ok(back.response instanceof LongString);
   assert.deepEqual(back.response, (r.value as Record<string, unknown>).response);
   assert.equal(repetitionOf(back.response), true);

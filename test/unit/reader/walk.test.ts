@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { naturalCompare, walkPaths } from '../../../server/src/core/walk';
+import { naturalCompare, walkPaths } from '../../../server/src/core/locate/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 
 import { tempDir } from './helpers';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyCause, dropMetricName, formerNames, formerlyMetricNames, FORMERLY_ABORTED, abortedReason } from '../../../server/src/core/causes';
+import { classifyCause, dropMetricName, formerNames, formerlyMetricNames, FORMERLY_ABORTED, abortedReason } from '../../../server/src/core/vocabulary/causes';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { classifyMemo } from '../../../server/src/core/rollout/causeClass';
 import { aborted, codes, FILE, inFileOrder, sample, settings } from './helpers';

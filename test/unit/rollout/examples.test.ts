@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import type { RunReport } from '../../../server/src/core/types';
+import type { RunReport } from '../../../server/src/core/vocabulary/types';
 import { repoRoot } from '../../shared/repoRoot';
 import { dropMetrics } from '../../shared/dropMetrics';
 

@@ -2,7 +2,7 @@
 // only the fields its rule is about.
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/protocol';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
-import type { FileReport, Finding, SampleRecord } from '../../../server/src/core/types';
+import type { FileReport, Finding, SampleRecord } from '../../../server/src/core/vocabulary/types';
 
 export const FILE = 'rollout/step_3.jsonl';
 

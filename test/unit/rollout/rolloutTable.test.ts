@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cell, renderRolloutTable } from '../../../server/src/cli/rolloutTable';
-import type { FileReport } from '../../../server/src/core/types';
+import type { FileReport } from '../../../server/src/core/vocabulary/types';
 import { aborted, FILE, group, inFileOrder, rolloutFileReport, ZERO_STD } from './helpers';
 
 function report(withDetail: boolean): FileReport {

@@ -7,7 +7,7 @@ import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { MAX_RELATED_LINES } from '../../../server/src/core/rollout/related';
 import { groupSamples } from '../../../server/src/core/rollout/groups';
 import { incompleteGroups, misgrouped } from '../../../server/src/core/rollout/shape';
-import type { Finding, SampleRecord, Severity } from '../../../server/src/core/types';
+import type { Finding, SampleRecord, Severity } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
 
 /**

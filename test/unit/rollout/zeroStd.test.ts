@@ -4,7 +4,7 @@ import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
 import { unbiasedStd } from '../../../server/src/core/rollout/filters';
 import { codes, FILE, group, inFileOrder, sample, settings, ZERO_STD } from './helpers';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
-import type { SampleRecord } from '../../../server/src/core/types';
+import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 
 function dropOf(samples: SampleRecord[]): Record<string, number> {
   return analyzeRollout(FILE, 'miles-sample', inFileOrder(samples), ZERO_STD).metrics;

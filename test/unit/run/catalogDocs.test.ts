@@ -1,11 +1,11 @@
-// The findings catalog (server/src/core/catalog.ts) and docs/diagnostics.md name the same codes:
+// The findings catalog (server/src/core/vocabulary/catalog.ts) and docs/diagnostics.md name the same codes:
 // each code has its section (the diagnostics' links point at it), and each section a code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CATALOG } from '../../../server/src/core/catalog';
+import { CATALOG } from '../../../server/src/core/vocabulary/catalog';
 import { repoRoot } from '../../lsp/fixtures';
 
 test('every catalog code has a docs/diagnostics.md section, and every section a code', () => {

@@ -7,7 +7,7 @@ import { renderEvalTable } from '../../../server/src/cli/evalTable';
 import { renderRolloutTable } from '../../../server/src/cli/rolloutTable';
 import { fileOverview, UNNAMED_DROPS } from '../../../server/src/core/run/fileOverview';
 import { buildRuns } from '../../../server/src/core/run/model';
-import type { FileReport } from '../../../server/src/core/types';
+import type { FileReport } from '../../../server/src/core/vocabulary/types';
 import { aborted, FILE, group, inFileOrder, rolloutFileReport, ZERO_STD } from '../rollout/helpers';
 
 function rollout(): FileReport {

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { DEFAULT_SETTINGS } from '../../../server/src/core/settings';
+import { DEFAULT_SETTINGS } from '../../../server/src/core/vocabulary/settings';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { MAX_MISMATCH_POSITIONS, readSampleMismatch, trainDataFilesOf } from '../../../server/src/core/train/sampleMismatch';
 import { readSampleView } from '../../../server/src/core/views/sampleView';

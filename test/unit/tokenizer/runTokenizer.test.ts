@@ -12,7 +12,7 @@ import { join } from 'node:path';
 
 import { findRunTokenizer, followAny, hfCheckpointOf, withStepTokenTexts } from '../../../server/src/core/tokenizer/runTokenizer';
 import { loadTokenTexts } from '../../../server/src/core/tokenizer/tokenText';
-import type { TrainStepReport } from '../../../server/src/core/types';
+import type { TrainStepReport } from '../../../server/src/core/vocabulary/types';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { mayFollow } from '../../../server/src/server/features/runTokenizers';
 import { repoRoot } from '../../lsp/fixtures';

@@ -11,7 +11,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { loadSettingsFile } from '../../../server/src/core/runSettings';
+import { loadSettingsFile } from '../../../server/src/core/locate/settingsFile';
 import { loadTokenTexts, parseTokenizerJson, TokenizerError, visibleText } from '../../../server/src/core/tokenizer/tokenText';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { groupFindings } from '../../../server/src/core/views/findingGroups';
-import type { Finding, Severity } from '../../../server/src/core/types';
+import type { Finding, Severity } from '../../../server/src/core/vocabulary/types';
 
 function finding(code: string, severity: Severity, line: number, message = `${code} at ${line}`): Finding {
   return { code, severity, file: 'a.jsonl', line, message, group: null, dataset: null, fix: null };

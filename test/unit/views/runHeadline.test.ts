@@ -13,11 +13,11 @@ import { DEFAULT_SETTINGS, type RolloutLensSettings } from '../../../shared/prot
 import type { ReasonInfo, StepRow } from '../../../shared/runViewModel';
 import { analyzeFiles } from '../../../server/src/core/engine';
 import { planRun } from '../../../server/src/core/run/plan';
-import type { Finding } from '../../../server/src/core/types';
+import type { Finding } from '../../../server/src/core/vocabulary/types';
 import { dropShares, dropsByFamily, headlines, reasonFamily, stepHeadline, worstStep } from '../../../server/src/core/views/runHeadline';
 import { buildRunView, runViewBuilder } from '../../../server/src/core/views/runView';
 import { FindingRows, MAX_FINDING_ROWS, RecomputedByStep } from '../../../server/src/core/views/runViewRows';
-import { walkPaths } from '../../../server/src/core/walk';
+import { walkPaths } from '../../../server/src/core/locate/walk';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../shared/repoRoot';
 

@@ -1,7 +1,7 @@
 // `rollout-lens diff`: what changed between a baseline run and a candidate, from their summaries
 // (docs/compare.md#diff). Steps are paired by number (or by position, `--align first|last <n>`),
 // eval datasets by name, prompts by identity. Pure: the CLI reads and prints.
-import { isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { isAbortedReason, ZERO_STD_REASON_PREFIX } from '../vocabulary/causes';
 import { DIFF_VERSION, type CauseDiff, type Place, type RunDiff, type SideInfo, type StepDiff, type Delta } from '../../../../shared/runDiff';
 import { diffDatasets } from './diffDatasets';
 import { delta } from './delta';

@@ -2,7 +2,7 @@
 // defaults. Each failure names its rule and the samples that show it (file and line).
 import type { z as Z } from 'zod';
 
-import { zod } from '../lazyZod';
+import { zod } from '../lazy/zod';
 import type { CauseDiff, DatasetDiff, GateFailure, GateResult, Place } from '../../../../shared/runDiff';
 import type { StepPair } from './diff';
 

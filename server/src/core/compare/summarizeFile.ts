@@ -2,12 +2,12 @@
 // group (held in a compact table) and its eval datasets, from its store column by column or from
 // its records (an editor's open document), the same either way.
 import { evalDatasetSamples, sampleCount, verdictOf } from '../inspect';
-import { fileStep } from '../logFiles';
+import { fileStep } from '../vocabulary/logFiles';
 import { droppedByCause } from '../run/fileOverview';
 import { runFrameworkOf, stepNumberOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import type { SampleColumns } from '../store/sampleColumns';
-import type { FileDetail, FileReport, SampleRecord } from '../types';
+import type { FileDetail, FileReport, SampleRecord } from '../vocabulary/types';
 import { attachPromptTable } from './attachedRows';
 import { PromptTableBuilder } from './promptTableBuilder';
 import { type DatasetFile, type EvalPromptRow, type FileSummary, KEPT, passes, type PromptRow, type SummarizedFile } from './summary';

@@ -5,7 +5,7 @@
 // ever summed in the same order. The summary's types are here; a file is summarised by
 // summarizeFile.ts, a run's files put together by summaryBuilder.ts.
 import type { RunFramework, StepKind } from '../run/model';
-import type { FormatId, GroupCounts, TrainStepReport } from '../types';
+import type { FormatId, GroupCounts, TrainStepReport } from '../vocabulary/types';
 import type { SUMMARY_VERSION } from './summaryFormat';
 
 /** Finite rewards summed (and squared) for exact merging; `none`: samples without a reward. */

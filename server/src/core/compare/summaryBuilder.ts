@@ -2,7 +2,7 @@
 // file's summary under its step, then the run's findings and train_data mismatches.
 import type { RunFramework, StepKind } from '../run/model';
 import type { RunPlan } from '../run/plan';
-import type { FileReport, Finding, TrainStepReport } from '../types';
+import type { FileReport, Finding, TrainStepReport } from '../vocabulary/types';
 import { summarizeFile } from './summarizeFile';
 import { type FileSummary, type RunSummary, type StepMismatch, stepMismatchOf, type SummarizedFile } from './summary';
 import { stepOfFiles } from './summarySteps';

@@ -1,6 +1,6 @@
 // Reading a summary written by `rollout-lens summarize` (docs/compare.md#the-summary): validated
 // whole, so a diff or a merge never runs on a file that only looks like one.
-import { zod } from '../lazyZod';
+import { zod } from '../lazy/zod';
 import { fileJson } from './attachedRows';
 import type { RunSummary, StepSummary } from './summary';
 import { SUMMARY_VERSION } from './summaryFormat';

@@ -4,7 +4,7 @@
 import { npMean } from '../eval/numeric';
 import { passAtKEstimate, passKValues } from '../eval/passAtK';
 import type { StepKind } from '../run/model';
-import type { GroupCounts } from '../types';
+import type { GroupCounts } from '../vocabulary/types';
 import { type DatasetStep, type FileSummary, type RewardStats, type RunSummary, type StepMismatch, type StepSummary } from './summary';
 import { sortSteps, stepKey, SUMMARY_VERSION } from './summaryFormat';
 

@@ -1,10 +1,10 @@
 // Evaluation analysis (docs/semantics.md#eval-metrics): per-dataset metrics as miles logs them, pass@k grouped by each
 // dataset's own n, and the evaluation bugs a log reveals (docs/semantics.md#known-framework-bugs).
-import type { RolloutLensSettings } from '../settings';
-import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../types';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import type { DatasetSummary, FormatId, Finding, Location, SampleRecord } from '../vocabulary/types';
 import type { EvalConfig } from './config';
 import { datasetMetrics } from './datasetMetrics';
-import { fileStep } from '../logFiles';
+import { fileStep } from '../vocabulary/logFiles';
 import { splitDatasets } from './datasets';
 import { recordsOf, sampleList, type SampleList } from '../store/sampleList';
 import type { SampleColumns } from '../store/sampleColumns';
@@ -17,7 +17,7 @@ import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from './mile
 import { computePassAtK, passAtKDifference } from './passAtK';
 import { analyzeVerlRollout } from './verlRollout';
 import { analyzeVerlValidation } from './verlValidation';
-import { sampleRulesOf } from '../frameworks';
+import { sampleRulesOf } from '../vocabulary/frameworks';
 import { rolloutIdsNameRollouts, rolloutsOf } from '../rollout/compactRollouts';
 
 export interface EvalResult {

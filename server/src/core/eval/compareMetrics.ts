@@ -1,8 +1,8 @@
 // Logged vs recomputed (docs/semantics.md#logged-vs-recomputed): every metric the engine recomputed for a step is compared with
 // the value a metrics log (miles dashboard `metrics.jsonl`) holds for that step.
-import { pyFloatRepr } from '../python';
-import type { Finding, MetricsRecord } from '../types';
-import { fileStep } from '../logFiles';
+import { pyFloatRepr } from '../vocabulary/python';
+import type { Finding, MetricsRecord } from '../vocabulary/types';
+import { fileStep } from '../vocabulary/logFiles';
 import type { EvalResult } from './analyze';
 import { makeFinding } from './findings';
 import { relativeDifference } from './numeric';

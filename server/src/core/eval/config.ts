@@ -1,7 +1,7 @@
 // The miles eval config loader (docs/semantics.md#eval-grouping): YAML or JSON, with the line of each dataset entry and of
 // its `n_samples_per_eval_prompt`, for diagnostics' related information and for the quick fix.
-import type { FileAccess } from '../fileAccess';
-import { isMap, isScalar } from '../lazyYaml';
+import type { FileAccess } from '../seams/fileAccess';
+import { isMap, isScalar } from '../lazy/yaml';
 import type { Node } from 'yaml';
 import { datasetNodes, EvalConfigError, findPair, lineOf, N_KEY, parseConfigDoc, scalarText } from './configNodes';
 import type { ParsedConfigDoc } from './configNodes';

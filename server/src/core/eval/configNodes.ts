@@ -2,7 +2,7 @@
 // root `{eval: {...}}` or the inner mapping, `eval.defaults`, `eval.datasets` as a list of mappings
 // with `name` or a mapping name → config.
 import type { Document, LineCounter, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { isMap, isScalar, isSeq, newLineCounter, parseDocument } from '../lazyYaml';
+import { isMap, isScalar, isSeq, newLineCounter, parseDocument } from '../lazy/yaml';
 import type { Node, Pair } from 'yaml';
 
 export const N_KEY = 'n_samples_per_eval_prompt';

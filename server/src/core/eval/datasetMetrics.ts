@@ -1,7 +1,7 @@
 // Per-dataset metrics, named and computed exactly as miles' `log_eval_rollout_data` logs them, or
 // slime's (no none-reward ratio; a None reward makes its sum raise): the framework's rules say which
-// (core/frameworks.ts).
-import { MILES_RULES, type SampleFrameworkRules } from '../frameworks';
+// (core/vocabulary/frameworks.ts).
+import { MILES_RULES, type SampleFrameworkRules } from '../vocabulary/frameworks';
 import type { SampleList } from '../store/sampleList';
 import { pySum } from './numeric';
 import { computePassAtK } from './passAtK';

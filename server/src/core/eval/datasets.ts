@@ -3,8 +3,8 @@
 // `name`, under which miles logs it); else, for miles eval files, the order in which `index`
 // restarts matched to the eval config's dataset order (`dataset <k>` past the config's list, or
 // without a config); else the file's name.
-import { fileStem } from '../logFiles';
-import type { FormatId } from '../types';
+import { fileStem } from '../vocabulary/logFiles';
+import type { FormatId } from '../vocabulary/types';
 import type { SampleList } from '../store/sampleList';
 
 /** Formats whose eval files hold datasets back to back, each with `index` from 0 (miles dumps). */

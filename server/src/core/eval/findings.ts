@@ -1,9 +1,9 @@
 // Finding texts of the evaluation analysis (each code in docs/diagnostics.md); the tests and the
 // README compare them character for character.
-import { severityOf } from '../catalog';
-import type { FindingCode } from '../catalog';
-import { pyFloatRepr } from '../python';
-import type { Finding, Fix, Location } from '../types';
+import { severityOf } from '../vocabulary/catalog';
+import type { FindingCode } from '../vocabulary/catalog';
+import { pyFloatRepr } from '../vocabulary/python';
+import type { Finding, Fix, Location } from '../vocabulary/types';
 
 export interface FindingAt {
   file: string;

@@ -1,7 +1,7 @@
 // The quick fix of `misgrouped-dataset` / `passk-group-size-mismatch`: set one dataset's
 // `n_samples_per_eval_prompt` in the eval config as one text edit, keeping comments and layout.
 // Pure: text in, text and edit out; the CLI writes files, the language server makes a WorkspaceEdit.
-import { isMap, isScalar, isSeq } from '../lazyYaml';
+import { isMap, isScalar, isSeq } from '../lazy/yaml';
 import type { Node, Pair, YAMLMap, YAMLSeq } from 'yaml';
 import { datasetNodes, EvalConfigError, findPair, N_KEY, parseConfigDoc } from './configNodes';
 import type { ParsedConfigDoc } from './configNodes';

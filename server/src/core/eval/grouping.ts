@@ -1,6 +1,6 @@
 // Samples per prompt of a dataset (docs/semantics.md#eval-grouping) and how its samples are cut into groups.
-import type { RolloutLensSettings } from '../settings';
-import type { DatasetSummary, FormatId } from '../types';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import type { DatasetSummary, FormatId } from '../vocabulary/types';
 import type { EvalConfig, EvalDatasetConfig } from './config';
 import type { SampleList } from '../store/sampleList';
 

@@ -3,12 +3,12 @@
 // `_compute_metrics_from_samples` in miles/ray/rollout/metrics.py, with Python's and numpy's
 // semantics for equality, rounding, means and medians. slime's `compute_metrics_from_samples`
 // (slime/observability/rollout_metrics.py) logs a subset: which names is the framework's rule
-// (core/frameworks.ts).
-import { pyRoundRepr } from '../python';
+// (core/vocabulary/frameworks.ts).
+import { pyRoundRepr } from '../vocabulary/python';
 import { SampleStore } from '../store/sampleStore';
 import { type MilesRow, SampleColumns } from '../store/sampleColumns';
-import type { KeyedReward, SampleRecord } from '../types';
-import { MILES_RULES, type SampleFrameworkRules } from '../frameworks';
+import type { KeyedReward, SampleRecord } from '../vocabulary/types';
+import { MILES_RULES, type SampleFrameworkRules } from '../vocabulary/frameworks';
 import { ExactSum, MAX_COUNTED_RANGE, statistics, statisticsOfCounts } from './statistics';
 
 /**

@@ -5,7 +5,7 @@
 // reward function (docs/framework-files.md, "Empty output"). So each empty row may or may not be
 // in verl's figures, and the dump gives each of them as a range, not a value: the least and the
 // most it can be over every choice of which empty rows were end-token-only.
-import { pyFloatRepr } from '../python';
+import { pyFloatRepr } from '../vocabulary/python';
 
 /** The least and the most a figure can be. */
 export interface FigureRange {

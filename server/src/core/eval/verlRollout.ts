@@ -3,8 +3,8 @@
 // share as `response/aborted_ratio` (docs/semantics.md#denominator-inflation). The dump's quirks
 // (DAPO's raw score column, end-token-only responses, v1 sessions and batch padding) are in
 // docs/framework-files.md#verl.
-import { pyFloatRepr } from '../python';
-import type { Finding, Location, SampleRecord } from '../types';
+import { pyFloatRepr } from '../vocabulary/python';
+import type { Finding, Location, SampleRecord } from '../vocabulary/types';
 import { makeFinding } from './findings';
 import { npMean } from './numeric';
 import { type EmptyRowRanges, emptyRowRanges, rangesText } from './verlEmptyRows';

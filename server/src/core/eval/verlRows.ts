@@ -1,6 +1,6 @@
 // Which rows of a verl dump its metrics count, and what they count (docs/framework-files.md#verl).
 import type { SampleList } from '../store/sampleList';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 
 /**
  * verl v1 writes one row per output of a session; its validation metrics count only the session's

@@ -3,8 +3,8 @@
 // `val-core/<ds>/<var>/mean@<Nmax>` averages only prompts that kept all Nmax samples. v1 dumps
 // count a session once (its last output); a dump without data_source gets one combined figure
 // (docs/framework-files.md#verl).
-import { pyFloatRepr } from '../python';
-import type { DatasetSummary, Finding, Location, SampleRecord } from '../types';
+import { pyFloatRepr } from '../vocabulary/python';
+import type { DatasetSummary, Finding, Location, SampleRecord } from '../vocabulary/types';
 import { makeFinding } from './findings';
 import { npMean, npStd, npSum } from './numeric';
 import { countedRows } from './verlRows';

@@ -1,20 +1,20 @@
 // Turns the lines of one file into records: scan JSON, detect the format from the first valid
 // records, normalise, and collect findings. Its state is plain data so a scan can stop at the last
 // complete line and resume there when the file grows (collectorState.ts: `snapshot` / `restore`).
-import type { RolloutLensSettings } from '../settings';
-import { severityOf, type FindingCode } from '../catalog';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { severityOf, type FindingCode } from '../vocabulary/catalog';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
-import { type LineScan, scanLine } from '../reader/lineScan';
+import { type ParsedLogLine, parseLogLine } from '../reader/lineParse';
 import type { SampleStore } from '../store/sampleStore';
 import { countBySeverity } from '../findingCap';
-import type { Finding, Severity } from '../types';
+import type { Finding, Severity } from '../vocabulary/types';
 
 import { type CollectorState, emptyCollectorState, snapshotState } from './collectorState';
 import type { LineInfo, NormalizeContext } from './context';
 import { rewardKeyFor, zeroStdRewardKeyFor } from './context';
 import { DETECTION_WINDOW, detectRecord } from './detect';
-import { isSampleDump } from '../frameworks';
+import { isSampleDump } from '../vocabulary/frameworks';
 import { type CheckedField, fieldShapeMessage } from './fieldShape';
 import { MilesLineReader } from './milesSample/line';
 import { OffloadedVerdicts } from './offloadedVerdicts';
@@ -113,13 +113,13 @@ export class RecordCollector {
    * A non-JSON line near the start of a file that has shown no valid JSON: is the file binary?
    * Looked at until SNIFF_WINDOW bytes were seen, since random data can start with a short line.
    */
-  /** Whether a non-JSON line here would be sniffed (so a scan asks `scanLine` for it). */
+  /** Whether a non-JSON line here would be sniffed (so a scan asks `parseLogLine` for it). */
   private wantsSniff(): boolean {
     const s = this.state;
     return s.binary === null && s.records === 0 && s.candidates.length === 0 && (s.sniffedBytes ?? 0) < SNIFF_WINDOW;
   }
 
-  private sniffScanned(scan: Extract<LineScan, { type: 'invalid' }>, byteLength: number): void {
+  private sniffScanned(scan: Extract<ParsedLogLine, { type: 'invalid' }>, byteLength: number): void {
     if (!this.wantsSniff()) return;
     const s = this.state;
     s.sniffedBytes = (s.sniffedBytes ?? 0) + byteLength + 1;
@@ -161,7 +161,7 @@ export class RecordCollector {
    * written: `truncated-line`, not an error.
    */
   onPendingLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
-    this.onPendingScanned(scanLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+    this.onPendingScanned(parseLogLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
   }
 
   /**
@@ -193,14 +193,14 @@ export class RecordCollector {
         return;
       }
     }
-    this.onScanned(scanLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+    this.onScanned(parseLogLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
   }
 
   /**
    * `onPendingLine` for a line scanned earlier (an editor keeps its lines' scans between edits).
    * An invalid line must carry `binary` when `wantsSniff` could hold for it.
    */
-  onPendingScanned(scan: LineScan, line: number, offset: number, byteLength: number): void {
+  onPendingScanned(scan: ParsedLogLine, line: number, offset: number, byteLength: number): void {
     if (scan.type !== 'invalid') {
       this.onScanned(scan, line, offset, byteLength);
       return;
@@ -214,7 +214,7 @@ export class RecordCollector {
   }
 
   /** `onLine` for a line scanned earlier (a scan worker, an editor's kept scans): same records and findings. */
-  onScanned(scan: LineScan, line: number, offset: number, byteLength: number): void {
+  onScanned(scan: ParsedLogLine, line: number, offset: number, byteLength: number): void {
     if (scan.type === 'blank') {
       this.state.blankLines++;
       return;

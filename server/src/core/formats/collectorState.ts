@@ -1,7 +1,7 @@
 // A collector's state (formats/collector.ts): plain data, so a scan can stop at the last complete
 // line and resume there when the file grows; its snapshot, restore, and the part a scan keeps.
 import { SampleStore } from '../store/sampleStore';
-import type { FileKind, Finding, FormatId, MetricsRecord } from '../types';
+import type { FileKind, Finding, FormatId, MetricsRecord } from '../vocabulary/types';
 
 import { copyInputRun, type InputRunState, type LineInfo } from './context';
 

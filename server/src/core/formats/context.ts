@@ -2,8 +2,8 @@
 // settings, and the one piece of state that spans lines (legacy verl grouping by identical input).
 import type { ShapeNotes } from './fieldShape';
 import type { ReferencePaths } from './referencePaths';
-import type { RolloutLensSettings } from '../settings';
-import type { FileKind, FormatId, MetricsRecord, SampleRecord } from '../types';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import type { FileKind, FormatId, MetricsRecord, SampleRecord } from '../vocabulary/types';
 
 export interface LineInfo {
   line: number;

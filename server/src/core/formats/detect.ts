@@ -12,9 +12,9 @@
 // - verl-rollout: rollout. verl-validation (has `reward` or `data_source`, or lives in a folder
 //   named `val*`/`validation*`): eval.
 // - generic: eval when the mapping names a dataset field and the record has a value there; else rollout.
-import type { RolloutLensSettings } from '../settings';
-import type { FileKind, FormatId } from '../types';
-import { runFileStem } from '../logFiles';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import type { FileKind, FormatId } from '../vocabulary/types';
+import { runFileStem } from '../vocabulary/logFiles';
 
 import { Skipped } from '../reader/jsonRule';
 
@@ -72,7 +72,7 @@ function milesFormat(o: Obj, path: string, fw: RolloutLensSettings['framework'])
 /**
  * Fields only slime 624b824's `Sample` has (`Sample.to_dict()` writes every field), and fields only
  * miles 31f1ca9's has (docs/framework-files.md#slime). A `.pt` without `metadata` is slime's too
- * (scan/scanPt.ts).
+ * (scan/ptDumpScan.ts).
  */
 const SLIME_ONLY_FIELDS = ['session_id', 'apply_chat_template_kwargs', 'rollout_top_p_token_offsets', 'multimodal_train_input_id', 'custom_rm_path'];
 const MILES_ONLY_FIELDS = ['routing_key', 'adapter', 'reward_spec', 'opd_reverse_kl', 'rollout_indexer_topk'];

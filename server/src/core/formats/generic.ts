@@ -1,5 +1,5 @@
 // The `generic` format: fields mapped by JSON pointers in settings `fields.*`.
-import type { GenericFieldMap } from '../settings';
+import type { GenericFieldMap } from '../vocabulary/settings';
 import { Skipped } from '../reader/jsonRule';
 
 import { causeOf, type LineInfo, type NormalizeContext, type Normalized } from './context';

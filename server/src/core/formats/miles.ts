@@ -1,9 +1,9 @@
 // miles formats (docs/semantics.md#formats): `--dump-details` trajectories, agent-server eval trials,
 // the dashboard's metrics.jsonl, and what `Sample.to_dict()` lines (milesSample/) share with them.
-import { classifyCause } from '../causes';
+import { classifyCause } from '../vocabulary/causes';
 import { intLiteral, Skipped } from '../reader/jsonRule';
 import { LongString, stringTail, type TextTail } from '../reader/textTail';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 
 import { causeOf, recordDatasetName, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { formatIssues } from './issues';

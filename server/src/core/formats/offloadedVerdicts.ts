@@ -1,7 +1,7 @@
 // `has_repetition` verdicts whose tails a scan handed to another thread (reader/deflateJobs.ts):
 // the per-line path (milesSample/line.ts) and the .pt reader (scan/ptSampleRecord.ts) decide a
 // response's verdict through `tailVerdict`, push the row as false when its tail was taken and note
-// it here; the scan settles them before it returns (scan/recordScan.ts, scan/scanPt.ts).
+// it here; the scan settles them before it returns (scan/lineFileScan.ts, scan/ptDumpScan.ts).
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { TextTail } from '../reader/textTail';
 import type { SampleStore } from '../store/sampleStore';

@@ -5,7 +5,7 @@
 export interface ReferencePaths {
   /** Validate with the zod schemas alone (validation/reference.ts), not the fast check first (validation/fast.ts). */
   zodOnly?: boolean;
-  /** Scan every line whole (reader/scanJson.ts + the format's normaliser), never through a per-line path (milesSample/line.ts). */
+  /** Scan every line whole (reader/ruleParse.ts + the format's normaliser), never through a per-line path (milesSample/line.ts). */
   fullScan?: boolean;
   /** Feed each `.pt` sample as its JSON line, never its row read straight from the pickle (scan/ptSampleRecord.ts). */
   ptLines?: boolean;

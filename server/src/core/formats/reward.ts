@@ -4,7 +4,7 @@
 // (miles' `rm_type dapo` returns `acc` as a Python bool) is Python's int 1 or 0: `sum`, `== 1` and
 // `round` treat `True` as the int 1.
 import { intLiteral, Skipped } from '../reader/jsonRule';
-import type { KeyedReward } from '../types';
+import type { KeyedReward } from '../vocabulary/types';
 
 import { isPlainObject } from './members/checks';
 

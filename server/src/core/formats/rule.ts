@@ -5,7 +5,7 @@
 // - `reward` and `metadata.reward`: object rewards keep their named scalar values;
 // - `metrics`: the scalar members of a metrics line;
 // - the `generic` format's mapped JSON pointers (settings `fields.*`).
-import type { GenericFieldMap } from '../settings';
+import type { GenericFieldMap } from '../vocabulary/settings';
 import type { Child, Rule } from '../reader/jsonRule';
 
 import { parsePointer } from './pointer';

@@ -1,7 +1,7 @@
 // verl rollout and validation dumps (docs/semantics.md#formats): `{input, output, gts, score, step, ...extra reward
 // keys, uid?}`; validation adds `reward` (and `acc`, `pred`, ...) and `data_source`.
 import { Skipped } from '../reader/jsonRule';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 
 import { recordDatasetName, type LineInfo, type NormalizeContext, type Normalized } from './context';
 import { formatIssues } from './issues';

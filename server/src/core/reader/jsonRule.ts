@@ -1,6 +1,6 @@
 // What a JSON line scan builds and hands back: the `Rule` saying which members to build, the
 // `Skipped` placeholder for a value validated but not built, and the integer-literal marks of a
-// built object. The skipper (jsonSkip.ts) and the builder (scanJson.ts) share these.
+// built object. The skipper (jsonSkip.ts) and the builder (ruleParse.ts) share these.
 
 /**
  * How to read a named member: a nested rule, its hash instead of its value ('hash'), the sum of a
@@ -53,17 +53,17 @@ export class Skipped {
  * the value cannot give it back (beyond 2^53; `-0`), else null (the text is `String(value)`).
  */
 export const INT_LITERALS: unique symbol = Symbol('intLiterals');
-export type ScannedObject = Record<string, unknown> & { [INT_LITERALS]?: (string | null)[] };
+export type RuleParsedObject = Record<string, unknown> & { [INT_LITERALS]?: (string | null)[] };
 
 /** The literal text of `obj[key]` when it was written as a JSON integer; null otherwise. */
 export function intLiteral(obj: unknown, key: string): string | null {
   if (obj === null || typeof obj !== 'object') return null;
-  const ints = (obj as ScannedObject)[INT_LITERALS];
+  const ints = (obj as RuleParsedObject)[INT_LITERALS];
   if (ints === undefined) return null;
   for (let k = 0; k < ints.length; k += 2) {
-    if (ints[k] === key) return ints[k + 1] ?? String((obj as ScannedObject)[key]);
+    if (ints[k] === key) return ints[k + 1] ?? String((obj as RuleParsedObject)[key]);
   }
   return null;
 }
 
-export type ScanResult = { ok: true; value: unknown } | { ok: false; reason: string; position: number };
+export type RuleParseResult = { ok: true; value: unknown } | { ok: false; reason: string; position: number };

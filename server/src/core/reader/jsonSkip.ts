@@ -1,4 +1,4 @@
-// Validating and skipping JSON values over the bytes of one line. The scanner (scanJson.ts)
+// Validating and skipping JSON values over the bytes of one line. The scanner (ruleParse.ts)
 // validates the whole line (RFC 8259 plus Python's `NaN`, `Infinity`, `-Infinity`), but builds JS
 // values only along the key paths a `Rule` (jsonRule.ts) names; everything else is skipped here:
 // the long `tokens` / `loss_mask` / `rollout_log_probs` arrays and long strings cost a tight byte
@@ -7,7 +7,7 @@
 // tree, whose depth the program (not the log) decides.
 import { JsonError } from './jsonError';
 import { skipNumberAt } from './jsonNumber';
-import { runSkipperOf, wasmScanOf } from './scanBytes';
+import { runSkipperOf, wasmRoutinesOf } from './lineBuffers';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -110,7 +110,7 @@ const LONG_TEXT = 32;
 
 /** `k` inside a string body: the first STR_STOP byte at or after it (or `e`). */
 function skipLongText(b: Uint8Array, k: number, e: number): number {
-  const wasm = wasmScanOf(b);
+  const wasm = wasmRoutinesOf(b);
   if (wasm !== null) {
     const base = b.byteOffset;
     k = wasm.skipText(base + k, base + e) - base;
@@ -142,7 +142,7 @@ function skipKeyColon(b: Uint8Array, i: number, e: number): number {
 
 /**
  * Validates one value starting at `i` (whitespace allowed before it) and returns the index after
- * it. Where the bytes live in WebAssembly memory (`scanBytes`), `numberRun.wat`'s `skipValue`
+ * it. Where the bytes live in WebAssembly memory (`lineBuffer`), `numberRun.wat`'s `skipValue`
  * skips an array or object in one call (a member the reader does not need, from the first line on,
  * before any JS here is optimised); it answers only where its result is `skipValueJs`'s, and
  * leaves errors and anything unusual to `skipValueJs`, which reports them.
@@ -158,7 +158,7 @@ export function skipValue(b: Uint8Array, i: number, e: number): number {
     if (c === 0x66) return skipLiteral(b, i, e, 'false');
     if (c === 0x74) return skipLiteral(b, i, e, 'true');
     if (c === OPEN_ARR || c === OPEN_OBJ) {
-      const wasm = wasmScanOf(b);
+      const wasm = wasmRoutinesOf(b);
       if (wasm !== null) {
         const base = b.byteOffset;
         const end = wasm.skipValue(base + i, base + e);
@@ -233,7 +233,7 @@ for (const ch of '-0123456789NI') NUMBER_START[ch.charCodeAt(0)] = 1;
 /**
  * Inside an array, after a number: consumes `, <number>` pairs while they last, so a 100k-element
  * array runs in one tight loop instead of returning to the general state machine per element.
- * Where the line's bytes are WebAssembly memory (`scanBytes`), `numberRun.wat` takes the common
+ * Where the line's bytes are WebAssembly memory (`lineBuffer`), `numberRun.wat` takes the common
  * pairs 32 bytes a step and the others (exponents) as `pairEnd` reads them, and stops after a
  * number or at the `,` of a pair it is not sure of, which `pairEnd` takes or leaves to the general
  * path (the end of the array, an error): the same stopping point as the JS loop alone, which runs

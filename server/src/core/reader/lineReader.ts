@@ -4,9 +4,9 @@
 // without copying: only a chunk's unfinished last line is copied, in front of the next chunk, so
 // every line is contiguous; a line longer than the chunk grows a buffer of its own by doubling
 // (linear in the line, even for 100 MB).
-import type { FileAccess, OpenFile } from '../fileAccess';
+import type { FileAccess, OpenFile } from '../seams/fileAccess';
 
-import { allocBytes, scanBytes } from './scanBytes';
+import { allocBytes, lineBuffer } from './lineBuffers';
 
 export const DEFAULT_CHUNK_SIZE = 1 << 20;
 /** Chunks of a big file (at least `BIG_FILE` bytes still to read): a quarter as many reads. */
@@ -109,7 +109,7 @@ const SPARE_BUFFERS = 2;
 
 function takeBuffer(size: number): Uint8Array {
   const at = spareBuffers.findIndex((b) => b.length === size);
-  return at < 0 ? scanBytes(size) : spareBuffers.splice(at, 1)[0];
+  return at < 0 ? lineBuffer(size) : spareBuffers.splice(at, 1)[0];
 }
 
 function giveBack(buffers: readonly Uint8Array[]): void {
@@ -190,7 +190,7 @@ async function readInto(
     if (filled > 0 && tail !== data) {
       // A line longer than `head` grows in `big` (doubling: linear in the line), the chunk behind it.
       if (big === null || big.length < filled + n) {
-        const bigger = scanBytes(Math.max(big === null ? 0 : big.length * 2, filled + n));
+        const bigger = lineBuffer(Math.max(big === null ? 0 : big.length * 2, filled + n));
         bigger.set(tail.subarray(tailStart, tailStart + filled));
         big = bigger;
       }
@@ -233,7 +233,7 @@ async function readInto(
     } else {
       if (data === big) big.copyWithin(0, lineStart, end);
       else {
-        if (big === null || big.length < filled + chunkSize) big = scanBytes(Math.max(4 * chunkSize, 2 * filled));
+        if (big === null || big.length < filled + chunkSize) big = lineBuffer(Math.max(4 * chunkSize, 2 * filled));
         big.set(data.subarray(lineStart, end));
       }
       tail = big;

@@ -2,8 +2,8 @@
 ;; numeric array (`, 123, -0.5, ...`: token ids, loss masks, log-probs) 32 bytes at a time;
 ;; `skipText` finds the end of a plain run in a long string and `maskRun` sums a 0/1 loss mask,
 ;; 48 bytes a step (16 where it is not written as Python writes it); `skipValue` validates and skips one whole JSON value (below). Source of
-;; `numberRunWasm.ts` (`npm run build:wasm`); `scanJson.ts` calls it where a line's bytes live in
-;; this module's memory (`scanBytes.ts`), and its own JS loop everywhere else.
+;; `numberRunWasm.ts` (`npm run build:wasm`); `ruleParse.ts` calls it where a line's bytes live in
+;; this module's memory (`lineBuffers.ts`), and its own JS loop everywhere else.
 ;;
 ;; skipRun(i, e): `i` is just after a number inside an array, `e` the end of the line. Returns the
 ;; offset just after the last number up to which every byte forms `, number` pairs: where the

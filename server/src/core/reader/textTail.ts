@@ -6,7 +6,7 @@
 // and crosses to the main thread from a scan worker as plain data.
 import type { DeflateJobs } from './deflateJobs';
 import { Skipped } from './jsonRule';
-import { wasmScanOf } from './scanBytes';
+import { wasmRoutinesOf } from './lineBuffers';
 import { zlibLength } from './zlibLength';
 
 /** Code points of a long string's end the scanner keeps. */
@@ -77,7 +77,7 @@ function isBoundary(b: Uint8Array, s: number, p: number): boolean {
  * (found 16 bytes a step in WebAssembly where the line is in its memory).
  */
 function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length: number; chars: number; ascii: boolean } {
-  const wasm = wasmScanOf(b);
+  const wasm = wasmRoutinesOf(b);
   const base = b.byteOffset;
   let n = 0;
   let chars = 0;

@@ -1,10 +1,10 @@
 // Rollout (training) analysis (docs/semantics.md#aborted-group-filter): re-runs miles' aborted-group filter and the optional
 // dynamic filter `check_reward_nonzero_std` on one file's samples, recomputes the drop metrics
 // `rollout/dynamic_filter/drop_<reason>`, and judges every failure cause (docs/semantics.md#failure-causes) and group (#group-shape).
-import type { RolloutLensSettings } from '../settings';
-import { dropMetricName } from '../causes';
-import { severityOf, type FindingCode } from '../catalog';
-import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../types';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { dropMetricName } from '../vocabulary/causes';
+import { severityOf, type FindingCode } from '../vocabulary/catalog';
+import type { FormatId, Finding, GroupCounts, GroupOutcome, GroupVerdicts, SampleRecord } from '../vocabulary/types';
 import { rowList, type SampleList } from '../store/sampleList';
 import { abortedFilter, zeroStdFilter, zeroStdFilterError } from './filters';
 import type { SampleGroup } from './groups';
@@ -21,7 +21,7 @@ import {
 import { incompleteGroups, mixedPrompts } from './shape';
 import { SampleStore } from '../store/sampleStore';
 import { SampleColumns } from '../store/sampleColumns';
-import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
+import { isSampleDump, sampleRulesOf, type SampleFrameworkRules } from '../vocabulary/frameworks';
 import { crashMessage, milesSampleMetrics, repetitionCrashMessage } from '../eval/milesMetrics';
 import { milesPassrate, passrateGroupSize } from '../eval/passrate';
 import { FirstFindings, firstOfEachSeverity } from './firstFindings';

@@ -1,6 +1,6 @@
 // A cause's class (`classifyCause`), remembered for the analysis of a file.
-import type { RolloutLensSettings } from '../settings';
-import { classifyCause } from '../causes';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { classifyCause } from '../vocabulary/causes';
 
 /** Causes remembered at most: a file can hold a distinct exit status per sample (an error text with an id). */
 const MAX_REMEMBERED = 4096;

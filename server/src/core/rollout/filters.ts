@@ -1,8 +1,8 @@
 // The two filters miles runs on a finished group, re-run on the log (docs/semantics.md#aborted-group-filter, #zero-std-filter).
 // slime runs only the second, with its own threshold: which filters run and the threshold are the
-// framework's rules (core/frameworks.ts), passed in.
-import { abortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
-import { pyRoundRepr } from '../python';
+// framework's rules (core/vocabulary/frameworks.ts), passed in.
+import { abortedReason, ZERO_STD_REASON_PREFIX } from '../vocabulary/causes';
+import { pyRoundRepr } from '../vocabulary/python';
 import type { SampleList } from '../store/sampleList';
 
 export interface AbortedVerdict {
@@ -28,7 +28,7 @@ export type ZeroStdVerdict =
 
 /**
  * `check_reward_nonzero_std` (docs/semantics.md#zero-std-filter): keep iff the unbiased std of the rewards, in float64, is
- * > `threshold` (miles 1e-8, slime 1e-6: core/frameworks.ts). NaN std (one sample, a NaN reward, ±inf) fails the comparison, so the group is dropped,
+ * > `threshold` (miles 1e-8, slime 1e-6: core/vocabulary/frameworks.ts). NaN std (one sample, a NaN reward, ±inf) fails the comparison, so the group is dropped,
  * as `torch.tensor(...).std() > 1e-8` is False for NaN. The reason is `zero_std_<repr(round(r, 1))>`
  * of the first member's reward, keeping its JSON int/float type.
  *

@@ -1,9 +1,9 @@
 // The first findings of a check by line, of each severity, the rest only counted: what reading a
 // file keeps for the one cap (core/findingCap.ts keeps the most severe `maxProblems`, each among
 // the first `maxProblems` of its severity).
-import { severityOf, type FindingCode } from '../catalog';
+import { severityOf, type FindingCode } from '../vocabulary/catalog';
 import { countBySeverity } from '../findingCap';
-import type { Finding, Severity } from '../types';
+import type { Finding, Severity } from '../vocabulary/types';
 
 /** The first `limit` of each severity of `findings`, in their order. */
 export function firstOfEachSeverity(findings: readonly Finding[], limit: number): Finding[] {

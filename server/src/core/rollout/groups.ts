@@ -1,6 +1,6 @@
 // Grouping of a rollout file's samples (docs/semantics.md#aborted-group-filter for group order, #group-shape).
 import { sampleList, type SampleList } from '../store/sampleList';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 
 export interface SampleGroup {
   key: string;

@@ -2,10 +2,10 @@
 // e.g. `group dropped: <reason>`), then says why it matters and what to do. Text from the log
 // (causes, group keys) is inserted as data; escaping is the job of whoever renders it (hover,
 // terminal).
-import { classifyCause, dropMetricName, type CauseSettings } from '../causes';
-import { pyFloatRepr, pyIntRepr } from '../python';
+import { classifyCause, dropMetricName, type CauseSettings } from '../vocabulary/causes';
+import { pyFloatRepr, pyIntRepr } from '../vocabulary/python';
 import type { SampleList } from '../store/sampleList';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 
 /** A reward as Python prints it (`repr`, as a list shows it): `1` for an int, `1.0` for a float, `True` for a bool, `None` for null. */
 export function rewardRepr(s: Pick<SampleRecord, 'reward' | 'rewardIsInt' | 'rewardIsBool'>): string {

@@ -1,9 +1,9 @@
 // Groups the columns decide without building their records (kept and quiet, or dropped quietly).
-import type { RolloutLensSettings } from '../settings';
-import { abortedReason, classifyCause } from '../causes';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { abortedReason, classifyCause } from '../vocabulary/causes';
 import type { SampleColumns } from '../store/sampleColumns';
-import { sampleRulesOf, type SampleFrameworkRules } from '../frameworks';
-import type { FormatId } from '../types';
+import { sampleRulesOf, type SampleFrameworkRules } from '../vocabulary/frameworks';
+import type { FormatId } from '../vocabulary/types';
 import { keepsStd, RunningStd } from './filters';
 import type { FirstFindings } from './firstFindings';
 

@@ -1,6 +1,6 @@
 // The related lines a finding lists: the group's other members, the first few in group order.
 import type { SampleList } from '../store/sampleList';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 
 /**
  * Related lines a finding lists at most (the first, in group order): a group of a million samples

@@ -3,7 +3,7 @@
 // `_normalize_rewards_by_rollout` takes one reward per rollout (the samples of a group sharing
 // `rollout_id`, else `index`) and raises when it cannot. The dump and the logged figures exist, the
 // step never trains: the engine re-runs the checks that raise and says what miles raised.
-import { pyIntRepr } from '../python';
+import { pyIntRepr } from '../vocabulary/python';
 import type { SampleColumns } from '../store/sampleColumns';
 import { rewardRepr } from './messages';
 

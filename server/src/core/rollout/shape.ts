@@ -1,7 +1,7 @@
 // Group shape checks (docs/semantics.md#group-shape): group size against n_samples_per_prompt, and prompt identity
 // against group membership.
 import { attemptCount } from '../eval/verlRows';
-import type { SampleRecord } from '../types';
+import type { SampleRecord } from '../vocabulary/types';
 import type { SampleGroup } from './groups';
 import { rolloutCount } from './compactRollouts';
 import { incompleteGroupMessage, incompleteRolloutsMessage, mixedPromptsMessage, spreadPromptMessage } from './messages';

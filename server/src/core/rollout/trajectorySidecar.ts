@@ -7,11 +7,11 @@
 //   dropped under miles' plain `group_has_aborted` with the message saying where the cause is, no
 //   `abort-cause-unknown` is raised for its rows, and a group with fewer rows than the others gets
 //   `trajectory-missing-members` pointing to the `.pt`.
-import { dropMetricName } from '../causes';
-import { severityOf } from '../catalog';
-import type { FileAccess } from '../fileAccess';
+import { dropMetricName } from '../vocabulary/causes';
+import { severityOf } from '../vocabulary/catalog';
+import type { FileAccess } from '../seams/fileAccess';
 import { readLines } from '../reader/lineReader';
-import type { Finding, GroupOutcome, MissingMember, SampleRecord } from '../types';
+import type { Finding, GroupOutcome, MissingMember, SampleRecord } from '../vocabulary/types';
 
 import type { RolloutResult } from './analyze';
 

@@ -2,9 +2,9 @@
 // the metric it counts in), eval datasets and metrics. The engine derives it once from a file's
 // report; the run model folds it into steps (model.ts), `check`'s text tables, the language
 // server's Groups view and the run view render it.
-import { DROP_METRIC_PREFIX, dropMetricName } from '../causes';
+import { DROP_METRIC_PREFIX, dropMetricName } from '../vocabulary/causes';
 import { passKValues } from '../eval/passAtK';
-import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupCounts } from '../types';
+import type { DatasetSummary, FileDetail, FileKind, FileReport, FormatId, GroupCounts } from '../vocabulary/types';
 
 /** The reason under which drops no metric names are counted. */
 export const UNNAMED_DROPS = 'unknown';

@@ -2,7 +2,7 @@
 // recomputed (docs/semantics.md#logged-vs-recomputed): the one comparison `check` (core/engine.ts),
 // the editor's open metrics logs, run view, run status and comparisons all make.
 import { compareMetrics, type RecomputedMetrics } from '../eval/compareMetrics';
-import type { Finding, MetricsRecord } from '../types';
+import type { Finding, MetricsRecord } from '../vocabulary/types';
 
 export type { RecomputedMetrics } from '../eval/compareMetrics';
 

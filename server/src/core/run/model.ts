@@ -2,11 +2,11 @@
 // (plan.ts). The one owner of what a run is, what its steps are, which files describe each step,
 // and how many groups each step dropped by cause (the files' overviews, fileOverview.ts, summed); `check` (text and JSON), `report`, the run view
 // and the editor's Groups view all read it (docs/architecture.md, "What a run is").
-import { DROP_METRIC_PREFIX } from '../causes';
+import { DROP_METRIC_PREFIX } from '../vocabulary/causes';
 import { fileOverview } from './fileOverview';
-import { frameworkOfFormat, type Framework } from '../frameworks';
+import { frameworkOfFormat, type Framework } from '../vocabulary/frameworks';
 import type { TrainStepMismatch } from '../train/trainStep';
-import type { FileReport, FormatId, GroupCounts, TrainStepReport } from '../types';
+import type { FileReport, FormatId, GroupCounts, TrainStepReport } from '../vocabulary/types';
 import type { PlannedFile, RunPlan } from './plan';
 import type { StepKind } from '../../../../shared/runDiff';
 

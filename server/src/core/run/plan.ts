@@ -4,7 +4,7 @@
 // sidecars, its per-rank train data and its dashboard files describe a step and are never read as
 // steps of their own (docs/pt.md#a-dump-folder-is-one-run). A `.pt` beside its own JSON Lines
 // export (`rollout-lens export`: same folder, same stem) counts once, as the `.pt`.
-import { isLogFileName, runFileStem } from '../logFiles';
+import { isLogFileName, runFileStem } from '../vocabulary/logFiles';
 import type { StepKind } from './model';
 import { siblingPt } from '../rollout/trajectorySidecar';
 

@@ -1,7 +1,7 @@
 // A run's totals for one line of status (the editor's run status item): groups over the rollout
 // steps of the run model (each step counted once, whatever files describe it), and its findings
 // by severity and the metric mismatches among them.
-import type { Finding, GroupCounts, Severity } from '../types';
+import type { Finding, GroupCounts, Severity } from '../vocabulary/types';
 import type { Run } from './model';
 
 export interface RunTotals {

@@ -3,13 +3,13 @@
 // `sample_indices`, given back as the step the run model holds, the step's findings, and what
 // the step gives its metrics log to compare with. `check` (core/engine.ts `addTrainStep`) and the
 // editor's run view and run status (server/features/trainData.ts) read a step through here.
-import type { FileAccess } from '../fileAccess';
+import type { FileAccess } from '../seams/fileAccess';
 import type { RecomputedMetrics } from '../eval/compareMetrics';
 import { FLOAT32_TOLERANCE } from '../eval/compareMetrics';
 import type { SampleColumns } from '../store/sampleColumns';
 import { rolloutJoin } from '../train/rolloutJoin';
 import { analyzeTrainStep, type RolloutJoin, type TrainStepTarget } from '../train/trainStep';
-import type { Finding, TrainStepReport } from '../types';
+import type { Finding, TrainStepReport } from '../vocabulary/types';
 
 export type { RolloutJoin, TrainStepMismatch } from '../train/trainStep';
 

@@ -7,20 +7,20 @@
 // full scan (a value of a type its fast validation refuses, an object reward, a member past the
 // scanner's limits) or this reader is not sure to agree (big integers, long texts where short
 // strings are wanted), it refuses the sample and the caller feeds the line as before. That fed
-// line is its reference twin (scan/scanPt.ts `feedLine`); test/unit/pt/direct.test.ts holds the
+// line is its reference twin (scan/ptDumpScan.ts `feedLine`); test/unit/pt/direct.test.ts holds the
 // paths equal. Which members it reads is MILES_SAMPLE (formats/members/miles.ts).
 import { noteShape } from '../formats/fieldShape';
 import { noPendingTail, tailVerdict } from '../formats/offloadedVerdicts';
 import { MAX_STRING } from '../formats/rule';
 import { abortedByStatus, SAMPLE_STATUSES } from '../formats/members/checks';
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
 import type { SampleStore } from '../store/sampleStore';
 import { emptyRow, setRowStatus } from '../store/row';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { OffloadedVerdicts } from '../formats/offloadedVerdicts';
 import { hashPair, hex64 } from '../reader/hash';
 import { stringTail } from '../reader/textTail';
-import { MAX_BUILT_SCALARS } from '../reader/scanJson';
+import { MAX_BUILT_SCALARS } from '../reader/ruleParse';
 import { MAX_LIST_ITEMS } from '../reader/jsonRule';
 
 import { jsonStringLength, sampleLineLength } from '../reader/pt/lineLength';

@@ -1,5 +1,5 @@
 // One chunk of the sample store's rows (typed arrays of CHUNK rows) and the codes its columns use.
-import type { SampleStatus } from '../types';
+import type { SampleStatus } from '../vocabulary/types';
 
 export const CHUNK_BITS = 14;
 export const CHUNK = 1 << CHUNK_BITS;

@@ -1,6 +1,6 @@
 // One sample row as the sample store takes it (`SampleStore.pushRow`): a record's fields with its
 // keys already as table ids, so a reader can fill one object for every line.
-import type { MilesSampleFields, SampleStatus } from '../types';
+import type { MilesSampleFields, SampleStatus } from '../vocabulary/types';
 
 import { STATUS_CODE } from './chunk';
 

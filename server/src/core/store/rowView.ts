@@ -1,5 +1,5 @@
 // One row of the store read as a record, field by field, when a field is asked for.
-import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
 import { SampleColumns } from './sampleColumns';
 
 /**

@@ -1,7 +1,7 @@
 // The read side of the sample store (core/store/sampleStore.ts writes it): one file's samples in columns
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`).
-import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../types';
+import type { KeyedReward, MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
 import { type Chunk, CHUNK, CHUNK_BITS, MASK, STATUS_OF_CODE } from './chunk';
 import * as Flag from './rowFlags';
 import { type IntField, IntOverflow } from './intOverflow';

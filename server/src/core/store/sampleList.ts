@@ -2,7 +2,7 @@
 // dataset so, and the rollout checks a group.
 import { SampleColumns } from './sampleColumns';
 import { RowView } from './rowView';
-import type { SampleRecord, SampleStatus } from '../types';
+import type { SampleRecord, SampleStatus } from '../vocabulary/types';
 
 /**
  * Samples read field by field at a position. Over the store (whenever no detail is kept: `check`)

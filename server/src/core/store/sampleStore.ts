@@ -4,7 +4,7 @@
 // This module writes the columns; store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { CheckedField, ShapeNotes } from '../formats/fieldShape';
-import type { MilesSampleFields, SampleRecord } from '../types';
+import type { MilesSampleFields, SampleRecord } from '../vocabulary/types';
 import { type Chunk, CHUNK, CHUNK_BITS, brokenCount, giveBackChunks, MASK, NULL, takeChunk, withLabelCode } from './chunk';
 import * as Flag from './rowFlags';
 import { type IntField, IntOverflow } from './intOverflow';

@@ -1,7 +1,7 @@
 // How a tokenizer.json's decoder turns one token into visible text (core/tokenizer/tokenText.ts
 // reads the file): the decoder's steps as `tokenizers` applies them to a token alone, then the
 // bytes as text that is visible and never ambiguous (the rules: the top of tokenText.ts).
-import { isObject } from '../types';
+import { isObject } from '../vocabulary/types';
 
 /** How a token's string becomes bytes, one step of the file's decoder. */
 export type Step = { kind: 'byteLevel' } | { kind: 'replace'; from: string; to: string } | { kind: 'byteFallback' } | { kind: 'prefix'; prefix: string };

@@ -10,9 +10,9 @@
 // The first is read as part of the run; the second is a path a log file names, which the host may
 // refuse to follow (an untrusted workspace, a path outside it: `mayFollow`).
 import type { TokenizerNote } from '../../../../shared/runViewModel';
-import type { FileAccess } from '../fileAccess';
-import { isAbsolutePath, joinPath, pathExists } from '../paths';
-import type { TrainStepReport } from '../types';
+import type { FileAccess } from '../seams/fileAccess';
+import { isAbsolutePath, joinPath, pathExists } from '../locate/paths';
+import type { TrainStepReport } from '../vocabulary/types';
 import { loadTokenTexts, TokenizerError, type TokenTexts } from './tokenText';
 
 /** The folder miles saves its tokenizer into, in the dump folder. */

@@ -15,9 +15,9 @@
 // often part of a character) as `\xNN`, control characters as `\n`, `\t`, `\r`, `\xNN`, format and
 // bidirectional controls (U+202E, U+200B, …) as `\u{202E}`, and a backslash as `\\`, so an escape
 // is never ambiguous and no token can reorder the text around it.
-import { type FileAccess, fileStamp } from '../fileAccess';
-import { isAbsolutePath, joinPath } from '../paths';
-import { isObject } from '../types';
+import { type FileAccess, fileStamp } from '../seams/fileAccess';
+import { isAbsolutePath, joinPath } from '../locate/paths';
+import { isObject } from '../vocabulary/types';
 import { decoderSteps, type Step, tokenBytes, visibleText } from './decode';
 import { JsonScanError, Scanner } from './jsonScan';
 

@@ -4,9 +4,9 @@
 // BAND_MADS scaled MADs (at least BAND_FLOOR of the median, so a run of identical early steps
 // still has a band); the excess of a bucket of tokens is Σ(|Δ| − median) over its tokens, and its
 // share is that over the step's whole excess, set beside its share of the step's tokens.
-import { severityOf } from '../catalog';
-import { pyFloatRepr } from '../python';
-import type { Finding } from '../types';
+import { severityOf } from '../vocabulary/catalog';
+import { pyFloatRepr } from '../vocabulary/python';
+import type { Finding } from '../vocabulary/types';
 
 /** |Δ| summed over a bucket's tokens, and how many (finite) tokens it has. */
 export interface BucketSum {

@@ -6,7 +6,7 @@
 // as miles' loss takes it (tokenMismatch.ts `lossFigures`).
 import type { SampleMismatch } from '../../../../shared/sampleViewModel';
 import type { TokenizerNote } from '../../../../shared/runViewModel';
-import type { FileAccess } from '../fileAccess';
+import type { FileAccess } from '../seams/fileAccess';
 import type { TokenTexts } from '../tokenizer/tokenText';
 import { StorageReader } from '../reader/pt/tensorValues';
 import { TensorPlaceholder } from '../reader/pt/values';

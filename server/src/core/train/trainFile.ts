@@ -3,7 +3,7 @@
 // cp_size, qkv_format}`, `rollout_data` holding one entry per sample in lists (tensors for the
 // per-token fields). Its pickle is read whole (tensors as placeholders: a few objects per sample);
 // tensor values are read later, a window of samples at a time, from the storages (reader/pt/storageBatch.ts).
-import type { FileAccess } from '../fileAccess';
+import type { FileAccess } from '../seams/fileAccess';
 import { readPt } from '../reader/pt/ptFile';
 import type { ZipEntry } from '../reader/pt/zip';
 import { PyDict, PyFloat, PyList, PyTuple, TensorPlaceholder, textOf } from '../reader/pt/values';

@@ -4,12 +4,12 @@
 // is read once: the one holding the most fields. Each sample's slices are joined to the rollout
 // dump by `sample_indices`. Out come what miles logs from the batch (loggedFigures.ts) and the
 // mismatch per token and per sample (tokenMismatch.ts).
-import { severityOf } from '../catalog';
-import type { FileAccess } from '../fileAccess';
+import { severityOf } from '../vocabulary/catalog';
+import type { FileAccess } from '../seams/fileAccess';
 import { StorageBatch } from '../reader/pt/storageBatch';
 import { StorageReader } from '../reader/pt/tensorValues';
 import { TensorPlaceholder, textOf } from '../reader/pt/values';
-import type { Finding } from '../types';
+import type { Finding } from '../vocabulary/types';
 
 import { rangesWidth, type ResponseRanges, responseRanges } from './cpSlices';
 import { RolloutFigures, SAMPLE_MEAN_KEYS, TrainFigures, UNLOGGED_KEYS } from './loggedFigures';

@@ -2,7 +2,7 @@
 // severity, how many findings it has, the first few of them with their place and message, and how
 // many are left out. The most severe codes come first, then the most frequent.
 import { SEVERITY_RANK } from '../findingCap';
-import type { Finding, Severity } from '../types';
+import type { Finding, Severity } from '../vocabulary/types';
 
 /** Findings listed per code unless the caller says otherwise. */
 const DEFAULT_FINDINGS_PER_CODE = 20;

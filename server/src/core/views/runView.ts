@@ -4,7 +4,7 @@
 // the number of samples: a run of 1 000 steps stays a few MB. At most `samplesPerReason` samples
 // are listed per drop reason, by file and line; their prompt and response excerpts are read
 // afterwards (core/views/runViewExcerpts.ts).
-import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../causes';
+import { ABORTED_REASON_PREFIX, classifyCause, type CauseSettings, dropMetricName, isAbortedReason, ZERO_STD_REASON_PREFIX } from '../vocabulary/causes';
 import { fileOverview } from '../run/fileOverview';
 import { runOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
@@ -25,7 +25,7 @@ import { dropShares, headlines, reasonFamily } from './runHeadline';
 import { RunPromptsBuilder } from './runViewPrompts';
 import { type FindingLike, FindingRows, RecomputedByStep } from './runViewRows';
 import { mismatchByRoot, type RunTokenizerFound } from './runViewMismatch';
-import type { FileReport, MetricsRecord, RunReport, TrainStepReport } from '../types';
+import type { FileReport, MetricsRecord, RunReport, TrainStepReport } from '../vocabulary/types';
 
 export type { EvalRow, FilePart, ReasonInfo, RunView, SampleRef, StepRow };
 export { filePart };

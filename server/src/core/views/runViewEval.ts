@@ -2,7 +2,7 @@
 // (miles `eval/<ds>`, verl the data source's `val-core/<ds>/…/mean@<n>`), pass@k by the dataset's
 // own n, and what miles main (31f1ca9) gets wrong grouping by the global n.
 import type { EvalRow } from '../../../../shared/runViewModel';
-import type { DatasetSummary, FileReport } from '../types';
+import type { DatasetSummary, FileReport } from '../vocabulary/types';
 
 function finiteOrNull(v: number | undefined): number | null {
   return v !== undefined && Number.isFinite(v) ? v : null;

@@ -1,8 +1,8 @@
 // The prompt and response excerpts of the run view's listed samples, read back from their lines on
 // disk once the model is built (core/views/runView.ts lists the samples and remembers where each is).
 import type { RunView, SampleRef } from '../../../../shared/runViewModel';
-import type { FileAccess } from '../fileAccess';
-import { readSampleLines, type SamplePlace } from '../sampleLine';
+import type { FileAccess } from '../seams/fileAccess';
+import { readSampleLines, type SamplePlace } from '../scan/sampleLine';
 
 /** Where each listed sample's line is, for `attachExcerpts` (kept out of the model itself). */
 const places = new WeakMap<SampleRef, SamplePlace>();

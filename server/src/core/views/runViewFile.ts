@@ -4,17 +4,17 @@
 // (by the file's stamp) and fold it again without reading the file (the editor's run view, drawn
 // again when one step file of a large run appears).
 import type { SampleRef } from '../../../../shared/runViewModel';
-import type { CauseSettings } from '../causes';
+import type { CauseSettings } from '../vocabulary/causes';
 import { summarizeFile } from '../compare/summarizeFile';
 import { eachSample, failureCause, sampleAt, sampleCount, verdictOf } from '../inspect';
-import { fileStep } from '../logFiles';
+import { fileStep } from '../vocabulary/logFiles';
 import { npMean } from '../eval/numeric';
 import { verlScore } from '../eval/verlRows';
 import { inGroupOrder } from '../rollout/groups';
 import { stepNumberOf } from '../run/model';
 import type { RunPlan } from '../run/plan';
 import type { SampleColumns } from '../store/sampleColumns';
-import type { DatasetSummary, FileDetail, FileReport, MetricsRecord, SampleRecord } from '../types';
+import type { DatasetSummary, FileDetail, FileReport, MetricsRecord, SampleRecord } from '../vocabulary/types';
 import { rememberPlace } from './runViewExcerpts';
 import { type FilePrompts, MAX_FILE_PROMPT_GROUPS, packPromptRows } from './runViewPrompts';
 

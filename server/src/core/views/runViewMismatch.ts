@@ -4,7 +4,7 @@
 // numbers per step: the model stays small for a run of thousands of steps.
 import type { MismatchStep, RunMismatch, TokenizerNote } from '../../../../shared/runViewModel';
 import { driftFinding, findDrift } from '../train/drift';
-import type { TrainStepReport } from '../types';
+import type { TrainStepReport } from '../vocabulary/types';
 
 export type { MismatchStep, RunMismatch };
 

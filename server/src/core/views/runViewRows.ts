@@ -2,7 +2,7 @@
 // errors first, so a folder's thousands of findings are not all held), and a metrics log's values
 // beside what the engine recomputed for the same metric and step (docs/semantics.md#logged-vs-recomputed).
 import type { FindingRow, LoggedRow } from '../../../../shared/runViewModel';
-import type { Finding, MetricsRecord, Severity } from '../types';
+import type { Finding, MetricsRecord, Severity } from '../vocabulary/types';
 
 /** Findings listed with their messages; the rest are only counted. */
 export const MAX_FINDING_ROWS = 200;

@@ -2,9 +2,9 @@
 // facade's `isFailedSample`: aborted, status `failed`, or a failure cause), or to the next or
 // previous dropped group (its first line in the file). Files in line order; no wrapping: past the
 // last one there is none.
-import type { CauseSettings } from '../causes';
+import type { CauseSettings } from '../vocabulary/causes';
 import { eachSample, groupOf, isFailedSample, sampleAt, verdictOf } from '../inspect';
-import type { FileDetail } from '../types';
+import type { FileDetail } from '../vocabulary/types';
 
 export type NavigationTarget = 'failedSample' | 'droppedGroup';
 

@@ -4,7 +4,7 @@
 // Everything long is clipped or summarised here, so the view's model is bounded whatever the
 // line's size.
 import type { Clip, MessageView, SampleView, ToolCall, TreeValue } from '../../../../shared/sampleViewModel';
-import { isObject } from '../types';
+import { isObject } from '../vocabulary/types';
 
 /** Characters kept of one text (a message, the response). */
 export const MAX_TEXT_CHARS = 64 * 1024;

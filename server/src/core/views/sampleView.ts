@@ -3,18 +3,18 @@
 // the conversation, response, token facts and metadata, each clipped or summarised (sampleValues.ts),
 // so the panel receives a bounded model whatever the line's size.
 import type { SampleMismatch, SampleView, SiblingView } from '../../../../shared/sampleViewModel';
-import { DEFAULT_SETTINGS } from '../settings';
-import type { CauseSettings } from '../causes';
+import { DEFAULT_SETTINGS } from '../vocabulary/settings';
+import type { CauseSettings } from '../vocabulary/causes';
 import { failureCause, inspectSample, membersInOrder, type InspectedFile, type SampleInspection } from '../inspect';
 import { MAX_DETAIL_LINE_BYTES, recordDetail } from '../recordDetail';
 import { existingFile, readTrajectoryRow, siblingTrajectory, sidecarRowOf, sidecarRows } from '../rollout/trajectorySidecar';
-import { readSampleLine } from '../sampleLine';
+import { readSampleLine } from '../scan/sampleLine';
 import { readSampleMismatch, trainDataFilesOf, withTokenTexts } from '../train/sampleMismatch';
 import { findRunTokenizer, followAny } from '../tokenizer/runTokenizer';
-import { dirnameOf } from '../paths';
-import type { FormatId, SampleRecord } from '../types';
-import { isPtFormat } from '../frameworks';
-import { isObject } from '../types';
+import { dirnameOf } from '../locate/paths';
+import type { FormatId, SampleRecord } from '../vocabulary/types';
+import { isPtFormat } from '../vocabulary/frameworks';
+import { isObject } from '../vocabulary/types';
 import { clip, logProbSummary, messagesOf, numbers, parseLine, rawOf, str, treeOf } from './sampleValues';
 
 export type { SampleView };

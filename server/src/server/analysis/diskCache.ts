@@ -5,10 +5,10 @@
 // (its detail is read again when an editor asks for it; BENCHMARKS.md, "Run view over a large run
 // folder").
 import type { CancellationToken } from 'vscode-languageserver';
-import { fileStamp, type FileAccess } from '../../core/fileAccess';
+import { fileStamp, type FileAccess } from '../../core/seams/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import { sampleCount } from '../../core/inspect';
-import { walkPaths } from '../../core/walk';
+import { walkPaths } from '../../core/locate/walk';
 import { runAnalysis, type FileAnalysis } from './fileAnalysis';
 import type { SettingsCache } from './settingsCache';
 import { pathToUri } from '../documents/uris';

@@ -2,15 +2,15 @@
 // the eval config located and loaded, and only this file's findings kept. Cancellation is checked
 // before the work and after it, and handed to the engine for the work in between.
 import type { RolloutLensSettings } from '../../../../shared/protocol';
-import { throwIfCancelled, type Cancellation } from '../../core/cancellation';
+import { throwIfCancelled, type Cancellation } from '../../core/seams/cancellation';
 import { RunAnalyzer, scanFile, type AnalyzeOptions, type ScanState } from '../../core/engine';
-import { severityOf } from '../../core/catalog';
+import { severityOf } from '../../core/vocabulary/catalog';
 import type { RecomputedMetrics } from '../../core/run/metricsLog';
 import { readEvalConfig, type EvalConfig } from '../../core/evalConfigFile';
-import type { FileAccess } from '../../core/fileAccess';
+import type { FileAccess } from '../../core/seams/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
-import type { FileReport, Finding, RunReport } from '../../core/types';
-import { locateEvalConfig } from '../../core/evalConfigLocation';
+import type { FileReport, Finding, RunReport } from '../../core/vocabulary/types';
+import { locateEvalConfig } from '../../core/locate/evalConfig';
 import { nodePaths } from '../documents/uris';
 
 export interface FileAnalysis {

@@ -2,7 +2,7 @@
 // last analysis are scanned again, then the (cheap) collector replay and rollout/eval analyses run
 // over the compact records. Same result as `runAnalysis` on the document's text; a document the
 // line scans cannot follow (a lone `\r` line break) takes that full path instead.
-import { CancelledError, throwIfCancelled } from '../../core/cancellation';
+import { CancelledError, throwIfCancelled } from '../../core/seams/cancellation';
 import type { DocumentScans } from '../../core/documentScans';
 import { analyzeOne, fileAnalysisOf, loadConfig, runAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
 import { layoutAccess, lineSource } from '../documents/openDocuments';

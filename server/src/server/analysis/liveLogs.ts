@@ -4,7 +4,7 @@
 // a shrunk or replaced one (other identity) is read again from the start, so nothing is lost or
 // counted twice. One update per file at a time; events during an update coalesce into one more.
 import { CancellationTokenSource, type CancellationToken, type Connection } from 'vscode-languageserver';
-import type { FileAccess, FileStat } from '../../core/fileAccess';
+import type { FileAccess, FileStat } from '../../core/seams/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
 import type { FileAnalysis } from './fileAnalysis';
 import { describeError } from '../describeError';

@@ -12,12 +12,12 @@
 // it has been read again, so the findings do not flicker.
 import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver';
 import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
-import { fileStamp, type FileAccess, type FileStat } from '../../core/fileAccess';
+import { fileStamp, type FileAccess, type FileStat } from '../../core/seams/fileAccess';
 import type { DeflateOffload } from '../../core/reader/deflateJobs';
-import { parentDir } from '../../core/paths';
-import { walkPaths } from '../../core/walk';
+import { parentDir } from '../../core/locate/paths';
+import { walkPaths } from '../../core/locate/walk';
 import { filesToRead, planRun } from '../../core/run/plan';
-import type { Finding } from '../../core/types';
+import type { Finding } from '../../core/vocabulary/types';
 import { recomputeFromDisk, type FileAnalysis } from './fileAnalysis';
 import type { RunSettingsFiles } from './runSettingsFiles';
 import type { SettingsCache } from './settingsCache';

@@ -1,10 +1,10 @@
-// The run settings file of each log (core/runSettings.ts finds and reads it: the nearest
+// The run settings file of each log (core/locate/settingsFile.ts finds and reads it: the nearest
 // `rollout-lens.yaml`, `.yml` or `.json` above the log's folder), read through the editor's file
 // access so an unsaved, open settings file counts. Cached per folder and per file until any
 // settings file changes (then every document's settings are fetched again).
-import type { FileAccess } from '../../core/fileAccess';
-import { parentDir } from '../../core/paths';
-import { findSettingsFile, loadSettingsFile, SETTINGS_FILE_NAMES, SettingsFileError } from '../../core/runSettings';
+import type { FileAccess } from '../../core/seams/fileAccess';
+import { parentDir } from '../../core/locate/paths';
+import { findSettingsFile, loadSettingsFile, SETTINGS_FILE_NAMES, SettingsFileError } from '../../core/locate/settingsFile';
 import type { RunFileSettings } from './settingsCache';
 import { uriToPath } from '../documents/uris';
 

@@ -1,8 +1,8 @@
 // Settings per resource (`workspace/configuration`, section `rolloutLens`), validated field by
 // field: a bad value falls back to its default with a readable message, the good ones are kept.
 // Cached per document URI and dropped when the configuration changes; never kept in globals.
-import type { RolloutLensSettings } from '../../core/settings';
-import { validateSettings } from '../../core/settingsSchema';
+import type { RolloutLensSettings } from '../../core/vocabulary/settings';
+import { validateSettings } from '../../core/vocabulary/settingsSchema';
 
 export type ConfigurationFetcher = (scopeUri: string | undefined) => Promise<unknown>;
 

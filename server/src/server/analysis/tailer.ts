@@ -1,6 +1,6 @@
 // The read state of one tailed file. `update` brings the analysis up to the file as it is now.
 import type { ScanState } from '../../core/engine';
-import type { FileStat } from '../../core/fileAccess';
+import type { FileStat } from '../../core/seams/fileAccess';
 import { runScanAnalysis, type FileAnalysis, type RunOptions } from './fileAnalysis';
 
 /** What a run needs besides the file itself, which the tailer knows. */

@@ -4,7 +4,7 @@
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation, type Range } from 'vscode-languageserver';
 import { DOCS_BASE } from '../../../../shared/protocol';
 import { bySeverity, capFindings } from '../../core/findingCap';
-import type { Finding, Fix, Severity } from '../../core/types';
+import type { Finding, Fix, Severity } from '../../core/vocabulary/types';
 import { revealInvisible } from '../../../../shared/unsafeText';
 
 export const SOURCE = 'rollout-lens';

@@ -2,7 +2,7 @@
 // The engine reads only through `FileAccess`, so an overlay serves open documents from memory as
 // UTF-8 bytes (the engine's offsets are byte offsets, as on disk) and everything else from the
 // fallback (disk). A document's bytes are encoded once per version and dropped on close.
-import type { DirEntry, FileAccess, FileStat, OpenFile } from '../../core/fileAccess';
+import type { DirEntry, FileAccess, FileStat, OpenFile } from '../../core/seams/fileAccess';
 
 interface Snapshot {
   version: number;

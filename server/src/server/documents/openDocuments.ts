@@ -5,7 +5,7 @@
 // the file's bytes line by line: hover re-reads one sample line without the whole document ever
 // being joined or encoded to UTF-8.
 import type { TextDocumentsConfiguration } from 'vscode-languageserver';
-import type { FileAccess, FileStat, OpenFile } from '../../core/fileAccess';
+import type { FileAccess, FileStat, OpenFile } from '../../core/seams/fileAccess';
 import { type LineLayout, DocumentScans, type LineSource } from '../../core/documentScans';
 import { LineArrayDocument } from './lineArrayDocument';
 

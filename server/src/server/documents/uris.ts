@@ -3,7 +3,7 @@
 // folder that cannot exist on disk, so the overlay can serve them and nothing else matches them.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as path from 'node:path';
-import type { PathOps } from '../../core/seams';
+import type { PathOps } from '../../core/seams/hostSeams';
 
 const VIRTUAL_ROOT = '/\u0000rollout-lens-virtual';
 

@@ -14,15 +14,15 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SetNSamplesPerEvalPromptCommand, type RolloutLensInitializationOptions, type SetNSamplesPerEvalPromptArgs } from '../../../../shared/protocol';
-import { isFixable } from '../../core/catalog';
+import { isFixable } from '../../core/vocabulary/catalog';
 import { fixEvalConfigText } from '../../core/evalConfigFile';
 import { readFileText } from '../../core/fileText';
-import type { SetNSamplesFix } from '../../core/types';
+import type { SetNSamplesFix } from '../../core/vocabulary/types';
 import { SOURCE, type DiagnosticData } from '../diagnostics/toDiagnostics';
 import type { ServerContext } from '../serverContext';
-import { isEvalConfigName } from '../../core/evalConfigLocation';
+import { isEvalConfigName } from '../../core/locate/evalConfig';
 import { dirname } from 'node:path';
-import { numericSettingEdit } from '../../core/runSettings';
+import { numericSettingEdit } from '../../core/locate/settingsFile';
 import { isInside, pathToUri, uriToPath } from '../documents/uris';
 
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;

@@ -6,11 +6,11 @@
 // is `codeSpan`/`inline`/`codeBlock` (features/escape.ts), so policy-written text renders as text
 // and only this file's own fixed words are markdown; in plain text there is no markup at all and
 // log text is only made visible (`revealInvisible`, shared/unsafeText.ts).
-import type { CauseClass } from '../../core/causes';
-import { sampleRulesOf } from '../../core/frameworks';
+import type { CauseClass } from '../../core/vocabulary/causes';
+import { sampleRulesOf } from '../../core/vocabulary/frameworks';
 import { failureCause, membersInOrder, type SampleInspection } from '../../core/inspect';
 import type { RecordDetail } from '../../core/recordDetail';
-import type { DatasetSummary, FormatId, MissingMember, SampleRecord } from '../../core/types';
+import type { DatasetSummary, FormatId, MissingMember, SampleRecord } from '../../core/vocabulary/types';
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import { revealInvisible, truncate } from '../../../../shared/unsafeText';
 import { codeBlock, codeSpan, inline, numberText } from './escape';

@@ -2,7 +2,7 @@
 // the server found it for that file's settings) and the eval config each eval file was checked
 // with, as URIs, each once. Shown in the editor's run status item and tree tooltips.
 import type { RunContext } from '../../../../shared/protocol';
-import { parentDir } from '../../core/paths';
+import { parentDir } from '../../core/locate/paths';
 import type { ServerContext } from '../serverContext';
 import { pathToUri } from '../documents/uris';
 

@@ -8,7 +8,7 @@ import { DEFAULT_SETTINGS, type RunStatusFileDiagnostics, type RunStatusParams, 
 import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
 import { RunModelBuilder } from '../../core/run/model';
 import { runTotals } from '../../core/run/totals';
-import type { FileReport, Finding, MetricsRecord } from '../../core/types';
+import type { FileReport, Finding, MetricsRecord } from '../../core/vocabulary/types';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { ServerContext } from '../serverContext';
 import { type Configured, runContextOf } from './runContext';

@@ -18,14 +18,14 @@ import type {
   SamplesRef,
   StepDrops,
 } from '../../../../shared/protocol';
-import { isFixable } from '../../core/catalog';
-import { dropMetricName, formerlyMetricNames, type CauseSettings } from '../../core/causes';
-import { fileStep } from '../../core/logFiles';
+import { isFixable } from '../../core/vocabulary/catalog';
+import { dropMetricName, formerlyMetricNames, type CauseSettings } from '../../core/vocabulary/causes';
+import { fileStep } from '../../core/vocabulary/logFiles';
 import { fileOverview } from '../../core/run/fileOverview';
 import { type Run, RunModelBuilder } from '../../core/run/model';
 import { filesToRead, planRun, type RunPlan } from '../../core/run/plan';
-import type { FileDetail, FileReport, SampleRecord } from '../../core/types';
-import { CancelledError } from '../../core/cancellation';
+import type { FileDetail, FileReport, SampleRecord } from '../../core/vocabulary/types';
+import { CancelledError } from '../../core/seams/cancellation';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { DetailForm } from '../analysis/diskCache';
 import { failureCause, firstLineOf, groupMembersOfRows, membersOf, verdictOf } from '../../core/inspect';

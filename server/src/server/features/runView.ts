@@ -20,7 +20,7 @@ import { FindingRows } from '../../core/views/runViewRows';
 import type { RunPlan } from '../../core/run/plan';
 import { attachExcerpts } from '../../core/views/runViewExcerpts';
 import { metricsLogFindings, type RecomputedMetrics } from '../../core/run/metricsLog';
-import type { MetricsRecord } from '../../core/types';
+import type { MetricsRecord } from '../../core/vocabulary/types';
 import type { ServerContext } from '../serverContext';
 import { sampleSource } from './sampleSource';
 import { pathToUri } from '../documents/uris';

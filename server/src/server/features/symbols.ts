@@ -2,10 +2,10 @@
 // (group_has_aborted_ServerUnreachable)`), children the member lines; eval datasets as symbols
 // too. Capped: a run file can hold 100k groups, and an outline of that helps nobody.
 import { SymbolKind, type CancellationToken, type DocumentSymbol, type DocumentSymbolParams, type Range } from 'vscode-languageserver';
-import type { DatasetSummary, FileDetail, GroupOutcome, SampleRecord } from '../../core/types';
+import type { DatasetSummary, FileDetail, GroupOutcome, SampleRecord } from '../../core/vocabulary/types';
 import { revealInvisible, truncate } from '../../../../shared/unsafeText';
 import { DEFAULTS } from '../runtime';
-import type { CauseSettings } from '../../core/causes';
+import type { CauseSettings } from '../../core/vocabulary/causes';
 import { failureCause, sampleAt } from '../../core/inspect';
 import type { ServerContext } from '../serverContext';
 

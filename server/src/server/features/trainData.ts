@@ -4,13 +4,13 @@
 // kept while its files and its rollout dump are unchanged (by their stamps), so a run view drawn
 // again as one step appears reads that step's train_data only.
 import type { CancellationToken } from 'vscode-languageserver';
-import { CancelledError } from '../../core/cancellation';
+import { CancelledError } from '../../core/seams/cancellation';
 import { driftFindings } from '../../core/engine';
-import { fileStamp } from '../../core/fileAccess';
+import { fileStamp } from '../../core/seams/fileAccess';
 import type { RecomputedMetrics } from '../../core/run/metricsLog';
 import { type RunPlan, trainDataRollouts, trainDataSteps } from '../../core/run/plan';
 import { joinRolloutDump, readTrainStep, type RolloutJoin, type TrainStepRead } from '../../core/run/trainData';
-import type { Finding, TrainStepReport } from '../../core/types';
+import type { Finding, TrainStepReport } from '../../core/vocabulary/types';
 import type { FileAnalysis } from '../analysis/fileAnalysis';
 import type { ServerContext } from '../serverContext';
 

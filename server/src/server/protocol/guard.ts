@@ -1,7 +1,7 @@
 // An internal error in one handler must not take the server down or leave a request unanswered:
 // it is logged and answered with an LSP error, and the next request works as before.
 import { ErrorCodes, LSPErrorCodes, ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver';
-import { CancelledError } from '../../core/cancellation';
+import { CancelledError } from '../../core/seams/cancellation';
 import { describeError } from '../describeError';
 
 /** Wraps a request handler: cancellation → RequestCancelled, anything else → logged InternalError. */

@@ -2,7 +2,7 @@
 // which the zod schemas (formats/validation/reference.ts) and the fast validation
 // (formats/validation/fast.ts) both build from, and the record fields each member feeds.
 import { Skipped } from '../../reader/jsonRule';
-import type { SampleStatus } from '../../types';
+import type { SampleStatus } from '../../vocabulary/types';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Skipped);
@@ -35,7 +35,7 @@ export function abortedByStatus(status: string | null): boolean {
  */
 export type Check = 'integer' | 'number' | 'text' | 'anyString' | 'id' | 'status' | 'reward' | 'object' | 'present' | MemberTable | null;
 
-/** The fields of a sample record (core/types.ts `SampleRecord`, `MilesSampleFields`) a member feeds. */
+/** The fields of a sample record (core/vocabulary/types.ts `SampleRecord`, `MilesSampleFields`) a member feeds. */
 export type RecordField =
   | 'groupKey'
   | 'index'

@@ -2,7 +2,7 @@
 // reference twin: `reference.ts` over the whole line's scan): the members `normalizeMilesSample` reads are found by the bytes of their keys and only their values
 // are converted (numbers with Python's int-vs-float reading, short strings, the prompt's hash);
 // every other member is validated and skipped, and no object is built for the line. The result is
-// the record `scanJson` + `normalizeMilesSample` give for the same line. Wherever this path cannot
+// the record `parseByRule` + `normalizeMilesSample` give for the same line. Wherever this path cannot
 // decide alone (a repeated key, which Python's json reads as the last one; a value of a type the
 // fast validation would refuse; an object reward; any syntax error), it returns null and the line
 // takes the full path, which gives the record, the `invalid-record` message or the syntax error.
@@ -12,13 +12,13 @@ import type { Child, Rule } from '../../reader/jsonRule';
 import { readNumberAt, type NumberRead } from '../../reader/jsonNumber';
 import { skipString, skipValue } from '../../reader/jsonSkip';
 import { hashBytes, hashPair } from '../../reader/hash';
-import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../../reader/fieldScan';
+import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../../reader/keyTable';
 import { RepeatedValue } from '../../reader/repeatedValue';
-import { MAX_BUILT_SCALARS, scanEnd, scanMember } from '../../reader/scanJson';
+import { MAX_BUILT_SCALARS, parsedEnd, parseMemberByRule } from '../../reader/ruleParse';
 import { textTail } from '../../reader/textTail';
 import type { SampleStore } from '../../store/sampleStore';
 import { emptyRow, setRowStatus } from '../../store/row';
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../types';
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../vocabulary/types';
 
 import { datasetInOrder, type LineInfo } from '../context';
 import {
@@ -284,8 +284,8 @@ export class MilesLineReader {
         return end;
       }
       case LOSS_MASK:
-        this.lossMask = scanMember(b, i, e, this.lossMaskRule, MAX_STRING);
-        return scanEnd();
+        this.lossMask = parseMemberByRule(b, i, e, this.lossMaskRule, MAX_STRING);
+        return parsedEnd();
       case WEIGHT_VERSIONS: {
         // The same list handed on while its bytes repeat (the store's `versionId` then knows it at once).
         const same = this.versions.endIfSame(b, i, e);
@@ -293,8 +293,8 @@ export class MilesLineReader {
           this.weightVersions = this.versions.value;
           return same;
         }
-        this.weightVersions = scanMember(b, i, e, this.weightVersionsRule, MAX_STRING);
-        const end = scanEnd();
+        this.weightVersions = parseMemberByRule(b, i, e, this.weightVersionsRule, MAX_STRING);
+        const end = parsedEnd();
         if (Array.isArray(this.weightVersions)) this.versions.keep(b, i, end, this.weightVersions);
         return end;
       }
@@ -305,8 +305,8 @@ export class MilesLineReader {
           this.prefixCache = this.prefix.value;
           return same;
         }
-        this.prefixCache = scanMember(b, i, e, this.prefixCacheRule, MAX_STRING);
-        const end = scanEnd();
+        this.prefixCache = parseMemberByRule(b, i, e, this.prefixCacheRule, MAX_STRING);
+        const end = parsedEnd();
         this.prefix.keep(b, i, end, this.prefixCache);
         return end;
       }

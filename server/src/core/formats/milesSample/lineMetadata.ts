@@ -3,8 +3,8 @@
 // and `instance_id` (the prompt key of a line without a prompt); other members are skipped there.
 import { readNumber, type NumberRead, skipNumberAt } from '../../reader/jsonNumber';
 import { skipString, skipValue } from '../../reader/jsonSkip';
-import { KeyTable, RecentTexts } from '../../reader/fieldScan';
-import { stringText } from '../../reader/scanJson';
+import { KeyTable, RecentTexts } from '../../reader/keyTable';
+import { stringText } from '../../reader/ruleParse';
 import { DATASET_NAME, EXIT_STATUS, INSTANCE_ID, METADATA_DATASET, METADATA_MEMBERS } from '../members/miles';
 import { MAX_STRING } from '../rule';
 

@@ -1,11 +1,11 @@
 // The reference path of miles `Sample.to_dict()` records (miles, slime, `.pt` samples): a line
-// scanned whole (reader/scanJson.ts), validated (formats/validation/) and normalised here. Its fast
+// scanned whole (reader/ruleParse.ts), validated (formats/validation/) and normalised here. Its fast
 // twin, `line.ts`, reads the same members straight from the line's bytes and must give the same
 // record (test/unit/formats/lineFastPath.test.ts); which members both read is MILES_SAMPLE
 // (formats/members/miles.ts).
 import { noteShape, type ShapeNotes } from '../fieldShape';
 import { Skipped } from '../../reader/jsonRule';
-import type { MilesSampleFields, SampleRecord } from '../../types';
+import type { MilesSampleFields, SampleRecord } from '../../vocabulary/types';
 
 import { recordDatasetName, causeOf, type LineInfo, type NormalizeContext, type Normalized } from '../context';
 import { formatIssues } from '../issues';

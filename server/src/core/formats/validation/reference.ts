@@ -4,10 +4,10 @@
 // pass. Python's NaN/Infinity are numbers here (zod's `number()` rejects them). Its fast twin,
 // `fast.ts`, checks the same rules in plain JS before zod runs; zod stays the one source of
 // `invalid-record` messages. The schemas are built, and zod loaded, the first time a record fails
-// the fast check (core/lazyZod.ts says why).
+// the fast check (core/lazy/zod.ts says why).
 import type { z as Z } from 'zod';
 
-import { zod } from '../../lazyZod';
+import { zod } from '../../lazy/zod';
 import { Skipped } from '../../reader/jsonRule';
 import { type Check, isPlainObject, type Member, type MemberTable, SAMPLE_STATUSES } from '../members/checks';
 

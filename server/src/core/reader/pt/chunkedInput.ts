@@ -1,7 +1,7 @@
 // The pickle's bytes as the machine reads them (docs/pt.md): a window over `data.pkl` refilled in
 // chunks, with the next chunk read while the current one is interpreted, and single byte ranges
 // read again on demand (a memoised text whose bytes have left the window).
-import type { OpenFile } from '../../fileAccess';
+import type { OpenFile } from '../../seams/fileAccess';
 
 import { PickleError } from './pickleLiterals';
 

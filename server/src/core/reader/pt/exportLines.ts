@@ -3,7 +3,7 @@
 // command and the editor's read-only view of a dump (docs/pt.md). Line N is sample N, as in the
 // findings of `check`. A file whose root is not a dump of samples (miles' train_data, one tensor,
 // a state dict) is one line: its root.
-import type { FileAccess } from '../../fileAccess';
+import type { FileAccess } from '../../seams/fileAccess';
 
 import type { PickleProblem } from './pickleMachine';
 import { readPt } from './ptFile';

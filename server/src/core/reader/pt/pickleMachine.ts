@@ -14,7 +14,7 @@
 // anything is allocated; the stack, the marks, the memo and the nesting depth have limits; the
 // loop never recurses. With `summarize`, lists of numbers (token ids, log-probs: most of a dump's
 // bytes) are counted, not kept.
-import type { OpenFile } from '../../fileAccess';
+import type { OpenFile } from '../../seams/fileAccess';
 
 import type { CallSite } from './allowedCallables';
 import { callOpcode } from './callOpcodes';

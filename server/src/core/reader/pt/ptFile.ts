@@ -1,6 +1,6 @@
 // One `.pt` file (torch.save's zip) → its samples, one by one, and what could not be read
 // (docs/pt.md). Reads through FileAccess only; runs nothing the file names.
-import type { FileAccess, OpenFile } from '../../fileAccess';
+import type { FileAccess, OpenFile } from '../../seams/fileAccess';
 
 import { PickleMachine, type PickleOptions, type PickleProblem } from './pickleMachine';
 import { PyDict, PyList } from './values';

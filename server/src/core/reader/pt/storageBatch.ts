@@ -7,7 +7,7 @@
 // does not hand out (strided, big-endian, a dtype without a typed array such as int64 or
 // float16, a record whose local header is not where and what the central directory says) is left
 // to StorageReader, which reads it or says why not, as it always did.
-import type { OpenFile } from '../../fileAccess';
+import type { OpenFile } from '../../seams/fileAccess';
 
 import { TensorPlaceholder } from './tensorView';
 import type { ZipEntry } from './zip';

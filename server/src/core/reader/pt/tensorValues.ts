@@ -4,8 +4,8 @@
 // as Python's repr of `float(x)` (a float32 widened to a double exactly, as tolist() does); int64
 // past 2^53 exactly. Storages are read in pages on demand, never whole: a slice of a big storage
 // reads only the pages it touches, and at most PAGES pages are held.
-import type { OpenFile } from '../../fileAccess';
-import { pyFloatRepr } from '../../python';
+import type { OpenFile } from '../../seams/fileAccess';
+import { pyFloatRepr } from '../../vocabulary/python';
 
 import type { TensorPlaceholder, TensorView } from './tensorView';
 import { ITEM_SIZES } from './tensorView';

@@ -2,7 +2,7 @@
 // stored, not deflated, so `<stem>/data.pkl` is a byte range of the file. Only the central
 // directory is read (with zip64 for files past 4 GB); every offset and size it claims is checked
 // against the file before anything is read.
-import type { OpenFile } from '../../fileAccess';
+import type { OpenFile } from '../../seams/fileAccess';
 
 export interface ZipEntry {
   name: string;

@@ -2,21 +2,21 @@
 // last complete line ended, so when a live log grows only the new bytes are read. A shrunk or
 // replaced file (other identity, or different bytes before the resume point) is read again from
 // the start. A last line without `\n` is not committed: it is re-read on the next scan.
-import type { RolloutLensSettings } from '../settings';
-import { CancelledError } from '../cancellation';
-import type { FileAccess } from '../fileAccess';
+import type { RolloutLensSettings } from '../vocabulary/settings';
+import { CancelledError } from '../seams/cancellation';
+import type { FileAccess } from '../seams/fileAccess';
 import { RecordCollector } from '../formats/collector';
 import { type CollectedFields, collectedFields, type CollectorState, restoreState } from '../formats/collectorState';
 import type { ReferencePaths } from '../formats/referencePaths';
 import { buildRule } from '../formats/rule';
-import type { KeptPtLines } from '../sampleLine';
+import type { KeptPtLines } from './sampleLine';
 
 import type { DeflateOffload } from '../reader/deflateJobs';
 import { hashBytes } from '../reader/hash';
-import { decodeScanned } from '../reader/lineScan';
+import { decodeParsedValue } from '../reader/lineParse';
 import { chunkSizeFor, type ReadLinesResult, readLines, readRange } from '../reader/lineReader';
-import type { ParallelScanner } from '../seams';
-import { isTorchFile, scanPt } from './scanPt';
+import type { ParallelScanner } from '../seams/hostSeams';
+import { isTorchFile, scanPtDump } from './ptDumpScan';
 
 export interface FileIdentity {
   id: string | null;
@@ -88,7 +88,7 @@ async function canResume(previous: ScanState | undefined, path: string, identity
  * Scans one file. `reference` is test-only: the differential tests take the fast paths' reference
  * twins (formats/referencePaths.ts); production callers pass none.
  */
-export async function scanRecords(
+export async function scanLineFile(
   target: { path: string; displayPath: string },
   options: ScanOptions,
   previous?: ScanState,
@@ -99,7 +99,7 @@ export async function scanRecords(
   if (!st.isFile) throw new Error(`${target.displayPath}: not a file`);
   const identity: FileIdentity = { id: st.id, size: st.size, mtimeMs: st.mtimeMs };
   // torch.save dumps (miles' rollout_data/*.pt) are zips around a pickle, not lines: docs/pt.md.
-  if (await isTorchFile(access, target.path, st.size)) return scanPt(target, options, identity, reference);
+  if (await isTorchFile(access, target.path, st.size)) return scanPtDump(target, options, identity, reference);
   const settingsKey = JSON.stringify(settings);
   const resume = await canResume(previous, target.path, identity, settingsKey, access);
   const rule = buildRule(settings.fields);
@@ -178,7 +178,7 @@ export async function scanRecords(
 }
 
 /**
- * The parallel path of `scanRecords`: scanned lines come back in file order and are numbered and fed
+ * The parallel path of `scanLineFile`: scanned lines come back in file order and are numbered and fed
  * to the same collector as on the single-threaded path; the pending last line is read here.
  */
 async function readParallel(
@@ -197,7 +197,7 @@ async function readParallel(
     onProgress: (position) => onProgress(position, range.end),
     onLines: (lines) => {
       for (const l of lines) {
-        const scan = l.scan.type === 'ok' ? { type: 'ok' as const, value: decodeScanned(l.scan.value) } : l.scan;
+        const scan = l.scan.type === 'ok' ? { type: 'ok' as const, value: decodeParsedValue(l.scan.value) } : l.scan;
         collector.onScanned(scan, line++, l.offset, l.byteLength);
       }
     },

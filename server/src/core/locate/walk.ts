@@ -3,8 +3,8 @@
 // so step files come in step order). Symlinked folders are followed once (by real path), so loops
 // end; an unreadable entry becomes a problem to report, never a crash. The one walker: the CLI
 // walks what the user named, the language server a run folder the client asks about (bounded).
-import type { FileAccess } from './fileAccess';
-import { isLogFileName, isPtDumpName } from './logFiles';
+import type { FileAccess } from '../seams/fileAccess';
+import { isLogFileName, isPtDumpName } from '../vocabulary/logFiles';
 
 export interface WalkTarget {
   path: string;

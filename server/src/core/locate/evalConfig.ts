@@ -1,10 +1,10 @@
 // Which miles eval config applies to a log (docs/semantics.md#eval-grouping), found the way run
-// settings are (core/runSettings.ts): one with a conventional name beside the log, else the
+// settings are (core/locate/settingsFile.ts): one with a conventional name beside the log, else the
 // nearest one in a folder above it, else the `evalConfig` setting (absolute, or relative to the
 // workspace folder holding the log, else to the log's folder). Looked up through FileAccess, so an editor's unsaved, open config
 // counts. The engine (no workspace folders) and the language server both ask here.
-import type { FileAccess } from './fileAccess';
-import type { PathOps } from './seams';
+import type { FileAccess } from '../seams/fileAccess';
+import type { PathOps } from '../seams/hostSeams';
 import { dirnameOf, isAbsolutePath, isFile, joinPath } from './paths';
 
 /** The names looked for beside a log, in this order. */
@@ -15,7 +15,7 @@ export function isEvalConfigName(path: string): boolean {
   return EVAL_CONFIG_NAMES.includes(path.split(/[\\/]/).pop() ?? '');
 }
 
-/** The engine's own (core/paths.ts): paths as written, never normalised. */
+/** The engine's own (core/locate/paths.ts): paths as written, never normalised. */
 export const plainPaths: PathOps = {
   isAbsolute: isAbsolutePath,
   join: joinPath,

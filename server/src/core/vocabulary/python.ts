@@ -1,7 +1,7 @@
 // Python semantics the frameworks' numbers and names depend on: `round(x, n)` (half-to-even on the
 // exact binary value) and `repr(float)` (shortest round-trip digits, Python's layout).
 
-import { pyFloatRepr } from '../../../shared/pythonRepr';
+import { pyFloatRepr } from '../../../../shared/pythonRepr';
 
 export { pyFloatRepr };
 

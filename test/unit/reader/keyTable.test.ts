@@ -1,16 +1,16 @@
-// Members recognised by their remembered leads (core/reader/fieldScan.ts): compared four bytes at a
+// Members recognised by their remembered leads (core/reader/keyTable.ts): compared four bytes at a
 // time, a lead must match exactly its own bytes, whatever its length and wherever a byte differs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyTable, NO_LEAD, RecentTexts } from '../../../server/src/core/reader/fieldScan';
-import { scanBytes } from '../../../server/src/core/reader/scanBytes';
+import { KeyTable, NO_LEAD, RecentTexts } from '../../../server/src/core/reader/keyTable';
+import { lineBuffer } from '../../../server/src/core/reader/lineBuffers';
 
 const ascii = (text: string) => new TextEncoder().encode(text);
 
 /** `text` at offset `at` of a fresh buffer, as the reader hands lines over (any alignment). */
 function placed(text: string, at: number, kind: 'plain' | 'scan'): Uint8Array {
   const raw = ascii(text);
-  const b = kind === 'scan' ? scanBytes(at + raw.length + 8) : new Uint8Array(at + raw.length + 8);
+  const b = kind === 'scan' ? lineBuffer(at + raw.length + 8) : new Uint8Array(at + raw.length + 8);
   b.fill(0x20);
   b.set(raw, at);
   return b.subarray(0, at + raw.length);

@@ -1,4 +1,4 @@
-// The YAML parser, loaded on first use, as zod is (core/lazyZod.ts): its module code ran at every
+// The YAML parser, loaded on first use, as zod is (core/lazy/zod.ts): its module code ran at every
 // start of the CLI, though only settings files and eval configs are YAML. Wrappers of the few
 // functions the engine calls, with the library's own types.
 import type * as Yaml from 'yaml';

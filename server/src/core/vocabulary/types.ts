@@ -1,8 +1,8 @@
 // The engine's vocabulary. Everything here is plain data: no editor, no LSP, no file system.
-import type { Run } from './run/model';
-import type { SampleStore } from './store/sampleStore';
-import type { BucketTable } from './train/drift';
-import type { TrainStepMismatch } from './train/trainStep';
+import type { Run } from '../run/model';
+import type { SampleStore } from '../store/sampleStore';
+import type { BucketTable } from '../train/drift';
+import type { TrainStepMismatch } from '../train/trainStep';
 
 /** A JSON object (not null, not an array): what a parsed log value must be before its keys are read. */
 export function isObject(v: unknown): v is Record<string, unknown> {
@@ -229,7 +229,7 @@ export interface FileReport {
   metrics: Record<string, number>;
   /**
    * Not part of the JSON contract (the run model's steps are): a rollout or eval file's step, from
-   * its records, else the last number in its name (core/logFiles.ts `fileStep`).
+   * its records, else the last number in its name (core/vocabulary/logFiles.ts `fileStep`).
    */
   step?: number | null;
   /** Not part of the JSON contract: detail for editors and the text report. */

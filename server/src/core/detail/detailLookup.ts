@@ -3,14 +3,14 @@
 // group goes through an index kept per detail (WeakMap: it goes when the result goes), so a hover
 // on a file of a million samples does not copy or scan the detail each time. The inspection
 // facade (inspect.ts) builds on these and hands them to the hosts.
-import { dropMetricName } from './causes';
-import { minLine, splitsDatasets } from './eval/analyze';
-import { splitDatasets } from './eval/datasets';
-import { groupingOrder } from './eval/grouping';
-import { inGroupOrder } from './rollout/groups';
-import { sampleList, type SampleList } from './store/sampleList';
-import type { SampleStore } from './store/sampleStore';
-import type { DatasetSummary, FileDetail, FileReport, GroupOutcome, SampleRecord } from './types';
+import { dropMetricName } from '../vocabulary/causes';
+import { minLine, splitsDatasets } from '../eval/analyze';
+import { splitDatasets } from '../eval/datasets';
+import { groupingOrder } from '../eval/grouping';
+import { inGroupOrder } from '../rollout/groups';
+import { sampleList, type SampleList } from '../store/sampleList';
+import type { SampleStore } from '../store/sampleStore';
+import type { DatasetSummary, FileDetail, FileReport, GroupOutcome, SampleRecord } from '../vocabulary/types';
 
 const sortedSamples = new WeakMap<FileDetail, readonly SampleRecord[]>();
 const groupIndex = new WeakMap<FileDetail, Map<string, GroupOutcome[]>>();

@@ -1,12 +1,12 @@
 // Facts about a log file taken from its name and records: whether it is a log at all (the shared
 // predicate), its stem, and which step it belongs to. One owner, so the run views, the eval
 // analysis and the metric comparison agree.
-import { SampleColumns } from './store/sampleColumns';
+import { SampleColumns } from '../store/sampleColumns';
 import type { SampleRecord } from './types';
 
-import { runFileStem } from '../../../shared/logFiles';
+import { runFileStem } from '../../../../shared/logFiles';
 
-export { isLogFileName, isPtDumpName, runFileStem } from '../../../shared/logFiles';
+export { isLogFileName, isPtDumpName, runFileStem } from '../../../../shared/logFiles';
 
 /** `dir/eval_100.jsonl` → `eval_100`. */
 export function fileStem(file: string): string {

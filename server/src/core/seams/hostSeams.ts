@@ -1,25 +1,25 @@
 // The seams between the engine and its host, in one place: what a host hands the engine so that
 // the engine stays free of platform modules (docs/architecture.md, "Seams").
-// - FileAccess (fileAccess.ts): reading files; Node's is server/src/node/nodeFileAccess.ts.
+// - FileAccess (seams/fileAccess.ts): reading files; Node's is server/src/node/nodeFileAccess.ts.
 // - ParallelScanner (below): a parallel line scanner; on Node worker threads over byte ranges
 //   (`server/src/node/parallelScan.ts`). Without one (the language server's in-memory documents, a
 //   browser) every file is scanned on the calling thread.
 // - DeflateOffload (reader/deflateJobs.ts): a thread that compresses response tails for miles'
 //   `has_repetition`; on Node `server/src/node/deflateThread.ts`.
 // - PathOps (below): path operations for the eval-config lookup; the engine has its own (`plainPaths`).
-import type { RolloutLensSettings } from './settings';
+import type { RolloutLensSettings } from '../vocabulary/settings';
 
-import type { LineScan } from './reader/lineScan';
+import type { ParsedLogLine } from '../reader/lineParse';
 
 export type { FileAccess } from './fileAccess';
-export type { DeflateJobs, DeflateOffload } from './reader/deflateJobs';
+export type { DeflateJobs, DeflateOffload } from '../reader/deflateJobs';
 
-/** One complete line, scanned; an `ok` value is in `encodeScanned` form. */
+/** One complete line, scanned; an `ok` value is in `encodeParsedValue` form. */
 export interface ScannedLine {
   offset: number;
   /** Without the end-of-line. */
   byteLength: number;
-  scan: LineScan;
+  scan: ParsedLogLine;
 }
 
 export interface ParallelScanResult {

@@ -6,15 +6,15 @@
 // Line N of the report is sample N (1-based) of the dump, which is also line N of its JSON Lines
 // view (`rollout-lens export`, the editor's view). Token and log-prob runs are counted, not kept,
 // so memory follows the samples' other fields.
-import { severityOf } from '../catalog';
-import type { FileAccess } from '../fileAccess';
-import type { RolloutLensSettings } from '../settings';
+import { severityOf } from '../vocabulary/catalog';
+import type { FileAccess } from '../seams/fileAccess';
+import type { RolloutLensSettings } from '../vocabulary/settings';
 import { RecordCollector } from '../formats/collector';
 import { buildRule } from '../formats/rule';
-import type { Finding, FormatId } from '../types';
-import { CancelledError } from '../cancellation';
-import { isPtDumpName } from '../logFiles';
-import type { FileIdentity, ScanOptions, ScanState } from './recordScan';
+import type { Finding, FormatId } from '../vocabulary/types';
+import { CancelledError } from '../seams/cancellation';
+import { isPtDumpName } from '../vocabulary/logFiles';
+import type { FileIdentity, ScanOptions, ScanState } from './lineFileScan';
 import { collectedFields } from '../formats/collectorState';
 import type { ReferencePaths } from '../formats/referencePaths';
 
@@ -26,7 +26,7 @@ import { PyDict } from '../reader/pt/values';
 import { findDataPkl, readZipDirectory } from '../reader/pt/zip';
 
 /** The scan options a dump takes: a dump is read on one thread. */
-export type PtScanOptions = Omit<ScanOptions, 'parallel'>;
+export type PtDumpScanOptions = Omit<ScanOptions, 'parallel'>;
 
 /**
  * Whether `path` is read as a torch.save dump (`isTorchFile`), for the places that re-read one of
@@ -100,9 +100,9 @@ export function dumpFormat(samplesFormat: FormatId, root: unknown, framework: Ro
  * `feedLine`, writes the sample's JSON line and feeds it, as for every other sample.
  * `reference` is test-only (formats/referencePaths.ts): `ptLines` feeds every sample's line.
  */
-export async function scanPt(
+export async function scanPtDump(
   target: { path: string; displayPath: string },
-  options: PtScanOptions,
+  options: PtDumpScanOptions,
   identity: FileIdentity,
   reference: ReferencePaths = {},
 ): Promise<ScanState> {

@@ -1,12 +1,12 @@
 // Builds the wanted parts of one JSON line (see `Rule`) and validates the rest by skipping it.
-// Entry point: `scanJson`. Recursion follows the rule tree only (a handful of levels); unwanted
+// Entry point: `parseByRule`. Recursion follows the rule tree only (a handful of levels); unwanted
 // containers go to the iterative `skipValue`, so hostile nesting depth cannot reach the JS stack.
 import { hashBytes } from './hash';
 import { JsonError } from './jsonError';
 import { numberValue, skipNumberAt } from './jsonNumber';
-import { wasmScanOf } from './scanBytes';
+import { wasmRoutinesOf } from './lineBuffers';
 import { hasByte, shortText, utf8Text } from './text';
-import { type Child, INT_LITERALS, type KeyCacheEntry, MAX_LIST_ITEMS, type Rule, type ScanResult, type ScannedObject, Skipped } from './jsonRule';
+import { type Child, INT_LITERALS, type KeyCacheEntry, MAX_LIST_ITEMS, type Rule, type RuleParseResult, type RuleParsedObject, Skipped } from './jsonRule';
 import { skipString, skipValue } from './jsonSkip';
 import { LongString, textTail } from './textTail';
 
@@ -86,7 +86,7 @@ function buildMember(
   rule: Child | undefined,
   wanted: boolean,
   maxString: number,
-  parent: ScannedObject | null,
+  parent: RuleParsedObject | null,
   key: string,
 ): unknown {
   if (i >= e) throw new JsonError('unexpected end of line', i);
@@ -159,7 +159,7 @@ function sumArray(b: Uint8Array, i: number, e: number): number | Skipped {
       // bytes are WebAssembly memory: it stops at the `,` before anything else.
       // Written otherwise (`1,1`), it makes no progress: then the JS loop alone reads the array.
       if (tryMask && b[i] === 0x2c && e - i > MASK_RUN) {
-        const wasm = wasmScanOf(b);
+        const wasm = wasmRoutinesOf(b);
         if (wasm !== null) {
           const base = b.byteOffset;
           const to = wasm.maskRun(base + i, base + e) - base;
@@ -247,7 +247,7 @@ function listArray(b: Uint8Array, i: number, e: number, maxString: number): unkn
  * 15 digits its value is computed from the bytes (exact, and its text is `String(value)`); longer
  * ones and everything else go through the text (correctly rounded, as JSON.parse).
  */
-function numberAt(b: Uint8Array, s: number, end: number, parent: ScannedObject | null, key: string): number {
+function numberAt(b: Uint8Array, s: number, end: number, parent: RuleParsedObject | null, key: string): number {
   const negative = b[s] === 0x2d;
   const first = negative ? s + 1 : s;
   let k = first;
@@ -293,7 +293,7 @@ function keyAt(b: Uint8Array, i: number, keyEnd: number, rule: Rule, position: n
 }
 
 /** A repeated key replaces the earlier value: its integer-literal mark (if any) goes with it. */
-function forgetInt(obj: ScannedObject, key: string): void {
+function forgetInt(obj: RuleParsedObject, key: string): void {
   const ints = obj[INT_LITERALS];
   if (ints === undefined) return;
   for (let k = ints.length - 2; k >= 0; k -= 2) if (ints[k] === key) ints.splice(k, 2);
@@ -307,8 +307,8 @@ function forgetInt(obj: ScannedObject, key: string): void {
 export const MAX_BUILT_SCALARS = 1000;
 
 /** `i` at `{`. Builds the members the rule wants; sets `pos` after `}`. */
-function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedObject {
-  const obj: ScannedObject = {};
+function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): RuleParsedObject {
+  const obj: RuleParsedObject = {};
   let scalars = 0;
   i = skipWs(b, i + 1, e);
   if (b[i] === 0x7d && i < e) {
@@ -347,16 +347,16 @@ function buildObject(b: Uint8Array, i: number, e: number, rule: Rule): ScannedOb
 }
 
 /**
- * One member value at `i` (no leading whitespace) built as `scanJson` builds it under `child`, for
- * callers that walk an object themselves (formats/milesSample/line.ts); `scanEnd()` is the index after it.
+ * One member value at `i` (no leading whitespace) built as `parseByRule` builds it under `child`, for
+ * callers that walk an object themselves (formats/milesSample/line.ts); `parsedEnd()` is the index after it.
  * Throws `JsonError` on bad input.
  */
-export function scanMember(b: Uint8Array, i: number, e: number, child: Child | undefined, maxString: number): unknown {
+export function parseMemberByRule(b: Uint8Array, i: number, e: number, child: Child | undefined, maxString: number): unknown {
   return buildMember(b, i, e, child, true, maxString, null, '');
 }
 
-/** The index after the value the last `scanMember` built. */
-export function scanEnd(): number {
+/** The index after the value the last `parseMemberByRule` built. */
+export function parsedEnd(): number {
   return pos;
 }
 
@@ -364,7 +364,7 @@ export function scanEnd(): number {
  * Validates the JSON text `b[s, e)` and builds what `rule` asks for. Never throws for bad input:
  * a syntax error comes back as a reason and the byte index where it was found.
  */
-export function scanJson(b: Uint8Array, s: number, e: number, rule: Rule): ScanResult {
+export function parseByRule(b: Uint8Array, s: number, e: number, rule: Rule): RuleParseResult {
   try {
     const i = skipWs(b, s, e);
     const value = buildMember(b, i, e, b[i] === 0x7b ? rule : undefined, true, rule.maxString, null, '');

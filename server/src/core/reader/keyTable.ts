@@ -5,7 +5,7 @@
 // without validating, decoding or looking it up again.
 import { JsonError } from './jsonError';
 import { skipString } from './jsonSkip';
-import { stringText } from './scanJson';
+import { stringText } from './ruleParse';
 
 const QUOTE = 0x22;
 export const WS = new Uint8Array(256);

@@ -5,7 +5,7 @@
 // a readable message, the good ones are kept.
 import type { z as Z } from 'zod';
 
-import { zod } from './lazyZod';
+import { zod } from '../lazy/zod';
 import { DEFAULT_SETTINGS, type RolloutLensSettings } from './settings';
 
 type FieldSchemas = { [K in keyof RolloutLensSettings]: Z.ZodType<RolloutLensSettings[K]> };
@@ -45,7 +45,7 @@ function build(z: typeof Z) {
   return { fields, file };
 }
 
-// Built, and zod loaded, on first use (core/lazyZod.ts says why).
+// Built, and zod loaded, on first use (core/lazy/zod.ts says why).
 let built: ReturnType<typeof build> | undefined;
 const schemas = () => (built ??= build(zod()));
 

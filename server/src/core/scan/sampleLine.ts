@@ -3,12 +3,12 @@
 // same reason when a line cannot be shown. A `.pt` dump's samples have no line on disk (their
 // `offset` is the sample's index in the pickle): their line is line N of the dump's JSON Lines
 // export (docs/pt.md), made by the same inert pickle machine, which stops once sample N is read.
-import type { FileAccess } from './fileAccess';
-import { readRange } from './reader/lineReader';
-import type { PickleOptions } from './reader/pt/pickleTypes';
-import { readPt } from './reader/pt/ptFile';
-import { isTorchDump } from './scan/scanPt';
-import { boundedSampleLine, sampleLine } from './reader/pt/serialize';
+import type { FileAccess } from '../seams/fileAccess';
+import { readRange } from '../reader/lineReader';
+import type { PickleOptions } from '../reader/pt/pickleTypes';
+import { readPt } from '../reader/pt/ptFile';
+import { isTorchDump } from './ptDumpScan';
+import { boundedSampleLine, sampleLine } from '../reader/pt/serialize';
 
 export type SampleLine = { bytes: Uint8Array; unavailable: null } | { bytes: null; unavailable: string };
 

@@ -1,7 +1,7 @@
 // Paths as the engine handles them: as written, `/` or `\\` separated, never normalised (the engine
 // has no Node `path`; hosts hand in paths their own way). One set of helpers for every lookup
 // that climbs or joins folders (run settings, eval configs).
-import type { FileAccess } from './fileAccess';
+import type { FileAccess } from '../seams/fileAccess';
 
 function sepOf(path: string): string {
   return path.includes('\\') && !path.includes('/') ? '\\' : '/';

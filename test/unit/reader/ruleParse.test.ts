@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { MAX_BUILT_SCALARS, scanJson } from '../../../server/src/core/reader/scanJson';
+import { MAX_BUILT_SCALARS, parseByRule } from '../../../server/src/core/reader/ruleParse';
 import { intLiteral, type Rule, Skipped } from '../../../server/src/core/reader/jsonRule';
 import { buildRule } from '../../../server/src/core/formats/rule';
 
@@ -12,7 +12,7 @@ const ALL: Rule = { scalars: true, maxString: Infinity, children: null };
 
 function scan(text: string, rule: Rule = RULE) {
   const bytes = Buffer.from(text);
-  return scanJson(bytes, 0, bytes.length, rule);
+  return parseByRule(bytes, 0, bytes.length, rule);
 }
 
 function value(text: string, rule: Rule = RULE): Record<string, unknown> {
@@ -219,7 +219,7 @@ test('scanner (property): long digit runs in numeric arrays agree with JSON.pars
       } catch {
         expected = false;
       }
-      assert.equal(scanJson(bytes, 0, bytes.length, RULE).ok, expected, JSON.stringify(bytes.toString('latin1')));
+      assert.equal(parseByRule(bytes, 0, bytes.length, RULE).ok, expected, JSON.stringify(bytes.toString('latin1')));
     }),
     { numRuns: 5000 },
   );
@@ -228,10 +228,10 @@ test('scanner (property): long digit runs in numeric arrays agree with JSON.pars
 test('scanner: a line cut inside a long digit run is invalid even when the buffer goes on with digits', () => {
   const whole = Buffer.from('{"a": [1, 2.12345678901234567890123, 3]}\n');
   for (let end = 8; end < whole.length - 2; end++) {
-    const r = scanJson(whole, 0, end, RULE);
+    const r = parseByRule(whole, 0, end, RULE);
     assert.equal(r.ok, false, `cut at ${end}: ${whole.subarray(0, end)}`);
   }
-  assert.equal(scanJson(whole, 0, whole.length - 1, RULE).ok, true);
+  assert.equal(parseByRule(whole, 0, whole.length - 1, RULE).ok, true);
 });
 
 test('scanner: an object with 100 000 members builds at most MAX_BUILT_SCALARS unnamed ones (still validated), named members always', () => {

@@ -11,7 +11,7 @@ import { compileWasm, Wasm } from './wasm';
 export type RunSkipper = (start: number, end: number) => number;
 
 /** The other routines of one instance (numberRun.wat), in offsets of its memory. */
-export interface WasmScan {
+export interface WasmRoutines {
   /** Where a plain ASCII run of a string body stops, 16 bytes a step. */
   skipText: (start: number, end: number) => number;
   /** The end of a loss mask's run of `, 0` / `, 1` pairs; `ones()` counts its `1` items. */
@@ -36,7 +36,7 @@ const PAGE = 65536;
 const SLACK = 64;
 let compiled: object | null | undefined;
 const skippers = new WeakMap<ArrayBufferLike, RunSkipper>();
-const scanners = new WeakMap<ArrayBufferLike, WasmScan>();
+const routines = new WeakMap<ArrayBufferLike, WasmRoutines>();
 
 function numberRunModule(): object | null {
   if (compiled === undefined) {
@@ -54,7 +54,7 @@ function numberRunModule(): object | null {
  * `n` bytes for lines to be scanned: WebAssembly memory when it can be had (a new instance per
  * buffer, so buffers never move under each other), else `allocBytes(n)`.
  */
-export function scanBytes(n: number): Uint8Array {
+export function lineBuffer(n: number): Uint8Array {
   const module = numberRunModule();
   if (!Wasm || module === null) return allocBytes(n);
   try {
@@ -64,10 +64,10 @@ export function scanBytes(n: number): Uint8Array {
     const exports = instance.exports;
     skippers.set(memory.buffer, exports.skipRun as RunSkipper);
     const ones = exports.ones as { value: number };
-    scanners.set(memory.buffer, {
-      skipText: exports.skipText as WasmScan['skipText'],
-      maskRun: exports.maskRun as WasmScan['maskRun'],
-      skipValue: exports.skipValue as WasmScan['skipValue'],
+    routines.set(memory.buffer, {
+      skipText: exports.skipText as WasmRoutines['skipText'],
+      maskRun: exports.maskRun as WasmRoutines['maskRun'],
+      skipValue: exports.skipValue as WasmRoutines['skipValue'],
       ones: () => ones.value,
     });
     return NodeBuffer ? NodeBuffer.from(memory.buffer, 0, n) : new Uint8Array(memory.buffer, 0, n);
@@ -83,6 +83,6 @@ export function runSkipperOf(bytes: Uint8Array): RunSkipper | null {
 }
 
 /** The string and loss-mask routines over `bytes`' memory, or null for a plain buffer. */
-export function wasmScanOf(bytes: Uint8Array): WasmScan | null {
-  return scanners.get(bytes.buffer) ?? null;
+export function wasmRoutinesOf(bytes: Uint8Array): WasmRoutines | null {
+  return routines.get(bytes.buffer) ?? null;
 }

@@ -3,13 +3,13 @@
 // validated strictly (an unknown key or a wrong type names the file, the key and what was
 // expected). One owner for the CLI (`check` without `--config`, and `--config`) and the language
 // server (merged over the client's settings), so both analyse a log with the same settings.
-import { parseYaml } from './lazyYaml';
+import { parseYaml } from '../lazy/yaml';
 import { type z } from 'zod';
-import type { RolloutLensSettings } from '../../../shared/protocol';
-import type { FileAccess } from './fileAccess';
+import type { RolloutLensSettings } from '../../../../shared/protocol';
+import type { FileAccess } from '../seams/fileAccess';
 import { isAbsolutePath, isFile, joinPath, parentDir, pathExists } from './paths';
-import { settingsFileSchema } from './settingsSchema';
-import { gateSectionSchema, type GateSection } from './compare/gate';
+import { settingsFileSchema } from '../vocabulary/settingsSchema';
+import { gateSectionSchema, type GateSection } from '../compare/gate';
 
 /** Looked for in each folder, in this order. */
 export const SETTINGS_FILE_NAMES = ['rollout-lens.yaml', 'rollout-lens.yml', 'rollout-lens.json'];
