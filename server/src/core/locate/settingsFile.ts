@@ -123,14 +123,18 @@ function parseGateSection(text: string, path: string): GateSection | undefined {
 
 /** Reads a settings file's `gate:` section (rules of `rollout-lens diff --gate`). */
 export async function loadGateSection(path: string, access: FileAccess): Promise<GateSection | undefined> {
-  let text: string;
+  const text = await readSettingsText(path, access);
+  return parseGateSection(text, path);
+}
+
+/** A settings file's text; a file that cannot be read is a SettingsFileError naming why. */
+async function readSettingsText(path: string, access: FileAccess): Promise<string> {
   try {
-    text = await readText(path, access);
+    return await readText(path, access);
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw new SettingsFileError(path, `cannot read: ${code ?? (err as Error).message}`);
   }
-  return parseGateSection(text, path);
 }
 
 async function readText(path: string, access: FileAccess): Promise<string> {
@@ -158,13 +162,7 @@ async function readText(path: string, access: FileAccess): Promise<string> {
  * path exists only there.
  */
 export async function loadSettingsFile(path: string, access: FileAccess, alsoRelativeTo?: string): Promise<Partial<RolloutLensSettings>> {
-  let text: string;
-  try {
-    text = await readText(path, access);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new SettingsFileError(path, `cannot read: ${code ?? (err as Error).message}`);
-  }
+  const text = await readSettingsText(path, access);
   const settings = parseSettingsFile(text, path);
   for (const key of ['evalConfig', 'tokenizer'] as const) {
     const named = settings[key];
