@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import { attachPromptTable } from '../core/compare/attachedRows';
 import { PromptTable } from '../core/compare/promptTable';
 import type { RunPlan } from '../core/run/plan';
-import { summarizeJob, type SummarizeBatch, type SummarizedResult, type SummarizeJob } from './summarizeJob';
+import { summarizeJob, type SummarizeBatch, type SummarizedResult, type SummarizeJob, takeNextJob } from './summarizeJob';
 
 /** Cores from which `summarize` uses worker threads unless told (`--jobs`). */
 const MIN_SUMMARIZE_WORKER_CORES = 4;
@@ -32,11 +32,6 @@ export function summarizeWorkersAvailable(script = summarizeWorkerScript()): boo
 /** The worker script beside this bundle (tests run the compiled module beside its source's place). */
 function summarizeWorkerScript(): string {
   return join(__dirname, 'summarizeWorker.js');
-}
-
-/** The next job of a batch, taken by whichever thread is free (slot 0 of the batch's shared counter). */
-export function takeNextJob(counter: Int32Array): number {
-  return Atomics.add(counter, 0, 1);
 }
 
 /**

@@ -22,6 +22,11 @@ export interface SummarizeBatch {
   counter: Int32Array;
 }
 
+/** The next job of a batch, taken by whichever thread is free (slot 0 of the batch's shared counter). */
+export function takeNextJob(counter: Int32Array): number {
+  return Atomics.add(counter, 0, 1);
+}
+
 export interface SummarizeJob {
   /** The file's place in the run's order. */
   index: number;

@@ -4,8 +4,7 @@
 // posted back as soon as it is done.
 import { parentPort } from 'node:worker_threads';
 
-import { takeNextJob } from './parallelSummarize';
-import { summarizeJob, type SummarizeBatch, type SummarizedResult } from './summarizeJob';
+import { summarizeJob, type SummarizeBatch, type SummarizedResult, takeNextJob } from './summarizeJob';
 
 const port = parentPort;
 if (port) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { readLines } from '../../../server/src/core/reader/lineReader';
 import type { FileAccess } from '../../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
-import { takeNextJob } from '../../../server/src/node/parallelSummarize';
+import { takeNextJob } from '../../../server/src/node/summarizeJob';
 import { syncFileAccess } from '../../../server/src/node/syncFileAccess';
 import { runCli, tempDir } from '../cli/run';
 
