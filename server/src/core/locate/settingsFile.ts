@@ -7,6 +7,7 @@ import { parseYaml } from '../lazy/yaml';
 import { type z } from 'zod';
 import type { RolloutLensSettings } from '../../../../shared/protocol';
 import type { FileAccess } from '../seams/fileAccess';
+import { readFileText } from '../fileText';
 import { isAbsolutePath, isFile, joinPath, parentDir, pathExists } from './paths';
 import { settingsFileSchema } from '../vocabulary/settingsSchema';
 import { gateSectionSchema, type GateSection } from '../compare/gate';
@@ -141,19 +142,7 @@ async function readText(path: string, access: FileAccess): Promise<string> {
   const stat = await access.stat(path);
   if (!stat.isFile) throw new Error('not a file');
   if (stat.size > MAX_SETTINGS_BYTES) throw new Error(`${stat.size} bytes; a settings file is at most ${MAX_SETTINGS_BYTES}`);
-  const file = await access.open(path);
-  try {
-    const buf = new Uint8Array(stat.size);
-    let total = 0;
-    while (total < buf.length) {
-      const n = await file.read(buf, total, buf.length - total, total);
-      if (n === 0) break;
-      total += n;
-    }
-    return new TextDecoder().decode(buf.subarray(0, total));
-  } finally {
-    await file.close();
-  }
+  return readFileText(access, path, stat.size);
 }
 
 /**

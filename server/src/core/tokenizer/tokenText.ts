@@ -19,7 +19,7 @@ import { type FileAccess, fileStamp } from '../seams/fileAccess';
 import { isAbsolutePath, joinPath } from '../locate/paths';
 import { isObject } from '../vocabulary/types';
 import { decoderSteps, type Step, tokenBytes, visibleText } from './decode';
-import { JsonScanError, Scanner } from './jsonScan';
+import { JsonCursor, JsonCursorError } from './jsonCursor';
 
 export { visibleText };
 
@@ -60,32 +60,32 @@ function scan(text: string, path: string): { table: Map<number, string>; decoder
   const table = new Map<number, string>();
   let decoder: unknown = null;
   let added: unknown = null;
-  const sc = new Scanner(text);
-  if (sc.peek() !== '{') throw new TokenizerError(`${path}: not a tokenizer.json (not a JSON object)`);
+  const cursor = new JsonCursor(text);
+  if (cursor.peek() !== '{') throw new TokenizerError(`${path}: not a tokenizer.json (not a JSON object)`);
   try {
-    sc.object((key) => {
-      if (key === 'model' && sc.peek() === '{')
-        sc.object((mk) => {
-          if (mk !== 'vocab') return sc.skip();
+    cursor.object((key) => {
+      if (key === 'model' && cursor.peek() === '{')
+        cursor.object((mk) => {
+          if (mk !== 'vocab') return cursor.skip();
           // BPE, WordPiece and WordLevel: {token: id}; Unigram: [[piece, score], …] by id.
-          if (sc.peek() === '{')
-            sc.object((token) => {
-              const id = Number(sc.text());
+          if (cursor.peek() === '{')
+            cursor.object((token) => {
+              const id = Number(cursor.text());
               if (validId(id)) table.set(id, own(token));
             });
-          else if (sc.peek() === '[')
-            sc.array((id) => {
-              const entry = JSON.parse(sc.text()) as unknown;
+          else if (cursor.peek() === '[')
+            cursor.array((id) => {
+              const entry = JSON.parse(cursor.text()) as unknown;
               if (Array.isArray(entry) && typeof entry[0] === 'string' && validId(id)) table.set(id, own(entry[0]));
             });
-          else sc.skip();
+          else cursor.skip();
         });
-      else if (key === 'decoder') decoder = JSON.parse(sc.text());
-      else if (key === 'added_tokens') added = JSON.parse(sc.text());
-      else sc.skip();
+      else if (key === 'decoder') decoder = JSON.parse(cursor.text());
+      else if (key === 'added_tokens') added = JSON.parse(cursor.text());
+      else cursor.skip();
     });
   } catch (err) {
-    if (err instanceof JsonScanError || err instanceof TokenizerError) throw new TokenizerError(`${path}: ${err.message}`);
+    if (err instanceof JsonCursorError || err instanceof TokenizerError) throw new TokenizerError(`${path}: ${err.message}`);
     throw new TokenizerError(`${path}: not a tokenizer.json (${err instanceof Error ? err.message : String(err)})`);
   }
   return { table, decoder, added };
@@ -93,7 +93,7 @@ function scan(text: string, path: string): { table: Map<number, string>; decoder
 
 /** The id → token table and decoder of a tokenizer.json's text (the text itself is not kept). */
 export function parseTokenizerJson(text: string, path: string): TokenTexts {
-  // Scanned in its own function: a closure here must not hold the scanner, nor so the file's text.
+  // Scanned in its own function: a closure here must not hold the cursor, nor so the file's text.
   const { table, decoder, added } = scan(text, path);
   // Added tokens (special tokens such as <|im_end|>) take their id over the vocabulary's.
   if (Array.isArray(added)) for (const a of added) if (isObject(a) && validId(a.id) && typeof a.content === 'string') table.set(a.id, a.content);
