@@ -94,20 +94,14 @@ function isDatasetRow(v: unknown): boolean {
   return Array.isArray(v) && v.length === 5 && typeof v[0] === 'string' && isCount(v[1]) && isCount(v[2]) && isNumber(v[3]) && isLine(v[4]);
 }
 
+/** The name, n and counts that a file's dataset and a step's merged dataset both carry. */
+function hasDatasetCounts(v: Json): boolean {
+  return typeof v.name === 'string' && isLine(v.n) && isCount(v.samples) && isCount(v.noneReward) && isCount(v.truncated);
+}
+
 const FILE_DATASET = ['name', 'n', 'samples', 'noneReward', 'truncated', 'line', 'metrics', 'prompts'];
 function isFileDataset(v: unknown): boolean {
-  return (
-    isObject(v) &&
-    hasKeys(v, FILE_DATASET) &&
-    typeof v.name === 'string' &&
-    isLine(v.n) &&
-    isCount(v.samples) &&
-    isCount(v.noneReward) &&
-    isCount(v.truncated) &&
-    isLine(v.line) &&
-    isMetrics(v.metrics) &&
-    isArrayOf(v.prompts, isDatasetRow)
-  );
+  return isObject(v) && hasKeys(v, FILE_DATASET) && hasDatasetCounts(v) && isLine(v.line) && isMetrics(v.metrics) && isArrayOf(v.prompts, isDatasetRow);
 }
 
 const FILE = [
@@ -154,17 +148,7 @@ function isFile(v: unknown): boolean {
 
 const DATASET = ['name', 'n', 'samples', 'noneReward', 'truncated', 'score', 'passAtK'];
 function isDataset(v: unknown): boolean {
-  return (
-    isObject(v) &&
-    hasKeys(v, DATASET) &&
-    typeof v.name === 'string' &&
-    isLine(v.n) &&
-    isCount(v.samples) &&
-    isCount(v.noneReward) &&
-    isCount(v.truncated) &&
-    isNumberOrNull(v.score) &&
-    isRecordOf(v.passAtK, isNumberOrNull)
-  );
+  return isObject(v) && hasKeys(v, DATASET) && hasDatasetCounts(v) && isNumberOrNull(v.score) && isRecordOf(v.passAtK, isNumberOrNull);
 }
 
 const MISMATCH = ['tokens', 'mean', 'p99', 'ranks', 'file', 'worstSample'];
