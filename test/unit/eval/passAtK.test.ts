@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computePassAtK, passAtKAssertion, passAtKEstimate, passKValues } from '../../../server/src/core/eval/passAtK';
+import { computePassAtK, passAtKAssertion, passAtKEstimate, passAtKOfCounts, passKValues } from '../../../server/src/core/eval/passAtK';
+import { npMean } from '../../../server/src/core/eval/numeric';
 import { reference } from './records';
 
 function comb(n: number, k: number): number {
@@ -56,4 +57,21 @@ test('c counts rewards exactly 1 (0.99 and 1.5 are not correct)', () => {
   const r = computePassAtK([1, 0.99, 1.5, 0], 4);
   assert.equal(r.kind, 'metrics');
   if (r.kind === 'metrics') assert.equal(r.values['pass@1'], 0.25);
+});
+
+test('pass@k from counts: each group estimated from its own count for each k (estimates kept per count, per k)', () => {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (const [groups, size] of [
+    [1, 1000],
+    [3, 64],
+    [50, 8],
+    [200, 5],
+  ]) {
+    // Few distinct counts, repeated: a count's estimate for one k must not serve another k.
+    const correct = Int32Array.from({ length: groups }, () => Math.floor(next() * Math.min(size + 1, 4)) * Math.floor(size / 3));
+    const direct: Record<string, number> = {};
+    for (const k of passKValues(size)) direct[`pass@${k}`] = npMean(Float64Array.from(correct, (c) => passAtKEstimate(size, c, k)));
+    assert.deepEqual(passAtKOfCounts(correct, size), direct, `${groups} groups of ${size}`);
+  }
 });

@@ -54,15 +54,25 @@ export function computePassAtK(flatRewards: ArrayLike<number>, groupSize: number
 
 /**
  * `compute_pass_rate`'s figures from each group's count of rewards `== 1` (groups in miles' order,
- * all of `groupSize` samples). A group's estimate depends only on its count: one per count, looked up.
+ * all of `groupSize` samples). A group's estimate depends only on its count: it is computed once for
+ * each count that occurs, and only for those (an estimate costs up to `groupSize` steps, so every
+ * count of a large group would cost its size squared: one group of a whole file's samples).
  */
 export function passAtKOfCounts(correct: Int32Array, groupSize: number): Record<string, number> {
   const values: Record<string, number> = {};
   const estimates = new Float64Array(correct.length);
   const byCount = new Float64Array(groupSize + 1);
+  // The counts' estimates computed for the current k: `known[c] === k` (k is never 0).
+  const known = new Int32Array(groupSize + 1);
   for (const k of passKValues(groupSize)) {
-    for (let c = 0; c <= groupSize; c++) byCount[c] = passAtKEstimate(groupSize, c, k);
-    for (let g = 0; g < correct.length; g++) estimates[g] = byCount[correct[g]];
+    for (let g = 0; g < correct.length; g++) {
+      const c = correct[g];
+      if (known[c] !== k) {
+        byCount[c] = passAtKEstimate(groupSize, c, k);
+        known[c] = k;
+      }
+      estimates[g] = byCount[c];
+    }
     values[`pass@${k}`] = npMean(estimates);
   }
   return values;
