@@ -28,7 +28,7 @@ export interface NormalizationCrash {
  * number on every sample, as the example run has them) is keyed by `index` alone.
  */
 export function rewardNormalizationCrash(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): NormalizationCrash | null {
-  return mayRaise(store, excluded, idsNameRollouts) ? normalizationCrashOf(store, excluded, idsNameRollouts) : null;
+  return normalizationMayRaise(store, excluded, idsNameRollouts) ? normalizationCrashOf(store, excluded, idsNameRollouts) : null;
 }
 
 /** The reference walk behind `rewardNormalizationCrash`: every kept sample into lists (tests compare the two). */
@@ -79,33 +79,79 @@ export function normalizationCrashOf(store: SampleColumns, excluded: (row: numbe
 }
 
 /**
- * Whether `rewardNormalizationCrash` can find anything, in one pass over the columns that builds
- * nothing per sample (the common step, where it finds nothing, is not slowed by its lists). Only a
- * reward that is not `==` itself (NaN), a missing reward, or two samples under one rollout key in
- * a reward group can raise; keys that rise strictly within each group are all different. Whether
- * the reward groups are the samples' groups or all samples as one (a sample without a group) is
- * known only at the end, so the keys are followed both ways in the same pass.
+ * Whether `rewardNormalizationCrash` can find anything, building nothing per sample where it finds
+ * nothing (the common step is not slowed by the walk's lists). Only a reward that is not `==`
+ * itself (NaN), a missing reward, or two samples under one rollout key in a reward group can raise.
+ * Whether the reward groups are the samples' groups or all samples as one (a sample without a
+ * group) is known only at the end, so one pass follows the keys both ways: keys that rise strictly
+ * are all different. Where they do not (lines out of order), the keys are sorted, per group or all
+ * together, and compared with their neighbours.
  */
-function mayRaise(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): boolean {
+export function normalizationMayRaise(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): boolean {
   let ungrouped = false;
   const last = new Float64Array(store.groupKeys.size).fill(-Infinity);
   let lastOfAll = -Infinity;
   let risingInAll = true;
+  let risingInGroups = true;
   for (let i = 0; i < store.length; i++) {
     if (excluded(i)) continue;
     const r = store.rewardAt(i);
     if (r === null || r !== r) return true;
     const g = store.groupId(i);
     if (g < 0) ungrouped = true;
-    const key = (idsNameRollouts ? store.rolloutIdAt(i) : null) ?? store.indexAt(i);
+    const key = rolloutKey(store, i, idsNameRollouts);
     if (key === null) continue; // keyed by its own row: no other sample shares it
     if (!(key > lastOfAll)) risingInAll = false;
     lastOfAll = key;
     if (g >= 0) {
-      // Keys rising among all samples rise within each group: a group's fall answers both ways.
-      if (!(key > last[g])) return true;
+      if (!(key > last[g])) risingInGroups = false;
       last[g] = key;
     }
   }
-  return ungrouped && !risingInAll;
+  // Keys rising among all samples rise within each group too.
+  if (risingInAll || (!ungrouped && risingInGroups)) return false;
+  return ungrouped ? repeatsAmongAll(store, excluded, idsNameRollouts) : repeatsWithinGroups(store, excluded, idsNameRollouts);
+}
+
+/** The key `normalizationCrashOf` files a row's sample under, or null when it is keyed by its row alone. */
+function rolloutKey(store: SampleColumns, row: number, idsNameRollouts: boolean): number | null {
+  return (idsNameRollouts ? store.rolloutIdAt(row) : null) ?? store.indexAt(row);
+}
+
+/** Whether two kept samples share a key (all samples one reward group). */
+function repeatsAmongAll(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): boolean {
+  const keys = new Float64Array(store.length);
+  let n = 0;
+  for (let i = 0; i < store.length; i++) {
+    if (excluded(i)) continue;
+    const key = rolloutKey(store, i, idsNameRollouts);
+    if (key !== null) keys[n++] = key;
+  }
+  return hasNeighbourRepeat(keys.subarray(0, n));
+}
+
+/** Whether two kept samples of one group share a key: rows bucketed by group, each bucket's keys sorted. */
+function repeatsWithinGroups(store: SampleColumns, excluded: (row: number) => boolean, idsNameRollouts: boolean): boolean {
+  const groups = store.groupKeys.size;
+  // Each group's first position in `keys`, then (after the fill) its end.
+  const start = new Int32Array(groups + 1);
+  for (let i = 0; i < store.length; i++) if (!excluded(i) && rolloutKey(store, i, idsNameRollouts) !== null) start[store.groupId(i) + 1]++;
+  for (let g = 0; g < groups; g++) start[g + 1] += start[g];
+  const keys = new Float64Array(start[groups]);
+  const end = start.slice(0, groups);
+  for (let i = 0; i < store.length; i++) {
+    if (excluded(i)) continue;
+    const key = rolloutKey(store, i, idsNameRollouts);
+    if (key !== null) keys[end[store.groupId(i)]++] = key;
+  }
+  for (let g = 0; g < groups; g++) if (hasNeighbourRepeat(keys.subarray(start[g], start[g + 1]))) return true;
+  return false;
+}
+
+/** Whether `keys` (sorted here, in place) holds a value twice. */
+function hasNeighbourRepeat(keys: Float64Array): boolean {
+  if (keys.length < 2) return false;
+  keys.sort();
+  for (let j = 1; j < keys.length; j++) if (keys[j] === keys[j - 1]) return true;
+  return false;
 }
