@@ -19,7 +19,7 @@ import { type FileAccess, fileStamp } from '../seams/fileAccess';
 import { isAbsolutePath, joinPath } from '../locate/paths';
 import { isObject } from '../vocabulary/types';
 import { decoderSteps, type Step, tokenBytes, visibleText } from './decode';
-import { JsonCursor, JsonCursorError } from './jsonCursor';
+import { JsonTextCursor, JsonTextCursorError } from './jsonTextCursor';
 
 export { visibleText };
 
@@ -60,7 +60,7 @@ function scan(text: string, path: string): { table: Map<number, string>; decoder
   const table = new Map<number, string>();
   let decoder: unknown = null;
   let added: unknown = null;
-  const cursor = new JsonCursor(text);
+  const cursor = new JsonTextCursor(text);
   if (cursor.peek() !== '{') throw new TokenizerError(`${path}: not a tokenizer.json (not a JSON object)`);
   try {
     cursor.object((key) => {
@@ -85,7 +85,7 @@ function scan(text: string, path: string): { table: Map<number, string>; decoder
       else cursor.skip();
     });
   } catch (err) {
-    if (err instanceof JsonCursorError || err instanceof TokenizerError) throw new TokenizerError(`${path}: ${err.message}`);
+    if (err instanceof JsonTextCursorError || err instanceof TokenizerError) throw new TokenizerError(`${path}: ${err.message}`);
     throw new TokenizerError(`${path}: not a tokenizer.json (${err instanceof Error ? err.message : String(err)})`);
   }
   return { table, decoder, added };

@@ -1,15 +1,15 @@
-// A cursor over a JSON text, read in place (core/tokenizer/tokenText.ts): a tokenizer.json is 5–15 MB, most
+// A cursor over a JSON text (a string), read in place (core/tokenizer/tokenText.ts): a tokenizer.json is 5–15 MB, most
 // of it BPE merges, so values that are not wanted are skipped, never built.
 /** Where the text stops being JSON (tokenText.ts names the file in its message). */
-export class JsonCursorError extends Error {}
+export class JsonTextCursorError extends Error {}
 
 /** A position in a JSON text that reads it in place: values that are not wanted are skipped, never built. */
-export class JsonCursor {
+export class JsonTextCursor {
   i = 0;
   constructor(private readonly s: string) {}
 
   fail(what: string): never {
-    throw new JsonCursorError(`not a tokenizer.json: ${what} at character ${this.i}`);
+    throw new JsonTextCursorError(`not a tokenizer.json: ${what} at character ${this.i}`);
   }
   ws(): void {
     const s = this.s;
