@@ -140,9 +140,6 @@ function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length:
   return { length: n, chars, ascii };
 }
 
-/** The decoded window, reused: only numbers leave `textTail`, never these bytes. */
-let decoded = new Uint8Array(0);
-
 /**
  * The tail of the validated string body `b[s, e)` (between the quotes), or null when it has at
  * most `TAIL_CHARS` code points. Decodes from a boundary a little before the tail, widening the
@@ -156,8 +153,9 @@ export function textTail(b: Uint8Array, s: number, e: number, jobs: DeflateJobs 
   for (;;) {
     let p = Math.max(s, e - budget);
     while (!isBoundary(b, s, p)) p--;
-    // Decoded text is never longer than its escaped form.
-    if (decoded.length < e - p) decoded = new Uint8Array(Math.max(e - p, 2 * decoded.length));
+    // Decoded text is never longer than its escaped form. A window of this call's own: its bytes
+    // may go on to a deflate job (`encodable`).
+    const decoded = new Uint8Array(e - p);
     const { length, chars, ascii } = decode(b, p, e, decoded);
     if (p === s && chars <= TAIL_CHARS) return null;
     if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii, jobs);
