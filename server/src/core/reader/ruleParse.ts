@@ -9,6 +9,7 @@ import { hasByte, ShortTexts, utf8Text } from './text';
 import { type Child, INT_LITERALS, type KeyCacheEntry, MAX_LIST_ITEMS, type Rule, type RuleParseResult, type RuleParsedObject, Skipped } from './jsonRule';
 import { skipString, skipValue } from './jsonSkip';
 import { LongString, textTail } from './textTail';
+import { ZlibSizer } from './zlibLength';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -144,14 +145,16 @@ export const MAX_BUILT_SCALARS = 1000;
 
 /**
  * Builds the wanted parts of JSON values (see `Rule`). One per scan (or per one-off parse): it holds
- * where the builder stands between its calls (`end`), the short strings it has seen, and its hash
- * scratch, so scans in one process never share them.
+ * where the builder stands between its calls (`end`), the short strings it has seen, its hash
+ * scratch and its zlib sizer, so scans in one process never share them.
  */
 export class RuleParser {
   /** Where the builder stands: after the value it built last (instead of returning (value, index) pairs). */
   private pos = 0;
   private readonly texts = new ShortTexts();
   private readonly hashWords = new Uint32Array(2);
+  /** Sizes the compressed tails of long strings (made on first use). */
+  private sizer: ZlibSizer | null = null;
 
   /** The index after the value the last `member` (or `parse`) built. */
   get end(): number {
@@ -208,7 +211,9 @@ export class RuleParser {
     if (rule === 'tail') {
       if (c === QUOTE) {
         this.pos = skipString(b, i, e);
-        return this.pos - i - 2 <= maxString ? stringText(b, i, this.pos, this.texts) : new LongString(this.pos - i, textTail(b, i + 1, this.pos - 1));
+        return this.pos - i - 2 <= maxString
+          ? stringText(b, i, this.pos, this.texts)
+          : new LongString(this.pos - i, textTail(b, i + 1, this.pos - 1, null, (this.sizer ??= new ZlibSizer())));
       }
       rule = undefined;
       wanted = true;

@@ -20,6 +20,7 @@ import type { DeflateJobs } from '../reader/deflateJobs';
 import type { OffloadedVerdicts } from '../formats/offloadedVerdicts';
 import { hashPair, hex64 } from '../reader/hash';
 import { stringTail } from '../reader/textTail';
+import { ZlibSizer } from '../reader/zlibLength';
 import { MAX_BUILT_SCALARS } from '../reader/ruleParse';
 import { MAX_LIST_ITEMS } from '../reader/jsonRule';
 
@@ -184,6 +185,7 @@ export class PtSampleReader {
   /** A tail of the sample's response left to the scan's jobs. */
   private readonly pending = noPendingTail();
   private readonly lineLengths = new LineLengths();
+  private readonly sizer = new ZlibSizer();
 
   /** The words of `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
   private jsonHash(v: unknown, sample: PyDict, out: Uint32Array): void {
@@ -300,7 +302,7 @@ export class PtSampleReader {
       response === undefined
         ? false
         : typeof response === 'string' || response instanceof PyText
-          ? tailVerdict(stringTail(textOfStr(response), jobs), this.pending)
+          ? tailVerdict(stringTail(textOfStr(response), jobs, this.sizer), this.pending)
           : null;
     got.byteLength = this.lineLengths.of(value);
     got.instance = instance;

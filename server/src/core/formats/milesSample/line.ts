@@ -16,6 +16,7 @@ import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../../rea
 import { RepeatedValue } from '../../reader/repeatedValue';
 import { MAX_BUILT_SCALARS, RuleParser } from '../../reader/ruleParse';
 import { textTail } from '../../reader/textTail';
+import { ZlibSizer } from '../../reader/zlibLength';
 import type { SampleStore } from '../../store/sampleStore';
 import { emptyRow, setRowStatus } from '../../store/row';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../vocabulary/types';
@@ -95,6 +96,8 @@ export class MilesLineReader {
   private repetition: boolean | null | string = false;
   /** Where a long response's tail goes to be compressed (the scan's jobs; null: here). */
   private jobs: DeflateJobs | null = null;
+  /** Sizes a long response's tail compressed here. */
+  private readonly sizer = new ZlibSizer();
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -281,7 +284,7 @@ export class MilesLineReader {
           return skipValue(b, i, e);
         }
         const end = skipString(b, i, e);
-        this.repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.jobs), this.pending);
+        this.repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.jobs, this.sizer), this.pending);
         return end;
       }
       case LOSS_MASK:
