@@ -8,8 +8,7 @@ import { wasmRoutinesOf } from './lineBuffers';
 import { hasByte, ShortTexts, utf8Text } from './text';
 import { type Child, INT_LITERALS, type KeyCacheEntry, MAX_LIST_ITEMS, type Rule, type RuleParseResult, type RuleParsedObject, Skipped } from './jsonRule';
 import { skipString, skipValue } from './jsonSkip';
-import { LongString, textTail } from './textTail';
-import { ZlibSizer } from './zlibLength';
+import { LongString, TailMeasure, textTail } from './textTail';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -146,15 +145,15 @@ export const MAX_BUILT_SCALARS = 1000;
 /**
  * Builds the wanted parts of JSON values (see `Rule`). One per scan (or per one-off parse): it holds
  * where the builder stands between its calls (`end`), the short strings it has seen, its hash
- * scratch and its zlib sizer, so scans in one process never share them.
+ * scratch and its tail measure, so scans in one process never share them.
  */
 export class RuleParser {
   /** Where the builder stands: after the value it built last (instead of returning (value, index) pairs). */
   private pos = 0;
   private readonly texts = new ShortTexts();
   private readonly hashWords = new Uint32Array(2);
-  /** Sizes the compressed tails of long strings (made on first use). */
-  private sizer: ZlibSizer | null = null;
+  /** Measures the tails of long strings (made on first use). */
+  private tails: TailMeasure | null = null;
 
   /** The index after the value the last `member` (or `parse`) built. */
   get end(): number {
@@ -213,7 +212,7 @@ export class RuleParser {
         this.pos = skipString(b, i, e);
         return this.pos - i - 2 <= maxString
           ? stringText(b, i, this.pos, this.texts)
-          : new LongString(this.pos - i, textTail(b, i + 1, this.pos - 1, null, (this.sizer ??= new ZlibSizer())));
+          : new LongString(this.pos - i, textTail(b, i + 1, this.pos - 1, null, (this.tails ??= new TailMeasure())));
       }
       rule = undefined;
       wanted = true;

@@ -140,25 +140,33 @@ function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length:
   return { length: n, chars, ascii };
 }
 
+/** What measuring tails keeps between calls: the decoded window and a zlib sizer. One per reader. */
+export class TailMeasure {
+  window = new Uint8Array(0);
+  readonly sizer = new ZlibSizer();
+}
+
 /**
  * The tail of the validated string body `b[s, e)` (between the quotes), or null when it has at
  * most `TAIL_CHARS` code points. Decodes from a boundary a little before the tail, widening the
  * window until it holds more than `TAIL_CHARS + 1` code points (the first decoded one may be the
  * low half of a pair that began before the window) or reaches the start.
  */
-export function textTail(b: Uint8Array, s: number, e: number, jobs: DeflateJobs | null = null, sizer: ZlibSizer | null = null): TextTail | null {
+export function textTail(b: Uint8Array, s: number, e: number, jobs: DeflateJobs | null = null, measure: TailMeasure | null = null): TextTail | null {
+  const m = measure ?? new TailMeasure();
   // A code point takes at least one byte.
   if (e - s <= TAIL_CHARS) return null;
   let budget = TAIL_CHARS + (TAIL_CHARS >> 2);
   for (;;) {
     let p = Math.max(s, e - budget);
     while (!isBoundary(b, s, p)) p--;
-    // Decoded text is never longer than its escaped form. A window of this call's own: its bytes
-    // may go on to a deflate job (`encodable`).
-    const decoded = new Uint8Array(e - p);
+    // Decoded text is never longer than its escaped form. The caller's window, reused: only
+    // numbers leave `textTail` (a deflate job copies the bytes it is offered).
+    if (m.window.length < e - p) m.window = new Uint8Array(Math.max(e - p, 2 * m.window.length));
+    const decoded = m.window;
     const { length, chars, ascii } = decode(b, p, e, decoded);
     if (p === s && chars <= TAIL_CHARS) return null;
-    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii, jobs, sizer);
+    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii, jobs, m.sizer);
     budget *= 2;
   }
 }
@@ -197,7 +205,8 @@ function encodable(bytes: Uint8Array, jobs: DeflateJobs | null, sizer: ZlibSizer
 }
 
 /** `textTail` of a built string (JS text: a lone UTF-16 surrogate is one code point, as in Python). */
-export function stringTail(text: string, jobs: DeflateJobs | null = null, sizer: ZlibSizer | null = null): TextTail | null {
+export function stringTail(text: string, jobs: DeflateJobs | null = null, measure: TailMeasure | null = null): TextTail | null {
+  const sizer = measure?.sizer ?? null;
   if (text.length <= TAIL_CHARS) return null;
   // Back over TAIL_CHARS code points, as `Array.from` counts them (a pair is one, a lone half one),
   // without splitting the whole text: a response can be megabytes.

@@ -81,6 +81,20 @@ function smaller(freq: Uint32Array, depth: Uint8Array, n: number, m: number): bo
   return freq[n] < freq[m] || (freq[n] === freq[m] && depth[n] <= depth[m]);
 }
 
+/** zlib's `pqdownheap` over `heap[1…heapLen]`. */
+function downHeap(heap: Int32Array, depth: Uint8Array, freq: Uint32Array, k: number, heapLen: number): void {
+  const v = heap[k];
+  let j = k << 1;
+  while (j <= heapLen) {
+    if (j < heapLen && smaller(freq, depth, heap[j + 1], heap[j])) j++;
+    if (smaller(freq, depth, v, heap[j])) break;
+    heap[k] = heap[j];
+    k = j;
+    j <<= 1;
+  }
+  heap[k] = v;
+}
+
 /**
  * Sizes deflate blocks: zlib's three trees, its heap and the running bit counts. One per sizer
  * (zlibLength.ts `ZlibSizer`): every call starts its own blocks, but the arrays are this object's.
@@ -92,79 +106,64 @@ export class BlockSizer {
   private readonly heap = new Int32Array(HEAP_SIZE);
   private readonly depth = new Uint8Array(HEAP_SIZE);
   private readonly blCount = new Uint16Array(MAX_BITS + 1);
-  private heapLen = 0;
-  private heapMax = 0;
   /** The block's bits with each tree's own code (`opt_len`) and with the fixed code (`static_len`). */
   private optLen = 0;
   private staticLen = 0;
-
-  private downHeap(freq: Uint32Array, k: number): void {
-    const heap = this.heap;
-    const depth = this.depth;
-    const v = heap[k];
-    let j = k << 1;
-    while (j <= this.heapLen) {
-      if (j < this.heapLen && smaller(freq, depth, heap[j + 1], heap[j])) j++;
-      if (smaller(freq, depth, v, heap[j])) break;
-      heap[k] = heap[j];
-      k = j;
-      j <<= 1;
-    }
-    heap[k] = v;
-  }
 
   /** zlib's `build_tree` and `gen_bitlen`: code lengths, and their bits added to `optLen` / `staticLen`. */
   private build(t: Tree): void {
     const heap = this.heap;
     const depth = this.depth;
     const { freq, len, dad, elems } = t;
-    this.heapLen = 0;
-    this.heapMax = HEAP_SIZE;
+    let heapLen = 0;
+    let heapMax = HEAP_SIZE;
     let maxCode = -1;
     for (let n = 0; n < elems; n++) {
       if (freq[n] !== 0) {
-        heap[++this.heapLen] = maxCode = n;
+        heap[++heapLen] = maxCode = n;
         depth[n] = 0;
       } else len[n] = 0;
     }
     // At least two codes of non-zero frequency, as the format requires: the forced ones cost nothing.
-    while (this.heapLen < 2) {
-      const node = (heap[++this.heapLen] = maxCode < 2 ? ++maxCode : 0);
+    while (heapLen < 2) {
+      const node = (heap[++heapLen] = maxCode < 2 ? ++maxCode : 0);
       freq[node] = 1;
       depth[node] = 0;
       this.optLen--;
       if (t.staticLen) this.staticLen -= t.staticLen[node];
     }
     t.maxCode = maxCode;
-    for (let n = this.heapLen >> 1; n >= 1; n--) this.downHeap(freq, n);
+    for (let n = heapLen >> 1; n >= 1; n--) downHeap(heap, depth, freq, n, heapLen);
     let node = elems;
     do {
       const n = heap[1];
-      heap[1] = heap[this.heapLen--];
-      this.downHeap(freq, 1);
+      heap[1] = heap[heapLen--];
+      downHeap(heap, depth, freq, 1, heapLen);
       const m = heap[1];
-      heap[--this.heapMax] = n;
-      heap[--this.heapMax] = m;
+      heap[--heapMax] = n;
+      heap[--heapMax] = m;
       freq[node] = freq[n] + freq[m];
       depth[node] = (depth[n] >= depth[m] ? depth[n] : depth[m]) + 1;
       dad[n] = dad[m] = node;
       heap[1] = node++;
-      this.downHeap(freq, 1);
-    } while (this.heapLen >= 2);
-    heap[--this.heapMax] = heap[1];
-    this.bitLengths(t);
+      downHeap(heap, depth, freq, 1, heapLen);
+    } while (heapLen >= 2);
+    heap[--heapMax] = heap[1];
+    this.bitLengths(t, heapMax);
   }
 
   /** zlib's `gen_bitlen`: lengths from the tree's depths, the deepest moved up to `maxLength`. */
-  private bitLengths(t: Tree): void {
+  private bitLengths(t: Tree, heapMax: number): void {
     const heap = this.heap;
     const blCount = this.blCount;
     const { freq, len, dad, maxLength, extra, extraBase, staticLen: stree } = t;
+    let optLen = this.optLen;
+    let staticLen = this.staticLen;
     blCount.fill(0);
-    len[heap[this.heapMax]] = 0;
+    len[heap[heapMax]] = 0;
     let overflow = 0;
     let h: number;
-    for (h = this.heapMax + 1; h < HEAP_SIZE; h++) {
+    for (h = heapMax + 1; h < HEAP_SIZE; h++) {
       const n = heap[h];
       let bits = len[dad[n]] + 1;
       if (bits > maxLength) {
@@ -175,10 +174,14 @@ export class BlockSizer {
       if (n > t.maxCode) continue;
       blCount[bits]++;
       const xbits = n >= extraBase ? extra[n - extraBase] : 0;
-      this.optLen += freq[n] * (bits + xbits);
-      if (stree) this.staticLen += freq[n] * (stree[n] + xbits);
+      optLen += freq[n] * (bits + xbits);
+      if (stree) staticLen += freq[n] * (stree[n] + xbits);
     }
-    if (overflow === 0) return;
+    if (overflow === 0) {
+      this.optLen = optLen;
+      this.staticLen = staticLen;
+      return;
+    }
     do {
       let bits = maxLength - 1;
       while (blCount[bits] === 0) bits--;
@@ -193,12 +196,14 @@ export class BlockSizer {
         const m = heap[--h];
         if (m > t.maxCode) continue;
         if (len[m] !== bits) {
-          this.optLen += (bits - len[m]) * freq[m];
+          optLen += (bits - len[m]) * freq[m];
           len[m] = bits;
         }
         n--;
       }
     }
+    this.optLen = optLen;
+    this.staticLen = staticLen;
   }
 
   /** zlib's `scan_tree`: the frequencies of the code-length code that sends tree `t`'s lengths. */

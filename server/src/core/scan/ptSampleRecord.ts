@@ -19,8 +19,7 @@ import { emptyRow, setRowStatus } from '../store/row';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { OffloadedVerdicts } from '../formats/offloadedVerdicts';
 import { hashPair, hex64 } from '../reader/hash';
-import { stringTail } from '../reader/textTail';
-import { ZlibSizer } from '../reader/zlibLength';
+import { stringTail, TailMeasure } from '../reader/textTail';
 import { MAX_BUILT_SCALARS } from '../reader/ruleParse';
 import { MAX_LIST_ITEMS } from '../reader/jsonRule';
 
@@ -185,7 +184,7 @@ export class PtSampleReader {
   /** A tail of the sample's response left to the scan's jobs. */
   private readonly pending = noPendingTail();
   private readonly lineLengths = new LineLengths();
-  private readonly sizer = new ZlibSizer();
+  private readonly tails = new TailMeasure();
 
   /** The words of `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
   private jsonHash(v: unknown, sample: PyDict, out: Uint32Array): void {
@@ -302,7 +301,7 @@ export class PtSampleReader {
       response === undefined
         ? false
         : typeof response === 'string' || response instanceof PyText
-          ? tailVerdict(stringTail(textOfStr(response), jobs, this.sizer), this.pending)
+          ? tailVerdict(stringTail(textOfStr(response), jobs, this.tails), this.pending)
           : null;
     got.byteLength = this.lineLengths.of(value);
     got.instance = instance;

@@ -15,8 +15,7 @@ import { hashBytes, hashPair } from '../../reader/hash';
 import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../../reader/keyTable';
 import { RepeatedValue } from '../../reader/repeatedValue';
 import { MAX_BUILT_SCALARS, RuleParser } from '../../reader/ruleParse';
-import { textTail } from '../../reader/textTail';
-import { ZlibSizer } from '../../reader/zlibLength';
+import { TailMeasure, textTail } from '../../reader/textTail';
 import type { SampleStore } from '../../store/sampleStore';
 import { emptyRow, setRowStatus } from '../../store/row';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../vocabulary/types';
@@ -96,8 +95,8 @@ export class MilesLineReader {
   private repetition: boolean | null | string = false;
   /** Where a long response's tail goes to be compressed (the scan's jobs; null: here). */
   private jobs: DeflateJobs | null = null;
-  /** Sizes a long response's tail compressed here. */
-  private readonly sizer = new ZlibSizer();
+  /** Measures a long response's tail here. */
+  private readonly tails = new TailMeasure();
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -284,7 +283,7 @@ export class MilesLineReader {
           return skipValue(b, i, e);
         }
         const end = skipString(b, i, e);
-        this.repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.jobs, this.sizer), this.pending);
+        this.repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.jobs, this.tails), this.pending);
         return end;
       }
       case LOSS_MASK:
