@@ -10,6 +10,7 @@ import { normalizeRecord } from './formats/normalize';
 import { buildRule } from './formats/rule';
 import { lineBuffer } from './reader/lineBuffers';
 import { type ParsedLogLine, parseLogLine } from './reader/lineParse';
+import { RuleParser } from './reader/ruleParse';
 import type { ScanState } from './scan/lineFileScan';
 import { collectedFields } from './formats/collectorState';
 
@@ -44,6 +45,7 @@ export class DocumentScans {
   /** One slot per editor line; undefined: not scanned since it changed. */
   private entries: (Entry | undefined)[] = [];
   private ruleKey = '';
+  private readonly lineScanner = new LineScanner();
 
   /** Forget every scan (a full-text change). */
   reset(lineCount: number): void {
@@ -86,7 +88,7 @@ export class DocumentScans {
       // A BOM is one only at the file's start: a line that moved to or from line 1 may read otherwise.
       if (e !== undefined && (i === 0 ? e.bom !== (source.lineText(0).charCodeAt(0) === 0xfeff) : e.bom)) e = undefined;
       if (e === undefined) {
-        e = scanEntry(source.lineText(i), i === 0, rule);
+        e = this.lineScanner.scan(source.lineText(i), i === 0, rule);
         this.entries[i] = e;
         rescanned++;
       }
@@ -164,26 +166,32 @@ export class DocumentScans {
 
 const encoder = new TextEncoder();
 const MAX_SCRATCH = 16 * 1024 * 1024;
-let scratch: Uint8Array = lineBuffer(64 * 1024);
 
-function scanEntry(full: string, first: boolean, rule: ReturnType<typeof buildRule>): Entry {
-  let end = full.length;
-  let eol = 0;
-  let loneCr = false;
-  if (full.endsWith('\r\n')) eol = 2;
-  else if (full.endsWith('\n')) eol = 1;
-  else if (full.endsWith('\r')) loneCr = true;
-  end -= eol;
-  const bom = first && full.charCodeAt(0) === 0xfeff;
-  const content = full.slice(bom ? 1 : 0, end);
-  // Encoded into one reused buffer (`lineBuffer`: the scanner's fast paths): a 40 MB document does not allocate 40 MB of line copies (the
-  // scan builds its values as new strings and numbers, never views of these bytes).
-  if (scratch.length < content.length * 3) scratch = lineBuffer(Math.max(content.length * 3, 2 * scratch.length));
-  const length = encoder.encodeInto(content, scratch).written;
-  const totalBytes = length + eol + (bom ? 3 : 0);
-  // The collector sniffs an invalid line only near a file's start; which lines those are depends
-  // on the lines before, so every invalid line carries its sniff (cheap: it looks at a prefix).
-  const scan = parseLogLine(scratch, 0, length, rule, true);
-  if (scratch.length > MAX_SCRATCH) scratch = lineBuffer(64 * 1024); // don't keep a huge line's buffer
-  return { scan, byteLength: length, totalBytes, eol, loneCr, bom };
+/** Scans one line's text at a time: a document's own byte buffer and rule parser. */
+class LineScanner {
+  private scratch: Uint8Array | null = null;
+  private readonly parser = new RuleParser();
+
+  scan(full: string, first: boolean, rule: ReturnType<typeof buildRule>): Entry {
+    let end = full.length;
+    let eol = 0;
+    let loneCr = false;
+    if (full.endsWith('\r\n')) eol = 2;
+    else if (full.endsWith('\n')) eol = 1;
+    else if (full.endsWith('\r')) loneCr = true;
+    end -= eol;
+    const bom = first && full.charCodeAt(0) === 0xfeff;
+    const content = full.slice(bom ? 1 : 0, end);
+    // Encoded into one reused buffer (`lineBuffer`: the scanner's fast paths): a 40 MB document does not allocate 40 MB of line copies (the
+    // scan builds its values as new strings and numbers, never views of these bytes).
+    let scratch = this.scratch ?? lineBuffer(64 * 1024);
+    if (scratch.length < content.length * 3) scratch = lineBuffer(Math.max(content.length * 3, 2 * scratch.length));
+    const length = encoder.encodeInto(content, scratch).written;
+    const totalBytes = length + eol + (bom ? 3 : 0);
+    // The collector sniffs an invalid line only near a file's start; which lines those are depends
+    // on the lines before, so every invalid line carries its sniff (cheap: it looks at a prefix).
+    const scan = parseLogLine(scratch, 0, length, rule, true, this.parser);
+    this.scratch = scratch.length > MAX_SCRATCH ? null : scratch; // don't keep a huge line's buffer
+    return { scan, byteLength: length, totalBytes, eol, loneCr, bom };
+  }
 }

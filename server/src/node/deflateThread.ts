@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 
 import type { DeflateJobs, DeflateOffload } from '../core/reader/deflateJobs';
-import { zlibLength } from '../core/reader/zlibLength';
+import { ZlibSizer } from '../core/reader/zlibLength';
 
 import { DONE, newRingBuffer, PUBLISHED, READY, ringOf, type SharedRing, slotBytes, SLOT_BYTES, SLOTS, STARTING, STATE, STOPPED } from './deflateShared';
 
@@ -53,6 +53,8 @@ export class DeflateThread implements DeflateOffload {
   private ring: SharedRing | null = null;
   private worker: Worker | null = null;
   private failed = false;
+  /** Sizes here the tails the thread never got to. */
+  private sizer: ZlibSizer | null = null;
   /** Resolved when the thread fails: a wait for it must not hang on a wake-up that never comes. */
   private readonly failure: Promise<void>;
   private signalFailure: () => void = () => undefined;
@@ -167,7 +169,10 @@ export class DeflateThread implements DeflateOffload {
     if (jobs === null) return;
     const ring = this.ring!;
     const t = this.threadTicket[slot];
-    jobs.put(this.ownerTicket[slot], t < Atomics.load(ring.counters, DONE) ? ring.lengths[slot] : zlibLength(slotBytes(ring, t), 9));
+    jobs.put(
+      this.ownerTicket[slot],
+      t < Atomics.load(ring.counters, DONE) ? ring.lengths[slot] : (this.sizer ??= new ZlibSizer()).length(slotBytes(ring, t), 9),
+    );
     this.owner[slot] = null;
   }
 

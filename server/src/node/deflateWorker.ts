@@ -1,14 +1,15 @@
 // The deflate thread of the CLI and the language server (bundled as `dist/deflateWorker.js`):
 // compresses the tails the main thread publishes in the shared ring (deflateShared.ts), in ticket
-// order, with the engine's own `zlibLength`, and sleeps while there are none.
+// order, with the engine's own `ZlibSizer` (one for the thread), and sleeps while there are none.
 import { workerData } from 'node:worker_threads';
 
-import { zlibLength } from '../core/reader/zlibLength';
+import { ZlibSizer } from '../core/reader/zlibLength';
 
 import { DONE, PUBLISHED, READY, ringOf, slotBytes, SLOTS, STARTING, STATE, STOPPED } from './deflateShared';
 
 const ring = ringOf(workerData as SharedArrayBuffer);
 const c = ring.counters;
+const sizer = new ZlibSizer();
 let next = Atomics.load(c, DONE);
 // Not over STOPPED: the thread may be closed before it is ready.
 Atomics.compareExchange(c, STATE, STARTING, READY);
@@ -19,7 +20,7 @@ while (Atomics.load(c, STATE) !== STOPPED) {
     Atomics.wait(c, PUBLISHED, published);
     continue;
   }
-  ring.lengths[next % SLOTS] = zlibLength(slotBytes(ring, next), 9);
+  ring.lengths[next % SLOTS] = sizer.length(slotBytes(ring, next), 9);
   next++;
   Atomics.store(c, DONE, next);
   Atomics.notify(c, DONE);

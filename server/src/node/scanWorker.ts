@@ -7,6 +7,7 @@ import type { RolloutLensSettings } from '../../../shared/protocol';
 import { buildRule } from '../core/formats/rule';
 import { readLines } from '../core/reader/lineReader';
 import { encodeParsedValue, parseLogLine } from '../core/reader/lineParse';
+import { RuleParser } from '../core/reader/ruleParse';
 import type { ScannedLine } from '../core/seams/hostSeams';
 import { nodeFileAccess } from './nodeFileAccess';
 
@@ -30,6 +31,7 @@ const SNIFF_WINDOW = 512;
 
 async function run(job: ScanJob, post: (m: WorkerMessage) => void): Promise<void> {
   const rule = buildRule(job.fields);
+  const parser = new RuleParser();
   let batch: ScannedLine[] = [];
   // The collector sniffs a non-JSON line only while no valid line came before it in the file and
   // fewer than 512 bytes of such lines were sniffed; the same test within this range is weaker, so
@@ -38,7 +40,7 @@ async function run(job: ScanJob, post: (m: WorkerMessage) => void): Promise<void
   let sniffed = 0;
   const read = await readLines(nodeFileAccess, job.path, { startOffset: job.start, endOffset: job.end, startLine: 1 }, (ref) => {
     const sniff = !sawValid && sniffed < SNIFF_WINDOW;
-    const scan = parseLogLine(ref.bytes, ref.start, ref.end, rule, sniff);
+    const scan = parseLogLine(ref.bytes, ref.start, ref.end, rule, sniff, parser);
     if (scan.type === 'ok') {
       sawValid = true;
       scan.value = encodeParsedValue(scan.value);

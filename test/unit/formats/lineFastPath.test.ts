@@ -14,6 +14,7 @@ import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { readNumber, numberValue } from '../../../server/src/core/reader/jsonNumber';
 import { parseLogLine } from '../../../server/src/core/reader/lineParse';
+import { RuleParser } from '../../../server/src/core/reader/ruleParse';
 import { lineBuffer } from '../../../server/src/core/reader/lineBuffers';
 import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
@@ -192,7 +193,7 @@ test('the per-line path reads a miles-sample line exactly as the full path, or l
       }
       read++;
       verdicts.add(String(fast.miles?.repetition).slice(0, 18));
-      const scanned = parseLogLine(b, 16, b.length, rule, false);
+      const scanned = parseLogLine(b, 16, b.length, rule, false, new RuleParser());
       assert.equal(scanned.type, 'ok', text);
       const full = normalizeRecord(scanned.type === 'ok' ? scanned.value : null, info, CTX);
       assert.equal(full.type, 'sample', text);
@@ -242,7 +243,7 @@ function readAsFullPath(reader: MilesLineReader, rule: ReturnType<typeof buildRu
   const b = bytesOf(text);
   const info = { line: 1, offset: 0, byteLength: b.length - 16 };
   const fast = reader.read(b, 16, b.length, info);
-  const scanned = parseLogLine(b, 16, b.length, rule, false);
+  const scanned = parseLogLine(b, 16, b.length, rule, false, new RuleParser());
   if (scanned.type !== 'ok') {
     assert.equal(fast, null, text);
     return null;

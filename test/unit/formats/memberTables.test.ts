@@ -26,6 +26,7 @@ import { fastCheck } from '../../../server/src/core/formats/validation/fast';
 import { fastChecksSource } from '../../../server/src/core/formats/validation/fastSource';
 import { referenceSchema } from '../../../server/src/core/formats/validation/reference';
 import { parseLogLine } from '../../../server/src/core/reader/lineParse';
+import { RuleParser } from '../../../server/src/core/reader/ruleParse';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { PyDict, PyFloat, PyList } from '../../../server/src/core/reader/pt/values';
 import { PtSampleReader } from '../../../server/src/core/scan/ptSampleRecord';
@@ -155,7 +156,7 @@ const RULE = buildRule({});
 /** The reference record of a line: scanned whole and normalised. */
 function referenceRecord(text: string): SampleRecord {
   const b = Buffer.from(text, 'utf8');
-  const scanned = parseLogLine(b, 0, b.length, RULE, false);
+  const scanned = parseLogLine(b, 0, b.length, RULE, false, new RuleParser());
   assert.equal(scanned.type, 'ok', text);
   const out = normalizeRecord((scanned as { value: unknown }).value, { line: 1, offset: 0, byteLength: b.length }, CTX);
   assert.equal(out.type, 'sample', text);

@@ -5,8 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { DictMap, INDEX_AFTER } from '../../../server/src/core/reader/pt/dictMap';
+import { DictMap, INDEX_AFTER, RecentShapes } from '../../../server/src/core/reader/pt/dictMap';
 import { PyFloat, PyText } from '../../../server/src/core/reader/pt/values';
+
+/** One machine's recent key shapes, shared by the dicts of these tests as by a dump's. */
+const recent = new RecentShapes();
 
 function entries(m: DictMap | Map<unknown, unknown>): [unknown, unknown][] {
   return [...m];
@@ -18,7 +21,7 @@ function both(batches: unknown[][]): { dict: DictMap; map: Map<unknown, unknown>
   const map = new Map<unknown, unknown>();
   for (const items of batches) {
     if (items.length === 2) dict.set(items[0], items[1]);
-    else dict.setPairs(items, 0);
+    else dict.setPairs(items, 0, recent);
     for (let i = 0; i < items.length; i += 2) map.set(items[i] instanceof PyText ? (items[i] as PyText).text : items[i], items[i + 1]);
   }
   return { dict, map };
@@ -59,9 +62,9 @@ test('DictMap: dicts sharing the keys of a recent dict never see each other chan
   const keys = ['group_index', 'index', 'prompt', 'status'];
   const pairs = (vs: unknown[]) => keys.flatMap((k, i) => [k, vs[i]]);
   const first = new DictMap();
-  first.setPairs(pairs([0, 0, 'p', 'completed']), 0);
+  first.setPairs(pairs([0, 0, 'p', 'completed']), 0, recent);
   const second = new DictMap();
-  second.setPairs(pairs([0, 1, 'p', 'aborted']), 0);
+  second.setPairs(pairs([0, 1, 'p', 'aborted']), 0, recent);
   assert.equal(second.keyList, first.keyList, 'the keys are shared');
   second.set('extra', true);
   second.set('index', 9);
@@ -80,7 +83,7 @@ test('DictMap: dicts sharing the keys of a recent dict never see each other chan
     ['extra', true],
   ]);
   const third = new DictMap();
-  third.setPairs(pairs([1, 2, 'q', 'completed']), 0);
+  third.setPairs(pairs([1, 2, 'q', 'completed']), 0, recent);
   assert.equal(third.get('extra'), undefined);
   assert.equal(third.size, 4);
   assert.ok(third.delete('prompt'));
@@ -88,13 +91,13 @@ test('DictMap: dicts sharing the keys of a recent dict never see each other chan
   assert.deepEqual([...first.keys()], keys);
   // Keys repeated inside one batch: one member, the last value, in the first place.
   const dup = new DictMap();
-  dup.setPairs(['a', 1, 'b', 2, 'a', 3], 0);
+  dup.setPairs(['a', 1, 'b', 2, 'a', 3], 0, recent);
   assert.deepEqual(entries(dup), [
     ['a', 3],
     ['b', 2],
   ]);
   const again = new DictMap();
-  again.setPairs(['a', 4, 'b', 5, 'a', 6], 0);
+  again.setPairs(['a', 4, 'b', 5, 'a', 6], 0, recent);
   assert.deepEqual(entries(again), [
     ['a', 6],
     ['b', 5],
@@ -111,9 +114,9 @@ test('DictMap.positionsOf: what get reads, for shared keys, after a key is added
   };
   const expected = (d: DictMap) => names.map((n) => d.get(n));
   const first = new DictMap();
-  first.setPairs(pairs([0, 0, 'p', 'completed']), 0);
+  first.setPairs(pairs([0, 0, 'p', 'completed']), 0, recent);
   const second = new DictMap();
-  second.setPairs(pairs([0, 1, 'q', 'aborted']), 0);
+  second.setPairs(pairs([0, 1, 'q', 'aborted']), 0, recent);
   assert.equal(second.keyList, first.keyList, 'the keys are shared');
   for (const d of [first, second, first, second]) assert.deepEqual(read(d), expected(d));
   assert.deepEqual(read(second), ['aborted', undefined, 0, undefined, 'q']);
@@ -122,7 +125,7 @@ test('DictMap.positionsOf: what get reads, for shared keys, after a key is added
   assert.deepEqual(read(second), ['aborted', undefined, 0, true, 'q']);
   assert.deepEqual(read(first), ['completed', undefined, 0, undefined, 'p']);
   const third = new DictMap();
-  third.setPairs(pairs([1, 2, 'r', 'truncated']), 0);
+  third.setPairs(pairs([1, 2, 'r', 'truncated']), 0, recent);
   assert.ok(third.delete('group_index'));
   assert.deepEqual(read(third), ['truncated', undefined, undefined, undefined, 'r']);
   assert.deepEqual(read(first), ['completed', undefined, 0, undefined, 'p']);
@@ -132,7 +135,7 @@ test('DictMap.positionsOf: what get reads, for shared keys, after a key is added
   assert.deepEqual(read(first), expected(first));
   // A dict with more keys than are searched in order, and an empty one.
   const big = new DictMap();
-  big.setPairs(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]).flat(), 0);
+  big.setPairs(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]).flat(), 0, recent);
   const bigNames = ['k39', 'k0', 'k40'];
   assert.deepEqual(
     [...big.positionsOf(bigNames)].map((p) => big.valueAt(p)),
@@ -193,6 +196,7 @@ test('DictMap.valuesLength: dicts of one shape measure each value, whatever the 
       dict.setPairs(
         keys.flatMap((k, i) => [k, row[i]]),
         0,
+        recent,
       );
       seen.add(dict.keyList);
       const want = row.reduce<number>((n, v) => n + measure(v, depth), 0);
@@ -201,4 +205,24 @@ test('DictMap.valuesLength: dicts of one shape measure each value, whatever the 
   }
   // The dicts did share one shape (what the lengths are remembered by).
   assert.equal(seen.size, 1);
+});
+
+test('RecentShapes: two machines reading in turn share no key shape', () => {
+  const mine = new RecentShapes();
+  const theirs = new RecentShapes();
+  const a = new DictMap();
+  const b = new DictMap();
+  a.setPairs(['p', 1, 'q', 2], 0, mine);
+  b.setPairs(['p', 3, 'q', 4], 0, theirs);
+  const a2 = new DictMap();
+  const b2 = new DictMap();
+  a2.setPairs(['p', 5, 'q', 6], 0, mine);
+  b2.setPairs(['p', 7, 'q', 8], 0, theirs);
+  const shapeOf = (d: DictMap): unknown => (d as unknown as { shape: unknown }).shape;
+  // Within a machine the second dict shares the first one's keys; across machines never.
+  assert.equal(shapeOf(a2), shapeOf(a));
+  assert.equal(shapeOf(b2), shapeOf(b));
+  assert.notEqual(shapeOf(a), shapeOf(b));
+  assert.deepEqual([...a2.keys()], ['p', 'q']);
+  assert.deepEqual([a2.get('p'), b2.get('p')], [5, 7]);
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import type { FileAccess, OpenFile } from '../../../server/src/core/seams/fileAccess';
 import { exportPtLines } from '../../../server/src/core/reader/pt/exportLines';
+import { bfloat16 } from '../../../server/src/core/reader/pt/tensorValues';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { repoRoot } from '../../lsp/fixtures';
 
@@ -142,4 +143,14 @@ test('a sample holding a tensor: its line and the lines after it come in order, 
   assert.equal(writes[0], '{"a": 1}\n');
   const summary = await exported(memoryAccess('/s.pt', tensorPt(spec, samplesPickle(spec))), '/s.pt', 'summary');
   assert.equal(summary.text, '{"a": 1}\n{"t": {"$tensor": {"dtype": "int64", "shape": [2]}}}\n{"b": 2}\n');
+});
+
+test('bfloat16: every bit pattern widens as a float32 with those upper bits does', () => {
+  const widen = new DataView(new ArrayBuffer(4));
+  for (let bits = 0; bits < 0x10000; bits++) {
+    widen.setUint32(0, bits << 16);
+    const want = widen.getFloat32(0);
+    const got = bfloat16(bits);
+    assert.ok(Object.is(got, want), `0x${bits.toString(16)}: ${got} vs ${want}`);
+  }
 });

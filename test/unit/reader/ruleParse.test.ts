@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 
-import { MAX_BUILT_SCALARS, parseByRule } from '../../../server/src/core/reader/ruleParse';
+import { MAX_BUILT_SCALARS, parseByRule, RuleParser } from '../../../server/src/core/reader/ruleParse';
 import { intLiteral, type Rule, Skipped } from '../../../server/src/core/reader/jsonRule';
 import { buildRule } from '../../../server/src/core/formats/rule';
 
@@ -272,4 +272,22 @@ test('scanner: escaped strings decode exactly as JSON.parse (every escape, lone 
     }),
     { numRuns: 500 },
   );
+});
+
+test('RuleParser: two parsers used in turn keep their own end and strings', () => {
+  const rule: Rule = { scalars: true, maxString: 64, children: null };
+  const a = new RuleParser();
+  const b = new RuleParser();
+  const first = Buffer.from('[1, 0, 1] , {"status": "completed"}');
+  const second = Buffer.from('{"status": "aborted", "reward": 1.5, "tokens": [1, 2, 3, 4, 5, 6, 7]}');
+  assert.equal(a.member(first, 0, first.length, 'sum', 64), 2);
+  const aEnd = a.end;
+  assert.equal(aEnd, 9);
+  // The other parser reads a whole line between a's member and a's `end`: a's end stays a's.
+  assert.deepEqual(b.parse(second, 0, second.length, rule), parseByRule(second, 0, second.length, rule));
+  assert.equal(a.end, aEnd);
+  const value = a.member(first, 12, first.length, rule, 64);
+  assert.equal(b.end, second.length);
+  assert.deepEqual({ ...(value as object) }, { status: 'completed' });
+  assert.equal(a.end, first.length);
 });

@@ -1,17 +1,18 @@
-// Short strings read through the slot table of core/reader/text.ts: always the bytes' own text.
+// Short strings read through the slot table of core/reader/text.ts (`ShortTexts`): always the bytes' own text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { shortText } from '../../../server/src/core/reader/text';
+import { ShortTexts } from '../../../server/src/core/reader/text';
 
 const encoder = new TextEncoder();
+const table = new ShortTexts();
 
 /** The text of `value`'s UTF-8 bytes, placed at an offset inside a larger buffer. */
-function read(value: string, pad = 3): string {
+function read(value: string, pad = 3, texts = table): string {
   const bytes = encoder.encode(value);
   const b = new Uint8Array(bytes.length + 2 * pad).fill(0x41);
   b.set(bytes, pad);
-  return shortText(b, pad, pad + bytes.length);
+  return texts.text(b, pad, pad + bytes.length);
 }
 
 /** The table's hash of ASCII `value` (the slot and the check it is kept under). */
@@ -21,7 +22,7 @@ function hashOf(value: string): number {
   return h;
 }
 
-test('shortText gives each string its own text, through slot reuse, lengths, non-ASCII and long values', () => {
+test('ShortTexts gives each string its own text, through slot reuse, lengths, non-ASCII and long values', () => {
   fc.assert(
     fc.property(
       fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', 'a', 'completed', 'aborted', 'Cause1', 'Cause2')), { maxLength: 300 }),
@@ -38,7 +39,7 @@ test('shortText gives each string its own text, through slot reuse, lengths, non
   for (const v of many) assert.equal(read(v), v);
 });
 
-test('shortText tells apart two strings of the same hash', () => {
+test('ShortTexts tells apart two strings of the same hash', () => {
   // Found by the birthday bound: ASCII strings whose hashes (and so slots) are equal.
   const seen = new Map<number, string>();
   let pair: [string, string] | null = null;
@@ -57,4 +58,17 @@ test('shortText tells apart two strings of the same hash', () => {
     assert.equal(read(b), b);
     assert.equal(read(a), a);
   }
+});
+
+test('ShortTexts: two tables fed in turn keep their own slots', () => {
+  // Same-slot strings, one table each: a table never answers with what the other one saw.
+  const mine = new ShortTexts();
+  const theirs = new ShortTexts();
+  for (let k = 0; k < 5000; k++) {
+    assert.equal(read(`a${k}`, 0, mine), `a${k}`);
+    assert.equal(read(`b${k}`, 0, theirs), `b${k}`);
+  }
+  const slotsOf = (t: ShortTexts): string[] => (t as unknown as { slotText: string[] }).slotText;
+  assert.ok(slotsOf(mine).every((v) => !v.startsWith('b')));
+  assert.ok(slotsOf(theirs).every((v) => !v.startsWith('a')));
 });

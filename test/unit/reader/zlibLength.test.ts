@@ -6,9 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { deflate } from 'pako/lib/deflate';
-import { zlibLength } from '../../../server/src/core/reader/zlibLength';
+import { ZlibSizer } from '../../../server/src/core/reader/zlibLength';
 import { AFTER_LAST } from '../../../server/src/core/reader/zlibBlocks';
-import { level9Tokens, MAX_MATCH_INPUT } from '../../../server/src/core/reader/zlibMatches';
+import { Level9Matcher, type Level9Tokens, MAX_MATCH_INPUT } from '../../../server/src/core/reader/zlibMatches';
+
+/** One sizer and one matcher for the file's tests, reused call after call as a scan's are. */
+const sizer = new ZlibSizer();
+const matcher = new Level9Matcher();
 
 const WORDS = 'the of to and a in is it you that he was for on are with as I his they be at one have this'.split(' ');
 const CJK =
@@ -61,7 +65,7 @@ const input = fc
 test('zlibLength: every call equals a fresh stream, in any order of inputs and levels', () => {
   fc.assert(
     fc.property(fc.array(fc.tuple(input, fc.constantFrom(1, 6, 9)), { minLength: 2, maxLength: 6 }), (calls) => {
-      for (const [bytes, level] of calls) assert.equal(zlibLength(bytes, level), deflate(bytes, { level }).length);
+      for (const [bytes, level] of calls) assert.equal(sizer.length(bytes, level), deflate(bytes, { level }).length);
     }),
     { numRuns: 40, seed: 20261202 },
   );
@@ -72,8 +76,8 @@ test('zlibLength: level 9 up to the WebAssembly limit equals a fresh stream, eve
     fc.property(
       input.filter((b) => b.length <= MAX_MATCH_INPUT),
       (bytes) => {
-        assert.notEqual(level9Tokens(bytes), null, 'the WebAssembly matches run here');
-        assert.equal(zlibLength(bytes, 9), deflate(bytes, { level: 9 }).length);
+        assert.notEqual(matcher.tokens(bytes), null, 'the WebAssembly matches run here');
+        assert.equal(sizer.length(bytes, 9), deflate(bytes, { level: 9 }).length);
       },
     ),
     { numRuns: 150, seed: 20261203 },
@@ -102,7 +106,7 @@ test('zlibLength: level 9 around the edges: tiny inputs, full blocks, a stored b
     // 52 random bytes whose stored block (with its 4 length bytes) is exactly as long as the coded one: zlib stores it.
     Buffer.from('386540a900d1ceb156d956479201ba25948d842f501506a14c6f6423609baa01920906c54a89782b822bc88f224f98911a0bc42d', 'hex'),
   ];
-  for (const bytes of cases) assert.equal(zlibLength(bytes, 9), deflate(bytes, { level: 9 }).length, `${bytes.length} bytes`);
+  for (const bytes of cases) assert.equal(sizer.length(bytes, 9), deflate(bytes, { level: 9 }).length, `${bytes.length} bytes`);
 });
 
 /** `n` seeded random bytes. */
@@ -176,7 +180,7 @@ test("zlibLength: level 9 at the edges of zlib's rules (longest match, drop dist
   }
   for (const [name, bytes] of cases) {
     assert.ok(bytes.length <= MAX_MATCH_INPUT, name);
-    assert.equal(zlibLength(bytes, 9), deflate(bytes, { level: 9 }).length, name);
+    assert.equal(sizer.length(bytes, 9), deflate(bytes, { level: 9 }).length, name);
   }
 });
 
@@ -185,7 +189,7 @@ test('zlibMatches: the tokens spell the input back (literals, and copies from wh
     fc.property(
       input.filter((b) => b.length <= MAX_MATCH_INPUT),
       (bytes) => {
-        const m = level9Tokens(bytes)!;
+        const m = matcher.tokens(bytes)!;
         const back = new Uint8Array(bytes.length);
         let pos = 0;
         for (let i = 0; i < m.count; i++) {
@@ -211,8 +215,44 @@ test('zlibLength: a short input after a long one of other bytes (no byte of the 
   const short = Buffer.from('abcdefg');
   for (const level of [6, 9]) {
     const fresh = deflate(short, { level }).length;
-    zlibLength(long, level);
-    assert.equal(zlibLength(short, level), fresh);
-    assert.equal(zlibLength(new Uint8Array(0), level), deflate(new Uint8Array(0), { level }).length);
+    sizer.length(long, level);
+    assert.equal(sizer.length(short, level), fresh);
+    assert.equal(sizer.length(new Uint8Array(0), level), deflate(new Uint8Array(0), { level }).length);
   }
+});
+
+/** The bytes `m`'s tokens spell. */
+function spelt(m: Level9Tokens, length: number): Uint8Array {
+  const back = new Uint8Array(length);
+  let pos = 0;
+  for (let i = 0; i < m.count; i++) {
+    const token = m.tokens[i] & ~AFTER_LAST;
+    const dist = token >>> 8;
+    if (dist === 0) back[pos++] = token & 0xff;
+    else for (let k = 0, n = (token & 0xff) + 3; k < n; k++, pos++) back[pos] = back[pos - dist];
+  }
+  return back;
+}
+
+test('ZlibSizer, Level9Matcher: two used in turn keep their own streams, memory and stamps', () => {
+  const inputs = [Buffer.from('abcdefgh'.repeat(4000)), Buffer.from('the quick brown fox '.repeat(900)), Buffer.from('xyz'), new Uint8Array(0)];
+  const mine = new ZlibSizer();
+  const theirs = new ZlibSizer();
+  for (const level of [6, 9]) {
+    for (let k = 0; k < inputs.length; k++) {
+      const a = inputs[k];
+      const b = inputs[inputs.length - 1 - k];
+      assert.equal(mine.length(a, level), deflate(a, { level }).length);
+      assert.equal(theirs.length(b, level), deflate(b, { level }).length);
+    }
+  }
+  // One matcher's tokens are a view of its own memory: another's call does not overwrite them.
+  const first = new Level9Matcher();
+  const second = new Level9Matcher();
+  const x = inputs[0];
+  const y = inputs[1];
+  const mx = first.tokens(x)!;
+  const my = second.tokens(y)!;
+  assert.deepEqual(spelt(mx, x.length), new Uint8Array(x));
+  assert.deepEqual(spelt(my, y.length), new Uint8Array(y));
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyCause, dropMetricName, formerNames, formerlyMetricNames, FORMERLY_ABORTED, abortedReason } from '../../../server/src/core/vocabulary/causes';
 import { analyzeRollout } from '../../../server/src/core/rollout/analyze';
-import { classifyMemo } from '../../../server/src/core/rollout/causeClass';
+import { CauseClasses } from '../../../server/src/core/rollout/causeClass';
 import { aborted, codes, FILE, inFileOrder, sample, settings } from './helpers';
 
 const defaults = { infraCauses: [], policyCauses: [] };
@@ -163,17 +163,18 @@ test('metric names: drop_<reason>, and the formerly names of aborted drops (sync
   assert.deepEqual(formerlyMetricNames('zero_std_1.0'), []);
 });
 
-test('classifyMemo: past the causes it remembers, and after a settings change, every cause gets its own class', () => {
-  const base = settings();
+test('CauseClasses: past the causes it remembers, and for other settings, every cause gets its own class', () => {
+  const base = new CauseClasses(settings());
   // A distinct exit status per sample fills the memo; causes met after it are still classified.
-  for (let k = 0; k < 10_000; k++) assert.equal(classifyMemo(`Cause${k}`, base), 'unclassified');
-  assert.equal(classifyMemo('ServerUnreachable', base), 'infrastructure');
-  assert.equal(classifyMemo('httpx.ServerUnreachable', base), 'infrastructure');
-  assert.equal(classifyMemo('Cause1', base), 'unclassified');
-  // Other settings (a new object): nothing remembered under the old ones is given back.
-  const custom = settings({ infraCauses: ['Cause1'], policyCauses: ['ServerUnreachable'] });
-  assert.equal(classifyMemo('Cause1', custom), 'infrastructure');
-  assert.equal(classifyMemo('ServerUnreachable', custom), 'policy');
-  assert.equal(classifyMemo('Cause12345', custom), 'unclassified');
-  assert.equal(classifyMemo('ServerUnreachable', base), 'infrastructure');
+  for (let k = 0; k < 10_000; k++) assert.equal(base.of(`Cause${k}`), 'unclassified');
+  assert.equal(base.of('ServerUnreachable'), 'infrastructure');
+  assert.equal(base.of('httpx.ServerUnreachable'), 'infrastructure');
+  assert.equal(base.of('Cause1'), 'unclassified');
+  // Other settings, asked in turn with the first: neither gives back what the other remembered.
+  const custom = new CauseClasses(settings({ infraCauses: ['Cause1'], policyCauses: ['ServerUnreachable'] }));
+  assert.equal(custom.of('Cause1'), 'infrastructure');
+  assert.equal(base.of('Cause1'), 'unclassified');
+  assert.equal(custom.of('ServerUnreachable'), 'policy');
+  assert.equal(base.of('ServerUnreachable'), 'infrastructure');
+  assert.equal(custom.of('Cause12345'), 'unclassified');
 });

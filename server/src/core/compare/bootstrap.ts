@@ -56,23 +56,32 @@ interface WasmDraws {
 
 /** Whether `drawNumerators` may use WebAssembly (tests turn it off to compare with the JS loop). */
 export const bootstrapWasm = { enabled: true };
-let wasmDraws: WasmDraws | null | undefined;
+/** The compiled module, made once (code only); null where WebAssembly or its SIMD is missing. */
+let drawsModule: object | null | undefined;
 
-/** The WebAssembly draws; null where WebAssembly or its SIMD is missing (the JS loop then). */
-function wasmDrawsOf(): WasmDraws | null {
-  if (wasmDraws === undefined) {
+/**
+ * An instance of the WebAssembly draws for one call (its memory holds that call's numerators and
+ * deltas); null where WebAssembly or its SIMD is missing (the JS loop then).
+ */
+function newWasmDraws(): WasmDraws | null {
+  if (drawsModule === undefined) {
     try {
-      wasmDraws = new Wasm!.Instance(compileWasm(BOOTSTRAP_DRAWS_WASM), {}).exports as unknown as WasmDraws;
+      drawsModule = compileWasm(BOOTSTRAP_DRAWS_WASM);
     } catch {
-      wasmDraws = null;
+      drawsModule = null;
     }
   }
-  return wasmDraws;
+  if (drawsModule === null) return null;
+  try {
+    return new Wasm!.Instance(drawsModule, {}).exports as unknown as WasmDraws;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the draws run in WebAssembly here (tests check that the fast path is the one tested). */
 export function bootstrapInWasm(): boolean {
-  return wasmDrawsOf() !== null;
+  return newWasmDraws() !== null;
 }
 
 /**
@@ -84,7 +93,7 @@ function drawNumerators(figures: Float64Array, bDen: number, cDen: number, seede
   const m = figures.length / 4;
   const [bd, cd] = [m * bDen, m * cDen];
   const scale = m * 2.3283064365386963e-10;
-  const w = bootstrapWasm.enabled ? wasmDrawsOf() : null;
+  const w = bootstrapWasm.enabled ? newWasmDraws() : null;
   // bootstrapDraws.wat: the same draws and sums (the same bits), four draws at a time. Its memory:
   // the numerators, the deltas, m indices of scratch (rounded up to four).
   const bytes = m * 16 + deltas.length * 8 + (m + 4) * 4;

@@ -207,7 +207,7 @@ function isStep(v: unknown): boolean {
 }
 
 const SUMMARY = ['version', 'framework', 'steps'];
-const FRAMEWORKS = new Set<unknown>(['miles', 'slime', 'verl', 'other']);
+const FRAMEWORKS: ReadonlySet<unknown> = new Set<unknown>(['miles', 'slime', 'verl', 'other']);
 
 /**
  * Whether `doc` (from JSON.parse) is a summary the schema takes and gives back unchanged: then it

@@ -13,7 +13,7 @@ import { countedRows } from './verlRows';
 const ALL_DATA_SOURCES = '(all data sources)';
 
 /** Dump keys that are not reward variables (`score` is the dump's copy of `reward`). */
-const NOT_VARIABLES = new Set(['score', 'step', 'reward']);
+const NOT_VARIABLES: ReadonlySet<string> = new Set(['score', 'step', 'reward']);
 
 type UidVars = Map<string, { first: SampleRecord; rows: SampleRecord[]; vars: Map<string, number[]> }>;
 

@@ -6,6 +6,7 @@ import { severityOf, type FindingCode } from '../vocabulary/catalog';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { Rule } from '../reader/jsonRule';
 import { type ParsedLogLine, parseLogLine } from '../reader/lineParse';
+import { RuleParser } from '../reader/ruleParse';
 import type { SampleStore } from '../store/sampleStore';
 import { countBySeverity } from '../findingCap';
 import type { Finding, Severity } from '../vocabulary/types';
@@ -32,6 +33,8 @@ export class RecordCollector {
   private ctx: NormalizeContext | null = null;
   /** The per-line path of settled miles-sample files (milesSample/line.ts); null: every line is scanned whole. */
   private lineReader: MilesLineReader | null = null;
+  /** This scan's JSON builder (reader/ruleParse.ts): its position and short strings are its own. */
+  private readonly parser = new RuleParser();
   /** Verdicts the per-line path left to another thread until `settleVerdicts`. */
   private offloaded: OffloadedVerdicts | null = null;
   /** Findings kept of each severity (counted from the state's on the first finding: a resumed scan's). */
@@ -161,7 +164,7 @@ export class RecordCollector {
    * written: `truncated-line`, not an error.
    */
   onPendingLine(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void {
-    this.onPendingScanned(parseLogLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+    this.onPendingScanned(parseLogLine(bytes, start, end, this.rule, this.wantsSniff(), this.parser), line, offset, end - start);
   }
 
   /**
@@ -193,7 +196,7 @@ export class RecordCollector {
         return;
       }
     }
-    this.onScanned(parseLogLine(bytes, start, end, this.rule, this.wantsSniff()), line, offset, end - start);
+    this.onScanned(parseLogLine(bytes, start, end, this.rule, this.wantsSniff(), this.parser), line, offset, end - start);
   }
 
   /**

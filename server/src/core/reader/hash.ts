@@ -18,11 +18,10 @@ function finish(h: number, length: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-const pair = new Uint32Array(2);
-
-export function hashBytes(b: Uint8Array, s: number, e: number): string {
-  hashPair(b, s, e, pair);
-  return hex64(pair[0], pair[1]);
+/** The hash of `b[s, e)` as 16 hex digits; `words`: scratch for its two words (a hot caller keeps its own). */
+export function hashBytes(b: Uint8Array, s: number, e: number, words: Uint32Array = new Uint32Array(2)): string {
+  hashPair(b, s, e, words);
+  return hex64(words[0], words[1]);
 }
 
 /** `hashBytes` as its two 32-bit words (`out[0]` the first 8 hex digits), without the string. */

@@ -129,7 +129,6 @@ function skipLiteral(b: Uint8Array, i: number, e: number, word: string): number 
 /** Container kinds on the skip stack. */
 const IN_ARRAY = 1;
 const IN_OBJECT = 2;
-let stack = new Uint8Array(256);
 
 /** After `,` or `{` in an object: a key, `:`, and whitespace before the value. */
 function skipKeyColon(b: Uint8Array, i: number, e: number): number {
@@ -171,10 +170,13 @@ export function skipValue(b: Uint8Array, i: number, e: number): number {
 
 /**
  * `skipValue` in JS alone: the whole grammar, errors reported. Iterative: the container stack
- * lives in a byte array, not on the JS stack.
+ * lives in this call's own array, not on the JS stack; the innermost container's kind is kept in
+ * `top`, so a flat value (the usual one) needs no array at all.
  */
 export function skipValueJs(b: Uint8Array, i: number, e: number): number {
   let depth = 0;
+  let top = 0;
+  let outer: number[] | null = null;
   for (;;) {
     // ---- a value ----
     i = skipWs(b, i, e);
@@ -186,12 +188,9 @@ export function skipValueJs(b: Uint8Array, i: number, e: number): number {
       if (b[j] === close && j < e) {
         i = j + 1;
       } else {
-        if (depth === stack.length) {
-          const bigger = new Uint8Array(stack.length * 2);
-          bigger.set(stack);
-          stack = bigger;
-        }
-        stack[depth++] = c === OPEN_OBJ ? IN_OBJECT : IN_ARRAY;
+        if (depth > 0) (outer ??= []).push(top);
+        top = c === OPEN_OBJ ? IN_OBJECT : IN_ARRAY;
+        depth++;
         i = c === OPEN_OBJ ? skipKeyColon(b, j, e) : j;
         continue;
       }
@@ -200,7 +199,7 @@ export function skipValueJs(b: Uint8Array, i: number, e: number): number {
     } else if (NUMBER_START[c] === 1) {
       i = skipNumberAt(b, i, e);
       // Hot path: the rest of a flat numeric array (token ids, masks, log-probs).
-      if (depth > 0 && stack[depth - 1] === IN_ARRAY) i = skipNumberRun(b, i, e);
+      if (top === IN_ARRAY) i = skipNumberRun(b, i, e);
     } else if (c === 0x74) i = skipLiteral(b, i, e, 'true');
     else if (c === 0x66) i = skipLiteral(b, i, e, 'false');
     else if (c === 0x6e) i = skipLiteral(b, i, e, 'null');
@@ -212,13 +211,13 @@ export function skipValueJs(b: Uint8Array, i: number, e: number): number {
       i = skipWs(b, i, e);
       c = b[i];
       if (i >= e) fail('unexpected end of line', i);
-      const top = stack[depth - 1];
       if (c === COMMA) {
         i = top === IN_OBJECT ? skipKeyColon(b, i + 1, e) : i + 1;
         break;
       }
       if ((c === CLOSE_ARR && top === IN_ARRAY) || (c === CLOSE_OBJ && top === IN_OBJECT)) {
         depth--;
+        top = depth > 0 ? outer!.pop()! : 0;
         i++;
         continue;
       }
@@ -318,13 +317,17 @@ function digitsEnd(dv: DataView, j: number, e: number): number {
   return j;
 }
 
-/** One DataView per buffer: a chunk holds thousands of arrays, so the view is made once. */
-let viewBytes: Uint8Array | null = null;
-let view: DataView = new DataView(new ArrayBuffer(8));
+/**
+ * One DataView per byte array: a chunk holds thousands of arrays, so the view is made once. Kept by
+ * the array it views (its buffer, offset and length never change), so nothing is shared but the
+ * bytes themselves.
+ */
+const views = new WeakMap<Uint8Array, DataView>();
 function viewOf(b: Uint8Array): DataView {
-  if (b !== viewBytes) {
-    viewBytes = b;
+  let view = views.get(b);
+  if (view === undefined) {
     view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    views.set(b, view);
   }
   return view;
 }

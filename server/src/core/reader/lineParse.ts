@@ -7,7 +7,7 @@
 // figures).
 import { sniffBinary } from './sniff';
 
-import { parseByRule } from './ruleParse';
+import type { RuleParser } from './ruleParse';
 import { INT_LITERALS, type Rule, type RuleParsedObject, Skipped } from './jsonRule';
 import { LongString, type TextTail } from './textTail';
 
@@ -34,12 +34,15 @@ function utf16Column(bytes: Uint8Array, start: number, at: number): number {
   return utf8.decode(bytes.subarray(start, at)).length + 1;
 }
 
-/** Scans `bytes[start, end)` (one line without its end-of-line). `sniff`: also look for binary content when invalid. */
-export function parseLogLine(bytes: Uint8Array, start: number, end: number, rule: Rule, sniff: boolean): ParsedLogLine {
+/**
+ * Scans `bytes[start, end)` (one line without its end-of-line) with the scan's `parser`. `sniff`:
+ * also look for binary content when invalid.
+ */
+export function parseLogLine(bytes: Uint8Array, start: number, end: number, rule: Rule, sniff: boolean, parser: RuleParser): ParsedLogLine {
   let s = start;
   while (s < end && WS[bytes[s]] === 1) s++;
   if (s === end) return BLANK;
-  const result = parseByRule(bytes, start, end, rule);
+  const result = parser.parse(bytes, start, end, rule);
   if (result.ok) return { type: 'ok', value: result.value };
   const out: ParsedLogLine = { type: 'invalid', reason: result.reason, column: utf16Column(bytes, start, Math.min(result.position, end)) };
   if (sniff) out.binary = sniffBinary(bytes, start, end);

@@ -40,36 +40,42 @@ export function hasByte(b: Uint8Array, byte: number, s: number, e: number): bool
  * they are looked up by a hash of their bytes instead of being decoded and allocated again.
  * Bounded: a fixed table of slots, each holding the last string whose hash fell in it, so unique
  * values (indices, an error text per sample) replace entries without growing or clearing a map.
+ * One per scan (a `RuleParser` holds it): a hit is checked byte by byte, so a table shared would
+ * give the same strings, but each scan keeps its own.
  */
 const SHORT = 32;
 const SLOTS = 4096;
-const slotHash = new Int32Array(SLOTS);
-// '' with hash 0 is the entry of an empty string (n = 0 gives h = 0), so every slot starts valid.
-const slotText = new Array<string>(SLOTS).fill('');
 
-export function shortText(b: Uint8Array, s: number, e: number): string {
-  const n = e - s;
-  if (n > SHORT) return utf8Text(b, s, e);
-  let h = n | 0;
-  for (let k = s; k < e; k++) {
-    const c = b[k];
-    if (c >= 0x80) return utf8Text(b, s, e);
-    h = Math.imul(h ^ c, 0x01000193);
-  }
-  const slot = (h ^ (h >>> 15)) & (SLOTS - 1);
-  const hit = slotText[slot];
-  if (slotHash[slot] === h && hit.length === n) {
-    let same = true;
-    for (let k = 0; k < n; k++) {
-      if (hit.charCodeAt(k) !== b[s + k]) {
-        same = false;
-        break;
-      }
+export class ShortTexts {
+  private readonly slotHash = new Int32Array(SLOTS);
+  // '' with hash 0 is the entry of an empty string (n = 0 gives h = 0), so every slot starts valid.
+  private readonly slotText = new Array<string>(SLOTS).fill('');
+
+  /** UTF-8 text of `b[s, e)`, the string seen before when these bytes were. */
+  text(b: Uint8Array, s: number, e: number): string {
+    const n = e - s;
+    if (n > SHORT) return utf8Text(b, s, e);
+    let h = n | 0;
+    for (let k = s; k < e; k++) {
+      const c = b[k];
+      if (c >= 0x80) return utf8Text(b, s, e);
+      h = Math.imul(h ^ c, 0x01000193);
     }
-    if (same) return hit;
+    const slot = (h ^ (h >>> 15)) & (SLOTS - 1);
+    const hit = this.slotText[slot];
+    if (this.slotHash[slot] === h && hit.length === n) {
+      let same = true;
+      for (let k = 0; k < n; k++) {
+        if (hit.charCodeAt(k) !== b[s + k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return hit;
+    }
+    const text = utf8Text(b, s, e);
+    this.slotHash[slot] = h;
+    this.slotText[slot] = text;
+    return text;
   }
-  const text = utf8Text(b, s, e);
-  slotHash[slot] = h;
-  slotText[slot] = text;
-  return text;
 }

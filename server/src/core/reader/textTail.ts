@@ -7,7 +7,7 @@
 import type { DeflateJobs } from './deflateJobs';
 import { Skipped } from './jsonRule';
 import { wasmRoutinesOf } from './lineBuffers';
-import { zlibLength } from './zlibLength';
+import { ZlibSizer } from './zlibLength';
 
 /** Code points of a long string's end the scanner keeps. */
 export const TAIL_CHARS = 10000;
@@ -140,8 +140,11 @@ function decode(b: Uint8Array, p: number, e: number, out: Uint8Array): { length:
   return { length: n, chars, ascii };
 }
 
-/** The decoded window, reused: only numbers leave `textTail`, never these bytes. */
-let decoded = new Uint8Array(0);
+/** What measuring tails keeps between calls: the decoded window and a zlib sizer. One per reader. */
+export class TailMeasure {
+  window = new Uint8Array(0);
+  readonly sizer = new ZlibSizer();
+}
 
 /**
  * The tail of the validated string body `b[s, e)` (between the quotes), or null when it has at
@@ -149,25 +152,28 @@ let decoded = new Uint8Array(0);
  * window until it holds more than `TAIL_CHARS + 1` code points (the first decoded one may be the
  * low half of a pair that began before the window) or reaches the start.
  */
-export function textTail(b: Uint8Array, s: number, e: number, jobs: DeflateJobs | null = null): TextTail | null {
+export function textTail(b: Uint8Array, s: number, e: number, jobs: DeflateJobs | null = null, measure: TailMeasure | null = null): TextTail | null {
+  const m = measure ?? new TailMeasure();
   // A code point takes at least one byte.
   if (e - s <= TAIL_CHARS) return null;
   let budget = TAIL_CHARS + (TAIL_CHARS >> 2);
   for (;;) {
     let p = Math.max(s, e - budget);
     while (!isBoundary(b, s, p)) p--;
-    // Decoded text is never longer than its escaped form.
-    if (decoded.length < e - p) decoded = new Uint8Array(Math.max(e - p, 2 * decoded.length));
+    // Decoded text is never longer than its escaped form. The caller's window, reused: only
+    // numbers leave `textTail` (a deflate job copies the bytes it is offered).
+    if (m.window.length < e - p) m.window = new Uint8Array(Math.max(e - p, 2 * m.window.length));
+    const decoded = m.window;
     const { length, chars, ascii } = decode(b, p, e, decoded);
     if (p === s && chars <= TAIL_CHARS) return null;
-    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii, jobs);
+    if (p === s || chars >= TAIL_CHARS + 2) return tailOf(decoded.subarray(0, length), ascii, jobs, m.sizer);
     budget *= 2;
   }
 }
 
 /** The last `TAIL_CHARS` code points of the decoded `text` (which has more); `ascii`: a byte each, and no surrogate. */
-function tailOf(text: Uint8Array, ascii: boolean, jobs: DeflateJobs | null): TextTail {
-  if (ascii) return encodable(text.subarray(text.length - TAIL_CHARS), jobs);
+function tailOf(text: Uint8Array, ascii: boolean, jobs: DeflateJobs | null, sizer: ZlibSizer | null): TextTail {
+  if (ascii) return encodable(text.subarray(text.length - TAIL_CHARS), jobs, sizer);
   let start = text.length;
   for (let count = 0; count < TAIL_CHARS;) {
     start--;
@@ -185,18 +191,22 @@ function tailOf(text: Uint8Array, ascii: boolean, jobs: DeflateJobs | null): Tex
     }
     index++;
   }
-  return surrogates === null ? encodable(bytes, jobs) : { utf8Length: bytes.length, deflatedLength: null, surrogates };
+  return surrogates === null ? encodable(bytes, jobs, sizer) : { utf8Length: bytes.length, deflatedLength: null, surrogates };
 }
 
-/** The tail of UTF-8 `bytes` Python can encode: compressed here, or by `jobs` when it takes them. */
-function encodable(bytes: Uint8Array, jobs: DeflateJobs | null): TextTail {
+/**
+ * The tail of UTF-8 `bytes` Python can encode: compressed here (by the caller's `sizer`; without
+ * one, by a sizer of this call's own), or by `jobs` when it takes them.
+ */
+function encodable(bytes: Uint8Array, jobs: DeflateJobs | null, sizer: ZlibSizer | null): TextTail {
   const ticket = jobs === null ? -1 : jobs.offer(bytes);
-  if (ticket < 0) return { utf8Length: bytes.length, deflatedLength: zlibLength(bytes, 9), surrogates: null };
+  if (ticket < 0) return { utf8Length: bytes.length, deflatedLength: (sizer ?? new ZlibSizer()).length(bytes, 9), surrogates: null };
   return { utf8Length: bytes.length, deflatedLength: null, surrogates: null, deflateTicket: ticket };
 }
 
 /** `textTail` of a built string (JS text: a lone UTF-16 surrogate is one code point, as in Python). */
-export function stringTail(text: string, jobs: DeflateJobs | null = null): TextTail | null {
+export function stringTail(text: string, jobs: DeflateJobs | null = null, measure: TailMeasure | null = null): TextTail | null {
+  const sizer = measure?.sizer ?? null;
   if (text.length <= TAIL_CHARS) return null;
   // Back over TAIL_CHARS code points, as `Array.from` counts them (a pair is one, a lone half one),
   // without splitting the whole text: a response can be megabytes.
@@ -220,7 +230,7 @@ export function stringTail(text: string, jobs: DeflateJobs | null = null): TextT
   }
   // TextEncoder writes a lone surrogate as U+FFFD: 3 bytes, as many as its own UTF-8 form.
   const bytes = encoder.encode(text.slice(start));
-  return surrogates === null ? encodable(bytes, jobs) : { utf8Length: bytes.length, deflatedLength: null, surrogates };
+  return surrogates === null ? encodable(bytes, jobs, sizer) : { utf8Length: bytes.length, deflatedLength: null, surrogates };
 }
 
 const encoder = new TextEncoder();

@@ -77,28 +77,17 @@ class Tree {
   }
 }
 
-const ltree = new Tree(L_CODES, STATIC_LLEN, EXTRA_LBITS, LITERALS + 1, MAX_BITS);
-const dtree = new Tree(D_CODES, STATIC_DLEN, EXTRA_DBITS, 0, MAX_BITS);
-const bltree = new Tree(BL_CODES, null, EXTRA_BLBITS, 0, MAX_BL_BITS);
-const heap = new Int32Array(HEAP_SIZE);
-const depth = new Uint8Array(HEAP_SIZE);
-const blCount = new Uint16Array(MAX_BITS + 1);
-let heapLen = 0;
-let heapMax = 0;
-/** The block's bits with each tree's own code (`opt_len`) and with the fixed code (`static_len`). */
-let optLen = 0;
-let staticLen = 0;
-
-function smaller(freq: Uint32Array, n: number, m: number): boolean {
+function smaller(freq: Uint32Array, depth: Uint8Array, n: number, m: number): boolean {
   return freq[n] < freq[m] || (freq[n] === freq[m] && depth[n] <= depth[m]);
 }
 
-function downHeap(freq: Uint32Array, k: number): void {
+/** zlib's `pqdownheap` over `heap[1…heapLen]`. */
+function downHeap(heap: Int32Array, depth: Uint8Array, freq: Uint32Array, k: number, heapLen: number): void {
   const v = heap[k];
   let j = k << 1;
   while (j <= heapLen) {
-    if (j < heapLen && smaller(freq, heap[j + 1], heap[j])) j++;
-    if (smaller(freq, v, heap[j])) break;
+    if (j < heapLen && smaller(freq, depth, heap[j + 1], heap[j])) j++;
+    if (smaller(freq, depth, v, heap[j])) break;
     heap[k] = heap[j];
     k = j;
     j <<= 1;
@@ -106,186 +95,214 @@ function downHeap(freq: Uint32Array, k: number): void {
   heap[k] = v;
 }
 
-/** zlib's `build_tree` and `gen_bitlen`: code lengths, and their bits added to `optLen` / `staticLen`. */
-function build(t: Tree): void {
-  const { freq, len, dad, elems } = t;
-  heapLen = 0;
-  heapMax = HEAP_SIZE;
-  let maxCode = -1;
-  for (let n = 0; n < elems; n++) {
-    if (freq[n] !== 0) {
-      heap[++heapLen] = maxCode = n;
-      depth[n] = 0;
-    } else len[n] = 0;
-  }
-  // At least two codes of non-zero frequency, as the format requires: the forced ones cost nothing.
-  while (heapLen < 2) {
-    const node = (heap[++heapLen] = maxCode < 2 ? ++maxCode : 0);
-    freq[node] = 1;
-    depth[node] = 0;
-    optLen--;
-    if (t.staticLen) staticLen -= t.staticLen[node];
-  }
-  t.maxCode = maxCode;
-  for (let n = heapLen >> 1; n >= 1; n--) downHeap(freq, n);
-  let node = elems;
-  do {
-    const n = heap[1];
-    heap[1] = heap[heapLen--];
-    downHeap(freq, 1);
-    const m = heap[1];
-    heap[--heapMax] = n;
-    heap[--heapMax] = m;
-    freq[node] = freq[n] + freq[m];
-    depth[node] = (depth[n] >= depth[m] ? depth[n] : depth[m]) + 1;
-    dad[n] = dad[m] = node;
-    heap[1] = node++;
-    downHeap(freq, 1);
-  } while (heapLen >= 2);
-  heap[--heapMax] = heap[1];
-  bitLengths(t);
-}
-
-/** zlib's `gen_bitlen`: lengths from the tree's depths, the deepest moved up to `maxLength`. */
-function bitLengths(t: Tree): void {
-  const { freq, len, dad, maxLength, extra, extraBase, staticLen: stree } = t;
-  blCount.fill(0);
-  len[heap[heapMax]] = 0;
-  let overflow = 0;
-  let h: number;
-  for (h = heapMax + 1; h < HEAP_SIZE; h++) {
-    const n = heap[h];
-    let bits = len[dad[n]] + 1;
-    if (bits > maxLength) {
-      bits = maxLength;
-      overflow++;
-    }
-    len[n] = bits;
-    if (n > t.maxCode) continue;
-    blCount[bits]++;
-    const xbits = n >= extraBase ? extra[n - extraBase] : 0;
-    optLen += freq[n] * (bits + xbits);
-    if (stree) staticLen += freq[n] * (stree[n] + xbits);
-  }
-  if (overflow === 0) return;
-  do {
-    let bits = maxLength - 1;
-    while (blCount[bits] === 0) bits--;
-    blCount[bits]--;
-    blCount[bits + 1] += 2;
-    blCount[maxLength]--;
-    overflow -= 2;
-  } while (overflow > 0);
-  for (let bits = maxLength; bits !== 0; bits--) {
-    let n = blCount[bits];
-    while (n !== 0) {
-      const m = heap[--h];
-      if (m > t.maxCode) continue;
-      if (len[m] !== bits) {
-        optLen += (bits - len[m]) * freq[m];
-        len[m] = bits;
-      }
-      n--;
-    }
-  }
-}
-
-/** zlib's `scan_tree`: the frequencies of the code-length code that sends tree `t`'s lengths. */
-function scanLengths(t: Tree): void {
-  const { len, maxCode } = t;
-  const blFreq = bltree.freq;
-  let prevLen = -1;
-  let nextLen = len[0];
-  let count = 0;
-  let maxCount = nextLen === 0 ? 138 : 7;
-  let minCount = nextLen === 0 ? 3 : 4;
-  for (let n = 0; n <= maxCode; n++) {
-    const curLen = nextLen;
-    // zlib's guard past the last code: a length no code has.
-    nextLen = n + 1 <= maxCode ? len[n + 1] : 0xffff;
-    if (++count < maxCount && curLen === nextLen) continue;
-    if (count < minCount) blFreq[curLen] += count;
-    else if (curLen !== 0) {
-      if (curLen !== prevLen) blFreq[curLen]++;
-      blFreq[REP_3_6]++;
-    } else if (count <= 10) blFreq[REPZ_3_10]++;
-    else blFreq[REPZ_11_138]++;
-    count = 0;
-    prevLen = curLen;
-    if (nextLen === 0) {
-      maxCount = 138;
-      minCount = 3;
-    } else if (curLen === nextLen) {
-      maxCount = 6;
-      minCount = 3;
-    } else {
-      maxCount = 7;
-      minCount = 4;
-    }
-  }
-}
-
-/** The bits of one block as zlib writes it (`_tr_flush_block`); `bits` so far, for a stored block's alignment. */
-function blockBits(bits: number, storedLength: number, last: boolean): number {
-  build(ltree);
-  build(dtree);
-  scanLengths(ltree);
-  scanLengths(dtree);
-  build(bltree);
-  let maxBlIndex = BL_CODES - 1;
-  while (maxBlIndex >= 3 && bltree.len[BL_ORDER[maxBlIndex]] === 0) maxBlIndex--;
-  optLen += 3 * (maxBlIndex + 1) + 5 + 5 + 4;
-  let optBytes = (optLen + 3 + 7) >>> 3;
-  const staticBytes = (staticLen + 3 + 7) >>> 3;
-  if (staticBytes <= optBytes) optBytes = staticBytes;
-  if (storedLength + 4 <= optBytes) {
-    // Stored: 3 header bits, up to the byte, two 16-bit lengths, the bytes themselves.
-    bits = (((bits + 3 + 7) >>> 3) + 4 + storedLength) * 8;
-  } else bits += 3 + (staticBytes === optBytes ? staticLen : optLen);
-  if (last) bits = ((bits + 7) >>> 3) * 8;
-  return bits;
-}
-
-function startBlock(): void {
-  ltree.freq.fill(0);
-  dtree.freq.fill(0);
-  bltree.freq.fill(0);
-  ltree.freq[END_BLOCK] = 1;
-  optLen = 0;
-  staticLen = 0;
-}
-
 /**
- * The bytes of zlib's deflate blocks for `count` tokens of zlibMatches.wat's form (`distance << 8
- * | (length - 3)` for a match, the byte for a literal, `AFTER_LAST` on a literal tallied after the
- * last position): the length of `zlib.compress` less its 2-byte header and 4-byte trailer.
+ * Sizes deflate blocks: zlib's three trees, its heap and the running bit counts. One per sizer
+ * (zlibLength.ts `ZlibSizer`): every call starts its own blocks, but the arrays are this object's.
  */
-export function deflatedBlockBytes(tokens: Int32Array, count: number): number {
-  let bits = 0;
-  let symbols = 0;
-  let pos = 0;
-  let blockStart = 0;
-  startBlock();
-  const lfreq = ltree.freq;
-  const dfreq = dtree.freq;
-  for (let i = 0; i < count; i++) {
-    const token = tokens[i];
-    const dist = (token & ~AFTER_LAST) >>> 8;
-    const lc = token & 0xff;
-    if (dist === 0) {
-      lfreq[lc]++;
-      pos++;
-    } else {
-      lfreq[LENGTH_CODE[lc] + LITERALS + 1]++;
-      dfreq[distCode(dist - 1)]++;
-      pos += lc + 3;
+export class BlockSizer {
+  private readonly ltree = new Tree(L_CODES, STATIC_LLEN, EXTRA_LBITS, LITERALS + 1, MAX_BITS);
+  private readonly dtree = new Tree(D_CODES, STATIC_DLEN, EXTRA_DBITS, 0, MAX_BITS);
+  private readonly bltree = new Tree(BL_CODES, null, EXTRA_BLBITS, 0, MAX_BL_BITS);
+  private readonly heap = new Int32Array(HEAP_SIZE);
+  private readonly depth = new Uint8Array(HEAP_SIZE);
+  private readonly blCount = new Uint16Array(MAX_BITS + 1);
+  /** The block's bits with each tree's own code (`opt_len`) and with the fixed code (`static_len`). */
+  private optLen = 0;
+  private staticLen = 0;
+
+  /** zlib's `build_tree` and `gen_bitlen`: code lengths, and their bits added to `optLen` / `staticLen`. */
+  private build(t: Tree): void {
+    const heap = this.heap;
+    const depth = this.depth;
+    const { freq, len, dad, elems } = t;
+    let heapLen = 0;
+    let heapMax = HEAP_SIZE;
+    let maxCode = -1;
+    for (let n = 0; n < elems; n++) {
+      if (freq[n] !== 0) {
+        heap[++heapLen] = maxCode = n;
+        depth[n] = 0;
+      } else len[n] = 0;
     }
-    if (++symbols === BLOCK_SYMBOLS && (token & AFTER_LAST) === 0) {
-      bits = blockBits(bits, pos - blockStart, false);
-      blockStart = pos;
-      symbols = 0;
-      startBlock();
+    // At least two codes of non-zero frequency, as the format requires: the forced ones cost nothing.
+    while (heapLen < 2) {
+      const node = (heap[++heapLen] = maxCode < 2 ? ++maxCode : 0);
+      freq[node] = 1;
+      depth[node] = 0;
+      this.optLen--;
+      if (t.staticLen) this.staticLen -= t.staticLen[node];
+    }
+    t.maxCode = maxCode;
+    for (let n = heapLen >> 1; n >= 1; n--) downHeap(heap, depth, freq, n, heapLen);
+    let node = elems;
+    do {
+      const n = heap[1];
+      heap[1] = heap[heapLen--];
+      downHeap(heap, depth, freq, 1, heapLen);
+      const m = heap[1];
+      heap[--heapMax] = n;
+      heap[--heapMax] = m;
+      freq[node] = freq[n] + freq[m];
+      depth[node] = (depth[n] >= depth[m] ? depth[n] : depth[m]) + 1;
+      dad[n] = dad[m] = node;
+      heap[1] = node++;
+      downHeap(heap, depth, freq, 1, heapLen);
+    } while (heapLen >= 2);
+    heap[--heapMax] = heap[1];
+    this.bitLengths(t, heapMax);
+  }
+
+  /** zlib's `gen_bitlen`: lengths from the tree's depths, the deepest moved up to `maxLength`. */
+  private bitLengths(t: Tree, heapMax: number): void {
+    const heap = this.heap;
+    const blCount = this.blCount;
+    const { freq, len, dad, maxLength, extra, extraBase, staticLen: stree } = t;
+    let optLen = this.optLen;
+    let staticLen = this.staticLen;
+    blCount.fill(0);
+    len[heap[heapMax]] = 0;
+    let overflow = 0;
+    let h: number;
+    for (h = heapMax + 1; h < HEAP_SIZE; h++) {
+      const n = heap[h];
+      let bits = len[dad[n]] + 1;
+      if (bits > maxLength) {
+        bits = maxLength;
+        overflow++;
+      }
+      len[n] = bits;
+      if (n > t.maxCode) continue;
+      blCount[bits]++;
+      const xbits = n >= extraBase ? extra[n - extraBase] : 0;
+      optLen += freq[n] * (bits + xbits);
+      if (stree) staticLen += freq[n] * (stree[n] + xbits);
+    }
+    if (overflow === 0) {
+      this.optLen = optLen;
+      this.staticLen = staticLen;
+      return;
+    }
+    do {
+      let bits = maxLength - 1;
+      while (blCount[bits] === 0) bits--;
+      blCount[bits]--;
+      blCount[bits + 1] += 2;
+      blCount[maxLength]--;
+      overflow -= 2;
+    } while (overflow > 0);
+    for (let bits = maxLength; bits !== 0; bits--) {
+      let n = blCount[bits];
+      while (n !== 0) {
+        const m = heap[--h];
+        if (m > t.maxCode) continue;
+        if (len[m] !== bits) {
+          optLen += (bits - len[m]) * freq[m];
+          len[m] = bits;
+        }
+        n--;
+      }
+    }
+    this.optLen = optLen;
+    this.staticLen = staticLen;
+  }
+
+  /** zlib's `scan_tree`: the frequencies of the code-length code that sends tree `t`'s lengths. */
+  private scanLengths(t: Tree): void {
+    const { len, maxCode } = t;
+    const blFreq = this.bltree.freq;
+    let prevLen = -1;
+    let nextLen = len[0];
+    let count = 0;
+    let maxCount = nextLen === 0 ? 138 : 7;
+    let minCount = nextLen === 0 ? 3 : 4;
+    for (let n = 0; n <= maxCode; n++) {
+      const curLen = nextLen;
+      // zlib's guard past the last code: a length no code has.
+      nextLen = n + 1 <= maxCode ? len[n + 1] : 0xffff;
+      if (++count < maxCount && curLen === nextLen) continue;
+      if (count < minCount) blFreq[curLen] += count;
+      else if (curLen !== 0) {
+        if (curLen !== prevLen) blFreq[curLen]++;
+        blFreq[REP_3_6]++;
+      } else if (count <= 10) blFreq[REPZ_3_10]++;
+      else blFreq[REPZ_11_138]++;
+      count = 0;
+      prevLen = curLen;
+      if (nextLen === 0) {
+        maxCount = 138;
+        minCount = 3;
+      } else if (curLen === nextLen) {
+        maxCount = 6;
+        minCount = 3;
+      } else {
+        maxCount = 7;
+        minCount = 4;
+      }
     }
   }
-  return blockBits(bits, pos - blockStart, true) >>> 3;
+
+  /** The bits of one block as zlib writes it (`_tr_flush_block`); `bits` so far, for a stored block's alignment. */
+  private blockBits(bits: number, storedLength: number, last: boolean): number {
+    this.build(this.ltree);
+    this.build(this.dtree);
+    this.scanLengths(this.ltree);
+    this.scanLengths(this.dtree);
+    this.build(this.bltree);
+    let maxBlIndex = BL_CODES - 1;
+    while (maxBlIndex >= 3 && this.bltree.len[BL_ORDER[maxBlIndex]] === 0) maxBlIndex--;
+    this.optLen += 3 * (maxBlIndex + 1) + 5 + 5 + 4;
+    let optBytes = (this.optLen + 3 + 7) >>> 3;
+    const staticBytes = (this.staticLen + 3 + 7) >>> 3;
+    if (staticBytes <= optBytes) optBytes = staticBytes;
+    if (storedLength + 4 <= optBytes) {
+      // Stored: 3 header bits, up to the byte, two 16-bit lengths, the bytes themselves.
+      bits = (((bits + 3 + 7) >>> 3) + 4 + storedLength) * 8;
+    } else bits += 3 + (staticBytes === optBytes ? this.staticLen : this.optLen);
+    if (last) bits = ((bits + 7) >>> 3) * 8;
+    return bits;
+  }
+
+  private startBlock(): void {
+    this.ltree.freq.fill(0);
+    this.dtree.freq.fill(0);
+    this.bltree.freq.fill(0);
+    this.ltree.freq[END_BLOCK] = 1;
+    this.optLen = 0;
+    this.staticLen = 0;
+  }
+
+  /**
+   * The bytes of zlib's deflate blocks for `count` tokens of zlibMatches.wat's form (`distance << 8
+   * | (length - 3)` for a match, the byte for a literal, `AFTER_LAST` on a literal tallied after the
+   * last position): the length of `zlib.compress` less its 2-byte header and 4-byte trailer.
+   */
+  deflatedBlockBytes(tokens: Int32Array, count: number): number {
+    let bits = 0;
+    let symbols = 0;
+    let pos = 0;
+    let blockStart = 0;
+    this.startBlock();
+    const lfreq = this.ltree.freq;
+    const dfreq = this.dtree.freq;
+    for (let i = 0; i < count; i++) {
+      const token = tokens[i];
+      const dist = (token & ~AFTER_LAST) >>> 8;
+      const lc = token & 0xff;
+      if (dist === 0) {
+        lfreq[lc]++;
+        pos++;
+      } else {
+        lfreq[LENGTH_CODE[lc] + LITERALS + 1]++;
+        dfreq[distCode(dist - 1)]++;
+        pos += lc + 3;
+      }
+      if (++symbols === BLOCK_SYMBOLS && (token & AFTER_LAST) === 0) {
+        bits = this.blockBits(bits, pos - blockStart, false);
+        blockStart = pos;
+        symbols = 0;
+        this.startBlock();
+      }
+    }
+    return this.blockBits(bits, pos - blockStart, true) >>> 3;
+  }
 }

@@ -17,8 +17,8 @@
 import { deflate } from 'pako/lib/deflate';
 import { deflate as deflateStep, deflateInit2, deflateReset, type DeflateStream } from 'pako/lib/zlib/deflate';
 
-import { deflatedBlockBytes } from './zlibBlocks';
-import { level9Tokens } from './zlibMatches';
+import { BlockSizer } from './zlibBlocks';
+import { Level9Matcher } from './zlibMatches';
 
 const Z_FINISH = 4;
 const Z_STREAM_END = 1;
@@ -28,30 +28,58 @@ const Z_UNKNOWN = 2;
 /** zlib's 2-byte header and 4-byte Adler-32 trailer around the deflate blocks. */
 const WRAPPER_BYTES = 6;
 
-const streams = new Map<number, DeflateStream>();
-let out = new Uint8Array(0);
+/**
+ * Measures `zlib.compress` lengths. Its streams, output buffer, WebAssembly matcher and block trees
+ * are its own (made on first use), reused call after call: one per scan or thread.
+ */
+export class ZlibSizer {
+  private readonly streams = new Map<number, DeflateStream>();
+  private out = new Uint8Array(0);
+  private matcher: Level9Matcher | null = null;
+  private blocks: BlockSizer | null = null;
 
-/** `len(zlib.compress(bytes, level))`. */
-export function zlibLength(bytes: Uint8Array, level: number): number {
-  if (level === 9) {
-    const matches = level9Tokens(bytes);
-    if (matches !== null) return WRAPPER_BYTES + deflatedBlockBytes(matches.tokens, matches.count);
+  /** `len(zlib.compress(bytes, level))`. */
+  length(bytes: Uint8Array, level: number): number {
+    if (level === 9) {
+      const matches = (this.matcher ??= new Level9Matcher()).tokens(bytes);
+      if (matches !== null) return WRAPPER_BYTES + (this.blocks ??= new BlockSizer()).deflatedBlockBytes(matches.tokens, matches.count);
+    }
+    const strm = this.streamFor(level);
+    // Stored blocks are the worst case: 5 bytes a 16 KiB block, plus the header and the trailer.
+    const bound = bytes.length + 5 * (Math.ceil(bytes.length / 16_384) + 1) + 6;
+    if (this.out.length < bound) this.out = new Uint8Array(bound);
+    strm.input = bytes;
+    strm.next_in = 0;
+    strm.avail_in = bytes.length;
+    strm.output = this.out;
+    strm.next_out = 0;
+    strm.avail_out = this.out.length;
+    const rc = deflateStep(strm, Z_FINISH);
+    const length = strm.total_out;
+    strm.input = null;
+    // Not finished in one step (not expected with the bound above): pako's own one-shot call.
+    return rc === Z_STREAM_END ? length : deflate(bytes, { level }).length;
   }
-  const strm = streamFor(level);
-  // Stored blocks are the worst case: 5 bytes a 16 KiB block, plus the header and the trailer.
-  const bound = bytes.length + 5 * (Math.ceil(bytes.length / 16_384) + 1) + 6;
-  if (out.length < bound) out = new Uint8Array(bound);
-  strm.input = bytes;
-  strm.next_in = 0;
-  strm.avail_in = bytes.length;
-  strm.output = out;
-  strm.next_out = 0;
-  strm.avail_out = out.length;
-  const rc = deflateStep(strm, Z_FINISH);
-  const length = strm.total_out;
-  strm.input = null;
-  // Not finished in one step (not expected with the bound above): pako's own one-shot call.
-  return rc === Z_STREAM_END ? length : deflate(bytes, { level }).length;
+
+  private streamFor(level: number): DeflateStream {
+    let strm = this.streams.get(level);
+    if (strm === undefined) {
+      strm = newStream(level);
+      this.streams.set(level, strm);
+      return strm;
+    }
+    deflateReset(strm);
+    const state = strm.state!;
+    state.window.fill(0);
+    state.prev.fill(0);
+    state.pending_buf.fill(0);
+    return strm;
+  }
+}
+
+/** `len(zlib.compress(bytes, level))` once, by a sizer of its own (a scan keeps its `ZlibSizer`). */
+export function zlibLength(bytes: Uint8Array, level: number): number {
+  return new ZlibSizer().length(bytes, level);
 }
 
 /** A new pako stream at `level`, as `deflateInit2` fills in pako's ZStream (lib/zlib/zstream.js). */
@@ -71,20 +99,5 @@ function newStream(level: number): DeflateStream {
     adler: 0,
   };
   deflateInit2(strm, level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY);
-  return strm;
-}
-
-function streamFor(level: number): DeflateStream {
-  let strm = streams.get(level);
-  if (strm === undefined) {
-    strm = newStream(level);
-    streams.set(level, strm);
-    return strm;
-  }
-  deflateReset(strm);
-  const state = strm.state!;
-  state.window.fill(0);
-  state.prev.fill(0);
-  state.pending_buf.fill(0);
   return strm;
 }

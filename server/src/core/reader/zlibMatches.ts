@@ -15,44 +15,70 @@ const ZERO_PAD = 272;
 const TABLE_AT = 204_800;
 const TABLE_BYTES = 32_768 * 8;
 
-/** One input's tokens: `distance << 8 | (length - 3)` for a match, the byte for a literal; bit 30 marks a literal tallied after the last position. */
+/** One input's tokens (a view of the matcher's memory, valid until its next call): `distance << 8 | (length - 3)` for a match, the byte for a literal; bit 30 marks a literal tallied after the last position. */
 export interface Level9Tokens {
   tokens: Int32Array;
   count: number;
 }
 
-let instance: { memory: Uint8Array; tokens: Int32Array; parse: (n: number, stamp: number) => number } | null | undefined;
-let stamp = 0;
+/** The module, compiled once (null where WebAssembly is missing): code only, no input's data. */
+let compiled: object | null | undefined;
 
-function load(): typeof instance {
-  if (instance === undefined) {
+function matchesModule(): object | null {
+  if (compiled === undefined) {
     try {
-      const api = new Wasm!.Instance(compileWasm(ZLIB_MATCHES_WASM), {}).exports;
-      const buffer = (api.memory as { buffer: ArrayBuffer }).buffer;
-      instance = {
-        memory: new Uint8Array(buffer),
-        tokens: new Int32Array(buffer, TOKENS_AT, MAX_MATCH_INPUT + 1),
-        parse: api.parse as (n: number, stamp: number) => number,
-      };
+      compiled = compileWasm(ZLIB_MATCHES_WASM);
     } catch {
       // No WebAssembly here: the caller compresses with pako instead.
-      instance = null;
+      compiled = null;
     }
   }
-  return instance;
+  return compiled;
 }
 
-/** zlib's level-9 tokens for `bytes`, or null where WebAssembly is missing or `bytes` is longer than `MAX_MATCH_INPUT`. */
-export function level9Tokens(bytes: Uint8Array): Level9Tokens | null {
-  if (bytes.length > MAX_MATCH_INPUT) return null;
-  const wasm = load();
-  if (!wasm) return null;
-  wasm.memory.set(bytes, 0);
-  wasm.memory.fill(0, bytes.length, bytes.length + ZERO_PAD);
-  // Each call stamps the hash slots it writes; a stamp must never repeat one still in the table.
-  if (++stamp === 0x7fff_ffff) {
-    wasm.memory.fill(0, TABLE_AT, TABLE_AT + TABLE_BYTES);
-    stamp = 1;
+/** One instance of the module: its memory holds a call's input, hash table and tokens. */
+interface MatchInstance {
+  memory: Uint8Array;
+  tokens: Int32Array;
+  parse: (n: number, stamp: number) => number;
+}
+
+/** Finds level-9 matches in an instance of its own (made on first use), with its own stamps. */
+export class Level9Matcher {
+  private instance: MatchInstance | null | undefined;
+  private stamp = 0;
+
+  private load(): MatchInstance | null {
+    if (this.instance === undefined) {
+      const module = matchesModule();
+      try {
+        if (module === null) throw new Error('no WebAssembly here');
+        const api = new Wasm!.Instance(module, {}).exports;
+        const buffer = (api.memory as { buffer: ArrayBuffer }).buffer;
+        this.instance = {
+          memory: new Uint8Array(buffer),
+          tokens: new Int32Array(buffer, TOKENS_AT, MAX_MATCH_INPUT + 1),
+          parse: api.parse as (n: number, stamp: number) => number,
+        };
+      } catch {
+        this.instance = null;
+      }
+    }
+    return this.instance;
   }
-  return { tokens: wasm.tokens, count: wasm.parse(bytes.length, stamp) };
+
+  /** zlib's level-9 tokens for `bytes`, or null where WebAssembly is missing or `bytes` is longer than `MAX_MATCH_INPUT`. */
+  tokens(bytes: Uint8Array): Level9Tokens | null {
+    if (bytes.length > MAX_MATCH_INPUT) return null;
+    const wasm = this.load();
+    if (!wasm) return null;
+    wasm.memory.set(bytes, 0);
+    wasm.memory.fill(0, bytes.length, bytes.length + ZERO_PAD);
+    // Each call stamps the hash slots it writes; a stamp must never repeat one still in the table.
+    if (++this.stamp === 0x7fff_ffff) {
+      wasm.memory.fill(0, TABLE_AT, TABLE_AT + TABLE_BYTES);
+      this.stamp = 1;
+    }
+    return { tokens: wasm.tokens, count: wasm.parse(bytes.length, this.stamp) };
+  }
 }

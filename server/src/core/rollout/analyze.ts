@@ -29,7 +29,7 @@ import { eachGroup } from './groupRows';
 import { PromptSpread } from './promptSpread';
 import { PlainGroups } from './plainGroups';
 import { compactRolloutsMessage, compactSummary, rolloutCount, rolloutIdsNameRollouts, rolloutsOf } from './compactRollouts';
-import { classifyMemo } from './causeClass';
+import { CauseClasses } from './causeClass';
 import { MAX_RELATED_LINES, relatedMembers } from './related';
 import { rewardNormalizationCrash } from './rewardNormalization';
 import { slimeCompactMessage, slimeNormalization } from './slimeNormalization';
@@ -78,6 +78,7 @@ export function analyzeRollout(
   // Which filters run, their threshold and the metric names are the framework's (slime: no
   // aborted-group filter, threshold 1e-6).
   const rules = sampleRulesOf(format);
+  const causeClasses = new CauseClasses(settings);
   const store = samples instanceof SampleColumns ? samples : SampleStore.of(samples);
   // Findings in the order the checks ran over all groups (cause checks, then group sizes, then
   // prompts), so the stable sort by line below orders findings on one line as it always has.
@@ -178,7 +179,7 @@ export function analyzeRollout(
         if (id === undefined) reasonIds.set(reason, (id = reasonIds.size + 1));
         reasonOf[store.groupId(rows[0])] = id;
       }
-      for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, settings, filtersRun && rules.abortedGroupFilter, namer, reason, finding);
+      for (let k = 0; k < g.members.length; k++) checkCause(g.members, k, format, causeClasses, filtersRun && rules.abortedGroupFilter, namer, reason, finding);
       for (const p of incompleteGroups([g], settings.nSamplesPerPrompt, byRollout, rules.framework)) into(sizes)(p.code, p.at, () => p.message, p.related);
       const odd = mixedPrompts(g);
       if (odd !== null) into(mixed)(odd.code, odd.at, () => odd.message, odd.related);
@@ -186,7 +187,7 @@ export function analyzeRollout(
     },
   );
   const loose = rowList(store, ungrouped);
-  for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, settings, filtersRun && rules.abortedGroupFilter, NO_NAMER, null, finding);
+  for (let k = 0; k < loose.length; k++) checkCause(loose, k, format, causeClasses, filtersRun && rules.abortedGroupFilter, NO_NAMER, null, finding);
   // Asked prompt by prompt as the list fills, so one past its cutoff is only counted, never built.
   for (const p of prompts.problems((line) => spread.wants(line, 'misgrouped'))) into(spread)(p.code, p.at, () => p.message, p.related);
 
@@ -337,7 +338,7 @@ function checkCause(
   members: SampleList,
   k: number,
   format: FormatId,
-  settings: RolloutLensSettings,
+  causeClasses: CauseClasses,
   /** The aborted-group filter runs: an aborted sample is discarded, its cause names the drop. */
   abortsDropped: boolean,
   namer: Namer,
@@ -355,7 +356,7 @@ function checkCause(
     }
     return;
   }
-  const cls = classifyMemo(cause, settings);
+  const cls = causeClasses.of(cause);
   if (aborted && cls === 'policy' && abortsDropped) {
     const s = memberRecord(members, k, namer);
     report('policy-failure-discarded', s, () => policyDiscardedMessage(s), []);

@@ -19,11 +19,11 @@ import { emptyRow, setRowStatus } from '../store/row';
 import type { DeflateJobs } from '../reader/deflateJobs';
 import type { OffloadedVerdicts } from '../formats/offloadedVerdicts';
 import { hashPair, hex64 } from '../reader/hash';
-import { stringTail } from '../reader/textTail';
+import { stringTail, TailMeasure } from '../reader/textTail';
 import { MAX_BUILT_SCALARS } from '../reader/ruleParse';
 import { MAX_LIST_ITEMS } from '../reader/jsonRule';
 
-import { jsonStringLength, sampleLineLength } from '../reader/pt/lineLength';
+import { jsonStringLength, LineLengths } from '../reader/pt/lineLength';
 import { stringify, toPlain } from '../reader/pt/serialize';
 import { countedSum, PyDict, PyFloat, PyList, PyText, PyTuple } from '../reader/pt/values';
 import { datasetInOrder } from '../formats/context';
@@ -183,6 +183,8 @@ export class PtSampleReader {
   private readonly rowMiles: MilesSampleFields = { effectiveLength: null, weightVersions: null, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
   /** A tail of the sample's response left to the scan's jobs. */
   private readonly pending = noPendingTail();
+  private readonly lineLengths = new LineLengths();
+  private readonly tails = new TailMeasure();
 
   /** The words of `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
   private jsonHash(v: unknown, sample: PyDict, out: Uint32Array): void {
@@ -299,9 +301,9 @@ export class PtSampleReader {
       response === undefined
         ? false
         : typeof response === 'string' || response instanceof PyText
-          ? tailVerdict(stringTail(textOfStr(response), jobs), this.pending)
+          ? tailVerdict(stringTail(textOfStr(response), jobs, this.tails), this.pending)
           : null;
-    got.byteLength = sampleLineLength(value);
+    got.byteLength = this.lineLengths.of(value);
     got.instance = instance;
     if (prompt !== undefined) {
       this.promptHash(prompt, value, this.promptWords);

@@ -17,8 +17,6 @@ export { emptyRow, type StoreRow } from './row';
 export { type MilesRow, SampleColumns } from './sampleColumns';
 export { STATUS_CODE } from './chunk';
 
-const scratch = emptyRow();
-
 /** The sample columns with their writer: rows are appended (`push`, `pushRow`), never changed. */
 export class SampleStore extends SampleColumns {
   /** Fields of another shape than their writer gives them: the first per field (formats/fieldShape.ts). */
@@ -36,6 +34,8 @@ export class SampleStore extends SampleColumns {
   #lastGroupIntId = -1;
   #lastPromptHash = new Uint32Array(2);
   #lastPromptHashId = -1;
+  /** The row `push` fills from a record before `pushRow` (rows are copied into the columns). */
+  #pushed = emptyRow();
 
   /** A store of `records`, in their order. */
   static of(records: Iterable<SampleRecord>): SampleStore {
@@ -45,7 +45,7 @@ export class SampleStore extends SampleColumns {
   }
 
   push(s: SampleRecord): void {
-    const r = scratch;
+    const r = this.#pushed;
     r.line = s.line;
     r.offset = s.offset;
     r.byteLength = s.byteLength;

@@ -14,8 +14,8 @@ import { skipString, skipValue } from '../../reader/jsonSkip';
 import { hashBytes, hashPair } from '../../reader/hash';
 import { KeyTable, malformed, NO_LEAD, RecentTexts, skipWs, WS } from '../../reader/keyTable';
 import { RepeatedValue } from '../../reader/repeatedValue';
-import { MAX_BUILT_SCALARS, parsedEnd, parseMemberByRule } from '../../reader/ruleParse';
-import { textTail } from '../../reader/textTail';
+import { MAX_BUILT_SCALARS, RuleParser } from '../../reader/ruleParse';
+import { TailMeasure, textTail } from '../../reader/textTail';
 import type { SampleStore } from '../../store/sampleStore';
 import { emptyRow, setRowStatus } from '../../store/row';
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../../vocabulary/types';
@@ -55,6 +55,7 @@ export class MilesLineReader {
   /** Short string values by field: few distinct ones. */
   private readonly recent = Array.from({ length: SAMPLE_MEMBERS.length }, () => new RecentTexts());
   private readonly metadata = new MilesMetadataReader();
+  private readonly members = new RuleParser();
   private readonly lossMaskRule: Child | undefined;
   private readonly weightVersionsRule: Child | undefined;
   private readonly prefixCacheRule: Child | undefined;
@@ -94,6 +95,8 @@ export class MilesLineReader {
   private repetition: boolean | null | string = false;
   /** Where a long response's tail goes to be compressed (the scan's jobs; null: here). */
   private jobs: DeflateJobs | null = null;
+  /** Measures a long response's tail here. */
+  private readonly tails = new TailMeasure();
 
   constructor(rule: Rule) {
     this.lossMaskRule = rule.children?.get('loss_mask');
@@ -280,12 +283,12 @@ export class MilesLineReader {
           return skipValue(b, i, e);
         }
         const end = skipString(b, i, e);
-        this.repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.jobs), this.pending);
+        this.repetition = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.jobs, this.tails), this.pending);
         return end;
       }
       case LOSS_MASK:
-        this.lossMask = parseMemberByRule(b, i, e, this.lossMaskRule, MAX_STRING);
-        return parsedEnd();
+        this.lossMask = this.members.member(b, i, e, this.lossMaskRule, MAX_STRING);
+        return this.members.end;
       case WEIGHT_VERSIONS: {
         // The same list handed on while its bytes repeat (the store's `versionId` then knows it at once).
         const same = this.versions.endIfSame(b, i, e);
@@ -293,8 +296,8 @@ export class MilesLineReader {
           this.weightVersions = this.versions.value;
           return same;
         }
-        this.weightVersions = parseMemberByRule(b, i, e, this.weightVersionsRule, MAX_STRING);
-        const end = parsedEnd();
+        this.weightVersions = this.members.member(b, i, e, this.weightVersionsRule, MAX_STRING);
+        const end = this.members.end;
         if (Array.isArray(this.weightVersions)) this.versions.keep(b, i, end, this.weightVersions);
         return end;
       }
@@ -305,8 +308,8 @@ export class MilesLineReader {
           this.prefixCache = this.prefix.value;
           return same;
         }
-        this.prefixCache = parseMemberByRule(b, i, e, this.prefixCacheRule, MAX_STRING);
-        const end = parsedEnd();
+        this.prefixCache = this.members.member(b, i, e, this.prefixCacheRule, MAX_STRING);
+        const end = this.members.end;
         this.prefix.keep(b, i, end, this.prefixCache);
         return end;
       }

@@ -68,7 +68,7 @@ export function setItems(m: SampleHandOn, target: unknown, items: unknown[], fro
   if (!(target instanceof PyDict)) throw new PickleError(`SETITEM on a value that is not a dict at byte ${m.offset}`);
   if ((items.length - from) % 2 !== 0) throw new PickleError(`SETITEMS with an odd number of values at byte ${m.offset}`);
   let d = target.depth;
-  target.map.setPairs(items, from);
+  target.map.setPairs(items, from, m.recentShapes);
   for (let i = from + 1; i < items.length; i += 2) d = Math.max(d, depthOf(items[i]) + 1);
   target.depth = m.deeper(d);
 }

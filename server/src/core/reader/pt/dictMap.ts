@@ -34,37 +34,41 @@ const EMPTY_SHAPE = new KeyShape([], true);
 const NOT_MEASURED = Symbol('not measured');
 const NO_VALUES: unknown[] = [];
 
-/** Key shapes made lately, so the next dict with the same keys shares one. */
-const recentShapes: KeyShape[] = [];
 const RECENT_SHAPES = 8;
 const REMEMBER_UP_TO = 256;
 
-/**
- * A recent shape whose keys are those of the pairs `items[from…]` (n of them), or null. `values`
- * (n long) gets the pairs' values as the keys are compared: one pass over the pairs.
- */
-function recentShape(items: unknown[], from: number, n: number, values: unknown[]): KeyShape | null {
-  for (let s = 0; s < recentShapes.length; s++) {
-    const keys = recentShapes[s].keys;
-    if (keys.length !== n) continue;
-    let i = 0;
-    for (; i < n; i++) {
-      // A str key is mostly the very string the shape holds (a memo read): no class test then.
-      const k = items[from + 2 * i];
-      if (keys[i] !== k && keys[i] !== dictKey(k)) break;
-      values[i] = items[from + 2 * i + 1];
-    }
-    if (i === n) return recentShapes[s];
-  }
-  return null;
-}
+/** Key shapes made lately, so the next dict with the same keys shares one. One per pickle machine. */
+export class RecentShapes {
+  private readonly shapes: KeyShape[] = [];
 
-function remember(shape: KeyShape): void {
-  shape.shared = true;
-  // A big dict's keys are not kept past it.
-  if (shape.keys.length > REMEMBER_UP_TO) return;
-  if (recentShapes.length >= RECENT_SHAPES) recentShapes.pop();
-  recentShapes.unshift(shape);
+  /**
+   * A recent shape whose keys are those of the pairs `items[from…]` (n of them), or null. `values`
+   * (n long) gets the pairs' values as the keys are compared: one pass over the pairs.
+   */
+  find(items: unknown[], from: number, n: number, values: unknown[]): KeyShape | null {
+    const shapes = this.shapes;
+    for (let s = 0; s < shapes.length; s++) {
+      const keys = shapes[s].keys;
+      if (keys.length !== n) continue;
+      let i = 0;
+      for (; i < n; i++) {
+        // A str key is mostly the very string the shape holds (a memo read): no class test then.
+        const k = items[from + 2 * i];
+        if (keys[i] !== k && keys[i] !== dictKey(k)) break;
+        values[i] = items[from + 2 * i + 1];
+      }
+      if (i === n) return shapes[s];
+    }
+    return null;
+  }
+
+  remember(shape: KeyShape): void {
+    shape.shared = true;
+    // A big dict's keys are not kept past it.
+    if (shape.keys.length > REMEMBER_UP_TO) return;
+    if (this.shapes.length >= RECENT_SHAPES) this.shapes.pop();
+    this.shapes.unshift(shape);
+  }
 }
 
 /**
@@ -213,20 +217,20 @@ export class DictMap {
 
   /**
    * SETITEMS: `items` from `from` on, keys (already `dictKey`) and values in turn. An empty dict
-   * given the keys of a recent one shares them.
+   * given the keys of one of the machine's `recent` shapes shares them.
    */
-  setPairs(items: unknown[], from: number): void {
+  setPairs(items: unknown[], from: number, recent: RecentShapes): void {
     const n = (items.length - from) >> 1;
     if (this.shape.keys.length === 0 && n > 0) {
       const values = new Array<unknown>(n);
-      const shape = recentShape(items, from, n, values);
+      const shape = recent.find(items, from, n, values);
       if (shape !== null) {
         this.shape = shape;
         this.values = values;
         return;
       }
       for (let i = from; i < items.length; i += 2) this.set(dictKey(items[i]), items[i + 1]);
-      if (!this.shape.shared) remember(this.shape);
+      if (!this.shape.shared) recent.remember(this.shape);
       return;
     }
     for (let i = from; i < items.length; i += 2) this.set(dictKey(items[i]), items[i + 1]);

@@ -99,84 +99,10 @@ function oneMember(key: string, length: number): number {
   return 2 + member(key, length);
 }
 
-/** Containers around the value being measured (one measure at a time: it never waits). */
-let ancestors = new Ancestors();
-
-/** Bytes of `write(toPlain(value, 'line'))`. */
-export function sampleLineLength(value: unknown): number {
-  // One a sample would be ~150 bytes of garbage each (its first push reserves room for 17).
-  if (!ancestors.empty) ancestors = new Ancestors();
-  return lengthOf(value, 0);
-}
-
 /** Bytes of an integral float as `floatText` prints it (`1.0`, `-0.0`, `1e+16`). */
 function floatLength(v: number): number {
   if (Number.isInteger(v) && Math.abs(v) < 1e15) return Object.is(v, -0) ? 4 : numberLength(v) + 2;
   return floatText(v).length;
-}
-
-function lengthOf(v: unknown, depth: number): number {
-  if (v === null || v === undefined) return 4;
-  // Primitives by their type before any class is tested: most values of a sample are numbers and strs.
-  switch (typeof v) {
-    case 'number':
-      return numberLength(v);
-    case 'string':
-      return jsonStringLength(v);
-    case 'boolean':
-      return v ? 4 : 5;
-    case 'bigint':
-      return v.toString().length;
-  }
-  // The classes are disjoint: the most frequent in a sample first, the placeholders last.
-  if (v instanceof PyList) {
-    // A summarised list holds no value (no cycle to look for): its length is its count's and sum's.
-    if (v.summarized && depth <= MAX_DEPTH) {
-      const sum = countedSum(v);
-      return oneMember('$numbers', numberLength(v.count)) + (sum === null ? 0 : 2 + member('$sum', numberLength(sum)));
-    }
-    return containerLength(v, depth);
-  }
-  if (v instanceof PyDict) return containerLength(v, depth);
-  if (v instanceof PyFloat) return floatLength(v.value);
-  if (v instanceof PyText) return jsonStringLength(textValue(v));
-  if (v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return containerLength(v, depth);
-  if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
-  if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
-  if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
-  if (v instanceof ImagePlaceholder) return oneMember('$image', shaped('mode', jsonStringLength(v.mode), 'size', v.size));
-  if (v instanceof Blocked) return oneMember('$blocked', jsonStringLength(v.callable));
-  if (v instanceof PyGlobal) return oneMember('$global', jsonStringLength(v.qualified));
-  if (v instanceof NpDtype) return oneMember('$dtype', jsonStringLength(v.str));
-  if (v instanceof StoragePlaceholder) return oneMember('$storage', jsonStringLength(v.dtype));
-  return depth > MAX_DEPTH ? oneMember('$deep', 4) : 4;
-}
-
-function containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth: number): number {
-  if (depth > MAX_DEPTH) return oneMember('$deep', 4);
-  if (ancestors.has(v)) return oneMember('$cycle', 4);
-  ancestors.add(v);
-  try {
-    if (v instanceof PyDict) return dictLength(v, depth);
-    if (v instanceof PyList) {
-      // A summarised list never gets here: `lengthOf` measures it by its count.
-      if (v.released) throw new Error('a released list was asked for after its sample was handed on');
-      return itemsLength(v.items, depth);
-    }
-    if (v instanceof PyTuple) return itemsLength(v.items, depth);
-    if (v instanceof PySet) return oneMember('$set', itemsLength(v.items, depth));
-    if (v instanceof PyObject) {
-      const extra = v as PyObject & { list?: PyList; dict?: PyDict };
-      // {"$class": …, "state": …[, "items": …][, "entries": …]}
-      let n = 2 + member('$class', jsonStringLength(v.cls)) + 2 + member('state', lengthOf(v.state, depth + 1));
-      if (extra.list) n += 2 + member('items', lengthOf(extra.list, depth + 1));
-      if (extra.dict) n += 2 + member('entries', lengthOf(extra.dict, depth + 1));
-      return n;
-    }
-  } finally {
-    ancestors.delete(v);
-  }
-  return 4;
 }
 
 /** Bytes of `"key": ` for each key, or -1 when a key is not a str. */
@@ -190,40 +116,125 @@ function stringKeysLength(keys: readonly unknown[]): number {
   return n;
 }
 
-function dictLength(v: PyDict, depth: number): number {
-  let n = 0;
-  let members = 0;
-  let strings = true;
-  const keysLength = v.map.keysLength(stringKeysLength);
-  if (keysLength < 0) strings = false;
-  else {
-    n = keysLength + v.map.valuesLength(lengthOf, depth + 1);
-    members = v.map.size;
-  }
-  if (!strings) {
-    // Keys that print alike are one member of the line (the last value), as in `toPlain`; str
-    // keys are distinct already (the dict compares them by text).
-    const byText = new Map<string, unknown>();
-    v.map.forEach((x, k) => byText.set(pythonKeyText(k), x));
-    n = 0;
-    members = byText.size;
-    byText.forEach((x, k) => {
-      n += jsonStringLength(k) + 2 + lengthOf(x, depth + 1);
-    });
-  }
-  return n + 2 + (members > 0 ? 2 * (members - 1) : 0);
-}
-
-/** `[a, b, …]` */
-function itemsLength(xs: unknown[], depth: number): number {
-  let n = 2 + (xs.length > 0 ? 2 * (xs.length - 1) : 0);
-  for (let i = 0; i < xs.length; i++) n += lengthOf(xs[i], depth + 1);
-  return n;
-}
-
 /** `{"dtype": "…", "shape": [1, 2]}` (an image: mode and size) */
 function shaped(first: string, firstLength: number, second: string, dims: number[]): number {
   let list = 2 + (dims.length > 0 ? 2 * (dims.length - 1) : 0);
   for (const d of dims) list += numberLength(d);
   return 2 + member(first, firstLength) + 2 + member(second, list);
+}
+
+/**
+ * Measures samples' lines, one at a time (it never waits). One per reader: the containers around
+ * the value being measured are its own.
+ */
+export class LineLengths {
+  private ancestors = new Ancestors();
+  private readonly measure = (v: unknown, depth: number): number => this.lengthOf(v, depth);
+
+  /** Bytes of `write(toPlain(value, 'line'))`. */
+  of(value: unknown): number {
+    // One a sample would be ~150 bytes of garbage each (its first push reserves room for 17).
+    if (!this.ancestors.empty) this.ancestors = new Ancestors();
+    return this.lengthOf(value, 0);
+  }
+
+  private lengthOf(v: unknown, depth: number): number {
+    if (v === null || v === undefined) return 4;
+    // Primitives by their type before any class is tested: most values of a sample are numbers and strs.
+    switch (typeof v) {
+      case 'number':
+        return numberLength(v);
+      case 'string':
+        return jsonStringLength(v);
+      case 'boolean':
+        return v ? 4 : 5;
+      case 'bigint':
+        return v.toString().length;
+    }
+    // The classes are disjoint: the most frequent in a sample first, the placeholders last.
+    if (v instanceof PyList) {
+      // A summarised list holds no value (no cycle to look for): its length is its count's and sum's.
+      if (v.summarized && depth <= MAX_DEPTH) {
+        const sum = countedSum(v);
+        return oneMember('$numbers', numberLength(v.count)) + (sum === null ? 0 : 2 + member('$sum', numberLength(sum)));
+      }
+      return this.containerLength(v, depth);
+    }
+    if (v instanceof PyDict) return this.containerLength(v, depth);
+    if (v instanceof PyFloat) return floatLength(v.value);
+    if (v instanceof PyText) return jsonStringLength(textValue(v));
+    if (v instanceof PyTuple || v instanceof PySet || v instanceof PyObject) return this.containerLength(v, depth);
+    if (v instanceof PyBytes) return oneMember('$bytes', 2 + 2 * v.bytes.length);
+    if (v instanceof TensorPlaceholder) return oneMember('$tensor', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
+    if (v instanceof NdArrayPlaceholder) return oneMember('$ndarray', shaped('dtype', jsonStringLength(v.dtype), 'shape', v.shape));
+    if (v instanceof ImagePlaceholder) return oneMember('$image', shaped('mode', jsonStringLength(v.mode), 'size', v.size));
+    if (v instanceof Blocked) return oneMember('$blocked', jsonStringLength(v.callable));
+    if (v instanceof PyGlobal) return oneMember('$global', jsonStringLength(v.qualified));
+    if (v instanceof NpDtype) return oneMember('$dtype', jsonStringLength(v.str));
+    if (v instanceof StoragePlaceholder) return oneMember('$storage', jsonStringLength(v.dtype));
+    return depth > MAX_DEPTH ? oneMember('$deep', 4) : 4;
+  }
+
+  private containerLength(v: PyList | PyDict | PyTuple | PySet | PyObject, depth: number): number {
+    if (depth > MAX_DEPTH) return oneMember('$deep', 4);
+    if (this.ancestors.has(v)) return oneMember('$cycle', 4);
+    this.ancestors.add(v);
+    try {
+      if (v instanceof PyDict) return this.dictLength(v, depth);
+      if (v instanceof PyList) {
+        // A summarised list never gets here: `lengthOf` measures it by its count.
+        if (v.released) throw new Error('a released list was asked for after its sample was handed on');
+        return this.itemsLength(v.items, depth);
+      }
+      if (v instanceof PyTuple) return this.itemsLength(v.items, depth);
+      if (v instanceof PySet) return oneMember('$set', this.itemsLength(v.items, depth));
+      if (v instanceof PyObject) {
+        const extra = v as PyObject & { list?: PyList; dict?: PyDict };
+        // {"$class": …, "state": …[, "items": …][, "entries": …]}
+        let n = 2 + member('$class', jsonStringLength(v.cls)) + 2 + member('state', this.lengthOf(v.state, depth + 1));
+        if (extra.list) n += 2 + member('items', this.lengthOf(extra.list, depth + 1));
+        if (extra.dict) n += 2 + member('entries', this.lengthOf(extra.dict, depth + 1));
+        return n;
+      }
+    } finally {
+      this.ancestors.delete(v);
+    }
+    return 4;
+  }
+
+  private dictLength(v: PyDict, depth: number): number {
+    let n = 0;
+    let members = 0;
+    let strings = true;
+    const keysLength = v.map.keysLength(stringKeysLength);
+    if (keysLength < 0) strings = false;
+    else {
+      n = keysLength + v.map.valuesLength(this.measure, depth + 1);
+      members = v.map.size;
+    }
+    if (!strings) {
+      // Keys that print alike are one member of the line (the last value), as in `toPlain`; str
+      // keys are distinct already (the dict compares them by text).
+      const byText = new Map<string, unknown>();
+      v.map.forEach((x, k) => byText.set(pythonKeyText(k), x));
+      n = 0;
+      members = byText.size;
+      byText.forEach((x, k) => {
+        n += jsonStringLength(k) + 2 + this.lengthOf(x, depth + 1);
+      });
+    }
+    return n + 2 + (members > 0 ? 2 * (members - 1) : 0);
+  }
+
+  /** `[a, b, …]` */
+  private itemsLength(xs: unknown[], depth: number): number {
+    let n = 2 + (xs.length > 0 ? 2 * (xs.length - 1) : 0);
+    for (let i = 0; i < xs.length; i++) n += this.lengthOf(xs[i], depth + 1);
+    return n;
+  }
+}
+
+/** Bytes of `write(toPlain(value, 'line'))`, measured once (a reader keeps its `LineLengths`). */
+export function sampleLineLength(value: unknown): number {
+  return new LineLengths().of(value);
 }

@@ -9,14 +9,17 @@ import { addSums, intSum, NO_ITEMS, PyList } from './values';
 /** Most numbers of one run whose sum is exact (each int below 2^31 in magnitude, the sum below 2^53). */
 const EXACT_RUN = 2 ** 22;
 
-/** How many numbers the last `skipPickledNumbers` passed over. */
-let pickledNumberCount = 0;
-/**
- * Their sum when every one was an int (BININT1/BININT2/BININT), NaN once one was a float: a loss
- * mask's sum is the effective response length (docs/pt.md). Summed for every run of ints alike, so
- * a run counted here and one read number by number (cut by the read window) sum the same.
- */
-let pickledNumberSum = 0;
+/** What one `skipPickledNumbers` passed over; a machine keeps its own (`SampleHandOn.numberRun`). */
+export class NumberRun {
+  /** How many numbers. */
+  count = 0;
+  /**
+   * Their sum when every one was an int (BININT1/BININT2/BININT), NaN once one was a float: a loss
+   * mask's sum is the effective response length (docs/pt.md). Summed for every run of ints alike, so
+   * a run counted here and one read number by number (cut by the read window) sum the same.
+   */
+  sum = 0;
+}
 
 /** BININT2 (3 bytes: 0x4d) and BININT (5 bytes: 0x4a): `3 + (opcode & 2)` is the width of either. */
 const MIXED = new Uint8Array(256);
@@ -25,13 +28,14 @@ MIXED[0x4a] = 1;
 
 /**
  * Skips the run of BININT1/BININT2/BININT/BINFLOAT opcodes that starts at `q` (stopping before one
- * that does not end before `end`); returns where it stops and leaves the count in `pickledNumberCount`.
+ * that does not end before `end`); returns where it stops, and leaves in the caller's `run` how many
+ * numbers it passed over and their sum.
  * A small function of its own: inside `step`'s large switch the same loop ran slower
  * (BENCHMARKS.md, "Design measurements"). Runs of one opcode (log-probs all BINFLOAT, masks all
  * BININT1) are stepped over at their width; token ids mix BININT2 and BININT at random, so their
  * width is computed from the opcode rather than branched on (a mispredicted branch per number).
  */
-function skipPickledNumbers(b: Uint8Array, q: number, end: number): number {
+function skipPickledNumbers(b: Uint8Array, q: number, end: number, run: NumberRun): number {
   let n = 0;
   let sum = 0;
   // Before `last` every opcode ends before `end` (the widest is 9 bytes).
@@ -71,8 +75,8 @@ function skipPickledNumbers(b: Uint8Array, q: number, end: number): number {
     q += w;
     n++;
   }
-  pickledNumberCount = n;
-  pickledNumberSum = sum;
+  run.count = n;
+  run.sum = sum;
   return q;
 }
 
@@ -84,14 +88,14 @@ function skipPickledNumbers(b: Uint8Array, q: number, end: number): number {
 export function countNumberBatch(m: SampleHandOn, b: Uint8Array, p: number): boolean {
   const input = m.input;
   const end = input.end;
-  const q = skipPickledNumbers(b, p + 1, end);
-  const n = pickledNumberCount;
+  const q = skipPickledNumbers(b, p + 1, end, m.numberRun);
+  const n = m.numberRun.count;
   if (q < end && b[q] === 0x65 && n > SUMMARIZE_AFTER && m.stack.length > 0) {
     const target = m.stack[m.stack.length - 1];
     if (target instanceof PyList && target !== m.samplesList && !target.handed && (target.summarized || target.items.every(isNumber))) {
       // The items kept until now are summed before they are dropped (a summarised list's are none).
       // Ints below 2^31 in one run of at most 2^22 add exactly in a double (below 2^53).
-      const run = n <= EXACT_RUN ? pickledNumberSum : NaN;
+      const run = n <= EXACT_RUN ? m.numberRun.sum : NaN;
       target.sum = addSums(target.summarized ? target.sum : intSum(target.items), run);
       target.summarized = true;
       target.items = NO_ITEMS;

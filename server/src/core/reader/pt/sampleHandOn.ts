@@ -8,6 +8,8 @@ import { PickleError, latin1, pickledUtf8 } from './pickleLiterals';
 import { HANDED, PickleStack } from './pickleStack';
 import { LIMITS } from './limits';
 import { ReleasedSample } from './releasedSamples';
+import { RecentShapes } from './dictMap';
+import { NumberRun } from './numberRuns';
 import { decodeText, ReleasedValues } from './releasedValues';
 import { LONG_TEXT, PyDict, PyList, PyText } from './values';
 
@@ -37,6 +39,10 @@ export class SampleHandOn extends PickleStack {
   /** For a sample read again (PickleMachine.rebuild): the machine whose memo holds the slots below. */
   parent: SampleHandOn | null = null;
   readonly released = new ReleasedValues();
+  /** The run of numbers `countNumberBatch` passed over last (numberRuns.ts). */
+  readonly numberRun = new NumberRun();
+  /** Key shapes of this machine's latest dicts, shared by the next ones with the same keys (dictMap.ts). */
+  readonly recentShapes = new RecentShapes();
   /** Release texts and number lists after hand-on (only when samples are handed on, not kept). */
   readonly releasing: boolean;
   /** Count lists of numbers instead of keeping them. */

@@ -36,8 +36,6 @@ function floatJson(x: number): string {
   return pyFloatRepr(x);
 }
 
-const widen = new DataView(new ArrayBuffer(4));
-
 /** IEEE half → double (exact). */
 function half(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
@@ -46,6 +44,16 @@ function half(bits: number): number {
   if (exp === 0) return sign * frac * 2 ** -24;
   if (exp === 0x1f) return frac === 0 ? sign * Infinity : NaN;
   return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+/** bfloat16 → double (exact): a float32's upper half, computed from its fields (no scratch float32). */
+export function bfloat16(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >> 7) & 0xff;
+  const frac = bits & 0x7f;
+  if (exp === 0) return sign * frac * 2 ** -133;
+  if (exp === 0xff) return frac === 0 ? sign * Infinity : NaN;
+  return sign * (1 + frac / 128) * 2 ** (exp - 127);
 }
 
 /** The JSON text of the element at byte `at` of `v`. */
@@ -58,8 +66,7 @@ function element(dtype: string, v: DataView, at: number, little: boolean): strin
     case 'float16':
       return floatJson(half(v.getUint16(at, little)));
     case 'bfloat16':
-      widen.setUint32(0, v.getUint16(at, little) << 16);
-      return floatJson(widen.getFloat32(0));
+      return floatJson(bfloat16(v.getUint16(at, little)));
     case 'int64':
       return v.getBigInt64(at, little).toString();
     case 'int32':
@@ -86,8 +93,7 @@ function numberAt(dtype: string, v: DataView, at: number, little: boolean): numb
     case 'float16':
       return half(v.getUint16(at, little));
     case 'bfloat16':
-      widen.setUint32(0, v.getUint16(at, little) << 16);
-      return widen.getFloat32(0);
+      return bfloat16(v.getUint16(at, little));
     case 'int64':
       return Number(v.getBigInt64(at, little));
     case 'int32':
