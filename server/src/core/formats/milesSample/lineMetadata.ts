@@ -5,7 +5,7 @@ import { readNumber, type NumberRead, skipNumberAt } from '../../reader/jsonNumb
 import { skipString, skipValue } from '../../reader/jsonSkip';
 import { KeyTable, RecentTexts } from '../../reader/keyTable';
 import { stringText } from '../../reader/ruleParse';
-import { DATASET_NAME, EXIT_STATUS, INSTANCE_ID, METADATA_DATASET, METADATA_MEMBERS } from '../members/miles';
+import { DATASET_NAME, EXIT_STATUS, INSTANCE_ID, METADATA_DATASET, METADATA_MEMBERS, METADATA_REWARD } from '../members/miles';
 import { MAX_STRING } from '../rule';
 
 const QUOTE = 0x22;
@@ -32,6 +32,8 @@ export class MilesMetadataReader {
 
   /** The value of member `field` (of `keys`) at `i`: the index after it, or -1 to fall back. */
   member(field: number, b: Uint8Array, i: number, e: number): number {
+    // Only the full scan builds it (`metadata.reward`).
+    if (field === METADATA_REWARD) return skipValue(b, i, e);
     // A repeated key: Python's json keeps the last one; the full path decides.
     const bit = 1 << field;
     if ((this.seen & bit) !== 0) return -1;
