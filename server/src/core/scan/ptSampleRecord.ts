@@ -173,7 +173,7 @@ export const PT_READERS: Readonly<Partial<Record<ReadKind, number>>> = {
  * ('promptHash': the value; 'sum': the sum or null; 'list': the list or null, `others` the value
  * of another shape; 'scalars': the dict; 'tail': the value, then its verdict, `settleTails`).
  */
-class PtMembers {
+export class PtMembers {
   private readonly names: readonly string[];
   private readonly kinds: Uint8Array;
   valued = 0;
