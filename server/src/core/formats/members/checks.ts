@@ -71,7 +71,7 @@ export type RecordField =
 export type BuildKind = 'hash' | 'sum' | 'list' | 'tail' | 'scalars';
 
 /**
- * How the fast twins of a miles sample (milesSample/line.ts with lineMetadata.ts, scan/ptSampleRecord.ts)
+ * How the fast twins of a miles sample (milesSample/lineMembers.ts for line.ts, scan/ptSampleRecord.ts)
  * read a member's value into its slot; each twin has one reader per kind, and the record is made
  * from the slots by the format's rules there:
  * - 'groupKey': an integer, kept as the group's key (its literal's text);

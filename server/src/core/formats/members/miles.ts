@@ -1,8 +1,9 @@
 // The members of miles' (and slime's, which writes the same `Sample.to_dict()`) records that the
 // analysis reads: one table per record shape. A member is added here and nowhere else for the zod
-// schema and the fast validation (built from these), the per-line path's and the `.pt` reader's
-// key tables (positions below); a member that feeds a record field needs its reading in those two
-// paths as well (test/unit/formats/memberTables.test.ts fails until each path reads it).
+// schema and the fast validation (built from these), the scanner's rule (its `build`), and the
+// per-line path's and the `.pt` reader's key tables and slots (positions below, read by the
+// member's `read` kind); a member that feeds a record field needs the field made from its slot in
+// those two paths as well (test/unit/formats/memberTables.test.ts fails until each path reads it).
 import { type Member, type MemberTable, position } from './checks';
 
 /** `Sample.to_dict()`'s `metadata`, as far as the analysis reads it. */
@@ -87,9 +88,8 @@ export const MILES_METRICS = {
   ],
 } as const satisfies MemberTable;
 
-// Positions in MILES_SAMPLE and MILES_METADATA: what the per-line path (milesSample/line.ts) and
-// the `.pt` reader (scan/ptSampleRecord.ts) switch on.
-export const SAMPLE_MEMBERS = MILES_SAMPLE.members.map((m) => m.name);
+// Positions in MILES_SAMPLE and MILES_METADATA: the slots the per-line path (milesSample/line.ts)
+// and the `.pt` reader (scan/ptSampleRecord.ts) make their records from.
 export const GROUP_INDEX = position(MILES_SAMPLE, 'group_index');
 export const INDEX = position(MILES_SAMPLE, 'index');
 export const ROLLOUT_ID = position(MILES_SAMPLE, 'rollout_id');
@@ -106,9 +106,7 @@ export const WEIGHT_VERSIONS = position(MILES_SAMPLE, 'weight_versions');
 export const PREFIX_CACHE_INFO = position(MILES_SAMPLE, 'prefix_cache_info');
 export const RESPONSE = position(MILES_SAMPLE, 'response');
 
-export const METADATA_MEMBERS = MILES_METADATA.members.map((m) => m.name);
 export const EXIT_STATUS = position(MILES_METADATA, 'exit_status');
 export const METADATA_DATASET = position(MILES_METADATA, 'dataset');
 export const DATASET_NAME = position(MILES_METADATA, 'dataset_name');
 export const INSTANCE_ID = position(MILES_METADATA, 'instance_id');
-export const METADATA_REWARD = position(MILES_METADATA, 'reward');
