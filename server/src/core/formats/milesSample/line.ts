@@ -108,19 +108,29 @@ export class MilesLineReader {
 
   /** Which member keys the prompt: `prompt`'s hash, else `metadata.instance_id`, else `label`'s hash (a position of `top`, BY_INSTANCE, or -1: none). */
   private promptSource(): number {
-    if ((this.top.valued & (1 << PROMPT)) !== 0) return PROMPT;
-    if (this.metadata.text(INSTANCE_ID) !== null) return BY_INSTANCE;
-    return (this.top.valued & (1 << LABEL)) !== 0 ? LABEL : -1;
+    const valued = this.top.valued;
+    if ((valued & (1 << PROMPT)) !== 0) return PROMPT;
+    if ((this.metadata.valued & (1 << INSTANCE_ID)) !== 0) return BY_INSTANCE;
+    return (valued & (1 << LABEL)) !== 0 ? LABEL : -1;
   }
 
+  // The slots are read straight below (not through `LineMembers.text`): this runs for every line.
+
   private dataset(): string | null {
-    const top = this.top;
-    const meta = this.metadata;
-    return datasetInOrder(top.text(DATASET), meta.text(METADATA_DATASET), meta.text(DATASET_NAME), top.text(DATA_SOURCE));
+    const top = this.top.valued;
+    const texts = this.top.texts;
+    const meta = this.metadata.valued;
+    const metaTexts = this.metadata.texts;
+    return datasetInOrder(
+      (top & (1 << DATASET)) !== 0 ? texts[DATASET] : null,
+      (meta & (1 << METADATA_DATASET)) !== 0 ? metaTexts[METADATA_DATASET] : null,
+      (meta & (1 << DATASET_NAME)) !== 0 ? metaTexts[DATASET_NAME] : null,
+      (top & (1 << DATA_SOURCE)) !== 0 ? texts[DATA_SOURCE] : null,
+    );
   }
 
   private cause(): string | null {
-    const exitStatus = this.metadata.text(EXIT_STATUS);
+    const exitStatus = (this.metadata.valued & (1 << EXIT_STATUS)) !== 0 ? this.metadata.texts[EXIT_STATUS] : null;
     return exitStatus === '' ? null : exitStatus;
   }
 
@@ -134,7 +144,14 @@ export class MilesLineReader {
     const wv = this.value(WEIGHT_VERSIONS);
     const lossMask = this.value(LOSS_MASK);
     const prefixCache = this.value(PREFIX_CACHE_INFO);
-    m.effectiveLength = typeof lossMask === 'number' ? lossMask : lossMask === undefined ? this.top.number(RESPONSE_LENGTH) : null;
+    m.effectiveLength =
+      typeof lossMask === 'number'
+        ? lossMask
+        : lossMask !== undefined
+          ? null
+          : (this.top.valued & (1 << RESPONSE_LENGTH)) !== 0
+            ? this.top.numbers[RESPONSE_LENGTH]
+            : null;
     m.weightVersions = Array.isArray(wv) && wv.every((v) => typeof v === 'string' || typeof v === 'number') ? (wv as (string | number)[]) : null;
     m.cachedTokens = num(prefixCache, 'cached_tokens');
     m.totalPromptTokens = num(prefixCache, 'total_prompt_tokens');

@@ -230,6 +230,7 @@ export class LineMembers {
       }
       case STATUS:
       case SHORT_TEXT: {
+        const kind = this.kinds[k];
         if (c === 0x6e) return skipValue(b, i, e);
         if (c !== QUOTE) return -1;
         const recent = this.recent[k];
@@ -240,7 +241,7 @@ export class LineMembers {
           if (end - i - 2 > MAX_STRING) return -1;
           text = recent.text(b, i, end);
         }
-        if (this.kinds[k] === STATUS && !STATUS_SET.has(text)) return -1;
+        if (kind === STATUS && !STATUS_SET.has(text)) return -1;
         this.texts[k] = text;
         this.valued |= bit;
         return end;
