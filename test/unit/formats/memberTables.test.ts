@@ -20,6 +20,7 @@ import type { Member, MemberTable } from '../../../server/src/core/formats/membe
 import { MILES_METADATA, MILES_SAMPLE, MILES_TRAJECTORY, MILES_TRIALS } from '../../../server/src/core/formats/members/miles';
 import { VERL } from '../../../server/src/core/formats/members/verl';
 import { MilesLineReader } from '../../../server/src/core/formats/milesSample/line';
+import { LINE_READERS, LineMembers, lineTails } from '../../../server/src/core/formats/milesSample/lineMembers';
 import { normalizeRecord } from '../../../server/src/core/formats/normalize';
 import { buildRule } from '../../../server/src/core/formats/rule';
 import { fastCheck } from '../../../server/src/core/formats/validation/fast';
@@ -29,7 +30,7 @@ import { parseLogLine } from '../../../server/src/core/reader/lineParse';
 import { RuleParser } from '../../../server/src/core/reader/ruleParse';
 import { sampleLine } from '../../../server/src/core/reader/pt/serialize';
 import { PyDict, PyFloat, PyList } from '../../../server/src/core/reader/pt/values';
-import { PtSampleReader } from '../../../server/src/core/scan/ptSampleRecord';
+import { PT_READERS, PtMembers, PtSampleReader } from '../../../server/src/core/scan/ptSampleRecord';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { SampleRecord } from '../../../server/src/core/vocabulary/types';
 import { DEFAULT_SETTINGS } from '../../../shared/protocol';
@@ -203,4 +204,21 @@ test('member tables: the per-line path and the .pt rows read every member of MIL
     // The store keeps every field the member fed (its columns: store/row.ts).
     assert.deepStrictEqual(SampleStore.of([reference]).at(0), reference, `${m.name}: the store's row`);
   }
+});
+
+test('member tables: every member the fast twins read names a reading kind each twin has a reader for', () => {
+  const twins: [string, Readonly<Partial<Record<string, number>>>][] = [
+    ['the per-line path (milesSample/lineMembers.ts)', LINE_READERS],
+    ['the .pt rows (scan/ptSampleRecord.ts)', PT_READERS],
+  ];
+  for (const table of [MILES_SAMPLE, MILES_METADATA]) {
+    for (const m of table.members as readonly Member[]) {
+      assert.ok(m.read !== undefined, `${table.name}.${m.name}: no reading kind in its table`);
+      for (const [twin, readers] of twins) assert.ok(readers[m.read] !== undefined, `${table.name}.${m.name}: ${twin} has no reader of kind ${m.read}`);
+    }
+  }
+  // A kind without a reader is refused when the twin is made, not read as another.
+  const missing = { ...MILES_SAMPLE, members: [...MILES_SAMPLE.members, { name: 'extra', check: null, feeds: [], read: 'no-such-kind' }] };
+  assert.throws(() => new LineMembers(missing as unknown as MemberTable, RULE, lineTails()), /extra: no per-line reader/);
+  assert.throws(() => new PtMembers(missing as unknown as MemberTable), /extra: no \.pt reader/);
 });

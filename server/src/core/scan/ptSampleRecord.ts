@@ -39,17 +39,18 @@ import {
   LOSS_MASK,
   METADATA,
   METADATA_DATASET,
-  METADATA_MEMBERS,
+  MILES_SAMPLE,
   PREFIX_CACHE_INFO,
   PROMPT,
   RESPONSE,
   RESPONSE_LENGTH,
   REWARD,
   ROLLOUT_ID,
-  SAMPLE_MEMBERS,
   STATUS,
   WEIGHT_VERSIONS,
 } from '../formats/members/miles';
+import type { MemberTable, ReadKind } from '../formats/members/checks';
+import type { PendingTail } from '../formats/offloadedVerdicts';
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(SAMPLE_STATUSES);
 
@@ -77,13 +78,6 @@ function isShort(s: string): boolean {
   return s.length <= MAX_STRING / 6 || jsonStringLength(s) - 2 <= MAX_STRING;
 }
 
-/** An integer member (`index`, `rollout_id`, `response_length`): null for None or absent. */
-function integerOf(v: unknown): number | null | typeof GIVE_UP {
-  if (v === undefined || v === null) return null;
-  const n = numberOf(v);
-  return n === GIVE_UP || !Number.isInteger(n) ? GIVE_UP : n;
-}
-
 /** A short str as the line's string (null for None); GIVE_UP for a long text or another type. */
 function shortText(v: unknown): string | null | typeof GIVE_UP {
   if (v === null) return null;
@@ -91,9 +85,8 @@ function shortText(v: unknown): string | null | typeof GIVE_UP {
   return GIVE_UP;
 }
 
-/** `loss_mask` under the 'sum' rule, as `effectiveLength` reads it. */
-function effectiveLength(mask: unknown, responseLength: number | null): number | null | typeof GIVE_UP {
-  if (mask === undefined || mask === null) return responseLength;
+/** `loss_mask` under the 'sum' rule (present, not None), as `effectiveLength` reads it. */
+function maskSum(mask: unknown): number | null | typeof GIVE_UP {
   if (mask instanceof PyList || mask instanceof PyTuple) {
     // A summarised list is `{"$numbers": n, "$sum": s}` in the line (no `$sum` when not known).
     if (mask instanceof PyList && mask.summarized) return countedSum(mask);
@@ -132,14 +125,219 @@ function weightVersionsOf(wv: unknown): (string | number)[] | null | typeof GIVE
   return out;
 }
 
-/** A member of `prefix_cache_info` under the scalars rule, as `num` reads it. */
-function cacheCount(info: unknown, key: string): number | typeof GIVE_UP {
+/** A member of `prefix_cache_info` (a dict `PtMembers` took) under the scalars rule, as `num` reads it. */
+function cacheCount(info: unknown, key: string): number {
   if (!(info instanceof PyDict)) return 0;
-  if (info.map.size >= MAX_BUILT_SCALARS) return GIVE_UP;
-  const v = info.map.get(key);
-  if (typeof v === 'bigint') return GIVE_UP;
-  const n = numberOf(v);
+  const n = numberOf(info.map.get(key));
   return n === GIVE_UP ? 0 : n;
+}
+
+// The codes of the reading kinds `PtMembers.member` switches on (0: no reader here).
+const GROUP_KEY = 1;
+const INTEGER = 2;
+const REWARD_NUMBER = 3;
+const STATUS_TEXT = 4;
+const SHORT_TEXT = 5;
+const ID = 6;
+const TABLE = 7;
+const PROMPT_HASH = 8;
+const SUM = 9;
+const LIST = 10;
+const SCALARS = 11;
+const TAIL = 12;
+const SKIP = 13;
+
+/** The reading kinds this path has a reader for (test/unit/formats/memberTables.test.ts holds every table member to them). */
+export const PT_READERS: Readonly<Partial<Record<ReadKind, number>>> = {
+  groupKey: GROUP_KEY,
+  integer: INTEGER,
+  reward: REWARD_NUMBER,
+  status: STATUS_TEXT,
+  shortText: SHORT_TEXT,
+  id: ID,
+  table: TABLE,
+  promptHash: PROMPT_HASH,
+  sum: SUM,
+  list: LIST,
+  scalars: SCALARS,
+  tail: TAIL,
+  skip: SKIP,
+};
+
+/**
+ * The members of `table` in the pickled dict at hand, as the per-line path reads them from the
+ * dict's line (formats/milesSample/lineMembers.ts): one reader per reading kind, each writing its
+ * member's value into its slot by the member's position. A slot holds its value while the
+ * member's bit is set in `valued` (present and not None; 'promptHash' and 'tail': present):
+ * `numbers` ('groupKey', 'integer', 'reward'), `texts` ('status', 'shortText', 'id'), `values`
+ * ('promptHash': the value; 'sum': the sum or null; 'list': the list or null, `others` the value
+ * of another shape; 'scalars': the dict; 'tail': the value, then its verdict, `settleTails`).
+ */
+export class PtMembers {
+  private readonly names: readonly string[];
+  private readonly kinds: Uint8Array;
+  valued = 0;
+  /** 'reward' members written as an int, a bit each. */
+  ints = 0;
+  readonly numbers: Float64Array;
+  readonly texts: (string | null)[];
+  readonly values: unknown[];
+  readonly others: unknown[];
+  /** The members of a 'table' member's table, by position. */
+  readonly nested: (PtMembers | null)[];
+  /** The 'tail' members, a bit each. */
+  private readonly tails: number;
+
+  constructor(table: MemberTable) {
+    this.names = table.members.map((m) => m.name);
+    const n = this.names.length;
+    if (n > 30) throw new Error(`${table.name}: more members than a sample's bits`);
+    this.kinds = Uint8Array.from(table.members, (m) => {
+      const code = m.read === undefined ? undefined : PT_READERS[m.read];
+      if (code === undefined) throw new Error(`${table.name}.${m.name}: no .pt reader of kind ${m.read}`);
+      return code;
+    });
+    this.numbers = new Float64Array(n);
+    this.texts = new Array<string | null>(n).fill(null);
+    this.values = new Array<unknown>(n).fill(null);
+    this.others = new Array<unknown>(n).fill(undefined);
+    this.nested = table.members.map((m) => (m.check !== null && typeof m.check === 'object' ? new PtMembers(m.check) : null));
+    this.tails = table.members.reduce((bits, m, k) => (m.read === 'tail' ? bits | (1 << k) : bits), 0);
+  }
+
+  /** The text in member `k`'s slot, or null. */
+  text(k: number): string | null {
+    return (this.valued & (1 << k)) !== 0 ? this.texts[k] : null;
+  }
+
+  /** The number in member `k`'s slot, or null. */
+  number(k: number): number | null {
+    return (this.valued & (1 << k)) !== 0 ? this.numbers[k] : null;
+  }
+
+  /** The value in member `k`'s slot, or undefined. */
+  value(k: number): unknown {
+    return (this.valued & (1 << k)) !== 0 ? this.values[k] : undefined;
+  }
+
+  /** No member read (a table member absent or None). */
+  clear(): void {
+    this.valued = 0;
+    this.ints = 0;
+  }
+
+  /** `dict`'s members into their slots; false when the line must be fed instead. */
+  read(dict: PyDict): boolean {
+    this.clear();
+    const m = dict.map;
+    if (m.size >= MAX_BUILT_SCALARS) return false;
+    // A dump's samples share their keys: the members are found once for all of them.
+    const at = m.positionsOf(this.names);
+    for (let k = 0; k < at.length; k++) if (!this.member(k, m.valueAt(at[k]))) return false;
+    return true;
+  }
+
+  /**
+   * The 'tail' members' verdicts, once every member is read (so a tail handed to `jobs` is never
+   * given up): a str is text (a short one has too few characters to be compressed), anything else
+   * is not. A tail `jobs` took is false until the scan settles it.
+   */
+  settleTails(jobs: DeflateJobs | null, pending: PendingTail, measure: TailMeasure): void {
+    const tails = this.tails & this.valued;
+    if (tails === 0) return;
+    for (let k = 0; k < this.kinds.length; k++) {
+      if ((tails & (1 << k)) === 0) continue;
+      const v = this.values[k];
+      this.values[k] = typeof v === 'string' || v instanceof PyText ? tailVerdict(stringTail(textOfStr(v), jobs, measure), pending) : null;
+    }
+  }
+
+  /** Member `k`'s value `v` (undefined: absent) into its slot, by its reading kind; false to give up. */
+  private member(k: number, v: unknown): boolean {
+    const bit = 1 << k;
+    switch (this.kinds[k]) {
+      case GROUP_KEY:
+      case INTEGER: {
+        if (v === undefined || v === null) return true;
+        const n = numberOf(v);
+        if (n === GIVE_UP || !Number.isInteger(n)) return false;
+        this.numbers[k] = n;
+        break;
+      }
+      case REWARD_NUMBER: {
+        if (v === undefined || v === null) return true;
+        const n = numberOf(v);
+        if (n === GIVE_UP) return false;
+        this.numbers[k] = n;
+        if (intText(v)) this.ints |= bit;
+        break;
+      }
+      case STATUS_TEXT:
+      case SHORT_TEXT: {
+        const text = shortText(v ?? null);
+        if (text === GIVE_UP) return false;
+        if (text === null) return true;
+        if (this.kinds[k] === STATUS_TEXT && !STATUS_SET.has(text)) return false;
+        this.texts[k] = text;
+        break;
+      }
+      case ID: {
+        if (v === undefined || v === null) return true;
+        if (typeof v === 'string') {
+          if (!isShort(v)) return false;
+          this.texts[k] = v;
+        } else {
+          const n = numberOf(v);
+          if (n === GIVE_UP || !Number.isInteger(n)) return false;
+          this.texts[k] = String(n);
+        }
+        break;
+      }
+      case TABLE: {
+        const nested = this.nested[k] as PtMembers;
+        nested.clear();
+        if (v === undefined || v === null) return true;
+        if (!(v instanceof PyDict) || !nested.read(v)) return false;
+        break;
+      }
+      case PROMPT_HASH:
+      case TAIL:
+        if (v === undefined) return true;
+        this.values[k] = v;
+        break;
+      case SUM: {
+        if (v === undefined || v === null) return true;
+        const sum = maskSum(v);
+        if (sum === GIVE_UP) return false;
+        this.values[k] = sum;
+        break;
+      }
+      case LIST: {
+        if (v === undefined || v === null) return true;
+        const list = weightVersionsOf(v);
+        if (list === GIVE_UP) return false;
+        this.values[k] = list;
+        // Kept only when it is of another shape (formats/fieldShape.ts): the rare path.
+        this.others[k] = list === null ? (v instanceof PyText ? '' : v) : undefined;
+        break;
+      }
+      case SCALARS: {
+        if (!(v instanceof PyDict)) return true;
+        if (v.map.size >= MAX_BUILT_SCALARS) return false;
+        // A big integer among its members: the line decides (the full scan keeps its literal).
+        const items = v.map.valueList;
+        for (let j = 0; j < items.length; j++) if (typeof items[j] === 'bigint') return false;
+        this.values[k] = v;
+        break;
+      }
+      case SKIP:
+        return true;
+      default:
+        return false;
+    }
+    this.valued |= bit;
+    return true;
+  }
 }
 
 /**
@@ -185,6 +383,10 @@ export class PtSampleReader {
   private readonly pending = noPendingTail();
   private readonly lineLengths = new LineLengths();
   private readonly tails = new TailMeasure();
+  /** The sample's members by their position in MILES_SAMPLE, read by their kinds. */
+  private readonly top = new PtMembers(MILES_SAMPLE);
+  /** Its `metadata` members (MILES_METADATA). */
+  private readonly metadata = this.top.nested[METADATA] as PtMembers;
 
   /** The words of `hashBytes` over the JSON text of `v`, a member of `sample`, as the sample's line holds it. */
   private jsonHash(v: unknown, sample: PyDict, out: Uint32Array): void {
@@ -212,105 +414,46 @@ export class PtSampleReader {
   /**
    * Reads sample `value` into `got` as the per-line path reads its line; false when the line must be
    * fed instead. With `jobs`, a long response's tail may be compressed elsewhere
-   * (formats/offloadedVerdicts.ts `pendingTail`), for the collector to settle.
+   * (formats/offloadedVerdicts.ts `pendingTail`), for the collector to settle. The members are read
+   * into `top`'s slots by their kinds; `got` is made from them by the format's rules, as
+   * formats/milesSample/line.ts makes its record.
    */
   private read(value: unknown, jobs: DeflateJobs | null): boolean {
     const got = this.got;
-    if (!(value instanceof PyDict) || value.map.size >= MAX_BUILT_SCALARS) return false;
-    const m = value.map;
-    // A dump's samples share their keys: the members are found once for all of them.
-    const at = m.positionsOf(SAMPLE_MEMBERS);
-    got.group = NaN;
-    const g = m.valueAt(at[GROUP_INDEX]);
-    if (g !== undefined && g !== null) {
-      const n = numberOf(g);
-      if (n === GIVE_UP || !Number.isInteger(n)) return false;
-      got.group = n;
-    }
-    const sampleIndex = integerOf(m.valueAt(at[INDEX]));
-    const rolloutId = integerOf(m.valueAt(at[ROLLOUT_ID]));
-    const responseLength = integerOf(m.valueAt(at[RESPONSE_LENGTH]));
-    if (sampleIndex === GIVE_UP || rolloutId === GIVE_UP || responseLength === GIVE_UP) return false;
-    got.index = sampleIndex;
-    got.rolloutId = rolloutId;
+    const top = this.top;
+    const meta = this.metadata;
+    if (!(value instanceof PyDict) || !top.read(value)) return false;
+    got.group = (top.valued & (1 << GROUP_INDEX)) !== 0 ? top.numbers[GROUP_INDEX] : NaN;
+    got.index = top.number(INDEX);
+    got.rolloutId = top.number(ROLLOUT_ID);
+    const responseLength = top.number(RESPONSE_LENGTH);
     got.responseLength = responseLength;
-    got.reward = null;
-    got.rewardIsInt = false;
-    const r = m.valueAt(at[REWARD]);
-    if (r !== undefined && r !== null) {
-      const n = numberOf(r);
-      if (n === GIVE_UP) return false;
-      got.reward = n;
-      got.rewardIsInt = intText(r);
-    }
-    const status = shortText(m.valueAt(at[STATUS]) ?? null);
-    if (status === GIVE_UP || (status !== null && !STATUS_SET.has(status))) return false;
-    got.status = status as SampleStatus | null;
-    const dataset = shortText(m.valueAt(at[DATASET]) ?? null);
-    const dataSource = shortText(m.valueAt(at[DATA_SOURCE]) ?? null);
-    if (dataset === GIVE_UP || dataSource === GIVE_UP) return false;
-    let exitStatus: string | null = null;
-    let metaDataset: string | null = null;
-    let metaDatasetName: string | null = null;
-    let instance: string | null = null;
-    const meta = m.valueAt(at[METADATA]);
-    if (meta !== undefined && meta !== null) {
-      if (!(meta instanceof PyDict) || meta.map.size >= MAX_BUILT_SCALARS) return false;
-      const metaAt = meta.map.positionsOf(METADATA_MEMBERS);
-      const e = shortText(meta.map.valueAt(metaAt[EXIT_STATUS]) ?? null);
-      const d = shortText(meta.map.valueAt(metaAt[METADATA_DATASET]) ?? null);
-      const dn = shortText(meta.map.valueAt(metaAt[DATASET_NAME]) ?? null);
-      if (e === GIVE_UP || d === GIVE_UP || dn === GIVE_UP) return false;
-      exitStatus = e;
-      metaDataset = d;
-      metaDatasetName = dn;
-      const id = meta.map.valueAt(metaAt[INSTANCE_ID]);
-      if (id !== undefined && id !== null) {
-        if (typeof id === 'string') {
-          if (!isShort(id)) return false;
-          instance = id;
-        } else {
-          const n = numberOf(id);
-          if (n === GIVE_UP || !Number.isInteger(n)) return false;
-          instance = String(n);
-        }
-      }
-    }
-    got.dataset = datasetInOrder(dataset, metaDataset, metaDatasetName, dataSource);
+    got.reward = top.number(REWARD);
+    got.rewardIsInt = (top.ints & (1 << REWARD)) !== 0;
+    got.status = top.text(STATUS) as SampleStatus | null;
+    got.dataset = datasetInOrder(top.text(DATASET), meta.text(METADATA_DATASET), meta.text(DATASET_NAME), top.text(DATA_SOURCE));
+    const exitStatus = meta.text(EXIT_STATUS);
     got.cause = exitStatus === '' ? null : exitStatus;
-    const prompt = m.valueAt(at[PROMPT]);
-    const label = m.valueAt(at[LABEL]);
-    const mask = effectiveLength(m.valueAt(at[LOSS_MASK]), responseLength);
-    const wvValue = at[WEIGHT_VERSIONS] >= 0 ? m.valueAt(at[WEIGHT_VERSIONS]) : undefined;
-    const wv = wvValue !== undefined ? weightVersionsOf(wvValue) : null;
-    // Kept only when it is of another shape (formats/fieldShape.ts): the rare path.
-    got.oddVersions = wv === null && wvValue !== undefined && wvValue !== null ? (wvValue instanceof PyText ? '' : wvValue) : undefined;
-    const info = m.valueAt(at[PREFIX_CACHE_INFO]);
-    const cached = cacheCount(info, 'cached_tokens');
-    const total = cacheCount(info, 'total_prompt_tokens');
-    if (mask === GIVE_UP || wv === GIVE_UP || cached === GIVE_UP || total === GIVE_UP) return false;
-    got.effectiveLength = mask;
-    got.weightVersions = wv;
-    got.cachedTokens = cached;
-    got.totalPromptTokens = total;
-    const response = m.valueAt(at[RESPONSE]);
-    // As the per-line path reads the line: a str is text (a short one has too few characters to be
-    // compressed), anything else is not. A tail `jobs` took is false until the scan settles it.
+    got.effectiveLength = (top.valued & (1 << LOSS_MASK)) !== 0 ? (top.values[LOSS_MASK] as number | null) : responseLength;
+    const versions = (top.valued & (1 << WEIGHT_VERSIONS)) !== 0;
+    got.weightVersions = versions ? (top.values[WEIGHT_VERSIONS] as (string | number)[] | null) : null;
+    got.oddVersions = versions ? top.others[WEIGHT_VERSIONS] : undefined;
+    const info = top.value(PREFIX_CACHE_INFO);
+    got.cachedTokens = cacheCount(info, 'cached_tokens');
+    got.totalPromptTokens = cacheCount(info, 'total_prompt_tokens');
     this.pending.ticket = -1;
-    got.repetition =
-      response === undefined
-        ? false
-        : typeof response === 'string' || response instanceof PyText
-          ? tailVerdict(stringTail(textOfStr(response), jobs, this.tails), this.pending)
-          : null;
+    top.settleTails(jobs, this.pending, this.tails);
+    got.repetition = (top.valued & (1 << RESPONSE)) !== 0 ? (top.values[RESPONSE] as boolean | null | string) : false;
     got.byteLength = this.lineLengths.of(value);
+    // The prompt's key: `prompt`'s hash, else `metadata.instance_id`, else `label`'s hash.
+    const instance = meta.text(INSTANCE_ID);
     got.instance = instance;
-    if (prompt !== undefined) {
-      this.promptHash(prompt, value, this.promptWords);
+    if ((top.valued & (1 << PROMPT)) !== 0) {
+      this.promptHash(top.values[PROMPT], value, this.promptWords);
       got.prompt = 'hash';
     } else if (instance !== null) got.prompt = 'instance';
-    else if (label !== undefined) {
-      this.promptHash(label, value, this.promptWords);
+    else if ((top.valued & (1 << LABEL)) !== 0) {
+      this.promptHash(top.values[LABEL], value, this.promptWords);
       got.prompt = 'hash';
     } else got.prompt = 'none';
     return true;

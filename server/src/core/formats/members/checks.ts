@@ -58,6 +58,36 @@ export type RecordField =
   | 'miles.repetition'
   | 'metrics';
 
+/**
+ * What the full scan (reader/ruleParse.ts) builds of a member's value besides the short scalars it
+ * builds of every record (formats/rule.ts gathers these into the one rule of every format):
+ * - 'hash': the hash of its JSON text (a prompt's identity), not the value;
+ * - 'sum': the sum of a numeric array (miles' `loss_mask`);
+ * - 'list': a short array of scalars (miles' `weight_versions`);
+ * - 'tail': a string, its end kept when it is too long to build (miles' `response`);
+ * - 'scalars': an object's scalar members; when its check is a table, that table's members are
+ *   built as their own `build` says.
+ */
+export type BuildKind = 'hash' | 'sum' | 'list' | 'tail' | 'scalars';
+
+/**
+ * How the fast twins of a miles sample (milesSample/lineMembers.ts for line.ts, scan/ptSampleRecord.ts)
+ * read a member's value into its slot; each twin has one reader per kind, and the record is made
+ * from the slots by the format's rules there:
+ * - 'groupKey': an integer, kept as the group's key (its literal's text);
+ * - 'integer': an integer;
+ * - 'reward': a number, and whether it was written as an int (an object reward: the full path);
+ * - 'status': one of SAMPLE_STATUSES;
+ * - 'shortText': a short string of few distinct values (remembered between lines);
+ * - 'id': a short string or an integer, as text (mostly unique: not remembered);
+ * - 'table': an object read by its check's table, into that table's slots;
+ * - 'promptHash': any value whose JSON text is hashed when it keys the prompt;
+ * - 'sum', 'list', 'scalars', 'tail': the value as the full scan builds it under that `build`;
+ * - 'skip': not read by the twins (only the full scan builds it).
+ */
+export type ReadKind =
+  'groupKey' | 'integer' | 'reward' | 'status' | 'shortText' | 'id' | 'table' | 'promptHash' | 'sum' | 'list' | 'scalars' | 'tail' | 'skip';
+
 export interface Member {
   readonly name: string;
   readonly check: Check;
@@ -65,6 +95,10 @@ export interface Member {
   readonly required?: true;
   /** The record fields it feeds (the store's columns hold them: store/row.ts). */
   readonly feeds: readonly RecordField[];
+  /** What the full scan builds of it beyond a short scalar (formats/rule.ts); none: a scalar or skipped. */
+  readonly build?: BuildKind;
+  /** How the fast twins read it (MILES_SAMPLE and MILES_METADATA, whose every member names one). */
+  readonly read?: ReadKind;
 }
 
 /** One record shape of a format, its members in the order zod reports them. */

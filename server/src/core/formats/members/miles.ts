@@ -1,26 +1,29 @@
 // The members of miles' (and slime's, which writes the same `Sample.to_dict()`) records that the
 // analysis reads: one table per record shape. A member is added here and nowhere else for the zod
-// schema and the fast validation (built from these), the per-line path's and the `.pt` reader's
-// key tables (positions below); a member that feeds a record field needs its reading in those two
-// paths as well (test/unit/formats/memberTables.test.ts fails until each path reads it).
+// schema and the fast validation (built from these), the scanner's rule (its `build`), and the
+// per-line path's and the `.pt` reader's key tables and slots (positions below, read by the
+// member's `read` kind); a member that feeds a record field needs the field made from its slot in
+// those two paths as well (test/unit/formats/memberTables.test.ts fails until each path reads it).
 import { type Member, type MemberTable, position } from './checks';
 
 /** `Sample.to_dict()`'s `metadata`, as far as the analysis reads it. */
 export const MILES_METADATA = {
   name: 'metadata',
   members: [
-    { name: 'exit_status', check: 'text', feeds: ['cause'] },
-    { name: 'dataset', check: 'text', feeds: ['dataset'] },
-    { name: 'dataset_name', check: 'text', feeds: ['dataset'] },
-    { name: 'instance_id', check: 'id', feeds: ['promptKey'] },
+    { name: 'exit_status', check: 'text', feeds: ['cause'], read: 'shortText' },
+    { name: 'dataset', check: 'text', feeds: ['dataset'], read: 'shortText' },
+    { name: 'dataset_name', check: 'text', feeds: ['dataset'], read: 'shortText' },
+    { name: 'instance_id', check: 'id', feeds: ['promptKey'], read: 'id' },
+    // An object reward here keeps its named scalar values for the full scan; the twins skip it.
+    { name: 'reward', check: null, feeds: [], build: 'scalars', read: 'skip' },
   ],
 } as const satisfies MemberTable;
 
 /** The members shared by every miles record that carries a dataset. */
 const DATASET_MEMBERS = [
-  { name: 'dataset', check: 'text', feeds: ['dataset'] },
-  { name: 'data_source', check: 'text', feeds: ['dataset'] },
-  { name: 'metadata', check: MILES_METADATA, feeds: ['cause', 'dataset', 'promptKey'] },
+  { name: 'dataset', check: 'text', feeds: ['dataset'], read: 'shortText' },
+  { name: 'data_source', check: 'text', feeds: ['dataset'], read: 'shortText' },
+  { name: 'metadata', check: MILES_METADATA, feeds: ['cause', 'dataset', 'promptKey'], build: 'scalars', read: 'table' },
 ] as const satisfies readonly Member[];
 
 /**
@@ -30,19 +33,20 @@ const DATASET_MEMBERS = [
 export const MILES_SAMPLE = {
   name: 'miles-sample',
   members: [
-    { name: 'group_index', check: 'integer', feeds: ['groupKey'] },
-    { name: 'index', check: 'integer', feeds: ['index'] },
-    { name: 'rollout_id', check: 'integer', feeds: ['rolloutId'] },
-    { name: 'status', check: 'status', feeds: ['status', 'aborted'] },
-    { name: 'reward', check: 'reward', feeds: ['reward'] },
-    { name: 'response_length', check: 'integer', feeds: ['responseLength', 'miles.effectiveLength'] },
+    { name: 'group_index', check: 'integer', feeds: ['groupKey'], read: 'groupKey' },
+    { name: 'index', check: 'integer', feeds: ['index'], read: 'integer' },
+    { name: 'rollout_id', check: 'integer', feeds: ['rolloutId'], read: 'integer' },
+    { name: 'status', check: 'status', feeds: ['status', 'aborted'], read: 'status' },
+    { name: 'reward', check: 'reward', feeds: ['reward'], build: 'scalars', read: 'reward' },
+    { name: 'response_length', check: 'integer', feeds: ['responseLength', 'miles.effectiveLength'], read: 'integer' },
     ...DATASET_MEMBERS,
-    { name: 'prompt', check: null, feeds: ['promptKey'] },
-    { name: 'label', check: null, feeds: ['promptKey'] },
-    { name: 'loss_mask', check: null, feeds: ['miles.effectiveLength'] },
-    { name: 'weight_versions', check: null, feeds: ['miles.weightVersions'] },
-    { name: 'prefix_cache_info', check: null, feeds: ['miles.cachedTokens', 'miles.totalPromptTokens'] },
-    { name: 'response', check: null, feeds: ['miles.repetition'] },
+    { name: 'prompt', check: null, feeds: ['promptKey'], build: 'hash', read: 'promptHash' },
+    { name: 'label', check: null, feeds: ['promptKey'], build: 'hash', read: 'promptHash' },
+    // miles' per-sample metric inputs (docs/semantics.md#miles-sample-metrics).
+    { name: 'loss_mask', check: null, feeds: ['miles.effectiveLength'], build: 'sum', read: 'sum' },
+    { name: 'weight_versions', check: null, feeds: ['miles.weightVersions'], build: 'list', read: 'list' },
+    { name: 'prefix_cache_info', check: null, feeds: ['miles.cachedTokens', 'miles.totalPromptTokens'], build: 'scalars', read: 'scalars' },
+    { name: 'response', check: null, feeds: ['miles.repetition'], build: 'tail', read: 'tail' },
   ],
 } as const satisfies MemberTable;
 
@@ -53,9 +57,9 @@ export const MILES_TRAJECTORY = {
     { name: 'sample_index', check: 'integer', required: true, feeds: ['index'] },
     { name: 'group_index', check: 'integer', feeds: ['groupKey'] },
     { name: 'status', check: 'status', feeds: ['status', 'aborted'] },
-    { name: 'reward', check: 'reward', feeds: ['reward'] },
+    { name: 'reward', check: 'reward', feeds: ['reward'], build: 'scalars' },
     ...DATASET_MEMBERS,
-    { name: 'prompt', check: null, feeds: ['promptKey'] },
+    { name: 'prompt', check: null, feeds: ['promptKey'], build: 'hash' },
   ],
 } as const satisfies MemberTable;
 
@@ -67,7 +71,7 @@ export const MILES_TRIALS = {
     { name: 'trial_idx', check: 'integer', feeds: ['index'] },
     { name: 'status_code', check: 'integer', feeds: ['status', 'aborted'] },
     { name: 'elapsed_sec', check: 'number', feeds: [] },
-    { name: 'reward', check: 'reward', feeds: ['reward'] },
+    { name: 'reward', check: 'reward', feeds: ['reward'], build: 'scalars' },
     { name: 'exit_status', check: 'text', feeds: ['cause', 'status', 'aborted'] },
     ...DATASET_MEMBERS,
     { name: 'error', check: null, feeds: ['status', 'aborted'] },
@@ -80,13 +84,12 @@ export const MILES_METRICS = {
   members: [
     { name: 'step', check: 'number', feeds: ['step'] },
     { name: 'step_key', check: 'text', feeds: [] },
-    { name: 'metrics', check: 'object', required: true, feeds: ['metrics'] },
+    { name: 'metrics', check: 'object', required: true, feeds: ['metrics'], build: 'scalars' },
   ],
 } as const satisfies MemberTable;
 
-// Positions in MILES_SAMPLE and MILES_METADATA: what the per-line path (milesSample/line.ts) and
-// the `.pt` reader (scan/ptSampleRecord.ts) switch on.
-export const SAMPLE_MEMBERS = MILES_SAMPLE.members.map((m) => m.name);
+// Positions in MILES_SAMPLE and MILES_METADATA: the slots the per-line path (milesSample/line.ts)
+// and the `.pt` reader (scan/ptSampleRecord.ts) make their records from.
 export const GROUP_INDEX = position(MILES_SAMPLE, 'group_index');
 export const INDEX = position(MILES_SAMPLE, 'index');
 export const ROLLOUT_ID = position(MILES_SAMPLE, 'rollout_id');
@@ -103,7 +106,6 @@ export const WEIGHT_VERSIONS = position(MILES_SAMPLE, 'weight_versions');
 export const PREFIX_CACHE_INFO = position(MILES_SAMPLE, 'prefix_cache_info');
 export const RESPONSE = position(MILES_SAMPLE, 'response');
 
-export const METADATA_MEMBERS = MILES_METADATA.members.map((m) => m.name);
 export const EXIT_STATUS = position(MILES_METADATA, 'exit_status');
 export const METADATA_DATASET = position(MILES_METADATA, 'dataset');
 export const DATASET_NAME = position(MILES_METADATA, 'dataset_name');

@@ -7,7 +7,7 @@ import type { MemberTable } from './checks';
 export const VERL = {
   name: 'verl',
   members: [
-    { name: 'input', check: 'present', required: true, feeds: ['promptKey', 'groupKey'] },
+    { name: 'input', check: 'present', required: true, feeds: ['promptKey', 'groupKey'], build: 'hash' },
     { name: 'output', check: 'anyString', required: true, feeds: ['status', 'aborted'] },
     { name: 'score', check: 'number', feeds: ['reward', 'vars'] },
     { name: 'reward', check: 'number', feeds: ['reward', 'vars'] },
