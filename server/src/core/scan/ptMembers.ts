@@ -15,6 +15,21 @@ import { jsonStringLength } from '../reader/pt/lineLength';
 import { countedSum, PyDict, PyFloat, PyList, PyText, PyTuple } from '../reader/pt/values';
 import type { MemberTable, ReadKind } from '../formats/members/checks';
 import type { PendingTail } from '../formats/offloadedVerdicts';
+import {
+  KIND_GROUP_KEY,
+  KIND_ID,
+  KIND_INTEGER,
+  KIND_LIST,
+  KIND_PROMPT_HASH,
+  KIND_REWARD,
+  KIND_SCALARS,
+  KIND_SHORT_TEXT,
+  KIND_SKIP,
+  KIND_STATUS,
+  KIND_SUM,
+  KIND_TABLE,
+  KIND_TAIL,
+} from '../formats/members/readKinds';
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(SAMPLE_STATUSES);
 
@@ -96,36 +111,21 @@ export function cacheCount(info: unknown, key: string): number {
   return n === GIVE_UP ? 0 : n;
 }
 
-// The codes of the reading kinds `PtMembers.member` switches on (0: no reader here).
-const GROUP_KEY = 1;
-const INTEGER = 2;
-const REWARD_NUMBER = 3;
-const STATUS_TEXT = 4;
-const SHORT_TEXT = 5;
-const ID = 6;
-const TABLE = 7;
-const PROMPT_HASH = 8;
-const SUM = 9;
-const LIST = 10;
-const SCALARS = 11;
-const TAIL = 12;
-const SKIP = 13;
-
 /** The reading kinds this path has a reader for (test/unit/formats/memberTables.test.ts holds every table member to them). */
 export const PT_READERS: Readonly<Partial<Record<ReadKind, number>>> = {
-  groupKey: GROUP_KEY,
-  integer: INTEGER,
-  reward: REWARD_NUMBER,
-  status: STATUS_TEXT,
-  shortText: SHORT_TEXT,
-  id: ID,
-  table: TABLE,
-  promptHash: PROMPT_HASH,
-  sum: SUM,
-  list: LIST,
-  scalars: SCALARS,
-  tail: TAIL,
-  skip: SKIP,
+  groupKey: KIND_GROUP_KEY,
+  integer: KIND_INTEGER,
+  reward: KIND_REWARD,
+  status: KIND_STATUS,
+  shortText: KIND_SHORT_TEXT,
+  id: KIND_ID,
+  table: KIND_TABLE,
+  promptHash: KIND_PROMPT_HASH,
+  sum: KIND_SUM,
+  list: KIND_LIST,
+  scalars: KIND_SCALARS,
+  tail: KIND_TAIL,
+  skip: KIND_SKIP,
 };
 
 /**
@@ -220,15 +220,15 @@ export class PtMembers {
   private member(k: number, v: unknown): boolean {
     const bit = 1 << k;
     switch (this.kinds[k]) {
-      case GROUP_KEY:
-      case INTEGER: {
+      case KIND_GROUP_KEY:
+      case KIND_INTEGER: {
         if (v === undefined || v === null) return true;
         const n = numberOf(v);
         if (n === GIVE_UP || !Number.isInteger(n)) return false;
         this.numbers[k] = n;
         break;
       }
-      case REWARD_NUMBER: {
+      case KIND_REWARD: {
         if (v === undefined || v === null) return true;
         const n = numberOf(v);
         if (n === GIVE_UP) return false;
@@ -236,16 +236,16 @@ export class PtMembers {
         if (intText(v)) this.ints |= bit;
         break;
       }
-      case STATUS_TEXT:
-      case SHORT_TEXT: {
+      case KIND_STATUS:
+      case KIND_SHORT_TEXT: {
         const text = shortText(v ?? null);
         if (text === GIVE_UP) return false;
         if (text === null) return true;
-        if (this.kinds[k] === STATUS_TEXT && !STATUS_SET.has(text)) return false;
+        if (this.kinds[k] === KIND_STATUS && !STATUS_SET.has(text)) return false;
         this.texts[k] = text;
         break;
       }
-      case ID: {
+      case KIND_ID: {
         if (v === undefined || v === null) return true;
         if (typeof v === 'string') {
           if (!isShort(v)) return false;
@@ -257,26 +257,26 @@ export class PtMembers {
         }
         break;
       }
-      case TABLE: {
+      case KIND_TABLE: {
         const nested = this.nested[k] as PtMembers;
         nested.clear();
         if (v === undefined || v === null) return true;
         if (!(v instanceof PyDict) || !nested.read(v)) return false;
         break;
       }
-      case PROMPT_HASH:
-      case TAIL:
+      case KIND_PROMPT_HASH:
+      case KIND_TAIL:
         if (v === undefined) return true;
         this.values[k] = v;
         break;
-      case SUM: {
+      case KIND_SUM: {
         if (v === undefined || v === null) return true;
         const sum = maskSum(v);
         if (sum === GIVE_UP) return false;
         this.values[k] = sum;
         break;
       }
-      case LIST: {
+      case KIND_LIST: {
         if (v === undefined || v === null) return true;
         const list = weightVersionsOf(v);
         if (list === GIVE_UP) return false;
@@ -285,7 +285,7 @@ export class PtMembers {
         this.others[k] = list === null ? (v instanceof PyText ? '' : v) : undefined;
         break;
       }
-      case SCALARS: {
+      case KIND_SCALARS: {
         if (!(v instanceof PyDict)) return true;
         if (v.map.size >= MAX_BUILT_SCALARS) return false;
         // A big integer among its members: the line decides (the full scan keeps its literal).
@@ -294,7 +294,7 @@ export class PtMembers {
         this.values[k] = v;
         break;
       }
-      case SKIP:
+      case KIND_SKIP:
         return true;
       default:
         return false;

@@ -15,41 +15,41 @@ import type { MemberTable, ReadKind } from '../members/checks';
 import { SAMPLE_STATUSES } from '../members/checks';
 import { noPendingTail, type PendingTail, tailVerdict } from '../offloadedVerdicts';
 import { MAX_STRING } from '../rule';
+import {
+  KIND_GROUP_KEY,
+  KIND_ID,
+  KIND_INTEGER,
+  KIND_LIST,
+  KIND_PROMPT_HASH,
+  KIND_REWARD,
+  KIND_SCALARS,
+  KIND_SHORT_TEXT,
+  KIND_SKIP,
+  KIND_STATUS,
+  KIND_SUM,
+  KIND_TABLE,
+  KIND_TAIL,
+} from '../members/readKinds';
 
 const QUOTE = 0x22;
 
 const STATUS_SET: ReadonlySet<string> = new Set<string>(SAMPLE_STATUSES);
 
-// The codes of the reading kinds `member` switches on (0: no reader here).
-const GROUP_KEY = 1;
-const INTEGER = 2;
-const REWARD = 3;
-const STATUS = 4;
-const SHORT_TEXT = 5;
-const ID = 6;
-const TABLE = 7;
-const PROMPT_HASH = 8;
-const SUM = 9;
-const LIST = 10;
-const SCALARS = 11;
-const TAIL = 12;
-const SKIP = 13;
-
 /** The reading kinds this path has a reader for (test/unit/formats/memberTables.test.ts holds every table member to them). */
 export const LINE_READERS: Readonly<Partial<Record<ReadKind, number>>> = {
-  groupKey: GROUP_KEY,
-  integer: INTEGER,
-  reward: REWARD,
-  status: STATUS,
-  shortText: SHORT_TEXT,
-  id: ID,
-  table: TABLE,
-  promptHash: PROMPT_HASH,
-  sum: SUM,
-  list: LIST,
-  scalars: SCALARS,
-  tail: TAIL,
-  skip: SKIP,
+  groupKey: KIND_GROUP_KEY,
+  integer: KIND_INTEGER,
+  reward: KIND_REWARD,
+  status: KIND_STATUS,
+  shortText: KIND_SHORT_TEXT,
+  id: KIND_ID,
+  table: KIND_TABLE,
+  promptHash: KIND_PROMPT_HASH,
+  sum: KIND_SUM,
+  list: KIND_LIST,
+  scalars: KIND_SCALARS,
+  tail: KIND_TAIL,
+  skip: KIND_SKIP,
 };
 
 /** Where a long response's tail goes (shared by a line's tables): the scan's jobs, or null (here). */
@@ -202,7 +202,7 @@ export class LineMembers {
     const c = b[i];
     const bit = 1 << k;
     switch (this.kinds[k]) {
-      case GROUP_KEY: {
+      case KIND_GROUP_KEY: {
         if (c === 0x6e) return skipValue(b, i, e);
         const facts = this.facts;
         const end = readNumberAt(b, i, e, facts);
@@ -215,7 +215,7 @@ export class LineMembers {
         this.valued |= bit;
         return end;
       }
-      case INTEGER: {
+      case KIND_INTEGER: {
         if (c === 0x6e) return skipValue(b, i, e);
         const end = readNumberAt(b, i, e, this.facts);
         const v = this.facts.value;
@@ -224,7 +224,7 @@ export class LineMembers {
         this.valued |= bit;
         return end;
       }
-      case REWARD: {
+      case KIND_REWARD: {
         if (c === 0x6e) return skipValue(b, i, e);
         const end = readNumberAt(b, i, e, this.facts);
         this.numbers[k] = this.facts.value;
@@ -232,8 +232,8 @@ export class LineMembers {
         this.valued |= bit;
         return end;
       }
-      case STATUS:
-      case SHORT_TEXT: {
+      case KIND_STATUS:
+      case KIND_SHORT_TEXT: {
         const kind = this.kinds[k];
         if (c === 0x6e) return skipValue(b, i, e);
         if (c !== QUOTE) return -1;
@@ -245,12 +245,12 @@ export class LineMembers {
           if (end - i - 2 > MAX_STRING) return -1;
           text = recent.text(b, i, end);
         }
-        if (kind === STATUS && !STATUS_SET.has(text)) return -1;
+        if (kind === KIND_STATUS && !STATUS_SET.has(text)) return -1;
         this.texts[k] = text;
         this.valued |= bit;
         return end;
       }
-      case ID: {
+      case KIND_ID: {
         if (c === 0x6e) return skipValue(b, i, e);
         let end: number;
         if (c !== QUOTE) {
@@ -267,26 +267,26 @@ export class LineMembers {
         this.valued |= bit;
         return end;
       }
-      case TABLE: {
+      case KIND_TABLE: {
         if (c === 0x6e) return skipValue(b, i, e);
         if (c !== 0x7b) return -1;
         this.valued |= bit;
         return (this.nested[k] as LineMembers).object(b, i, e);
       }
-      case PROMPT_HASH: {
+      case KIND_PROMPT_HASH: {
         const end = skipValue(b, i, e);
         this.starts[k] = i;
         this.ends[k] = end;
         this.valued |= bit;
         return end;
       }
-      case SUM: {
+      case KIND_SUM: {
         const end = this.built(k, b, i, e);
         if (this.values[k] !== null) this.valued |= bit;
         return end;
       }
-      case LIST:
-      case SCALARS: {
+      case KIND_LIST:
+      case KIND_SCALARS: {
         // The same value handed on while its bytes repeat (`{}` on most lines; the store's
         // `versionId` then knows a list at once).
         const repeated = this.repeated[k];
@@ -295,12 +295,12 @@ export class LineMembers {
         else {
           end = this.built(k, b, i, e);
           const v = this.values[k];
-          if (this.kinds[k] === SCALARS || Array.isArray(v)) repeated.keep(b, i, end, v);
+          if (this.kinds[k] === KIND_SCALARS || Array.isArray(v)) repeated.keep(b, i, end, v);
         }
         if (this.values[k] !== null) this.valued |= bit;
         return end;
       }
-      case TAIL: {
+      case KIND_TAIL: {
         // As `repetitionOf` reads the value the full scan builds under the 'tail' rule: a string
         // of up to MAX_STRING bytes has too few characters to be compressed (False); a longer one
         // keeps its tail; any other value is not text (null).
@@ -313,7 +313,7 @@ export class LineMembers {
         this.values[k] = end - i - 2 <= MAX_STRING ? false : tailVerdict(textTail(b, i + 1, end - 1, this.tails.jobs, this.tails.measure), this.tails.pending);
         return end;
       }
-      case SKIP:
+      case KIND_SKIP:
         return skipValue(b, i, e);
       default:
         return -1;
