@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { deflate } from 'pako/lib/deflate';
 import { ZlibSizer } from '../../../server/src/core/reader/zlibLength';
 import { AFTER_LAST } from '../../../server/src/core/reader/zlibBlocks';
-import { Level9Matcher, type Level9Tokens, MAX_MATCH_INPUT } from '../../../server/src/core/reader/zlibMatches';
+import { giveBackMatcher, Level9Matcher, type Level9Tokens, MAX_MATCH_INPUT, takeMatcher } from '../../../server/src/core/reader/zlibMatches';
 
 /** One sizer and one matcher for the file's tests, reused call after call as a scan's are. */
 const sizer = new ZlibSizer();
@@ -255,4 +255,25 @@ test('ZlibSizer, Level9Matcher: two used in turn keep their own streams, memory 
   const my = second.tokens(y)!;
   assert.deepEqual(spelt(mx, x.length), new Uint8Array(x));
   assert.deepEqual(spelt(my, y.length), new Uint8Array(y));
+});
+
+test('takeMatcher: a matcher given back is the next one taken, its stamps carried on from call to call', () => {
+  const a = takeMatcher();
+  const b = takeMatcher();
+  assert.notEqual(a, b, 'a matcher taken is not handed out again before it is given back');
+  giveBackMatcher(b);
+  giveBackMatcher(a);
+  assert.equal(takeMatcher(), a);
+  assert.equal(takeMatcher(), b);
+  // Calls of other callers in between: each input's tokens still spell it out, as a fresh matcher's do.
+  const inputs = [Buffer.from('abcabcabd'.repeat(500)), Buffer.from('zzzz'.repeat(3000)), Buffer.from('abcabcabd'.repeat(500))];
+  for (const [k, x] of inputs.entries()) {
+    const m = k % 2 === 0 ? a : b;
+    const got = m.tokens(x)!;
+    assert.deepEqual(spelt(got, x.length), new Uint8Array(x));
+    const fresh = new Level9Matcher().tokens(x)!;
+    assert.deepEqual(got.tokens.subarray(0, got.count), fresh.tokens.subarray(0, fresh.count));
+  }
+  giveBackMatcher(a);
+  giveBackMatcher(b);
 });

@@ -18,7 +18,7 @@ import { deflate } from 'pako/lib/deflate';
 import { deflate as deflateStep, deflateInit2, deflateReset, type DeflateStream } from 'pako/lib/zlib/deflate';
 
 import { BlockSizer } from './zlibBlocks';
-import { Level9Matcher } from './zlibMatches';
+import { giveBackMatcher, takeMatcher } from './zlibMatches';
 
 const Z_FINISH = 4;
 const Z_STREAM_END = 1;
@@ -29,20 +29,26 @@ const Z_UNKNOWN = 2;
 const WRAPPER_BYTES = 6;
 
 /**
- * Measures `zlib.compress` lengths. Its streams, output buffer, WebAssembly matcher and block trees
- * are its own (made on first use), reused call after call: one per scan or thread.
+ * Measures `zlib.compress` lengths. Its streams, output buffer and block trees are its own (made on
+ * first use), reused call after call: one per scan or thread; a level-9 call takes a WebAssembly
+ * matcher from zlibMatches.ts' pool.
  */
 export class ZlibSizer {
   private readonly streams = new Map<number, DeflateStream>();
   private out = new Uint8Array(0);
-  private matcher: Level9Matcher | null = null;
   private blocks: BlockSizer | null = null;
 
   /** `len(zlib.compress(bytes, level))`. */
   length(bytes: Uint8Array, level: number): number {
     if (level === 9) {
-      const matches = (this.matcher ??= new Level9Matcher()).tokens(bytes);
-      if (matches !== null) return WRAPPER_BYTES + (this.blocks ??= new BlockSizer()).deflatedBlockBytes(matches.tokens, matches.count);
+      // The matcher is taken for this call only: its tokens are read before it goes back.
+      const matcher = takeMatcher();
+      try {
+        const matches = matcher.tokens(bytes);
+        if (matches !== null) return WRAPPER_BYTES + (this.blocks ??= new BlockSizer()).deflatedBlockBytes(matches.tokens, matches.count);
+      } finally {
+        giveBackMatcher(matcher);
+      }
     }
     const strm = this.streamFor(level);
     // Stored blocks are the worst case: 5 bytes a 16 KiB block, plus the header and the trailer.

@@ -82,3 +82,22 @@ export class Level9Matcher {
     return { tokens: wasm.tokens, count: wasm.parse(bytes.length, this.stamp) };
   }
 }
+
+/**
+ * Matchers between calls, for whichever caller comes next: a matcher's memory holds one call's
+ * input, hash table and tokens, and its stamps are its own, so it carries nothing of one caller
+ * to another. A matcher per scan instead mapped and unmapped a memory per file (BENCHMARKS.md,
+ * "Design measurements").
+ */
+const freeMatchers: Level9Matcher[] = [];
+const MAX_FREE_MATCHERS = 4;
+
+/** A matcher of the pool (or a new one), the caller's until `giveBackMatcher`. */
+export function takeMatcher(): Level9Matcher {
+  return freeMatchers.pop() ?? new Level9Matcher();
+}
+
+/** Returns `m` to the pool: its tokens are not read after this. */
+export function giveBackMatcher(m: Level9Matcher): void {
+  if (freeMatchers.length < MAX_FREE_MATCHERS) freeMatchers.push(m);
+}
