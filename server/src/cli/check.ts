@@ -15,6 +15,7 @@ import { buildRuns } from '../core/run/model';
 import { nodeFileAccess } from '../node/nodeFileAccess';
 import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
 import { WorkerPool } from '../node/parallelScan';
+import { oneThreadFileAccess } from '../node/oneThreadFileAccess';
 
 import { applyFixes } from './applyFixes';
 import { type CheckArgs, UsageError } from './args';
@@ -139,13 +140,16 @@ export async function analyzeRun(
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   // miles' has_repetition compression shared with a second thread, where there is a second core.
   const deflate = args.jobs !== 1 && wantsDeflateThread() ? new DeflateThread() : undefined;
+  // On one thread (`--jobs 1`) files are opened on it: it has nothing else to do meanwhile
+  // (node/oneThreadFileAccess.ts).
+  const access = args.jobs === 1 ? oneThreadFileAccess : nodeFileAccess;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
   const report: RunReport = { version: 1, files: [], findings: [] };
   let done = 0;
   try {
     for (const [g, group] of groups.entries()) {
       const options = {
-        access: nodeFileAccess,
+        access,
         settings: group.settings,
         evalConfig: group.evalConfig,
         parallel: pool,
