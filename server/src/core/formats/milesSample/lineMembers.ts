@@ -98,13 +98,12 @@ export class LineMembers {
   /** The same, without the other members. */
   private readonly tables: LineMembers[];
   private readonly facts: NumberRead = { isInt: false, literal: null, value: 0 };
-  /** Builds the members the full scan builds ('sum', 'list', 'scalars'), as it builds them. */
-  private readonly parser = new RuleParser();
-
   constructor(
     table: MemberTable,
     rule: Rule | undefined,
     private readonly tails: LineTails,
+    /** Builds the members the full scan builds ('sum', 'list', 'scalars'), as it builds them; a nested table's members share their line's. */
+    private readonly parser = new RuleParser(),
   ) {
     const names = table.members.map((m) => m.name);
     const n = names.length;
@@ -126,7 +125,7 @@ export class LineMembers {
     this.nested = table.members.map((m, k) => {
       if (m.check === null || typeof m.check !== 'object') return null;
       const child = this.rules[k];
-      return new LineMembers(m.check, typeof child === 'object' ? child : undefined, tails);
+      return new LineMembers(m.check, typeof child === 'object' ? child : undefined, tails, parser);
     });
     this.tables = this.nested.filter((t) => t !== null);
   }
