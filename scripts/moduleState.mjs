@@ -74,7 +74,6 @@ export const ALLOWED = new Map([
   ],
   ['store/chunk.ts:freeChunks', "a pool: a chunk is one store's between take and give back, every column of a row written by its push"],
   ['tokenizer/tokenText.ts:cache', "a file cache: a tokenizer's texts by path, checked against the file's stamp, the same for every caller"],
-  ['compare/bootstrap.ts:bootstrapWasm', 'a test switch between two paths that give the same bits (test/unit/compare/summaryBytes.test.ts)'],
 ]);
 
 /** Constructors whose instances hold no state between calls. */

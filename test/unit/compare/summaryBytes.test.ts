@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 
-import { bootstrapInWasm, bootstrapWasm, hashText, pairedBootstrap, type PairedItem, seededRandom } from '../../../server/src/core/compare/bootstrap';
+import { bootstrapInWasm, hashText, pairedBootstrap, type PairedItem, seededRandom } from '../../../server/src/core/compare/bootstrap';
 import { diffRuns } from '../../../server/src/core/compare/diff';
 import { gateRulesOf } from '../../../server/src/core/compare/gate';
 import { promptRowsOf } from '../../../server/src/core/compare/attachedRows';
@@ -266,12 +266,7 @@ test('bootstrap: the WebAssembly draws give the JS loop’s intervals, bit for b
       (numerators, bDen, cDen, resamples, seed, label) => {
         const items = numerators.map((b, j) => ({ baseline: [b, bDen], candidate: [numerators[(j * 7) % numerators.length] / 2, cDen] }) as PairedItem);
         const fast = pairedBootstrap(items, seed, label, resamples);
-        bootstrapWasm.enabled = false;
-        try {
-          assert.deepEqual(fast, pairedBootstrap(items, seed, label, resamples));
-        } finally {
-          bootstrapWasm.enabled = true;
-        }
+        assert.deepEqual(fast, pairedBootstrap(items, seed, label, resamples, { jsDraws: true }));
       },
     ),
     { numRuns: 200, seed: 7 },

@@ -2,6 +2,7 @@
 // present in both are resampled with replacement, the same draw on both sides; the interval is the
 // 2.5th and 97.5th percentile of the resampled differences. Seeded and deterministic: the same
 // seed, label and prompts give the same interval on every machine.
+import type { ReferencePaths } from '../formats/referencePaths';
 import { compileWasm, Wasm } from '../reader/wasm';
 import { BOOTSTRAP_DRAWS_WASM } from './bootstrapDrawsWasm';
 
@@ -54,8 +55,6 @@ interface WasmDraws {
   numerators(m: number, resamples: number, state: number, bd: number, cd: number, scale: number): number;
 }
 
-/** Whether `drawNumerators` may use WebAssembly (tests turn it off to compare with the JS loop). */
-export const bootstrapWasm = { enabled: true };
 /** The compiled module, made once (code only); null where WebAssembly or its SIMD is missing. */
 let drawsModule: object | null | undefined;
 
@@ -89,11 +88,11 @@ export function bootstrapInWasm(): boolean {
  * resample's denominators are m × it, exactly what the sums of m of them are, so only the
  * numerators are drawn, from a flat array of their own. Returns the deltas kept (all).
  */
-function drawNumerators(figures: Float64Array, bDen: number, cDen: number, seeded: number, deltas: Float64Array): number {
+function drawNumerators(figures: Float64Array, bDen: number, cDen: number, seeded: number, deltas: Float64Array, jsLoop: boolean): number {
   const m = figures.length / 4;
   const [bd, cd] = [m * bDen, m * cDen];
   const scale = m * 2.3283064365386963e-10;
-  const w = bootstrapWasm.enabled ? newWasmDraws() : null;
+  const w = jsLoop ? null : newWasmDraws();
   // bootstrapDraws.wat: the same draws and sums (the same bits), four draws at a time. Its memory:
   // the numerators, the deltas, m indices of scratch (rounded up to four).
   const bytes = m * 16 + deltas.length * 8 + (m + 4) * 4;
@@ -169,9 +168,16 @@ function quantile(sorted: Float64Array, q: number): number {
 
 /**
  * The 95% interval of candidate − baseline over `items`, from `resamples` resamples drawn with the
- * generator seeded by `seed` and `label`. Null when no item counts on both sides.
+ * generator seeded by `seed` and `label`. Null when no item counts on both sides. `reference` is
+ * test-only (formats/referencePaths.ts).
  */
-export function pairedBootstrap(items: readonly PairedItem[], seed: number, label: string, resamples = DEFAULT_RESAMPLES): [number, number] | null {
+export function pairedBootstrap(
+  items: readonly PairedItem[],
+  seed: number,
+  label: string,
+  resamples = DEFAULT_RESAMPLES,
+  reference?: ReferencePaths,
+): [number, number] | null {
   const m = items.length;
   const figures = new Float64Array(m * 4);
   for (let j = 0; j < m; j++) {
@@ -181,7 +187,7 @@ export function pairedBootstrap(items: readonly PairedItem[], seed: number, labe
     figures[j * 4 + 2] = it.candidate[0];
     figures[j * 4 + 3] = it.candidate[1];
   }
-  return pairedBootstrapOf(figures, seed, label, resamples);
+  return pairedBootstrapOf(figures, seed, label, resamples, reference);
 }
 
 /**
@@ -189,7 +195,13 @@ export function pairedBootstrap(items: readonly PairedItem[], seed: number, labe
  * denominator, candidate numerator, denominator): what a caller with many items fills without an
  * object per item.
  */
-export function pairedBootstrapOf(figures: Float64Array, seed: number, label: string, resamples = DEFAULT_RESAMPLES): [number, number] | null {
+export function pairedBootstrapOf(
+  figures: Float64Array,
+  seed: number,
+  label: string,
+  resamples = DEFAULT_RESAMPLES,
+  reference?: ReferencePaths,
+): [number, number] | null {
   const m = figures.length / 4;
   let counted = false;
   for (let j = 0; j < m && !counted; j++) counted = figures[j * 4 + 1] > 0 && figures[j * 4 + 3] > 0;
@@ -205,7 +217,9 @@ export function pairedBootstrapOf(figures: Float64Array, seed: number, label: st
   const [bDen, cDen] = [figures[1], figures[3]];
   // Each loop in a function of its own: V8 optimizes each for what it has seen, and a dataset
   // whose items take the other loop does not send the first back to the interpreter.
-  const kept = sameWholeDenominators(figures, bDen, cDen) ? drawNumerators(figures, bDen, cDen, state, deltas) : drawRatios(figures, state, deltas);
+  const kept = sameWholeDenominators(figures, bDen, cDen)
+    ? drawNumerators(figures, bDen, cDen, state, deltas, reference?.jsDraws === true)
+    : drawRatios(figures, state, deltas);
   if (kept === 0) return null;
   const sorted = deltas.subarray(0, kept).sort();
   return [quantile(sorted, 0.025), quantile(sorted, 0.975)];
