@@ -101,8 +101,10 @@ export async function readLines(access: FileAccess, path: string, options: ReadL
 /**
  * Scan buffers of finished reads, kept for the next read of a file: a new buffer is fresh memory
  * (a page fault per 4 KiB touched, ~12 µs each on a shared VM), and `summarize` of 200 files of
- * ~1.4 MB made two per file (BENCHMARKS.md, "Comparing runs: summarize and diff"). One pair is kept: reads one after
- * the other share it; reads at once make their own.
+ * ~1.4 MB made two per file (BENCHMARKS.md, "Comparing runs: summarize and diff"). One pair is
+ * kept: reads one after the other share it; reads at once make their own. A big file's pair
+ * (`BIG_CHUNK_SIZE`, 16 MiB) is not kept: its scan repays the fresh memory many times over, and
+ * kept it would sit beside the file's samples through the analysis that follows the read.
  */
 const spareBuffers: Uint8Array[] = [];
 const SPARE_BUFFERS = 2;
@@ -114,6 +116,7 @@ function takeBuffer(size: number): Uint8Array {
 
 function giveBack(buffers: readonly Uint8Array[]): void {
   for (const b of buffers) {
+    if (b.length > 2 * DEFAULT_CHUNK_SIZE) continue;
     if (spareBuffers.length >= SPARE_BUFFERS) spareBuffers.shift();
     spareBuffers.push(b);
   }
