@@ -68,7 +68,7 @@ export const ALLOWED = new Map([
     'reader/lineReader.ts:spareBuffers',
     "a pool: a buffer is one read's between take and give back, and a read never sees what an earlier one left (it reads over it)",
   ],
-  ['store/chunk.ts:freeChunks', "a pool: a chunk is one store's between take and give back, every column of a row written by its push"],
+  ['store/chunkPool.ts:freeChunks', "a pool: a chunk is one store's between take and give back, every column of a row written by its push"],
   ['tokenizer/tokenText.ts:cache', "a file cache: a tokenizer's texts by path, checked against the file's stamp, the same for every caller"],
   ['compare/bootstrap.ts:bootstrapWasm', 'a test switch between two paths that give the same bits (test/unit/compare/summaryBytes.test.ts)'],
 ]);

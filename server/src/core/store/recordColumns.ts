@@ -1,0 +1,67 @@
+// The sample store's columns, one per record field: the one table the store's code is written from
+// (store/columnSource.ts writes store/fieldColumns.ts from it: the row type, the chunk's arrays, the
+// row writer and the field readers). A new field of a kind below is one line here, then
+// `npx tsc -p tsconfig.json && node scripts/gen-store-columns.mjs`.
+import type { SampleRecord } from '../vocabulary/types';
+import type * as Flag from './rowFlags';
+
+/** A bit of the rows' flags column (store/rowFlags.ts). */
+export type FlagBit = keyof typeof Flag;
+
+/** How the store keeps one record field: the kinds of column and what each holds a row in. */
+export type Column =
+  /** A Uint32 that counts up by one from the chunk's first row: no array until a row breaks the count. */
+  | { kind: 'count' }
+  /** An Int32 code (store/intOverflow.ts) that counts up as `count` does; the record's field may be null. */
+  | { kind: 'intCount' }
+  /** Byte offsets: the chunk's first row's + a Uint32 delta counting from 0, or all Float64 once one does not fit. */
+  | { kind: 'offset' }
+  | { kind: 'uint32' }
+  /** An id in the string table `table` (-1: null); the row holds the id as `row`, its writer finds it. */
+  | { kind: 'key'; table: 'groupKeys' | 'strings'; row: 'groupId' | 'promptId' }
+  /** An id in `labels` + 1 (0: null): a byte until an id needs more, then an Int32. */
+  | { kind: 'label' }
+  /** An Int32 code (store/intOverflow.ts: values it cannot hold by row in a map); null allowed. */
+  | { kind: 'int' }
+  /** An Int32 code, the chunk's first row's until a row differs (a file is mostly one value). */
+  | { kind: 'chunkConstant' }
+  /** An Int32 code made when a row first has a value: most files have none; the record has the field only when not null. */
+  | { kind: 'optionalInt' }
+  /** A status's code (store/chunk.ts STATUS_CODE), a byte. */
+  | { kind: 'status' }
+  /** A bit of the flags column; `optional`: the record has the field only when true. */
+  | { kind: 'flag'; bit: FlagBit; optional?: true }
+  /** Float32 until a value is not exactly one (0, 1, 0.5 are), then Float64; `bit` set when not null. */
+  | { kind: 'reward'; bit: FlagBit }
+  /** Beside the columns, by row, for the rows that have it (an optional field most files lack). */
+  | { kind: 'extra' }
+  /** miles' `Sample` fields: columns and flags of their own (store/sampleStore.ts `putMiles`). */
+  | { kind: 'miles' };
+
+/**
+ * Every record field's column, in the order `at` builds a record (the order a row's columns are
+ * written too: datasets are interned in `labels` before causes).
+ */
+export const RECORD_COLUMNS = {
+  line: { kind: 'count' },
+  offset: { kind: 'offset' },
+  byteLength: { kind: 'uint32' },
+  groupKey: { kind: 'key', table: 'groupKeys', row: 'groupId' },
+  index: { kind: 'intCount' },
+  dataset: { kind: 'label' },
+  promptKey: { kind: 'key', table: 'strings', row: 'promptId' },
+  status: { kind: 'status' },
+  aborted: { kind: 'flag', bit: 'ABORTED' },
+  reward: { kind: 'reward', bit: 'HAS_REWARD' },
+  rewardIsInt: { kind: 'flag', bit: 'REWARD_INT' },
+  cause: { kind: 'label' },
+  responseLength: { kind: 'int' },
+  step: { kind: 'chunkConstant' },
+  rolloutId: { kind: 'optionalInt' },
+  rewardIsBool: { kind: 'flag', bit: 'REWARD_BOOL', optional: true },
+  vars: { kind: 'extra' },
+  session: { kind: 'extra' },
+  output: { kind: 'extra' },
+  zeroStdReward: { kind: 'extra' },
+  miles: { kind: 'miles' },
+} as const satisfies { readonly [F in keyof Required<SampleRecord>]: Column };
