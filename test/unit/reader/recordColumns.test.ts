@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import * as prettier from 'prettier';
 import { CHUNK } from '../../../server/src/core/store/chunk';
 import { fieldColumnsSource } from '../../../server/src/core/store/columnSource';
-import { RECORD_COLUMNS } from '../../../server/src/core/store/recordColumns';
+import { MILES_COLUMNS, RECORD_COLUMNS } from '../../../server/src/core/store/recordColumns';
 import { RowView } from '../../../server/src/core/store/rowView';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
 import type { SampleRecord, SampleStatus } from '../../../server/src/core/vocabulary/types';
 
-/** A record with every field: a field added to `SampleRecord` fails to compile here until given. */
+/** A record with every field: a field added to `SampleRecord` or `MilesSampleFields` fails to compile here until given. */
 const EVERY_FIELD: Required<SampleRecord> = {
   line: 1,
   offset: 0,
@@ -40,6 +40,7 @@ const EVERY_FIELD: Required<SampleRecord> = {
 
 test('record columns: each record field has a column, and the table names no other field', () => {
   assert.deepEqual(Object.keys(RECORD_COLUMNS).sort(), Object.keys(EVERY_FIELD).sort());
+  assert.deepEqual(Object.keys(MILES_COLUMNS).sort(), Object.keys(EVERY_FIELD.miles).sort());
 });
 
 test('record columns: store/fieldColumns.ts is what the table gives (else: node scripts/gen-store-columns.mjs)', async () => {

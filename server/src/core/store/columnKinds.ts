@@ -1,7 +1,7 @@
 // Each kind of column of the sample store (store/recordColumns.ts `Column`) as code: what a field of
 // that kind is in each part of store/fieldColumns.ts, which store/columnSource.ts assembles: the
 // encodings of each kind, with the field's name in them.
-import type { Column } from './recordColumns';
+import type { Column, MilesColumn } from './recordColumns';
 
 /** What one field of a kind is in each part of fieldColumns.ts (`f`: the field's name). */
 export interface KindCode {
@@ -217,21 +217,90 @@ c.${f}[j] = ${f};`,
   miles: {
     row: (f) => [f, 'MilesSampleFields | undefined'],
     empty: 'undefined',
-    chunk: () =>
-      `/**
- * miles columns, made when a row first needs one (zero for the rows before it): an effective
- * length that is not the response length, \`weight_versions\` (list id + 1; 0: null), prefix-cache
- * token counts. Files without these fields pay nothing for them.
- */
-effectiveLength: Int32Array | null = null;
-weightVersions: Int32Array | null = null;
-cachedTokens: Int32Array | null = null;
-totalPromptTokens: Int32Array | null = null;`,
-    copy: () => ['effectiveLength', 'weightVersions', 'cachedTokens', 'totalPromptTokens'].map((m) => `c.${m} = this.${m} && this.${m}.slice();`).join('\n'),
+    chunk: (_f, col) =>
+      `/** miles columns (store/recordColumns.ts MILES_COLUMNS), made when a row first needs one: files without these fields pay nothing for them. */\n${milesLines(col, (m, mc) => MILES_KINDS[mc.kind].chunk(m))}`,
+    copy: (_f, col) => milesLines(col, (m, mc) => MILES_KINDS[mc.kind].copy(m)),
     fromRecord: plain,
     write: nothing,
     type: null,
     read: () => '',
     optional: () => true,
+  },
+};
+
+/** The lines `part` gives for each miles field of `col` (a `miles` column). */
+function milesLines(col: Column, part: (f: string, mc: MilesColumn) => string): string {
+  return Object.entries((col as { columns: Record<string, MilesColumn> }).columns)
+    .map(([f, mc]) => part(f, mc))
+    .filter((s) => s !== '')
+    .join('\n');
+}
+
+/** What one miles field of a kind is in each part of fieldColumns.ts (`f`: the field's name in `MilesSampleFields`). */
+export interface MilesKindCode {
+  /** `Chunk`'s declarations. */
+  chunk(f: string): string;
+  /** `Chunk.copy`'s lines. */
+  copy(f: string): string;
+  /** `putMiles`: writes `m`'s field (row `row`, at `j` of `c`, the row `r`), or its bits into `flags`. */
+  put(f: string, col: MilesColumn): string;
+  /** The field's type and empty value in `MilesRow`. */
+  rowType(f: string): string;
+  empty: string;
+  /** `milesAt`: the row's value into `out` (`sameRead`: the value of the column `sameOrInt` names). */
+  read(f: string, col: MilesColumn, sameRead: string): string;
+  /** `milesFieldsAt`: the record's value from the `MilesRow` `m`. */
+  field(f: string): string;
+}
+
+const lazyColumn = (f: string): string => `${f}: Int32Array | null = null;`;
+const lazyCopy = (f: string): string => `c.${f} = this.${f} && this.${f}.slice();`;
+const bits = (col: MilesColumn) => col as unknown as Record<string, string>;
+
+export const MILES_KINDS: Record<MilesColumn['kind'], MilesKindCode> = {
+  sameOrInt: {
+    chunk: lazyColumn,
+    copy: lazyCopy,
+    put: (f, col) => `if (Object.is(m.${f}, r.${bits(col).same})) flags |= Flag.${bits(col).sameBit};
+else if (m.${f} === null) flags |= Flag.${bits(col).nullBit};
+else (c.${f} ??= new Int32Array(CHUNK))[j] = ${intCode(f, `m.${f}`)};`,
+    rowType: () => 'number | null',
+    empty: 'null',
+    read: (f, col, sameRead) =>
+      `out.${f} = flags & Flag.${bits(col).sameBit} ? ${sameRead} : flags & Flag.${bits(col).nullBit} ? null : ${intValue(f, `(c.${f} as Int32Array)[j]`)};`,
+    field: (f) => `m.${f}`,
+  },
+  listId: {
+    chunk: (f) => `/** List ids + 1 (0: null). */\n${lazyColumn(f)}`,
+    copy: lazyCopy,
+    put: (f) => `const ${f}Id = m.${f} === null ? 0 : this.listId(m.${f}) + 1;
+if (${f}Id !== 0 || c.${f}) (c.${f} ??= new Int32Array(CHUNK))[j] = ${f}Id;`,
+    rowType: () => 'number',
+    empty: '-1',
+    read: (f) => `out.${f} = c.${f} ? c.${f}[j] - 1 : -1;`,
+    field: (f) => `m.${f} < 0 ? null : this.lists[m.${f}]`,
+  },
+  lazyInt: {
+    chunk: lazyColumn,
+    copy: lazyCopy,
+    put: (f) => `if (m.${f} !== 0 || Object.is(m.${f}, -0) || c.${f}) (c.${f} ??= new Int32Array(CHUNK))[j] = ${intCode(f, `m.${f}`)};`,
+    rowType: () => 'number',
+    empty: '0',
+    read: (f) => `out.${f} = c.${f} ? (${intValue(f, `c.${f}[j]`)} as number) : 0;`,
+    field: (f) => `m.${f}`,
+  },
+  verdict: {
+    chunk: () => '',
+    copy: () => '',
+    put: (f, col) => `if (m.${f} === true) flags |= Flag.${bits(col).trueBit};
+else if (m.${f} !== false) {
+  flags |= Flag.${bits(col).otherBit};
+  this.${f}Other.set(row, m.${f});
+}`,
+    rowType: (f) => `MilesSampleFields['${f}']`,
+    empty: 'false',
+    read: (f, col) =>
+      `out.${f} = flags & Flag.${bits(col).trueBit} ? true : flags & Flag.${bits(col).otherBit} ? (this.${f}Other.get(i) as Exclude<MilesSampleFields['${f}'], boolean>) : false;`,
+    field: (f) => `m.${f}`,
   },
 };

@@ -4,8 +4,8 @@
 // a keyed load per field, for every sample of a million-sample file). Not part of the engine's
 // bundle: `node scripts/gen-store-columns.mjs` writes the file after `tsc` (then prettier formats
 // it), and test/unit/reader/recordColumns.test.ts fails while the file is not what the table gives.
-import { cap, KINDS } from './columnKinds';
-import type { Column } from './recordColumns';
+import { cap, KINDS, MILES_KINDS } from './columnKinds';
+import type { Column, MilesColumn } from './recordColumns';
 
 type Columns = Readonly<Record<string, Column>>;
 
@@ -42,7 +42,16 @@ export function fieldColumnsSource(columns: Columns): string {
     const part = KINDS[col.kind].flag;
     return part === undefined ? [] : [part(f, col)];
   });
-  const milesWrite = miles.map((f) => `const m = r.${f};\nif (m !== undefined) flags |= this.putMiles(c, j, row, m, r.responseLength);`).join('\n');
+  const milesWrite = miles.map((f) => `const m = r.${f};\nif (m !== undefined) flags |= this.putMiles(c, j, row, m, r);`).join('\n');
+  if (miles.length !== 1) throw new Error('one miles column: its readers and writer are named for it');
+  const milesField = miles[0];
+  const milesColumns = Object.entries((columns[milesField] as { columns: Record<string, MilesColumn> }).columns);
+  const milesParts = (part: (f: string, mc: MilesColumn) => string, join = '\n') => milesColumns.map(([f, mc]) => part(f, mc)).join(join);
+  const sameRead = (mc: MilesColumn): string => {
+    const same = (mc as { same?: string }).same;
+    return same === undefined ? '' : KINDS[columns[same].kind].read(same, columns[same], 'flags');
+  };
+  const verdicts = milesColumns.filter(([, mc]) => mc.kind === 'verdict').map(([f]) => f);
 
   const readers = fields
     .filter(([, col]) => KINDS[col.kind].type !== null)
@@ -149,6 +158,18 @@ ${emptyRow}
   };
 }
 
+/** One row's miles fields as the sample metrics read them (\`FieldColumns.milesAt\` fills it): a list as its id (-1: null). */
+${exp} interface MilesRow {
+${milesParts((f, mc) => `  ${f}: ${MILES_KINDS[mc.kind].rowType(f)};`)}
+}
+
+/** An empty \`MilesRow\` for \`milesAt\` (callers reuse one). */
+${exp} function emptyMilesRow(): MilesRow {
+  return {
+${milesParts((f, mc) => `    ${f}: ${MILES_KINDS[mc.kind].empty},`)}
+  };
+}
+
 /** The record fields kept beside the columns, for the rows that have any. */
 ${exp} type Extras = Pick<SampleRecord, ${extras.map((f) => `'${f}'`).join(' | ') || 'never'}>;
 
@@ -182,6 +203,9 @@ ${exp} abstract class FieldColumns {
   labels: StringTable;
   /** Values an Int32 column cannot hold (null, fractions, beyond int32), by row. */
   protected overflow = new IntOverflow();
+  /** Distinct lists of the miles list columns (rows mostly share one), by id. */
+  protected lists: (string | number)[][] = [];
+${verdicts.map((f) => `  /** miles \`${f}\` verdicts other than true and false, by row: rare. */\n  protected ${f}Other = new Map<number, Exclude<MilesSampleFields['${f}'], boolean>>();`).join('\n')}
   /** The fields kept beside the columns, of the rows that have any, as given. */
   protected vars = new Map<number, Extras>();
   /** The row \`push\` fills from a record before \`pushRow\` (rows are copied into the columns). */
@@ -200,12 +224,10 @@ ${memoed.map((f) => `  #${f}Ids = new LastKeyId();`).join('\n')}
 
   /** A chunk for the next rows (the writer's pool). */
   protected abstract takeChunk(): Chunk;
-  /** Writes the miles fields \`m\` of row \`row\` (at \`j\` of \`c\`); returns its flags. */
-  protected abstract putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, responseLength: number | null): number;
+  /** The id of \`list\` in \`lists\` (one for each JSON text). */
+  protected abstract listId(list: (string | number)[]): number;
   /** Keeps the fields beside the columns of row \`row\`. */
   protected abstract keepExtras(row: number, extras: Extras): void;
-  /** Row \`i\`'s miles fields as a record holds them; undefined: none. */
-  abstract milesFieldsAt(i: number): MilesSampleFields | undefined;
 
   push(s: SampleRecord): void {
     const r = this.#pushed;
@@ -236,6 +258,35 @@ ${milesWrite}
   /** Forgets the last keys and labels given and their ids (the tables are new). */
   protected forgetLastIds(): void {
 ${memoed.map((f) => `    this.#${f}Ids = new LastKeyId();`).join('\n')}
+  }
+
+  /** Writes the miles fields \`m\` of row \`row\` (at \`j\` of \`c\`, the row \`r\`); returns its flags. */
+  private putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, r: StoreRow): number {
+    let flags = Flag.MILES;
+${milesParts((f, mc) => MILES_KINDS[mc.kind].put(f, mc))}
+    return flags;
+  }
+
+  /**
+   * Row \`i\`'s miles fields into \`out\` (no record built); false when the row has none. Values
+   * beyond int32 come from the overflow maps.
+   */
+  milesAt(i: number, out: MilesRow): boolean {
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    const flags = c.flags[j];
+    if ((flags & Flag.MILES) === 0) return false;
+${milesParts((f, mc) => MILES_KINDS[mc.kind].read(f, mc, sameRead(mc)))}
+    return true;
+  }
+
+  /** Row \`i\`'s miles fields as a record holds them (\`SampleRecord.${milesField}\`); undefined: none. */
+  milesFieldsAt(i: number): MilesSampleFields | undefined {
+    const m = emptyMilesRow();
+    if (!this.milesAt(i, m)) return undefined;
+    return {
+${milesParts((f, mc) => `      ${f}: ${MILES_KINDS[mc.kind].field(f)},`)}
+    };
   }
 
 ${offsetPutters}

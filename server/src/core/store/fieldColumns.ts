@@ -53,6 +53,26 @@ export function emptyRow(): StoreRow {
   };
 }
 
+/** One row's miles fields as the sample metrics read them (`FieldColumns.milesAt` fills it): a list as its id (-1: null). */
+export interface MilesRow {
+  effectiveLength: number | null;
+  weightVersions: number;
+  cachedTokens: number;
+  totalPromptTokens: number;
+  repetition: MilesSampleFields['repetition'];
+}
+
+/** An empty `MilesRow` for `milesAt` (callers reuse one). */
+export function emptyMilesRow(): MilesRow {
+  return {
+    effectiveLength: null,
+    weightVersions: -1,
+    cachedTokens: 0,
+    totalPromptTokens: 0,
+    repetition: false,
+  };
+}
+
 /** The record fields kept beside the columns, for the rows that have any. */
 export type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output' | 'zeroStdReward'>;
 
@@ -87,12 +107,9 @@ export class Chunk {
   rolloutId: Int32Array | null = null;
   /** Whether a row of this chunk has a rolloutId (a reused chunk may hold an earlier file's array). */
   hasRolloutId = false;
-  /**
-   * miles columns, made when a row first needs one (zero for the rows before it): an effective
-   * length that is not the response length, `weight_versions` (list id + 1; 0: null), prefix-cache
-   * token counts. Files without these fields pay nothing for them.
-   */
+  /** miles columns (store/recordColumns.ts MILES_COLUMNS), made when a row first needs one: files without these fields pay nothing for them. */
   effectiveLength: Int32Array | null = null;
+  /** List ids + 1 (0: null). */
   weightVersions: Int32Array | null = null;
   cachedTokens: Int32Array | null = null;
   totalPromptTokens: Int32Array | null = null;
@@ -145,6 +162,10 @@ export abstract class FieldColumns {
   labels: StringTable;
   /** Values an Int32 column cannot hold (null, fractions, beyond int32), by row. */
   protected overflow = new IntOverflow();
+  /** Distinct lists of the miles list columns (rows mostly share one), by id. */
+  protected lists: (string | number)[][] = [];
+  /** miles `repetition` verdicts other than true and false, by row: rare. */
+  protected repetitionOther = new Map<number, Exclude<MilesSampleFields['repetition'], boolean>>();
   /** The fields kept beside the columns, of the rows that have any, as given. */
   protected vars = new Map<number, Extras>();
   /** The row `push` fills from a record before `pushRow` (rows are copied into the columns). */
@@ -166,12 +187,10 @@ export abstract class FieldColumns {
 
   /** A chunk for the next rows (the writer's pool). */
   protected abstract takeChunk(): Chunk;
-  /** Writes the miles fields `m` of row `row` (at `j` of `c`); returns its flags. */
-  protected abstract putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, responseLength: number | null): number;
+  /** The id of `list` in `lists` (one for each JSON text). */
+  protected abstract listId(list: (string | number)[]): number;
   /** Keeps the fields beside the columns of row `row`. */
   protected abstract keepExtras(row: number, extras: Extras): void;
-  /** Row `i`'s miles fields as a record holds them; undefined: none. */
-  abstract milesFieldsAt(i: number): MilesSampleFields | undefined;
 
   push(s: SampleRecord): void {
     const r = this.#pushed;
@@ -252,7 +271,7 @@ export abstract class FieldColumns {
       (r.rewardIsInt ? Flag.REWARD_INT : 0) |
       (r.rewardIsBool ? Flag.REWARD_BOOL : 0);
     const m = r.miles;
-    if (m !== undefined) flags |= this.putMiles(c, j, row, m, r.responseLength);
+    if (m !== undefined) flags |= this.putMiles(c, j, row, m, r);
     c.flags[j] = flags;
     this.count = row + 1;
   }
@@ -263,6 +282,62 @@ export abstract class FieldColumns {
     this.#promptKeyIds = new LastKeyId();
     this.#datasetIds = new LastKeyId();
     this.#causeIds = new LastKeyId();
+  }
+
+  /** Writes the miles fields `m` of row `row` (at `j` of `c`, the row `r`); returns its flags. */
+  private putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, r: StoreRow): number {
+    let flags = Flag.MILES;
+    if (Object.is(m.effectiveLength, r.responseLength)) flags |= Flag.LEN_RESPONSE;
+    else if (m.effectiveLength === null) flags |= Flag.LEN_NULL;
+    else (c.effectiveLength ??= new Int32Array(CHUNK))[j] = this.overflow.code(row, 'effectiveLength', m.effectiveLength);
+    const weightVersionsId = m.weightVersions === null ? 0 : this.listId(m.weightVersions) + 1;
+    if (weightVersionsId !== 0 || c.weightVersions) (c.weightVersions ??= new Int32Array(CHUNK))[j] = weightVersionsId;
+    if (m.cachedTokens !== 0 || Object.is(m.cachedTokens, -0) || c.cachedTokens)
+      (c.cachedTokens ??= new Int32Array(CHUNK))[j] = this.overflow.code(row, 'cachedTokens', m.cachedTokens);
+    if (m.totalPromptTokens !== 0 || Object.is(m.totalPromptTokens, -0) || c.totalPromptTokens)
+      (c.totalPromptTokens ??= new Int32Array(CHUNK))[j] = this.overflow.code(row, 'totalPromptTokens', m.totalPromptTokens);
+    if (m.repetition === true) flags |= Flag.REP_TRUE;
+    else if (m.repetition !== false) {
+      flags |= Flag.REP_OTHER;
+      this.repetitionOther.set(row, m.repetition);
+    }
+    return flags;
+  }
+
+  /**
+   * Row `i`'s miles fields into `out` (no record built); false when the row has none. Values
+   * beyond int32 come from the overflow maps.
+   */
+  milesAt(i: number, out: MilesRow): boolean {
+    const c = this.chunks[i >>> CHUNK_BITS];
+    const j = i & MASK;
+    const flags = c.flags[j];
+    if ((flags & Flag.MILES) === 0) return false;
+    out.effectiveLength =
+      flags & Flag.LEN_RESPONSE
+        ? this.overflow.value(c.responseLength[j], i, 'responseLength')
+        : flags & Flag.LEN_NULL
+          ? null
+          : this.overflow.value((c.effectiveLength as Int32Array)[j], i, 'effectiveLength');
+    out.weightVersions = c.weightVersions ? c.weightVersions[j] - 1 : -1;
+    out.cachedTokens = c.cachedTokens ? (this.overflow.value(c.cachedTokens[j], i, 'cachedTokens') as number) : 0;
+    out.totalPromptTokens = c.totalPromptTokens ? (this.overflow.value(c.totalPromptTokens[j], i, 'totalPromptTokens') as number) : 0;
+    out.repetition =
+      flags & Flag.REP_TRUE ? true : flags & Flag.REP_OTHER ? (this.repetitionOther.get(i) as Exclude<MilesSampleFields['repetition'], boolean>) : false;
+    return true;
+  }
+
+  /** Row `i`'s miles fields as a record holds them (`SampleRecord.miles`); undefined: none. */
+  milesFieldsAt(i: number): MilesSampleFields | undefined {
+    const m = emptyMilesRow();
+    if (!this.milesAt(i, m)) return undefined;
+    return {
+      effectiveLength: m.effectiveLength,
+      weightVersions: m.weightVersions < 0 ? null : this.lists[m.weightVersions],
+      cachedTokens: m.cachedTokens,
+      totalPromptTokens: m.totalPromptTokens,
+      repetition: m.repetition,
+    };
   }
 
   private putOffset(c: Chunk, j: number, v: number): void {

@@ -1,21 +1,25 @@
 // The values the sample store's Int32 columns cannot hold (fractions, beyond int32, -0, and the two
 // codes below themselves), kept by row in maps: rare, so the columns stay four bytes a row.
 import { NULL, OUT } from './chunk';
-import { RECORD_COLUMNS } from './recordColumns';
+import { MILES_COLUMNS, RECORD_COLUMNS } from './recordColumns';
 
 type ColumnField = keyof typeof RECORD_COLUMNS;
+type MilesField = keyof typeof MILES_COLUMNS;
 
 /** The kinds of column that hold Int32 codes (store/recordColumns.ts). */
 const INT_KINDS = ['intCount', 'int', 'chunkConstant', 'optionalInt'] as const;
 type IntKind = (typeof INT_KINDS)[number];
-/** The miles fields held as Int32 codes (store/sampleStore.ts `putMiles`). */
-const MILES_INT_FIELDS = ['effectiveLength', 'cachedTokens', 'totalPromptTokens'] as const;
+/** The kinds of miles column that hold Int32 codes. */
+const MILES_INT_KINDS = ['sameOrInt', 'lazyInt'] as const;
+type MilesIntKind = (typeof MILES_INT_KINDS)[number];
 
 /** The fields whose columns hold Int32 codes: each has its own map. */
-export type IntField = { [F in ColumnField]: (typeof RECORD_COLUMNS)[F]['kind'] extends IntKind ? F : never }[ColumnField] | (typeof MILES_INT_FIELDS)[number];
+export type IntField =
+  | { [F in ColumnField]: (typeof RECORD_COLUMNS)[F]['kind'] extends IntKind ? F : never }[ColumnField]
+  | { [F in MilesField]: (typeof MILES_COLUMNS)[F]['kind'] extends MilesIntKind ? F : never }[MilesField];
 const INT_FIELDS = [
   ...(Object.keys(RECORD_COLUMNS) as ColumnField[]).filter((f) => (INT_KINDS as readonly string[]).includes(RECORD_COLUMNS[f].kind)),
-  ...MILES_INT_FIELDS,
+  ...(Object.keys(MILES_COLUMNS) as MilesField[]).filter((f) => (MILES_INT_KINDS as readonly string[]).includes(MILES_COLUMNS[f].kind)),
 ] as readonly IntField[];
 
 function emptyMaps(): Record<IntField, Map<number, number | null>> {

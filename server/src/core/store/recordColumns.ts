@@ -2,7 +2,7 @@
 // (store/columnSource.ts writes store/fieldColumns.ts from it: the row type, the chunk's arrays, the
 // row writer and the field readers). A new field of a kind below is one line here, then
 // `npx tsc -p tsconfig.json && node scripts/gen-store-columns.mjs`.
-import type { SampleRecord } from '../vocabulary/types';
+import type { MilesSampleFields, SampleRecord } from '../vocabulary/types';
 import type * as Flag from './rowFlags';
 
 /** A bit of the rows' flags column (store/rowFlags.ts). */
@@ -35,8 +35,28 @@ export type Column =
   | { kind: 'reward'; bit: FlagBit }
   /** Beside the columns, by row, for the rows that have it (an optional field most files lack). */
   | { kind: 'extra' }
-  /** miles' `Sample` fields: columns and flags of their own (store/sampleStore.ts `putMiles`). */
-  | { kind: 'miles' };
+  /** miles' `Sample` fields (`MilesSampleFields`): a column each by `columns` (bit MILES set when the row has them). */
+  | { kind: 'miles'; columns: Readonly<Record<string, MilesColumn>> };
+
+/** How the store keeps one of miles' `Sample` fields (`SampleRecord.miles`). */
+export type MilesColumn =
+  /** The row's field `same` (bit `sameBit`), null (`nullBit`), or an Int32 code in a column made when a row first needs one. */
+  | { kind: 'sameOrInt'; same: 'responseLength'; sameBit: FlagBit; nullBit: FlagBit }
+  /** A list's id (store/sampleStore.ts `listId`: one for each JSON text) + 1 (0: null), in a column made when a row first has a list. */
+  | { kind: 'listId' }
+  /** An Int32 code, in a column made when a row first has one other than 0 (0 for the rows before it). */
+  | { kind: 'lazyInt' }
+  /** true (bit `trueBit`), false, or another value (`otherBit`), kept by row. */
+  | { kind: 'verdict'; trueBit: FlagBit; otherBit: FlagBit };
+
+/** Every miles field's column (the order the row's miles columns are written and read). */
+export const MILES_COLUMNS = {
+  effectiveLength: { kind: 'sameOrInt', same: 'responseLength', sameBit: 'LEN_RESPONSE', nullBit: 'LEN_NULL' },
+  weightVersions: { kind: 'listId' },
+  cachedTokens: { kind: 'lazyInt' },
+  totalPromptTokens: { kind: 'lazyInt' },
+  repetition: { kind: 'verdict', trueBit: 'REP_TRUE', otherBit: 'REP_OTHER' },
+} as const satisfies { readonly [F in keyof Required<MilesSampleFields>]: MilesColumn };
 
 /**
  * Every record field's column, in the order `at` builds a record (the order a row's columns are
@@ -63,5 +83,5 @@ export const RECORD_COLUMNS = {
   session: { kind: 'extra' },
   output: { kind: 'extra' },
   zeroStdReward: { kind: 'extra' },
-  miles: { kind: 'miles' },
+  miles: { kind: 'miles', columns: MILES_COLUMNS },
 } as const satisfies { readonly [F in keyof Required<SampleRecord>]: Column };

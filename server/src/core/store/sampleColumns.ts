@@ -2,23 +2,12 @@
 // of typed arrays in fixed-size chunks, keys interned in string tables. Readers take one field of
 // one row in place (the rollout analysis, the miles metrics, the run view) or a whole record (`at`);
 // a field's own reader and `at` are written from the record columns (store/fieldColumns.ts).
-import type { KeyedReward, MilesSampleFields, SampleRecord } from '../vocabulary/types';
+import type { KeyedReward, SampleRecord } from '../vocabulary/types';
 import { CHUNK, CHUNK_BITS, MASK } from './chunk';
 import { FieldColumns } from './fieldColumns';
 import * as Flag from './rowFlags';
-import type { IntField } from './intOverflow';
 
-export type { Extras } from './fieldColumns';
-
-/** One row's miles fields as the sample metrics read them (filled by `SampleColumns.milesAt`). */
-export interface MilesRow {
-  effectiveLength: number | null;
-  /** Id of the row's `weight_versions` list (`SampleColumns.weightVersionList`); -1: null. */
-  weightVersions: number;
-  cachedTokens: number;
-  totalPromptTokens: number;
-  repetition: boolean | null | string;
-}
+export type { Extras, MilesRow } from './fieldColumns';
 
 /** `groupTally`'s counts, by group id (`groupKeys.size`: the rows without a group key). */
 export interface GroupTally {
@@ -35,38 +24,12 @@ export interface GroupTally {
  * id is its first-appearance ordinal; prompt keys have one, datasets and causes share one.
  */
 export abstract class SampleColumns extends FieldColumns {
-  /** Distinct `weight_versions` lists (rows mostly share one), by id. */
-  protected versionLists: (string | number)[][] = [];
-  /** miles `repetition` verdicts other than true/false (null, an exception), by row: rare. */
-  protected repetitionOther = new Map<number, string | null>();
   /** Rows with a `zeroStdReward` (eval files read with their own reward key). */
   protected zeroStdRewards = 0;
 
-  /**
-   * Row `i`'s miles fields into `out` (no record built); false when the row has none. Prompt-cache
-   * counts and effective lengths beyond int32 come from the overflow maps.
-   */
-  milesAt(i: number, out: MilesRow): boolean {
-    const c = this.chunks[i >>> CHUNK_BITS];
-    const j = i & MASK;
-    const flags = c.flags[j];
-    if ((flags & Flag.MILES) === 0) return false;
-    out.effectiveLength =
-      flags & Flag.LEN_RESPONSE
-        ? this.getInt(c.responseLength, j, i, 'responseLength')
-        : flags & Flag.LEN_NULL
-          ? null
-          : this.getInt(c.effectiveLength as Int32Array, j, i, 'effectiveLength');
-    out.weightVersions = c.weightVersions ? c.weightVersions[j] - 1 : -1;
-    out.cachedTokens = c.cachedTokens ? (this.getInt(c.cachedTokens, j, i, 'cachedTokens') as number) : 0;
-    out.totalPromptTokens = c.totalPromptTokens ? (this.getInt(c.totalPromptTokens, j, i, 'totalPromptTokens') as number) : 0;
-    out.repetition = flags & Flag.REP_TRUE ? true : flags & Flag.REP_OTHER ? (this.repetitionOther.get(i) as string | null) : false;
-    return true;
-  }
-
   /** The `weight_versions` list of id `id` (from `milesAt`), as first given. */
   weightVersionList(id: number): (string | number)[] {
-    return this.versionLists[id];
+    return this.lists[id];
   }
 
   /**
@@ -83,27 +46,9 @@ export abstract class SampleColumns extends FieldColumns {
     return fa === 0 || a.reward[ia] === b.reward[kb];
   }
 
-  /** The value of the Int32 code at `j` of `col`, column `field` of row `row`. */
-  private getInt(col: Int32Array, j: number, row: number, field: IntField): number | null {
-    return this.overflow.value(col[j], row, field);
-  }
-
   /** The cause a cause code (`causeCodeAt`) stands for; null: none. */
   causeOfCode(code: number): string | null {
     return this.labels.value(code - 1);
-  }
-
-  /** Row `i`'s miles fields as a record holds them (`SampleRecord.miles`); undefined: none. */
-  milesFieldsAt(i: number): MilesSampleFields | undefined {
-    const m: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
-    if (!this.milesAt(i, m)) return undefined;
-    return {
-      effectiveLength: m.effectiveLength,
-      weightVersions: m.weightVersions < 0 ? null : this.versionLists[m.weightVersions],
-      cachedTokens: m.cachedTokens,
-      totalPromptTokens: m.totalPromptTokens,
-      repetition: m.repetition,
-    };
   }
 
   /** Group id of row `i` (its key's first-appearance ordinal); -1: no group key. */

@@ -2,16 +2,16 @@
 // and strings interned to small ids. A run can hold millions of samples; as objects each cost
 // hundreds of bytes of heap, here a few dozen (BENCHMARKS.md, "Scale with the number of samples").
 // Each record field's column is written as the record columns give it (store/fieldColumns.ts,
-// `push` and `pushRow`); this module adds the miles columns, the key ids by number and by hash, and
+// `push` and `pushRow`); this module adds the key ids by number and by hash, the ids of lists, and
 // the store's release and slices. store/sampleColumns.ts reads them, and records are materialised
 // on demand (`at`), one group at a time in the rollout analysis.
 import type { CheckedField, ShapeNotes } from '../formats/fieldShape';
-import type { MilesSampleFields, SampleRecord } from '../vocabulary/types';
-import { CHUNK, CHUNK_BITS, MASK } from './chunk';
+import type { SampleRecord } from '../vocabulary/types';
+import { CHUNK_BITS, MASK } from './chunk';
 import * as ChunkPool from './chunkPool';
 import type { Chunk, Extras } from './fieldColumns';
 import * as Flag from './rowFlags';
-import { type IntField, IntOverflow } from './intOverflow';
+import { IntOverflow } from './intOverflow';
 import { SampleColumns } from './sampleColumns';
 import { StringTable } from './stringTable';
 
@@ -24,10 +24,10 @@ export { STATUS_CODE } from './chunk';
 export class SampleStore extends SampleColumns {
   /** Fields of another shape than their writer gives them: the first per field (formats/fieldShape.ts). */
   shapes: ShapeNotes = {};
-  /** The ids of the `weight_versions` lists by JSON text. */
-  private versionIds = new Map<string, number>();
-  #lastVersions: (string | number)[] | null = null;
-  #lastVersionsId = -1;
+  /** The ids of the miles list columns' lists (`lists`) by JSON text. */
+  private listIds = new Map<string, number>();
+  #lastList: (string | number)[] | null = null;
+  #lastListId = -1;
   /** The last integer group key and prompt hash given and their ids, as `LastKeyId` keeps keys'. */
   #lastGroupInt = NaN;
   #lastGroupIntId = -1;
@@ -79,45 +79,20 @@ export class SampleStore extends SampleColumns {
     this.chunks[row >>> CHUNK_BITS].flags[row & MASK] |= Flag.REP_TRUE;
   }
 
-  /** Writes `m` into the miles columns of row `row`; returns its flags. */
-  protected putMiles(c: Chunk, j: number, row: number, m: MilesSampleFields, responseLength: number | null): number {
-    let flags = Flag.MILES;
-    if (m.repetition === true) flags |= Flag.REP_TRUE;
-    else if (m.repetition !== false) {
-      flags |= Flag.REP_OTHER;
-      this.repetitionOther.set(row, m.repetition);
-    }
-    if (Object.is(m.effectiveLength, responseLength)) flags |= Flag.LEN_RESPONSE;
-    else if (m.effectiveLength === null) flags |= Flag.LEN_NULL;
-    else this.putInt((c.effectiveLength ??= new Int32Array(CHUNK)), j, row, 'effectiveLength', m.effectiveLength);
-    const versions = m.weightVersions === null ? 0 : this.versionId(m.weightVersions) + 1;
-    if (versions !== 0 || c.weightVersions) (c.weightVersions ??= new Int32Array(CHUNK))[j] = versions;
-    if (m.cachedTokens !== 0 || Object.is(m.cachedTokens, -0) || c.cachedTokens)
-      this.putInt((c.cachedTokens ??= new Int32Array(CHUNK)), j, row, 'cachedTokens', m.cachedTokens);
-    if (m.totalPromptTokens !== 0 || Object.is(m.totalPromptTokens, -0) || c.totalPromptTokens)
-      this.putInt((c.totalPromptTokens ??= new Int32Array(CHUNK)), j, row, 'totalPromptTokens', m.totalPromptTokens);
-    return flags;
-  }
-
-  private versionId(list: (string | number)[]): number {
+  protected listId(list: (string | number)[]): number {
     // A .pt sample's list is a new array each time with the last one's items, mostly.
-    if (list === this.#lastVersions || sameItems(list, this.#lastVersions)) return this.#lastVersionsId;
+    if (list === this.#lastList || sameItems(list, this.#lastList)) return this.#lastListId;
     // JSON text keeps the string "3" and the number 3 apart, as miles' metrics do.
     const text = JSON.stringify(list);
-    let id = this.versionIds.get(text);
+    let id = this.listIds.get(text);
     if (id === undefined) {
-      id = this.versionLists.length;
-      this.versionLists.push(list);
-      this.versionIds.set(text, id);
+      id = this.lists.length;
+      this.lists.push(list);
+      this.listIds.set(text, id);
     }
-    this.#lastVersions = list;
-    this.#lastVersionsId = id;
+    this.#lastList = list;
+    this.#lastListId = id;
     return id;
-  }
-
-  /** Writes `v` at `j` of `col`, column `field` of row `row` (values it cannot hold go to the overflow map). */
-  private putInt(col: Int32Array, j: number, row: number, field: IntField, v: number | null): void {
-    col[j] = this.overflow.code(row, field, v);
   }
 
   /**
@@ -139,11 +114,11 @@ export class SampleStore extends SampleColumns {
     this.overflow = new IntOverflow();
     this.vars = new Map();
     this.zeroStdRewards = 0;
-    this.versionLists = [];
-    this.versionIds = new Map();
+    this.lists = [];
+    this.listIds = new Map();
     this.repetitionOther = new Map();
-    this.#lastVersions = null;
-    this.#lastVersionsId = -1;
+    this.#lastList = null;
+    this.#lastListId = -1;
   }
 
   /**
@@ -164,8 +139,8 @@ export class SampleStore extends SampleColumns {
       if (v.zeroStdReward !== undefined) out.zeroStdRewards++;
     }
     // Lists are never changed once added: the copy may share them.
-    out.versionLists = this.versionLists.slice();
-    out.versionIds = new Map(this.versionIds);
+    out.lists = this.lists.slice();
+    out.listIds = new Map(this.listIds);
     for (const [row, v] of this.repetitionOther) if (row < length) out.repetitionOther.set(row, v);
     for (const [field, note] of Object.entries(this.shapes) as [CheckedField, { line: number; shape: string }][])
       if (note.line <= (length > 0 ? this.lineAt(length - 1) : 0)) out.shapes[field] = note;
