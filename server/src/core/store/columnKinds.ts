@@ -47,7 +47,7 @@ export const KINDS: Record<Column['kind'], KindCode> = {
   count: {
     row: (f) => [f, 'number'],
     empty: '0',
-    chunk: (f) => `${f}First = 0;\n${f}: Uint32Array | null = null;`,
+    chunk: (f) => `/** \`${f}First\` + the row's position, until a row breaks the count (then an array). */\n${f}First = 0;\n${f}: Uint32Array | null = null;`,
     copy: copyCounted,
     fromRecord: plain,
     write: (f) => countOn(f, `r.${f}`, 'Uint32Array'),
@@ -58,7 +58,8 @@ export const KINDS: Record<Column['kind'], KindCode> = {
   intCount: {
     row: (f) => [f, 'number | null'],
     empty: 'null',
-    chunk: (f) => `/** Int32 codes (store/intOverflow.ts). */\n${f}First = 0;\n${f}: Int32Array | null = null;`,
+    chunk: (f) =>
+      `/** Int32 codes (store/intOverflow.ts): \`${f}First\` + the row's position, until a row breaks the count. */\n${f}First = 0;\n${f}: Int32Array | null = null;`,
     copy: copyCounted,
     fromRecord: plain,
     write: (f) => `const ${f}Code = ${intCode(f, `r.${f}`)};\n${countOn(f, `${f}Code`, 'Int32Array')}`,

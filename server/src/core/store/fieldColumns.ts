@@ -78,6 +78,7 @@ export type Extras = Pick<SampleRecord, 'vars' | 'session' | 'output' | 'zeroStd
 
 /** One chunk of the store's rows: typed arrays of CHUNK rows, a column or a few for each record field. */
 export class Chunk {
+  /** `lineFirst` + the row's position, until a row breaks the count (then an array). */
   lineFirst = 0;
   line: Uint32Array | null = null;
   /** The chunk's first row's offset + a Uint32 delta (counting from 0), or all in `wideOffset` once one does not fit. */
@@ -86,7 +87,7 @@ export class Chunk {
   wideOffset: Float64Array | null = null;
   readonly byteLength = new Uint32Array(CHUNK);
   readonly groupKey = new Int32Array(CHUNK);
-  /** Int32 codes (store/intOverflow.ts). */
+  /** Int32 codes (store/intOverflow.ts): `indexFirst` + the row's position, until a row breaks the count. */
   indexFirst = 0;
   index: Int32Array | null = null;
   /** Label ids + 1 (0: null): a byte each until an id needs more. */
