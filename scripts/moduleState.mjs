@@ -72,7 +72,7 @@ export const ALLOWED = new Map([
     'reader/zlibMatches.ts:freeMatchers',
     "a pool: a matcher is one call's between take and give back; its memory holds that call's input and tokens, its stamps only its own",
   ],
-  ['store/chunk.ts:freeChunks', "a pool: a chunk is one store's between take and give back, every column of a row written by its push"],
+  ['store/chunkPool.ts:freeChunks', "a pool: a chunk is one store's between take and give back, every column of a row written by its push"],
   ['tokenizer/tokenText.ts:cache', "a file cache: a tokenizer's texts by path, checked against the file's stamp, the same for every caller"],
 ]);
 

@@ -6,7 +6,8 @@
 // (core/vocabulary/frameworks.ts).
 import { pyRoundRepr } from '../vocabulary/python';
 import { SampleStore } from '../store/sampleStore';
-import { type MilesRow, SampleColumns } from '../store/sampleColumns';
+import { emptyMilesRow } from '../store/fieldColumns';
+import { SampleColumns } from '../store/sampleColumns';
 import type { KeyedReward, SampleRecord } from '../vocabulary/types';
 import { MILES_RULES, type SampleFrameworkRules } from '../vocabulary/frameworks';
 import { ExactSum, MAX_COUNTED_RANGE, statistics, statisticsOfCounts } from './statistics';
@@ -83,7 +84,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
   let prompt = 0;
   let repetitive = 0;
   let unknown = false;
-  const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  const row = emptyMilesRow();
   for (let i = 0; i < n; i++) {
     if (!store.milesAt(i, row)) return { metrics: {}, crashGroups: [], repetitionUnknown: false, repetitionCrash: null };
     if (row.effectiveLength === null) lengthsKnown = false;
@@ -124,7 +125,7 @@ export function milesSampleMetrics(samples: Iterable<SampleRecord> | SampleColum
 /** `response_len/…` of every row's effective length (`seen`: all of them summed), from their counts where exact. */
 function lengthMetrics(store: SampleColumns, seen: ExactSum, out: Record<string, number>): void {
   const n = store.length;
-  const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  const row = emptyMilesRow();
   const { min, max } = seen;
   if (seen.exact && max - min <= MAX_COUNTED_RANGE) {
     const counts = new Int32Array(max - min + 1);
@@ -158,7 +159,7 @@ function lengthMetrics(store: SampleColumns, seen: ExactSum, out: Record<string,
  */
 function versionMetrics(store: SampleColumns, rowsOf: readonly number[], out: Record<string, number>): void {
   const n = store.length;
-  const row: MilesRow = { effectiveLength: null, weightVersions: -1, cachedTokens: 0, totalPromptTokens: 0, repetition: false };
+  const row = emptyMilesRow();
   /** By list id: its oldest version (NaN: none). */
   const oldestOf: number[] = [];
   const seen = new ExactSum();

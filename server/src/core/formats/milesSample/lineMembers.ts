@@ -287,7 +287,7 @@ export class LineMembers {
       case KIND_LIST:
       case KIND_SCALARS: {
         // The same value handed on while its bytes repeat (`{}` on most lines; the store's
-        // `versionId` then knows a list at once).
+        // `listId` then knows a list at once).
         const repeated = this.repeated[k];
         let end = repeated.endIfSame(b, i, e);
         if (end >= 0) this.values[k] = repeated.value;
