@@ -129,7 +129,7 @@ if (only.has('jobs')) {
   );
   const speed = t.jobs1.wall / t.jobs2.wall;
   rows.push(
-    `| \`summarize --jobs 2\` vs \`--jobs 1\`, 200 files of ~1.4 MB: workers started before the folder is listed; each thread takes its next file from a counter they share, reads on the thread itself (\`node/syncFileAccess.ts\`); results merged in file order as they come (byte-identical); scan buffers reused from file to file | ${speed.toFixed(2)}× (${s(t.jobs2.wall)} vs ${s(t.jobs1.wall)} s wall; CPU ${s(t.jobs2.cpu)} vs ${s(t.jobs1.cpu)} s; ${t.jobs2.rss.toFixed(0)} vs ${t.jobs1.rss.toFixed(0)} MB) | ≥ 1.6×: ${verdict(speed >= 1.6)} |`,
+    `| \`summarize --jobs 2\` vs \`--jobs 1\`, 200 files of ~1.4 MB: workers started before the folder is listed; each thread takes its next file from a counter they share, reads on the thread itself (\`node/syncFileAccess.ts\`; \`--jobs 1\` opens files on its thread, \`node/oneThreadFileAccess.ts\`); results merged in file order as they come (byte-identical); scan buffers reused from file to file | ${speed.toFixed(2)}× (${s(t.jobs2.wall)} vs ${s(t.jobs1.wall)} s wall; CPU ${s(t.jobs2.cpu)} vs ${s(t.jobs1.cpu)} s; ${t.jobs2.rss.toFixed(0)} vs ${t.jobs1.rss.toFixed(0)} MB) | ≥ 1.6×: ${verdict(speed >= 1.6)} |`,
   );
 }
 
