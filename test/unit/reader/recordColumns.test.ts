@@ -1,13 +1,14 @@
 // The record columns (core/store/recordColumns.ts): one column for each record field, the store's
-// code written from them (store/fieldColumns.ts), and every kind of column giving back what it was
-// given, its rare encodings included.
+// code written from them (store/fieldRows.ts, fieldColumns.ts,
+// fieldRowView.ts), and every kind of column giving back what it was given, its rare encodings
+// included.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
 import { CHUNK } from '../../../server/src/core/store/chunk';
-import { fieldColumnsSource } from '../../../server/src/core/store/columnSource';
+import { storeColumnSources } from '../../../server/src/core/store/columnSource';
 import { MILES_COLUMNS, RECORD_COLUMNS } from '../../../server/src/core/store/recordColumns';
 import { RowView } from '../../../server/src/core/store/rowView';
 import { SampleStore } from '../../../server/src/core/store/sampleStore';
@@ -43,11 +44,15 @@ test('record columns: each record field has a column, and the table names no oth
   assert.deepEqual(Object.keys(MILES_COLUMNS).sort(), Object.keys(EVERY_FIELD.miles).sort());
 });
 
-test('record columns: store/fieldColumns.ts is what the table gives (else: node scripts/gen-store-columns.mjs)', async () => {
-  const path = join(__dirname, '../../../../server/src/core/store/fieldColumns.ts');
-  // Laid out by prettier, as the script writes it.
-  const expected = await prettier.format(fieldColumnsSource(RECORD_COLUMNS), { ...(await prettier.resolveConfig(path)), filepath: path });
-  assert.equal(readFileSync(path, 'utf8'), expected);
+test('record columns: store/fieldRows.ts, fieldColumns.ts, fieldRowView.ts are what the table gives (else: node scripts/gen-store-columns.mjs)', async () => {
+  const sources = storeColumnSources(RECORD_COLUMNS);
+  assert.deepEqual(Object.keys(sources).sort(), ['fieldColumns.ts', 'fieldRowView.ts', 'fieldRows.ts']);
+  for (const [name, text] of Object.entries(sources)) {
+    const path = join(__dirname, '../../../../server/src/core/store', name);
+    // Laid out by prettier, as the script writes it.
+    const expected = await prettier.format(text, { ...(await prettier.resolveConfig(path)), filepath: path });
+    assert.equal(readFileSync(path, 'utf8'), expected, name);
+  }
 });
 
 const STATUSES: (SampleStatus | null)[] = [null, 'pending', 'completed', 'truncated', 'aborted', 'failed'];

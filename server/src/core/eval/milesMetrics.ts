@@ -6,7 +6,7 @@
 // (core/vocabulary/frameworks.ts).
 import { pyRoundRepr } from '../vocabulary/python';
 import { SampleStore } from '../store/sampleStore';
-import { emptyMilesRow } from '../store/fieldColumns';
+import { emptyMilesRow } from '../store/fieldRows';
 import { SampleColumns } from '../store/sampleColumns';
 import type { KeyedReward, SampleRecord } from '../vocabulary/types';
 import { MILES_RULES, type SampleFrameworkRules } from '../vocabulary/frameworks';

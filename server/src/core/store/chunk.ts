@@ -1,4 +1,4 @@
-// The sample store's chunk size and the codes and helpers its columns use (store/fieldColumns.ts
+// The sample store's chunk size and the codes and helpers its columns use (store/fieldRows.ts
 // holds the chunk's columns, written from store/recordColumns.ts).
 import type { SampleStatus } from '../vocabulary/types';
 

@@ -1,5 +1,5 @@
 // Chunks of released sample stores, for the next store's columns.
-import { Chunk } from './fieldColumns';
+import { Chunk } from './fieldRows';
 
 /**
  * Chunks of released stores, reused by the next store: a run folder's files are read one after

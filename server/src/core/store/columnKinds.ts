@@ -1,9 +1,10 @@
 // Each kind of column of the sample store (store/recordColumns.ts `Column`) as code: what a field of
-// that kind is in each part of store/fieldColumns.ts, which store/columnSource.ts assembles: the
-// encodings of each kind, with the field's name in them.
+// that kind is in each part of the store's generated files (fieldRows.ts, fieldColumns.ts,
+// fieldRowView.ts), which store/columnSource.ts assembles: the encodings of each kind, with the
+// field's name in them.
 import type { Column, MilesColumn } from './recordColumns';
 
-/** What one field of a kind is in each part of fieldColumns.ts (`f`: the field's name). */
+/** What one field of a kind is in each part of the generated files (`f`: the field's name). */
 export interface KindCode {
   /** The row's field and its type; null: not in the row. */
   row(f: string, col: Column): [string, string] | null;
@@ -237,7 +238,7 @@ function milesLines(col: Column, part: (f: string, mc: MilesColumn) => string): 
     .join('\n');
 }
 
-/** What one miles field of a kind is in each part of fieldColumns.ts (`f`: the field's name in `MilesSampleFields`). */
+/** What one miles field of a kind is in each part of the generated files (`f`: the field's name in `MilesSampleFields`). */
 export interface MilesKindCode {
   /** `Chunk`'s declarations. */
   chunk(f: string): string;

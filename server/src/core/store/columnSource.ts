@@ -1,16 +1,25 @@
-// The source of store/fieldColumns.ts, written from the record columns (store/recordColumns.ts):
+// The sources of store/fieldRows.ts, fieldColumns.ts and fieldRowView.ts, written from the record
+// columns (store/recordColumns.ts):
 // each kind of column (store/columnKinds.ts) spelt out for each field of that kind, so a row's write is the same straight
 // code a hand-written writer would be (a loop over the table per row would be a megamorphic call and
 // a keyed load per field, for every sample of a million-sample file). Not part of the engine's
-// bundle: `node scripts/gen-store-columns.mjs` writes the file after `tsc` (then prettier formats
-// it), and test/unit/reader/recordColumns.test.ts fails while the file is not what the table gives.
+// bundle: `node scripts/gen-store-columns.mjs` writes the files after `tsc` (then prettier formats
+// them), and test/unit/reader/recordColumns.test.ts fails while one is not what the table gives.
 import { cap, KINDS, MILES_KINDS } from './columnKinds';
 import type { Column, MilesColumn } from './recordColumns';
 
 type Columns = Readonly<Record<string, Column>>;
 
-/** The text of fieldColumns.ts for `columns` (store/recordColumns.ts RECORD_COLUMNS). */
-export function fieldColumnsSource(columns: Columns): string {
+/** What each file says of itself after the generated-file line. */
+const HEADER = `// after a change to the table, \`npx tsc -p tsconfig.json && node scripts/gen-store-columns.mjs\`
+// writes it again.`;
+
+/**
+ * The texts of the generated files for `columns` (store/recordColumns.ts RECORD_COLUMNS), by file
+ * name in store/: the row and chunk types (fieldRows.ts), the columns' writer and readers
+ * (fieldColumns.ts), a row read as a record (fieldRowView.ts).
+ */
+export function storeColumnSources(columns: Columns): Record<string, string> {
   const fields = Object.entries(columns);
   const of = (kind: Column['kind']) => fields.filter(([, col]) => col.kind === kind);
   const lines = (part: (f: string, col: Column) => string) =>
@@ -135,16 +144,14 @@ if (extras !== undefined) {
 
   // Not at the start of a line here: the engine's one-definition test reads exports by their lines.
   const exp = 'export';
-  return `// Generated from the record columns (store/recordColumns.ts) by store/columnSource.ts: do not edit;
-// after a change to the table, \`npx tsc -p tsconfig.json && node scripts/gen-store-columns.mjs\`
-// writes it again. The store's columns of the record fields: the row \`pushRow\` takes, the chunk's
-// arrays, the row's writer and each field's reader (store/sampleStore.ts and sampleColumns.ts hold
-// the rest: the miles columns, the key tables' other ways in, slices).
-import type { MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
-import { brokenCount, CHUNK, CHUNK_BITS, MASK, NULL, STATUS_CODE, STATUS_OF_CODE, withLabelCode } from './chunk';
-import { IntOverflow } from './intOverflow';
-import * as Flag from './rowFlags';
-import { LastKeyId, StringTable } from './stringTable';
+  const generated = (what: string) => `// Generated from the record columns (store/recordColumns.ts) by store/columnSource.ts: do not edit;
+${HEADER}
+${what}`;
+  return {
+    'fieldRows.ts': `${generated(`// The row \`pushRow\` takes and the chunk's arrays, one or a few a record field
+// (store/fieldColumns.ts writes and reads them).`)}
+import type { MilesSampleFields, SampleRecord } from '../vocabulary/types';
+import { CHUNK } from './chunk';
 
 /** A row as \`pushRow\` takes it: a record's fields with its keys as table ids (\`-1\`: none), its status as its code. */
 ${exp} interface StoreRow {
@@ -186,6 +193,16 @@ ${lines((f, col) => KINDS[col.kind].copy(f, col))}
     return c;
   }
 }
+`,
+    'fieldColumns.ts': `${generated(`// The store's columns of the record fields: the row's writer and each field's reader
+// (store/sampleStore.ts and sampleColumns.ts hold the rest: the miles columns, the key tables' other
+// ways in, slices).`)}
+import type { MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
+import { brokenCount, CHUNK, CHUNK_BITS, MASK, NULL, STATUS_CODE, STATUS_OF_CODE, withLabelCode } from './chunk';
+import { type Chunk, emptyMilesRow, emptyRow, type Extras, type MilesRow, type StoreRow } from './fieldRows';
+import { IntOverflow } from './intOverflow';
+import * as Flag from './rowFlags';
+import { LastKeyId, StringTable } from './stringTable';
 
 /**
  * The columns of a file's samples, one per record field (a few for some), in chunks of typed
@@ -313,6 +330,10 @@ ${atOptional}
     return out;
   }
 }
+`,
+    'fieldRowView.ts': `${generated(`// A row of the store read as a record, field by field.`)}
+import type { SampleRecord } from '../vocabulary/types';
+import type { FieldColumns } from './fieldColumns';
 
 /**
  * Row \`row\` of \`store\` as a \`SampleRecord\` whose fields are read from the columns on each access:
@@ -329,5 +350,6 @@ ${exp} class RowView implements SampleRecord {
 
 ${viewGetters}
 }
-`;
+`,
+  };
 }

@@ -1,6 +1,6 @@
 // The sample store's columns, one per record field: the one table the store's code is written from
-// (store/columnSource.ts writes store/fieldColumns.ts from it: the row type, the chunk's arrays, the
-// row writer and the field readers). A new field of a kind below is one line here, then
+// (store/columnSource.ts writes store/fieldRows.ts, fieldColumns.ts and fieldRowView.ts from it:
+// the row type, the chunk's arrays, the row writer, the field readers and the row view). A new field of a kind below is one line here, then
 // `npx tsc -p tsconfig.json && node scripts/gen-store-columns.mjs`.
 import type { MilesSampleFields, SampleRecord } from '../vocabulary/types';
 import type * as Flag from './rowFlags';

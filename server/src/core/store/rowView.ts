@@ -1,10 +1,10 @@
 // One row of the store read as a record, field by field, when a field is asked for (`RowView`, whose
-// getters are written from the record columns: store/fieldColumns.ts).
+// getters are written from the record columns: store/fieldRowView.ts).
 import type { SampleRecord } from '../vocabulary/types';
-import { RowView } from './fieldColumns';
+import { RowView } from './fieldRowView';
 import { SampleColumns } from './sampleColumns';
 
-export { RowView } from './fieldColumns';
+export { RowView } from './fieldRowView';
 
 /**
  * `samples` as records, for an analysis that reads records: a store's rows as views (none of them

@@ -7,7 +7,7 @@ import { CHUNK, CHUNK_BITS, MASK } from './chunk';
 import { FieldColumns } from './fieldColumns';
 import * as Flag from './rowFlags';
 
-export type { Extras, MilesRow } from './fieldColumns';
+export type { Extras, MilesRow } from './fieldRows';
 
 /** `groupTally`'s counts, by group id (`groupKeys.size`: the rows without a group key). */
 export interface GroupTally {

@@ -9,7 +9,7 @@ import type { CheckedField, ShapeNotes } from '../formats/fieldShape';
 import type { SampleRecord } from '../vocabulary/types';
 import { CHUNK_BITS, MASK } from './chunk';
 import * as ChunkPool from './chunkPool';
-import type { Chunk, Extras } from './fieldColumns';
+import type { Chunk, Extras } from './fieldRows';
 import * as Flag from './rowFlags';
 import { IntOverflow } from './intOverflow';
 import { SampleColumns } from './sampleColumns';
