@@ -7,30 +7,18 @@
 import { closeSync, openSync, read } from 'node:fs';
 
 import type { FileAccess, OpenFile } from '../core/seams/fileAccess';
-import { syncFileAccess } from './syncFileAccess';
+import { settled, syncFileAccess } from './syncFileAccess';
 
 function readAhead(fd: number): OpenFile['read'] {
   return (buffer, bufferOffset, length, position) =>
     new Promise((resolve, reject) => read(fd, buffer, bufferOffset, length, position, (err, n) => (err ? reject(err) : resolve(n))));
 }
 
-function closeHere(fd: number): Promise<void> {
-  try {
-    closeSync(fd);
-    return Promise.resolve();
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
-}
-
 export const oneThreadFileAccess: FileAccess = {
   ...syncFileAccess,
-  open(path) {
-    try {
+  open: (path) =>
+    settled((): OpenFile => {
       const fd = openSync(path, 'r');
-      return Promise.resolve<OpenFile>({ read: readAhead(fd), close: () => closeHere(fd) });
-    } catch (err) {
-      return Promise.reject(err as Error);
-    }
-  },
+      return { read: readAhead(fd), close: () => settled(() => closeSync(fd)) };
+    }),
 };

@@ -13,7 +13,7 @@ function statOf(st: import('node:fs').Stats): FileStat {
 }
 
 /** Runs `f` now; its value or its error as a settled promise, as the asynchronous call would give them. */
-function settled<T>(f: () => T): Promise<T> {
+export function settled<T>(f: () => T): Promise<T> {
   try {
     return Promise.resolve(f());
   } catch (err) {
