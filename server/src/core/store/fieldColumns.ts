@@ -6,6 +6,7 @@
 // ways in, slices).
 import type { MilesSampleFields, SampleRecord, SampleStatus } from '../vocabulary/types';
 import { brokenCount, CHUNK, CHUNK_BITS, MASK, NULL, STATUS_CODE, STATUS_OF_CODE, withLabelCode } from './chunk';
+import { takeChunk } from './chunkPool';
 import { type Chunk, emptyMilesRow, emptyRow, type Extras, type MilesRow, type StoreRow } from './fieldRows';
 import { IntOverflow } from './intOverflow';
 import * as Flag from './rowFlags';
@@ -50,8 +51,6 @@ export abstract class FieldColumns {
     return this.count;
   }
 
-  /** A chunk for the next rows (the writer's pool). */
-  protected abstract takeChunk(): Chunk;
   /** The id of `list` in `lists` (one for each JSON text). */
   protected abstract listId(list: (string | number)[]): number;
   /** Keeps the fields beside the columns of row `row`. */
@@ -96,7 +95,7 @@ export abstract class FieldColumns {
   pushRow(r: StoreRow): void {
     const row = this.count;
     const k = row >>> CHUNK_BITS;
-    if (k === this.chunks.length) this.chunks.push(this.takeChunk());
+    if (k === this.chunks.length) this.chunks.push(takeChunk());
     const c = this.chunks[k];
     const j = row & MASK;
     if (j === 0) c.lineFirst = r.line;

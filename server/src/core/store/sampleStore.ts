@@ -9,7 +9,7 @@ import type { CheckedField, ShapeNotes } from '../formats/fieldShape';
 import type { SampleRecord } from '../vocabulary/types';
 import { CHUNK_BITS, MASK } from './chunk';
 import * as ChunkPool from './chunkPool';
-import type { Chunk, Extras } from './fieldRows';
+import type { Extras } from './fieldRows';
 import * as Flag from './rowFlags';
 import { IntOverflow } from './intOverflow';
 import { SampleColumns } from './sampleColumns';
@@ -44,10 +44,6 @@ export class SampleStore extends SampleColumns {
   protected keepExtras(row: number, extras: Extras): void {
     this.vars.set(row, extras);
     if (extras.zeroStdReward !== undefined) this.zeroStdRewards++;
-  }
-
-  protected takeChunk(): Chunk {
-    return ChunkPool.takeChunk();
   }
 
   /** The group id of the key `String(v)` for an integer `v` (a group index read as a number). */
