@@ -138,7 +138,11 @@ export class RunViewPanels implements vscode.Disposable {
       });
     }
     model.readAt = new Date().toISOString();
-    if (mismatchStep !== undefined) model.focusMismatchStep = mismatchStep;
+    // A redraw or a comparison of the run shown keeps the step the page was opened at (the drift
+    // status item's click); another run starts from its own drift step.
+    const shown = this.stateValue;
+    const focus = mismatchStep ?? (shown && shown.target.toString() === uri.toString() ? shown.model.focusMismatchStep : undefined);
+    if (focus !== undefined) model.focusMismatchStep = focus;
     // The server names a run by its folder on disk; people read it relative to their workspace.
     for (const run of model.runs) if (/^(?:\/|[A-Za-z]:[\\/])/.test(run.root)) run.root = shownPath(vscode.Uri.file(run.root));
     const comparedWith = diff ? baseline : undefined;

@@ -41,6 +41,14 @@ test('the run status names the drift step; a click opens the run view there, a w
     const at6 = m!.steps.find((s) => s.step === 6)!;
     assert.ok(at6.worstTokens.length > 0 && at6.worstTokens.every((t) => typeof t.text === 'string' && t.text !== ''), 'the worst tokens have their text');
 
+    // A redraw (the page's Refresh; the inspection's own results arrive the same way) stays at step 6.
+    let redrawn = 0;
+    const sub = a.runView.onDidRedraw(() => redrawn++);
+    await a.runView.receive({ type: 'refresh' });
+    await waitFor(() => redrawn > 0, 'Refresh to draw the run view again');
+    sub.dispose();
+    assert.equal(a.runView.state?.model.focusMismatchStep, 6);
+
     // A worst token's place, as the page sends it: its sample's view, where the same token has the same text.
     const w = at6.worstTokens[0];
     const line = w.line;
