@@ -12,10 +12,9 @@ import type { RunTokenizerFound } from '../core/views/runViewMismatch';
 import { walkPaths, type WalkTarget } from '../core/locate/walk';
 import { filesToRead, planRun, type RunPlan, trainDataRollouts, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
 import { WorkerPool } from '../node/parallelScan';
-import { oneThreadFileAccess } from '../node/oneThreadFileAccess';
 
 import { applyFixes } from './applyFixes';
 import { type CheckArgs, UsageError } from './args';
@@ -81,7 +80,7 @@ async function evalConfigFor(args: CheckArgs, settings: RolloutLensSettings): Pr
   if (!settings.evalConfig) return undefined;
   let config: EvalConfig;
   try {
-    config = await readEvalConfig(settings.evalConfig, nodeFileAccess);
+    config = await readEvalConfig(settings.evalConfig, cliFileAccess);
   } catch (err) {
     throw new UsageError(`eval config: ${(err as Error).message}`);
   }
@@ -99,7 +98,7 @@ export interface PreparedRun {
 
 /** Walks the paths and plans the run (core/run/plan.ts); null: nothing to read (reported; exit 2). */
 export async function prepareRun(args: CheckArgs, io: Io): Promise<PreparedRun | null> {
-  const walk = await walkPaths(args.paths, nodeFileAccess);
+  const walk = await walkPaths(args.paths, cliFileAccess);
   let unreadable = false;
   for (const p of walk.problems) {
     io.stderr(`rollout-lens: ${escapeInline(p.message)}\n`);
@@ -140,16 +139,13 @@ export async function analyzeRun(
   const pool = args.jobs === 1 ? undefined : new WorkerPool({ workers: args.jobs ?? undefined });
   // miles' has_repetition compression shared with a second thread, where there is a second core.
   const deflate = args.jobs !== 1 && wantsDeflateThread() ? new DeflateThread() : undefined;
-  // On one thread (`--jobs 1`) files are opened on it: it has nothing else to do meanwhile
-  // (node/oneThreadFileAccess.ts).
-  const access = args.jobs === 1 ? oneThreadFileAccess : nodeFileAccess;
   const progress = io.progress ?? (args.progress ? lineProgress(io.stderr) : undefined);
   const report: RunReport = { version: 1, files: [], findings: [] };
   let done = 0;
   try {
     for (const [g, group] of groups.entries()) {
       const options = {
-        access,
+        access: cliFileAccess,
         settings: group.settings,
         evalConfig: group.evalConfig,
         parallel: pool,
@@ -214,7 +210,7 @@ async function addTokenTexts(steps: TrainStepReport[], setting: string | null, f
   const out: TrainStepReport[] = [];
   for (const root of new Set(steps.map((s) => s.root))) {
     const mine = steps.filter((s) => s.root === root);
-    const t = await findRunTokenizer(nodeFileAccess, { setting: setting && resolve(setting), base: null, root, mayFollow: followAny });
+    const t = await findRunTokenizer(cliFileAccess, { setting: setting && resolve(setting), base: null, root, mayFollow: followAny });
     if (t.problem !== null && setting) io.stderr(`rollout-lens: tokenizer: ${escapeInline(t.problem)}\n`);
     found.set(root, { note: t.note, problem: t.problem });
     out.push(...(t.texts === null ? mine : withStepTokenTexts(mine, t.texts)));

@@ -5,13 +5,13 @@ import { resolve } from 'node:path';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { findSettingsFile, loadSettingsFile as loadFile, SettingsFileError } from '../core/locate/settingsFile';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 
 import { UsageError } from './args';
 
 async function load(path: string, shownAs: string): Promise<Partial<RolloutLensSettings>> {
   try {
-    const settings = await loadFile(resolve(path), nodeFileAccess, process.cwd());
+    const settings = await loadFile(resolve(path), cliFileAccess, process.cwd());
     if (settings.evalConfig) settings.evalConfig = resolve(settings.evalConfig);
     if (settings.tokenizer) settings.tokenizer = resolve(settings.tokenizer);
     return settings;
@@ -28,6 +28,6 @@ export function loadSettingsFile(path: string): Promise<Partial<RolloutLensSetti
 
 /** The settings file nearest above `dir` (`rollout-lens.yaml`, `.yml` or `.json`), read; null when there is none. */
 export async function findRunSettings(dir: string): Promise<{ path: string; settings: Partial<RolloutLensSettings> } | null> {
-  const path = await findSettingsFile(resolve(dir), nodeFileAccess);
+  const path = await findSettingsFile(resolve(dir), cliFileAccess);
   return path ? { path, settings: await load(path, path) } : null;
 }

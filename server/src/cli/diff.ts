@@ -9,7 +9,7 @@ import { diffRuns } from '../core/compare/diff';
 import { gateRulesOf, type GateRules } from '../core/compare/gate';
 import type { RunSummary } from '../core/compare/summary';
 import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/locate/settingsFile';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 
 import { type CheckArgs, UsageError } from './args';
 import type { Io } from './check';
@@ -39,11 +39,11 @@ async function gateRules(args: DiffArgs): Promise<GateRules> {
     } catch {
       dir = dirname(dir);
     }
-    file = await findSettingsFile(dir, nodeFileAccess);
+    file = await findSettingsFile(dir, cliFileAccess);
   }
   if (file === null) return gateRulesOf(undefined);
   try {
-    return gateRulesOf(await loadGateSection(resolve(file), nodeFileAccess));
+    return gateRulesOf(await loadGateSection(resolve(file), cliFileAccess));
   } catch (err) {
     if (err instanceof SettingsFileError) throw new UsageError(`${file}: ${err.reason}`);
     throw err;

@@ -5,7 +5,7 @@
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 
 import { exportDumpLines } from '../core/ptExport';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 
 import { escapeInline } from './escape';
 
@@ -16,7 +16,7 @@ interface Io {
 
 export async function runExport(file: string, out: string | null, io: Io, tensors: 'summary' | 'values' = 'summary'): Promise<number> {
   try {
-    if (!(await nodeFileAccess.stat(file)).isFile) throw new Error('not a file');
+    if (!(await cliFileAccess.stat(file)).isFile) throw new Error('not a file');
   } catch (err) {
     io.stderr(`rollout-lens: ${escapeInline(file)}: ${escapeInline((err as Error).message)}\n`);
     return 2;
@@ -33,7 +33,7 @@ export async function runExport(file: string, out: string | null, io: Io, tensor
   let r;
   try {
     r = await exportDumpLines(
-      nodeFileAccess,
+      cliFileAccess,
       file,
       (line) => {
         chunk += line;

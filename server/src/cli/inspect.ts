@@ -7,7 +7,7 @@ import type { CauseSettings } from '../core/vocabulary/causes';
 import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
 import { keepDumpLine, lineDetail, readRecordDetail, type RecordDetail, type SamplePlace } from '../core/recordDetail';
 import type { SampleRecord } from '../core/vocabulary/types';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 
 import type { InspectArgs } from './args';
 import { analyzeRun, type Io } from './check';
@@ -92,7 +92,7 @@ export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
   // reading the dump up to it, so the analysis's own reading keeps its line.
   let inspected: { lines: string[]; failed: boolean; place: SamplePlace } | undefined;
   let path = args.paths[0];
-  const kept = await keepDumpLine(nodeFileAccess, path, args.line);
+  const kept = await keepDumpLine(cliFileAccess, path, args.line);
   const analysed = await analyzeRun(
     args,
     io,
@@ -116,7 +116,7 @@ export async function runInspect(args: InspectArgs, io: Io): Promise<number> {
     ? null
     : keptLine !== undefined
       ? lineDetail(keptLine)
-      : await readRecordDetail({ path, access: nodeFileAccess }, inspected.place);
+      : await readRecordDetail({ path, access: cliFileAccess }, inspected.place);
   io.stdout(render(inspected.lines, detail));
   return 0;
 }

@@ -12,7 +12,7 @@ import { RUN_VIEW_STYLES } from '../../../shared/runViewStyles';
 import { DEFAULT_SAMPLES_PER_REASON, type RunViewBuilder, runViewBuilder } from '../core/views/runView';
 import { attachExcerpts } from '../core/views/runViewExcerpts';
 import { groupFindings } from '../core/views/findingGroups';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 
 import type { ReportArgs } from './args';
 import { analyzeRun, type Io } from './check';
@@ -47,7 +47,7 @@ export async function runReport(args: ReportArgs, io: Io, script: () => string =
   for (const [root, found] of analysed.tokenizers) done.addTokenizer(root, found);
   const built = done.finish(analysed.report);
   built.readAt = new Date().toISOString();
-  await attachExcerpts(built, nodeFileAccess);
+  await attachExcerpts(built, cliFileAccess);
   const paths = reportPaths(args.paths);
   const view = relativeModel(built, paths);
   // The findings are listed below with their messages, by this file's own section.

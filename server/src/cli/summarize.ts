@@ -15,7 +15,7 @@ import type { RecomputedMetrics } from '../core/run/metricsLog';
 import type { WalkTarget } from '../core/locate/walk';
 import { defaultSummarizeJobs, SummarizePool, summarizeWorkersAvailable } from '../node/parallelSummarize';
 import { KeptRows } from '../node/keptRows';
-import { nodeFileAccess } from '../node/nodeFileAccess';
+import { cliFileAccess } from './fileAccess';
 import type { SummaryFinding } from '../node/summarizeJob';
 
 import type { CheckArgs } from './args';
@@ -158,7 +158,7 @@ async function summarizePrepared(
           kept?.keep(summarized.file);
         }, mixed);
     });
-    const options = { access: nodeFileAccess, settings, evalConfig };
+    const options = { access: cliFileAccess, settings, evalConfig };
     const run = new RunAnalyzer(options);
     run.addRecomputed(recomputed);
     for (const target of metricsLogs) {

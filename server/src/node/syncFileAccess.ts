@@ -1,9 +1,9 @@
-// `FileAccess` on Node's file system with each call done on the calling thread (the
-// synchronous calls, wrapped in settled promises), for the threads of `summarize --jobs`
-// (node/summarizeJob.ts). The asynchronous calls hand every stat, open, read and close to
-// libuv's I/O threads, shared by the whole process, and the caller waits for one of them to be
-// scheduled: ~6 such waits a file. A thread whose only work is to read files one after the other
-// gains nothing from waiting, and on a busy host the waits add up (BENCHMARKS.md, "Comparing runs: summarize and diff").
+// `FileAccess` on Node's file system with each call done on the calling thread (the synchronous
+// calls, wrapped in settled promises): the CLI's (cli/fileAccess.ts) and that of the threads of
+// `summarize --jobs` (node/summarizeJob.ts). The asynchronous calls hand every stat, open, read and
+// close to libuv's I/O threads, shared by the whole process, and the caller waits for one of them
+// to be scheduled: ~6 such waits a file. A thread whose only work is to read files one after the
+// other gains nothing from waiting, and the waits add up (BENCHMARKS.md, "Design measurements").
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 
 import type { DirEntry, FileAccess, FileStat, OpenFile } from '../core/seams/fileAccess';
@@ -13,7 +13,7 @@ function statOf(st: import('node:fs').Stats): FileStat {
 }
 
 /** Runs `f` now; its value or its error as a settled promise, as the asynchronous call would give them. */
-export function settled<T>(f: () => T): Promise<T> {
+function settled<T>(f: () => T): Promise<T> {
   try {
     return Promise.resolve(f());
   } catch (err) {

@@ -1,8 +1,7 @@
-// The threads of `summarize --jobs` read files with calls done on the calling thread
-// (node/syncFileAccess.ts), the CLI on one thread opens them on it (node/oneThreadFileAccess.ts),
-// and threads take files from a shared counter (node/parallelSummarize.ts): both accesses give what
-// the asynchronous access gives, failures included (as rejected promises, never thrown), and a run
-// that cannot be planned still ends, its workers stopped.
+// The CLI and the threads of `summarize --jobs` read files with calls done on the calling thread
+// (node/syncFileAccess.ts), and threads take files from a shared counter (node/parallelSummarize.ts):
+// that access gives what the asynchronous access gives, failures included (as rejected promises,
+// never thrown), and a run that cannot be planned still ends, its workers stopped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,7 +11,6 @@ import { readLines } from '../../../server/src/core/reader/lineReader';
 import type { FileAccess } from '../../../server/src/core/seams/fileAccess';
 import { nodeFileAccess } from '../../../server/src/node/nodeFileAccess';
 import { takeNextJob } from '../../../server/src/node/summarizeJob';
-import { oneThreadFileAccess } from '../../../server/src/node/oneThreadFileAccess';
 import { syncFileAccess } from '../../../server/src/node/syncFileAccess';
 import { runCli, tempDir } from '../cli/run';
 
@@ -38,7 +36,7 @@ async function linesOf(access: FileAccess, path: string, chunkSize: number): Pro
   return lines;
 }
 
-test('syncFileAccess, oneThreadFileAccess: the same stats, entries, paths and lines as nodeFileAccess, the same errors as rejections', async (t) => {
+test('syncFileAccess: the same stats, entries, paths and lines as nodeFileAccess, the same errors as rejections', async (t) => {
   const dir = tempDir(t);
   mkdirSync(join(dir, 'sub'));
   // Lines longer than a chunk, a CRLF, a last line without its newline, a multi-byte character across chunks.
@@ -61,17 +59,12 @@ test('syncFileAccess, oneThreadFileAccess: the same stats, entries, paths and li
     ['lines in chunks of 16 bytes', (a: FileAccess) => linesOf(a, file, 16)],
     ['lines of an empty file', (a: FileAccess) => linesOf(a, join(dir, 'empty.jsonl'), 16)],
   ];
-  for (const [name, access] of [
-    ['syncFileAccess', syncFileAccess],
-    ['oneThreadFileAccess', oneThreadFileAccess],
-  ] as const) {
-    for (const [what, call] of calls) {
-      const [plain, got] = [await outcome(() => call(nodeFileAccess)), await outcome(() => call(access))];
-      assert.equal(got.threw, false, `${name}, ${what}: thrown, not rejected`);
-      assert.deepEqual(got, plain, `${name}, ${what}`);
-    }
-    assert.deepEqual(await linesOf(access, file, 16), ['a'.repeat(70), 'short', '', 'é'.repeat(40), 'last']);
+  for (const [what, call] of calls) {
+    const [plain, got] = [await outcome(() => call(nodeFileAccess)), await outcome(() => call(syncFileAccess))];
+    assert.equal(got.threw, false, `${what}: thrown, not rejected`);
+    assert.deepEqual(got, plain, what);
   }
+  assert.deepEqual(await linesOf(syncFileAccess, file, 16), ['a'.repeat(70), 'short', '', 'é'.repeat(40), 'last']);
 });
 
 test('takeNextJob: every index once, in order, from a counter the threads share', () => {
