@@ -2,8 +2,11 @@
 // long responses make miles' `has_repetition` most of a scan's work (BENCHMARKS.md, "Design
 // measurements"). The thread starts at the first long response (files without one pay nothing) and
 // takes a tail only while it has room (deflateShared.ts): otherwise the scanning thread compresses
-// that tail itself, so the two share the work and neither waits on the other until the scan's end.
-// If the thread fails, what it had not finished is compressed on the calling thread: nothing is lost.
+// that tail itself, so the two share the work. At a scan's end the scanning thread compresses the
+// tails the thread has not taken yet, and waits only for the one it is compressing: a file's
+// handful of tails would otherwise keep the scanning thread idle for most of them, file after
+// file. If the thread fails, what it had not finished is compressed on the calling thread: nothing
+// is lost.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +15,22 @@ import type { Worker } from 'node:worker_threads';
 import type { DeflateJobs, DeflateOffload } from '../core/reader/deflateJobs';
 import { ZlibSizer } from '../core/reader/zlibLength';
 
-import { DONE, newRingBuffer, PUBLISHED, READY, ringOf, type SharedRing, slotBytes, SLOT_BYTES, SLOTS, STARTING, STATE, STOPPED } from './deflateShared';
+import {
+  claim,
+  CLAIMED,
+  DONE,
+  newRingBuffer,
+  PUBLISHED,
+  READY,
+  ringOf,
+  type SharedRing,
+  slotBytes,
+  SLOT_BYTES,
+  SLOTS,
+  STARTING,
+  STATE,
+  STOPPED,
+} from './deflateShared';
 
 /** `Atomics.waitAsync` (ES2024; Node has it), typed here for the ES2022 library. */
 const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { async: boolean; value: Promise<unknown> | string } }).waitAsync;
@@ -62,6 +80,8 @@ export class DeflateThread implements DeflateOffload {
   private waits = 0;
   /** Tickets published so far (the thread's numbering, across scans). */
   private published = 0;
+  /** Tails handed over and then compressed here. */
+  private takenBack = 0;
   /** By slot: the scan that owns its ticket, that ticket in the scan's numbering and in the thread's. */
   private readonly owner: (ScanJobs | null)[] = new Array<ScanJobs | null>(SLOTS).fill(null);
   private readonly ownerTicket = new Int32Array(SLOTS);
@@ -69,6 +89,10 @@ export class DeflateThread implements DeflateOffload {
   /** Tails the thread compressed (tests check that it really ran). */
   get compressed(): number {
     return this.ring === null ? 0 : Atomics.load(this.ring.counters, DONE);
+  }
+  /** Tails handed over and then compressed on this thread (taken back at a scan's end, or the thread failed). */
+  get compressedHere(): number {
+    return this.takenBack;
   }
 
   constructor(options: { script?: string } = {}) {
@@ -90,9 +114,8 @@ export class DeflateThread implements DeflateOffload {
     }
     const c = ring.counters;
     const t = this.published;
-    if (Atomics.load(c, STATE) !== READY || t - Atomics.load(c, DONE) >= SLOTS) return -1;
     const slot = t % SLOTS;
-    this.collect(slot);
+    if (Atomics.load(c, STATE) !== READY || !this.free(slot)) return -1;
     ring.data.set(bytes, slot * SLOT_BYTES);
     ring.sizes[slot] = bytes.length;
     const local = jobs.count++;
@@ -106,20 +129,52 @@ export class DeflateThread implements DeflateOffload {
     return local;
   }
 
-  /** `DeflateJobs.finish` of `jobs`: waits for its last ticket, then collects its slots. */
+  /**
+   * `DeflateJobs.finish` of `jobs`: compresses here its tickets the thread has not taken (and any
+   * other scan's before them), waits for those the thread is compressing, then collects its slots.
+   */
   async finish(jobs: ScanJobs): Promise<Int32Array> {
     const ring = this.ring;
     if (ring !== null) {
       const c = ring.counters;
+      for (let t = Atomics.load(c, CLAIMED); t <= jobs.lastTicket; t = Atomics.load(c, CLAIMED)) if (claim(c, t)) this.compressHere(t);
       this.hold();
       try {
-        for (let done = Atomics.load(c, DONE); done <= jobs.lastTicket && !this.failed; done = Atomics.load(c, DONE)) await this.change(c, DONE, done);
+        for (let done = Atomics.load(c, DONE); !this.failed && this.waitsFor(jobs); done = Atomics.load(c, DONE)) await this.change(c, DONE, done);
       } finally {
         this.release();
       }
       for (let slot = 0; slot < SLOTS; slot++) if (this.owner[slot] === jobs) this.collect(slot);
     }
     return jobs.lengths.subarray(0, jobs.count);
+  }
+
+  /** Whether a ticket of `jobs` is still the thread's to finish. */
+  private waitsFor(jobs: ScanJobs): boolean {
+    for (let slot = 0; slot < SLOTS; slot++) if (this.owner[slot] === jobs && !this.doneByThread(slot)) return true;
+    return false;
+  }
+
+  /** Whether the thread has compressed the ticket in `slot`. */
+  private doneByThread(slot: number): boolean {
+    return Atomics.load(this.ring!.doneTickets, slot) === this.threadTicket[slot];
+  }
+
+  /** Whether `slot` may take a new ticket: its last one collected, or compressed by the thread (collected now). */
+  private free(slot: number): boolean {
+    if (this.owner[slot] === null) return true;
+    if (!this.doneByThread(slot)) return false;
+    this.collect(slot);
+    return true;
+  }
+
+  /** Ticket `t`, taken from the thread, compressed here and handed to its scan. */
+  private compressHere(t: number): void {
+    const slot = t % SLOTS;
+    const jobs = this.owner[slot]!;
+    this.takenBack++;
+    jobs.put(this.ownerTicket[slot], (this.sizer ??= new ZlibSizer()).length(slotBytes(this.ring!, t), 9));
+    this.owner[slot] = null;
   }
 
   /** Starts the thread now, not at the first long response, and waits until it takes tails (or failed). */
@@ -163,16 +218,12 @@ export class DeflateThread implements DeflateOffload {
     await w.terminate();
   }
 
-  /** Hands slot `slot`'s length to the scan that owns it: the thread's, or computed here when it never got to it. */
+  /** Hands slot `slot`'s length to the scan that owns it: the thread's, or computed here when the thread failed before it. */
   private collect(slot: number): void {
     const jobs = this.owner[slot];
     if (jobs === null) return;
-    const ring = this.ring!;
-    const t = this.threadTicket[slot];
-    jobs.put(
-      this.ownerTicket[slot],
-      t < Atomics.load(ring.counters, DONE) ? ring.lengths[slot] : (this.sizer ??= new ZlibSizer()).length(slotBytes(ring, t), 9),
-    );
+    if (!this.doneByThread(slot)) return this.compressHere(this.threadTicket[slot]);
+    jobs.put(this.ownerTicket[slot], this.ring!.lengths[slot]);
     this.owner[slot] = null;
   }
 

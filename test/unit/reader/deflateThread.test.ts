@@ -1,6 +1,7 @@
 // The CLI's deflate thread (server/src/node/deflateThread.ts) computes miles' has_repetition
 // compression for the scanning thread: verdicts must be exactly those computed on one thread,
-// whichever thread compressed a tail, and none may be lost when the thread fails.
+// whichever thread compressed a tail, none may be lost when the thread fails, and a scan's end
+// does not wait for tails the thread has not taken.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { tempDir, writeFile } from './helpers';
 // tsc compiles the workers next to their sources (out/server/src/node, out/test/shared).
 const WORKER = join(__dirname, '../../../server/src/node/deflateWorker.js');
 const STALLED = join(__dirname, '../../shared/stalledDeflateWorker.js');
+const IDLE = join(__dirname, '../../shared/idleDeflateWorker.js');
 const REAL = join(__dirname, '../../../../test/fixtures/real/miles/rollout');
 
 /** Seeded text: repetitive (a short phrase again and again) or not (random words). */
@@ -146,4 +148,48 @@ test('deflate thread that crashes: the tails it had taken are compressed on the 
   assert.equal(thread.compressed, 0);
   // Failed: later tails are left to the caller.
   assert.equal(thread.start().offer(inputs[0]), -1);
+});
+
+test('deflate thread that takes no tail: the scan’s end compresses them all on the calling thread, without waiting for it', async (t) => {
+  const thread = new DeflateThread({ script: IDLE });
+  t.after(() => thread.close());
+  await thread.warmUp();
+  const jobs = thread.start();
+  const inputs = Array.from({ length: SLOTS + 5 }, (_, i) => new TextEncoder().encode(text(i + 80, 10_500, i % 4 === 0)));
+  const tickets = inputs.map((bytes) => jobs.offer(bytes));
+  // The ring's slots, then no room: the rest are the caller's at once.
+  assert.deepEqual(
+    tickets,
+    inputs.map((_, i) => (i < SLOTS ? i : -1)),
+  );
+  const lengths = await jobs.finish();
+  assert.deepEqual(
+    Array.from(lengths),
+    inputs.slice(0, SLOTS).map((bytes) => zlibLength(bytes, 9)),
+  );
+  assert.equal(thread.compressed, 0);
+  assert.equal(thread.compressedHere, SLOTS);
+  // The slots are free again: the next scan hands its tails over.
+  assert.equal(thread.start().offer(inputs[0]), 0);
+});
+
+test('deflate thread: each tail of a scan compressed once, by the thread or at the scan’s end by the caller', async (t) => {
+  const thread = new DeflateThread({ script: WORKER });
+  t.after(() => thread.close());
+  await thread.warmUp();
+  for (let round = 0; round < 20; round++) {
+    const jobs = thread.start();
+    const [before, beforeHere] = [thread.compressed, thread.compressedHere];
+    const inputs = Array.from({ length: 8 }, (_, i) => new TextEncoder().encode(text(round * 8 + i, 12_000, i % 3 === 0)));
+    const tickets = inputs.map((bytes) => jobs.offer(bytes));
+    assert.deepEqual(tickets, [0, 1, 2, 3, 4, 5, 6, 7]);
+    const lengths = await jobs.finish();
+    assert.deepEqual(
+      Array.from(lengths),
+      inputs.map((bytes) => zlibLength(bytes, 9)),
+      `round ${round}`,
+    );
+    // Each of the eight by one thread: none compressed by both, none by neither.
+    assert.equal(thread.compressed - before + (thread.compressedHere - beforeHere), 8, `round ${round}`);
+  }
 });
