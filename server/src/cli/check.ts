@@ -12,7 +12,6 @@ import type { RunTokenizerFound } from '../core/views/runViewMismatch';
 import { walkPaths, type WalkTarget } from '../core/locate/walk';
 import { filesToRead, planRun, type RunPlan, trainDataRollouts, trainDataSteps } from '../core/run/plan';
 import { buildRuns } from '../core/run/model';
-import { cliFileAccess } from './fileAccess';
 import { DeflateThread, wantsDeflateThread } from '../node/deflateThread';
 import { WorkerPool } from '../node/parallelScan';
 
@@ -20,6 +19,7 @@ import { applyFixes } from './applyFixes';
 import { type CheckArgs, UsageError } from './args';
 import { findRunSettings, loadSettingsFile } from './configFile';
 import { escapeInline } from './escape';
+import { cliFileAccess } from './fileAccess';
 import { renderJsonPieces } from './jsonReport';
 import { renderTextPieces } from './textReport';
 

@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 
 import type { RolloutLensSettings } from '../../../shared/protocol';
 import { findSettingsFile, loadSettingsFile as loadFile, SettingsFileError } from '../core/locate/settingsFile';
-import { cliFileAccess } from './fileAccess';
 
 import { UsageError } from './args';
+import { cliFileAccess } from './fileAccess';
 
 async function load(path: string, shownAs: string): Promise<Partial<RolloutLensSettings>> {
   try {

@@ -9,7 +9,6 @@ import { diffRuns } from '../core/compare/diff';
 import { gateRulesOf, type GateRules } from '../core/compare/gate';
 import type { RunSummary } from '../core/compare/summary';
 import { findSettingsFile, loadGateSection, SettingsFileError } from '../core/locate/settingsFile';
-import { cliFileAccess } from './fileAccess';
 
 import { type CheckArgs, UsageError } from './args';
 import type { Io } from './check';
@@ -17,6 +16,7 @@ import type { DiffArgs } from './compareArgs';
 import { diffChartScript, diffHtml } from './diffHtml';
 import { renderDiffText } from './diffText';
 import { escapeInline } from './escape';
+import { cliFileAccess } from './fileAccess';
 import { nonce } from './report';
 import { isSummaryPath, readSummaryFile, summarizeRun, UnreadableInput } from './summarize';
 

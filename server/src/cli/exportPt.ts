@@ -5,9 +5,9 @@
 import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 
 import { exportDumpLines } from '../core/ptExport';
-import { cliFileAccess } from './fileAccess';
 
 import { escapeInline } from './escape';
+import { cliFileAccess } from './fileAccess';
 
 interface Io {
   stdout: (text: string) => void;

@@ -7,11 +7,11 @@ import type { CauseSettings } from '../core/vocabulary/causes';
 import { failureCause, inspectSample, type SampleInspection } from '../core/inspect';
 import { keepDumpLine, lineDetail, readRecordDetail, type RecordDetail, type SamplePlace } from '../core/recordDetail';
 import type { SampleRecord } from '../core/vocabulary/types';
-import { cliFileAccess } from './fileAccess';
 
 import type { InspectArgs } from './args';
 import { analyzeRun, type Io } from './check';
 import { escapeInline } from './escape';
+import { cliFileAccess } from './fileAccess';
 
 const MAX_MEMBERS = 12;
 

@@ -12,11 +12,11 @@ import { RUN_VIEW_STYLES } from '../../../shared/runViewStyles';
 import { DEFAULT_SAMPLES_PER_REASON, type RunViewBuilder, runViewBuilder } from '../core/views/runView';
 import { attachExcerpts } from '../core/views/runViewExcerpts';
 import { groupFindings } from '../core/views/findingGroups';
-import { cliFileAccess } from './fileAccess';
 
 import type { ReportArgs } from './args';
 import { analyzeRun, type Io } from './check';
 import { escapeInline } from './escape';
+import { cliFileAccess } from './fileAccess';
 import { findingsSection, notReadSection, REPORT_FINDINGS_STYLES } from './reportFindings';
 import { relativeModel, reportPaths } from './reportPaths';
 

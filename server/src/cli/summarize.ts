@@ -15,13 +15,13 @@ import type { RecomputedMetrics } from '../core/run/metricsLog';
 import type { WalkTarget } from '../core/locate/walk';
 import { defaultSummarizeJobs, SummarizePool, summarizeWorkersAvailable } from '../node/parallelSummarize';
 import { KeptRows } from '../node/keptRows';
-import { cliFileAccess } from './fileAccess';
 import type { SummaryFinding } from '../node/summarizeJob';
 
 import type { CheckArgs } from './args';
 import { analyzeRun, type Io, lineProgress, type PreparedRun, prepareRun } from './check';
 import type { SummarizeArgs } from './compareArgs';
 import { escapeInline } from './escape';
+import { cliFileAccess } from './fileAccess';
 
 /** A side that cannot be read; the CLI exits 2. */
 export class UnreadableInput extends Error {}
