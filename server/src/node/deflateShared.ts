@@ -5,7 +5,7 @@
 // takes the next published ticket by advancing CLAIMED from it (compare-and-exchange, so each
 // ticket is taken once): the worker in its loop, the main thread when a scan ends with tickets the
 // worker has not taken, which it compresses itself rather than wait. The worker writes a length,
-// then the ticket into its slot's DONE_TICKETS entry, then counts it in DONE. A slot is written
+// then the ticket into its slot's `doneTickets` entry, then counts it in DONE. A slot is written
 // again only once its last ticket's length has been collected.
 import { MAX_MATCH_INPUT } from '../core/reader/zlibMatches';
 
