@@ -7,13 +7,13 @@
 //   - `summarize` of a 200-file folder with `--jobs 2` against `--jobs 1` (the same bytes), and the
 //     machine's own bound for two threads: two `--jobs 1` processes side by side.
 //   node bench/compare.mjs [--runs 3] [--only summarize,diff,jobs] [--no-write]   (after `npm run build`)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { writeSyntheticSummary } from './compareData.mjs';
 import { GENERATION, generateMilesRollout } from './generate.mjs';
-import { arg, load, machine, measure, pct, root, timedEnv, warm, writeSection } from './measure.mjs';
+import { arg, atOnce, load, machine, measure, pct, root, warm, writeSection } from './measure.mjs';
 
 const dataDir = join(root, 'bench/.data');
 const runs = Number(arg('runs', '3'));
@@ -55,16 +55,8 @@ function timed(label, commands, check) {
 /** Two copies of the node command `args` started together: the wall time until both have ended. */
 async function sideBySide(args) {
   const t = performance.now();
-  await Promise.all(
-    [0, 1].map(
-      () =>
-        new Promise((resolve, reject) => {
-          const child = spawn(process.execPath, args, { cwd: root, env: timedEnv, stdio: 'ignore' });
-          child.on('error', reject);
-          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`))));
-        }),
-    ),
-  );
+  const codes = await atOnce([args, args]);
+  if (codes.some((c) => c !== 0)) throw new Error(`${args.join(' ')} exited ${codes.join(', ')}`);
   return (performance.now() - t) / 1000;
 }
 

@@ -15,24 +15,17 @@
 //   node bench/floors.mjs [--runs 3] [--no-write]   (after `node bench/scale.mjs`, which writes the files)
 //   node bench/floors.mjs --pass read|lines|decode|native <file>   (one pass; prints the line count)
 //   node bench/floors.mjs --pass checks <file>...   (`check` on each file, all at once)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { arg, interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
+import { arg, atOnce, interleaved, load, machine, pct, root, writeSection } from './measure.mjs';
 import { nativeValidator } from './native.mjs';
 
 const pass = arg('pass', null);
 if (pass === 'checks') {
   const paths = process.argv.slice(process.argv.indexOf('--pass') + 2);
-  const codes = await Promise.all(
-    paths.map(
-      (path) =>
-        new Promise((done) =>
-          spawn(process.execPath, [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', path], { stdio: 'ignore' }).on('exit', done),
-        ),
-    ),
-  );
+  const codes = await atOnce(paths.map((path) => [join(root, 'dist/cli.js'), 'check', '--format', 'json', '--exit-zero', path]));
   process.exit(codes.every((c) => c === 0) ? 0 : 1);
 }
 if (pass !== null) {

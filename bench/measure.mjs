@@ -2,7 +2,7 @@
 // whole process, worker threads included), percentiles, the machine line, files read into the page
 // cache before a timed command, and writing one marked
 // section of BENCHMARKS.md without touching the others.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,20 @@ export function measure(args) {
   const rss = Number(/RL_MAXRSS_KB (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024;
   const cpu = Number(/RL_CPU_US (\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1e6;
   return { wall, rss, cpu, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Starts the node commands `commands` (argument lists) all at once, in `timedEnv`; their exit codes. */
+export function atOnce(commands) {
+  return Promise.all(
+    commands.map(
+      (args) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, args, { cwd: root, env: timedEnv, stdio: 'ignore' });
+          child.on('error', reject);
+          child.on('exit', resolve);
+        }),
+    ),
+  );
 }
 
 /**
